@@ -1,0 +1,1 @@
+"""surveys package."""
