@@ -50,6 +50,11 @@ class StudyData:
     attributes: pd.DataFrame = field(
         default_factory=lambda: pd.DataFrame(columns=["participant_id"])
     )
+    # Derived tables (expanded click props, turns …) computed once per StudyData by
+    # ``analytics.derive``: the frames above are never mutated, so the memo stays valid.
+    _derived: dict[str, Any] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @classmethod
     def empty(cls, study_id: str) -> StudyData:
@@ -61,3 +66,49 @@ class StudyData:
             events=pd.DataFrame(columns=EVENT_COLUMNS),
             responses=pd.DataFrame(columns=RESPONSE_COLUMNS),
         )
+
+
+# --- Inputs computed outside analytics -------------------------------------------------
+#: ``scores``: one row per participant × phase × instrument × scale, computed by the
+#: surveys package. ``phase`` is ``pre`` or ``post``; ``scale`` is ``"total"`` for the
+#: instrument's main score (e.g. the SUS 0–100 score), otherwise a subscale name;
+#: ``value`` is a float; ``grade`` is a str (e.g. SUS "B+") or None.
+SCORE_COLUMNS = ["participant_id", "phase", "instrument", "scale", "value", "grade"]
+#: ``quiz``: one row per participant × quiz item; ``correct`` is a bool.
+QUIZ_COLUMNS = ["participant_id", "item", "correct"]
+
+
+class AnalyticsInputError(ValueError):
+    """An input frame lacks required columns or has unusable values.
+
+    >>> try:
+    ...     require_columns(pd.DataFrame({"a": [1]}), ["a", "b"], "scores")
+    ... except AnalyticsInputError as error:
+    ...     print(error)
+    scores frame lacks column(s): b
+    """
+
+
+def require_columns(frame: pd.DataFrame, columns: list[str], name: str) -> None:
+    """Raise :class:`AnalyticsInputError` naming the columns ``frame`` lacks."""
+    missing = [column for column in columns if column not in frame.columns]
+    if missing:
+        raise AnalyticsInputError(f"{name} frame lacks column(s): {', '.join(missing)}")
+
+
+def empty_scores() -> pd.DataFrame:
+    """A ``scores`` frame with no rows (for studies without questionnaires)."""
+    return pd.DataFrame(columns=SCORE_COLUMNS)
+
+
+def empty_quiz() -> pd.DataFrame:
+    """A ``quiz`` frame with no rows."""
+    return pd.DataFrame(columns=QUIZ_COLUMNS)
+
+
+def validate_study(data: StudyData) -> None:
+    """Check every frame of ``data`` has its exchange-format columns."""
+    require_columns(data.participants, PARTICIPANT_COLUMNS, "participants")
+    require_columns(data.assignments, ASSIGNMENT_COLUMNS, "assignments")
+    require_columns(data.events, EVENT_COLUMNS, "events")
+    require_columns(data.responses, RESPONSE_COLUMNS, "responses")

@@ -1,0 +1,251 @@
+"""Derived per-event tables, computed once per :class:`StudyData` and memoised on it.
+
+Definitions used everywhere in ``analytics``:
+
+- **turn**: a ``roll`` event by a human seat. ``roll.props.seat`` is the 1-based seat
+  number; the seat is human when ``game_start.props.seats[seat - 1] == "human"`` for the
+  same participant and ``game_id``. Rolls of games without a ``game_start`` count as human.
+- A click belongs to the turn of the latest ``roll`` before it in the same session.
+- **hesitation**: the ``ms`` prop (ms from the options appearing to the click) of the
+  first click of a turn.
+- **fact** of a turn: ``P×G`` with ``P = p1+p2``, ``G = g1+g2``, keyed smaller factor
+  first (``"7x8"``).
+
+Everything is vectorised: props are expanded once per needed event type with
+``pd.DataFrame.from_records`` and events are ordered with ``np.lexsort`` on integer codes.
+
+>>> from analytics.data import StudyData
+>>> turns(StudyData.empty("s")).empty
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analytics.data import StudyData
+
+CLICK_PROPS = ["seat", "c", "r", "ok", "wrong_kind", "rule_reason", "expected", "clicked", "ms"]
+TURN_COLUMNS = [
+    "turn_id", "participant_id", "session_id", "game_id", "seq", "at", "fact", "a", "b",
+    "options", "n_clicks", "n_wrong", "n_wrong_math", "first_ms", "first_ok",
+    "first_wrong_kind",
+]
+
+
+def _memo(data: StudyData, key: str) -> Any:
+    return data._derived.get(key)
+
+
+def ordered_events(data: StudyData) -> pd.DataFrame:
+    """Events ordered by participant, session and ``seq``, with integer helper columns.
+
+    Adds ``row`` (position), ``session_code`` (int per participant+session) and
+    ``roll_no`` (running count of ``roll`` events, global; a click's turn is the roll with
+    the same ``roll_no`` when it has the same ``session_code``).
+    """
+    cached = _memo(data, "ordered")
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    events = data.events
+    if events.empty:
+        ordered = events.assign(row=pd.Series(dtype="int64"),
+                                session_code=pd.Series(dtype="int64"),
+                                roll_no=pd.Series(dtype="int64"))
+    else:
+        participant_code = pd.factorize(events["participant_id"])[0]
+        session_code = events.groupby(["participant_id", "session_id"], sort=False,
+                                      dropna=False).ngroup().to_numpy()
+        seq = pd.to_numeric(events["seq"], errors="coerce").fillna(0).to_numpy()
+        order = np.lexsort((seq, session_code, participant_code))
+        ordered = events.iloc[order].reset_index(drop=True)
+        ordered["session_code"] = session_code[order]
+        ordered["row"] = np.arange(len(ordered))
+        ordered["roll_no"] = (ordered["type"] == "roll").to_numpy().cumsum()
+    data._derived["ordered"] = ordered
+    return ordered
+
+
+def props_of(data: StudyData, event_type: str, keys: list[str]) -> pd.DataFrame:
+    """Events of one type with the given ``props`` keys as columns (missing keys: NaN).
+
+    The frame keeps ``participant_id``, ``session_id``, ``seq``, ``at``, ``game_id``,
+    ``row``, ``session_code`` and ``roll_no`` from :func:`ordered_events`.
+    """
+    memo_key = f"props:{event_type}:{','.join(keys)}"
+    cached = _memo(data, memo_key)
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    ordered = ordered_events(data)
+    subset = ordered[ordered["type"] == event_type]
+    base = subset[["participant_id", "session_id", "seq", "at", "game_id", "row",
+                   "session_code", "roll_no"]].reset_index(drop=True)
+    records = [p if isinstance(p, dict) else {} for p in subset["props"].tolist()]
+    expanded = pd.DataFrame.from_records(records, columns=keys) if records else \
+        pd.DataFrame(columns=keys)
+    for key in keys:
+        if key not in expanded.columns:
+            expanded[key] = np.nan
+    expanded = expanded[keys].reset_index(drop=True)
+    # A prop named like an envelope column (``game_id``) is kept as ``prop_<key>``.
+    expanded.columns = [f"prop_{k}" if k in base.columns else k for k in keys]
+    result = pd.concat([base, expanded], axis=1)
+    data._derived[memo_key] = result
+    return result
+
+
+def _human_rolls(data: StudyData) -> pd.DataFrame:
+    rolls = props_of(data, "roll", ["seat", "dice", "options"]).copy()
+    starts = props_of(data, "game_start", ["game_id", "seats"])
+    rolls["seat_no"] = pd.to_numeric(rolls["seat"], errors="coerce")
+    if starts.empty or rolls.empty:
+        rolls["human"] = True
+        return rolls
+    # The game id may sit in the event column or in props (props win when both exist).
+    starts = starts.assign(game=starts["prop_game_id"].where(starts["prop_game_id"].notna(),
+                                                            starts["game_id"]))
+    # A roll without a game_id belongs to the latest game_start of its session.
+    latest = pd.merge_asof(
+        rolls[["row", "session_code"]].sort_values("row"),
+        starts[["row", "session_code", "game"]].sort_values("row"),
+        on="row", by="session_code", direction="backward",
+    ).set_index("row")["game"]
+    rolls["game"] = rolls["game_id"].where(rolls["game_id"].notna(),
+                                           rolls["row"].map(latest))
+    seats = starts.loc[starts["seats"].map(lambda s: isinstance(s, list)),
+                       ["participant_id", "game", "seats"]]
+    seats = seats.drop_duplicates(["participant_id", "game"], keep="last")
+    exploded = seats.explode("seats")
+    exploded["seat_no"] = exploded.groupby(level=0).cumcount() + 1
+    exploded["kind_human"] = exploded["seats"] == "human"
+    merged = rolls.merge(exploded[["participant_id", "game", "seat_no", "kind_human"]],
+                         on=["participant_id", "game", "seat_no"], how="left")
+    known = seats[["participant_id", "game"]].assign(known=True)
+    merged = merged.merge(known, on=["participant_id", "game"], how="left")
+    has_game = merged["known"].eq(True)
+    merged["human"] = np.where(has_game, merged["kind_human"].eq(True), True)
+    merged["game_id"] = merged["game"]
+    return merged.drop(columns=["kind_human", "known", "game"])
+
+
+def clicks(data: StudyData) -> pd.DataFrame:
+    """One row per ``click`` event, props as columns, plus ``turn_id`` and ``first``.
+
+    ``turn_id`` is the ``roll_no`` of the human turn the click belongs to (``-1``: no
+    human turn, e.g. a click before any roll); ``first`` marks the first click of a turn.
+    ``ok`` is a bool column.
+    """
+    cached = _memo(data, "clicks")
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    table = props_of(data, "click", CLICK_PROPS).copy()
+    table["ok"] = table["ok"].fillna(False).astype(bool)
+    table["ms"] = pd.to_numeric(table["ms"], errors="coerce")
+    table["c"] = pd.to_numeric(table["c"], errors="coerce")
+    table["r"] = pd.to_numeric(table["r"], errors="coerce")
+    human = _human_rolls(data)
+    human_turns = human.loc[human["human"], ["roll_no", "session_code"]]
+    lookup = pd.Series(human_turns["session_code"].to_numpy(),
+                       index=human_turns["roll_no"].to_numpy())
+    turn_session = table["roll_no"].map(lookup)
+    valid = turn_session.notna() & (turn_session == table["session_code"])
+    table["turn_id"] = np.where(valid, table["roll_no"], -1).astype("int64")
+    in_turn = table["turn_id"] >= 0
+    table["first"] = in_turn & ~table["turn_id"].duplicated()
+    data._derived["clicks"] = table
+    return table
+
+
+def turns(data: StudyData) -> pd.DataFrame:
+    """One row per human turn (see module docstring), with click outcomes.
+
+    Columns: ``turn_id, participant_id, session_id, game_id, seq, at, fact, a, b, options,
+    n_clicks, n_wrong, n_wrong_math, first_ms, first_ok, first_wrong_kind``.
+    ``n_wrong_math`` counts wrong clicks other than ``rule`` ones (mental-maths errors).
+    """
+    cached = _memo(data, "turns")
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    human = _human_rolls(data)
+    human = human[human["human"]]
+    if human.empty:
+        result = pd.DataFrame(columns=TURN_COLUMNS)
+        data._derived["turns"] = result
+        return result
+    dice = human["dice"].map(lambda d: d if isinstance(d, list) and len(d) == 4 else None)
+    dice_frame = pd.DataFrame([d if d is not None else [np.nan] * 4 for d in dice],
+                              columns=["p1", "p2", "g1", "g2"], index=human.index)
+    pink = dice_frame["p1"] + dice_frame["p2"]
+    green = dice_frame["g1"] + dice_frame["g2"]
+    low = np.minimum(pink, green)
+    high = np.maximum(pink, green)
+    result = pd.DataFrame({
+        "turn_id": human["roll_no"].to_numpy(),
+        "participant_id": human["participant_id"].to_numpy(),
+        "session_id": human["session_id"].to_numpy(),
+        "game_id": human["game_id"].to_numpy(),
+        "seq": human["seq"].to_numpy(),
+        "at": human["at"].to_numpy(),
+        "a": low.to_numpy(),
+        "b": high.to_numpy(),
+        "options": human["options"].to_numpy(),
+    })
+    valid = result["a"].notna()
+    result["fact"] = None
+    result.loc[valid, "fact"] = (result.loc[valid, "a"].astype(int).astype(str) + "x"
+                                 + result.loc[valid, "b"].astype(int).astype(str))
+    table = clicks(data)
+    in_turn = table[table["turn_id"] >= 0]
+    wrong = ~in_turn["ok"]
+    math_wrong = wrong & (in_turn["wrong_kind"] != "rule")
+    per_turn = pd.DataFrame({
+        "turn_id": in_turn["turn_id"], "wrong": wrong, "math": math_wrong,
+    }).groupby("turn_id").agg(n_clicks=("wrong", "size"), n_wrong=("wrong", "sum"),
+                              n_wrong_math=("math", "sum"))
+    first = in_turn[in_turn["first"]].set_index("turn_id")
+    result = result.join(per_turn, on="turn_id")
+    result["first_ms"] = result["turn_id"].map(first["ms"])
+    result["first_ok"] = result["turn_id"].map(first["ok"])
+    result["first_wrong_kind"] = result["turn_id"].map(first["wrong_kind"])
+    for column in ("n_clicks", "n_wrong", "n_wrong_math"):
+        result[column] = result[column].fillna(0).astype("int64")
+    result = result[TURN_COLUMNS]
+    data._derived["turns"] = result
+    return result
+
+
+def messages(data: StudyData) -> pd.DataFrame:
+    """One row per ``message`` event with ``key``, ``variant`` and ``next_turn_id``.
+
+    ``next_turn_id`` is the first human turn that starts after the message in the same
+    session (``-1`` when none): "the turn immediately following the message".
+    """
+    cached = _memo(data, "messages")
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    table = props_of(data, "message", ["key", "variant", "text", "ms_visible"]).copy()
+    turn_table = turns(data)
+    turn_ids = np.sort(turn_table["turn_id"].to_numpy().astype("int64"))
+    ordered = ordered_events(data)
+    session_of_row = ordered["session_code"].to_numpy()
+    row_of_roll = pd.Series(
+        ordered.index[ordered["type"] == "roll"].to_numpy(),
+        index=ordered.loc[ordered["type"] == "roll", "roll_no"].to_numpy(),
+    )
+    if len(turn_ids) and len(table):
+        position = np.searchsorted(turn_ids, table["roll_no"].to_numpy() + 1)
+        candidate = np.where(position < len(turn_ids),
+                             turn_ids[np.minimum(position, len(turn_ids) - 1)], -1)
+        candidate_rows = pd.Series(candidate).map(row_of_roll).fillna(-1).astype("int64")
+        same_session = (candidate >= 0) & (
+            session_of_row[candidate_rows.clip(lower=0).to_numpy()]
+            == table["session_code"].to_numpy()
+        )
+        table["next_turn_id"] = np.where(same_session, candidate, -1).astype("int64")
+    else:
+        table["next_turn_id"] = pd.Series(-1, index=table.index, dtype="int64")
+    data._derived["messages"] = table
+    return table

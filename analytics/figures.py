@@ -1,0 +1,139 @@
+"""Plotly figure builders for the dashboard and the report (colour-blind-safe palettes).
+
+Each builder takes the frame its ``analytics`` function returns, so pages can filter or
+cache the numbers and draw them separately. Categorical colours are Okabe–Ito; heatmaps
+use the perceptually uniform, colour-blind-safe ``Cividis`` scale.
+
+>>> import pandas as pd
+>>> fig = funnel_figure(pd.DataFrame({"step": ["consent", "done"], "reached": [10, 7],
+...     "drop_off": [0, 3], "drop_off_rate": [0.0, 0.3], "median_seconds": [5.0, None]}))
+>>> fig.data[0].type
+'bar'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+
+OKABE_ITO = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
+             "#000000"]
+HEATMAP_SCALE = "Cividis"
+TILE_LABELS = [str(n) for n in range(1, 13)]
+
+
+def _layout(fig: go.Figure, title: str, **extra: Any) -> go.Figure:
+    fig.update_layout(title=title, template="plotly_white", colorway=OKABE_ITO,
+                      margin={"l": 60, "r": 20, "t": 60, "b": 50}, **extra)
+    return fig
+
+
+def funnel_figure(table: pd.DataFrame) -> go.Figure:
+    """Bar per funnel step (participants reached), drop-off and median time in hover."""
+    seconds = table["median_seconds"].astype(float).round(1).fillna(-1).tolist()
+    hover = [f"drop-off {drop} ({rate:.0%})<br>median time on step "
+             + (f"{sec:g} s" if sec >= 0 else "–")
+             for drop, rate, sec in zip(table["drop_off"], table["drop_off_rate"], seconds,
+                                        strict=True)]
+    fig = go.Figure(go.Bar(x=table["step"], y=table["reached"], marker_color=OKABE_ITO[4],
+                           text=table["reached"], textposition="outside", hovertext=hover,
+                           name="reached"))
+    return _layout(fig, "Funnel: participants reaching each step",
+                   xaxis_title="step", yaxis_title="participants")
+
+
+def wrong_class_figure(table: pd.DataFrame, column: str = "wrong_kind") -> go.Figure:
+    """Horizontal bars of wrong clicks per class (``wrong_kind``) or ``rule_reason``."""
+    ordered = table.sort_values("clicks")
+    fig = go.Figure(go.Bar(
+        x=ordered["clicks"], y=ordered[column].astype(str).str.replace("_", " "),
+        orientation="h", marker_color=[OKABE_ITO[i % len(OKABE_ITO)]
+                                       for i in range(len(ordered))],
+        customdata=ordered[["participants", "per_turn"]].to_numpy(),
+        hovertemplate="%{y}: %{x} clicks<br>%{customdata[0]} participants"
+                      "<br>%{customdata[1]:.3f} per turn<extra></extra>"))
+    title = "Wrong clicks by class" if column == "wrong_kind" else "Rule wrong clicks by reason"
+    return _layout(fig, title, xaxis_title="wrong clicks")
+
+
+def board_heatmap_figure(board: pd.DataFrame, title: str, value_label: str) -> go.Figure:
+    """A 12×12 board (index ``r``, columns ``c``) with 1–12 headers, row 1 on top.
+
+    Hover shows the tile, its number c×r and the value.
+    """
+    board = board.reindex(index=range(1, 13), columns=range(1, 13))
+    numbers = [[c * r for c in range(1, 13)] for r in range(1, 13)]
+    fig = go.Figure(go.Heatmap(
+        z=board.to_numpy(dtype=float), x=TILE_LABELS, y=TILE_LABELS, colorscale=HEATMAP_SCALE,
+        customdata=numbers, colorbar={"title": value_label}, xgap=1, ygap=1,
+        hovertemplate="tile (c %{x}, r %{y}) = %{customdata}<br>" + value_label
+                      + ": %{z}<extra></extra>"))
+    fig.update_yaxes(autorange="reversed", title="row r", type="category")
+    fig.update_xaxes(side="top", title="column c", type="category")
+    return _layout(fig, title, height=520)
+
+
+def hardest_facts_figure(facts: pd.DataFrame, top: int = 15) -> go.Figure:
+    """Bars of the hardest facts' wrong rate; median hesitation as markers (right axis)."""
+    shown = facts.head(top)
+    fig = go.Figure()
+    fig.add_bar(x=shown["fact"], y=shown["wrong_rate"], name="wrong rate",
+                marker_color=OKABE_ITO[5], customdata=shown["attempts"],
+                hovertemplate="%{x}: %{y:.0%} wrong of %{customdata} attempts<extra></extra>")
+    fig.add_scatter(x=shown["fact"], y=shown["median_ms"], name="median hesitation (ms)",
+                    mode="markers", marker={"color": OKABE_ITO[4], "size": 10,
+                                            "symbol": "diamond"}, yaxis="y2")
+    return _layout(fig, "Hardest multiplication facts", yaxis={"title": "wrong rate",
+                                                               "tickformat": ".0%"},
+                   yaxis2={"title": "median ms", "overlaying": "y", "side": "right"},
+                   legend={"orientation": "h", "y": -0.2})
+
+
+def score_distribution_figure(scores: pd.DataFrame, instrument: str,
+                              variants: pd.Series | None = None,
+                              norm_mean: float | None = None) -> go.Figure:
+    """Box + points of an instrument's ``total`` scores by phase (and variant)."""
+    table = scores[(scores["instrument"] == instrument) & (scores["scale"] == "total")]
+    table = table.assign(value=pd.to_numeric(table["value"], errors="coerce"))
+    table = table.assign(group=table["participant_id"].map(variants)
+                         if variants is not None else "all")
+    fig = go.Figure()
+    for index, (group, part) in enumerate(table.groupby("group", sort=True)):
+        fig.add_box(x=part["phase"], y=part["value"], name=str(group), boxpoints="all",
+                    jitter=0.4, marker_color=OKABE_ITO[index % len(OKABE_ITO)])
+    if norm_mean is not None:
+        fig.add_hline(y=norm_mean, line_dash="dash", line_color=OKABE_ITO[7],
+                      annotation_text=f"norm {norm_mean:g}")
+    return _layout(fig, f"{instrument} scores", boxmode="group", yaxis_title="score")
+
+
+def experiment_effect_figure(experiment: dict[str, Any]) -> go.Figure:
+    """Each metric's effect (treatment − control) with its 95 % interval, zero marked.
+
+    ``experiment`` is one ``experiments[]`` entry of the report JSON. Effects are shown
+    relative to the control mean when it is non-zero (so metrics share one axis).
+    """
+    names, effects, lows, highs, texts = [], [], [], [], []
+    for metric in experiment.get("metrics", []):
+        control, treatment = metric.get("compared") or list(metric["variants"])[:2]
+        base = metric["variants"].get(control, {}).get("mean")
+        effect, ci = metric.get("effect"), metric.get("ci95") or [None, None]
+        if effect is None or ci[0] is None or ci[1] is None:
+            continue
+        scale = abs(base) if base else 1.0
+        names.append(f"{metric['metric']} ({treatment} vs {control})")
+        effects.append(effect / scale)
+        lows.append((effect - ci[0]) / scale)
+        highs.append((ci[1] - effect) / scale)
+        texts.append(f"p_adj={metric.get('p_adjusted')}")
+    fig = go.Figure(go.Scatter(
+        x=effects, y=names, mode="markers", marker={"color": OKABE_ITO[4], "size": 11},
+        error_x={"type": "data", "symmetric": False, "array": highs, "arrayminus": lows,
+                 "color": OKABE_ITO[4]}, text=texts,
+        hovertemplate="%{y}<br>relative effect %{x:.1%}<br>%{text}<extra></extra>"))
+    fig.add_vline(x=0, line_dash="dash", line_color=OKABE_ITO[7])
+    return _layout(fig, f"Experiment {experiment.get('key', '')}: effect with 95% CI "
+                   f"— {experiment.get('verdict', '')}",
+                   xaxis={"title": "effect relative to control mean", "tickformat": ".0%"})

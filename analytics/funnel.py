@@ -1,0 +1,125 @@
+"""The study funnel (consent → pre-survey → game 1 … → post-survey → done) and filters.
+
+A participant reaches ``consent`` by existing (a participant record or a ``page``
+``consent`` event); ``pre_survey``, ``post_survey`` and ``done`` by a ``page`` event of
+that name; ``game k`` by their k-th ``game_start``. Time spent on a step is the time from
+reaching it to reaching the next step the participant reached (median over those who
+reached both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import pandas as pd
+
+from analytics import derive
+from analytics.data import StudyData
+
+FUNNEL_COLUMNS = ["step", "reached", "drop_off", "drop_off_rate", "median_seconds"]
+
+
+def _step_times(data: StudyData, max_games: int) -> pd.DataFrame:
+    """participant_id × step → first time reached (columns in funnel order)."""
+    pages = derive.props_of(data, "page", ["page"])
+    at = pd.to_datetime(pages["at"], utc=True)
+    first_page = pages.assign(at=at).groupby(["participant_id", "page"])["at"].min().unstack()
+    starts = derive.props_of(data, "game_start", ["game_id"])
+    starts = starts.assign(at=pd.to_datetime(starts["at"], utc=True)).sort_values("row")
+    starts["k"] = starts.groupby("participant_id").cumcount() + 1
+    games = starts[starts["k"] <= max_games].pivot_table(
+        index="participant_id", columns="k", values="at", aggfunc="min")
+    created = pd.Series(pd.to_datetime(data.participants["created_at"], utc=True).to_numpy(),
+                        index=data.participants["participant_id"].to_numpy())
+    ids = pd.Index(pd.unique(np.concatenate([
+        data.participants["participant_id"].to_numpy(object),
+        pages["participant_id"].to_numpy(object)]))) if len(pages) or len(created) \
+        else pd.Index([])
+    table = pd.DataFrame(index=ids)
+    consent = first_page["consent"] if "consent" in first_page else pd.Series(dtype=object)
+    table["consent"] = created.reindex(ids)
+    table["consent"] = table["consent"].fillna(consent.reindex(ids))
+    table["pre_survey"] = (first_page["pre_survey"].reindex(ids)
+                           if "pre_survey" in first_page else pd.NaT)
+    game_count = int(games.columns.max()) if len(games.columns) else 0
+    for k in range(1, game_count + 1):
+        table[f"game {k}"] = games[k].reindex(ids) if k in games else pd.NaT
+    for page in ("post_survey", "done"):
+        table[page] = first_page[page].reindex(ids) if page in first_page else pd.NaT
+    return table
+
+
+def funnel(data: StudyData, max_games: int = 10) -> pd.DataFrame:
+    """Participants reaching each step, drop-off from the previous step, median time.
+
+    Columns: ``step, reached, drop_off, drop_off_rate, median_seconds`` (time spent on
+    the step before the next one the participant reached; NaN for ``done``). A
+    participant "reaches" a step if they have it, whether or not they skipped earlier.
+    """
+    table = _step_times(data, max_games)
+    columns = list(table.columns)
+    # Seconds since the epoch as floats (NaN: not reached); the time of the next reached
+    # step is found by sweeping the steps backwards, vectorised over participants.
+    times = np.column_stack([
+        pd.to_datetime(table[step], utc=True).astype("int64").to_numpy(float) / 1e9
+        if len(table) else np.empty(0) for step in columns]) if columns else np.empty((0, 0))
+    if len(table):
+        times[times < -1e9] = np.nan  # NaT becomes the minimum int64
+    next_reached = np.full(times.shape, np.nan)
+    running = np.full(len(table), np.nan)
+    for index in range(len(columns) - 1, -1, -1):
+        next_reached[:, index] = running
+        running = np.where(np.isnan(times[:, index]), running, times[:, index])
+    rows = []
+    previous: int | None = None
+    for index, step in enumerate(columns):
+        reached = int(np.count_nonzero(~np.isnan(times[:, index])))
+        seconds = next_reached[:, index] - times[:, index]
+        median = float(np.nanmedian(seconds)) if np.any(~np.isnan(seconds)) else np.nan
+        drop = 0 if previous is None else max(previous - reached, 0)
+        rate = (drop / previous) if previous else 0.0
+        rows.append({"step": step, "reached": reached, "drop_off": drop,
+                     "drop_off_rate": rate, "median_seconds": median})
+        previous = reached
+    return pd.DataFrame(rows, columns=FUNNEL_COLUMNS)
+
+
+def filter_study(data: StudyData, start: pd.Timestamp | None = None,
+                 end: pd.Timestamp | None = None,
+                 age_bands: Iterable[str] | None = None,
+                 experiment: str | None = None,
+                 variants: Iterable[str] | None = None) -> StudyData:
+    """The same study restricted to matching participants (all their records).
+
+    ``start``/``end`` bound the participant's ``created_at`` (inclusive); ``age_bands``
+    match ``attributes["age_band"]``; ``variants`` match the participant's variant in
+    ``experiment``. ``None`` means no filter.
+    """
+    keep = pd.Series(True, index=data.participants["participant_id"].to_numpy())
+    created = pd.to_datetime(data.participants["created_at"], utc=True)
+    created.index = keep.index
+    if start is not None:
+        keep &= created >= pd.Timestamp(start)
+    if end is not None:
+        keep &= created <= pd.Timestamp(end)
+    if age_bands is not None:
+        bands = set(age_bands)
+        attrs = data.attributes
+        band = (pd.Series(attrs["age_band"].to_numpy(), index=attrs["participant_id"])
+                if "age_band" in attrs.columns else pd.Series(dtype=object))
+        keep &= keep.index.map(band.to_dict()).isin(bands)
+    if experiment is not None and variants is not None:
+        chosen = set(variants)
+        table = data.assignments[data.assignments["experiment"] == experiment]
+        ids = set(table.loc[table["variant"].isin(chosen), "participant_id"])
+        keep &= keep.index.isin(list(ids))
+    ids = set(keep.index[keep.to_numpy()])
+
+    def only(frame: pd.DataFrame) -> pd.DataFrame:
+        return frame[frame["participant_id"].isin(ids)].reset_index(drop=True)
+
+    return StudyData(study=data.study, participants=only(data.participants),
+                     assignments=only(data.assignments), events=only(data.events),
+                     responses=only(data.responses),
+                     attributes=only(data.attributes))

@@ -1,0 +1,220 @@
+"""Questionnaire results: instrument scores with norms, item distributions, pre vs post,
+quiz correctness and free-text themes.
+
+Scores arrive computed (surveys package) as the ``scores`` frame of ``analytics.data``.
+
+>>> sus_grade(80.75), sus_grade(71.05), sus_grade(40.0)
+('A-', 'C', 'F')
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from analytics.data import QUIZ_COLUMNS, RESPONSE_COLUMNS, SCORE_COLUMNS, require_columns
+
+# Sauro–Lewis curved grading scale, as lower bounds (questionnaires.md §2, §13.6).
+SUS_GRADES: list[tuple[float, str]] = [
+    (84.1, "A+"), (80.8, "A"), (78.9, "A-"), (77.2, "B+"), (74.1, "B"), (72.6, "B-"),
+    (71.1, "C+"), (65.0, "C"), (62.7, "C-"), (51.7, "D"), (0.0, "F"),
+]
+
+
+@dataclass(frozen=True)
+class Norm:
+    """A published reference value for an instrument's total score."""
+
+    mean: float | None
+    sd: float | None
+    note: str
+
+
+NORMS: dict[str, Norm] = {
+    "sus": Norm(68.0, 12.5, "SUS average 68 (Sauro 2011); curved grades A+…F"),
+    "umux_lite": Norm(68.0, 12.5, "compare with SUS norms (average 68) with caution"),
+    "nps": Norm(None, None, "NPS > 0 good, > 20 favourable, > 50 excellent, > 80 world-class"),
+}
+
+#: Keyword themes for free text (lower-case word stems). ``negative`` themes are
+#: confusion points.
+THEMES: dict[str, tuple[bool, tuple[str, ...]]] = {
+    "confusing": (True, ("confus", "unclear", "don't understand", "dont understand",
+                         "didn't understand", "lost", "weird", "strange", "why")),
+    "rules": (True, ("rule", "allowed", "not allowed", "forbidden", "capture", "brown",
+                     "suicide")),
+    "maths hard": (True, ("math", "multipl", "times table", "hard", "difficult", "tricky")),
+    "slow": (True, ("slow", "wait", "long", "boring", "bored")),
+    "bugs": (True, ("bug", "broken", "crash", "stuck", "freeze", "error")),
+    "fun": (False, ("fun", "enjoy", "love", "like", "cool", "great", "nice")),
+    "easy": (False, ("easy", "simple", "clear")),
+}
+
+
+def sus_grade(score: float) -> str:
+    """Sauro–Lewis letter grade of a SUS score (lower bounds, so gaps fall down)."""
+    for bound, grade in SUS_GRADES:
+        if score >= bound:
+            return grade
+    return "F"
+
+
+def _mean_ci(values: np.ndarray) -> tuple[float, float]:
+    if len(values) < 2 or np.ptp(values) == 0:
+        mean = float(values.mean()) if len(values) else math.nan
+        return (mean, mean) if len(values) >= 2 else (math.nan, math.nan)
+    interval = sps.t.interval(0.95, len(values) - 1, loc=values.mean(),
+                              scale=sps.sem(values))
+    return float(interval[0]), float(interval[1])
+
+
+def instrument_summary(scores: pd.DataFrame, variants: pd.Series | None = None
+                       ) -> pd.DataFrame:
+    """Per instrument × scale × phase (× variant): n, mean, sd, 95 % CI, norm, grade.
+
+    ``variants`` maps participant_id → variant (see
+    :func:`analytics.experiments.participant_variants`); when given the summary is split
+    by variant. ``grade`` is the grade of the group mean (SUS only).
+
+    Columns: ``instrument, scale, phase, variant, n, mean, sd, ci_low, ci_high,
+    norm_mean, norm_note, grade``.
+    """
+    require_columns(scores, SCORE_COLUMNS, "scores")
+    table = scores.assign(value=pd.to_numeric(scores["value"], errors="coerce"))
+    table = table[np.isfinite(table["value"].astype(float))]
+    table["variant"] = (table["participant_id"].map(variants) if variants is not None
+                        else "all")
+    table = table[table["variant"].notna()]
+    rows = []
+    for (instrument, scale, phase, variant), group in table.groupby(
+            ["instrument", "scale", "phase", "variant"], sort=True):
+        values = group["value"].to_numpy(float)
+        low, high = _mean_ci(values)
+        norm = NORMS.get(str(instrument).lower())
+        mean = float(values.mean())
+        grade = sus_grade(mean) if str(instrument).lower() == "sus" and scale == "total" \
+            else None
+        rows.append({"instrument": instrument, "scale": scale, "phase": phase,
+                     "variant": variant, "n": len(values), "mean": mean,
+                     "sd": float(values.std(ddof=1)) if len(values) > 1 else math.nan,
+                     "ci_low": low, "ci_high": high,
+                     "norm_mean": norm.mean if norm and scale == "total" else None,
+                     "norm_note": norm.note if norm and scale == "total" else None,
+                     "grade": grade})
+    return pd.DataFrame(rows, columns=["instrument", "scale", "phase", "variant", "n",
+                                       "mean", "sd", "ci_low", "ci_high", "norm_mean",
+                                       "norm_note", "grade"])
+
+
+def item_distribution(responses: pd.DataFrame, item: str,
+                      variants: pd.Series | None = None) -> pd.DataFrame:
+    """Counts of each answer to one item by phase (× variant).
+
+    Columns: ``phase, variant, value, count, share`` (share within phase × variant).
+    List answers (multiple choice) count once per chosen option.
+    """
+    require_columns(responses, RESPONSE_COLUMNS, "responses")
+    table = responses.loc[responses["item"] == item, ["participant_id", "phase", "value"]]
+    table = table.explode("value")
+    table = table[table["value"].notna()]
+    table["variant"] = (table["participant_id"].map(variants) if variants is not None
+                        else "all")
+    table = table[table["variant"].notna()]
+    table["value"] = table["value"].astype(str)
+    counts = table.groupby(["phase", "variant", "value"]).size().rename("count").reset_index()
+    counts["share"] = counts["count"] / counts.groupby(["phase", "variant"])[
+        "count"].transform("sum")
+    return counts
+
+
+def pre_post(scores: pd.DataFrame) -> pd.DataFrame:
+    """Expectation vs experience: instruments × scales scored both pre and post play.
+
+    Pairs each participant's pre and post value; the p-value is the Wilcoxon
+    signed-rank test (``scipy.stats.wilcoxon``) on the paired differences.
+    Columns: ``instrument, scale, n_pairs, pre_mean, post_mean, change, p_value``.
+    """
+    require_columns(scores, SCORE_COLUMNS, "scores")
+    table = scores.assign(value=pd.to_numeric(scores["value"], errors="coerce"))
+    wide = table.pivot_table(index=["instrument", "scale", "participant_id"],
+                             columns="phase", values="value", aggfunc="mean")
+    rows = []
+    if {"pre", "post"} <= set(wide.columns):
+        paired = wide.dropna(subset=["pre", "post"])
+        for (instrument, scale), group in paired.groupby(level=[0, 1], sort=True):
+            diff = (group["post"] - group["pre"]).to_numpy(float)
+            p_value = math.nan
+            if len(diff) >= 2 and np.any(diff != 0):
+                p_value = float(sps.wilcoxon(diff).pvalue)
+            rows.append({"instrument": instrument, "scale": scale, "n_pairs": len(diff),
+                         "pre_mean": float(group["pre"].mean()),
+                         "post_mean": float(group["post"].mean()),
+                         "change": float(diff.mean()), "p_value": p_value})
+    return pd.DataFrame(rows, columns=["instrument", "scale", "n_pairs", "pre_mean",
+                                       "post_mean", "change", "p_value"])
+
+
+def quiz_correctness(quiz: pd.DataFrame, variants: pd.Series | None = None) -> pd.DataFrame:
+    """Per quiz item (× variant): answers, correct answers and the share correct."""
+    require_columns(quiz, QUIZ_COLUMNS, "quiz")
+    table = quiz.assign(correct=quiz["correct"].astype(bool))
+    table["variant"] = (table["participant_id"].map(variants) if variants is not None
+                        else "all")
+    table = table[table["variant"].notna()]
+    grouped = table.groupby(["item", "variant"])["correct"]
+    result = pd.DataFrame({"answers": grouped.size(), "correct": grouped.sum()})
+    result["share_correct"] = result["correct"] / result["answers"]
+    return result.reset_index()
+
+
+def _theme_pattern(words: tuple[str, ...]) -> str:
+    # Stems match at a word start ("rule" matches "rules", "fun" does not match "refund").
+    return r"\b(?:" + "|".join(re.escape(word) for word in words) + ")"
+
+
+def free_text(responses: pd.DataFrame, search: str | None = None,
+              variants: pd.Series | None = None) -> pd.DataFrame:
+    """String answers with their keyword themes, optionally filtered by ``search``.
+
+    ``search`` is matched case-insensitively as plain text (not a regex). Columns:
+    ``participant_id, phase, item, variant, text, themes`` (themes: list of names).
+    """
+    require_columns(responses, RESPONSE_COLUMNS, "responses")
+    is_text = responses["value"].map(lambda v: isinstance(v, str))
+    table = responses.loc[is_text, ["participant_id", "phase", "item", "value"]].rename(
+        columns={"value": "text"})
+    table = table[table["text"].str.strip() != ""]
+    if search:
+        table = table[table["text"].str.contains(search, case=False, regex=False)]
+    table["variant"] = (table["participant_id"].map(variants) if variants is not None
+                        else "all")
+    lowered = table["text"].str.lower()
+    flags = pd.DataFrame({name: lowered.str.contains(_theme_pattern(words), regex=True)
+                          for name, (_, words) in THEMES.items()}, index=table.index)
+    table["themes"] = [list(flags.columns[row]) for row in flags.to_numpy()] \
+        if len(flags) else []
+    return table.reset_index(drop=True)[["participant_id", "phase", "item", "variant",
+                                         "text", "themes"]]
+
+
+def theme_counts(responses: pd.DataFrame) -> pd.DataFrame:
+    """Per free-text item × theme: answers mentioning it, share of the item's answers.
+
+    Columns: ``item, theme, negative, answers, share``.
+    """
+    texts = free_text(responses)
+    if texts.empty:
+        return pd.DataFrame(columns=["item", "theme", "negative", "answers", "share"])
+    totals = texts.groupby("item").size()
+    exploded = texts.explode("themes").dropna(subset=["themes"])
+    counts = exploded.groupby(["item", "themes"]).size().rename("answers").reset_index()
+    counts = counts.rename(columns={"themes": "theme"})
+    counts["negative"] = counts["theme"].map(lambda name: THEMES[name][0])
+    counts["share"] = counts["answers"] / counts["item"].map(totals)
+    return counts[["item", "theme", "negative", "answers", "share"]].sort_values(
+        ["share", "item"], ascending=[False, True]).reset_index(drop=True)

@@ -1,0 +1,184 @@
+"""The UX design plan: report JSON (telemetry-format.md), Markdown and offline HTML.
+
+>>> from analytics.data import StudyData, empty_quiz, empty_scores
+>>> report = build_report(StudyData.empty("s1"), empty_scores(), empty_quiz())
+>>> sorted(report)
+['completed', 'confusion_points', 'experiments', 'hardest_facts', 'participants', 'study_id']
+>>> "&lt;script&gt;" in report_html({**report, "study_id": "<script>"}, {})
+True
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from analytics import confusion, experiments, figures, funnel
+from analytics.data import StudyData, validate_study
+
+#: Characters with a meaning in Markdown (CommonMark punctuation that can start markup).
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+
+
+def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
+                 seed: int = 0, top_facts: int = 10) -> dict[str, Any]:
+    """The report JSON of telemetry-format.md.
+
+    ``participants``: consented participants; ``completed``: those with a ``done`` page;
+    ``confusion_points``: ranked, each with ``id, label, score, evidence, action``;
+    ``hardest_facts``: ``fact, attempts, wrong_rate, median_ms``; ``experiments``: see
+    :meth:`analytics.experiments.ExperimentResult.to_json`. JSON-safe (no NaN).
+    """
+    validate_study(data)
+    consented = data.participants[data.participants["consented_at"].notna()]
+    ids = set(consented["participant_id"].astype(str))
+    done = experiments.completed_participants(data)
+    facts = confusion.hardest_facts(data).head(top_facts)
+    return {
+        "study_id": str(data.study.get("study_id", "")),
+        "participants": len(ids),
+        "completed": len(ids & done),
+        "confusion_points": [p.to_json() for p in confusion.confusion_points(data)],
+        "hardest_facts": [
+            {"fact": str(row.fact), "attempts": int(row.attempts),
+             "wrong_rate": float(row.wrong_rate),
+             "median_ms": None if pd.isna(row.median_ms) else float(row.median_ms)}
+            for row in facts.itertuples(index=False)],
+        "experiments": [e.to_json() for e in experiments.analyze_experiments(
+            data, scores, quiz, seed=seed)],
+    }
+
+
+def report_figures(data: StudyData, report: dict[str, Any]) -> dict[str, go.Figure]:
+    """The charts of the report, by name, in reading order."""
+    charts: dict[str, go.Figure] = {
+        "Funnel": figures.funnel_figure(funnel.funnel(data)),
+        "Wrong clicks by class": figures.wrong_class_figure(
+            confusion.wrong_clicks_by_class(data)),
+        "Wrong clicks on the board": figures.board_heatmap_figure(
+            confusion.wrong_click_heatmap(data), "Wrong clicks per tile", "wrong clicks"),
+        "Hesitation on the board": figures.board_heatmap_figure(
+            confusion.hesitation_heatmap(data), "Median hesitation when the tile is the "
+            "answer", "ms"),
+        "Hardest facts": figures.hardest_facts_figure(confusion.hardest_facts(data)),
+    }
+    for experiment in report.get("experiments", []):
+        charts[f"Experiment {experiment['key']}"] = figures.experiment_effect_figure(experiment)
+    return charts
+
+
+def escape_markdown(text: Any) -> str:
+    """Plain text safe inside Markdown: HTML-escaped, markup characters backslashed,
+    line breaks flattened (a hostile answer cannot start a heading, link or tag).
+
+    >>> escape_markdown("[click](http://x) <script>")
+    '\\\\[click\\\\]\\\\(http://x\\\\) &lt;script&gt;'
+    """
+    flat = " ".join(str(text).split())
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", html.escape(flat, quote=False))
+
+
+def _fmt(value: Any, digits: int = 3) -> str:
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return "–"
+    if isinstance(value, float):
+        return f"{value:.{digits}g}"
+    return str(value)
+
+
+def report_markdown(report: dict[str, Any], figures: dict[str, go.Figure] | None = None
+                    ) -> str:
+    """The UX design plan as Markdown (all strings from data are escaped)."""
+    e = escape_markdown
+    lines = [f"# UX design plan: study {e(report['study_id'])}", "",
+             f"Participants: {report['participants']}, completed: {report['completed']}.",
+             "", "## Confusion points (most confusing first)", ""]
+    if not report["confusion_points"]:
+        lines.append("No confusion points found.")
+    for rank, point in enumerate(report["confusion_points"], start=1):
+        evidence = ", ".join(f"{e(k)}: {e(_fmt(v))}" for k, v in point["evidence"].items())
+        lines += [f"{rank}\\. **{e(point['label'])}** (`{e(point['id'])}`, score "
+                  f"{_fmt(point['score'])})",
+                  f"    - Evidence: {evidence}", f"    - Action: {e(point.get('action', ''))}"]
+    lines += ["", "## Hardest facts", "", "| fact | attempts | wrong rate | median ms |",
+              "|---|---|---|---|"]
+    for fact in report["hardest_facts"]:
+        lines.append(f"| {e(fact['fact'])} | {fact['attempts']} | "
+                     f"{fact['wrong_rate']:.0%} | {_fmt(fact.get('median_ms'), 5)} |")
+    lines += ["", "## Experiments", ""]
+    for experiment in report["experiments"]:
+        lines += [f"### {e(experiment['key'])}: {e(experiment['verdict'])}", "",
+                  f"Sample-ratio check p = {_fmt(experiment['srm_p'])}"
+                  + (f"; about {experiment['n_needed']} participants per variant needed "
+                     "for 80% power" if experiment.get("n_needed") else ""), "",
+                  "| metric | variants (n, mean) | effect | 95% CI | p | p (Holm) | P(best) |",
+                  "|---|---|---|---|---|---|---|"]
+        for metric in experiment["metrics"]:
+            variants = "; ".join(f"{e(name)}: {v['n']}, {_fmt(v['mean'])}"
+                                 for name, v in metric["variants"].items())
+            best = "; ".join(f"{e(name)} {p:.0%}" for name, p in metric["prob_best"].items())
+            ci = metric["ci95"]
+            lines.append(f"| {e(metric['metric'])} | {variants} | {_fmt(metric['effect'])} | "
+                         f"[{_fmt(ci[0])}, {_fmt(ci[1])}] | {_fmt(metric['p_value'])} | "
+                         f"{_fmt(metric['p_adjusted'])} | {best} |")
+        lines.append("")
+    if figures:
+        lines += ["## Charts", "", "Interactive in the HTML report: "
+                  + ", ".join(e(name) for name in figures) + "."]
+    return "\n".join(lines) + "\n"
+
+
+def report_html(report: dict[str, Any], figures: dict[str, go.Figure] | None = None) -> str:
+    """A self-contained HTML page: escaped text, tables, and the Plotly charts with
+    plotly.js inlined once (the file works offline)."""
+    x = html.escape
+    parts = ["<!DOCTYPE html>", "<html lang=\"en\"><head><meta charset=\"utf-8\">",
+             f"<title>UX design plan: {x(str(report['study_id']))}</title>",
+             "<style>body{font-family:system-ui,sans-serif;max-width:70rem;margin:auto;"
+             "padding:1rem}table{border-collapse:collapse}td,th{border:1px solid #999;"
+             "padding:.2rem .5rem}</style></head><body>",
+             f"<h1>UX design plan: study {x(str(report['study_id']))}</h1>",
+             f"<p>Participants: {report['participants']}, completed: "
+             f"{report['completed']}.</p>", "<h2>Confusion points</h2><ol>"]
+    for point in report["confusion_points"]:
+        evidence = ", ".join(f"{x(str(k))}: {x(_fmt(v))}" for k, v in point["evidence"].items())
+        parts.append(f"<li><strong>{x(point['label'])}</strong> (<code>{x(point['id'])}</code>,"
+                     f" score {_fmt(point['score'])})<br>Evidence: {evidence}<br>Action: "
+                     f"{x(point.get('action', ''))}</li>")
+    parts += ["</ol><h2>Hardest facts</h2><table><tr><th>fact</th><th>attempts</th>"
+              "<th>wrong rate</th><th>median ms</th></tr>"]
+    for fact in report["hardest_facts"]:
+        parts.append(f"<tr><td>{x(fact['fact'])}</td><td>{fact['attempts']}</td>"
+                     f"<td>{fact['wrong_rate']:.0%}</td><td>{_fmt(fact.get('median_ms'), 5)}"
+                     "</td></tr>")
+    parts.append("</table><h2>Experiments</h2>")
+    for experiment in report["experiments"]:
+        parts.append(f"<h3>{x(experiment['key'])}: {x(experiment['verdict'])}</h3>"
+                     f"<p>Sample-ratio check p = {_fmt(experiment['srm_p'])}"
+                     + (f"; about {experiment['n_needed']} participants per variant needed "
+                        "for 80% power" if experiment.get("n_needed") else "") + "</p>"
+                     "<table><tr><th>metric</th><th>variants (n, mean)</th><th>effect</th>"
+                     "<th>95% CI</th><th>p</th><th>p (Holm)</th><th>P(best)</th></tr>")
+        for metric in experiment["metrics"]:
+            variants = "; ".join(f"{x(name)}: {v['n']}, {_fmt(v['mean'])}"
+                                 for name, v in metric["variants"].items())
+            best = "; ".join(f"{x(name)} {p:.0%}" for name, p in metric["prob_best"].items())
+            ci = metric["ci95"]
+            parts.append(f"<tr><td>{x(metric['metric'])}</td><td>{variants}</td>"
+                         f"<td>{_fmt(metric['effect'])}</td><td>[{_fmt(ci[0])}, "
+                         f"{_fmt(ci[1])}]</td><td>{_fmt(metric['p_value'])}</td>"
+                         f"<td>{_fmt(metric['p_adjusted'])}</td><td>{best}</td></tr>")
+        parts.append("</table>")
+    first = True
+    for name, fig in (figures or {}).items():
+        parts.append(f"<h2>{x(name)}</h2>")
+        # plotly.js goes inline with the first chart only: offline, and loaded once.
+        parts.append(fig.to_html(full_html=False, include_plotlyjs=True if first else False))
+        first = False
+    parts.append("</body></html>")
+    return "\n".join(parts)

@@ -1,0 +1,267 @@
+"""Statistical tests for small playtests: one function per test, frozen results.
+
+All tests come from scipy / statsmodels; this module picks the test that fits the data
+and packages the numbers. Inputs are **one value per participant** (a tester's many
+clicks are aggregated before they get here) so observations are independent.
+
+Sign convention: ``effect = treatment − control`` (the second group minus the first).
+
+>>> result = welch_test([1.0, 2.0, 3.0, 4.0], [2.0, 3.0, 5.0, 7.0])
+>>> round(result.effect, 3), result.test
+(1.75, 'welch')
+>>> holm([0.01, 0.04, 0.03])
+[0.03, 0.06, 0.06]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from scipy import stats as sps
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.power import NormalIndPower, TTestIndPower
+from statsmodels.stats.proportion import confint_proportions_2indep
+
+MetricKind = Literal["mean", "rate"]
+
+#: Boschloo's exact test is more powerful than Fisher's but its cost grows fast with n;
+#: above this many participants in total Fisher's exact test is used.
+BOSCHLOO_MAX_TOTAL = 400
+#: Smallest effect worth detecting when no difference was found: Cohen's d (means) or
+#: Cohen's h (rates) of 0.5, "medium". The power analysis for "too few participants"
+#: asks how many testers per variant would find such an effect 80 % of the time.
+MIN_EFFECT_SIZE = 0.5
+ALPHA = 0.05
+POWER = 0.8
+DRAWS = 20_000
+
+
+class StatsInputError(ValueError):
+    """A statistical function got unusable input (e.g. fewer than two groups)."""
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Outcome of one two-group test: effect (treatment − control), 95 % CI, p-value."""
+
+    test: str
+    effect: float
+    ci95: tuple[float, float]
+    p_value: float
+
+
+@dataclass(frozen=True)
+class SrmResult:
+    """Sample-ratio check: observed counts per variant and the chi-square p-value."""
+
+    counts: dict[str, int]
+    p_value: float
+
+
+def _clean(values: Sequence[float] | np.ndarray) -> np.ndarray:
+    array = np.asarray(values, dtype=float)
+    return array[np.isfinite(array)]
+
+
+def _nan_comparison(test: str, effect: float = math.nan) -> Comparison:
+    return Comparison(test=test, effect=effect, ci95=(math.nan, math.nan), p_value=math.nan)
+
+
+def welch_test(control: Sequence[float] | np.ndarray,
+               treatment: Sequence[float] | np.ndarray) -> Comparison:
+    """Welch's unequal-variance t-test (``scipy.stats.ttest_ind(equal_var=False)``).
+
+    >>> welch_test([1.0], [2.0]).test
+    'welch'
+    """
+    a, b = _clean(control), _clean(treatment)
+    if len(a) < 2 or len(b) < 2:
+        return _nan_comparison("welch", float(b.mean() - a.mean()) if len(a) and len(b)
+                               else math.nan)
+    effect = float(b.mean() - a.mean())
+    if np.var(a) == 0 and np.var(b) == 0:
+        # No spread at all: identical groups differ by nothing; otherwise the t-test is
+        # undefined and the p-value is left out.
+        return Comparison("welch", effect, (effect, effect), 1.0 if effect == 0 else math.nan)
+    result = sps.ttest_ind(b, a, equal_var=False)
+    interval = result.confidence_interval(0.95)
+    return Comparison("welch", effect, (float(interval.low), float(interval.high)),
+                      float(result.pvalue))
+
+
+def mann_whitney_test(control: Sequence[float] | np.ndarray,
+                      treatment: Sequence[float] | np.ndarray,
+                      seed: int = 0) -> Comparison:
+    """Mann–Whitney U (``scipy.stats.mannwhitneyu``, two-sided) for skewed data.
+
+    The effect is still the difference in means (what designers read); its 95 % interval
+    is a seeded percentile bootstrap (``scipy.stats.bootstrap``), which does not assume
+    normality either.
+    """
+    a, b = _clean(control), _clean(treatment)
+    if len(a) < 1 or len(b) < 1:
+        return _nan_comparison("mann_whitney")
+    effect = float(b.mean() - a.mean())
+    result = sps.mannwhitneyu(b, a, alternative="two-sided")
+    p_value = float(result.pvalue)
+    if len(a) < 2 or len(b) < 2 or (np.ptp(a) == 0 and np.ptp(b) == 0):
+        return Comparison("mann_whitney", effect, (effect, effect) if np.ptp(a) == np.ptp(b)
+                          == 0 and len(a) > 1 and len(b) > 1 else (math.nan, math.nan),
+                          p_value)
+    boot = sps.bootstrap((b, a), lambda x, y, axis=-1: x.mean(axis=axis) - y.mean(axis=axis),
+                         n_resamples=2000, method="percentile", vectorized=True,
+                         rng=np.random.default_rng(seed))
+    interval = boot.confidence_interval
+    return Comparison("mann_whitney", effect, (float(interval.low), float(interval.high)),
+                      p_value)
+
+
+def looks_normal(values: np.ndarray) -> bool:
+    """True when a t-test is safe: n ≥ 30, or 3 ≤ n and Shapiro–Wilk does not reject at 5 %."""
+    if len(values) >= 30:
+        return True
+    if len(values) < 3 or np.ptp(values) == 0:
+        return False
+    return bool(sps.shapiro(values).pvalue >= 0.05)
+
+
+def mean_test(control: Sequence[float] | np.ndarray,
+              treatment: Sequence[float] | np.ndarray, seed: int = 0) -> Comparison:
+    """Welch when both groups look normal (see :func:`looks_normal`), else Mann–Whitney."""
+    a, b = _clean(control), _clean(treatment)
+    if looks_normal(a) and looks_normal(b):
+        return welch_test(a, b)
+    return mann_whitney_test(a, b, seed=seed)
+
+
+def rate_test(control_successes: int, control_n: int,
+              treatment_successes: int, treatment_n: int) -> Comparison:
+    """Exact test of two proportions: Boschloo (small n) or Fisher; Newcombe 95 % CI.
+
+    >>> r = rate_test(3, 12, 8, 12)
+    >>> r.test, round(r.effect, 4)
+    ('boschloo', 0.4167)
+    """
+    if control_n < 1 or treatment_n < 1:
+        return _nan_comparison("boschloo")
+    effect = treatment_successes / treatment_n - control_successes / control_n
+    table = [[treatment_successes, treatment_n - treatment_successes],
+             [control_successes, control_n - control_successes]]
+    if control_n + treatment_n <= BOSCHLOO_MAX_TOTAL:
+        test = "boschloo"
+        p_value = float(sps.boschloo_exact(table, alternative="two-sided").pvalue)
+    else:
+        test = "fisher"
+        p_value = float(sps.fisher_exact(table, alternative="two-sided").pvalue)
+    if not math.isfinite(p_value):
+        # Boschloo is undefined when a column is empty (all succeed or all fail): the
+        # groups do not differ.
+        p_value = 1.0
+    low, high = confint_proportions_2indep(treatment_successes, treatment_n,
+                                           control_successes, control_n,
+                                           compare="diff", method="newcomb")
+    return Comparison(test, float(effect), (float(low), float(high)), p_value)
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm–Bonferroni adjusted p-values (``statsmodels.multipletests``); NaN stays NaN."""
+    values = np.asarray(p_values, dtype=float)
+    adjusted = np.full(len(values), np.nan)
+    finite = np.isfinite(values)
+    if finite.any():
+        adjusted[finite] = multipletests(values[finite], method="holm")[1]
+    return [float(round(v, 12)) if np.isfinite(v) else math.nan for v in adjusted]
+
+
+def srm_check(counts: Mapping[str, int], weights: Mapping[str, float] | None = None
+              ) -> SrmResult:
+    """Sample-ratio mismatch: chi-square goodness of fit of the assignment counts.
+
+    ``weights`` default to an equal split. A p-value below 0.001 means the assignment
+    is broken (GrowthBook's threshold).
+
+    >>> round(srm_check({"A": 12, "B": 12}).p_value, 3)
+    1.0
+    """
+    names = list(counts)
+    if len(names) < 2:
+        raise StatsInputError("the sample-ratio check needs at least two variants")
+    observed = np.array([counts[name] for name in names], dtype=float)
+    share = np.array([1.0 if weights is None else weights[name] for name in names])
+    total = observed.sum()
+    if total == 0:
+        return SrmResult({name: 0 for name in names}, math.nan)
+    expected = total * share / share.sum()
+    p_value = float(sps.chisquare(observed, expected).pvalue)
+    return SrmResult({name: int(counts[name]) for name in names}, p_value)
+
+
+def prob_best_rates(successes: Mapping[str, int], totals: Mapping[str, int],
+                    lower_is_better: bool = False, seed: int = 0,
+                    draws: int = DRAWS) -> dict[str, float]:
+    """P(each variant has the best rate): seeded Monte Carlo from Beta(1+s, 1+f) posteriors.
+
+    >>> p = prob_best_rates({"A": 2, "B": 10}, {"A": 12, "B": 12})
+    >>> p["B"] > 0.99
+    True
+    """
+    rng = np.random.default_rng(seed)
+    names = list(totals)
+    samples = np.column_stack([
+        rng.beta(1 + successes[name], 1 + totals[name] - successes[name], size=draws)
+        for name in names])
+    return _share_best(names, samples, lower_is_better)
+
+
+def prob_best_means(values: Mapping[str, Sequence[float] | np.ndarray],
+                    lower_is_better: bool = False, seed: int = 0,
+                    draws: int = DRAWS) -> dict[str, float]:
+    """P(each variant has the best mean): seeded draws from each mean's posterior.
+
+    Under the reference prior the posterior of a mean is ``x̄ + s/√n · t(n−1)``. A
+    variant with fewer than two values gets no posterior and probability 0 unless no
+    variant has one (then all are equal).
+    """
+    rng = np.random.default_rng(seed)
+    names = list(values)
+    columns = []
+    usable = []
+    for name in names:
+        data = _clean(values[name])
+        if len(data) >= 2:
+            scale = float(data.std(ddof=1)) / math.sqrt(len(data))
+            columns.append(data.mean() + scale * rng.standard_t(len(data) - 1, size=draws))
+            usable.append(name)
+    if not usable:
+        return {name: 1.0 / len(names) for name in names}
+    best = _share_best(usable, np.column_stack(columns), lower_is_better)
+    return {name: best.get(name, 0.0) for name in names}
+
+
+def _share_best(names: list[str], samples: np.ndarray, lower_is_better: bool
+                ) -> dict[str, float]:
+    scores = -samples if lower_is_better else samples
+    top = scores.max(axis=1, keepdims=True)
+    winners = scores == top
+    # Ties (e.g. two degenerate posteriors) share the win instead of favouring column 0.
+    share = (winners / winners.sum(axis=1, keepdims=True)).mean(axis=0)
+    return {name: float(round(value, 6)) for name, value in zip(names, share, strict=True)}
+
+
+def needed_n_per_variant(kind: MetricKind, effect_size: float = MIN_EFFECT_SIZE,
+                         alpha: float = ALPHA, power: float = POWER) -> int:
+    """Participants per variant for ``power`` to detect ``effect_size`` (two-sided).
+
+    Means: Cohen's d with ``TTestIndPower``; rates: Cohen's h with ``NormalIndPower``.
+
+    >>> needed_n_per_variant("mean"), needed_n_per_variant("rate")
+    (64, 63)
+    """
+    solver = TTestIndPower() if kind == "mean" else NormalIndPower()
+    n = solver.solve_power(effect_size=effect_size, alpha=alpha, power=power, ratio=1.0,
+                           alternative="two-sided")
+    return int(math.ceil(float(np.asarray(n).item())))

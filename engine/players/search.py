@@ -1,0 +1,215 @@
+"""The Hard (weighted evaluation, one ply) and Expert (expectimax over the next roll) players."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from engine.players import geometry as geo
+from engine.players.base import Decision, Move, Player, after, capitalised, describe, tile_of
+from engine.players.evaluation import Boards, FloatArray, Weights, features, scores
+from engine.players.tactics import bitboards, board_of, tile_text, winning_tiles
+from engine.vapoosh import Roll
+
+#: Value of a won game (a lost one is minus this); heuristic scores stay well inside it.
+WIN_VALUE = 10.0
+
+_MASK_BYTES = (geo.CELLS + 7) // 8
+_ROW_TABLE = str.maketrans(
+    {".": "\x00", "1": "\x01", "2": "\x02", "3": "\x03", "4": "\x04", "B": "\x05"}
+)
+
+
+def boards_of(states: Sequence[Any]) -> Boards:
+    """Boards of many states as one (n, 144) int8 array."""
+    bits = [bitboards(s) for s in states]
+    if states and all(b is not None for b in bits):
+        players = states[0].players
+        raw = b"".join(
+            m.to_bytes(_MASK_BYTES, "little") for b in bits if b is not None for m in (*b[0], b[1])
+        )
+        planes = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")
+        planes = planes.reshape(len(states), players + 1, _MASK_BYTES * 8)[:, :, : geo.CELLS]
+        codes = np.array([*range(1, players + 1), geo.BROWN], dtype=np.int8)
+        return np.asarray(np.einsum("npc,p->nc", planes.astype(np.int8), codes), dtype=np.int8)
+    text = "".join("".join(s.board_rows()) for s in states).translate(_ROW_TABLE)
+    return np.frombuffer(text.encode("latin-1"), dtype=np.int8).reshape(len(states), geo.CELLS)
+
+
+def leaf_values(states: Sequence[Any], weights: Weights) -> tuple[FloatArray, Any]:
+    """Feature-based scores of ``states`` for every seat: an array (n, players).
+
+    Finished games score +WIN_VALUE for the winner and -WIN_VALUE for the others
+    (0 for everyone on a draw). Returns the values and the features (None if all ended).
+    """
+    n = len(states)
+    if n == 0:
+        return np.zeros((0, 0)), None
+    first = states[0]
+    players = first.players
+    rules = first.rules
+    values = np.zeros((n, players))
+    live = [k for k, s in enumerate(states) if s.phase != "over"]
+    feats = None
+    if live:
+        feats = features(
+            boards_of([states[k] for k in live]),
+            players,
+            rules.capture == "any",
+            rules.suicide,
+            weights.window,
+        )
+        movers = [states[k].to_move for k in live]
+        for seat in range(1, players + 1):
+            values[live, seat - 1] = scores(feats, seat, movers, weights)
+    for k, s in enumerate(states):
+        if s.phase == "over":
+            if s.winner is None:
+                values[k, :] = 0.0
+            else:
+                values[k, :] = -WIN_VALUE
+                values[k, s.winner - 1] = WIN_VALUE
+    return values, feats
+
+
+def _pick(rng: Any, values: Sequence[float]) -> int:
+    best = max(values)
+    tied = [k for k, v in enumerate(values) if v >= best - 1e-9]
+    return tied[0] if len(tied) == 1 else rng.choice(tied)
+
+
+def _threat_notes(state: Any, board: list[int], action: Move) -> list[str]:
+    """Why a move matters tactically: blocks and new winning tiles, in words."""
+    seat = state.to_move
+    rules = state.rules
+    capture_any = rules.capture == "any"
+    notes = []
+    i = tile_of(action)
+    for other in range(1, state.players + 1):
+        if other != seat:
+            pattern = winning_tiles(board, other, capture_any, rules.suicide).get(i)
+            if pattern:
+                notes.append(f"blocks seat {other}'s {pattern} at {tile_text(i)}")
+                break
+    before = winning_tiles(board, seat, capture_any, rules.suicide)
+    child_board = board_of(after(state, action))
+    now = winning_tiles(child_board, seat, capture_any, rules.suicide)
+    new = sorted(set(now) - set(before))
+    if new:
+        notes.append("threatens a win at " + ", ".join(tile_text(t) for t in new[:3]))
+    return notes
+
+
+class HardPlayer(Player):
+    """Scores every legal move by a weighted evaluation of the position it leaves.
+
+    The evaluation (engine.players.evaluation) weighs both sides' immediate winning
+    chances (lines and squares one tile short, counting suicide tiles and the capture
+    rule), open patterns by how many tiles are held and how likely the rest is to be
+    rolled (which favours the centre), and material (captures).
+    """
+
+    level = "hard"
+
+    def __init__(self, seed: int = 1, weights: Weights | None = None) -> None:
+        super().__init__(seed)
+        self.weights = weights or Weights()
+
+    def _choose(self, state: Any, targets: list[Move]) -> Decision:
+        seat = state.to_move
+        board = board_of(state)
+        children = [after(state, a) for a in targets]
+        for action, child in zip(targets, children, strict=True):
+            if child.winner == seat:
+                return Decision(action, f"Wins: {describe(state, action, board)}")
+        values, _ = leaf_values(children, self.weights)
+        mine = [float(v) for v in values[:, seat - 1]]
+        k = _pick(self._rng, mine)
+        return Decision(targets[k], _reason(state, board, targets, mine, k, "score"))
+
+
+def _reason(
+    state: Any, board: list[int], targets: list[Move], values: list[float], k: int, word: str
+) -> str:
+    action = targets[k]
+    parts = [capitalised(describe(state, action, board))]
+    parts += _threat_notes(state, board, action)
+    others = [j for j in range(len(targets)) if j != k]
+    runner = max(others, key=lambda j: values[j])
+    parts.append(
+        f"{word} {values[k]:+.2f} vs {values[runner]:+.2f} for "
+        f"{describe(state, targets[runner], board)}"
+    )
+    return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class _Leaf:
+    candidate: int
+    probability: float
+    #: Index range into the flat leaf list: one leaf, or the mover's options after a roll.
+    start: int
+    stop: int
+    mover: int
+
+
+class ExpertPlayer(Player):
+    """Expectimax over the next roll, with the Hard evaluation at the leaves.
+
+    For each legal move it applies every class of the next roll (the 1296 rolls grouped
+    into 74 classes by tile pair and special kind: quad, Vapooh, VAPOOSH!), lets whoever
+    then places pick their best reply by the Hard evaluation from their own seat, and
+    averages the resulting values by probability. Wins and losses inside that horizon are
+    counted exactly.
+    """
+
+    level = "expert"
+
+    def __init__(self, seed: int = 1, weights: Weights | None = None) -> None:
+        super().__init__(seed)
+        self.weights = weights or Weights()
+
+    def _choose(self, state: Any, targets: list[Move]) -> Decision:
+        seat = state.to_move
+        board = board_of(state)
+        children = [after(state, a) for a in targets]
+        for action, child in zip(targets, children, strict=True):
+            if child.winner == seat:
+                return Decision(action, f"Wins: {describe(state, action, board)}")
+        flat: list[Any] = []
+        plan: list[_Leaf] = []
+        for k, child in enumerate(children):
+            if child.phase == "over":
+                plan.append(_Leaf(k, 1.0, len(flat), len(flat) + 1, 0))
+                flat.append(child)
+                continue
+            for chance in geo.CHANCE_CLASSES:
+                rolled = child.clone()
+                rolled.apply(Roll(chance.dice))
+                start = len(flat)
+                if rolled.phase == "place":
+                    flat.extend(after(rolled, a) for a in rolled.targets())
+                    plan.append(_Leaf(k, chance.probability, start, len(flat), rolled.to_move))
+                else:
+                    flat.append(rolled)
+                    plan.append(_Leaf(k, chance.probability, start, start + 1, 0))
+        values, _ = leaf_values(flat, self.weights)
+        expected = [0.0] * len(targets)
+        lose = [0.0] * len(targets)
+        for leaf in plan:
+            block = values[leaf.start : leaf.stop]
+            row = 0 if leaf.mover == 0 else int(np.argmax(block[:, leaf.mover - 1]))
+            v = float(block[row, seat - 1])
+            expected[leaf.candidate] += leaf.probability * v
+            if v <= -WIN_VALUE:
+                lose[leaf.candidate] += leaf.probability
+        k = _pick(self._rng, expected)
+        reason = _reason(state, board, targets, expected, k, "expects")
+        others = [j for j in range(len(targets)) if j != k]
+        runner = max(others, key=lambda j: expected[j])
+        if lose[k] > 0 or lose[runner] > 0:
+            reason += f"; loses next roll {lose[k]:.1%} (vs {lose[runner]:.1%})"
+        return Decision(targets[k], reason)

@@ -1,0 +1,1025 @@
+"""Vapoosh! game and state, exactly as vapoosh-rules.md.
+
+A turn is two actions: a chance action (the roll) and, if some target is
+legal, the mover's placement. Blocked rolls, re-rolls, missed turns, quads,
+VAPOOSH! and draws are resolved inside the roll action; the events say what
+happened, in the order of scenario-format.md.
+
+>>> from engine.vapoosh.actions import Roll
+>>> game = VapooshGame(Rules.preset("standard"), players=2)
+>>> s = game.new_initial_state()
+>>> s.phase, s.to_move, s.current_player()
+('roll', 1, -1)
+>>> [e.kind for e in s.apply(Roll((3, 4, 2, 5)))]
+['roll']
+>>> s.options, s.targets()
+(((7, 7),), [Place(c=7, r=7)])
+>>> [e.kind for e in s.apply(Place(7, 7))]
+['place', 'extra_turn']
+>>> s.to_move, s.phase, s.board_rows()[6]
+(1, 'roll', '......1.....')
+>>> s.apply(Place(1, 1))
+Traceback (most recent call last):
+...
+engine.core.IllegalActionError: Seat 1 must roll the dice first
+>>> s.record().replay() == s
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import (
+    CHANCE,
+    TERMINAL,
+    EngineError,
+    Event,
+    GameRecord,
+    IllegalActionError,
+    RulesError,
+    register_game,
+)
+from engine.vapoosh.actions import (
+    BROWN_BASE,
+    DEAL_BASE,
+    DICE,
+    PLACE_BASE,
+    ROLL_COUNT,
+    Action,
+    Brown,
+    Deal,
+    Place,
+    action_from_json,
+    decode,
+    encode,
+)
+from engine.vapoosh.board import (
+    FULL,
+    NB4,
+    ROLLABLE,
+    SIZE,
+    bits,
+    has_pattern,
+    index,
+    tile,
+    win_reason,
+)
+from engine.vapoosh.rules import Rules
+
+SETUP, ROLL, PLACE, OVER = "setup", "roll", "place", "over"
+BROWN_OWNER = 5
+#: How many seeded deals the setup chance node offers (each equally likely).
+DEAL_OUTCOMES = 64
+
+_ROLL_OUTCOMES: tuple[tuple[int, float], ...] = tuple(
+    (a, 1.0 / ROLL_COUNT) for a in range(ROLL_COUNT)
+)
+_ROLL_IDS: tuple[int, ...] = tuple(range(ROLL_COUNT))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: ``winner`` (1-based seat, ``None`` for a draw) and why.
+
+    ``reason`` is ``"four_in_row"``, ``"square"``, ``"vapoosh"`` or ``"max_turns"``.
+    """
+
+    winner: int | None
+    reason: str
+
+
+def _tile_name(i: int) -> str:
+    c, r = tile(i)
+    return f"({c},{r})"
+
+
+def deal_preplaced(rules: Rules, players: int, seed: int) -> Deal:
+    """Deal ``rules.preplaced`` counters, a pure function of ``seed``.
+
+    Distinct rollable tiles (columns and rows 2..12), the same number per
+    player, and nobody starts on a winning pattern. Uses a local
+    ``random.Random(seed)`` only.
+
+    >>> d = deal_preplaced(Rules.preset("house"), 2, seed=7)
+    >>> len(d.counters), sum(1 for s, _, _ in d.counters if s == 1)
+    (12, 6)
+    >>> d == deal_preplaced(Rules.preset("house"), 2, seed=7)
+    True
+    """
+    _check_players(players)
+    if rules.preplaced % players:
+        raise RulesError(
+            f"rules.preplaced: {rules.preplaced} counters cannot be dealt equally to {players} players"
+        )
+    per_seat = rules.preplaced // players
+    order = list(ROLLABLE)
+    random.Random(seed).shuffle(order)
+    masks = [0] * players
+    counters: list[tuple[int, int, int]] = []
+    seat = 0
+    for i in order:
+        if len(counters) == rules.preplaced:
+            break
+        mine = masks[seat] | 1 << i
+        if win_reason(mine, 1 << i) is not None:
+            continue  # would start on a winning pattern: try the next tile
+        masks[seat] = mine
+        counters.append((seat + 1, *tile(i)))
+        seat = (seat + 1) % players
+    if len(counters) != rules.preplaced or any(
+        sum(1 for s, _, _ in counters if s == k + 1) != per_seat for k in range(players)
+    ):
+        raise RulesError(f"rules.preplaced: cannot deal {rules.preplaced} counters")
+    return Deal(tuple(counters))
+
+
+def _check_players(players: object) -> None:
+    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
+        raise RulesError(f"players: must be 1 to 4, got {players!r}")
+
+
+class VapooshGame:
+    """Immutable Vapoosh! game: rules and seat count; makes states.
+
+    >>> g = VapooshGame("house", players=3)
+    >>> g.rules.name, g.num_players, g.new_initial_state().phase
+    ('house', 3, 'setup')
+    >>> VapooshGame("standard", players=5)
+    Traceback (most recent call last):
+    ...
+    engine.core.RulesError: players: must be 1 to 4, got 5
+    """
+
+    name = "vapoosh"
+    __slots__ = ("_rules", "_players", "_deal_outcomes")
+
+    def __init__(
+        self, rules: Rules | str | Mapping[str, Any] = "standard", players: int = 2
+    ) -> None:
+        _check_players(players)
+        rules = Rules.from_obj(rules)
+        if rules.preplaced % players:
+            raise RulesError(
+                f"rules.preplaced: {rules.preplaced} counters cannot be dealt equally "
+                f"to {players} players"
+            )
+        self._rules = rules
+        self._players = players
+        self._deal_outcomes: tuple[tuple[int, float], ...] | None = None
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def players(self) -> int:
+        return self._players
+
+    @property
+    def num_players(self) -> int:
+        return self._players
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, VapooshGame)
+            and self._rules == other._rules
+            and self._players == other._players
+        )
+
+    def __hash__(self) -> int:
+        return hash((self._rules, self._players))
+
+    def __repr__(self) -> str:
+        return f"VapooshGame({self._rules.name!r}, players={self._players})"
+
+    def rules_obj(self) -> dict[str, Any]:
+        return self._rules.to_obj()
+
+    def new_initial_state(self) -> VapooshState:
+        """Empty board, seat 1 to roll (or phase ``setup`` when counters are preplaced)."""
+        return VapooshState(self)
+
+    def start_state(self, start: Mapping[str, Any] | None) -> VapooshState:
+        """The initial state, or a state restored from ``start`` that begins its record there."""
+        if start is None:
+            return self.new_initial_state()
+        state = VapooshState.from_json(start)
+        if VapooshGame(Rules.from_obj(start["rules"]), int(start["players"])) != self:
+            raise RulesError("start: rules or players differ from the record's")
+        state._start = dict(start)
+        return state
+
+    def state_from_position(
+        self,
+        board: list[str] | tuple[str, ...] | None = None,
+        to_move: int = 1,
+        skips: Mapping[int | str, int] | None = None,
+    ) -> VapooshState:
+        """A state in phase ``roll`` on a given board (rows as in ``board_rows()``).
+
+        Used by scenarios and tests; no counters are dealt. Raises
+        :class:`RulesError` naming the field (``board``, ``to_move``, ``skips``).
+
+        >>> g = VapooshGame("standard", 2)
+        >>> s = g.state_from_position(["." * 12] * 4 + ["......2....."] + ["." * 12] * 7)
+        >>> s.owner(7, 5)
+        2
+        """
+        state = VapooshState(self)
+        state._phase = ROLL
+        masks = [0] * self._players
+        brown = 0
+        if board is not None:
+            if not isinstance(board, list | tuple) or len(board) != SIZE:
+                raise RulesError("board: must be a list of 12 strings, row 1 first")
+            for r, row in enumerate(board, start=1):
+                if not isinstance(row, str) or len(row) != SIZE:
+                    raise RulesError(f"board: row {r} must be a string of 12 characters")
+                for c, ch in enumerate(row, start=1):
+                    bit = 1 << index(c, r)
+                    if ch == ".":
+                        continue
+                    if ch == "B":
+                        brown |= bit
+                    elif ch in "1234" and int(ch) <= self._players:
+                        masks[int(ch) - 1] |= bit
+                    else:
+                        raise RulesError(
+                            f"board: row {r}, column {c}: {ch!r} is not '.', 'B' "
+                            f"or a seat 1..{self._players}"
+                        )
+        state._masks = masks
+        state._brown = brown
+        if (
+            isinstance(to_move, bool)
+            or not isinstance(to_move, int)
+            or not 1 <= to_move <= self._players
+        ):
+            raise RulesError(f"to_move: must be a seat from 1 to {self._players}, got {to_move!r}")
+        state._to_move = to_move - 1
+        owed = [0] * self._players
+        for key, value in (skips or {}).items():
+            try:
+                seat = int(key)
+            except (TypeError, ValueError):
+                raise RulesError(f"skips: seat {key!r} is not a number") from None
+            if not 1 <= seat <= self._players:
+                raise RulesError(f"skips: seat {seat} is not a seat from 1 to {self._players}")
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise RulesError(f"skips: seat {seat} owes {value!r}; must be a whole number >= 0")
+            owed[seat - 1] = value
+        state._skips = owed
+        state._start = state.to_json()
+        return state
+
+    def encode(self, action_obj: Action) -> int:
+        return encode(action_obj)
+
+    def decode(self, action: int) -> Action:
+        return decode(action)
+
+    def action_to_json(self, action: int) -> list[Any]:
+        return decode(action).to_json()
+
+    def action_from_json(self, obj: Any) -> int:
+        return encode(action_from_json(obj))
+
+    def state_from_json(self, obj: Mapping[str, Any]) -> VapooshState:
+        return VapooshState.from_json(obj)
+
+    def deal_outcomes(self) -> tuple[tuple[int, float], ...]:
+        """The setup chance node: deals of seeds ``0..DEAL_OUTCOMES-1``, equally likely."""
+        if self._deal_outcomes is None:
+            probs: dict[int, float] = {}
+            for seed in range(DEAL_OUTCOMES):
+                a = encode(deal_preplaced(self._rules, self._players, seed))
+                probs[a] = probs.get(a, 0.0) + 1.0 / DEAL_OUTCOMES
+            self._deal_outcomes = tuple(sorted(probs.items()))
+        return self._deal_outcomes
+
+
+register_game("vapoosh", lambda rules, players: VapooshGame(Rules.from_obj(rules), players))
+
+
+class VapooshState:
+    """A Vapoosh! position plus whose turn it is and what was rolled.
+
+    OpenSpiel-style methods use 0-based player ids; the UI-facing properties
+    (``to_move``, ``winner``, ``skips``, events) use 1-based seats.
+    """
+
+    __slots__ = (
+        "_game",
+        "_rules",
+        "_n",
+        "_masks",
+        "_brown",
+        "_phase",
+        "_to_move",
+        "_dice",
+        "_options",
+        "_targets",
+        "_rerolls",
+        "_skips",
+        "_turns",
+        "_outcome",
+        "_history",
+        "_last_events",
+        "_start",
+    )
+
+    def __init__(self, game: VapooshGame) -> None:
+        self._game = game
+        self._rules = game.rules
+        self._n = game.num_players
+        self._masks = [0] * self._n
+        self._brown = 0
+        self._phase = SETUP if self._rules.preplaced > 0 else ROLL
+        self._to_move = 0
+        self._dice: tuple[int, int, int, int] | None = None
+        self._options: tuple[int, ...] = ()
+        self._targets: tuple[int, ...] = ()
+        self._rerolls = 0
+        self._skips = [0] * self._n
+        self._turns = 0
+        self._outcome: Outcome | None = None
+        self._history: list[int] = []
+        self._last_events: list[Event] = []
+        self._start: dict[str, Any] | None = None
+
+    # ----- OpenSpiel-style interface -------------------------------------------------
+
+    def current_player(self) -> int:
+        """0-based seat to place, :data:`CHANCE` (roll or deal) or :data:`TERMINAL`."""
+        if self._phase == PLACE:
+            return self._to_move
+        if self._phase == OVER:
+            return TERMINAL
+        return CHANCE
+
+    def is_chance_node(self) -> bool:
+        return self._phase in (ROLL, SETUP)
+
+    def legal_actions(self) -> list[int]:
+        """Sorted unique action ids (all 1296 rolls at a roll, the deals at setup)."""
+        if self._phase == PLACE:
+            return list(self._targets)
+        if self._phase == ROLL:
+            return list(_ROLL_IDS)
+        if self._phase == SETUP:
+            return [a for a, _ in self._game.deal_outcomes()]
+        return []
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(action, probability)`` pairs summing to 1; empty unless at a chance node.
+
+        At setup any valid deal may be applied; the listed outcomes are the
+        seeded deals a driver samples from.
+        """
+        if self._phase == ROLL:
+            return list(_ROLL_OUTCOMES)
+        if self._phase == SETUP:
+            return list(self._game.deal_outcomes())
+        return []
+
+    def is_terminal(self) -> bool:
+        return self._phase == OVER
+
+    def returns(self) -> list[float]:
+        """+1 for the winner, -1/(n-1) for each other seat; all 0 for a draw or unfinished game."""
+        n = self._n
+        if self._outcome is None or self._outcome.winner is None:
+            return [0.0] * n
+        w = self._outcome.winner - 1
+        loss = -1.0 / (n - 1) if n > 1 else 0.0
+        return [1.0 if s == w else loss for s in range(n)]
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply an action value object; see :meth:`apply_action`."""
+        if not isinstance(action, Action):
+            raise IllegalActionError("unknown_action", f"{action!r} is not a Vapoosh! action")
+        return self.apply_action(encode(action))
+
+    def apply_action(self, action: int) -> list[Event]:
+        """Apply an action id and return the events it caused, in order.
+
+        Raises :class:`IllegalActionError` (with a designer-words message) and
+        leaves the state untouched when the rules forbid the action.
+        """
+        phase = self._phase
+        if phase == PLACE:
+            if action not in self._targets:
+                self._refuse_place(action)
+            events = self._do_place(action)
+        elif phase == ROLL:
+            if (
+                isinstance(action, bool)
+                or not isinstance(action, int)
+                or not 0 <= action < ROLL_COUNT
+            ):
+                raise self._refusal_for_phase(action)
+            events = self._do_roll(action)
+        elif phase == SETUP:
+            if isinstance(action, bool) or not isinstance(action, int) or action < DEAL_BASE:
+                raise self._refusal_for_phase(action)
+            counters = self._check_deal(action)
+            events = self._do_deal(counters)
+        else:
+            raise IllegalActionError("game_over", "The game is over: no more moves")
+        self._history.append(action)
+        self._last_events = events
+        return events
+
+    def clone(self) -> VapooshState:
+        """A copy sharing nothing mutable (list copies; ints and tuples are shared)."""
+        other = VapooshState.__new__(VapooshState)
+        other._game = self._game
+        other._rules = self._rules
+        other._n = self._n
+        other._masks = self._masks[:]
+        other._brown = self._brown
+        other._phase = self._phase
+        other._to_move = self._to_move
+        other._dice = self._dice
+        other._options = self._options
+        other._targets = self._targets
+        other._rerolls = self._rerolls
+        other._skips = self._skips[:]
+        other._turns = self._turns
+        other._outcome = self._outcome
+        other._history = self._history[:]
+        other._last_events = self._last_events
+        other._start = self._start
+        return other
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self._game,
+            self._masks,
+            self._brown,
+            self._phase,
+            self._to_move,
+            self._dice,
+            self._options,
+            self._targets,
+            self._rerolls,
+            self._skips,
+            self._turns,
+            self._outcome,
+            self._history,
+            self._last_events,
+            self._start,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, VapooshState) and self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return f"<VapooshState {self._phase} to_move={self.to_move} turns={self._turns}>"
+
+    def __str__(self) -> str:
+        return "\n".join(self.board_rows())
+
+    # ----- UI-facing view ------------------------------------------------------------
+
+    @property
+    def game(self) -> VapooshGame:
+        return self._game
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def players(self) -> int:
+        return self._n
+
+    @property
+    def phase(self) -> str:
+        """``"setup"``, ``"roll"``, ``"place"`` or ``"over"``."""
+        return self._phase
+
+    @property
+    def to_move(self) -> int:
+        """1-based seat that rolls or places next (at ``over``: the last mover)."""
+        return self._to_move + 1
+
+    @property
+    def dice(self) -> tuple[int, int, int, int] | None:
+        """The dice waiting for a placement (``None`` outside phase ``place``)."""
+        return self._dice
+
+    @property
+    def options(self) -> tuple[tuple[int, int], ...]:
+        """The rolled tiles ``(P, G)`` and ``(G, P)`` (one when ``P == G``), in phase ``place``."""
+        return tuple(tile(i) for i in self._options)
+
+    @property
+    def winner(self) -> int | None:
+        return None if self._outcome is None else self._outcome.winner
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @property
+    def turns(self) -> int:
+        """Rolls made so far (re-rolls included); ``max_turns`` counts these."""
+        return self._turns
+
+    @property
+    def skips(self) -> dict[int, int]:
+        """Missed turns owed, by 1-based seat (only seats that owe some)."""
+        return {s + 1: k for s, k in enumerate(self._skips) if k}
+
+    @property
+    def last_events(self) -> list[Event]:
+        return list(self._last_events)
+
+    @property
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    def targets(self) -> list[Place | Brown]:
+        """Legal moves in phase ``place`` (normal counters first, then brown)."""
+        out: list[Place | Brown] = []
+        for a in self._targets:
+            out.append(
+                Place(*tile(a - PLACE_BASE)) if a < BROWN_BASE else Brown(*tile(a - BROWN_BASE))
+            )
+        return out
+
+    def owner(self, c: int, r: int) -> int:
+        """0 empty, 1..4 a seat's counter, 5 brown."""
+        return self._owner_at(index(c, r))
+
+    def _owner_at(self, i: int) -> int:
+        bit = 1 << i
+        if self._brown & bit:
+            return BROWN_OWNER
+        for s, m in enumerate(self._masks):
+            if m & bit:
+                return s + 1
+        return 0
+
+    def board_rows(self) -> list[str]:
+        """12 strings, row 1 first: ``.`` empty, ``1``..``4`` seats, ``B`` brown."""
+        chars = ".1234B"
+        return [
+            "".join(chars[self._owner_at(index(c, r))] for c in range(1, SIZE + 1))
+            for r in range(1, SIZE + 1)
+        ]
+
+    def record(self) -> GameRecord:
+        """Everything needed to replay this game: rules, seats and actions."""
+        return GameRecord(
+            "vapoosh",
+            self._rules.to_obj(),
+            self._n,
+            tuple(decode(a).to_json() for a in self._history),
+            self._start,
+        )
+
+    # ----- JSON ---------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready snapshot; :meth:`from_json` restores an equal state."""
+        return {
+            "game": "vapoosh",
+            "rules": self._rules.to_obj(),
+            "players": self._n,
+            "board": self.board_rows(),
+            "phase": self._phase,
+            "to_move": self._to_move + 1,
+            "dice": None if self._dice is None else list(self._dice),
+            "options": [list(tile(i)) for i in self._options],
+            "rerolls": self._rerolls,
+            "skips": {str(s): k for s, k in self.skips.items()},
+            "turns": self._turns,
+            "outcome": None
+            if self._outcome is None
+            else {"winner": self._outcome.winner, "reason": self._outcome.reason},
+            "history": [decode(a).to_json() for a in self._history],
+            "last_events": [e.to_dict() for e in self._last_events],
+            "start": self._start,
+        }
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> VapooshState:
+        """Rebuild a state from :meth:`to_json`; raises :class:`RulesError` naming a bad field."""
+        field = "state"
+        try:
+            field = "rules"
+            game = VapooshGame(Rules.from_obj(obj["rules"]), int(obj["players"]))
+            field = "board"
+            state = game.state_from_position(
+                list(obj["board"]), int(obj["to_move"]), dict(obj.get("skips") or {})
+            )
+            field = "phase"
+            phase = obj["phase"]
+            if phase not in (SETUP, ROLL, PLACE, OVER):
+                raise RulesError(f"phase: unknown phase {phase!r}")
+            state._phase = phase
+            field = "dice"
+            dice = obj.get("dice")
+            state._dice = None if dice is None else tuple(int(x) for x in dice)  # type: ignore[assignment]
+            field = "options"
+            state._options = tuple(index(int(c), int(r)) for c, r in obj.get("options", []))
+            field = "rerolls"
+            state._rerolls = int(obj.get("rerolls", 0))
+            field = "turns"
+            state._turns = int(obj.get("turns", 0))
+            field = "outcome"
+            out = obj.get("outcome")
+            state._outcome = None if out is None else Outcome(out["winner"], str(out["reason"]))
+            field = "history"
+            state._history = [encode(action_from_json(a)) for a in obj.get("history", [])]
+            field = "last_events"
+            state._last_events = [Event.from_dict(e) for e in obj.get("last_events", [])]
+            field = "start"
+            start = obj.get("start")
+            state._start = None if start is None else dict(start)
+            if phase == PLACE:
+                field = "dice"
+                if state._dice is None:
+                    raise RulesError("dice: phase 'place' needs the dice")
+                state._targets = state._compute_targets(state._to_move, state._options, state._dice)
+        except EngineError as err:
+            raise RulesError(f"state.{field}: {err}") from None
+        except (KeyError, TypeError, ValueError) as err:
+            raise RulesError(f"state.{field}: malformed ({err})") from None
+        return state
+
+    # ----- rules ----------------------------------------------------------------------
+
+    def _occupied(self) -> int:
+        occ = self._brown
+        for m in self._masks:
+            occ |= m
+        return occ
+
+    def _is_suicide(self, seat: int, i: int) -> bool:
+        """Empty ``i`` whose every on-board neighbour is one and the same opponent's."""
+        if not self._rules.suicide:
+            return False
+        nb = NB4[i]
+        return any(s != seat and m & nb == nb for s, m in enumerate(self._masks))
+
+    def _status(self, seat: int, i: int) -> str:
+        """``empty``, ``suicide``, ``own``, ``opponent`` or ``brown`` for the mover."""
+        bit = 1 << i
+        if self._brown & bit:
+            return "brown"
+        if self._masks[seat] & bit:
+            return "own"
+        if self._occupied() & bit:
+            return "opponent"
+        return "suicide" if self._is_suicide(seat, i) else "empty"
+
+    def _normal_targets(self, seat: int, opts: tuple[int, ...]) -> list[int]:
+        status = [(self._status(seat, i), i) for i in opts]
+        empties = [PLACE_BASE + i for st, i in status if st == "empty"]
+        opponents = [PLACE_BASE + i for st, i in status if st == "opponent"]
+        if self._rules.capture == "any":
+            return sorted(empties + opponents)
+        return sorted(empties) if empties else sorted(opponents)
+
+    def _is_vapooh(self, dice: tuple[int, int, int, int]) -> bool:
+        return self._rules.vapooh != "off" and dice.count(6) == 3
+
+    def _compute_targets(
+        self, seat: int, opts: tuple[int, ...], dice: tuple[int, int, int, int]
+    ) -> tuple[int, ...]:
+        if self._is_vapooh(dice):
+            browns = [BROWN_BASE + i for i in opts if not self._brown >> i & 1]
+            if self._rules.vapooh == "brown_and_miss_next":
+                return tuple(sorted(browns))
+            return tuple(sorted(self._normal_targets(seat, opts) + browns))
+        return tuple(self._normal_targets(seat, opts))
+
+    def _do_roll(self, action: int) -> list[Event]:
+        seat = self._to_move
+        dice = DICE[action]
+        p1, p2, g1, g2 = dice
+        pink, green = p1 + p2, g1 + g2
+        opts = (index(pink, green),) if pink == green else (index(pink, green), index(green, pink))
+        self._turns += 1
+        events = [
+            Event(
+                "roll",
+                seat + 1,
+                tuple(tile(i) for i in opts),
+                {"dice": list(dice), "product": pink * green},
+            )
+        ]
+        if dice.count(6) == 4:
+            events.append(Event("vapoosh", seat + 1, tuple(tile(i) for i in opts)))
+            self._finish(seat, "vapoosh", events)
+            return events
+        if p1 == p2 == g1 == g2 and self._rules.quad_skips_next:
+            nxt = (seat + 1) % self._n
+            self._skips[nxt] += 1
+            events.append(Event("quad", seat + 1, (), {"next_seat": nxt + 1}))
+        targets = self._compute_targets(seat, opts, dice)
+        if targets:
+            self._phase = PLACE
+            self._dice = dice
+            self._options = opts
+            self._targets = targets
+            return events
+        self._blocked(seat, opts, events)
+        return events
+
+    def _blocked(self, seat: int, opts: tuple[int, ...], events: list[Event]) -> None:
+        status = sorted(self._status(seat, i) for i in opts)
+        if all(st == "own" for st in status):
+            nxt = (seat + 1) % self._n
+            self._skips[nxt] += 1
+            events.append(
+                Event("blocked_own", seat + 1, tuple(tile(i) for i in opts), {"next_seat": nxt + 1})
+            )
+            self._pass_turn(seat, events)
+        elif status == ["own", "suicide"] and self._rerolls < self._rules.own_suicide_rerolls:
+            self._rerolls += 1
+            events.append(
+                Event("reroll", seat + 1, tuple(tile(i) for i in opts), {"reroll": self._rerolls})
+            )
+            self._start_turn(seat, events, keep_rerolls=True)
+        else:
+            events.append(
+                Event(
+                    "miss_turn", seat + 1, tuple(tile(i) for i in opts), {"why": "/".join(status)}
+                )
+            )
+            self._pass_turn(seat, events)
+
+    def _do_place(self, action: int) -> list[Event]:
+        seat = self._to_move
+        events: list[Event] = []
+        if action >= BROWN_BASE:
+            i = action - BROWN_BASE
+            bit = 1 << i
+            replaced = self._owner_at(i)
+            if replaced:
+                self._masks[replaced - 1] &= ~bit
+            self._brown |= bit
+            events.append(Event("brown", seat + 1, (tile(i),), {"replaced": replaced}))
+            if self._rules.vapooh == "brown_and_miss_next":
+                self._skips[seat] += 1
+            self._pass_turn(seat, events)
+            return events
+        i = action - PLACE_BASE
+        bit = 1 << i
+        square = (
+            self._dice is not None
+            and self._dice[0] + self._dice[1] == self._dice[2] + self._dice[3]
+        )
+        victim = self._owner_at(i)
+        if victim:
+            self._masks[victim - 1] &= ~bit
+            events.append(Event("capture", seat + 1, (tile(i),), {"from_seat": victim}))
+        self._masks[seat] |= bit
+        events.append(Event("place", seat + 1, (tile(i),)))
+        gained = bit | self._surround(seat, i, events)
+        reason = win_reason(self._masks[seat], gained)
+        if reason is not None:
+            self._finish(seat, reason, events)
+        elif square and self._rules.square_extra_turn:
+            events.append(Event("extra_turn", seat + 1))
+            self._start_turn(seat, events)
+        else:
+            self._pass_turn(seat, events)
+        return events
+
+    def _surround(self, seat: int, i: int, events: list[Event]) -> int:
+        """Surround captures after a counter on ``i``; returns the captured bits."""
+        mode = self._rules.surround
+        if mode == "off":
+            return 0
+        masks = self._masks
+        mine = masks[seat]
+        captured = 0
+        found: list[tuple[int, int]] = []  # (group mask, victim seat), judged on one board
+        for n in bits(NB4[i]):
+            nbit = 1 << n
+            victim = next((s for s, m in enumerate(masks) if s != seat and m & nbit), None)
+            if victim is None or captured & nbit:
+                continue
+            group = nbit if mode == "tile" else _flood(nbit, masks[victim])
+            border = _dilate(group) & ~group
+            if border & ~mine == 0:
+                found.append((group, victim))
+                captured |= group
+        for group, victim in found:
+            masks[victim] &= ~group
+            masks[seat] |= group
+            events.append(
+                Event(
+                    "surround_capture",
+                    seat + 1,
+                    tuple(tile(k) for k in bits(group)),
+                    {"from_seat": victim + 1},
+                )
+            )
+        return captured
+
+    def _finish(self, seat: int, reason: str, events: list[Event]) -> None:
+        self._phase = OVER
+        self._to_move = seat
+        self._dice = None
+        self._options = ()
+        self._targets = ()
+        self._outcome = Outcome(seat + 1, reason)
+        events.append(Event("win", seat + 1, (), {"reason": reason}))
+
+    def _start_turn(self, seat: int, events: list[Event], keep_rerolls: bool = False) -> None:
+        """``seat`` rolls next (or the game is drawn when ``max_turns`` rolls are made)."""
+        self._to_move = seat
+        self._dice = None
+        self._options = ()
+        self._targets = ()
+        if not keep_rerolls:
+            self._rerolls = 0
+        if self._turns >= self._rules.max_turns:
+            self._phase = OVER
+            self._outcome = Outcome(None, "max_turns")
+            events.append(Event("draw", None, (), {"reason": "max_turns"}))
+        else:
+            self._phase = ROLL
+
+    def _pass_turn(self, seat: int, events: list[Event]) -> None:
+        """Next player in order, passing over (and paying) owed missed turns."""
+        nxt = (seat + 1) % self._n
+        skips = self._skips
+        while skips[nxt]:
+            skips[nxt] -= 1
+            events.append(Event("skip", nxt + 1))
+            nxt = (nxt + 1) % self._n
+        self._start_turn(nxt, events)
+
+    def _check_deal(self, action: int) -> tuple[tuple[int, int, int], ...]:
+        try:
+            deal = decode(action)
+        except RulesError as err:
+            raise IllegalActionError("invalid_deal", f"Not a valid deal: {err}") from None
+        assert isinstance(deal, Deal)
+        counters = deal.counters
+        rules, n = self._rules, self._n
+        if len(counters) != rules.preplaced:
+            raise IllegalActionError(
+                "invalid_deal",
+                f"The deal must place {rules.preplaced} counters, not {len(counters)}",
+            )
+        masks = [0] * n
+        for seat, c, r in counters:
+            if seat > n:
+                raise IllegalActionError(
+                    "invalid_deal", f"Seat {seat} is not playing ({n} players)"
+                )
+            if not (2 <= c <= SIZE and 2 <= r <= SIZE):
+                raise IllegalActionError(
+                    "invalid_deal", f"({c},{r}) cannot be rolled: deals use columns and rows 2..12"
+                )
+            masks[seat - 1] |= 1 << index(c, r)
+        per = rules.preplaced // n
+        for s, m in enumerate(masks):
+            if m.bit_count() != per:
+                raise IllegalActionError(
+                    "invalid_deal", f"Seat {s + 1} must get {per} counters, not {m.bit_count()}"
+                )
+            if has_pattern(m):
+                raise IllegalActionError(
+                    "invalid_deal", f"Seat {s + 1} would start on a winning pattern"
+                )
+        return counters
+
+    def _do_deal(self, counters: tuple[tuple[int, int, int], ...]) -> list[Event]:
+        for seat, c, r in counters:
+            self._masks[seat - 1] |= 1 << index(c, r)
+        self._phase = ROLL
+        self._to_move = 0
+        return [
+            Event(
+                "deal",
+                None,
+                tuple((c, r) for _, c, r in counters),
+                {"seats": [s for s, _, _ in counters]},
+            )
+        ]
+
+    # ----- explanations of refused actions ---------------------------------------------
+
+    def _refusal_for_phase(self, action: object) -> IllegalActionError:
+        seat = self._to_move + 1
+        if isinstance(action, bool) or not isinstance(action, int) or action < 0:
+            return IllegalActionError("unknown_action", f"{action!r} is not a Vapoosh! action")
+        if self._phase == SETUP:
+            return IllegalActionError("must_deal", "The preplaced counters must be dealt first")
+        if action >= DEAL_BASE:
+            return IllegalActionError("already_dealt", "The counters are already dealt")
+        return IllegalActionError("must_roll", f"Seat {seat} must roll the dice first")
+
+    def rule_reason(self, c: int, r: int) -> str | None:
+        """Why the mover cannot use the rolled option ``(c, r)``, as a code.
+
+        ``None`` when some move (normal or brown) is legal there or ``(c, r)``
+        is not a rolled option. Codes: ``own_tile``, ``brown``, ``suicide``,
+        ``empty_priority``, ``brown_compulsory`` (house Vapooh roll).
+        """
+        i = index(c, r)
+        if self._phase != PLACE or i not in self._options:
+            return None
+        if PLACE_BASE + i in self._targets or BROWN_BASE + i in self._targets:
+            return None
+        return self._place_refusal(i)
+
+    def _place_refusal(self, i: int) -> str:
+        """Why a normal counter may not go on rolled option ``i`` (assumed refused)."""
+        status = self._status(self._to_move, i)
+        if status == "own":
+            return "own_tile"
+        if status == "brown":
+            return "brown"
+        if (
+            self._dice is not None
+            and self._is_vapooh(self._dice)
+            and self._rules.vapooh == "brown_and_miss_next"
+        ):
+            return "brown_compulsory"
+        if status == "suicide":
+            return "suicide"
+        return "empty_priority"
+
+    def _refuse_place(self, action: int) -> None:
+        seat = self._to_move + 1
+        if isinstance(action, bool) or not isinstance(action, int) or action < 0:
+            raise IllegalActionError("unknown_action", f"{action!r} is not a Vapoosh! action")
+        if action < PLACE_BASE or action >= DEAL_BASE:
+            raise IllegalActionError(
+                "must_place", f"Seat {seat} must place a counter: the dice are already rolled"
+            )
+        brown = action >= BROWN_BASE
+        i = action - (BROWN_BASE if brown else PLACE_BASE)
+        name = _tile_name(i)
+        opts = " and ".join(_tile_name(k) for k in self._options)
+        if i not in self._options:
+            raise IllegalActionError(
+                "not_an_option",
+                f"{name} is not a rolled tile: the dice give {opts}",
+            )
+        assert self._dice is not None
+        if brown:
+            if not self._is_vapooh(self._dice):
+                raise IllegalActionError(
+                    "brown_not_allowed", "A brown counter needs a Vapooh roll (exactly three 6s)"
+                )
+            raise IllegalActionError("brown", f"{name} already holds a brown counter")
+        reason = self._place_refusal(i)
+        if reason == "own_tile":
+            raise IllegalActionError("own_tile", f"Seat {seat} already has a counter on {name}")
+        if reason == "brown":
+            raise IllegalActionError(
+                "brown", f"{name} holds a brown counter: nobody can play there"
+            )
+        if reason == "suicide":
+            raise IllegalActionError(
+                "suicide",
+                f"{name} is surrounded by one opponent's counters: a counter there would be "
+                "trapped (suicide tile)",
+            )
+        if reason == "brown_compulsory":
+            raise IllegalActionError(
+                "brown_compulsory",
+                "After a Vapooh roll (three 6s) the counter must be brown under these rules",
+            )
+        empty = [k for k in self._options if PLACE_BASE + k in self._targets]
+        other = _tile_name(empty[0]) if empty else "the other tile"
+        raise IllegalActionError(
+            "empty_priority",
+            f"{name} is taken and {other} is empty: the counter must go on the empty tile",
+        )
+
+
+def _dilate(mask: int) -> int:
+    """Orthogonal neighbours of every tile of ``mask`` (may include ``mask`` itself)."""
+    out = 0
+    for i in bits(mask):
+        out |= NB4[i]
+    return out & FULL
+
+
+def _flood(start: int, colour: int) -> int:
+    """The orthogonally connected group of ``colour`` containing ``start``."""
+    group = start
+    frontier = start
+    while frontier:
+        grown = _dilate(frontier) & colour & ~group
+        group |= grown
+        frontier = grown
+    return group

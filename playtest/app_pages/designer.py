@@ -1,0 +1,469 @@
+"""The designer's pages: studies, overview, confusion, questionnaires, experiments,
+replay, balance and the UX design plan. They exist in the navigation only after the
+designer's password was given in this browser session.
+
+Pages stay thin: they read the study's data once (cached for 30 s), call ``analytics``
+and draw. Free text from testers is only ever shown as plain text or in data frames.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+import yaml
+
+from analytics import confusion, experiments, figures, funnel, questionnaires
+from analytics.report import build_report, report_figures, report_html, report_markdown
+from engine.core import EngineError
+from engine.vapoosh import PRESETS, Rules
+from playtest import auth, runtime, services
+from playtest.board import board_view
+from playtest.board.component import render_board
+from playtest.replay import ReplayStep, replay_steps
+from playtest.storage import repository as repo
+from playtest.study_config import StudyConfig, StudyConfigError, parse_study_config
+from playtest.study_data import StudyBundle, load_bundle
+from surveys import list_surveys
+
+SIGNED_IN = "designer_signed_in"
+ATTEMPTS = "designer_attempts"
+MAX_ATTEMPTS = 5
+
+
+def is_signed_in() -> bool:
+    return bool(st.session_state.get(SIGNED_IN))
+
+
+def sign_in_form() -> None:
+    """The password form (on the start page); a few attempts per browser session."""
+    if is_signed_in():
+        st.success("Signed in as the designer.")
+        if st.button("Sign out", key="sign_out"):
+            st.session_state[SIGNED_IN] = False
+            st.rerun()
+        return
+    stored = auth.stored_hash()
+    if stored is None:
+        st.info("No designer password is set yet: run `playtest designer set-password` "
+                "(or `playtest up`, which creates one and prints it once).")
+        return
+    if st.session_state.get(ATTEMPTS, 0) >= MAX_ATTEMPTS:
+        st.error("Too many wrong passwords in this browser session. Reload the page to try again.")
+        return
+    with st.form("designer_login"):
+        password = st.text_input("Designer password", type="password", key="designer_password")
+        submitted = st.form_submit_button("Sign in")
+    if submitted:
+        ok = auth.verify_password(password or "", stored)
+        st.session_state.pop("designer_password", None)
+        if ok:
+            st.session_state[SIGNED_IN] = True
+            st.rerun()
+        st.session_state[ATTEMPTS] = st.session_state.get(ATTEMPTS, 0) + 1
+        st.error("That password is not right.")
+
+
+def _guard() -> None:
+    # Also checked here: a page object cached in a stale session must not render.
+    if not is_signed_in():
+        st.error("Designer pages need the designer's password.")
+        st.stop()
+
+
+# -- shared study picker and data ----------------------------------------------------------
+
+
+@st.cache_resource(ttl=30, max_entries=4, show_spinner="Loading the study's data…")
+def _bundle(study_id: str, _stamp: int) -> StudyBundle:
+    return load_bundle(runtime.database(), study_id)
+
+
+def bundle(study_id: str) -> StudyBundle:
+    # The stamp changes every 30 s, so data older than that is reloaded.
+    return _bundle(study_id, int(time.time() // 30))
+
+
+def pick_study() -> repo.Study | None:
+    studies = repo.list_studies(runtime.database())
+    if not studies:
+        st.info("No studies yet: create one on the Studies page.")
+        return None
+    ids = [s.study_id for s in studies]
+    current = st.session_state.get("study_id")
+    index = ids.index(current) if current in ids else 0
+    chosen = st.sidebar.selectbox(
+        "Study", ids, index=index, key="study_picker",
+        format_func=lambda i: next(f"{s.title} ({s.study_id})" for s in studies if s.study_id == i),
+    )
+    st.session_state["study_id"] = chosen
+    return next(s for s in studies if s.study_id == chosen)
+
+
+def variants_of(data: Any, key: str | None) -> pd.Series | None:
+    return experiments.participant_variants(data, key) if key else None
+
+
+def experiment_picker(study: repo.Study, label: str = "Split by experiment") -> str | None:
+    keys = [e["key"] for e in study.experiments]
+    if not keys:
+        return None
+    choice = st.selectbox(label, ["(no split)", *keys], key=f"split-{label}")
+    return None if choice == "(no split)" else choice
+
+
+# -- studies ----------------------------------------------------------------------------
+
+
+def studies_page() -> None:
+    _guard()
+    st.title("Studies")
+    engine = runtime.database()
+    for study in repo.list_studies(engine):
+        counts = repo.study_counts(engine, study.study_id)
+        with st.expander(f"{study.title} · {study.study_id} · {'open' if study.open else 'closed'}"):
+            st.write("Share this link with testers (add it to your site's address):")
+            st.code(f"?study={study.study_id}", language=None)
+            cols = st.columns(4)
+            cols[0].metric("Participants", counts.participants)
+            cols[1].metric("Completed", counts.completed)
+            cols[2].metric("Games", counts.games_finished)
+            cols[3].metric("Events", counts.events)
+            _study_form(study)
+    st.subheader("New study")
+    _study_form(None)
+
+
+def _study_form(study: repo.Study | None) -> None:
+    key = study.study_id if study else "new"
+    config = services.study_config(study) if study else StudyConfig()
+    presets = list(PRESETS)
+    survey_ids = [s for s in list_surveys()]
+    with st.form(f"study-{key}"):
+        title = st.text_input("Title", value=study.title if study else "", key=f"title-{key}")
+        rules_text = st.text_input(
+            "Rules: a preset name or a JSON rules object",
+            value=config.rules if isinstance(config.rules, str) else json.dumps(config.rules),
+            help=f"Presets: {', '.join(presets)}. Example: "
+                 '{"base": "standard", "surround": "group"}', key=f"rules-{key}")
+        seats = st.text_input("Seats (comma separated: human, ai:easy, ai:medium, ai:hard, "
+                              "ai:expert)", value=", ".join(config.seats), key=f"seats-{key}")
+        cols = st.columns(3)
+        games = cols[0].number_input("Games per tester", 1, 20, config.games_per_tester,
+                                     key=f"games-{key}")
+        more = cols[1].checkbox("May play more", config.allow_more_games, key=f"more-{key}")
+        is_open = cols[2].checkbox("Open", study.open if study else True, key=f"open-{key}")
+        audience = st.selectbox("Audience", ["mixed", "adults", "children"],
+                                index=["mixed", "adults", "children"].index(config.audience),
+                                key=f"aud-{key}")
+        pre = st.selectbox("Pre-play survey", survey_ids,
+                           index=survey_ids.index(config.pre_survey)
+                           if config.pre_survey in survey_ids else 0, key=f"pre-{key}")
+        post = st.selectbox("Post-play survey (short or long form)", survey_ids,
+                            index=survey_ids.index(config.post_survey)
+                            if config.post_survey in survey_ids else 0, key=f"post-{key}")
+        cols = st.columns(3)
+        highlight = cols[0].checkbox("Highlight options", config.highlight_options,
+                                     key=f"hl-{key}")
+        show_dice = cols[1].checkbox("Show computer dice", config.show_computer_dice,
+                                     key=f"dice-{key}")
+        speed_level = cols[2].selectbox("Speed", [1, 2, 3], index=config.speed - 1,
+                                        key=f"speed-{key}")
+        experiments_yaml = st.text_area(
+            "Experiments (YAML list of key, target, variants)",
+            value=yaml.safe_dump([e.model_dump() for e in config.experiments],
+                                 sort_keys=False, allow_unicode=True) if config.experiments else "",
+            help="target: message:<key>, rules or ui:<setting>; variants: name → payload",
+            key=f"exp-{key}", height=160)
+        submitted = st.form_submit_button("Save study" if study else "Create study")
+    if not submitted:
+        return
+    try:
+        rules: Any = rules_text.strip()
+        if rules.startswith("{"):
+            rules = json.loads(rules)
+        Rules.from_obj(rules)
+        raw_experiments = yaml.safe_load(experiments_yaml) if experiments_yaml.strip() else []
+        new_config = parse_study_config({
+            "rules": rules, "seats": [s.strip() for s in seats.split(",") if s.strip()],
+            "games_per_tester": int(games), "allow_more_games": more, "audience": audience,
+            "pre_survey": pre, "post_survey": post, "highlight_options": highlight,
+            "show_computer_dice": show_dice, "speed": int(speed_level),
+            "ai_think_ms": config.ai_think_ms, "experiments": raw_experiments or [],
+        })
+    except (StudyConfigError, EngineError, json.JSONDecodeError, yaml.YAMLError) as err:
+        st.error(f"Not saved: {err}")
+        return
+    if not title.strip():
+        st.error("Not saved: give the study a title.")
+        return
+    engine = runtime.database()
+    if study is None:
+        created = services.create_study(engine, title=title.strip(), config=new_config,
+                                        open=is_open)
+        st.success(f"Created study {created.study_id}.")
+    else:
+        repo.update_study(engine, study.study_id, title=title.strip(), open=is_open,
+                          **services.study_columns(new_config))
+        st.success("Saved.")
+
+
+# -- overview ---------------------------------------------------------------------------
+
+
+def overview_page() -> None:
+    _guard()
+    study = pick_study()
+    if study is None:
+        return
+    st.title("Overview")
+    data = _filtered(study, bundle(study.study_id).data)
+    table = funnel.funnel(data)
+    st.plotly_chart(figures.funnel_figure(table), key="funnel")
+    st.dataframe(table, hide_index=True)
+
+
+def _filtered(study: repo.Study, data: Any) -> Any:
+    with st.expander("Filters"):
+        created = pd.to_datetime(data.participants["created_at"], utc=True)
+        dates = None
+        if len(created):
+            dates = st.date_input("Joined between",
+                                  (created.min().date(), created.max().date()), key="f_dates")
+        bands: list[str] = []
+        if "age_band" in data.attributes.columns:
+            bands = sorted(str(b) for b in data.attributes["age_band"].dropna().unique())
+        chosen_bands = st.multiselect("Age band", bands, key="f_bands")
+        key = experiment_picker(study, "Variant filter: experiment")
+        chosen_variants: list[str] = []
+        if key:
+            names = next(e["variants"] for e in study.experiments if e["key"] == key)
+            chosen_variants = st.multiselect("Variants", names, key="f_variants")
+    start = end = None
+    if dates and isinstance(dates, tuple) and len(dates) == 2:
+        start = pd.Timestamp(dates[0], tz="UTC")
+        end = pd.Timestamp(dates[1], tz="UTC") + pd.Timedelta(days=1)
+    return funnel.filter_study(data, start=start, end=end,
+                               age_bands=chosen_bands or None,
+                               experiment=key if chosen_variants else None,
+                               variants=chosen_variants or None)
+
+
+# -- confusion --------------------------------------------------------------------------
+
+
+def confusion_page() -> None:
+    _guard()
+    study = pick_study()
+    if study is None:
+        return
+    st.title("Confusion points")
+    data = _filtered(study, bundle(study.study_id).data)
+    points = confusion.confusion_points(data)
+    if points:
+        st.dataframe(pd.DataFrame([{"rank": i + 1, "id": p.id, "label": p.label,
+                                    "score": round(p.score, 3), "action": p.action,
+                                    "evidence": json.dumps(p.evidence, default=str)}
+                                   for i, p in enumerate(points)]), hide_index=True)
+    else:
+        st.info("No clicks recorded yet.")
+    cols = st.columns(2)
+    with cols[0]:
+        st.plotly_chart(figures.wrong_class_figure(confusion.wrong_clicks_by_class(data)),
+                        key="wrong_class")
+    with cols[1]:
+        st.plotly_chart(figures.wrong_class_figure(
+            confusion.wrong_clicks_by_rule_reason(data), column="rule_reason"), key="reasons")
+    st.plotly_chart(figures.board_heatmap_figure(confusion.wrong_click_heatmap(data),
+                                                 "Wrong clicks per tile", "wrong clicks"),
+                    key="heat_wrong")
+    st.plotly_chart(figures.board_heatmap_figure(confusion.hesitation_heatmap(data),
+                                                 "Median hesitation when the tile is the answer",
+                                                 "ms"), key="heat_hes")
+    facts = confusion.hardest_facts(data)
+    st.subheader("Hardest multiplication facts")
+    st.plotly_chart(figures.hardest_facts_figure(facts), key="facts")
+    st.dataframe(facts, hide_index=True)
+    st.subheader("Messages followed by trouble")
+    st.dataframe(confusion.message_aftermath(data), hide_index=True)
+    st.subheader("Rules overlay use")
+    st.dataframe(confusion.rules_overlay_use(data), hide_index=True)
+
+
+# -- questionnaires -----------------------------------------------------------------------
+
+
+def questionnaires_page() -> None:
+    _guard()
+    study = pick_study()
+    if study is None:
+        return
+    st.title("Questionnaires")
+    b = bundle(study.study_id)
+    key = experiment_picker(study)
+    variants = variants_of(b.data, key)
+    summary = questionnaires.instrument_summary(b.scores, variants)
+    st.subheader("Instrument scores")
+    st.dataframe(summary, hide_index=True)
+    instruments = sorted(b.scores["instrument"].unique()) if len(b.scores) else []
+    if instruments:
+        chosen = st.selectbox("Distribution of", instruments, key="dist_instrument")
+        st.plotly_chart(figures.score_distribution_figure(b.scores, chosen), key="dist")
+    st.subheader("Expectation (pre) against experience (post)")
+    st.dataframe(questionnaires.pre_post(b.scores), hide_index=True)
+    st.subheader("Rules quiz: correct answers")
+    st.dataframe(questionnaires.quiz_correctness(b.quiz, variants), hide_index=True)
+    items = sorted(b.data.responses["item"].unique()) if len(b.data.responses) else []
+    if items:
+        item = st.selectbox("Answers to item", items, key="dist_item")
+        st.dataframe(questionnaires.item_distribution(b.data.responses, item, variants),
+                     hide_index=True)
+    st.subheader("Free text")
+    search = st.text_input("Search answers", key="text_search")
+    st.dataframe(questionnaires.free_text(b.data.responses, search or None, variants),
+                 hide_index=True)
+    st.dataframe(questionnaires.theme_counts(b.data.responses), hide_index=True)
+
+
+# -- experiments --------------------------------------------------------------------------
+
+
+def experiments_page() -> None:
+    _guard()
+    study = pick_study()
+    if study is None:
+        return
+    st.title("Experiments")
+    b = bundle(study.study_id)
+    results = experiments.analyze_experiments(b.data, b.scores, b.quiz)
+    if not results:
+        st.info("This study has no experiments. Add them on the Studies page.")
+    for result in results:
+        doc = result.to_json()
+        st.subheader(result.key)
+        st.write(f"**Verdict:** {result.verdict}"
+                 + (f" — about {result.n_needed} participants per variant needed for 80% "
+                    "power" if result.n_needed else ""))
+        cols = st.columns(len(result.counts) + 1)
+        for col, (name, count) in zip(cols, result.counts.items(), strict=False):
+            col.metric(f"Variant {name}", count)
+        cols[-1].metric("Sample-ratio check p", "–" if doc["srm_p"] is None
+                        else f"{doc['srm_p']:.3f}")
+        if doc["metrics"]:
+            st.dataframe(pd.DataFrame([{
+                "metric": m["metric"], "test": m["test"], "effect": m["effect"],
+                "ci95": m["ci95"], "p": m["p_value"], "p (Holm)": m["p_adjusted"],
+                "P(best)": json.dumps(m["prob_best"]),
+                "by variant": json.dumps(m["variants"], default=str)}
+                for m in doc["metrics"]]), hide_index=True)
+            st.plotly_chart(figures.experiment_effect_figure(doc), key=f"eff-{result.key}")
+
+
+# -- replay -------------------------------------------------------------------------------
+
+
+def replay_page() -> None:
+    _guard()
+    study = pick_study()
+    if study is None:
+        return
+    st.title("Replay")
+    engine = runtime.database()
+    people = repo.list_participants(engine, study.study_id)
+    if not people:
+        st.info("No testers yet.")
+        return
+    code = st.selectbox("Tester", [p.participant_id for p in people], key="replay_tester")
+    games = repo.list_games(engine, code)
+    if not games:
+        st.info("This tester has not started a game.")
+        return
+    game = st.selectbox("Game", games, key="replay_game",
+                        format_func=lambda g: f"{g.created_at:%Y-%m-%d %H:%M} · "
+                        f"{'finished' if g.finished else 'in progress'} · {g.game_id[:8]}")
+    steps = replay_steps(engine, game)
+    if not steps:
+        st.info("This game has no moves yet.")
+        return
+    index = st.slider("Step", 0, len(steps) - 1, len(steps) - 1, key="replay_step")
+    step: ReplayStep = steps[index]
+    view = board_view(step.rows, dice=step.dice, options=step.options, highlight=True,
+                      glow=step.glow, seats=step.seat_kinds, to_move=step.to_move,
+                      phase=step.phase, turn=step.turn, message=step.caption, interactive=False)
+    render_board(view, key="replay_board")
+    st.caption(step.caption)
+    st.dataframe(pd.DataFrame(step.timeline), hide_index=True)
+
+
+# -- balance ------------------------------------------------------------------------------
+
+
+def balance_page() -> None:
+    _guard()
+    study = pick_study()
+    if study is None:
+        return
+    st.title("Balance")
+    config = services.study_config(study)
+    st.write("Computer players play many games of this study's rules, so you can see how "
+             "often each rule is felt before testing it.")
+    with st.form("balance"):
+        seats = st.text_input("Seats (2–4 computer levels)", "medium,medium", key="bal_seats")
+        games = st.number_input("Games", 10, 20000, 500, step=100, key="bal_games")
+        seed = st.number_input("Seed", 0, 10**9, 1, key="bal_seed")
+        run = st.form_submit_button("Simulate")
+    if not run:
+        return
+    from engine.simulate import SimulationError, simulate
+
+    try:
+        report = simulate(Rules.from_obj(config.rules), [s.strip() for s in seats.split(",")],
+                          int(games), int(seed), workers=2)
+    except (SimulationError, EngineError, ValueError) as err:
+        st.error(str(err))
+        return
+    st.text(report.to_text())
+    st.json(report.to_dict(), expanded=False)
+
+
+# -- report -------------------------------------------------------------------------------
+
+
+def report_page() -> None:
+    _guard()
+    study = pick_study()
+    if study is None:
+        return
+    st.title("UX design plan")
+    b = bundle(study.study_id)
+    report = build_report(b.data, b.scores, b.quiz)
+    charts = report_figures(b.data, report)
+    st.download_button("Download plan (Markdown)", report_markdown(report, charts),
+                       file_name=f"plan-{study.study_id}.md", key="dl_md")
+    st.download_button("Download plan (HTML with charts)", report_html(report, charts),
+                       file_name=f"plan-{study.study_id}.html", key="dl_html")
+    st.download_button("Download plan (JSON)", json.dumps(report, indent=2),
+                       file_name=f"plan-{study.study_id}.json", key="dl_json")
+    st.subheader("Ranked confusion points")
+    for i, point in enumerate(report["confusion_points"][:15], start=1):
+        st.text(f"{i}. {point['label']} (score {point['score']:.2f}) → {point.get('action', '')}")
+    st.subheader("Experiments")
+    for e in report["experiments"]:
+        st.text(f"{e['key']}: {e['verdict']}")
+
+
+def pages() -> list[st.Page]:
+    return [
+        st.Page(studies_page, title="Studies", url_path="studies", icon="🗂️"),
+        st.Page(overview_page, title="Overview", url_path="overview", icon="📈"),
+        st.Page(confusion_page, title="Confusion", url_path="confusion", icon="❓"),
+        st.Page(questionnaires_page, title="Questionnaires", url_path="questionnaires",
+                icon="📝"),
+        st.Page(experiments_page, title="Experiments", url_path="experiments", icon="⚖️"),
+        st.Page(replay_page, title="Replay", url_path="replay", icon="⏯️"),
+        st.Page(balance_page, title="Balance", url_path="balance", icon="🎲"),
+        st.Page(report_page, title="Design plan", url_path="plan", icon="📄"),
+    ]

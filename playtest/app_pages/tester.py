@@ -1,0 +1,450 @@
+"""The tester's pages: consent, pre-play survey, play, post-play survey, thank-you.
+
+Each page reads the tester from the URL code and the database, calls into
+``playtest.services`` and draws. Only the page of the tester's current stage is in the
+navigation, so no URL skips ahead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import Any
+
+import streamlit as st
+
+from playtest import runtime, services
+from playtest.app_pages.common import log_page, plain, tester_session
+from playtest.board import board_view
+from playtest.board.component import ClickEvent, MuteEvent, RollEvent, render_board
+from playtest.cues import Cue
+from playtest.game_controller import PlayController, StaleGameError, TurnError
+from playtest.messages import MessageError, speed
+from playtest.storage import repository as repo
+from playtest.storage.errors import ConflictError
+from surveys.streamlit_renderer import render_survey
+
+CONSENT_TEXT = (
+    "Thank you for helping us test Vapoosh!, a dice and times-tables board game.\n\n"
+    "What happens: you answer a few short questions, play one or more games, and answer a "
+    "few more questions. It takes about 15 minutes.\n\n"
+    "What we keep: your answers and every click in the game, so we can see which rules and "
+    "messages are confusing. We never ask for your name or e-mail: you get a random code "
+    "instead. You can stop at any time; ask the study team to delete your data with your code.\n\n"
+    "Nothing is saved until you press \"I agree\"."
+)
+
+
+def current_tester() -> services.Tester:
+    tester = st.session_state.get("tester")
+    assert isinstance(tester, services.Tester)
+    return tester
+
+
+def _advance(tester: services.Tester, current: str, new: str) -> None:
+    # ConflictError: another tab moved on already; the rerun shows where the tester is.
+    with contextlib.suppress(ConflictError):
+        repo.advance_stage(runtime.database(), tester.code, current, new)
+    st.rerun()
+
+
+# -- consent ----------------------------------------------------------------------------
+
+
+def consent_page() -> None:
+    study: repo.Study = st.session_state["study"]
+    config = services.study_config(study)
+    st.title("Vapoosh! playtest")
+    plain(study.title)
+    plain(CONSENT_TEXT)
+    with st.form("consent"):
+        who = "adult"
+        if config.audience == "children":
+            who = "child"
+            st.write("This study is for children playing with a parent or guardian.")
+        elif config.audience == "mixed":
+            who_label = st.radio(
+                "Who is playing?",
+                ["An adult (18 or over)", "A child, with a parent or guardian here"],
+                index=None, key="consent_who",
+            )
+            who = "child" if who_label and who_label.startswith("A child") else (
+                "adult" if who_label else "")
+        parent_ok = st.checkbox(
+            "I am the child's parent or guardian and I agree to my child taking part.",
+            key="consent_parent",
+        ) if config.audience in ("children", "mixed") else False
+        agree = st.checkbox("I have read the above and I agree to take part.", key="consent_agree")
+        submitted = st.form_submit_button("I agree", type="primary")
+    if not submitted:
+        return
+    if not who:
+        st.error("Please say who is playing.")
+        return
+    if who == "child" and not parent_ok:
+        st.error("A parent or guardian must agree for a child to take part.")
+        return
+    if not agree:
+        st.error("Please tick the box to agree, or close this page if you do not want to take part.")
+        return
+    engine = runtime.database()
+    participant = services.consent(
+        engine, study, {"child": who == "child", "parent_consent": bool(parent_ok),
+                        "text_version": "1"},
+    )
+    repo.advance_stage(engine, participant.participant_id, "consent", "pre_survey")
+    tester = services.load_tester(engine, participant.participant_id)
+    assert tester is not None
+    st.session_state["tester"] = tester
+    # The consent page view is logged now that there is someone to log it for.
+    log_page(tester, "consent")
+    st.query_params.clear()
+    st.query_params["p"] = participant.participant_id
+    st.rerun()
+
+
+# -- surveys ----------------------------------------------------------------------------
+
+
+def _survey_page(phase: str) -> None:
+    tester = current_tester()
+    page_name = f"{phase}_survey"
+    log_page(tester, page_name)
+    engine = runtime.database()
+    definition = services.survey_for(tester, phase)
+    nxt = "play" if phase == "pre" else "done"
+    if definition is None:
+        _advance(tester, page_name, nxt)
+        return
+    st.title("Before you play" if phase == "pre" else "After playing")
+    _resume_link(tester)
+    store = services.DbResponseStore(engine, tester, definition, phase, runtime.event_logger(),
+                                     tester_session(tester))
+    done = render_survey(definition, store, context={"title": tester.study.title},
+                         key=f"{phase}-{tester.code}", rng_seed=tester.code)
+    if done:
+        if phase == "post":
+            repo.set_completion_code(engine, tester.code)
+        _advance(tester, page_name, nxt)
+
+
+def pre_survey_page() -> None:
+    _survey_page("pre")
+
+
+def post_survey_page() -> None:
+    _survey_page("post")
+
+
+def _resume_link(tester: services.Tester) -> None:
+    with st.expander("Need a break? Keep your link"):
+        st.write("Open this page's address later (or on another device) to carry on where you left off. Your code:")
+        st.code(tester.code, language=None)
+
+
+# -- play -------------------------------------------------------------------------------
+
+
+def _controller(tester: services.Tester, *, new: bool = False) -> PlayController | None:
+    engine = runtime.database()
+    ctrl: PlayController | None = st.session_state.get("ctrl")
+    if new or ctrl is None or ctrl.is_over and not st.session_state.get("show_finished"):
+        if not new and repo.latest_unfinished_game(engine, tester.code) is None:
+            if services.games_finished(engine, tester) >= tester.config.games_per_tester:
+                return ctrl if ctrl is not None and ctrl.is_over else None
+            new = True
+        ctrl = services.open_game(engine, runtime.event_logger(), tester, tester_session(tester),
+                                  new=new)
+        st.session_state["ctrl"] = ctrl
+        st.session_state["show_finished"] = True
+        _after_action(ctrl, [])
+    return ctrl
+
+
+def _think_ms(tester: services.Tester) -> int:
+    if tester.effective.ai_think_ms is not None:
+        return tester.effective.ai_think_ms
+    return int(speed(st.session_state.get("speed", tester.effective.speed)).think_s * 1000)
+
+
+def _after_action(ctrl: PlayController, cues: list[Cue]) -> None:
+    """Let computers move (at once, or after their think time) and queue the message."""
+    tester = current_tester()
+    if ctrl.computer_to_act:
+        if _think_ms(tester) == 0:
+            cues = cues + ctrl.play_computers()
+        else:
+            st.session_state["ai_due"] = time.monotonic() + _think_ms(tester) / 1000
+    shown = [c for c in cues if c.key]
+    if shown:
+        st.session_state["cue"] = shown[-1] if not any(
+            c for c in shown if not c.computer and c.key in _STICKY) else next(
+            c for c in shown if not c.computer and c.key in _STICKY)
+        st.session_state["cue_id"] = st.session_state.get("cue_id", 0) + 1
+
+
+# Messages about the tester's own move that computer moves must not hide.
+_STICKY = {"win_row", "win_square", "vapoosh", "extra_turn", "capture", "surround", "blocked_own"}
+
+
+def _on_roll(event: RollEvent) -> None:
+    ctrl: PlayController = st.session_state["ctrl"]
+    try:
+        cue = ctrl.roll(client_event_id=event.nonce)
+    except TurnError as err:
+        st.session_state["cue"] = Cue(err.key, {})
+        st.session_state["cue_id"] = st.session_state.get("cue_id", 0) + 1
+        return
+    except StaleGameError:
+        st.session_state.pop("ctrl", None)
+        return
+    _after_action(ctrl, [cue])
+
+
+def _on_click(event: ClickEvent) -> None:
+    ctrl: PlayController = st.session_state["ctrl"]
+    brown = st.session_state.get("brown_mode") == "Brown counter"
+    try:
+        outcome = ctrl.click(event.c, event.r, brown=brown, client_ms=event.t_ms,
+                             client_event_id=event.nonce)
+    except TurnError as err:
+        st.session_state["cue"] = Cue(err.key, {})
+        st.session_state["cue_id"] = st.session_state.get("cue_id", 0) + 1
+        return
+    except StaleGameError:
+        st.session_state.pop("ctrl", None)
+        return
+    st.session_state["brown_mode"] = "Normal counter"
+    _after_action(ctrl, [outcome.cue])
+
+
+def _on_mute(event: MuteEvent) -> None:
+    st.session_state["muted"] = event.muted
+    _log_setting("mute", event.muted)
+
+
+def _log_setting(name: str, value: Any) -> None:
+    tester = current_tester()
+    runtime.event_logger().log(tester_session(tester), tester.code, "setting",
+                               {"name": name, "value": value}, client_event_id=None)
+
+
+def _render_message(tester: services.Tester, ctrl: PlayController) -> tuple[str, str, str | None]:
+    """The text, tone and sound of the current cue; logs it (and an exposure) once."""
+    cue: Cue | None = st.session_state.get("cue")
+    if cue is None or cue.key is None:
+        return "", "info", None
+    variant = tester.effective.message_variants.get(cue.key, "default")
+    try:
+        message = runtime.catalog().render(cue.key, variant, **cue.values)
+        text, tone, sound = message.text, message.tone, message.sound
+    except MessageError:
+        text, tone, sound = cue.fallback_text, "warn", "wrong"
+        variant = "fallback"
+    cue_id = st.session_state.get("cue_id", 0)
+    logged: set[int] = st.session_state.setdefault("cues_logged", set())
+    if cue_id not in logged:
+        logged.add(cue_id)
+        ms_visible = speed(st.session_state.get("speed", tester.effective.speed)).message_ms
+        session_id = tester_session(tester)
+        runtime.event_logger().log(
+            session_id, tester.code, "message",
+            {"key": cue.key, "variant": variant, "text": text, "ms_visible": ms_visible},
+            client_event_id=f"{session_id}:message:{cue_id}", game_id=ctrl.game_id,
+        )
+        experiment = tester.effective.varied.get(f"message:{cue.key}")
+        if experiment:
+            repo.log_exposure(runtime.database(), tester.code, experiment,
+                              tester.effective.variants[experiment],
+                              {"message": cue.key, "game_id": ctrl.game_id})
+    return text, tone, sound
+
+
+def _log_ui_exposures(tester: services.Tester) -> None:
+    """UI-setting variants count as shown once the board is drawn with them."""
+    done: set[str] = st.session_state.setdefault("ui_exposed", set())
+    for target, experiment in tester.effective.varied.items():
+        if not target.startswith(("ui:", "rules")) or experiment in done:
+            continue
+        repo.log_exposure(runtime.database(), tester.code, experiment,
+                          tester.effective.variants[experiment], {"target": target})
+        done.add(experiment)
+
+
+@st.fragment(run_every=0.5)
+def _computer_clock() -> None:
+    """Ticks only while a computer player thinks; moves it once its time is up."""
+    ctrl: PlayController | None = st.session_state.get("ctrl")
+    due = st.session_state.get("ai_due")
+    if ctrl is None or due is None or not ctrl.computer_to_act:
+        st.session_state.pop("ai_due", None)
+        return
+    if time.monotonic() < due:
+        return
+    cue, _reason = ctrl.computer_turn()
+    st.session_state.pop("ai_due", None)
+    _after_action(ctrl, [cue])
+    st.rerun(scope="app")
+
+
+def play_page() -> None:
+    tester = current_tester()
+    log_page(tester, "play")
+    engine = runtime.database()
+    st.session_state.setdefault("speed", tester.effective.speed)
+    ctrl = _controller(tester)
+    finished = services.games_finished(engine, tester)
+    if ctrl is None:
+        _between_games(tester, finished)
+        return
+    _log_ui_exposures(tester)
+    text, tone, sound = _render_message(tester, ctrl)
+    state = ctrl.state
+    seats = ["human" if k == "human" else "computer" for k in ctrl.seats]
+    show_dice = ctrl.human_to_act or tester.effective.show_computer_dice
+    glow: dict[tuple[int, int], str] = {}
+    for tile in ctrl.glow.get("captured", []):
+        glow[tile] = "captured"
+    for tile in ctrl.glow.get("placed", []):
+        glow[tile] = "computer" if ctrl.glow.get("ai") else "placed"
+    thinking = ctrl.computer_to_act and st.session_state.get("ai_due") is not None
+    phase = state.phase if state.phase in ("roll", "place", "over") else "roll"
+    view = board_view(
+        state.board_rows(),
+        dice=(state.dice or ctrl.last_dice.get(ctrl.to_move)) if show_dice else None,
+        dice_seat=ctrl.to_move,
+        options=state.options if state.phase == "place" else (),
+        highlight=tester.effective.highlight_options,
+        glow=glow,
+        seats=seats,
+        to_move=None if ctrl.is_over else ctrl.to_move,
+        phase=phase,
+        turn=state.turns,
+        message=text,
+        tone=tone if tone in ("info", "good", "bad", "warn", "celebrate") else "info",
+        message_ms=speed(st.session_state["speed"]).message_ms,
+        sound=sound,
+        nonce=str(st.session_state.get("cue_id", 0)),
+        muted=bool(st.session_state.get("muted", False)),
+        interactive=ctrl.human_to_act and not thinking,
+    )
+    st.caption(f"Game {finished + (0 if ctrl.is_over else 1)} · {tester.study.title}")
+    render_board(view, key=f"board-{ctrl.game_id}", on_click=_on_click, on_roll=_on_roll,
+                 on_mute=_on_mute)
+    choice = ctrl.brown_choice()
+    if choice == "optional" and ctrl.human_to_act:
+        st.segmented_control("Vapooh! Which counter?", ["Normal counter", "Brown counter"],
+                             key="brown_mode", default="Normal counter")
+    elif choice == "forced" and ctrl.human_to_act:
+        st.info("Vapooh! Your counter this time is a brown one.")
+    if thinking:
+        _computer_clock()
+    _game_controls(tester, ctrl)
+    if ctrl.is_over:
+        _between_games(tester, services.games_finished(engine, tester))
+
+
+def _game_controls(tester: services.Tester, ctrl: PlayController) -> None:
+    cols = st.columns(3)
+    with cols[0], st.popover("Rules"):
+        _rules_overlay(tester, ctrl)
+    with cols[1]:
+        level = st.segmented_control("Speed", [1, 2, 3], key="speed",
+                                     format_func=lambda s: speed(s).name)
+        if level is not None and st.session_state.get("speed_logged") != level:
+            if "speed_logged" in st.session_state:
+                _log_setting("speed", level)
+            st.session_state["speed_logged"] = level
+    with cols[2]:
+        if st.button("Restart game", key="restart"):
+            _restart(tester, ctrl)
+
+
+def _restart(tester: services.Tester, ctrl: PlayController) -> None:
+    if not ctrl.is_over:
+        ctrl.sink.log("game_end", {"game_id": ctrl.game_id, "winner": None,
+                                   "reason": "restarted", "turns": ctrl.state.turns})
+        ctrl.sink.finish(None, "restarted", ctrl.state.turns)
+    st.session_state.pop("cue", None)
+    _controller(tester, new=True)
+    st.rerun()
+
+
+def _rules_overlay(tester: services.Tester, ctrl: PlayController) -> None:
+    cue: Cue | None = st.session_state.get("cue")
+    context = cue.key if cue else None
+    opened = st.session_state.setdefault("rules_opened", set())
+    if ctrl.game_id not in opened or st.session_state.get("rules_context") != context:
+        opened.add(ctrl.game_id)
+        st.session_state["rules_context"] = context
+        runtime.event_logger().log(tester_session(tester), tester.code, "rules_open",
+                                   {"context": context}, client_event_id=None,
+                                   game_id=ctrl.game_id)
+    st.markdown(RULES_SUMMARY)
+
+
+RULES_SUMMARY = """
+**Your turn:** roll the four dice. Add the two pink dice and the two green dice.
+Multiply them and find that number on the board: your counter goes on column *pink*,
+row *green* or column *green*, row *pink*.
+
+- **Empty tiles first.** If one of your two tiles is empty, your counter must go there.
+- **Capture:** if both tiles are taken, you can take over another player's counter.
+- **Surround:** close in another player's counter on every side and it becomes yours.
+- **Surrounded tiles:** you cannot go on an empty tile boxed in by one other player.
+- **Same total on pink and green:** one tile, and you get an extra go.
+- **Both tiles already yours:** the next player misses a turn.
+- **Three sixes (Vapooh):** you may put down a brown counter that belongs to nobody.
+- **Four sixes (VAPOOSH!):** you win straight away.
+
+**Win** with four in a row (across, down or diagonal) or a 2 × 2 square.
+"""
+
+
+def _between_games(tester: services.Tester, finished: int) -> None:
+    needed = tester.config.games_per_tester
+    if finished < needed:
+        return
+    st.success(f"You have played {finished} game{'s' if finished != 1 else ''}. Thank you!")
+    cols = st.columns(2)
+    with cols[0]:
+        if st.button("Continue to the last questions", type="primary", key="to_post"):
+            st.session_state.pop("ctrl", None)
+            _advance(tester, "play", "post_survey")
+    if tester.config.allow_more_games:
+        with cols[1]:
+            if st.button("Play another game", key="play_more"):
+                st.session_state.pop("cue", None)
+                _controller(tester, new=True)
+                st.rerun()
+
+
+# -- done -------------------------------------------------------------------------------
+
+
+def done_page() -> None:
+    tester = current_tester()
+    log_page(tester, "done")
+    code = tester.participant.completion_code or repo.set_completion_code(
+        runtime.database(), tester.code)
+    st.title("Thank you!")
+    st.write("You have finished. Your completion code is:")
+    st.code(code, language=None)
+    st.write("Keep it if the study team asks for it. You can close this page now.")
+
+
+PAGES = {
+    "pre_survey": (pre_survey_page, "Before you play", "pre-survey"),
+    "play": (play_page, "Play", "play"),
+    "post_survey": (post_survey_page, "After playing", "post-survey"),
+    "done": (done_page, "Thank you", "done"),
+}
+
+
+def page_for_stage(stage: str) -> st.Page:
+    func, title, path = PAGES.get(stage, PAGES["pre_survey"])
+    return st.Page(func, title=title, url_path=path, default=True)
+
+
+def consent_st_page() -> st.Page:
+    return st.Page(consent_page, title="Welcome", url_path="welcome", default=True)

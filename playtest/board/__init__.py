@@ -1,0 +1,29 @@
+"""The game board: a pure view model, one Streamlit component, and synthesised sounds.
+
+`playtest.board.view` and `playtest.board.sounds` import no Streamlit; the component
+lives in `playtest.board.component` (imports Streamlit and registers the component).
+"""
+
+from __future__ import annotations
+
+from playtest.board.view import (
+    SEAT_STYLES,
+    BoardView,
+    BoardViewError,
+    TileView,
+    board_view,
+    glow_from_events,
+    tile_at,
+    tile_index,
+)
+
+__all__ = [
+    "SEAT_STYLES",
+    "BoardView",
+    "BoardViewError",
+    "TileView",
+    "board_view",
+    "glow_from_events",
+    "tile_at",
+    "tile_index",
+]

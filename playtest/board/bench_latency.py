@@ -1,0 +1,191 @@
+"""Click-to-repaint latency of the board, against a one-button Streamlit app.
+
+    python -m playtest.board.bench_latency [--clicks 30] [--warmup 3] [--json]
+
+Starts both apps with `streamlit run` (the project's .streamlit/config.toml applies),
+opens each in headless Debian Chromium, and for every sample does a real mouse click:
+the time runs from the click's `pointerdown.timeStamp` to the first animation frame in
+which the page shows the result (the board: the clicked tile carries a counter; the
+baseline: the counter text has gone up). Between clicks it waits for the app to finish
+its run and then pauses like a person would (--pause-ms). Prints median, p95, mean and
+the board/baseline ratio. Targets (issue 5): median <= 30 ms, p95 <= 80 ms, median within
+1.5x of the one-button app.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from playtest.board.devserver import start_streamlit
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
+
+# Resolves with ms from pointerdown to the first frame where `done()` holds (-1: timeout).
+_ARM = """
+([el, kind, target]) => {
+  window.__lat = new Promise((resolve) => {
+    let t0 = null;
+    document.addEventListener("pointerdown", (e) => { t0 = e.timeStamp; },
+                              {capture: true, once: true});
+    const start = performance.now();
+    const done = () => kind === "tile"
+      ? !el.classList.contains("o0")
+      : (document.querySelector(".st-key-counter [data-testid=stText]")?.innerText === target);
+    const tick = (ts) => {
+      if (t0 !== null && done()) { resolve(performance.now() - t0); return; }
+      if (performance.now() - start > 5000) { resolve(-1); return; }
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+}
+"""
+
+
+@dataclass(frozen=True)
+class LatencyResult:
+    app: str
+    samples: int
+    failures: int
+    median_ms: float
+    p95_ms: float
+    mean_ms: float
+    min_ms: float
+    max_ms: float
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def _summary(app: str, times: list[float]) -> LatencyResult:
+    ok = [t for t in times if t >= 0]
+    if not ok:
+        raise RuntimeError(f"{app}: no click was repainted within 5 s")
+    return LatencyResult(
+        app,
+        len(ok),
+        len(times) - len(ok),
+        round(statistics.median(ok), 1),
+        round(_percentile(ok, 0.95), 1),
+        round(statistics.fmean(ok), 1),
+        round(min(ok), 1),
+        round(max(ok), 1),
+    )
+
+
+def _click_and_time(page: Any, el: Any, kind: str, target: str, pause_ms: int) -> float:
+    page.locator(IDLE).wait_for()
+    page.wait_for_timeout(pause_ms)  # human pacing between clicks, not synchronisation
+    page.evaluate(_ARM, [el, kind, target])
+    box = el.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    return float(page.evaluate("window.__lat"))
+
+
+def bench_board(browser: Any, url: str, clicks: int, warmup: int, pause_ms: int) -> list[float]:
+    page = browser.new_page(viewport={"width": 1000, "height": 1100})
+    page.goto(f"{url}/?free=1")
+    tiles = page.locator(".st-key-board button.tile")
+    tiles.nth(143).wait_for()
+    # empty tiles only, spread over the board (the harness starts with a few counters)
+    empty = [i for i in range(144) if "o0" in (tiles.nth(i).get_attribute("class") or "")]
+    order = empty[::3] + empty[1::3] + empty[2::3]
+    if len(order) < clicks + warmup:
+        raise ValueError(f"at most {len(order) - warmup} clicks fit on the board")
+    times = []
+    for n, i in enumerate(order[: clicks + warmup]):
+        t = _click_and_time(page, tiles.nth(i).element_handle(), "tile", "", pause_ms)
+        if n >= warmup:
+            times.append(t)
+    page.close()
+    return times
+
+
+def bench_button(browser: Any, url: str, clicks: int, warmup: int, pause_ms: int) -> list[float]:
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    page.goto(url)
+    page.locator(".st-key-counter [data-testid=stText]").wait_for()
+    button = page.locator(".st-key-one_button button").element_handle()
+    times = []
+    for n in range(clicks + warmup):
+        t = _click_and_time(page, button, "button", f"clicks={n + 1}", pause_ms)
+        if n >= warmup:
+            times.append(t)
+    page.close()
+    return times
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m playtest.board.bench_latency", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("--clicks", type=int, default=30)
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--pause-ms", type=int, default=200)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    if args.clicks < 1 or args.warmup < 0 or args.clicks + args.warmup > 120:
+        print("error: need 1 <= clicks and clicks + warmup <= 120", file=sys.stderr)
+        return 2
+    if not Path(CHROMIUM).is_file():
+        print(f"error: Chromium not found at {CHROMIUM}", file=sys.stderr)
+        return 2
+    from playwright.sync_api import sync_playwright
+
+    board_srv = start_streamlit("playtest/board/harness_app.py")
+    button_srv = start_streamlit("playtest/board/one_button_app.py")
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            button = _summary(
+                "one-button app",
+                bench_button(browser, button_srv.url, args.clicks, args.warmup, args.pause_ms),
+            )
+            board = _summary(
+                "board harness",
+                bench_board(browser, board_srv.url, args.clicks, args.warmup, args.pause_ms),
+            )
+            browser.close()
+    finally:
+        board_srv.stop()
+        button_srv.stop()
+    ratio = round(board.median_ms / button.median_ms, 2) if button.median_ms else float("inf")
+    if args.json:
+        print(json.dumps({"board": asdict(board), "button": asdict(button), "ratio": ratio}))
+        return 0
+    print(
+        f"{'app':<16} {'n':>3} {'fail':>4} {'median':>7} {'p95':>7} {'mean':>7} {'min':>6} {'max':>6}  (ms)"
+    )
+    for r in (board, button):
+        print(
+            f"{r.app:<16} {r.samples:>3} {r.failures:>4} {r.median_ms:>7} {r.p95_ms:>7} "
+            f"{r.mean_ms:>7} {r.min_ms:>6} {r.max_ms:>6}"
+        )
+    print(f"board/button median ratio: {ratio}  (targets: median <= 30, p95 <= 80, ratio <= 1.5)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,253 @@
+"""The board as one Streamlit custom component (Components v2), and its Python events.
+
+`render_board(view, key=..., on_click=..., on_roll=..., on_mute=...)` mounts the board.
+The browser sends three triggers; each is parsed into a frozen event and handed to your
+callback, which Streamlit runs BEFORE the script body of the rerun the event caused (so
+the callback changes the game and the script then draws the new state):
+
+- click -> `ClickEvent(index, c, r, nonce, seq, t_ms, via, token)`
+- roll  -> `RollEvent(nonce, t_ms, via, token)`
+- mute  -> `MuteEvent(muted, nonce)`
+
+Raw trigger payloads (JSON, what the JavaScript sends):
+    click: {"index": 88, "c": 5, "r": 8, "nonce": "<uuid>", "seq": 3, "t_ms": 2140,
+            "via": "pointer" | "keyboard", "token": "<view token shown>"}
+    roll:  {"nonce": "<uuid>", "t_ms": 812, "via": "pointer" | "keyboard", "token": "..."}
+    mute:  {"muted": true, "nonce": "<uuid>"}
+`t_ms` counts from the moment the browser showed the current turn's dice/phase.
+
+Before a callback is called, `render_board` drops (never passes on):
+- a nonce it has already seen (a re-sent trigger),
+- a click or roll made while the shown view was not interactive (computer thinking,
+  game over): the browser ignores these too, this is the server-side check,
+- a click or roll whose token is not the token of the last rendered view (made on an
+  outdated board, e.g. the second half of a double click).
+Dropped events are counted in `dropped_events(key)`; the app should still validate the
+move against the game state (the rules engine is the judge).
+
+Example (inside a Streamlit script)::
+
+    view = board_view(state.board_rows(), dice=state.dice, options=state.options,
+                      seats=("human", "computer"), to_move=state.to_move, phase=state.phase)
+    render_board(view, key="board", on_click=lambda ev: game.click(ev.c, ev.r),
+                 on_roll=lambda ev: game.roll())
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+import streamlit as st
+
+from playtest.board.assets import CSS, HTML, JS
+from playtest.board.view import TILE_COUNT, BoardView, tile_at
+
+COMPONENT_NAME: Final = "vapoosh_board"
+_SEEN_MAX: Final = 256
+
+# Registered once at import, as the Components v2 docs require.
+_BOARD = st.components.v2.component(COMPONENT_NAME, html=HTML, css=CSS, js=JS)
+
+
+class BoardEventError(ValueError):
+    """A trigger payload that does not have the documented shape."""
+
+
+@dataclass(frozen=True)
+class ClickEvent:
+    """A click (or Enter/Space) on tile (c, r)."""
+
+    index: int
+    c: int
+    r: int
+    nonce: str
+    seq: int
+    t_ms: int
+    via: str
+    token: str
+
+
+@dataclass(frozen=True)
+class RollEvent:
+    """The roll button was pressed."""
+
+    nonce: str
+    t_ms: int
+    via: str
+    token: str
+
+
+@dataclass(frozen=True)
+class MuteEvent:
+    """The mute toggle was pressed; `muted` is the new setting."""
+
+    muted: bool
+    nonce: str
+
+
+def _field(payload: Mapping[str, Any], name: str, kind: type) -> Any:
+    value = payload.get(name)
+    if kind is int and isinstance(value, bool):
+        raise BoardEventError(f"trigger field {name!r} must be an integer, got {value!r}")
+    if not isinstance(value, kind):
+        raise BoardEventError(f"trigger field {name!r} must be {kind.__name__}, got {value!r}")
+    return value
+
+
+def parse_click(payload: Any) -> ClickEvent:
+    """Check and convert a raw click payload.
+
+    >>> parse_click({"index": 88, "nonce": "n1", "seq": 1, "t_ms": 5, "via": "pointer",
+    ...              "token": "t"}).c
+    5
+    """
+    if not isinstance(payload, Mapping):
+        raise BoardEventError(f"a click payload is an object, got {payload!r}")
+    index = _field(payload, "index", int)
+    if not 0 <= index < TILE_COUNT:
+        raise BoardEventError(f"click index {index} is outside 0..{TILE_COUNT - 1}")
+    c, r = tile_at(index)
+    return ClickEvent(
+        index=index,
+        c=c,
+        r=r,
+        nonce=_field(payload, "nonce", str),
+        seq=int(payload.get("seq") or 0),
+        t_ms=int(payload.get("t_ms") or 0),
+        via=str(payload.get("via") or "pointer"),
+        token=str(payload.get("token") or ""),
+    )
+
+
+def parse_roll(payload: Any) -> RollEvent:
+    if not isinstance(payload, Mapping):
+        raise BoardEventError(f"a roll payload is an object, got {payload!r}")
+    return RollEvent(
+        nonce=_field(payload, "nonce", str),
+        t_ms=int(payload.get("t_ms") or 0),
+        via=str(payload.get("via") or "pointer"),
+        token=str(payload.get("token") or ""),
+    )
+
+
+def parse_mute(payload: Any) -> MuteEvent:
+    if not isinstance(payload, Mapping):
+        raise BoardEventError(f"a mute payload is an object, got {payload!r}")
+    return MuteEvent(muted=_field(payload, "muted", bool), nonce=_field(payload, "nonce", str))
+
+
+class EventGate:
+    """Decides which board events reach the app's callbacks (pure; no Streamlit).
+
+    `shown(token, interactive)` records the view just rendered; `admit(nonce, token)`
+    returns None to let an event through, or the reason it is dropped: "duplicate"
+    (nonce seen before), "not_interactive" (the shown view took no input), "stale"
+    (made on an older view). Mute events pass token=None: only de-duplicated.
+
+    >>> gate = EventGate()
+    >>> gate.shown("t1", interactive=True)
+    >>> gate.admit("n1", "t1"), gate.admit("n1", "t1"), gate.admit("n2", "t0")
+    (None, 'duplicate', 'stale')
+    """
+
+    def __init__(self, remember: int = _SEEN_MAX) -> None:
+        self.token: str | None = None
+        self.interactive = False
+        self._seen: deque[str] = deque(maxlen=remember)
+        self._seen_set: set[str] = set()
+        self.dropped = {"duplicate": 0, "not_interactive": 0, "stale": 0, "malformed": 0}
+
+    def shown(self, token: str, *, interactive: bool) -> None:
+        self.token = token
+        self.interactive = interactive
+
+    def admit(self, nonce: str, token: str | None) -> str | None:
+        reason = self._reason(nonce, token)
+        if reason is not None:
+            self.dropped[reason] += 1
+        return reason
+
+    def _reason(self, nonce: str, token: str | None) -> str | None:
+        if nonce in self._seen_set:
+            return "duplicate"
+        if len(self._seen) == self._seen.maxlen:
+            self._seen_set.discard(self._seen[0])
+        self._seen.append(nonce)
+        self._seen_set.add(nonce)
+        if token is None:
+            return None
+        if not self.interactive:
+            return "not_interactive"
+        if token != self.token:
+            return "stale"
+        return None
+
+
+def _gate(key: str) -> EventGate:
+    name = f"_vapoosh_board_gate_{key}"
+    if name not in st.session_state:
+        st.session_state[name] = EventGate()
+    gate: EventGate = st.session_state[name]
+    return gate
+
+
+def dropped_events(key: str) -> dict[str, int]:
+    """How many events of board `key` were dropped, by reason (for logging and tests)."""
+    return dict(_gate(key).dropped)
+
+
+def _trigger(key: str, name: str) -> Any:
+    value = st.session_state.get(key)
+    if value is None:
+        return None
+    return value.get(name) if isinstance(value, Mapping) else getattr(value, name, None)
+
+
+def render_board(
+    view: BoardView,
+    *,
+    key: str,
+    on_click: Callable[[ClickEvent], None] | None = None,
+    on_roll: Callable[[RollEvent], None] | None = None,
+    on_mute: Callable[[MuteEvent], None] | None = None,
+) -> None:
+    """Mount the board for `view` under Streamlit `key` (its element gets class st-key-<key>).
+
+    Callbacks receive parsed, de-duplicated events (see the module docstring); a callback
+    left as None makes that control inert (no mute button is drawn without `on_mute`).
+    """
+
+    def handle(name: str) -> None:
+        payload = _trigger(key, name)
+        if payload is None:
+            return
+        try:
+            if name == "click":
+                ev_c = parse_click(payload)
+                if gate.admit(ev_c.nonce, ev_c.token) is None and on_click is not None:
+                    on_click(ev_c)
+            elif name == "roll":
+                ev_r = parse_roll(payload)
+                if gate.admit(ev_r.nonce, ev_r.token) is None and on_roll is not None:
+                    on_roll(ev_r)
+            else:
+                ev_m = parse_mute(payload)
+                if gate.admit(ev_m.nonce, None) is None and on_mute is not None:
+                    on_mute(ev_m)
+        except BoardEventError:
+            gate.dropped["malformed"] += 1
+
+    gate = _gate(key)
+    gate.shown(view.token, interactive=view.interactive)
+    data = view.to_data()
+    data["mute_control"] = on_mute is not None
+    _BOARD(
+        key=key,
+        data=data,
+        on_click_change=lambda: handle("click"),
+        on_roll_change=lambda: handle("roll"),
+        on_mute_change=lambda: handle("mute"),
+    )

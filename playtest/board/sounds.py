@@ -1,0 +1,167 @@
+"""Sound cues, made in code: one spec table drives both players.
+
+The board component's JavaScript plays `CUES` with WebAudio oscillators (the table is
+sent to the browser as JSON), and `wav_bytes` renders the same notes to 16-bit mono WAV
+with numpy, for tests and as an `st.audio` fallback. No audio files are shipped.
+
+>>> sorted(CUES) == sorted(CUE_NAMES)
+True
+>>> data = wav_bytes("place")
+>>> data[:4], len(data) > 1000
+(b'RIFF', True)
+"""
+
+from __future__ import annotations
+
+import io
+import wave
+from dataclasses import asdict, dataclass
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+SAMPLE_RATE: Final = 22050
+ATTACK_S: Final = 0.006
+
+
+@dataclass(frozen=True)
+class Note:
+    """One voice of a cue: starts at `at` seconds, glides `f0` -> `f1` Hz over `dur`.
+
+    wave: "sine" | "triangle" | "square" | "sawtooth" | "noise" (noise ignores f0/f1).
+    The envelope is a 6 ms attack then an exponential-style decay to silence at `dur`.
+    """
+
+    at: float
+    dur: float
+    wave: str
+    f0: float
+    f1: float
+    gain: float
+
+
+def _n(
+    at: float, dur: float, wave: str, f0: float, f1: float | None = None, gain: float = 0.3
+) -> Note:
+    return Note(at, dur, wave, f0, f0 if f1 is None else f1, gain)
+
+
+# Event classes from the seed's "Audio and Visual Feedback" list, plus "miss" (the comment
+# thread asks for a "silly / disappointing noise" when a player misses a turn).
+CUES: Final[dict[str, tuple[Note, ...]]] = {
+    # dice rattle: short noise clicks
+    "roll": tuple(_n(0.045 * i, 0.035, "noise", 0, gain=0.25) for i in range(6)),
+    # soft wooden "tok"
+    "place": (_n(0, 0.12, "triangle", 660, 440, 0.45), _n(0, 0.05, "sine", 1320, 880, 0.15)),
+    # two rising notes, a bit brighter
+    "capture": (_n(0, 0.1, "square", 392, gain=0.18), _n(0.1, 0.16, "square", 587, gain=0.18)),
+    # sparkly arpeggio C-E-G-C
+    "square": tuple(
+        _n(0.07 * i, 0.16, "sine", f, gain=0.3) for i, f in enumerate((523, 659, 784, 1047))
+    ),
+    # low double buzz
+    "blocked": (_n(0, 0.14, "sawtooth", 130, 110, 0.2), _n(0.18, 0.14, "sawtooth", 130, 98, 0.2)),
+    # the disappointed slide: wah-wah down
+    "miss": (_n(0, 0.22, "triangle", 392, 370, 0.35), _n(0.24, 0.45, "triangle", 349, 262, 0.35)),
+    # gentle "uh-uh": two falling blips (kind, not harsh, for children)
+    "wrong": (_n(0, 0.09, "sine", 330, 300, 0.4), _n(0.12, 0.12, "sine", 262, 233, 0.4)),
+    # big fanfare: fast rising sweep then a chord
+    "vapoosh": (
+        _n(0, 0.35, "sawtooth", 220, 880, 0.15),
+        _n(0.35, 0.6, "square", 523, gain=0.12),
+        _n(0.35, 0.6, "square", 659, gain=0.12),
+        _n(0.35, 0.6, "square", 784, gain=0.12),
+        _n(0.35, 0.6, "noise", 0, gain=0.08),
+    ),
+    # winner: G-C-E-G ta-da
+    "winner": tuple(
+        _n(0.12 * i, 0.3 if i < 3 else 0.55, "triangle", f, gain=0.35)
+        for i, f in enumerate((392, 523, 659, 784))
+    ),
+}
+CUE_NAMES: Final[tuple[str, ...]] = tuple(CUES)
+
+
+class UnknownCueError(KeyError):
+    """A sound cue name that is not in `CUES`."""
+
+
+def cue_spec() -> dict[str, list[dict[str, float | str]]]:
+    """The table as JSON-ready dicts (what the component's JavaScript plays)."""
+    return {name: [asdict(n) for n in notes] for name, notes in CUES.items()}
+
+
+def cue_duration(name: str) -> float:
+    """Length of a cue in seconds (end of its last note)."""
+    return max(n.at + n.dur for n in _notes(name))
+
+
+def _notes(name: str) -> tuple[Note, ...]:
+    try:
+        return CUES[name]
+    except KeyError:
+        raise UnknownCueError(
+            f"unknown sound cue {name!r}; known: {', '.join(CUE_NAMES)}"
+        ) from None
+
+
+def _voice(note: Note, rate: int, rng: np.random.Generator) -> npt.NDArray[np.float64]:
+    n = max(1, int(round(note.dur * rate)))
+    t = np.arange(n) / rate
+    if note.wave == "noise":
+        sig = rng.uniform(-1.0, 1.0, n)
+    else:
+        # linear glide: integrate the instantaneous frequency for a click-free sweep
+        freq = note.f0 + (note.f1 - note.f0) * (t / note.dur)
+        phase = 2 * np.pi * np.cumsum(freq) / rate
+        cyc = (phase / (2 * np.pi)) % 1.0
+        if note.wave == "sine":
+            sig = np.sin(phase)
+        elif note.wave == "square":
+            sig = np.where(cyc < 0.5, 1.0, -1.0)
+        elif note.wave == "sawtooth":
+            sig = 2.0 * cyc - 1.0
+        elif note.wave == "triangle":
+            sig = 4.0 * np.abs(cyc - 0.5) - 1.0
+        else:
+            raise ValueError(f"unknown wave {note.wave!r}")
+    attack = np.clip(t / ATTACK_S, 0.0, 1.0)
+    decay = np.power(np.clip(1.0 - t / note.dur, 0.0, 1.0), 2.0)
+    return np.asarray(sig * attack * decay * note.gain, dtype=np.float64)
+
+
+def synthesize(name: str, rate: int = SAMPLE_RATE) -> npt.NDArray[np.float64]:
+    """The cue as float samples in [-1, 1] (mono).
+
+    The noise voices use a fixed seed, so the same cue always gives the same samples.
+    """
+    notes = _notes(name)
+    out = np.zeros(int(round(cue_duration(name) * rate)) + 1)
+    rng = np.random.default_rng(20250901)
+    for note in notes:
+        v = _voice(note, rate, rng)
+        start = int(round(note.at * rate))
+        out[start : start + len(v)] += v[: len(out) - start]
+    peak = float(np.max(np.abs(out)))
+    if peak > 0.98:
+        out *= 0.98 / peak
+    return out
+
+
+def wav_bytes(name: str, *, nonce: int = 0, rate: int = SAMPLE_RATE) -> bytes:
+    """The cue as a WAV file. `nonce` appends that many silent samples (mod 997).
+
+    Streamlit's `st.audio(..., autoplay=True)` does not replay identical bytes on two
+    consecutive reruns (streamlit-notes.md); a different nonce per play makes them differ.
+    """
+    samples = synthesize(name, rate)
+    pad = np.zeros(nonce % 997)
+    pcm = (np.concatenate([samples, pad]) * 32767).astype("<i2")
+    buf = io.BytesIO()
+    with wave.open(buf, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(pcm.tobytes())
+    return buf.getvalue()

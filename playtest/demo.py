@@ -1,0 +1,339 @@
+"""Demo data: simulated testers who play real Vapoosh! and answer the real surveys.
+
+Each simulated tester consents, is assigned variants (balanced), answers the pre-play
+survey, plays games through the same :class:`PlayController` the app uses (so the events
+are exactly what a real tester produces) with a human error model, and answers the
+post-play survey. The error model:
+
+- arithmetic slips, more likely on hard facts (both factors 6–9, not squares) and for
+  testers with weaker times tables; fewer when options are highlighted;
+- rule misunderstandings: clicking a rolled option the rules forbid (a taken tile when
+  the other is empty, one's own tile), more likely for testers unsure of the rules;
+- hesitation: lognormal time to the first click, longer on hard facts and after some
+  messages (the "Extra go!" wording leaves some testers unsure whose turn it is).
+
+The records go through ``playtest import`` (validated, all or nothing), so a demo study
+is also a test of the exchange format.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import tempfile
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.engine import Engine
+
+from engine.players import make_player
+from engine.vapoosh import Brown
+from playtest import services
+from playtest.game_controller import PlayController
+from playtest.messages import MessageCatalog, MessageError, load_catalog, speed
+from playtest.storage import repository as repo
+from playtest.storage.exchange import ImportReport, import_jsonl
+from playtest.study_config import Experiment, StudyConfig, effective_config
+from surveys import load_survey
+from surveys.simulate import plausible_answers
+
+DEMO_STUDY_ID = "demo"
+
+
+def demo_config() -> StudyConfig:
+    return StudyConfig(
+        rules="standard",
+        seats=["human", "ai:easy"],
+        games_per_tester=1,
+        allow_more_games=True,
+        audience="mixed",
+        pre_survey="vapoosh_pre",
+        post_survey="vapoosh_post_short",
+        experiments=[
+            Experiment(key="extra_turn_wording", target="message:extra_turn",
+                       variants={"A": "default", "B": "formal"}),
+            Experiment(key="highlight", target="ui:highlight_options",
+                       variants={"off": False, "on": True}),
+        ],
+    )
+
+
+def ensure_demo_study(engine: Engine) -> repo.Study:
+    study = repo.get_study(engine, DEMO_STUDY_ID)
+    if study is not None:
+        return study
+    return services.create_study(engine, title="Vapoosh! demo study", config=demo_config(),
+                                 study_id=DEMO_STUDY_ID)
+
+
+def _iso(moment: datetime) -> str:
+    return moment.isoformat(timespec="milliseconds")
+
+
+class _Recorder:
+    """A game sink that writes exchange-format event records on a simulated clock."""
+
+    def __init__(self, out: list[dict[str, Any]], participant_id: str, session_id: str,
+                 clock: list[float], seq: list[int], game_id: str | None) -> None:
+        self.out = out
+        self.participant_id = participant_id
+        self.session_id = session_id
+        self.clock = clock
+        self.seq = seq
+        self.game_id = game_id
+
+    def append_action(self, index: int, action: list[Any]) -> bool:
+        return True
+
+    def log(self, type_: str, props: dict[str, Any], client_event_id: str | None = None) -> None:
+        self.seq[0] += 1
+        self.clock[0] += 40
+        record = {
+            "record": "event", "participant_id": self.participant_id,
+            "session_id": self.session_id, "seq": self.seq[0],
+            "at": _iso(datetime.fromtimestamp(self.clock[0] / 1000, UTC)),
+            "type": type_, "props": props,
+        }
+        if self.game_id is not None:
+            record["game_id"] = self.game_id
+        self.out.append(record)
+
+    def finish(self, winner: int | None, reason: str, turns: int) -> None:
+        return None
+
+
+_HARD = {6, 7, 8, 9}
+
+
+def fact_difficulty(p: int, g: int) -> float:
+    """0 (easy: ×2, ×10, ×11, squares of small numbers) … 1 (7×8, 6×9 …)."""
+    a, b = sorted((p, g))
+    if a in (2, 10, 11) or b in (2, 10, 11):
+        return 0.1
+    if a == b:
+        return 0.3 if a <= 6 else 0.5
+    score = 0.2 + 0.2 * (a in _HARD) + 0.2 * (b in _HARD) + 0.1 * (b == 12)
+    return min(score + 0.25 * (a >= 6 and b >= 6), 1.0)
+
+
+class SimulatedTester:
+    """One simulated tester: a profile and a random stream."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.child = rng.random() < 0.55
+        self.maths = min(max(rng.gauss(0.55 if self.child else 0.8, 0.15), 0.05), 0.98)
+        self.rules = min(max(rng.gauss(0.55 if self.child else 0.75, 0.2), 0.05), 0.98)
+        self.pace = math.exp(rng.gauss(0.0, 0.3)) * (1.3 if self.child else 1.0)
+        self.enjoyment = min(max(rng.gauss(0.7, 0.15), 0.0), 1.0)
+
+
+def _wrong_tile(ctrl: PlayController, kind: str, rng: random.Random) -> tuple[int, int] | None:
+    """A tile a tester would wrongly click, of the given kind, if there is one."""
+    state = ctrl.state
+    legal = ctrl.legal_tiles()
+    options = list(state.options)
+    p, g = (state.dice[0] + state.dice[1], state.dice[2] + state.dice[3]) if state.dice else (0, 0)
+    if kind == "rule":
+        forbidden = [o for o in options if o not in legal]
+        return rng.choice(forbidden) if forbidden else None
+    if kind == "same_product":
+        same = [(c, r) for c in range(1, 13) for r in range(1, 13)
+                if c * r == p * g and (c, r) not in options]
+        return rng.choice(same) if same else None
+    if kind == "near_miss":
+        c, r = rng.choice(legal)
+        near = [(c + dc, r + dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1)
+                if (dc or dr) and 1 <= c + dc <= 12 and 1 <= r + dr <= 12
+                and (c + dc, r + dr) not in options]
+        return rng.choice(near) if near else None
+    # arithmetic: a product off by one factor step, a classic slip (7×8 → 48 or 63)
+    slips = [(p + d, g) for d in (-1, 1)] + [(p, g + d) for d in (-1, 1)]
+    slips = [(c, r) for c, r in slips if 1 <= c <= 12 and 1 <= r <= 12
+             and all(abs(c - oc) > 1 or abs(r - orr) > 1 for oc, orr in legal)]
+    return rng.choice(slips) if slips else None
+
+
+def _human_turn(ctrl: PlayController, tester: SimulatedTester, highlight: bool,
+                after_message: str | None, clock: list[float]) -> list[Any]:
+    """Roll, maybe click wrong tiles, then place: returns the cues it caused."""
+    rng = tester.rng
+    cues = [ctrl.roll()]
+    if ctrl.state.phase != "place" or ctrl.to_move != ctrl.state.to_move:
+        return cues
+    if not ctrl.human_to_act or ctrl.state.phase != "place":
+        return cues
+    p = ctrl.state.dice[0] + ctrl.state.dice[1] if ctrl.state.dice else 2
+    g = ctrl.state.dice[2] + ctrl.state.dice[3] if ctrl.state.dice else 2
+    difficulty = fact_difficulty(p, g)
+    base = 1800 + 4200 * difficulty * (1.2 - tester.maths)
+    if highlight:
+        base *= 0.55
+    if after_message == "extra_turn_default":
+        base += 2500  # "Extra go!" leaves some unsure whose turn it is
+    elapsed = rng.lognormvariate(math.log(base * tester.pace), 0.35)
+    slips = {
+        "arithmetic": (1 - tester.maths) * difficulty * (0.25 if highlight else 0.9),
+        "rule": (1 - tester.rules) * 0.8,
+        "near_miss": (1 - tester.maths) * 0.15,
+        "same_product": (1 - tester.maths) * 0.1 * (0.2 if highlight else 1.0),
+    }
+    for kind, chance in slips.items():
+        if rng.random() >= chance:
+            continue
+        tile = _wrong_tile(ctrl, kind, rng)
+        if tile is None:
+            continue
+        clock[0] += elapsed
+        cues.append(ctrl.click(*tile, client_ms=elapsed).cue)
+        elapsed += rng.lognormvariate(math.log(1500 * tester.pace), 0.4)
+    clock[0] += elapsed
+    choice = tester_player(tester).choose(ctrl.state)
+    brown = isinstance(choice.action, Brown)
+    outcome = ctrl.click(choice.action.c, choice.action.r, brown=brown, client_ms=elapsed)
+    cues.append(outcome.cue)
+    return cues
+
+
+_PLAYERS: dict[int, Any] = {}
+
+
+def tester_player(tester: SimulatedTester) -> Any:
+    """The move a tester chooses once the tile is found: a medium-strength habit."""
+    key = id(tester)
+    if key not in _PLAYERS:
+        _PLAYERS.clear()
+        _PLAYERS[key] = make_player("medium", seed=tester.rng.randrange(1 << 30))
+    return _PLAYERS[key]
+
+
+def _message_records(cues: list[Any], recorder: _Recorder, catalog: MessageCatalog,
+                     variants: dict[str, str], ms_visible: int) -> str | None:
+    """Log the message the screen would show for these cues; return its key+variant."""
+    shown = [c for c in cues if c is not None and c.key]
+    if not shown:
+        return None
+    cue = shown[-1]
+    variant = variants.get(cue.key, "default")
+    try:
+        text = catalog.render(cue.key, variant, **cue.values).text
+    except MessageError:
+        text, variant = cue.fallback_text, "fallback"
+    recorder.log("message", {"key": cue.key, "variant": variant, "text": text,
+                             "ms_visible": ms_visible})
+    return f"{cue.key}_{variant}"
+
+
+def simulate_tester(index: int, study: repo.Study, config: StudyConfig, start: datetime,
+                    rng: random.Random, catalog: MessageCatalog,
+                    counts: dict[str, dict[str, int]]) -> Iterator[dict[str, Any]]:
+    """The exchange-format records of one simulated tester, in order."""
+    tester = SimulatedTester(rng)
+    participant_id = f"demo-{index:06d}-{rng.randrange(16**6):06x}"
+    created = start + timedelta(minutes=index * 7 + rng.random() * 5)
+    yield {"record": "participant", "study_id": study.study_id, "participant_id": participant_id,
+           "created_at": _iso(created), "consented_at": _iso(created),
+           "consent": {"child": tester.child, "parent_consent": tester.child}}
+    assigned: dict[str, str] = {}
+    for experiment in config.experiments:
+        # Balanced: the least-filled arm so far, ties broken at random (as the app does).
+        tally = counts.setdefault(experiment.key, dict.fromkeys(experiment.variants, 0))
+        low = min(tally.values())
+        variant = rng.choice([v for v, n in tally.items() if n == low])
+        tally[variant] += 1
+        assigned[experiment.key] = variant
+        yield {"record": "assignment", "participant_id": participant_id,
+               "experiment": experiment.key, "variant": variant, "at": _iso(created)}
+    effective = effective_config(config, assigned)
+    out: list[dict[str, Any]] = []
+    session_id = uuid.UUID(int=rng.getrandbits(128)).hex
+    clock = [created.timestamp() * 1000]
+    seq = [0]
+    page_log = _Recorder(out, participant_id, session_id, clock, seq, None)
+
+    def page(name: str) -> None:
+        page_log.log("page", {"page": name})
+
+    def survey(phase: str, survey_id: str | None) -> None:
+        if survey_id is None:
+            return
+        if tester.child:
+            survey_id = "vapoosh_pre_child" if phase == "pre" else "vapoosh_post_child"
+        definition = load_survey(survey_id)
+        profile = {"enjoyment": tester.enjoyment, "confusion": 1 - tester.rules, "skip": 0.2}
+        answers = plausible_answers(definition, rng, profile)
+        clock[0] += rng.uniform(40_000, 150_000) * tester.pace
+        for item, value in answers.items():
+            out.append({"record": "response", "participant_id": participant_id,
+                        "survey": definition.id, "survey_version": definition.version,
+                        "phase": phase, "item": item, "value": value,
+                        "at": _iso(datetime.fromtimestamp(clock[0] / 1000, UTC))})
+        page_log.log("survey_page", {"survey": definition.id, "phase": phase, "page": "all",
+                                     "seconds": round(rng.uniform(40, 150), 1)})
+
+    page("consent")
+    page("pre_survey")
+    survey("pre", config.pre_survey)
+    page("play")
+    ms_visible = speed(effective.speed).message_ms
+    games = config.games_per_tester + (1 if rng.random() < 0.2 else 0)
+    quits = rng.random() < 0.08 * (1 - tester.enjoyment)
+    for _ in range(games):
+        game_id = uuid.UUID(int=rng.getrandbits(128)).hex
+        recorder = _Recorder(out, participant_id, session_id, clock, seq, game_id)
+        seed = rng.randrange(1 << 31)
+        ctrl = PlayController(game_id=game_id, rules=effective.rules, seats=effective.seats,
+                              seed=seed, actions=(), sink=recorder, clock_ms=lambda: clock[0],
+                              highlight=effective.highlight_options)
+        recorder.log("game_start", {"game_id": game_id, "rules": ctrl.rules.to_obj(),
+                                    "seats": list(effective.seats), "seed": seed})
+        ctrl.start()
+        last: str | None = None
+        for _turn in range(400):
+            if ctrl.is_over:
+                break
+            if ctrl.computer_to_act:
+                cues = ctrl.play_computers()
+                clock[0] += 2500
+            else:
+                cues = _human_turn(ctrl, tester, effective.highlight_options, last, clock)
+            last = _message_records(cues, recorder, catalog, effective.message_variants,
+                                    ms_visible)
+            if last and last.startswith(("wrong_rule", "blocked", "reroll")) and \
+                    rng.random() < 0.25 * (1 - tester.rules):
+                recorder.log("rules_open", {"context": last.rsplit("_", 1)[0]})
+                clock[0] += rng.uniform(5000, 20000)
+                recorder.log("rules_close", {"context": last.rsplit("_", 1)[0]})
+        if quits:
+            break
+    if not quits:
+        page("post_survey")
+        survey("post", config.post_survey)
+        page("done")
+    yield from out
+
+
+def generate(engine: Engine, testers: int, seed: int = 1,
+             study: repo.Study | None = None) -> ImportReport:
+    """Fill the demo study (or ``study``) with ``testers`` simulated testers."""
+    study = study or ensure_demo_study(engine)
+    config = services.study_config(study)
+    catalog = load_catalog()
+    rng = random.Random(seed)
+    start = datetime.now(UTC) - timedelta(minutes=testers * 7 + 60)
+    counts: dict[str, dict[str, int]] = {}
+    existing = {p.participant_id for p in repo.list_participants(engine, study.study_id)}
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "demo.jsonl"
+        with path.open("w", encoding="utf-8") as handle:
+            for index in range(testers):
+                records = list(simulate_tester(index + len(existing), study, config, start,
+                                               random.Random(rng.getrandbits(64)), catalog,
+                                               counts))
+                for record in records:
+                    handle.write(json.dumps(record, separators=(",", ":")) + "\n")
+        return import_jsonl(engine, path)

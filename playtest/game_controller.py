@@ -1,0 +1,337 @@
+"""One game of a playtest: the engine state, its seats, dice, and what gets logged.
+
+The controller turns a tester's roll and clicks (and the computer players' turns) into
+engine actions, appends each action to the stored game record *before* anything is shown,
+logs the telemetry events of ``telemetry-format.md``, and says which message and sound
+the screen should show next. It holds no Streamlit state: a page keeps one controller per
+game and rebuilds it from the stored record after a reload or a server restart.
+
+Dice come from :func:`dice_for` — a pure function of the game's seed and the roll number —
+so a retried roll shows the same dice and a replay of the record is exact.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from engine.core import Event
+from engine.players import make_player
+from engine.vapoosh import (
+    Brown,
+    Place,
+    Roll,
+    Rules,
+    VapooshGame,
+    VapooshState,
+    action_from_json,
+    classify_click,
+    deal_preplaced,
+)
+from playtest.cues import Cue, base_values, pick_cue
+
+
+def dice_for(seed: int, roll_number: int) -> tuple[int, int, int, int]:
+    """The four dice (pink, pink, green, green) of a game's ``roll_number``-th roll.
+
+    >>> dice_for(7, 0) == dice_for(7, 0)
+    True
+    >>> all(1 <= d <= 6 for d in dice_for(7, 3))
+    True
+    """
+    rng = random.Random(f"vapoosh:{seed}:{roll_number}")
+    return (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
+
+
+class GameSink(Protocol):
+    """Where a game's record and telemetry go (the database in the app)."""
+
+    def append_action(self, index: int, action: list[Any]) -> bool:
+        """Store action number ``index``; False if that index is already stored."""
+
+    def log(self, type_: str, props: dict[str, Any], client_event_id: str | None = None) -> None:
+        """Append one telemetry event for this game."""
+
+    def finish(self, winner: int | None, reason: str, turns: int) -> None:
+        """Mark the game over."""
+
+
+class TurnError(Exception):
+    """Input that does not fit the moment (not this tester's turn, roll first, game over).
+
+    ``key`` is the message catalog key to show; nothing was stored.
+    """
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
+
+
+class StaleGameError(Exception):
+    """The stored record moved on (another tab played): reload the game and try again."""
+
+
+@dataclass
+class Outcome:
+    """The result of a tester's input, for the page to show."""
+
+    accepted: bool
+    cue: Cue
+    wrong_kind: str | None = None
+
+
+class PlayController:
+    """A live game: replayed from its record, advanced by testers and computer players."""
+
+    def __init__(
+        self,
+        *,
+        game_id: str,
+        rules: str | dict[str, Any],
+        seats: Sequence[str],
+        seed: int,
+        actions: Sequence[list[Any]],
+        sink: GameSink,
+        clock_ms: Callable[[], float],
+        highlight: bool = False,
+    ) -> None:
+        self.highlight = highlight
+        self.game_id = game_id
+        self.rules = Rules.from_obj(rules)
+        self.seats = list(seats)
+        self.seed = seed
+        self.sink = sink
+        self.clock_ms = clock_ms
+        self.game = VapooshGame(self.rules, players=len(self.seats))
+        self.state: VapooshState = self.game.new_initial_state()
+        self.actions: list[list[Any]] = []
+        for action in actions:
+            self.state.apply(action_from_json(action))
+            self.actions.append(list(action))
+        self.players = {
+            seat: make_player(kind.split(":", 1)[1], seed=seed * 10 + seat)
+            for seat, kind in enumerate(self.seats, start=1)
+            if kind.startswith("ai:")
+        }
+        self.options_shown_ms: float | None = None
+        self.last_reasons: dict[int, str] = {}
+        self.glow: dict[str, list[tuple[int, int]]] = {"placed": [], "captured": [], "ai": []}
+        self.last_dice: dict[int, tuple[int, int, int, int]] = {}
+        self.finished_logged = self.state.phase == "over"
+
+    # -- who acts ---------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int:
+        return int(self.state.to_move)
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.phase == "over"
+
+    def seat_kind(self, seat: int) -> str:
+        return self.seats[seat - 1]
+
+    @property
+    def human_to_act(self) -> bool:
+        return not self.is_over and self.seat_kind(self.to_move) == "human"
+
+    @property
+    def computer_to_act(self) -> bool:
+        return not self.is_over and self.seat_kind(self.to_move) != "human"
+
+    @property
+    def roll_count(self) -> int:
+        return sum(1 for a in self.actions if a[0] == "roll")
+
+    # -- applying actions -----------------------------------------------------------
+
+    def _apply(self, action: Roll | Place | Brown | Any) -> list[Event]:
+        """Apply one action: store it first, then change the state."""
+        trial = self.state.clone()
+        events = trial.apply(action)  # raises IllegalActionError, state untouched
+        as_json = action.to_json()
+        if not self.sink.append_action(len(self.actions), as_json):
+            raise StaleGameError("this game was played on in another tab")
+        self.state = trial
+        self.actions.append(as_json)
+        return list(events)
+
+    def start(self) -> None:
+        """Deal preplaced counters if the rules ask for it (the game's first action)."""
+        if self.state.phase == "setup":
+            self._apply(deal_preplaced(self.rules, len(self.seats), self.seed))
+
+    def _log_engine_events(self, events: Sequence[Event]) -> None:
+        for event in events:
+            if event.kind == "roll":
+                continue  # logged with its options by roll()
+            props: dict[str, Any] = {"seat": event.seat, "tiles": [list(t) for t in event.tiles]}
+            props.update(dict(event.data))
+            self.sink.log(event.kind, props)
+
+    def _cue_for(self, events: Sequence[Event], seat: int) -> Cue:
+        outcome = self.state.outcome
+        return pick_cue(
+            events, mover=seat, players=len(self.seats), dice=self.state.dice or
+            self.last_dice.get(seat), human=self.seat_kind(seat) == "human",
+            win_reason=outcome.reason if outcome else None, turns=self.state.turns,
+            vapooh_compulsory=self.rules.vapooh == "brown_and_miss_next",
+            highlight=self.highlight, rerolls_allowed=self.rules.own_suicide_rerolls,
+        )
+
+    def seat_name(self, seat: int) -> str:
+        kind = self.seat_kind(seat)
+        if kind == "human":
+            humans = [i for i, k in enumerate(self.seats, start=1) if k == "human"]
+            return "You" if len(humans) == 1 else f"Player {seat}"
+        return f"Computer {seat}"
+
+    def _after(self, events: list[Event], seat: int) -> Cue:
+        self._log_engine_events(events)
+        self._track_glow(events, seat)
+        if self.is_over and not self.finished_logged:
+            outcome = self.state.outcome
+            reason = outcome.reason if outcome is not None else "unknown"
+            self.sink.log(
+                "game_end",
+                # The whole record rides along, so exported and imported games replay.
+                {"game_id": self.game_id, "winner": self.state.winner, "reason": reason,
+                 "turns": self.state.turns, "record": [list(a) for a in self.actions]},
+            )
+            self.sink.finish(self.state.winner, reason, self.state.turns)
+            self.finished_logged = True
+        return self._cue_for(events, seat)
+
+    def _track_glow(self, events: Sequence[Event], seat: int) -> None:
+        placed = [t for e in events if e.kind in ("place", "brown") for t in e.tiles]
+        if not placed:
+            return
+        captured = [t for e in events if e.kind in ("capture", "surround_capture") for t in e.tiles]
+        self.glow = {
+            "placed": placed,
+            "captured": captured,
+            "ai": placed if self.seat_kind(seat) != "human" else [],
+        }
+
+    def _check_human_turn(self, phase: str) -> None:
+        if self.is_over:
+            raise TurnError("game_over", "the game is over")
+        if not self.human_to_act:
+            raise TurnError("not_your_turn", "it is not a tester's turn")
+        if self.state.phase != phase:
+            key = "roll_first" if phase == "place" else "not_your_turn"
+            raise TurnError(key, f"expected phase {self.state.phase!r}, not {phase!r}")
+
+    def roll(self, client_event_id: str | None = None) -> Cue:
+        """The tester to move rolls (a chance action with this game's next dice)."""
+        self._check_human_turn("roll")
+        return self._roll(client_event_id)
+
+    def _roll(self, client_event_id: str | None = None) -> Cue:
+        seat = self.to_move
+        dice = dice_for(self.seed, self.roll_count)
+        events = self._apply(Roll(dice))
+        self.last_dice[seat] = dice
+        self.sink.log(
+            "roll",
+            {"seat": seat, "dice": list(dice), "options": [list(o) for o in self.state.options]
+             if self.state.options else []},
+            client_event_id,
+        )
+        self.options_shown_ms = self.clock_ms() if self.state.phase == "place" else None
+        return self._after(events, seat)
+
+    def click(
+        self, c: int, r: int, *, brown: bool = False, client_ms: float | None = None,
+        client_event_id: str | None = None,
+    ) -> Outcome:
+        """A tester clicked tile (c, r): log it with its class, place if it is legal."""
+        self._check_human_turn("place")
+        seat = self.to_move
+        verdict = classify_click(self.state, c, r)
+        if client_ms is not None:
+            ms = int(client_ms)
+        elif self.options_shown_ms is not None:
+            ms = int(self.clock_ms() - self.options_shown_ms)
+        else:
+            ms = None
+        brown_forced = all(isinstance(t, Brown) for t in self.state.targets())
+        use_brown = brown or brown_forced
+        ok = verdict.ok
+        if use_brown and ok is False:
+            ok = any(isinstance(t, Brown) and (t.c, t.r) == (c, r) for t in self.state.targets())
+        props: dict[str, Any] = {
+            "seat": seat, "c": c, "r": r, "ok": ok, "expected": verdict.expected,
+            "clicked": verdict.clicked, "ms": ms, "brown": use_brown,
+        }
+        if not ok:
+            props["wrong_kind"] = verdict.kind
+            if verdict.kind == "rule":
+                props["rule_reason"] = verdict.rule_reason
+        self.sink.log("click", props, client_event_id)
+        if not ok:
+            key = f"wrong_{verdict.kind}"
+            if verdict.kind == "rule":
+                key = f"wrong_rule_{verdict.rule_reason}"
+            values = base_values(seat, len(self.seats), self.state.dice)
+            legal = self.legal_tiles()
+            other = legal[0] if legal else (0, 0)
+            values.update(c=c, r=r, number=c * r, clicked=verdict.clicked,
+                          expected=verdict.expected, other_c=other[0], other_r=other[1])
+            cue = Cue(key, values, False, fallback_text=verdict.message)
+            return Outcome(False, cue, verdict.kind)
+        action: Place | Brown = Brown(c, r) if use_brown else Place(c, r)
+        events = self._apply(action)
+        self.options_shown_ms = None
+        return Outcome(True, self._after(events, seat))
+
+    def computer_turn(self) -> tuple[Cue, str]:
+        """The computer player to move rolls and places; returns the cue and its reason."""
+        if not self.computer_to_act:
+            raise TurnError("not_your_turn", "it is not a computer player's turn")
+        seat = self.to_move
+        cue = Cue(None)
+        reason = ""
+        if self.state.phase == "roll":
+            cue = self._roll()
+        # A blocked roll passes the turn (or re-rolls for the same seat); only place when
+        # the same computer player now has to place.
+        if self.state.phase == "place" and self.to_move == seat:
+            decision = self.players[seat].choose(self.state)
+            reason = decision.reason
+            self.last_reasons[seat] = reason
+            events = self._apply(decision.action)
+            self.sink.log("ai_move", {"seat": seat, "reason": reason,
+                                      "action": decision.action.to_json()})
+            cue = self._after(events, seat)
+        self.options_shown_ms = None
+        return cue, reason
+
+    def play_computers(self, limit: int = 500) -> list[Cue]:
+        """Let computer players move until a human must act or the game ends."""
+        cues: list[Cue] = []
+        for _ in range(limit):
+            if not self.computer_to_act:
+                break
+            cues.append(self.computer_turn()[0])
+        return cues
+
+    # -- what the board shows ----------------------------------------------------------
+
+    def legal_tiles(self) -> list[tuple[int, int]]:
+        if self.state.phase != "place":
+            return []
+        return sorted({(t.c, t.r) for t in self.state.targets()})
+
+    def brown_choice(self) -> str:
+        """'none', 'optional' or 'forced': how brown counters figure in this placement."""
+        if self.state.phase != "place":
+            return "none"
+        targets = self.state.targets()
+        browns = [t for t in targets if isinstance(t, Brown)]
+        if not browns:
+            return "none"
+        return "forced" if len(browns) == len(targets) else "optional"

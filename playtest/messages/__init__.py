@@ -1,0 +1,33 @@
+"""What the game screen says: a checked YAML catalog of wordings, and the speed table."""
+
+from __future__ import annotations
+
+from playtest.messages.catalog import (
+    REQUIRED_KEYS,
+    WRONG_CLICK_KEYS,
+    CatalogError,
+    Message,
+    MessageCatalog,
+    MessageError,
+    MissingValueError,
+    UnknownKeyError,
+    UnknownVariantError,
+    load_catalog,
+)
+from playtest.messages.speeds import SPEEDS, Speed, speed
+
+__all__ = [
+    "REQUIRED_KEYS",
+    "SPEEDS",
+    "WRONG_CLICK_KEYS",
+    "CatalogError",
+    "Message",
+    "MessageCatalog",
+    "MessageError",
+    "MissingValueError",
+    "Speed",
+    "UnknownKeyError",
+    "UnknownVariantError",
+    "load_catalog",
+    "speed",
+]

@@ -1,0 +1,295 @@
+"""The message catalog: key -> wording variants, checked when it is loaded.
+
+>>> catalog = load_catalog()
+>>> catalog.render("extra_turn", seat=2).text
+'Extra go!'
+>>> catalog.render("extra_turn", "formal", seat=2).text
+"Player 2's EXTRA turn"
+>>> catalog.render("extra_turn", "formal", seat=2).tone
+'good'
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+import yaml
+
+from playtest.board.sounds import CUE_NAMES
+
+# libyaml's safe loader when PyYAML was built with it (several times faster)
+_LOADER: Final = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+TONES: Final = ("info", "good", "bad", "warn", "celebrate")
+_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
+# Every situation the game screen must be able to announce (issue 5).
+REQUIRED_KEYS: Final[frozenset[str]] = frozenset(
+    {
+        "turn",
+        "turn_computer",
+        "place_prompt",
+        "computer_moved",
+        "placed",
+        "extra_turn",
+        "square_roll",
+        "quad",
+        "miss_turn",
+        "skip",
+        "blocked_own",
+        "blocked",
+        "reroll",
+        "suicide",
+        "vapooh",
+        "vapooh_compulsory",
+        "brown",
+        "vapoosh",
+        "capture",
+        "surround",
+        "win_row",
+        "win_square",
+        "draw",
+        "wrong_rule_empty_priority",
+        "wrong_rule_suicide",
+        "wrong_rule_own_tile",
+        "wrong_rule_brown",
+        "wrong_same_product",
+        "wrong_near_miss",
+        "wrong_arithmetic",
+    }
+)
+# classify_click's (kind, rule_reason) -> catalog key
+WRONG_CLICK_KEYS: Final[Mapping[tuple[str, str | None], str]] = {
+    ("rule", "empty_priority"): "wrong_rule_empty_priority",
+    ("rule", "suicide"): "wrong_rule_suicide",
+    ("rule", "own_tile"): "wrong_rule_own_tile",
+    ("rule", "brown"): "wrong_rule_brown",
+    ("same_product", None): "wrong_same_product",
+    ("near_miss", None): "wrong_near_miss",
+    ("arithmetic", None): "wrong_arithmetic",
+}
+
+
+class MessageError(Exception):
+    """Base of the catalog's errors."""
+
+
+class CatalogError(MessageError):
+    """The catalog file is malformed; the message names the file, key and field."""
+
+
+class UnknownKeyError(MessageError, KeyError):
+    """render() was asked for a key the catalog does not have."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class UnknownVariantError(MessageError, KeyError):
+    """render() was asked for a variant the catalog does not define."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class MissingValueError(MessageError, ValueError):
+    """render() was not given a value the message declares."""
+
+
+@dataclass(frozen=True)
+class Message:
+    """A rendered message: what to show, how to colour it, which sound to play."""
+
+    key: str
+    variant: str
+    text: str
+    tone: str
+    sound: str | None
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One catalog key as loaded."""
+
+    key: str
+    tone: str
+    sound: str | None
+    values: tuple[str, ...]
+    variants: Mapping[str, str]
+
+
+def _placeholders(template: str, where: str) -> set[str]:
+    names: set[str] = set()
+    try:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError as err:
+        raise CatalogError(f"{where}: bad braces in {template!r} ({err})") from err
+    for _text, field, spec, conv in parsed:
+        if field is None:
+            continue
+        if not _NAME.match(field) or spec or conv:
+            raise CatalogError(
+                f"{where}: placeholder {{{field}}} must be a plain lower-case name "
+                "(no attributes, indexes, conversions or format specs)"
+            )
+        names.add(field)
+    return names
+
+
+class MessageCatalog:
+    """Validated messages. Build with `load_catalog()` or `MessageCatalog.from_obj(...)`."""
+
+    def __init__(self, variants: tuple[str, ...], entries: Mapping[str, Entry]) -> None:
+        self.variants = variants
+        self._entries = dict(entries)
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(self._entries)
+
+    def entry(self, key: str) -> Entry:
+        try:
+            return self._entries[key]
+        except KeyError:
+            raise UnknownKeyError(f"no message {key!r} in the catalog") from None
+
+    @classmethod
+    def from_obj(
+        cls, obj: Any, *, source: str = "catalog", required: frozenset[str] = REQUIRED_KEYS
+    ) -> MessageCatalog:
+        """Check a parsed YAML object and build the catalog (raises CatalogError)."""
+        if not isinstance(obj, Mapping) or set(obj) != {"variants", "messages"}:
+            raise CatalogError(
+                f"{source}: the top level must have exactly 'variants' and 'messages'"
+            )
+        variants = obj["variants"]
+        if (
+            not isinstance(variants, list)
+            or not variants
+            or variants[0] != "default"
+            or not all(isinstance(v, str) and _NAME.match(v) for v in variants)
+            or len(set(variants)) != len(variants)
+        ):
+            raise CatalogError(
+                f"{source}: 'variants' must be a list of names starting with 'default'"
+            )
+        messages = obj["messages"]
+        if not isinstance(messages, Mapping):
+            raise CatalogError(f"{source}: 'messages' must map keys to messages")
+        entries: dict[str, Entry] = {}
+        for key, raw in messages.items():
+            where = f"{source}: {key}"
+            if not isinstance(key, str) or not _NAME.match(key):
+                raise CatalogError(f"{where}: a key is a lower-case name")
+            if not isinstance(raw, Mapping):
+                raise CatalogError(f"{where}: must be a mapping with tone, values, variants")
+            extra = set(raw) - {"tone", "sound", "values", "variants"}
+            if extra:
+                raise CatalogError(f"{where}: unknown field(s) {sorted(extra)}")
+            tone = raw.get("tone")
+            if tone not in TONES:
+                raise CatalogError(f"{where}.tone: {tone!r} is not one of {TONES}")
+            sound = raw.get("sound")
+            if sound is not None and sound not in CUE_NAMES:
+                raise CatalogError(f"{where}.sound: {sound!r} is not one of {CUE_NAMES}")
+            values = raw.get("values", [])
+            if not isinstance(values, list) or not all(
+                isinstance(v, str) and _NAME.match(v) for v in values
+            ):
+                raise CatalogError(f"{where}.values: must be a list of lower-case names")
+            texts = raw.get("variants")
+            if not isinstance(texts, Mapping):
+                raise CatalogError(f"{where}.variants: must map variant names to text")
+            missing = [v for v in variants if v not in texts]
+            unknown = [v for v in texts if v not in variants]
+            if missing or unknown:
+                raise CatalogError(
+                    f"{where}.variants: missing {missing}, undeclared {unknown} "
+                    f"(every message defines exactly {variants})"
+                )
+            for variant, text in texts.items():
+                if not isinstance(text, str) or not text.strip():
+                    raise CatalogError(f"{where}.variants.{variant}: must be non-empty text")
+                used = _placeholders(text, f"{where}.variants.{variant}")
+                undeclared = used - set(values)
+                if undeclared:
+                    raise CatalogError(
+                        f"{where}.variants.{variant}: placeholder(s) {sorted(undeclared)} "
+                        f"are not in values {values}"
+                    )
+            entries[key] = Entry(key, tone, sound, tuple(values), dict(texts))
+        absent = sorted(required - set(entries))
+        if absent:
+            raise CatalogError(f"{source}: missing required message(s) {absent}")
+        return cls(tuple(variants), entries)
+
+    def render(self, key: str, variant: str = "default", **values: object) -> Message:
+        """The message `key` in `variant`, with its {placeholders} filled from `values`.
+
+        Every value the message declares must be given (MissingValueError); extra values
+        are ignored, so a caller can pass the same context (seat, c, r, ...) to any key.
+        """
+        entry = self.entry(key)
+        if variant not in self.variants:
+            raise UnknownVariantError(
+                f"no variant {variant!r} (the catalog has {', '.join(self.variants)})"
+            )
+        missing = [v for v in entry.values if v not in values]
+        if missing:
+            raise MissingValueError(f"message {key!r} needs value(s) {missing}")
+        text = entry.variants[variant].format(**{v: values[v] for v in entry.values})
+        return Message(key, variant, text, entry.tone, entry.sound)
+
+    def wrong_click(
+        self, kind: str, rule_reason: str | None, variant: str = "default", **values: object
+    ) -> Message:
+        """The message for a wrong click classified by the engine's `classify_click`."""
+        try:
+            key = WRONG_CLICK_KEYS[(kind, rule_reason if kind == "rule" else None)]
+        except KeyError:
+            raise UnknownKeyError(
+                f"no wrong-click message for kind {kind!r}, reason {rule_reason!r}"
+            ) from None
+        return self.render(key, variant, **values)
+
+
+DEFAULT_PATH: Final = "catalog.yaml"
+
+
+def load_catalog(path: str | Path | None = None) -> MessageCatalog:
+    """Load and check a catalog (the packaged `catalog.yaml` when no path is given).
+
+    The packaged catalog is parsed once per process and then shared: the catalog is
+    immutable, and parsing it on every Streamlit rerun would cost tens of milliseconds.
+    """
+    if path is None:
+        return _packaged_catalog()
+    return _load(path)
+
+
+@functools.cache
+def _packaged_catalog() -> MessageCatalog:
+    return _load(None)
+
+
+def _load(path: str | Path | None) -> MessageCatalog:
+    if path is None:
+        source = "playtest/messages/catalog.yaml"
+        text = resources.files("playtest.messages").joinpath(DEFAULT_PATH).read_text("utf-8")
+    else:
+        source = str(path)
+        try:
+            text = Path(path).read_text("utf-8")
+        except OSError as err:
+            raise CatalogError(f"{source}: cannot read ({err.strerror})") from err
+    try:
+        obj = yaml.load(text, Loader=_LOADER)  # noqa: S506 - a SafeLoader variant
+    except yaml.YAMLError as err:
+        raise CatalogError(f"{source}: not valid YAML ({err})") from err
+    return MessageCatalog.from_obj(obj, source=source)

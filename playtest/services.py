@@ -1,0 +1,221 @@
+"""The app's use cases, between the Streamlit pages and the storage layer.
+
+Pages call these and draw; nothing here touches Streamlit, so the same calls serve the
+tester pages, the demo-data generator and the tests.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.engine import Engine
+
+from playtest.game_controller import PlayController
+from playtest.storage import repository as repo
+from playtest.storage.events import EventLogger
+from playtest.study_config import EffectiveConfig, StudyConfig, effective_config, parse_study_config
+from surveys import SurveyDefinition, load_survey
+from surveys.streamlit_renderer import Answer, SavedProgress
+
+
+def now_ms() -> float:
+    return time.time() * 1000.0
+
+
+# -- studies ------------------------------------------------------------------------------
+
+
+def study_config(study: repo.Study) -> StudyConfig:
+    """The validated config of a stored study (its columns folded into one model)."""
+    surveys = study.surveys or {}
+    settings = study.settings or {}
+    raw: dict[str, Any] = {
+        "rules": study.rules,
+        "games_per_tester": study.games_per_tester,
+        "allow_more_games": study.allow_more_games,
+        "experiments": [
+            {"key": e["key"], "target": e["target"],
+             "variants": e.get("payloads") or {v: v for v in e["variants"]}}
+            for e in study.experiments
+        ],
+        **{k: v for k, v in surveys.items() if k in ("pre_survey", "post_survey", "audience")},
+        **{k: v for k, v in settings.items()
+           if k in ("seats", "highlight_options", "show_computer_dice", "speed", "ai_think_ms")},
+    }
+    return parse_study_config(raw)
+
+
+def study_columns(config: StudyConfig) -> dict[str, Any]:
+    """The storage columns of a study from its config (inverse of :func:`study_config`)."""
+    return {
+        "rules": config.rules,
+        "games_per_tester": config.games_per_tester,
+        "allow_more_games": config.allow_more_games,
+        "surveys": {"pre_survey": config.pre_survey, "post_survey": config.post_survey,
+                    "audience": config.audience},
+        "settings": {"seats": config.seats, "highlight_options": config.highlight_options,
+                     "show_computer_dice": config.show_computer_dice, "speed": config.speed,
+                     "ai_think_ms": config.ai_think_ms},
+        "experiments": [e.record() for e in config.experiments],
+    }
+
+
+def create_study(engine: Engine, *, title: str, config: StudyConfig,
+                 study_id: str | None = None, open: bool = True) -> repo.Study:
+    return repo.create_study(engine, title=title, study_id=study_id, open=open,
+                             **study_columns(config))
+
+
+# -- participants ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tester:
+    """A consented participant with their study and what they get from it."""
+
+    participant: repo.Participant
+    study: repo.Study
+    config: StudyConfig
+    effective: EffectiveConfig
+
+    @property
+    def code(self) -> str:
+        return self.participant.participant_id
+
+    @property
+    def is_child(self) -> bool:
+        return bool(self.participant.consent.get("child"))
+
+
+def consent(engine: Engine, study: repo.Study, details: Mapping[str, Any],
+            rng: random.Random | None = None) -> repo.Participant:
+    """Create the participant at the moment of consent and assign their variants."""
+    config = study_config(study)
+    participant = repo.create_consented_participant(engine, study.study_id, dict(details))
+    rng = rng or random.Random(secrets.randbits(64))
+    for experiment in config.experiments:
+        repo.assign_balanced(engine, study.study_id, participant.participant_id,
+                             experiment.key, list(experiment.variants), rng)
+    return participant
+
+
+def load_tester(engine: Engine, code: str) -> Tester | None:
+    """The tester behind a resume code, or None for an unknown or tampered code."""
+    participant = repo.get_participant(engine, code)
+    if participant is None:
+        return None
+    study = repo.get_study(engine, participant.study_id)
+    if study is None:
+        return None
+    config = study_config(study)
+    assigned = {
+        e.key: variant for e in config.experiments
+        if (variant := repo.get_assignment(engine, participant.participant_id, e.key))
+    }
+    return Tester(participant, study, config, effective_config(config, assigned))
+
+
+def survey_for(tester: Tester, phase: str) -> SurveyDefinition | None:
+    """The pre- or post-play survey this tester answers (children get the children's form)."""
+    survey_id = tester.config.pre_survey if phase == "pre" else tester.config.post_survey
+    if survey_id is None:
+        return None
+    if tester.is_child and not survey_id.endswith("_child"):
+        child_id = "vapoosh_pre_child" if phase == "pre" else "vapoosh_post_child"
+        survey_id = child_id
+    return load_survey(survey_id)
+
+
+class DbResponseStore:
+    """A survey's answers for one tester, kept in the database page by page."""
+
+    def __init__(self, engine: Engine, tester: Tester, definition: SurveyDefinition,
+                 phase: str, logger: EventLogger, session_id: str) -> None:
+        self.engine = engine
+        self.tester = tester
+        self.definition = definition
+        self.phase = phase
+        self.logger = logger
+        self.session_id = session_id
+
+    def load(self) -> SavedProgress:
+        code = self.tester.code
+        answers = repo.load_responses(self.engine, code, self.definition.id)
+        timings = repo.page_timings(self.engine, code, self.definition.id)
+        return SavedProgress(answers=answers, completed_pages=tuple(timings),
+                             seconds_per_page=timings)
+
+    def save_page(self, page_id: str, answers: Mapping[str, Answer],
+                  seconds_on_page: float) -> None:
+        d = self.definition
+        repo.save_responses(self.engine, self.tester.code, d.id, d.version, d.content_hash,
+                            self.phase, page_id, dict(answers), seconds_on_page)
+        self.logger.log(self.session_id, self.tester.code, "survey_page",
+                        {"survey": d.id, "phase": self.phase, "page": page_id,
+                         "seconds": round(seconds_on_page, 3)},
+                        client_event_id=f"{self.tester.code}:{d.id}:{page_id}:submit")
+        age_band = answers.get("age_band")
+        if isinstance(age_band, str):
+            repo.set_attributes(self.engine, self.tester.code, age_band=age_band)
+
+
+# -- games ------------------------------------------------------------------------------
+
+
+class DbGameSink:
+    """A game's actions and telemetry, stored as they happen."""
+
+    def __init__(self, engine: Engine, logger: EventLogger, *, participant_id: str,
+                 session_id: str, game_id: str) -> None:
+        self.engine = engine
+        self.logger = logger
+        self.participant_id = participant_id
+        self.session_id = session_id
+        self.game_id = game_id
+
+    def append_action(self, index: int, action: list[Any]) -> bool:
+        return repo.append_game_action(self.engine, self.game_id, index, action)
+
+    def log(self, type_: str, props: dict[str, Any], client_event_id: str | None = None) -> None:
+        self.logger.log(self.session_id, self.participant_id, type_, props,
+                        client_event_id=client_event_id, game_id=self.game_id)
+
+    def finish(self, winner: int | None, reason: str, turns: int) -> None:
+        repo.finish_game(self.engine, self.game_id, winner, reason, turns)
+
+
+def open_game(engine: Engine, logger: EventLogger, tester: Tester, session_id: str,
+              *, new: bool = False) -> PlayController:
+    """The tester's game in progress (rebuilt from its record), or a new one."""
+    record = None if new else repo.latest_unfinished_game(engine, tester.code)
+    if record is None:
+        seed = secrets.randbits(31)
+        rules = tester.effective.rules
+        game_id = repo.create_game(engine, tester.code, session_id, rules,
+                                   tester.effective.seats, seed)
+        sink = DbGameSink(engine, logger, participant_id=tester.code, session_id=session_id,
+                          game_id=game_id)
+        controller = PlayController(game_id=game_id, rules=rules,
+                                    seats=tester.effective.seats, seed=seed, actions=(),
+                                    sink=sink, clock_ms=now_ms,
+                                    highlight=tester.effective.highlight_options)
+        sink.log("game_start", {"game_id": game_id, "rules": controller.rules.to_obj(),
+                                "seats": list(tester.effective.seats), "seed": seed})
+        controller.start()
+        return controller
+    sink = DbGameSink(engine, logger, participant_id=tester.code, session_id=session_id,
+                      game_id=record.game_id)
+    controller = PlayController(game_id=record.game_id, rules=record.rules, seats=record.seats,
+                                seed=int(record.seed or 0), actions=record.actions, sink=sink,
+                                clock_ms=now_ms, highlight=tester.effective.highlight_options)
+    controller.start()
+    return controller
+
+
+def games_finished(engine: Engine, tester: Tester) -> int:
+    return sum(1 for g in repo.list_games(engine, tester.code) if g.finished)

@@ -1,0 +1,111 @@
+"""Storage subcommands of ``playtest``: db upgrade, export, import, participant delete, bench-db."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from playtest.cli import CommandError, arg, command, group
+
+group("db", help="database maintenance")
+group("participant", help="privacy operations on one tester")
+
+
+def _engine_ready() -> object:
+    from playtest.storage.db import get_engine, upgrade
+
+    engine = get_engine()
+    upgrade(engine)
+    return engine
+
+
+@command("db", "upgrade", help="migrate the database at DATABASE_URL to the newest schema")
+def db_upgrade(args: argparse.Namespace) -> int:
+    from playtest.storage.db import current_revision, get_engine, safe_url, upgrade
+
+    engine = get_engine()
+    upgrade(engine)
+    print(f"database {safe_url(str(engine.url))} is at revision {current_revision(engine)}")
+    return 0
+
+
+@command(
+    "export",
+    help="write a study in the exchange format (JSON Lines, or CSV/Parquet tables)",
+    args=[
+        arg("--study", required=True, help="study id"),
+        arg("--out", required=True, help="output file, e.g. study.jsonl"),
+        arg(
+            "--format",
+            choices=["jsonl", "csv", "parquet"],
+            default=None,
+            help="jsonl (default), or csv/parquet: one table per record kind, "
+            "named <out stem>.<kind>.<format>",
+        ),
+    ],
+)
+def export(args: argparse.Namespace) -> int:
+    from playtest.storage.exchange import export_jsonl, export_tables
+
+    engine = _engine_ready()
+    fmt = args.format or {".csv": "csv", ".parquet": "parquet"}.get(Path(args.out).suffix, "jsonl")
+    if fmt == "jsonl":
+        counts = export_jsonl(engine, args.study, args.out)  # type: ignore[arg-type]
+        summary = ", ".join(f"{count} {kind}" for kind, count in counts.items())
+        print(f"wrote {args.out}: {summary}")
+    else:
+        files = export_tables(engine, args.study, args.out, fmt)  # type: ignore[arg-type]
+        for kind, path in files.items():
+            print(f"wrote {path} ({kind})")
+    return 0
+
+
+@command(
+    "import",
+    help="import an exchange-format JSON Lines file (all or nothing; idempotent)",
+    args=[arg("file", help="the .jsonl file")],
+)
+def import_file(args: argparse.Namespace) -> int:
+    from playtest.storage.exchange import import_jsonl
+
+    if not Path(args.file).is_file():
+        raise CommandError(f"no such file: {args.file}")
+    engine = _engine_ready()
+    report = import_jsonl(engine, args.file)  # type: ignore[arg-type]
+    print(report.summary())
+    return 0
+
+
+@command(
+    "participant",
+    "delete",
+    help="delete everything of one tester (events, games, answers, assignments)",
+    args=[arg("code", help="the participant's pseudonymous code")],
+)
+def participant_delete(args: argparse.Namespace) -> int:
+    from playtest.storage.privacy import delete_participant
+
+    engine = _engine_ready()
+    deleted = delete_participant(engine, args.code)  # type: ignore[arg-type]
+    summary = ", ".join(f"{count} {table}" for table, count in deleted.items() if count)
+    print(f"deleted participant {args.code}: {summary}")
+    return 0
+
+
+@command(
+    "bench-db",
+    help="measure the storage layer on a scratch SQLite file (prints numbers)",
+    args=[
+        arg("--dir", default=None, help="folder for the scratch database (default: a temp dir)"),
+        arg("--url", default=None, help="benchmark this database URL instead of a SQLite file"),
+        arg("--events", type=int, default=1_000_000, help="events in the import benchmark"),
+        arg("--only", choices=["latency", "writers", "import", "load"], action="append"),
+    ],
+)
+def bench_db(args: argparse.Namespace) -> int:
+    from playtest.storage.bench import run_benchmarks
+
+    run_benchmarks(
+        directory=args.dir, url=args.url, import_events=args.events, only=args.only or None
+    )
+    return 0

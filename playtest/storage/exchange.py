@@ -1,0 +1,859 @@
+"""The exchange format of ``shared/design/telemetry-format.md``: export, import, frames.
+
+JSON Lines, one record per line, ``record`` first: ``study``, ``participant``,
+``assignment``, ``event``, ``response``. Times are ISO 8601 UTC with milliseconds and
+``Z``. Keys beyond the required ones are kept: the optional columns we know (e.g.
+``games_per_tester``, ``client_event_id``, ``page_id``) go to their columns, anything else
+to the row's ``extra`` JSON, and all of it comes back out on export.
+
+Import checks every line before storing anything, then stores the whole file in one
+transaction; a second import of the same file adds nothing (records are keyed by
+``study_id``, ``participant_id``, (``participant_id``, ``experiment``),
+(``session_id``, ``seq``) and (``participant_id``, ``survey``, ``item``)).
+
+CSV and Parquet exports write one tidy table per record kind next to ``--out``:
+``<stem>.study.csv``, ``<stem>.participants.csv``, ``<stem>.assignments.csv``,
+``<stem>.events.csv``, ``<stem>.responses.csv`` (or ``.parquet``). Nested values
+(rules, experiments, props, list answers) are JSON text; event tables also carry each
+top-level prop as its own ``props.<key>`` column so a spreadsheet can filter on it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import pandas as pd
+from sqlalchemy import Engine, Text, cast, func, select, update
+
+from analytics.data import (
+    ASSIGNMENT_COLUMNS,
+    EVENT_COLUMNS,
+    PARTICIPANT_COLUMNS,
+    RESPONSE_COLUMNS,
+    StudyData,
+)
+from playtest.storage.db import write_lock
+from playtest.storage.errors import ImportRejected, NotFound
+from playtest.storage.models import (
+    AssignmentRow,
+    EventRow,
+    ParticipantRow,
+    ResponseRow,
+    SessionRow,
+    StudyRow,
+)
+from playtest.storage.repository import PHASES, upsert_insert
+from playtest.storage.timeutil import iso_from_ms, ms_from_iso, now_ms
+
+studies = StudyRow.__table__  # type: ignore[attr-defined]
+participants = ParticipantRow.__table__  # type: ignore[attr-defined]
+sessions = SessionRow.__table__  # type: ignore[attr-defined]
+events = EventRow.__table__  # type: ignore[attr-defined]
+responses = ResponseRow.__table__  # type: ignore[attr-defined]
+assignments = AssignmentRow.__table__  # type: ignore[attr-defined]
+
+RECORD_KINDS = ("study", "participant", "assignment", "event", "response")
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "study": ("study_id", "title", "game", "rules", "experiments"),
+    "participant": ("study_id", "participant_id", "created_at", "consented_at"),
+    "assignment": ("participant_id", "experiment", "variant", "at"),
+    "event": ("participant_id", "session_id", "seq", "at", "type", "props"),
+    "response": ("participant_id", "survey", "survey_version", "phase", "item", "value", "at"),
+}
+# Keys we know beyond the required ones: they map to columns, not to ``extra``.
+OPTIONAL: dict[str, tuple[str, ...]] = {
+    "study": (
+        "surveys",
+        "games_per_tester",
+        "allow_more_games",
+        "settings",
+        "open",
+        "created_at",
+    ),
+    "participant": (
+        "consent",
+        "stage",
+        "games_completed",
+        "completion_code",
+        "attributes",
+    ),
+    "assignment": (),
+    "event": ("game_id", "client_event_id"),
+    "response": ("survey_hash", "page_id", "seconds_on_page"),
+}
+MAX_PROBLEMS = 1000
+BATCH = 20_000
+
+
+# ---------------------------------------------------------------- reading the database
+
+
+def _extra(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def iter_records(engine: Engine, study_id: str) -> Iterator[dict[str, Any]]:
+    """A study's exchange-format records in file order: study, participants, assignments,
+    events (by participant, session, seq), responses."""
+    with engine.connect() as conn:
+        study = conn.execute(select(studies).where(studies.c.study_id == study_id)).first()
+        if study is None:
+            raise NotFound(f"no study {study_id!r}")
+        yield {
+            "record": "study",
+            "study_id": study.study_id,
+            "title": study.title,
+            "game": study.game,
+            "rules": study.rules,
+            "experiments": study.experiments or [],
+            "surveys": study.surveys or {},
+            "games_per_tester": study.games_per_tester,
+            "allow_more_games": bool(study.allow_more_games),
+            "settings": study.settings or {},
+            "open": bool(study.open),
+            "created_at": iso_from_ms(study.created_at_ms),
+            **_extra(study.extra),
+        }
+        for row in conn.execute(
+            select(participants)
+            .where(participants.c.study_id == study_id)
+            .order_by(participants.c.created_at_ms, participants.c.participant_id)
+        ):
+            yield {
+                "record": "participant",
+                "study_id": row.study_id,
+                "participant_id": row.participant_id,
+                "created_at": iso_from_ms(row.created_at_ms),
+                "consented_at": None
+                if row.consented_at_ms is None
+                else iso_from_ms(row.consented_at_ms),
+                "consent": row.consent,
+                "stage": row.stage,
+                "games_completed": row.games_completed,
+                "completion_code": row.completion_code,
+                "attributes": row.attributes,
+                **_extra(row.extra),
+            }
+        for row in conn.execute(
+            select(assignments)
+            .where(assignments.c.study_id == study_id)
+            .order_by(assignments.c.participant_id, assignments.c.experiment)
+        ):
+            yield {
+                "record": "assignment",
+                "participant_id": row.participant_id,
+                "experiment": row.experiment,
+                "variant": row.variant,
+                "at": iso_from_ms(row.at_ms),
+                **_extra(row.extra),
+            }
+        event_rows = conn.execution_options(yield_per=BATCH).execute(
+            select(
+                events.c.participant_id,
+                events.c.session_id,
+                events.c.seq,
+                events.c.at_ms,
+                events.c.type,
+                cast(events.c.props, Text),
+                events.c.game_id,
+                events.c.client_event_id,
+                cast(events.c.extra, Text),
+            )
+            .where(events.c.study_id == study_id)
+            .order_by(events.c.participant_id, events.c.session_id, events.c.seq)
+        )
+        for pid, sid, seq, at_ms, kind, props, game_id, client_id, extra in event_rows:
+            record = {
+                "record": "event",
+                "participant_id": pid,
+                "session_id": sid,
+                "seq": seq,
+                "at": iso_from_ms(at_ms),
+                "type": kind,
+                "props": json.loads(props),
+                "game_id": game_id,
+            }
+            if client_id is not None:
+                record["client_event_id"] = client_id
+            if extra is not None and extra != "null":
+                record.update(json.loads(extra))
+            yield record
+        for row in conn.execute(
+            select(responses)
+            .where(responses.c.study_id == study_id)
+            .order_by(responses.c.participant_id, responses.c.survey, responses.c.item)
+        ):
+            yield {
+                "record": "response",
+                "participant_id": row.participant_id,
+                "survey": row.survey,
+                "survey_version": row.survey_version,
+                "phase": row.phase,
+                "item": row.item,
+                "value": row.value,
+                "at": iso_from_ms(row.at_ms),
+                "survey_hash": row.survey_hash,
+                "page_id": row.page_id,
+                "seconds_on_page": row.seconds_on_page,
+                **_extra(row.extra),
+            }
+
+
+def export_jsonl(engine: Engine, study_id: str, out: str | Path) -> dict[str, int]:
+    """Write a study as JSON Lines; returns the number of records per kind."""
+    counts = dict.fromkeys(RECORD_KINDS, 0)
+    path = Path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".part")
+    with tmp.open("w", encoding="utf-8") as handle:
+        for record in iter_records(engine, study_id):
+            counts[record["record"]] += 1
+            handle.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+            handle.write("\n")
+    tmp.replace(path)
+    return counts
+
+
+def _json_text(value: Any) -> Any:
+    if isinstance(value, dict | list):
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return value
+
+
+def export_tables(engine: Engine, study_id: str, out: str | Path, fmt: str) -> dict[str, Path]:
+    """Write one tidy table per record kind as CSV or Parquet; returns kind → file."""
+    if fmt not in ("csv", "parquet"):
+        raise ValueError(f"format must be csv or parquet, not {fmt!r}")
+    rows: dict[str, list[dict[str, Any]]] = {kind: [] for kind in RECORD_KINDS}
+    for record in iter_records(engine, study_id):
+        kind = record.pop("record")
+        if kind == "event":
+            for key, value in record["props"].items():
+                record[f"props.{key}"] = _json_text(value)
+        rows[kind].append({key: _json_text(value) for key, value in record.items()})
+    base = Path(out)
+    stem = (
+        base.name[: -len(base.suffix)]
+        if base.suffix in (".csv", ".parquet", ".jsonl")
+        else base.name
+    )
+    base.parent.mkdir(parents=True, exist_ok=True)
+    names = {
+        "study": "study",
+        "participant": "participants",
+        "assignment": "assignments",
+        "event": "events",
+        "response": "responses",
+    }
+    written: dict[str, Path] = {}
+    for kind, records in rows.items():
+        frame = pd.DataFrame.from_records(records)
+        target = base.parent / f"{stem}.{names[kind]}.{fmt}"
+        if fmt == "csv":
+            frame.to_csv(target, index=False)
+        else:
+            # Mixed-type columns (answers may be numbers or text) go to Parquet as text.
+            for column in frame.columns:
+                if frame[column].dtype == object:
+                    kinds = {type(v) for v in frame[column] if v is not None}
+                    if len(kinds) > 1:
+                        frame[column] = frame[column].map(lambda v: None if v is None else str(v))
+            frame.to_parquet(target, index=False)
+        written[kind] = target
+    return written
+
+
+# ---------------------------------------------------------------- analytics frames
+
+
+def load_study_data(engine: Engine, study_id: str) -> StudyData:
+    """A study's records as :class:`analytics.data.StudyData` frames (exchange columns)."""
+    with engine.connect() as conn:
+        study = conn.execute(select(studies).where(studies.c.study_id == study_id)).first()
+        if study is None:
+            raise NotFound(f"no study {study_id!r}")
+        study_record = {
+            "study_id": study.study_id,
+            "title": study.title,
+            "game": study.game,
+            "rules": study.rules,
+            "experiments": study.experiments or [],
+            "surveys": study.surveys or {},
+            "games_per_tester": study.games_per_tester,
+            "settings": study.settings or {},
+            **_extra(study.extra),
+        }
+        part_rows = conn.execute(
+            select(
+                participants.c.study_id,
+                participants.c.participant_id,
+                participants.c.created_at_ms,
+                participants.c.consented_at_ms,
+                participants.c.attributes,
+            )
+            .where(participants.c.study_id == study_id)
+            .order_by(participants.c.created_at_ms)
+        ).all()
+        assign_rows = conn.execute(
+            select(
+                assignments.c.participant_id,
+                assignments.c.experiment,
+                assignments.c.variant,
+                assignments.c.at_ms,
+            ).where(assignments.c.study_id == study_id)
+        ).all()
+        # Raw JSON text decoded in one list comprehension is much faster than a per-row
+        # result processor for a million events.
+        event_rows = conn.execute(
+            select(
+                events.c.participant_id,
+                events.c.session_id,
+                events.c.seq,
+                events.c.at_ms,
+                events.c.type,
+                cast(events.c.props, Text),
+                events.c.game_id,
+            )
+            .where(events.c.study_id == study_id)
+            .order_by(events.c.participant_id, events.c.session_id, events.c.seq)
+        ).all()
+        response_rows = conn.execute(
+            select(
+                responses.c.participant_id,
+                responses.c.survey,
+                responses.c.survey_version,
+                responses.c.phase,
+                responses.c.item,
+                responses.c.value,
+                responses.c.at_ms,
+            ).where(responses.c.study_id == study_id)
+        ).all()
+
+    def times(values: Any) -> pd.Series:
+        return pd.to_datetime(pd.Series(values, dtype="Int64"), unit="ms", utc=True)
+
+    participants_frame = pd.DataFrame(
+        {
+            "study_id": [row[0] for row in part_rows],
+            "participant_id": [row[1] for row in part_rows],
+            "created_at": times([row[2] for row in part_rows]),
+            "consented_at": times([row[3] for row in part_rows]),
+        },
+        columns=PARTICIPANT_COLUMNS,
+    )
+    assignments_frame = pd.DataFrame(
+        {
+            "participant_id": [row[0] for row in assign_rows],
+            "experiment": [row[1] for row in assign_rows],
+            "variant": [row[2] for row in assign_rows],
+            "at": times([row[3] for row in assign_rows]),
+        },
+        columns=ASSIGNMENT_COLUMNS,
+    )
+    columns = list(zip(*event_rows, strict=True)) if event_rows else [[] for _ in range(7)]
+    decode = json.loads
+    events_frame = pd.DataFrame(
+        {
+            "participant_id": pd.Series(columns[0], dtype=object),
+            "session_id": pd.Series(columns[1], dtype=object),
+            "seq": pd.Series(columns[2], dtype="int64"),
+            "at": times(columns[3]),
+            "type": pd.Series(columns[4], dtype=object),
+            "props": pd.Series([decode(text) for text in columns[5]], dtype=object),
+            "game_id": pd.Series(columns[6], dtype=object),
+        },
+        columns=EVENT_COLUMNS,
+    )
+    responses_frame = pd.DataFrame(
+        {
+            "participant_id": [row[0] for row in response_rows],
+            "survey": [row[1] for row in response_rows],
+            "survey_version": [row[2] for row in response_rows],
+            "phase": [row[3] for row in response_rows],
+            "item": [row[4] for row in response_rows],
+            "value": pd.Series([row[5] for row in response_rows], dtype=object),
+            "at": times([row[6] for row in response_rows]),
+        },
+        columns=RESPONSE_COLUMNS,
+    )
+    attributes = pd.DataFrame.from_records(
+        [{"participant_id": row[1], **(row[4] or {})} for row in part_rows],
+        columns=None,
+    )
+    if attributes.empty:
+        attributes = pd.DataFrame(columns=["participant_id"])
+    return StudyData(
+        study=study_record,
+        participants=participants_frame,
+        assignments=assignments_frame,
+        events=events_frame,
+        responses=responses_frame,
+        attributes=attributes,
+    )
+
+
+# ---------------------------------------------------------------- import
+
+
+@dataclass
+class ImportReport:
+    """What an import added, per record kind (records already stored count as skipped)."""
+
+    path: str
+    lines: int = 0
+    added: dict[str, int] = field(default_factory=lambda: dict.fromkeys(RECORD_KINDS, 0))
+    read: dict[str, int] = field(default_factory=lambda: dict.fromkeys(RECORD_KINDS, 0))
+
+    def summary(self) -> str:
+        parts = [
+            f"{self.added[kind]} {kind}{'' if self.added[kind] == 1 else 's'}"
+            for kind in RECORD_KINDS
+        ]
+        skipped = sum(self.read.values()) - sum(self.added.values())
+        return f"imported {self.path}: added " + ", ".join(parts) + f" ({skipped} already stored)"
+
+
+class _Problems:
+    def __init__(self) -> None:
+        self.items: list[tuple[int, str]] = []
+        self.total = 0
+
+    def add(self, line: int, message: str) -> None:
+        self.total += 1
+        if len(self.items) < MAX_PROBLEMS:
+            self.items.append((line, message))
+
+
+def _is_time(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        ms_from_iso(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_id(value: Any) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= 128
+
+
+def _check_record(number: int, record: dict[str, Any], problems: _Problems) -> bool:
+    """Per-line checks: kind, required keys, value types. False if the line is unusable."""
+    kind = record.get("record")
+    if kind not in REQUIRED:
+        problems.add(number, f"unknown record {kind!r} (expected one of {', '.join(RECORD_KINDS)})")
+        return False
+    missing = [key for key in REQUIRED[kind] if key not in record]
+    if missing:
+        problems.add(number, f"{kind} record is missing key {', '.join(map(repr, missing))}")
+        return False
+    bad: list[str] = []
+    if kind == "study":
+        if not _is_id(record["study_id"]):
+            bad.append("study_id must be a non-empty string")
+        if not isinstance(record["rules"], str | dict):
+            bad.append("rules must be a preset name or a rule object")
+        experiments = record["experiments"]
+        if not isinstance(experiments, list) or not all(
+            isinstance(e, dict)
+            and isinstance(e.get("key"), str)
+            and isinstance(e.get("variants"), list)
+            and all(isinstance(v, str) for v in e["variants"])
+            and isinstance(e.get("target"), str)
+            for e in experiments
+        ):
+            bad.append("experiments must be a list of {key, variants: [names], target}")
+        if "created_at" in record and not _is_time(record["created_at"]):
+            bad.append("created_at must be an ISO 8601 time with a zone")
+    elif kind == "participant":
+        if not _is_id(record["participant_id"]) or not _is_id(record["study_id"]):
+            bad.append("participant_id and study_id must be non-empty strings")
+        if not _is_time(record["created_at"]):
+            bad.append("created_at must be an ISO 8601 time with a zone")
+        if record["consented_at"] is not None and not _is_time(record["consented_at"]):
+            bad.append("consented_at must be null or an ISO 8601 time with a zone")
+    elif kind == "assignment":
+        for key in ("participant_id", "experiment", "variant"):
+            if not _is_id(record[key]):
+                bad.append(f"{key} must be a non-empty string")
+        if not _is_time(record["at"]):
+            bad.append("at must be an ISO 8601 time with a zone")
+    elif kind == "event":
+        if not _is_id(record["participant_id"]) or not _is_id(record["session_id"]):
+            bad.append("participant_id and session_id must be non-empty strings")
+        seq = record["seq"]
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+            bad.append("seq must be a whole number from 1")
+        if not _is_time(record["at"]):
+            bad.append("at must be an ISO 8601 time with a zone")
+        if not isinstance(record["type"], str) or not record["type"]:
+            bad.append("type must be a non-empty string")
+        if not isinstance(record["props"], dict):
+            bad.append("props must be an object")
+        if record.get("game_id") is not None and not isinstance(record["game_id"], str):
+            bad.append("game_id must be a string or null")
+    elif kind == "response":
+        for key in ("participant_id", "survey", "item"):
+            if not _is_id(record[key]):
+                bad.append(f"{key} must be a non-empty string")
+        if not isinstance(record["survey_version"], str | int | float):
+            bad.append("survey_version must be a string")
+        if record["phase"] not in PHASES:
+            bad.append("phase must be 'pre' or 'post'")
+        if isinstance(record["value"], dict):
+            bad.append("value must be a number, string, list or null")
+        if not _is_time(record["at"]):
+            bad.append("at must be an ISO 8601 time with a zone")
+    for message in bad:
+        problems.add(number, f"{kind}: {message}")
+    return not bad
+
+
+def _read_lines(handle: IO[str]) -> Iterator[tuple[int, str]]:
+    for number, line in enumerate(handle, start=1):
+        if line.strip():
+            yield number, line
+
+
+def _split_extra(kind: str, record: dict[str, Any]) -> dict[str, Any] | None:
+    known = {"record", *REQUIRED[kind], *OPTIONAL[kind]}
+    extra = {key: value for key, value in record.items() if key not in known}
+    return extra or None
+
+
+@dataclass
+class _Plan:
+    """What pass 1 learnt: small records kept whole, events summarised per session."""
+
+    studies: dict[str, dict[str, Any]] = field(default_factory=dict)
+    participants: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
+    assignments: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    responses: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    # session_id → [participant_id, first line, min at_ms, {seq: line}]
+    sessions: dict[str, list[Any]] = field(default_factory=dict)
+    # participant_id → first line that needs the participant (event/assignment/response)
+    needs_participant: dict[str, int] = field(default_factory=dict)
+
+
+def _chunks(values: list[str], size: int = 500) -> Iterator[list[str]]:
+    for start in range(0, len(values), size):
+        yield values[start : start + size]
+
+
+def _validate(engine: Engine, path: Path, report: ImportReport) -> _Plan:
+    problems = _Problems()
+    plan = _Plan()
+    with path.open("r", encoding="utf-8") as handle:
+        for number, line in _read_lines(handle):
+            report.lines = number
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                problems.add(number, f"not valid JSON: {exc.msg}")
+                continue
+            if not isinstance(record, dict):
+                problems.add(number, "a line must hold one JSON object")
+                continue
+            if not _check_record(number, record, problems):
+                continue
+            kind = record["record"]
+            report.read[kind] += 1
+            if kind == "study":
+                plan.studies[record["study_id"]] = record
+            elif kind == "participant":
+                pid = record["participant_id"]
+                earlier = plan.participants.get(pid)
+                if earlier is not None and earlier[1]["study_id"] != record["study_id"]:
+                    problems.add(
+                        number, f"participant {pid} is in two studies (see line {earlier[0]})"
+                    )
+                plan.participants[pid] = (number, record)
+            elif kind == "event":
+                pid, sid = record["participant_id"], record["session_id"]
+                plan.needs_participant.setdefault(pid, number)
+                at_ms = ms_from_iso(record["at"])
+                session = plan.sessions.get(sid)
+                if session is None:
+                    plan.sessions[sid] = [pid, number, at_ms, {record["seq"]: number}]
+                else:
+                    if session[0] != pid:
+                        problems.add(
+                            number,
+                            f"session {sid} belongs to participant {session[0]} (line {session[1]}), not {pid}",
+                        )
+                    if record["seq"] in session[3]:
+                        problems.add(number, f"seq {record['seq']} of session {sid} appears twice")
+                    session[3][record["seq"]] = number
+                    session[2] = min(session[2], at_ms)
+            else:
+                plan.needs_participant.setdefault(record["participant_id"], number)
+                (plan.assignments if kind == "assignment" else plan.responses).append(
+                    (number, record)
+                )
+
+    # Cross-record checks, against the file and what the database already holds.
+    with engine.connect() as conn:
+        wanted_studies = {rec["study_id"] for _, rec in plan.participants.values()}
+        known_studies = set(plan.studies)
+        missing = sorted(wanted_studies - known_studies)
+        for chunk in _chunks(missing):
+            known_studies.update(
+                conn.execute(
+                    select(studies.c.study_id).where(studies.c.study_id.in_(chunk))
+                ).scalars()
+            )
+        for pid, (number, rec) in plan.participants.items():
+            if rec["study_id"] not in known_studies:
+                problems.add(
+                    number, f"participant {pid} belongs to unknown study {rec['study_id']}"
+                )
+        # participant_id → consented?
+        consent: dict[str, bool] = {
+            pid: rec["consented_at"] is not None for pid, (_, rec) in plan.participants.items()
+        }
+        stored_pids = sorted(set(plan.needs_participant) - set(consent))
+        for chunk in _chunks(stored_pids):
+            for pid, consented_at in conn.execute(
+                select(participants.c.participant_id, participants.c.consented_at_ms).where(
+                    participants.c.participant_id.in_(chunk)
+                )
+            ):
+                consent[pid] = consented_at is not None
+        for pid, number in sorted(plan.needs_participant.items(), key=lambda item: item[1]):
+            if pid not in consent:
+                problems.add(number, f"unknown participant {pid} (no participant record)")
+            elif not consent[pid]:
+                problems.add(
+                    number,
+                    f"participant {pid} has no consent (consented_at is null) but has data",
+                )
+        # Sessions: owner and seq contiguity together with stored events.
+        stored_sessions: dict[str, tuple[str, int]] = {}
+        for chunk in _chunks(sorted(plan.sessions)):
+            for sid, pid, last_seq in conn.execute(
+                select(sessions.c.session_id, sessions.c.participant_id, sessions.c.last_seq).where(
+                    sessions.c.session_id.in_(chunk)
+                )
+            ):
+                stored_sessions[sid] = (pid, last_seq)
+        for sid, (pid, number, _, seqs) in plan.sessions.items():
+            if sid in stored_sessions and stored_sessions[sid][0] != pid:
+                problems.add(number, f"session {sid} belongs to another participant already")
+                continue
+            if len(seqs) == max(seqs):
+                continue  # 1..n exactly
+            stored = set(
+                conn.execute(select(events.c.seq).where(events.c.session_id == sid)).scalars()
+            )
+            combined = set(seqs) | stored
+            if len(combined) != max(combined):
+                gap = min(set(range(1, max(combined) + 1)) - combined)
+                after = min(seq for seq in seqs if seq > gap)
+                problems.add(
+                    seqs[after],
+                    f"session {sid}: seq {after} follows a gap (seq {gap} is missing; "
+                    "seq must run 1, 2, 3 … without gaps)",
+                )
+    if problems.total:
+        problems.items.sort()
+        raise ImportRejected(str(path), problems.items)
+    return plan
+
+
+def import_jsonl(engine: Engine, path: str | Path) -> ImportReport:
+    """Import an exchange-format file: validate every line, then store it all or nothing.
+
+    Raises :class:`ImportRejected` (with line numbers) and stores nothing if any line is
+    malformed or inconsistent. Records already stored are skipped, so importing the same
+    file twice adds nothing the second time.
+    """
+    source = Path(path)
+    if not source.is_file():
+        raise NotFound(f"no such file: {source}")
+    report = ImportReport(path=str(source))
+    plan = _validate(engine, source, report)
+    tables = {
+        "study": studies,
+        "participant": participants,
+        "assignment": assignments,
+        "event": events,
+        "response": responses,
+    }
+    with write_lock(engine), engine.begin() as conn:
+        before = {
+            kind: conn.execute(select(func.count()).select_from(t)).scalar_one()
+            for kind, t in tables.items()
+        }
+
+        def put(table: Any, rows: list[dict[str, Any]], keys: list[str]) -> None:
+            if rows:
+                statement = upsert_insert(engine, table).on_conflict_do_nothing(index_elements=keys)
+                conn.execute(statement, rows)
+
+        put(
+            studies,
+            [
+                {
+                    "study_id": rec["study_id"],
+                    "title": rec["title"],
+                    "game": rec["game"],
+                    "rules": rec["rules"],
+                    "experiments": rec["experiments"],
+                    "surveys": rec.get("surveys") or {},
+                    "games_per_tester": int(rec.get("games_per_tester") or 1),
+                    "allow_more_games": bool(rec.get("allow_more_games", False)),
+                    "settings": rec.get("settings") or {},
+                    "open": bool(rec.get("open", True)),
+                    "created_at_ms": ms_from_iso(rec["created_at"])
+                    if rec.get("created_at")
+                    else now_ms(),
+                    "extra": _split_extra("study", rec),
+                }
+                for rec in plan.studies.values()
+            ],
+            ["study_id"],
+        )
+        study_of: dict[str, str] = {}
+        part_rows = []
+        for pid, (_, rec) in plan.participants.items():
+            study_of[pid] = rec["study_id"]
+            part_rows.append(
+                {
+                    "participant_id": pid,
+                    "study_id": rec["study_id"],
+                    "created_at_ms": ms_from_iso(rec["created_at"]),
+                    "consented_at_ms": None
+                    if rec["consented_at"] is None
+                    else ms_from_iso(rec["consented_at"]),
+                    "consent": rec.get("consent"),
+                    "stage": rec.get("stage") or ("done" if rec["consented_at"] else "consent"),
+                    "games_completed": int(rec.get("games_completed") or 0),
+                    "completion_code": rec.get("completion_code"),
+                    "attributes": rec.get("attributes"),
+                    "extra": _split_extra("participant", rec),
+                }
+            )
+        put(participants, part_rows, ["participant_id"])
+        missing = sorted(set(plan.needs_participant) - set(study_of))
+        for chunk in _chunks(missing):
+            study_of.update(
+                dict(
+                    conn.execute(
+                        select(participants.c.participant_id, participants.c.study_id).where(
+                            participants.c.participant_id.in_(chunk)
+                        )
+                    ).all()
+                )
+            )
+        put(
+            assignments,
+            [
+                {
+                    "participant_id": rec["participant_id"],
+                    "experiment": rec["experiment"],
+                    "study_id": study_of[rec["participant_id"]],
+                    "variant": rec["variant"],
+                    "at_ms": ms_from_iso(rec["at"]),
+                    "extra": _split_extra("assignment", rec),
+                }
+                for _, rec in plan.assignments
+            ],
+            ["participant_id", "experiment"],
+        )
+        put(
+            responses,
+            [
+                {
+                    "participant_id": rec["participant_id"],
+                    "survey": rec["survey"],
+                    "item": rec["item"],
+                    "study_id": study_of[rec["participant_id"]],
+                    "survey_version": str(rec["survey_version"]),
+                    "survey_hash": rec.get("survey_hash"),
+                    "phase": rec["phase"],
+                    "page_id": rec.get("page_id"),
+                    "value": rec["value"],
+                    "seconds_on_page": rec.get("seconds_on_page"),
+                    "at_ms": ms_from_iso(rec["at"]),
+                    "extra": _split_extra("response", rec),
+                }
+                for _, rec in plan.responses
+            ],
+            ["participant_id", "survey", "item"],
+        )
+        put(
+            sessions,
+            [
+                {
+                    "session_id": sid,
+                    "participant_id": pid,
+                    "started_at_ms": first_at,
+                    "user_agent": None,
+                    "meta": {"imported": True},
+                    "last_seq": 0,
+                }
+                for sid, (pid, _, first_at, _) in plan.sessions.items()
+            ],
+            ["session_id"],
+        )
+        for sid, (_, _, _, seqs) in plan.sessions.items():
+            top = max(seqs)
+            conn.execute(
+                update(sessions)
+                .where(sessions.c.session_id == sid)
+                .where(sessions.c.last_seq < top)
+                .values(last_seq=top)
+            )
+        # No conflict target: an event already stored under (session_id, seq) or under
+        # its client_event_id is skipped either way.
+        event_insert = upsert_insert(engine, events).on_conflict_do_nothing()
+        known = {"record", *REQUIRED["event"], *OPTIONAL["event"]}
+        batch: list[dict[str, Any]] = []
+        with source.open("r", encoding="utf-8") as handle:
+            for _, line in _read_lines(handle):
+                if '"event"' not in line:
+                    continue
+                rec = json.loads(line)
+                if rec.get("record") != "event":
+                    continue
+                extra = {key: value for key, value in rec.items() if key not in known} or None
+                batch.append(
+                    {
+                        "study_id": study_of[rec["participant_id"]],
+                        "participant_id": rec["participant_id"],
+                        "session_id": rec["session_id"],
+                        "seq": rec["seq"],
+                        "at_ms": ms_from_iso(rec["at"]),
+                        "type": rec["type"],
+                        "props": rec["props"],
+                        "game_id": rec.get("game_id"),
+                        "client_event_id": rec.get("client_event_id"),
+                        "extra": extra,
+                    }
+                )
+                if len(batch) >= BATCH:
+                    conn.execute(event_insert, batch)
+                    batch = []
+        if batch:
+            conn.execute(event_insert, batch)
+        after = {
+            kind: conn.execute(select(func.count()).select_from(t)).scalar_one()
+            for kind, t in tables.items()
+        }
+    report.added = {kind: after[kind] - before[kind] for kind in RECORD_KINDS}
+    return report
+
+
+__all__ = [
+    "ImportReport",
+    "export_jsonl",
+    "export_tables",
+    "import_jsonl",
+    "iter_records",
+    "load_study_data",
+]

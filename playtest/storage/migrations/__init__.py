@@ -1,0 +1,1 @@
+"""Alembic migrations of the playtest schema (run by ``playtest.storage.db.upgrade``)."""

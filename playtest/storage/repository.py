@@ -1,0 +1,828 @@
+"""Studies, participants, sessions, games, survey responses and experiment assignments.
+
+Every function takes the engine first and returns frozen value objects, never live ORM
+rows. Writes are short transactions; each one that must be safe under concurrency starts
+with the UPDATE that takes the lock it needs (a SQLite write lock, a PostgreSQL row lock),
+so two tabs or two server threads cannot interleave badly.
+
+>>> from playtest.storage.db import make_engine, upgrade
+>>> engine = make_engine("sqlite://")  # in memory, for the example
+>>> upgrade(engine)
+>>> study = create_study(engine, title="Demo", study_id="demo", rules="standard")
+>>> tester = create_consented_participant(engine, "demo", {"adult": True})
+>>> get_participant(engine, tester.participant_id).stage
+'consent'
+>>> advance_stage(engine, tester.participant_id, "consent", "pre_survey")
+'pre_survey'
+>>> get_participant(engine, "tampered-code") is None
+True
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+
+from playtest.storage.db import write_lock
+from playtest.storage.errors import ConflictError, NotFound
+from playtest.storage.models import (
+    STAGES,
+    AssignmentRow,
+    EventRow,
+    ExposureRow,
+    GameActionRow,
+    GameRow,
+    ParticipantRow,
+    ResponseRow,
+    SessionRow,
+    StudyRow,
+)
+from playtest.storage.timeutil import datetime_from_ms, ms_from, now_ms
+
+studies = StudyRow.__table__  # type: ignore[attr-defined]
+participants = ParticipantRow.__table__  # type: ignore[attr-defined]
+sessions = SessionRow.__table__  # type: ignore[attr-defined]
+games = GameRow.__table__  # type: ignore[attr-defined]
+game_actions = GameActionRow.__table__  # type: ignore[attr-defined]
+events = EventRow.__table__  # type: ignore[attr-defined]
+responses = ResponseRow.__table__  # type: ignore[attr-defined]
+assignments = AssignmentRow.__table__  # type: ignore[attr-defined]
+exposures = ExposureRow.__table__  # type: ignore[attr-defined]
+
+CODE_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+PHASES = ("pre", "post")
+
+
+def upsert_insert(engine: Engine, table: Any) -> Any:
+    """``INSERT`` with ``on_conflict_do_nothing``/``do_update`` for this engine's dialect."""
+    if engine.dialect.name == "postgresql":
+        return postgresql.insert(table)
+    return sqlite.insert(table)
+
+
+# ---------------------------------------------------------------- studies
+
+
+@dataclass(frozen=True)
+class Study:
+    """A study as designers configure it (``study_id`` is the short code in links)."""
+
+    study_id: str
+    title: str
+    game: str
+    rules: Any
+    surveys: dict[str, Any]
+    experiments: list[dict[str, Any]]
+    games_per_tester: int
+    allow_more_games: bool
+    settings: dict[str, Any]
+    open: bool
+    created_at: datetime
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class StudyCounts:
+    """How far a study's testers got."""
+
+    study_id: str
+    participants: int
+    completed: int
+    by_stage: dict[str, int]
+    events: int
+    games_started: int
+    games_finished: int
+
+
+STUDY_FIELDS = (
+    "title",
+    "game",
+    "rules",
+    "surveys",
+    "experiments",
+    "games_per_tester",
+    "allow_more_games",
+    "settings",
+    "open",
+)
+
+
+def new_study_code() -> str:
+    """A short, readable, unguessable-enough link code: 8 lowercase letters and digits."""
+    alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
+    return "".join(secrets.choice(alphabet) for _ in range(8))
+
+
+def _validate_experiments(experiments: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    checked = []
+    for experiment in experiments:
+        key, variants = experiment.get("key"), experiment.get("variants")
+        if not isinstance(key, str) or not key:
+            raise ValueError(f"experiment without a key: {experiment!r}")
+        if not isinstance(variants, list) or len(variants) < 2:
+            raise ValueError(f"experiment {key!r} needs a list of at least two variants")
+        if not isinstance(experiment.get("target"), str):
+            raise ValueError(f"experiment {key!r} needs a target (message:<key>, rules, ui:<x>)")
+        checked.append(dict(experiment))
+    return checked
+
+
+def _study_from_row(row: Any) -> Study:
+    return Study(
+        study_id=row.study_id,
+        title=row.title,
+        game=row.game,
+        rules=row.rules,
+        surveys=row.surveys or {},
+        experiments=row.experiments or [],
+        games_per_tester=row.games_per_tester,
+        allow_more_games=bool(row.allow_more_games),
+        settings=row.settings or {},
+        open=bool(row.open),
+        created_at=datetime_from_ms(row.created_at_ms),  # type: ignore[arg-type]
+        extra=row.extra or {},
+    )
+
+
+def create_study(
+    engine: Engine,
+    *,
+    title: str,
+    study_id: str | None = None,
+    game: str = "vapoosh",
+    rules: Any = "standard",
+    surveys: Mapping[str, Any] | None = None,
+    experiments: Sequence[Mapping[str, Any]] = (),
+    games_per_tester: int = 1,
+    allow_more_games: bool = False,
+    settings: Mapping[str, Any] | None = None,
+    open: bool = True,
+    extra: Mapping[str, Any] | None = None,
+) -> Study:
+    """Store a new study; ``study_id`` defaults to a fresh 8-character code."""
+    code = study_id or new_study_code()
+    if not CODE_PATTERN.match(code):
+        raise ValueError(f"study id {code!r} must be 1-64 letters, digits, '-' or '_'")
+    if games_per_tester < 1:
+        raise ValueError("games_per_tester must be at least 1")
+    values = {
+        "study_id": code,
+        "title": title,
+        "game": game,
+        "rules": rules,
+        "surveys": dict(surveys or {}),
+        "experiments": _validate_experiments(experiments),
+        "games_per_tester": games_per_tester,
+        "allow_more_games": allow_more_games,
+        "settings": dict(settings or {}),
+        "open": open,
+        "created_at_ms": now_ms(),
+        "extra": dict(extra) if extra else None,
+    }
+    try:
+        with write_lock(engine), engine.begin() as conn:
+            conn.execute(insert(studies).values(**values))
+    except IntegrityError:
+        raise ConflictError(f"a study with id {code!r} exists already") from None
+    study = get_study(engine, code)
+    assert study is not None
+    return study
+
+
+def update_study(engine: Engine, study_id: str, **changes: Any) -> Study:
+    """Change some of :data:`STUDY_FIELDS` of a study."""
+    unknown = set(changes) - set(STUDY_FIELDS)
+    if unknown:
+        raise ValueError(f"cannot change {sorted(unknown)} of a study")
+    if "experiments" in changes:
+        changes["experiments"] = _validate_experiments(changes["experiments"])
+    if "games_per_tester" in changes and changes["games_per_tester"] < 1:
+        raise ValueError("games_per_tester must be at least 1")
+    with write_lock(engine), engine.begin() as conn:
+        result = conn.execute(
+            update(studies).where(studies.c.study_id == study_id).values(**changes)
+        )
+    if result.rowcount == 0:
+        raise NotFound(f"no study {study_id!r}")
+    study = get_study(engine, study_id)
+    assert study is not None
+    return study
+
+
+def get_study(engine: Engine, study_id: str) -> Study | None:
+    with engine.connect() as conn:
+        row = conn.execute(select(studies).where(studies.c.study_id == study_id)).first()
+    return None if row is None else _study_from_row(row)
+
+
+def list_studies(engine: Engine) -> list[Study]:
+    """All studies, newest first."""
+    with engine.connect() as conn:
+        rows = conn.execute(select(studies).order_by(studies.c.created_at_ms.desc())).all()
+    return [_study_from_row(row) for row in rows]
+
+
+def study_counts(engine: Engine, study_id: str) -> StudyCounts:
+    """Participants per stage, completions, events and games of one study (aggregated in SQL)."""
+    with engine.connect() as conn:
+        stage_rows = conn.execute(
+            select(participants.c.stage, func.count())
+            .where(participants.c.study_id == study_id)
+            .group_by(participants.c.stage)
+        ).all()
+        event_count = conn.execute(
+            select(func.count()).select_from(events).where(events.c.study_id == study_id)
+        ).scalar_one()
+        game_row = conn.execute(
+            select(func.count(), func.count(games.c.finished_at_ms))
+            .select_from(games.join(participants))
+            .where(participants.c.study_id == study_id)
+        ).one()
+    by_stage = {stage: 0 for stage in STAGES}
+    by_stage.update({stage: count for stage, count in stage_rows})
+    return StudyCounts(
+        study_id=study_id,
+        participants=sum(by_stage.values()),
+        completed=by_stage.get("done", 0),
+        by_stage=by_stage,
+        events=event_count,
+        games_started=game_row[0],
+        games_finished=game_row[1],
+    )
+
+
+# ---------------------------------------------------------------- participants
+
+
+@dataclass(frozen=True)
+class Participant:
+    """A tester. ``participant_id`` is the pseudonymous code in resume links (``?p=``)."""
+
+    participant_id: str
+    study_id: str
+    created_at: datetime
+    consented_at: datetime | None
+    consent: dict[str, Any]
+    stage: str
+    games_completed: int
+    completion_code: str | None
+    attributes: dict[str, Any]
+
+
+def new_participant_code() -> str:
+    """128 random bits, URL-safe: unguessable, so the code alone can resume a tester."""
+    return secrets.token_urlsafe(16)
+
+
+def _participant_from_row(row: Any) -> Participant:
+    return Participant(
+        participant_id=row.participant_id,
+        study_id=row.study_id,
+        created_at=datetime_from_ms(row.created_at_ms),  # type: ignore[arg-type]
+        consented_at=datetime_from_ms(row.consented_at_ms),
+        consent=row.consent or {},
+        stage=row.stage,
+        games_completed=row.games_completed,
+        completion_code=row.completion_code,
+        attributes=row.attributes or {},
+    )
+
+
+def create_consented_participant(
+    engine: Engine,
+    study_id: str,
+    consent_details: Mapping[str, Any],
+    attributes: Mapping[str, Any] | None = None,
+    at: datetime | int | None = None,
+) -> Participant:
+    """Create a tester at the moment of consent (nothing is stored before it)."""
+    moment = ms_from(at)
+    code = new_participant_code()
+    with write_lock(engine), engine.begin() as conn:
+        study_exists = conn.execute(
+            select(studies.c.study_id).where(studies.c.study_id == study_id)
+        ).first()
+        if study_exists is None:
+            raise NotFound(f"no study {study_id!r}")
+        conn.execute(
+            insert(participants).values(
+                participant_id=code,
+                study_id=study_id,
+                created_at_ms=moment,
+                consented_at_ms=moment,
+                consent=dict(consent_details),
+                stage="consent",
+                games_completed=0,
+                attributes=dict(attributes) if attributes else None,
+            )
+        )
+    participant = get_participant(engine, code)
+    assert participant is not None
+    return participant
+
+
+def get_participant(engine: Engine, participant_id: str) -> Participant | None:
+    """The tester with this code, or None (unknown, malformed or tampered codes)."""
+    if not isinstance(participant_id, str) or not CODE_PATTERN.match(participant_id):
+        return None
+    with engine.connect() as conn:
+        row = conn.execute(
+            select(participants).where(participants.c.participant_id == participant_id)
+        ).first()
+    return None if row is None else _participant_from_row(row)
+
+
+def list_participants(engine: Engine, study_id: str) -> list[Participant]:
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(participants)
+            .where(participants.c.study_id == study_id)
+            .order_by(participants.c.created_at_ms)
+        ).all()
+    return [_participant_from_row(row) for row in rows]
+
+
+def advance_stage(
+    engine: Engine, participant_id: str, expected_current_stage: str, new_stage: str
+) -> str:
+    """Move a tester forward from ``expected_current_stage`` to ``new_stage``; return the stage.
+
+    Idempotent and forward-only: a repeated call (a double click, a second tab) finds the
+    tester already at or past ``new_stage`` and changes nothing. A tester behind
+    ``expected_current_stage`` is a :class:`ConflictError` (a stage would be skipped).
+    """
+    order = {stage: number for number, stage in enumerate(STAGES)}
+    if expected_current_stage not in order or new_stage not in order:
+        raise ValueError(f"stages are {STAGES}")
+    if order[new_stage] <= order[expected_current_stage]:
+        raise ValueError(f"{expected_current_stage!r} → {new_stage!r} is not forward")
+    with write_lock(engine), engine.begin() as conn:
+        result = conn.execute(
+            update(participants)
+            .where(participants.c.participant_id == participant_id)
+            .where(participants.c.stage == expected_current_stage)
+            .values(stage=new_stage)
+        )
+        if result.rowcount == 1:
+            return new_stage
+        current = conn.execute(
+            select(participants.c.stage).where(participants.c.participant_id == participant_id)
+        ).scalar_one_or_none()
+    if current is None:
+        raise NotFound(f"no participant {participant_id!r}")
+    if order[current] < order[expected_current_stage]:
+        raise ConflictError(
+            f"participant is at {current!r}, not {expected_current_stage!r}: cannot go to "
+            f"{new_stage!r}"
+        )
+    return str(current)
+
+
+def set_completion_code(engine: Engine, participant_id: str, code: str | None = None) -> str:
+    """Give the tester a completion code once; later calls return the same code."""
+    candidate = code or secrets.token_hex(4).upper()
+    with write_lock(engine), engine.begin() as conn:
+        conn.execute(
+            update(participants)
+            .where(participants.c.participant_id == participant_id)
+            .where(participants.c.completion_code.is_(None))
+            .values(completion_code=candidate)
+        )
+        stored = conn.execute(
+            select(participants.c.completion_code).where(
+                participants.c.participant_id == participant_id
+            )
+        ).first()
+    if stored is None:
+        raise NotFound(f"no participant {participant_id!r}")
+    return str(stored[0])
+
+
+def set_attributes(engine: Engine, participant_id: str, **attributes: Any) -> dict[str, Any]:
+    """Merge attributes (e.g. ``age_band``) into the tester's attributes; return them all."""
+    with write_lock(engine), engine.begin() as conn:
+        conn.execute(
+            update(participants)
+            .where(participants.c.participant_id == participant_id)
+            .values(stage=participants.c.stage)
+        )
+        row = conn.execute(
+            select(participants.c.attributes).where(
+                participants.c.participant_id == participant_id
+            )
+        ).first()
+        if row is None:
+            raise NotFound(f"no participant {participant_id!r}")
+        merged = {**(row[0] or {}), **attributes}
+        conn.execute(
+            update(participants)
+            .where(participants.c.participant_id == participant_id)
+            .values(attributes=merged)
+        )
+    return merged
+
+
+# ---------------------------------------------------------------- sessions
+
+
+def start_session(
+    engine: Engine,
+    participant_id: str,
+    user_agent: str | None = None,
+    meta: Mapping[str, Any] | None = None,
+    at: datetime | int | None = None,
+) -> str:
+    """A new session for one browser tab; returns its id. Event ``seq`` counts per session."""
+    session_id = uuid.uuid4().hex
+    try:
+        with write_lock(engine), engine.begin() as conn:
+            conn.execute(
+                insert(sessions).values(
+                    session_id=session_id,
+                    participant_id=participant_id,
+                    started_at_ms=ms_from(at),
+                    user_agent=user_agent,
+                    meta=dict(meta) if meta else None,
+                    last_seq=0,
+                )
+            )
+    except IntegrityError:
+        raise NotFound(f"no participant {participant_id!r}") from None
+    return session_id
+
+
+# ---------------------------------------------------------------- games
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """Everything needed to rebuild a game: replay ``actions`` from the rules and seats."""
+
+    game_id: str
+    participant_id: str
+    session_id: str | None
+    rules: Any
+    seats: list[str]
+    seed: int | None
+    actions: tuple[Any, ...]
+    created_at: datetime
+    finished: bool
+    winner: Any = None
+    reason: str | None = None
+    turns: int | None = None
+
+
+def create_game(
+    engine: Engine,
+    participant_id: str,
+    session_id: str | None,
+    rules: Any,
+    seats: Sequence[str],
+    seed: int | None,
+    game_id: str | None = None,
+) -> str:
+    """Start a game record; returns its id."""
+    code = game_id or uuid.uuid4().hex
+    try:
+        with write_lock(engine), engine.begin() as conn:
+            conn.execute(
+                insert(games).values(
+                    game_id=code,
+                    participant_id=participant_id,
+                    session_id=session_id,
+                    rules=rules,
+                    seats=list(seats),
+                    seed=seed,
+                    created_at_ms=now_ms(),
+                    action_count=0,
+                )
+            )
+    except IntegrityError:
+        raise ConflictError(f"no participant {participant_id!r} or game {code!r} exists") from None
+    return code
+
+
+def append_game_action(engine: Engine, game_id: str, index: int, action: Any) -> bool:
+    """Store action number ``index`` (0-based) of a game; True if stored by this call.
+
+    Idempotent on the index: sending the same action again returns False and changes
+    nothing, so a double-sent click cannot apply twice. A different action at a stored
+    index, a gap, or a finished game is a :class:`ConflictError`.
+    """
+    with write_lock(engine), engine.begin() as conn:
+        claimed = conn.execute(
+            update(games)
+            .where(games.c.game_id == game_id)
+            .where(games.c.action_count == index)
+            .where(games.c.finished_at_ms.is_(None))
+            .values(action_count=games.c.action_count + 1)
+        )
+        if claimed.rowcount == 1:
+            conn.execute(
+                insert(game_actions).values(
+                    game_id=game_id, idx=index, action=action, at_ms=now_ms()
+                )
+            )
+            return True
+        state = conn.execute(
+            select(games.c.action_count, games.c.finished_at_ms).where(
+                games.c.game_id == game_id
+            )
+        ).first()
+        if state is None:
+            raise NotFound(f"no game {game_id!r}")
+        stored = conn.execute(
+            select(game_actions.c.action)
+            .where(game_actions.c.game_id == game_id)
+            .where(game_actions.c.idx == index)
+        ).first()
+    if stored is not None:
+        if stored[0] == action:
+            return False
+        raise ConflictError(f"game {game_id}: action {index} is stored already and differs")
+    if state.finished_at_ms is not None:
+        raise ConflictError(f"game {game_id} is finished")
+    raise ConflictError(f"game {game_id}: action {index} would leave a gap after {state[0]}")
+
+
+def finish_game(
+    engine: Engine, game_id: str, winner: Any, reason: str, turns: int
+) -> bool:
+    """Mark a game finished (once) and count it for its tester; True if this call did."""
+    with write_lock(engine), engine.begin() as conn:
+        result = conn.execute(
+            update(games)
+            .where(games.c.game_id == game_id)
+            .where(games.c.finished_at_ms.is_(None))
+            .values(finished_at_ms=now_ms(), winner=winner, reason=reason, turns=turns)
+        )
+        if result.rowcount == 0:
+            exists = conn.execute(select(games.c.game_id).where(games.c.game_id == game_id))
+            if exists.first() is None:
+                raise NotFound(f"no game {game_id!r}")
+            return False
+        participant_id = conn.execute(
+            select(games.c.participant_id).where(games.c.game_id == game_id)
+        ).scalar_one()
+        conn.execute(
+            update(participants)
+            .where(participants.c.participant_id == participant_id)
+            .values(games_completed=participants.c.games_completed + 1)
+        )
+    return True
+
+
+def _game_from_row(conn: Any, row: Any) -> GameRecord:
+    actions = conn.execute(
+        select(game_actions.c.action)
+        .where(game_actions.c.game_id == row.game_id)
+        .order_by(game_actions.c.idx)
+    ).scalars()
+    return GameRecord(
+        game_id=row.game_id,
+        participant_id=row.participant_id,
+        session_id=row.session_id,
+        rules=row.rules,
+        seats=list(row.seats),
+        seed=row.seed,
+        actions=tuple(actions),
+        created_at=datetime_from_ms(row.created_at_ms),  # type: ignore[arg-type]
+        finished=row.finished_at_ms is not None,
+        winner=row.winner,
+        reason=row.reason,
+        turns=row.turns,
+    )
+
+
+def load_game(engine: Engine, game_id: str) -> GameRecord | None:
+    with engine.connect() as conn:
+        row = conn.execute(select(games).where(games.c.game_id == game_id)).first()
+        return None if row is None else _game_from_row(conn, row)
+
+
+def latest_unfinished_game(engine: Engine, participant_id: str) -> GameRecord | None:
+    """The tester's newest game in progress (to resume after a reload or restart)."""
+    with engine.connect() as conn:
+        row = conn.execute(
+            select(games)
+            .where(games.c.participant_id == participant_id)
+            .where(games.c.finished_at_ms.is_(None))
+            .order_by(games.c.created_at_ms.desc(), games.c.game_id.desc())
+            .limit(1)
+        ).first()
+        return None if row is None else _game_from_row(conn, row)
+
+
+def list_games(engine: Engine, participant_id: str) -> list[GameRecord]:
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(games)
+            .where(games.c.participant_id == participant_id)
+            .order_by(games.c.created_at_ms)
+        ).all()
+        return [_game_from_row(conn, row) for row in rows]
+
+
+# ---------------------------------------------------------------- survey responses
+
+
+def save_responses(
+    engine: Engine,
+    participant_id: str,
+    survey_id: str,
+    survey_version: str,
+    survey_hash: str | None,
+    phase: str,
+    page_id: str | None,
+    answers: Mapping[str, Any],
+    seconds_on_page: float | None,
+    at: datetime | int | None = None,
+) -> int:
+    """Store one survey page's answers (one row per item); returns how many items.
+
+    Idempotent per participant + survey + item: a resubmitted page updates its rows.
+    The page's time goes with each of its rows (``seconds_on_page``).
+    """
+    if phase not in PHASES:
+        raise ValueError(f"phase must be one of {PHASES}, not {phase!r}")
+    if not answers:
+        return 0
+    moment = ms_from(at)
+    participant = get_participant(engine, participant_id)
+    if participant is None:
+        raise NotFound(f"no participant {participant_id!r}")
+    rows = [
+        {
+            "participant_id": participant_id,
+            "survey": survey_id,
+            "item": item,
+            "study_id": participant.study_id,
+            "survey_version": survey_version,
+            "survey_hash": survey_hash,
+            "phase": phase,
+            "page_id": page_id,
+            "value": value,
+            "seconds_on_page": seconds_on_page,
+            "at_ms": moment,
+        }
+        for item, value in answers.items()
+    ]
+    statement = upsert_insert(engine, responses)
+    statement = statement.on_conflict_do_update(
+        index_elements=["participant_id", "survey", "item"],
+        set_={
+            name: statement.excluded[name]
+            for name in (
+                "survey_version",
+                "survey_hash",
+                "phase",
+                "page_id",
+                "value",
+                "seconds_on_page",
+                "at_ms",
+            )
+        },
+    )
+    with write_lock(engine), engine.begin() as conn:
+        conn.execute(statement, rows)
+    return len(rows)
+
+
+def load_responses(engine: Engine, participant_id: str, survey_id: str) -> dict[str, Any]:
+    """The tester's answers to one survey: item → value."""
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(responses.c.item, responses.c.value)
+            .where(responses.c.participant_id == participant_id)
+            .where(responses.c.survey == survey_id)
+        ).all()
+    return {item: value for item, value in rows}
+
+
+def page_timings(engine: Engine, participant_id: str, survey_id: str) -> dict[str, float]:
+    """Seconds spent on each page of a survey (page_id → seconds), as last submitted."""
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(responses.c.page_id, func.max(responses.c.seconds_on_page))
+            .where(responses.c.participant_id == participant_id)
+            .where(responses.c.survey == survey_id)
+            .where(responses.c.page_id.is_not(None))
+            .group_by(responses.c.page_id)
+        ).all()
+    return {page: float(seconds) for page, seconds in rows if seconds is not None}
+
+
+# ---------------------------------------------------------------- experiments
+
+
+def get_assignment(engine: Engine, participant_id: str, experiment_key: str) -> str | None:
+    with engine.connect() as conn:
+        return conn.execute(
+            select(assignments.c.variant)
+            .where(assignments.c.participant_id == participant_id)
+            .where(assignments.c.experiment == experiment_key)
+        ).scalar_one_or_none()
+
+
+def assign_balanced(
+    engine: Engine,
+    study_id: str,
+    participant_id: str,
+    experiment_key: str,
+    variants: Sequence[str],
+    rng: random.Random,
+) -> str:
+    """The tester's variant of an experiment: sticky, and balanced across the study.
+
+    A new tester gets the arm with the fewest consented testers so far; ties are broken
+    by ``rng``. The study row is locked first, so concurrent assignments count each other.
+    """
+    if len(variants) < 1:
+        raise ValueError("an experiment needs variants")
+    existing = get_assignment(engine, participant_id, experiment_key)
+    if existing is not None:
+        return existing
+    with write_lock(engine), engine.begin() as conn:
+        locked = conn.execute(
+            update(studies)
+            .where(studies.c.study_id == study_id)
+            .values(study_id=studies.c.study_id)
+        )
+        if locked.rowcount == 0:
+            raise NotFound(f"no study {study_id!r}")
+        existing = conn.execute(
+            select(assignments.c.variant)
+            .where(assignments.c.participant_id == participant_id)
+            .where(assignments.c.experiment == experiment_key)
+        ).scalar_one_or_none()
+        if existing is not None:
+            return str(existing)
+        counts = dict(
+            conn.execute(
+                select(assignments.c.variant, func.count())
+                .select_from(assignments.join(participants))
+                .where(assignments.c.study_id == study_id)
+                .where(assignments.c.experiment == experiment_key)
+                .where(participants.c.consented_at_ms.is_not(None))
+                .group_by(assignments.c.variant)
+            ).all()
+        )
+        fewest = min(counts.get(variant, 0) for variant in variants)
+        choice = rng.choice([variant for variant in variants if counts.get(variant, 0) == fewest])
+        conn.execute(
+            insert(assignments).values(
+                participant_id=participant_id,
+                experiment=experiment_key,
+                study_id=study_id,
+                variant=choice,
+                at_ms=now_ms(),
+            )
+        )
+    return choice
+
+
+def log_exposure(
+    engine: Engine,
+    participant_id: str,
+    experiment_key: str,
+    variant: str,
+    context: Mapping[str, Any] | None = None,
+    at: datetime | int | None = None,
+) -> None:
+    """Record that a variant was actually shown (a message on screen, a rule in play)."""
+    participant = get_participant(engine, participant_id)
+    if participant is None:
+        raise NotFound(f"no participant {participant_id!r}")
+    with write_lock(engine), engine.begin() as conn:
+        conn.execute(
+            insert(exposures).values(
+                participant_id=participant_id,
+                study_id=participant.study_id,
+                experiment=experiment_key,
+                variant=variant,
+                context=dict(context) if context else None,
+                at_ms=ms_from(at),
+            )
+        )
+
+
+def exposure_counts(engine: Engine, study_id: str, experiment_key: str) -> dict[str, int]:
+    """Distinct exposed testers per variant."""
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(exposures.c.variant, func.count(func.distinct(exposures.c.participant_id)))
+            .where(exposures.c.study_id == study_id)
+            .where(exposures.c.experiment == experiment_key)
+            .group_by(exposures.c.variant)
+        ).all()
+    return {variant: count for variant, count in rows}

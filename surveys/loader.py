@@ -1,0 +1,216 @@
+"""Loading and checking survey definitions.
+
+>>> d = load_survey("vapoosh_pre")
+>>> d.id, d.phase
+('vapoosh_pre', 'pre')
+>>> "vapoosh_post_short" in list_surveys()
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from surveys.logic import PIPE_PATTERN
+from surveys.model import (
+    ITEM_TYPES,
+    Matrix,
+    MultipleChoice,
+    SingleChoice,
+    SurveyDefinition,
+    condition_items,
+)
+
+DEFAULTS_DIR = Path(__file__).parent / "defaults"
+SCHEMA_PATH = Path(__file__).parent / "schema" / "survey.schema.json"
+
+
+class SurveyDefinitionError(ValueError):
+    """A definition that cannot be used. ``str(err)`` is ``"FILE: item ID: problem"``."""
+
+    def __init__(self, source: str, item_id: str | None, problem: str) -> None:
+        self.source = source
+        self.item_id = item_id
+        self.problem = problem
+        where = f"item {item_id}: " if item_id else ""
+        super().__init__(f"{source}: {where}{problem}")
+
+
+def list_surveys() -> list[str]:
+    """Ids of the bundled default surveys."""
+    return sorted(p.stem for p in DEFAULTS_DIR.glob("*.yaml"))
+
+
+def load_survey(survey_id_or_path: str | Path) -> SurveyDefinition:
+    """A bundled survey by id (``"vapoosh_pre"``) or a YAML/JSON file by path."""
+    name = str(survey_id_or_path)
+    bundled = DEFAULTS_DIR / f"{name}.yaml"
+    path = bundled if bundled.is_file() and "/" not in name else Path(name)
+    if not path.is_file():
+        raise SurveyDefinitionError(name, None, f"no such survey file or bundled id (bundled: {', '.join(list_surveys())})")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SurveyDefinitionError(str(path), None, f"cannot read: {exc}") from None
+    return parse_survey(text, source=str(path))
+
+
+def parse_survey(text: str, *, source: str = "<string>") -> SurveyDefinition:
+    """Parse YAML (JSON is YAML) text into a checked definition."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f" at line {mark.line + 1}" if mark is not None else ""
+        raise SurveyDefinitionError(source, None, f"not valid YAML{at}") from None
+    return survey_from_data(data, source=source)
+
+
+def survey_from_data(data: Any, *, source: str = "<data>") -> SurveyDefinition:
+    if not isinstance(data, Mapping):
+        raise SurveyDefinitionError(source, None, "the top level must be a mapping with id, version, title, pages")
+    _precheck_types(data, source)
+    try:
+        definition = SurveyDefinition.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = tuple(err["loc"])
+        item_id, depth = _item_id_at(data, loc)
+        field = ".".join(str(p) for p in loc[depth:] if _is_field_name(p))
+        msg = err["msg"].removeprefix("Value error, ")
+        raise SurveyDefinitionError(source, item_id, f"{field}: {msg}" if field else msg) from None
+    check_semantics(definition, source)
+    return definition
+
+
+_UNION_TAGS = set(ITEM_TYPES) | {"Condition", "AllOf", "AnyOf"}
+_TYPE_TAGS = {"str", "int", "float", "bool", "none"}
+
+
+def _is_field_name(part: Any) -> bool:
+    """Keep field names from a pydantic error path; drop list indexes and union tags."""
+    text = str(part)
+    return not isinstance(part, int) and text not in _UNION_TAGS and text not in _TYPE_TAGS \
+        and "[" not in text and "-" not in text
+
+
+def _precheck_types(data: Mapping[str, Any], source: str) -> None:
+    """Name unknown item types plainly (pydantic's union error is verbose)."""
+    for page in data.get("pages") or []:
+        if not isinstance(page, Mapping):
+            continue
+        for item in page.get("items") or []:
+            if isinstance(item, Mapping):
+                kind = item.get("type")
+                if kind not in ITEM_TYPES:
+                    raise SurveyDefinitionError(
+                        source, str(item.get("id", "?")),
+                        f"unknown type {kind!r} (known: {', '.join(ITEM_TYPES)})")
+
+
+def _item_id_at(data: Any, loc: tuple[Any, ...]) -> tuple[str | None, int]:
+    """The id of the innermost page/item/row mapping along a pydantic error path, and
+    how many path parts lead to it (the rest names the field)."""
+    found: str | None = None
+    depth = 0
+    node = data
+    for n, part in enumerate(loc, start=1):
+        if part in _UNION_TAGS and isinstance(node, Mapping) and part not in node:
+            continue  # pydantic's tag for a union member, not a key of the data
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            break
+        if isinstance(node, Mapping) and "id" in node:
+            found, depth = str(node["id"]), n
+    return found, depth
+
+
+def check_semantics(definition: SurveyDefinition, source: str = "<definition>") -> None:
+    """Cross-item rules pydantic cannot see on one item.
+
+    - ids (pages, items, matrix rows) are unique;
+    - ``show_if`` and ``{answer:…}`` piping refer only to answers on *earlier pages*
+      (a page is one ``st.form``: nothing on it is known until it is submitted);
+    - quiz ``correct`` values are options; instrument tags name a known instrument.
+    """
+    from surveys.instruments import INSTRUMENTS  # local: instruments imports model only
+
+    seen: set[str] = set()
+    page_ids: set[str] = set()
+    answered_before: set[str] = set()
+    all_answer_ids = set(definition.answer_ids())
+    tags: set[tuple[str, int]] = set()
+    for page in definition.pages:
+        if page.id in page_ids:
+            raise SurveyDefinitionError(source, page.id, "duplicate page id")
+        page_ids.add(page.id)
+        if page.show_if is not None:
+            _check_refs(page.show_if, answered_before, all_answer_ids, source, page.id)
+        on_page: list[str] = []
+        for item in page.items:
+            ids = [item.id] + ([r.id for r in item.rows] if isinstance(item, Matrix) else [])
+            for i in ids:
+                if i in seen:
+                    raise SurveyDefinitionError(source, i, "duplicate id")
+                seen.add(i)
+            if item.show_if is not None:
+                _check_refs(item.show_if, answered_before, all_answer_ids, source, item.id)
+            texts = [item.text, item.help or ""] + [o.label for o in getattr(item, "options", [])]
+            for text in texts:
+                for m in PIPE_PATTERN.finditer(text):
+                    if m.group(1) == "answer":
+                        _check_ref_id(m.group(2), answered_before, all_answer_ids, source, item.id, "piping")
+            if isinstance(item, SingleChoice) and item.correct is not None \
+                    and item.correct not in [o.value for o in item.options]:
+                raise SurveyDefinitionError(source, item.id, f"correct value {item.correct!r} is not an option")
+            if isinstance(item, MultipleChoice) and item.correct is not None \
+                    and any(c not in [o.value for o in item.options] for c in item.correct):
+                raise SurveyDefinitionError(source, item.id, "a correct value is not an option")
+            units: list[Any] = list(item.rows) if isinstance(item, Matrix) else [item]
+            for unit in units:
+                if unit.instrument is None:
+                    continue
+                spec = INSTRUMENTS.get(unit.instrument)
+                if spec is None:
+                    raise SurveyDefinitionError(source, unit.id, f"unknown instrument {unit.instrument!r}")
+                if unit.index is None or not 1 <= unit.index <= spec.n_items:
+                    raise SurveyDefinitionError(source, unit.id, f"instrument {spec.id} needs index 1..{spec.n_items}")
+                if (unit.instrument, unit.index) in tags:
+                    raise SurveyDefinitionError(source, unit.id, f"{spec.id} item {unit.index} appears twice")
+                tags.add((unit.instrument, unit.index))
+            on_page.extend(ids)
+        answered_before.update(on_page)
+
+
+def _check_refs(cond: Any, before: set[str], every: set[str], source: str, owner: str) -> None:
+    for ref in condition_items(cond):
+        _check_ref_id(ref, before, every, source, owner, "show_if")
+
+
+def _check_ref_id(ref: str, before: set[str], every: set[str], source: str, owner: str, what: str) -> None:
+    if ref in before:
+        return
+    if ref in every:
+        raise SurveyDefinitionError(
+            source, owner, f"{what} refers to {ref!r}, which is not on an earlier page "
+            "(conditions and piping can only use answers from earlier pages)")
+    raise SurveyDefinitionError(source, owner, f"{what} refers to {ref!r}, which does not exist")
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of the definition format (published as survey.schema.json)."""
+    schema = SurveyDefinition.model_json_schema(by_alias=True)
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = "https://github.com/vapoosh-playtest-lab/surveys/survey.schema.json"
+    return schema
+
+
+def json_schema_text() -> str:
+    return json.dumps(json_schema(), indent=2, ensure_ascii=False, sort_keys=True) + "\n"

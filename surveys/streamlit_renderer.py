@@ -1,0 +1,358 @@
+"""Render a :class:`~surveys.model.SurveyDefinition` with Streamlit, one ``st.form`` per page.
+
+Usage in an app::
+
+    store = SessionStateStore("pre")              # or the app's database-backed store
+    if render_survey(load_survey("vapoosh_pre"), store, key="pre", rng_seed=participant_seed):
+        st.success("Thank you!")
+
+How it behaves
+
+- **Forward only, resumable.** The current page is the first page whose ``show_if``
+  holds and that the store has not completed. A reload (new session) resumes there;
+  answers typed on an unsubmitted page are not kept (a form sends nothing before submit).
+- **Validation on submit**: each refused answer gets its message right under its
+  widget (``st.error``); nothing is saved until the whole page passes.
+- **Conditions** (``show_if``) and piping (``{answer:ID}``, ``{study:KEY}``) only use
+  answers from earlier pages, which the loader enforces: inside ``st.form`` nothing
+  reruns before submit, so a same-page condition could never update.
+- **Time per page**: ``time.monotonic()`` from the page's first render in this session
+  to its successful submit (kept in ``st.session_state``). After a reload the clock
+  restarts at the resumed page's first render; time before the reload is not counted.
+- **Plain text only**: every label, option and piped value goes through
+  :func:`~surveys.logic.escape_markdown`; HTML is never enabled.
+- **Phones**: faces, Likert and 0–10 ratings are horizontal radios that wrap; matrices
+  are stacked rows; help is a caption under the widget, not a hover tooltip.
+- On a successful submit the renderer calls ``store.save_page`` and then ``st.rerun()``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import tempfile
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import streamlit as st
+
+from surveys.logic import escape_markdown, evaluate, pipe, validate_answer
+from surveys.model import (
+    FACES,
+    Answer,
+    FaceScale,
+    InfoBlock,
+    Likert,
+    LongText,
+    Matrix,
+    MatrixRow,
+    MultipleChoice,
+    NumberItem,
+    Option,
+    Page,
+    Ranking,
+    Rating0to10,
+    ShortText,
+    SingleChoice,
+    Slider,
+    SurveyDefinition,
+    YesMaybeNo,
+)
+
+YMN_LABELS = {"yes": "🙂 Yes", "maybe": "😐 Maybe", "no": "🙁 No"}
+
+
+# ------------------------------------------------------------------ stores
+@dataclass(frozen=True)
+class SavedProgress:
+    """What a store knows: answers so far, completed page ids, seconds per page."""
+
+    answers: Mapping[str, Answer] = field(default_factory=dict)
+    completed_pages: tuple[str, ...] = ()
+    seconds_per_page: Mapping[str, float] = field(default_factory=dict)
+
+
+class ResponseStore(Protocol):
+    """Where a participant's answers for one survey live. The app implements it on its
+    database; :class:`SessionStateStore` and :class:`JsonFileStore` ship here."""
+
+    def load(self) -> SavedProgress: ...
+
+    def save_page(self, page_id: str, answers: Mapping[str, Answer], seconds_on_page: float) -> None:
+        """Persist one submitted, validated page (answers of its visible items only)."""
+        ...
+
+
+class _DictStore:
+    def _data(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _commit(self, data: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def load(self) -> SavedProgress:
+        data = self._data()
+        return SavedProgress(dict(data.get("answers", {})), tuple(data.get("completed_pages", [])),
+                             dict(data.get("seconds_per_page", {})))
+
+    def save_page(self, page_id: str, answers: Mapping[str, Answer], seconds_on_page: float) -> None:
+        data = self._data()
+        merged = dict(data.get("answers", {}))
+        merged.update(answers)
+        pages = [p for p in data.get("completed_pages", []) if p != page_id] + [page_id]
+        secs = dict(data.get("seconds_per_page", {}))
+        secs[page_id] = float(seconds_on_page)
+        self._commit({"answers": merged, "completed_pages": pages, "seconds_per_page": secs})
+
+
+class SessionStateStore(_DictStore):
+    """Keeps progress in ``st.session_state`` (standalone use and demos; lost when the
+    browser session ends)."""
+
+    def __init__(self, name: str) -> None:
+        self.state_key = f"surveys.store.{name}"
+
+    def _data(self) -> dict[str, Any]:
+        return dict(st.session_state.get(self.state_key, {}))
+
+    def _commit(self, data: dict[str, Any]) -> None:
+        st.session_state[self.state_key] = data
+
+
+class JsonFileStore(_DictStore):
+    """Keeps progress in a JSON file, written atomically (survives reloads and restarts)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+
+    def _data(self) -> dict[str, Any]:
+        if not self.path.exists():
+            return {}
+        loaded = json.loads(self.path.read_text(encoding="utf-8"))
+        return loaded if isinstance(loaded, dict) else {}
+
+    def _commit(self, data: dict[str, Any]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=self.path.name, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f, ensure_ascii=False)
+        os.replace(tmp, self.path)
+
+
+# ------------------------------------------------------------------ flow
+def current_page(definition: SurveyDefinition, progress: SavedProgress) -> Page | None:
+    """The first visible, not yet completed page; ``None`` when the survey is done."""
+    done = set(progress.completed_pages)
+    for page in definition.pages:
+        if page.id in done or not evaluate(page.show_if, progress.answers):
+            continue
+        return page
+    return None
+
+
+def _ordered(options: list[Any], seed: str, shuffle: bool, pinned: Callable[[Any], bool]) -> list[Any]:
+    """Shuffle per participant (stable for a seed), keeping pinned entries in place."""
+    if not shuffle:
+        return list(options)
+    movable = [o for o in options if not pinned(o)]
+    random.Random(seed).shuffle(movable)
+    it = iter(movable)
+    return [o if pinned(o) else next(it) for o in options]
+
+
+def _label(text: str, required: bool) -> str:
+    return text + (" :red[\\*]" if required else "")
+
+
+def _scale_format(values: list[int], labels: list[str], left: str | None = None,
+                  right: str | None = None) -> Callable[[int], str]:
+    ends = {}
+    if left is not None or right is not None:
+        ends = {values[0]: left or "", values[-1]: right or ""}
+    elif len(labels) == len(values):
+        return lambda v: escape_markdown(labels[values.index(v)])
+    elif len(labels) == 2:
+        ends = {values[0]: labels[0], values[-1]: labels[1]}
+
+    def fmt(v: int) -> str:
+        return f"{v} {escape_markdown(ends[v])}".strip() if v in ends else str(v)
+
+    return fmt
+
+
+def _index(options: list[Any], value: Any) -> int | None:
+    return options.index(value) if value is not None and value in options else None
+
+
+class _PageRenderer:
+    def __init__(self, definition: SurveyDefinition, page: Page, answers: Mapping[str, Any],
+                 context: Mapping[str, str], key: str, rng_seed: int | str) -> None:
+        self.d = definition
+        self.page = page
+        self.answers = answers
+        self.context = context
+        self.key = key
+        self.seed = rng_seed
+        self.collected: dict[str, tuple[Any, Any, Any]] = {}  # answer id -> (value, item-like, slot)
+
+    def text(self, raw: str) -> str:
+        return pipe(raw, self.d, self.answers, self.context)
+
+    def wkey(self, answer_id: str) -> str:
+        return f"{self.key}::{self.page.id}::{answer_id}"
+
+    def rseed(self, item_id: str) -> str:
+        return f"{self.seed}:{self.d.id}:{item_id}"
+
+    def item(self, item: Any) -> None:
+        prev = self.answers.get(item.id)
+        label = _label(self.text(item.text), item.required)
+        k = self.wkey(item.id)
+        value: Any
+        vals: list[Any]
+        if isinstance(item, InfoBlock):
+            st.markdown(self.text(item.text))
+            if item.help:
+                st.caption(self.text(item.help))
+            return
+        if isinstance(item, Matrix):
+            self.matrix(item)
+            return
+        if isinstance(item, Likert):
+            vals = item.values()
+            value = st.radio(label, vals, index=_index(vals, prev), key=k, horizontal=True,
+                             format_func=_scale_format(vals, item.labels))
+        elif isinstance(item, FaceScale):
+            vals = [1, 2, 3, 4, 5]
+            value = st.radio(label, vals, index=_index(vals, prev), key=k, horizontal=True,
+                             format_func=lambda v, it=item: f"{FACES[v - 1]} {escape_markdown(it.labels[v - 1])}")
+        elif isinstance(item, Rating0to10):
+            vals = list(range(11))
+            value = st.radio(label, vals, index=_index(vals, prev), key=k, horizontal=True)
+            st.caption(f"0 = {self.text(item.low_label)} · 10 = {self.text(item.high_label)}")
+        elif isinstance(item, YesMaybeNo):
+            vals = ["yes", "maybe", "no"]
+            value = st.radio(label, vals, index=_index(vals, prev), key=k, horizontal=True,
+                             format_func=YMN_LABELS.__getitem__)
+        elif isinstance(item, SingleChoice):
+            opts = self.options(item)
+            vals = [o.value for o in opts]
+            labels = {o.value: self.text(o.label) for o in opts}
+            value = st.radio(label, vals, index=_index(vals, prev), key=k, format_func=labels.__getitem__)
+        elif isinstance(item, MultipleChoice | Ranking):
+            opts = self.options(item)
+            vals = [o.value for o in opts]
+            # select-box options are plain text in Streamlit (no Markdown): do not escape
+            labels = {o.value: pipe(o.label, self.d, self.answers, self.context, markdown=False) for o in opts}
+            default = [v for v in prev if v in vals] if isinstance(prev, list) else None
+            if isinstance(item, Ranking):
+                st.caption("Pick every option in order, best first.")
+                value = st.multiselect(label, vals, default=default, key=k, format_func=labels.__getitem__,
+                                       placeholder="Tap the options in order")
+            else:
+                value = st.multiselect(label, vals, default=default, key=k, format_func=labels.__getitem__,
+                                       max_selections=item.max_picks)
+            value = list(value)
+        elif isinstance(item, ShortText):
+            value = st.text_input(label, value=prev if isinstance(prev, str) else "", key=k,
+                                  max_chars=item.max_length)
+        elif isinstance(item, LongText):
+            value = st.text_area(label, value=prev if isinstance(prev, str) else "", key=k,
+                                 max_chars=item.max_length)
+        elif isinstance(item, NumberItem):
+            initial = prev if isinstance(prev, int | float) and not isinstance(prev, bool) else None
+            if item.integer:
+                value = st.number_input(label, value=None if initial is None else int(initial), step=1, key=k)
+            else:
+                value = st.number_input(label, value=None if initial is None else float(initial), key=k)
+        elif isinstance(item, Slider):
+            whole = all(float(x).is_integer() for x in (item.min, item.max, item.step, item.start_value()))
+            conv: Callable[[float], Any] = int if whole else float
+            start = prev if isinstance(prev, int | float) and not isinstance(prev, bool) else item.start_value()
+            value = st.slider(label, conv(item.min), conv(item.max), conv(start), conv(item.step), key=k)
+            if item.low_label or item.high_label:
+                st.caption(f"{self.text(item.low_label or '')} ◀ ▶ {self.text(item.high_label or '')}")
+        else:  # pragma: no cover - the model's union is closed
+            raise TypeError(f"no widget for {type(item).__name__}")
+        if item.help:
+            st.caption(self.text(item.help))
+        self.collected[item.id] = (value, item, st.empty())
+
+    def options(self, item: Any) -> list[Option]:
+        return _ordered(list(item.options), self.rseed(item.id), item.randomize, lambda o: o.pinned)
+
+    def matrix(self, item: Matrix) -> None:
+        from surveys.logic import matrix_row_item
+
+        st.markdown(_label(self.text(item.text), item.required))
+        if item.help:
+            st.caption(self.text(item.help))
+        rows: list[MatrixRow] = _ordered(list(item.rows), self.rseed(item.id), item.randomize, lambda r: False)
+        vals = item.values()
+        for row in rows:
+            fmt = _scale_format(vals, item.labels, row.left, row.right)
+            prev = self.answers.get(row.id)
+            value = st.radio(self.text(row.text), vals, index=_index(vals, prev), key=self.wkey(row.id),
+                             horizontal=True, format_func=fmt)
+            self.collected[row.id] = (value, matrix_row_item(item, row.id), st.empty())
+
+
+def _normalise(value: Any) -> Answer:
+    if isinstance(value, str) and value.strip() == "":
+        return None
+    if isinstance(value, list) and not value:
+        return None
+    return value
+
+
+def render_survey(definition: SurveyDefinition, store: ResponseStore, *,
+                  context: Mapping[str, str] | None = None, key: str = "survey",
+                  rng_seed: int | str = 0, submit_label: str = "Continue") -> bool:
+    """Show the current page of ``definition``; ``True`` once every visible page is
+    completed in ``store`` (then nothing is drawn).
+
+    ``context`` feeds ``{study:KEY}`` piping; ``key`` namespaces widget and timer keys
+    (use one per survey on a page); ``rng_seed`` fixes option/row shuffling per
+    participant.
+    """
+    progress = store.load()
+    page = current_page(definition, progress)
+    if page is None:
+        return True
+    start_key = f"{key}::started::{page.id}"
+    if start_key not in st.session_state:
+        st.session_state[start_key] = time.monotonic()
+    visible_pages = [p for p in definition.pages if evaluate(p.show_if, progress.answers)]
+    number = next((i for i, p in enumerate(visible_pages, start=1) if p.id == page.id), 1)
+    renderer = _PageRenderer(definition, page, progress.answers, context or {}, key, rng_seed)
+    with st.form(f"{key}::form::{page.id}"):
+        if page.title:
+            st.subheader(pipe(page.title, definition, progress.answers, context or {}))
+        st.caption(f"Page {number} of {len(visible_pages)}")
+        for item in page.items:
+            if evaluate(item.show_if, progress.answers):
+                renderer.item(item)
+        submitted = st.form_submit_button(submit_label, type="primary", width="stretch")
+    if not submitted:
+        return False
+    page_answers: dict[str, Answer] = {}
+    problems = 0
+    for answer_id, (raw, item_like, slot) in renderer.collected.items():
+        value = _normalise(raw)
+        message = validate_answer(item_like, value)
+        if message is not None:
+            slot.error(message)
+            problems += 1
+        page_answers[answer_id] = value
+    if problems:
+        st.error(f"Please check {problems} marked question{'s' if problems > 1 else ''} above.")
+        return False
+    seconds = time.monotonic() - float(st.session_state[start_key])
+    store.save_page(page.id, page_answers, seconds)
+    del st.session_state[start_key]
+    st.rerun()
+    return False  # pragma: no cover - st.rerun does not return

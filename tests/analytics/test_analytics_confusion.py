@@ -1,0 +1,106 @@
+"""Derived tables, confusion signals and the funnel on a hand-made two-tester study."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from analytics import confusion, derive, experiments, funnel
+from analytics.data import StudyData
+
+
+def test_turns_count_only_human_rolls_and_take_the_first_click(small_study: StudyData) -> None:
+    turns = derive.turns(small_study)
+    assert list(turns["fact"]) == ["3x5", "7x8", "7x8", "6x6"]
+    assert list(turns["first_ms"]) == [4000, 9000, 2000, 1000]
+    assert list(turns["n_wrong"]) == [1, 1, 0, 0]
+    # The suicide click is a rule error, not a maths error.
+    assert list(turns["n_wrong_math"]) == [1, 0, 0, 0]
+
+
+def test_wrong_clicks_by_class_and_reason(small_study: StudyData) -> None:
+    by_class = confusion.wrong_clicks_by_class(small_study).set_index("wrong_kind")
+    assert by_class.loc["near_miss", "clicks"] == 1
+    assert by_class.loc["rule", "clicks"] == 1
+    assert by_class.loc["rule", "per_turn"] == 0.25
+    by_reason = confusion.wrong_clicks_by_rule_reason(small_study)
+    assert list(by_reason["rule_reason"]) == ["suicide"]
+
+
+def test_heatmaps_are_12_by_12_with_tiles_in_place(small_study: StudyData) -> None:
+    wrong = confusion.wrong_click_heatmap(small_study)
+    assert wrong.shape == (12, 12)
+    assert wrong.loc[6, 4] == 1  # row r=6, column c=4: the near miss
+    assert wrong.loc[8, 7] == 1  # the suicide click at (7, 8)
+    assert wrong.to_numpy().sum() == 2
+    hesitation = confusion.hesitation_heatmap(small_study)
+    # (7, 8) and (8, 7) are the options of two turns: hesitations 9000 and 2000.
+    assert hesitation.loc[8, 7] == 5500
+    assert hesitation.loc[7, 8] == 5500
+    assert hesitation.loc[6, 6] == 1000
+    assert math.isnan(hesitation.loc[1, 1])
+
+
+def test_hardest_facts_rank_by_smoothed_maths_error(small_study: StudyData) -> None:
+    facts = confusion.hardest_facts(small_study, min_attempts=1)
+    assert facts.iloc[0]["fact"] == "3x5"
+    assert facts.iloc[0]["wrong_rate"] == 1.0
+    seven_eight = facts.set_index("fact").loc["7x8"]
+    assert seven_eight["attempts"] == 2 and seven_eight["wrong"] == 0
+    assert seven_eight["median_ms"] == 5500
+
+
+def test_message_aftermath_and_rules_overlay(small_study: StudyData) -> None:
+    after = confusion.message_aftermath(small_study).set_index("key").loc["extra_turn"]
+    assert after["shown"] == 2
+    assert after["wrong_per_turn_after"] == 0.5  # P1's next turn 1 wrong, P2's 0
+    assert after["hesitation_after_ms"] == 5000  # (9000 + 1000) / 2
+    assert after["rules_opened"] == 1
+    overlay = confusion.rules_overlay_use(small_study).set_index("context")
+    assert overlay.loc["extra_turn", "opens"] == 1
+    assert overlay.loc["extra_turn", "median_open_s"] == 5.0
+
+
+def test_per_participant_message_metrics(small_study: StudyData) -> None:
+    table = experiments.message_turn_metrics(small_study, "extra_turn").set_index(
+        "participant_id")
+    assert table.loc["P1", "wrong_per_turn"] == 1.0
+    assert table.loc["P2", "wrong_per_turn"] == 0.0
+    assert table.loc["P1", "hesitation_ms"] == 9000
+
+
+def test_confusion_points_are_ranked_with_known_ids(small_study: StudyData) -> None:
+    points = confusion.confusion_points(small_study, min_attempts=1)
+    ids = [p.id for p in points]
+    assert {"wrong:near_miss", "wrong:rule", "rule:suicide", "survey:feedback"} <= set(ids)
+    scores = [p.score for p in points]
+    assert scores == sorted(scores, reverse=True)
+    assert all(p.action for p in points)
+
+
+def test_funnel_counts_drop_off_and_time(small_study: StudyData) -> None:
+    table = funnel.funnel(small_study).set_index("step")
+    assert list(table.index) == ["consent", "pre_survey", "game 1", "post_survey", "done"]
+    assert list(table["reached"]) == [2, 2, 2, 2, 1]
+    assert table.loc["done", "drop_off"] == 1
+    assert table.loc["done", "drop_off_rate"] == 0.5
+    # P1 post_survey at 40 s, done at 100 s: 60 s on the post-survey step.
+    assert table.loc["post_survey", "median_seconds"] == 60.0
+
+
+def test_filters_by_variant_and_age_band(small_study: StudyData) -> None:
+    only_b = funnel.filter_study(small_study, experiment="copy", variants=["B"])
+    assert set(only_b.events["participant_id"]) == {"P2"}
+    adults = funnel.filter_study(small_study, age_bands=["adult"])
+    assert set(adults.participants["participant_id"]) == {"P1"}
+    later = funnel.filter_study(small_study, start=pd.Timestamp("2027-01-01T00:00Z"))
+    assert later.events.empty
+
+
+def test_empty_study_gives_empty_tables() -> None:
+    empty = StudyData.empty("e")
+    assert confusion.wrong_clicks_by_class(empty).empty
+    assert confusion.hardest_facts(empty).empty
+    assert confusion.confusion_points(empty) == []
+    assert confusion.wrong_click_heatmap(empty).to_numpy().sum() == 0

@@ -1,0 +1,51 @@
+"""Storage fixtures: every ``engine`` test runs on a SQLite file and on a real PostgreSQL.
+
+The PostgreSQL server comes from ``tests/pg_server.py`` (one per test session); each test
+gets a fresh, empty database on it, migrated by ``upgrade``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from playtest.storage.db import make_engine, upgrade  # noqa: E402
+from tests.pg_server import create_database, drop_database, postgres_url_or_skip  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def postgres_server_url() -> Iterator[str]:
+    yield from postgres_url_or_skip()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The URL of a new, empty database (no tables yet)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'playtest.sqlite'}"
+        return
+    server = request.getfixturevalue("postgres_server_url")
+    url = create_database(server)
+    try:
+        yield url
+    finally:
+        drop_database(server, url)
+
+
+@pytest.fixture
+def engine(empty_database_url: str) -> Iterator[Engine]:
+    """A migrated engine on a fresh database."""
+    engine = make_engine(empty_database_url)
+    upgrade(engine)
+    try:
+        yield engine
+    finally:
+        engine.dispose()
