@@ -253,13 +253,13 @@ def confusion_points(data: StudyData, min_attempts: int = 5, top_facts: int = 5
     """All confusion points, ranked most confusing first (see the module docstring)."""
     points: list[ConfusionPoint] = []
     turns = human_turn_count(data)
-    for row in wrong_clicks_by_class(data).itertuples(index=False):
+    for row in _rows(wrong_clicks_by_class(data)):
         kind = str(row.wrong_kind)
         points.append(ConfusionPoint(
             f"wrong:{kind}", f"Wrong clicks: {kind.replace('_', ' ')}", float(row.per_turn),
             {"clicks": int(row.clicks), "participants": int(row.participants),
              "human_turns": turns}, ACTIONS.get(f"wrong:{kind}", "")))
-    for row in wrong_clicks_by_rule_reason(data).itertuples(index=False):
+    for row in _rows(wrong_clicks_by_rule_reason(data)):
         reason = str(row.rule_reason)
         points.append(ConfusionPoint(
             f"rule:{reason}", f"Rule not understood: {reason.replace('_', ' ')}",
@@ -271,7 +271,7 @@ def confusion_points(data: StudyData, min_attempts: int = 5, top_facts: int = 5
     turn_table = derive.turns(data)
     attempted = turn_table[turn_table["n_clicks"] > 0]
     overall = float((attempted["n_wrong_math"] > 0).mean()) if len(attempted) else 0.0
-    for row in facts.head(top_facts).itertuples(index=False):
+    for row in _rows(facts.head(top_facts)):
         excess = float(row.smoothed_rate) - overall
         if excess <= 0:
             continue
@@ -281,7 +281,7 @@ def confusion_points(data: StudyData, min_attempts: int = 5, top_facts: int = 5
              "overall_wrong_rate": overall, "median_ms": _finite(row.median_ms)},
             f"When {row.a} × {row.b} is rolled, show the row and column headers of "
             f"{row.a} and {row.b}; practise this fact in a warm-up."))
-    for row in message_aftermath(data).itertuples(index=False):
+    for row in _rows(message_aftermath(data)):
         excess = float(row.trouble_rate) - float(row.baseline_trouble_rate)
         if excess <= 0:
             continue
@@ -318,3 +318,20 @@ def _finite(value: Any) -> float | None:
     except (TypeError, ValueError):
         return None
     return number if np.isfinite(number) else None
+
+
+class _Row:
+    """Attribute access to one record (typed ``Any``, unlike ``itertuples`` rows)."""
+
+    def __init__(self, record: dict[Any, Any]) -> None:
+        self._record = record
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._record[name]
+        except KeyError as error:
+            raise AttributeError(name) from error
+
+
+def _rows(frame: pd.DataFrame) -> list[Any]:
+    return [_Row(record) for record in frame.to_dict("records")]

@@ -49,7 +49,7 @@ def ordered_events(data: StudyData) -> pd.DataFrame:
     """
     cached = _memo(data, "ordered")
     if cached is not None:
-        return cached  # type: ignore[no-any-return]
+        return cached
     events = data.events
     if events.empty:
         ordered = events.assign(row=pd.Series(dtype="int64"),
@@ -78,12 +78,14 @@ def props_of(data: StudyData, event_type: str, keys: list[str]) -> pd.DataFrame:
     memo_key = f"props:{event_type}:{','.join(keys)}"
     cached = _memo(data, memo_key)
     if cached is not None:
-        return cached  # type: ignore[no-any-return]
+        return cached
     ordered = ordered_events(data)
     subset = ordered[ordered["type"] == event_type]
     base = subset[["participant_id", "session_id", "seq", "at", "game_id", "row",
                    "session_code", "roll_no"]].reset_index(drop=True)
-    records = [p if isinstance(p, dict) else {} for p in subset["props"].tolist()]
+    records = subset["props"].tolist()
+    if not all(type(p) is dict for p in records):  # fast C-level check in the common case
+        records = [p if isinstance(p, dict) else {} for p in records]
     expanded = pd.DataFrame.from_records(records, columns=keys) if records else \
         pd.DataFrame(columns=keys)
     for key in keys:
@@ -140,7 +142,7 @@ def clicks(data: StudyData) -> pd.DataFrame:
     """
     cached = _memo(data, "clicks")
     if cached is not None:
-        return cached  # type: ignore[no-any-return]
+        return cached
     table = props_of(data, "click", CLICK_PROPS).copy()
     table["ok"] = table["ok"].fillna(False).astype(bool)
     table["ms"] = pd.to_numeric(table["ms"], errors="coerce")
@@ -168,7 +170,7 @@ def turns(data: StudyData) -> pd.DataFrame:
     """
     cached = _memo(data, "turns")
     if cached is not None:
-        return cached  # type: ignore[no-any-return]
+        return cached
     human = _human_rolls(data)
     human = human[human["human"]]
     if human.empty:
@@ -180,8 +182,8 @@ def turns(data: StudyData) -> pd.DataFrame:
                               columns=["p1", "p2", "g1", "g2"], index=human.index)
     pink = dice_frame["p1"] + dice_frame["p2"]
     green = dice_frame["g1"] + dice_frame["g2"]
-    low = np.minimum(pink, green)
-    high = np.maximum(pink, green)
+    low = np.minimum(pink.to_numpy(), green.to_numpy())
+    high = np.maximum(pink.to_numpy(), green.to_numpy())
     result = pd.DataFrame({
         "turn_id": human["roll_no"].to_numpy(),
         "participant_id": human["participant_id"].to_numpy(),
@@ -189,8 +191,8 @@ def turns(data: StudyData) -> pd.DataFrame:
         "game_id": human["game_id"].to_numpy(),
         "seq": human["seq"].to_numpy(),
         "at": human["at"].to_numpy(),
-        "a": low.to_numpy(),
-        "b": high.to_numpy(),
+        "a": low,
+        "b": high,
         "options": human["options"].to_numpy(),
     })
     valid = result["a"].notna()
@@ -225,7 +227,7 @@ def messages(data: StudyData) -> pd.DataFrame:
     """
     cached = _memo(data, "messages")
     if cached is not None:
-        return cached  # type: ignore[no-any-return]
+        return cached
     table = props_of(data, "message", ["key", "variant", "text", "ms_visible"]).copy()
     turn_table = turns(data)
     turn_ids = np.sort(turn_table["turn_id"].to_numpy().astype("int64"))
@@ -249,3 +251,19 @@ def messages(data: StudyData) -> pd.DataFrame:
         table["next_turn_id"] = pd.Series(-1, index=table.index, dtype="int64")
     data._derived["messages"] = table
     return table
+
+
+def prepare(data: StudyData) -> StudyData:
+    """Compute every derived table now (≈ the one-off cost of a study) and return ``data``.
+
+    Pages should call this once per loaded StudyData and keep that object (e.g. in
+    ``st.cache_resource``): afterwards each analytics function only aggregates.
+    """
+    ordered_events(data)
+    clicks(data)
+    turns(data)
+    messages(data)
+    for event_type, keys in (("page", ["page"]), ("game_start", ["game_id"]),
+                             ("rules_open", ["context"]), ("rules_close", ["context"])):
+        props_of(data, event_type, keys)
+    return data

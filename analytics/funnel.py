@@ -61,11 +61,11 @@ def funnel(data: StudyData, max_games: int = 10) -> pd.DataFrame:
     columns = list(table.columns)
     # Seconds since the epoch as floats (NaN: not reached); the time of the next reached
     # step is found by sweeping the steps backwards, vectorised over participants.
+    epoch = pd.Timestamp(0, tz="UTC")
     times = np.column_stack([
-        pd.to_datetime(table[step], utc=True).astype("int64").to_numpy(float) / 1e9
-        if len(table) else np.empty(0) for step in columns]) if columns else np.empty((0, 0))
-    if len(table):
-        times[times < -1e9] = np.nan  # NaT becomes the minimum int64
+        (pd.to_datetime(table[step], utc=True) - epoch).dt.total_seconds().to_numpy(float)
+        for step in columns]) if columns and len(table) else np.empty((len(table),
+                                                                        len(columns)))
     next_reached = np.full(times.shape, np.nan)
     running = np.full(len(table), np.nan)
     for index in range(len(columns) - 1, -1, -1):

@@ -48,7 +48,7 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
             {"fact": str(row.fact), "attempts": int(row.attempts),
              "wrong_rate": float(row.wrong_rate),
              "median_ms": None if pd.isna(row.median_ms) else float(row.median_ms)}
-            for row in facts.itertuples(index=False)],
+            for row in confusion._rows(facts)],
         "experiments": [e.to_json() for e in experiments.analyze_experiments(
             data, scores, quiz, seed=seed)],
     }
@@ -178,7 +178,7 @@ def report_html(report: dict[str, Any], figures: dict[str, go.Figure] | None = N
     for name, fig in (figures or {}).items():
         parts.append(f"<h2>{x(name)}</h2>")
         # plotly.js goes inline with the first chart only: offline, and loaded once.
-        parts.append(fig.to_html(full_html=False, include_plotlyjs=True if first else False))
+        parts.append(fig.to_html(full_html=False, include_plotlyjs=first))
         first = False
     parts.append("</body></html>")
     return "\n".join(parts)

@@ -21,9 +21,9 @@ from analytics.data import (
     ASSIGNMENT_COLUMNS,
     EVENT_COLUMNS,
     PARTICIPANT_COLUMNS,
+    QUIZ_COLUMNS,
     RESPONSE_COLUMNS,
     SCORE_COLUMNS,
-    QUIZ_COLUMNS,
     StudyData,
 )
 

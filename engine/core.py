@@ -238,13 +238,13 @@ class GameRecord:
         actions = obj["actions"]
         if not isinstance(actions, Sequence) or isinstance(actions, str):
             raise RulesError("record: field 'actions' must be a list")
-        return cls(
-            str(obj["game"]),
-            obj["rules"],
-            int(obj["players"]),
-            tuple(actions),
-            obj.get("start"),
-        )
+        players = obj["players"]
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise RulesError(f"record: field 'players' must be a whole number, got {players!r}")
+        start = obj.get("start")
+        if start is not None and not isinstance(start, Mapping):
+            raise RulesError("record: field 'start' must be an object or null")
+        return cls(str(obj["game"]), obj["rules"], players, tuple(actions), start)
 
     def replay(self) -> State:
         """Rebuild the final state by applying every action again."""

@@ -32,6 +32,7 @@ from typing import Any, NoReturn
 from engine.core import EngineError
 from engine.players import LEVELS, Player, make_player
 from engine.vapoosh import Rules, VapooshGame, deal_preplaced
+from engine.vapoosh.playout import random_playout
 
 #: Event kinds of scenario-format.md, counted per game.
 EVENT_KINDS: tuple[str, ...] = (
@@ -105,7 +106,7 @@ class GameResult:
     turns: int
     reason: str
     levels: tuple[str, ...]
-    counts: tuple[int, ...]
+    counts: tuple[tuple[str, int], ...]
 
 
 @dataclass(frozen=True)
@@ -236,6 +237,8 @@ def play_game(rules: Rules, levels: Sequence[str], seed: int) -> GameResult:
     True
     """
     n = len(levels)
+    if all(level == "easy" for level in levels):
+        return _random_game(rules, tuple(levels), seed)
     dice = random.Random(derive_seed(seed, "dice"))
     players: list[Player] = [
         make_player(level, seed=derive_seed(seed, "seat", s)) for s, level in enumerate(levels)
@@ -262,7 +265,32 @@ def play_game(rules: Rules, levels: Sequence[str], seed: int) -> GameResult:
         turns=state.turns,
         reason=outcome.reason if outcome is not None else "unknown",
         levels=tuple(levels),
-        counts=tuple(counts[k] for k in COUNTED),
+        counts=tuple((k, counts[k]) for k in COUNTED),
+    )
+
+
+def _random_game(rules: Rules, levels: tuple[str, ...], seed: int) -> GameResult:
+    """Easy against easy: the rules' fast random playout (same rules, uniform random moves).
+
+    It reports the rule events except ``place`` and no suicide counts, and not whether a
+    pattern win was a line or a square (reason ``"pattern"``).
+    """
+    game = VapooshGame(rules, players=len(levels))
+    winner, turns, rule_counts = random_playout(game, random.Random(derive_seed(seed, "playout")))
+    if winner is None:
+        reason = "max_turns"
+    elif rule_counts.get("vapoosh"):
+        reason = "vapoosh"
+    else:
+        reason = "pattern"
+    counts = {
+        "roll": turns,
+        **rule_counts,
+        "win": int(winner is not None),
+        "draw": int(winner is None),
+    }
+    return GameResult(
+        winner, turns, reason, levels, tuple((k, counts[k]) for k in COUNTED if k in counts)
     )
 
 
@@ -356,11 +384,12 @@ def summarise(
     reasons: dict[str, int] = {}
     for r in results:
         reasons[r.reason] = reasons.get(r.reason, 0) + 1
+    per_game = [dict(r.counts) for r in results]
     fired = {}
-    for k, kind in enumerate(COUNTED):
-        total = sum(r.counts[k] for r in results)
-        hit = sum(1 for r in results if r.counts[k])
-        fired[kind] = RuleRate(total / games, hit / games)
+    for kind in COUNTED:
+        if any(kind in c for c in per_game):
+            values = [c.get(kind, 0) for c in per_game]
+            fired[kind] = RuleRate(sum(values) / games, sum(1 for v in values if v) / games)
     return SimulationReport(
         rules=rules.to_obj(),
         seats=seats,
@@ -426,7 +455,9 @@ def parse_rules(text: str) -> Rules:
         try:
             obj = json.loads(stripped)
         except json.JSONDecodeError as err:
-            raise SimulationError(f"rules: not valid JSON ({err.msg} at column {err.colno})") from None
+            raise SimulationError(
+                f"rules: not valid JSON ({err.msg} at column {err.colno})"
+            ) from None
         return Rules.from_obj(obj)
     return Rules.from_obj(stripped)
 

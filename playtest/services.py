@@ -190,11 +190,11 @@ class DbGameSink:
 
 
 def open_game(engine: Engine, logger: EventLogger, tester: Tester, session_id: str,
-              *, new: bool = False) -> PlayController:
+              *, new: bool = False, seed: int | None = None) -> PlayController:
     """The tester's game in progress (rebuilt from its record), or a new one."""
     record = None if new else repo.latest_unfinished_game(engine, tester.code)
     if record is None:
-        seed = secrets.randbits(31)
+        seed = secrets.randbits(31) if seed is None else seed
         rules = tester.effective.rules
         game_id = repo.create_game(engine, tester.code, session_id, rules,
                                    tester.effective.seats, seed)

@@ -76,6 +76,7 @@ class InstrumentSpec:
     attribution: str
     norms: str
     scorer: Callable[..., ScoreResult]
+    shuffle_allowed: bool = False  # the authors present items in random order (PXI)
 
     @property
     def n_items(self) -> int:
@@ -580,12 +581,13 @@ _register(InstrumentSpec(
     "minipxi", "miniPXI", tuple(_PXI_TEXT[c] for c in MINIPXI_CODES), MINIPXI_CODES, -3, 3, True, frozenset(),
     "Haider et al. (2022), PACM HCI 6 CHI PLAY 244", "PXI wording, CC BY 4.0 with attribution.", _MINIPXI_NOTICE,
     "No published cut-offs; −3..+3 per construct, 0 = neutral. Compare iterations of the same game.",
-    score_minipxi))
+    score_minipxi, shuffle_allowed=True))
 _register(InstrumentSpec(
     "pxi", "Player Experience Inventory (PXI)", tuple(t for _, t in PXI_ITEMS), tuple(c for c, _ in PXI_ITEMS),
     -3, 3, True, frozenset(), "Vanden Abeele et al. (2020), IJHCS 135, 102370",
     "CC BY 4.0 with attribution; keep items unmodified.", _PXI_NOTICE,
-    "No published cut-offs (PXI Bench has genre benchmarks). −3..+3 per construct.", score_pxi))
+    "No published cut-offs (PXI Bench has genre benchmarks). −3..+3 per construct.", score_pxi,
+    shuffle_allowed=True))
 _register(InstrumentSpec(
     "ueq_s", "UEQ-S (short User Experience Questionnaire)", tuple(f"{a} – {b}" for a, b in UEQ_S_PAIRS),
     tuple(f"UEQS_{i}" for i in range(1, 9)), 1, 7, True, frozenset(),

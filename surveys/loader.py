@@ -185,6 +185,9 @@ def check_semantics(definition: SurveyDefinition, source: str = "<definition>") 
                 if (unit.instrument, unit.index) in tags:
                     raise SurveyDefinitionError(source, unit.id, f"{spec.id} item {unit.index} appears twice")
                 tags.add((unit.instrument, unit.index))
+                shuffled = item.randomize if isinstance(item, Matrix) else getattr(item, "randomize", False)
+                if shuffled and not spec.shuffle_allowed:
+                    raise SurveyDefinitionError(source, item.id, f"{spec.id} is given in its fixed order: remove randomize")
             on_page.extend(ids)
         answered_before.update(on_page)
 

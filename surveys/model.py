@@ -135,7 +135,7 @@ class Likert(_ItemBase):
     ends or one per point."""
 
     type: Literal["likert"]
-    points: int = Field(ge=2, le=11)
+    points: int = Field(ge=2, le=21)
     start: int = 1
     labels: list[str] = Field(default_factory=list)
 
@@ -252,7 +252,7 @@ class Matrix(_ItemBase):
 
     type: Literal["matrix"]
     rows: list[MatrixRow] = Field(min_length=1)
-    points: int = Field(ge=2, le=11)
+    points: int = Field(ge=2, le=21)
     start: int = 1
     labels: list[str] = Field(default_factory=list)
     randomize: bool = False

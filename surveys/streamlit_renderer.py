@@ -145,13 +145,23 @@ class JsonFileStore(_DictStore):
 
 # ------------------------------------------------------------------ flow
 def current_page(definition: SurveyDefinition, progress: SavedProgress) -> Page | None:
-    """The first visible, not yet completed page; ``None`` when the survey is done."""
+    """The first visible, not yet completed page that shows at least one question;
+    ``None`` when the survey is done. (A page whose questions are all hidden by their
+    ``show_if`` is passed over, not shown as an empty form; info-only pages are shown.)"""
     done = set(progress.completed_pages)
     for page in definition.pages:
         if page.id in done or not evaluate(page.show_if, progress.answers):
             continue
+        if not _has_visible_question(page, progress.answers):
+            continue
         return page
     return None
+
+
+def _has_visible_question(page: Page, answers: Mapping[str, Any]) -> bool:
+    """False only for a page with questions that are all hidden (info-only pages show)."""
+    questions = [it for it in page.items if not isinstance(it, InfoBlock)]
+    return not questions or any(evaluate(it.show_if, answers) for it in questions)
 
 
 def _ordered(options: list[Any], seed: str, shuffle: bool, pinned: Callable[[Any], bool]) -> list[Any]:
@@ -182,6 +192,12 @@ def _scale_format(values: list[int], labels: list[str], left: str | None = None,
         return f"{v} {escape_markdown(ends[v])}".strip() if v in ends else str(v)
 
     return fmt
+
+
+def _horizontal(points: int, labels: list[str]) -> bool:
+    """Numbered or short scales sit in one wrapping row; a scale with a long label on
+    every one of 6+ points is a vertical list (a wrapped row is hard to read on a phone)."""
+    return not (len(labels) == points and points > 5)
 
 
 def _index(options: list[Any], value: Any) -> int | None:
@@ -224,7 +240,8 @@ class _PageRenderer:
             return
         if isinstance(item, Likert):
             vals = item.values()
-            value = st.radio(label, vals, index=_index(vals, prev), key=k, horizontal=True,
+            value = st.radio(label, vals, index=_index(vals, prev), key=k,
+                             horizontal=_horizontal(item.points, item.labels),
                              format_func=_scale_format(vals, item.labels))
         elif isinstance(item, FaceScale):
             vals = [1, 2, 3, 4, 5]
@@ -297,7 +314,7 @@ class _PageRenderer:
             fmt = _scale_format(vals, item.labels, row.left, row.right)
             prev = self.answers.get(row.id)
             value = st.radio(self.text(row.text), vals, index=_index(vals, prev), key=self.wkey(row.id),
-                             horizontal=True, format_func=fmt)
+                             horizontal=_horizontal(item.points, item.labels), format_func=fmt)
             self.collected[row.id] = (value, matrix_row_item(item, row.id), st.empty())
 
 
@@ -326,10 +343,12 @@ def render_survey(definition: SurveyDefinition, store: ResponseStore, *,
     start_key = f"{key}::started::{page.id}"
     if start_key not in st.session_state:
         st.session_state[start_key] = time.monotonic()
-    visible_pages = [p for p in definition.pages if evaluate(p.show_if, progress.answers)]
+    visible_pages = [p for p in definition.pages
+                     if evaluate(p.show_if, progress.answers) and _has_visible_question(p, progress.answers)]
     number = next((i for i, p in enumerate(visible_pages, start=1) if p.id == page.id), 1)
     renderer = _PageRenderer(definition, page, progress.answers, context or {}, key, rng_seed)
-    with st.form(f"{key}::form::{page.id}"):
+    # Enter in a text box must not submit the page (phones show "Go" on every field)
+    with st.form(f"{key}::form::{page.id}", enter_to_submit=False):
         if page.title:
             st.subheader(pipe(page.title, definition, progress.answers, context or {}))
         st.caption(f"Page {number} of {len(visible_pages)}")

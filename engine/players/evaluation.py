@@ -87,7 +87,9 @@ def board_array(rows: Sequence[str]) -> Boards:
     return np.frombuffer(text.encode("latin-1"), dtype=np.int8).copy()
 
 
-_ROW_TABLE = str.maketrans({".": "\x00", "1": "\x01", "2": "\x02", "3": "\x03", "4": "\x04", "B": "\x05"})
+_ROW_TABLE = str.maketrans(
+    {".": "\x00", "1": "\x01", "2": "\x02", "3": "\x03", "4": "\x04", "B": "\x05"}
+)
 
 
 def features(
@@ -169,7 +171,5 @@ def scores(
     )
     score += weights.potential_self * feats.potential[:, me]
     score -= weights.potential_opponent * feats.potential[:, others].sum(axis=1)
-    score += weights.material * (
-        feats.material[:, me] - feats.material[:, others].mean(axis=1)
-    )
+    score += weights.material * (feats.material[:, me] - feats.material[:, others].mean(axis=1))
     return np.asarray(score, dtype=np.float64)

@@ -137,8 +137,9 @@ def _roll_kind(d: tuple[int, int, int, int]) -> str:
 def _chance_classes() -> tuple[ChanceClass, ...]:
     counts: Counter[tuple[int, int, str]] = Counter()
     first: dict[tuple[int, int, str], tuple[int, int, int, int]] = {}
-    for d in itertools.product(range(1, 7), repeat=4):
-        p, g = d[0] + d[1], d[2] + d[3]
+    for a, b, c, e in itertools.product(range(1, 7), repeat=4):
+        d = (a, b, c, e)
+        p, g = a + b, c + e
         key = (min(p, g), max(p, g), _roll_kind(d))
         counts[key] += 1
         first.setdefault(key, d)

@@ -71,9 +71,7 @@ def is_suicide(board: Sequence[int], i: int, seat: int) -> bool:
 
 def placeable(board: Sequence[int], i: int, seat: int, suicide: bool) -> bool:
     """Whether ``seat`` could put a normal counter on empty tile ``i`` if it were rolled."""
-    return (
-        board[i] == 0 and geo.ROLLABLE[i] and not (suicide and is_suicide(board, i, seat))
-    )
+    return board[i] == 0 and geo.ROLLABLE[i] and not (suicide and is_suicide(board, i, seat))
 
 
 def capturable(board: Sequence[int], i: int, seat: int, capture_any: bool, suicide: bool) -> bool:

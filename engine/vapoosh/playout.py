@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 
 from engine.vapoosh.actions import DEAL_BASE, DICE
-from engine.vapoosh.board import NB4, NB8, SQUARE_WINDOWS, WIN_WINDOWS
+from engine.vapoosh.board import NB4, NB8, WIN_WINDOWS
 from engine.vapoosh.state import VapooshGame, _flood
 
 #: Event kinds counted in ``rule_counts`` (one count per event, as the state emits them).
@@ -79,7 +79,7 @@ def _roll_info() -> tuple[tuple[int, int, int], ...]:
 
 #: Per roll id: (lower tile bit, higher tile bit or -1, flags).
 ROLL_INFO = _roll_info()
-_LINE_SQUARE = tuple((WIN_WINDOWS[i], SQUARE_WINDOWS[i]) for i in range(144))
+_BITS = tuple(1 << i for i in range(144))
 
 
 def _wins(mine: int, gained: int) -> bool:
@@ -135,6 +135,9 @@ def random_playout(game: VapooshGame, rng: random.Random) -> tuple[int | None, i
     rerolls = 0
     info = ROLL_INFO
     nb4 = NB4
+    nb8 = NB8
+    opt_bits = _BITS
+    win_windows = WIN_WINDOWS
 
     while True:
         if turns >= max_turns:
@@ -149,40 +152,48 @@ def random_playout(game: VapooshGame, rng: random.Random) -> tuple[int | None, i
                 counts[_QUAD] += 1
                 skips[(seat + 1) % n] += 1
         mine = masks[seat]
-        # classify the options: 0 empty, 1 suicide, 2 own, 3 opponent, 4 brown
-        empties = []
-        opps = []
         st_lo = st_hi = -1
-        for o in (lo, hi):
-            if o < 0:
-                break
-            b = 1 << o
-            if brown & b:
-                st = 4
-            elif mine & b:
-                st = 2
-            elif allp & b:
-                st = 3
-                opps.append(o)
-            else:
-                st = 0
-                if suicide_rule:
-                    nb = nb4[o]
-                    if allp & nb == nb:
-                        if n == 2:
-                            if (allp ^ mine) & nb == nb:
-                                st = 1
-                        else:
-                            for s in range(n):
-                                if s != seat and masks[s] & nb == nb:
+        both = opt_bits[lo] | (opt_bits[hi] if hi >= 0 else 0)
+        if not (both & (allp | brown)) and not (
+            suicide_rule and (allp & nb4[lo] == nb4[lo] or (hi >= 0 and allp & nb4[hi] == nb4[hi]))
+        ):
+            # fast path: every option empty and no neighbourhood full of counters
+            empties = [lo] if hi < 0 else [lo, hi]
+            opps = []
+        else:
+            # classify the options: 0 empty, 1 suicide, 2 own, 3 opponent, 4 brown
+            empties = []
+            opps = []
+            for o in (lo, hi):
+                if o < 0:
+                    break
+                b = 1 << o
+                if brown & b:
+                    st = 4
+                elif mine & b:
+                    st = 2
+                elif allp & b:
+                    st = 3
+                    opps.append(o)
+                else:
+                    st = 0
+                    if suicide_rule:
+                        nb = nb4[o]
+                        if allp & nb == nb:
+                            if n == 2:
+                                if (allp ^ mine) & nb == nb:
                                     st = 1
-                                    break
-                if st == 0:
-                    empties.append(o)
-            if o == lo:
-                st_lo = st
-            else:
-                st_hi = st
+                            else:
+                                for s in range(n):
+                                    if s != seat and masks[s] & nb == nb:
+                                        st = 1
+                                        break
+                    if st == 0:
+                        empties.append(o)
+                if o == lo:
+                    st_lo = st
+                else:
+                    st_hi = st
         if any_capture:
             normal = empties + opps
             if len(empties) == 1 and len(opps) == 1 and opps[0] < empties[0]:
@@ -275,8 +286,13 @@ def random_playout(game: VapooshGame, rng: random.Random) -> tuple[int | None, i
                                     masks[s] &= ~captured
                             mine |= captured
                 masks[seat] = mine
-                if (mine & NB8[t] or gained != b) and _wins(mine, gained):
-                    return seat + 1, turns, dict(zip(RULE_EVENTS, counts, strict=True))
+                if gained != b:
+                    if _wins(mine, gained):
+                        return seat + 1, turns, dict(zip(RULE_EVENTS, counts, strict=True))
+                elif mine & nb8[t]:
+                    for w in win_windows[t]:
+                        if mine & w == w:
+                            return seat + 1, turns, dict(zip(RULE_EVENTS, counts, strict=True))
                 if flags & _SQUARE and extra_rule:
                     counts[_EXTRA] += 1
                     rerolls = 0

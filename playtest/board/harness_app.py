@@ -14,7 +14,9 @@ what reached Python.
 from __future__ import annotations
 
 import random
+import time
 import uuid
+from typing import Any
 
 import streamlit as st
 
@@ -28,6 +30,7 @@ from playtest.board.component import (
 from playtest.board.view import board_view, tile_index
 from playtest.messages import SPEEDS, load_catalog
 
+_T0 = time.perf_counter()
 st.set_page_config(page_title="Board harness", layout="centered")
 
 q = st.query_params
@@ -60,7 +63,7 @@ if "h_rows" not in ss:
 CATALOG = load_catalog()
 
 
-def _announce(key: str, **values: object) -> None:
+def _announce(key: str, **values: Any) -> None:
     ss.h_msg = CATALOG.render(key, **values)
     ss.h_nonce = uuid.uuid4().hex
 
@@ -125,3 +128,5 @@ with st.container(key="harness_log"):
     st.text(f"events={len(ss.h_log)} last={last}")
     st.text(f"dropped={dropped_events('board')}")
     st.text(f"options={[tile_index(c, r) for c, r in ss.h_options]}")
+    # the script body's own time (callbacks included: they run inside the same run)
+    st.text(f"script_ms={(time.perf_counter() - _T0) * 1000:.2f}")

@@ -271,10 +271,13 @@ def board_view(
     options: the rolled tiles; they are marked ONLY when `highlight` is true (the tester
     must find the tile by its number unless a study says otherwise).
     glow: tile -> "placed" | "square" | "captured" | "computer" (see `glow_from_events`).
-    seats: "human" / "computer" per seat, seat 1 first. interactive: False while the
-    computer thinks or after the game ends; the browser then ignores clicks and the app
-    must ignore them too. can_roll (derived): the roll button shows when the phase is
-    "roll", the view is interactive and the seat to move is human.
+    seats: "human" / "computer" per seat, seat 1 first. interactive: pass False while
+    the app is busy (e.g. showing the computer's move); the view is also non-interactive
+    whenever the seat to move is a computer or the phase is "setup" / "over". The
+    browser then ignores clicks and `render_board` drops any that arrive anyway.
+    can_roll (derived): the roll button shows when the view is interactive and the
+    phase is "roll". show_sums: print "pink 7, green 5" next to the dice (off by
+    default: adding the dice is part of the mental-maths step).
     """
     owners = _parse_rows(rows)
     seats_t = tuple(str(s) for s in seats)
@@ -322,9 +325,11 @@ def board_view(
             )
         )
 
-    can_roll = (
-        interactive and phase == "roll" and to_move is not None and seats_t[to_move - 1] == "human"
-    )
+    # Input is taken only from a human seat in a live game: while the computer moves
+    # (or the app says it is busy) the board ignores clicks, and so does render_board.
+    humans_turn = to_move is not None and seats_t[to_move - 1] == "human"
+    interactive = interactive and humans_turn and phase in ("roll", "place")
+    can_roll = interactive and phase == "roll"
     if turn_text is None:
         if phase == "over" or to_move is None:
             turn_text = "Game over"
@@ -348,7 +353,7 @@ def board_view(
         sound=sound,
         nonce=nonce,
         muted=muted,
-        interactive=interactive and phase != "over",
+        interactive=interactive,
         can_roll=can_roll,
         show_sums=show_sums,
     )

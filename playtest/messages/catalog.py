@@ -229,12 +229,17 @@ class MessageCatalog:
             raise CatalogError(f"{source}: missing required message(s) {absent}")
         return cls(tuple(variants), entries)
 
-    def render(self, key: str, variant: str = "default", **values: object) -> Message:
+    def render(self, key: str, variant: str = "default", /, **values: object) -> Message:
         """The message `key` in `variant`, with its {placeholders} filled from `values`.
 
         Every value the message declares must be given (MissingValueError); extra values
         are ignored, so a caller can pass the same context (seat, c, r, ...) to any key.
+        `variant` may be passed by position or as `variant=...` (key and variant are
+        positional-only so that `**context` dicts type-check).
         """
+        if "variant" in values:
+            chosen = values.pop("variant")
+            variant = chosen if isinstance(chosen, str) else repr(chosen)
         entry = self.entry(key)
         if variant not in self.variants:
             raise UnknownVariantError(
@@ -247,7 +252,7 @@ class MessageCatalog:
         return Message(key, variant, text, entry.tone, entry.sound)
 
     def wrong_click(
-        self, kind: str, rule_reason: str | None, variant: str = "default", **values: object
+        self, kind: str, rule_reason: str | None, variant: str = "default", /, **values: object
     ) -> Message:
         """The message for a wrong click classified by the engine's `classify_click`."""
         try:
@@ -256,6 +261,9 @@ class MessageCatalog:
             raise UnknownKeyError(
                 f"no wrong-click message for kind {kind!r}, reason {rule_reason!r}"
             ) from None
+        if "variant" in values:
+            chosen = values.pop("variant")
+            variant = chosen if isinstance(chosen, str) else repr(chosen)
         return self.render(key, variant, **values)
 
 

@@ -21,7 +21,7 @@ top-level prop as its own ``props.<key>`` column so a spreadsheet can filter on 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -354,7 +354,9 @@ def load_study_data(engine: Engine, study_id: str) -> StudyData:
         },
         columns=ASSIGNMENT_COLUMNS,
     )
-    columns = list(zip(*event_rows, strict=True)) if event_rows else [[] for _ in range(7)]
+    columns: list[Sequence[Any]] = (
+        list(zip(*event_rows, strict=True)) if event_rows else [() for _ in range(7)]
+    )
     decode = json.loads
     events_frame = pd.DataFrame(
         {
@@ -409,8 +411,9 @@ class ImportReport:
     read: dict[str, int] = field(default_factory=lambda: dict.fromkeys(RECORD_KINDS, 0))
 
     def summary(self) -> str:
+        plural = {"study": "studies"}
         parts = [
-            f"{self.added[kind]} {kind}{'' if self.added[kind] == 1 else 's'}"
+            f"{self.added[kind]} {kind if self.added[kind] == 1 else plural.get(kind, kind + 's')}"
             for kind in RECORD_KINDS
         ]
         skipped = sum(self.read.values()) - sum(self.added.values())

@@ -767,7 +767,7 @@ def assign_balanced(
         ).scalar_one_or_none()
         if existing is not None:
             return str(existing)
-        counts = dict(
+        counts: dict[str, int] = dict(
             conn.execute(
                 select(assignments.c.variant, func.count())
                 .select_from(assignments.join(participants))

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from playtest.board.view import default_label
+
 pytestmark = pytest.mark.browser
 
 HARNESS = "playtest/board/harness_app.py"
@@ -62,9 +64,19 @@ def test_board_shows_144_numbered_tiles_with_headers(
         "column 3, row 3, 9, player 2, orange square"
     )
     assert "brown counter" in (tiles.nth(7 * 12 + 8).get_attribute("aria-label") or "")
+    # the browser builds the same default names as Python's board_view for empty tiles
+    labels = tiles.evaluate_all("els => els.map(e => [e.className, e.getAttribute('aria-label')])")
+    for i, (cls, label) in enumerate(labels):
+        if "o0" in cls.split() and not any(k.startswith("g-") for k in cls.split()):
+            assert label == default_label(i % 12 + 1, i // 12 + 1)
     # perfect squares glow; 40 does not
     assert "sq" in (tiles.nth(6 * 12 + 6).get_attribute("class") or "")  # 7 x 7
     assert "sq" not in (tiles.nth(7 * 12 + 4).get_attribute("class") or "")  # 5 x 8
+    # the harness starts with a captured and a computer-placed tile: distinct marks
+    assert "g-captured" in (tiles.nth(3 * 12 + 10).get_attribute("class") or "").split()
+    assert "g-computer" in (tiles.nth(9 * 12 + 9).get_attribute("class") or "").split()
+    assert "g-placed" in (tiles.nth(3 * 12 + 3).get_attribute("class") or "").split()
+    assert (tiles.nth(9 * 12 + 9).get_attribute("aria-label") or "").endswith("the computer's move")
     # one tab stop in the grid
     assert page.locator(f"{TILES}[tabindex='0']").count() == 1
     assert page.locator(".st-key-board [role=status][aria-live=polite]").count() == 1
@@ -87,6 +99,8 @@ def test_click_reaches_python_with_a_fresh_nonce_each_time(
     # the placed counter is drawn as player 1's shape, marked as just placed
     cls = page.locator(TILES).nth(88).get_attribute("class") or ""
     assert "o1" in cls.split() and "g-placed" in cls.split()
+    # the answer is announced in the live region
+    assert page.locator(".st-key-board [role=status]").inner_text() == "Well done! 40 is yours."
 
 
 def test_roll_button_shows_four_dice_and_hides_until_next_turn(

@@ -242,6 +242,8 @@ def test_record_of_a_scenario_position_carries_its_start() -> None:
 def test_record_errors_name_the_field() -> None:
     with pytest.raises(RulesError, match="'actions'"):
         GameRecord.from_json({"game": "vapoosh", "rules": "standard", "players": 2})
+    with pytest.raises(RulesError, match="'players'"):
+        GameRecord.from_json({"game": "vapoosh", "rules": "standard", "players": "2", "actions": []})
     with pytest.raises(RulesError, match="^game:"):
         make_game("go", "standard", 2)
     with pytest.raises(RulesError, match="^state.board"):

@@ -114,7 +114,10 @@ def test_likert_with_one_point(tmp_path: Path) -> None:
      ({"id": "x", "type": "yes_maybe_no", "colour": "red"}, "colour"),
      ({"id": "x", "type": "yes_maybe_no", "instrument": "geq", "index": 1}, "unknown instrument"),
      ({"id": "x", "type": "face_scale", "instrument": "smileyometer", "index": 2}, "index 1..1"),
-     ({"id": "x", "type": "yes_maybe_no", "show_if": {"item": "y"}}, "exactly one operator")],
+     ({"id": "x", "type": "yes_maybe_no", "show_if": {"item": "y"}}, "exactly one operator"),
+     ({"id": "susm", "type": "matrix", "points": 5, "randomize": True,
+       "rows": [{"id": "s1", "text": "a", "instrument": "sus", "index": 1}]}, "fixed order"),
+     ({"id": "big", "type": "likert", "points": 22}, "less than or equal to 21")],
 )
 def test_bad_items_name_the_item(tmp_path: Path, item: dict, words: str) -> None:
     first = _page("p0", {"id": "y", "type": "yes_maybe_no"})
@@ -202,3 +205,15 @@ def test_check_cli_on_defaults() -> None:
     path = Path(sys.modules["surveys.loader"].__file__).parent / "defaults" / "vapoosh_pre.yaml"  # type: ignore[arg-type]
     out = subprocess.run([sys.executable, "-m", "surveys", "check", str(path)], capture_output=True, text=True)
     assert out.returncode == 0 and "ok: vapoosh_pre 1.0.0" in out.stdout and out.stdout.count("\n") == 1
+
+
+def test_response_records_match_the_telemetry_format() -> None:
+    from surveys.responses import response_records
+
+    d = load_survey("vapoosh_pre")
+    recs = response_records(d, {"demo.role": "child", "expect.fun_0_10": 7, "expect.smileyometer_pre": 4,
+                                "demo.age_band": None})
+    assert [(r["item"], r["value"]) for r in recs] == [("demo.role", "child"), ("demo.age_band", None),
+                                                       ("expect.smileyometer_pre", 4)]
+    assert set(recs[0]) == {"survey", "survey_version", "survey_hash", "phase", "item", "value"}
+    assert recs[0]["phase"] == "pre" and recs[0]["survey_hash"] == d.content_hash

@@ -217,3 +217,84 @@ def test_session_state_store_runs_a_whole_survey() -> None:
     assert at.success[0].value == "done"
     answers = json.loads(at.json[0].proto.body)
     assert answers["story"] == "<script>alert(1)</script>" and answers["picks"] == ["b", "c"]
+
+
+def test_current_page_skips_pages_whose_questions_are_all_hidden() -> None:
+    from surveys import parse_survey
+    from surveys.streamlit_renderer import SavedProgress, current_page
+
+    d = parse_survey("""
+id: skip
+version: "1"
+title: Skip
+pages:
+  - id: intro
+    items: [{id: hi, type: info, text: Hello}]
+  - id: a
+    items: [{id: role, type: single_choice, options: [{value: c, label: C}, {value: d, label: D}]}]
+  - id: b
+    items:
+      - {id: note, type: info, text: "Only for C"}
+      - {id: q, type: yes_maybe_no, show_if: {item: role, equals: c}}
+  - id: c
+    items: [{id: last, type: yes_maybe_no}]
+""")
+    first = current_page(d, SavedProgress())
+    assert first is not None and first.id == "intro"  # an info-only page is shown
+    p = current_page(d, SavedProgress({"role": "d"}, ("intro", "a")))
+    assert p is not None and p.id == "c"
+    p = current_page(d, SavedProgress({"role": "c"}, ("intro", "a")))
+    assert p is not None and p.id == "b"
+    assert current_page(d, SavedProgress({"role": "d"}, ("intro", "a", "c"))) is None
+
+
+def bundled_app(survey_id: str, store_path: str) -> None:
+    import streamlit as st
+
+    from surveys import load_survey
+    from surveys.streamlit_renderer import JsonFileStore, render_survey
+
+    if render_survey(load_survey(survey_id), JsonFileStore(store_path), key="b", rng_seed=42):
+        st.success("Survey complete")
+
+
+def _set_widget(at: AppTest, key: str, value: Any) -> bool:
+    for kind in (at.radio, at.multiselect, at.text_input, at.text_area, at.number_input, at.slider):
+        try:
+            widget = kind(key=key)
+        except KeyError:
+            continue
+        widget.set_value(value)
+        return True
+    return False
+
+
+@pytest.mark.parametrize("survey_id", ["vapoosh_pre", "vapoosh_pre_child", "vapoosh_post_short",
+                                       "vapoosh_post_long", "vapoosh_post_child"])
+def test_bundled_survey_end_to_end_with_simulated_answers(tmp_path: Path, survey_id: str) -> None:
+    import random
+
+    from surveys import load_survey, score_definition_answers
+    from surveys.logic import answerable_units
+    from surveys.simulate import plausible_answers
+
+    d = load_survey(survey_id)
+    wanted = plausible_answers(d, random.Random(5), {"enjoyment": 0.8, "confusion": 0.2, "skip": 0.0})
+    at = AppTest.from_function(bundled_app, args=(survey_id, str(tmp_path / "store.json")), default_timeout=30)
+    at.run()
+    for _ in range(len(d.pages) + 1):
+        if at.success:
+            break
+        page_id = _store(tmp_path).get("completed_pages", [])
+        shown = [_set_widget(at, f"b::{p.id}::{aid}", wanted[aid])  # a list: set every widget
+                 for p in d.pages for it in p.items for aid, _ in answerable_units(it) if aid in wanted]
+        shown = [s for s in shown if s]
+        assert shown, f"no widget found after {page_id}"
+        _submit(at)
+        assert not at.error, [e.value for e in at.error]
+    assert at.success and at.success[0].value == "Survey complete"
+    stored = _store(tmp_path)["answers"]
+    assert {k: v for k, v in stored.items() if v is not None} == wanted
+    scores = score_definition_answers(d, stored)
+    for result in scores.values():
+        assert result.scales, result

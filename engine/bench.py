@@ -1,0 +1,241 @@
+"""Speed and strength numbers for the Vapoosh! engine and its computer players.
+
+    python -m engine bench                       # playouts/s, simulate time, decision times
+    python -m engine bench --strength --games 2000 --workers 2
+
+It prints numbers and asserts nothing: targets are judged by people reading them.
+
+- random self-play: whole random games per second on one core
+  (:func:`engine.vapoosh.playout.random_playout`);
+- simulate: wall time of ``simulate()`` for easy-vs-easy games on ``--workers`` cores;
+- decision time per level: mean, p50, p95 and max over a fixed seeded set of positions
+  (phase "place" with at least two legal moves, reached by seeded random play);
+- ``--strength``: level against level with seats swapped every game, win share among
+  decided games with a 95% interval, and draws.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from engine.core import EngineError
+from engine.players import LEVELS, make_player
+from engine.simulate import SimulationError, _OneLineParser, parse_rules, simulate
+from engine.vapoosh import Rules, VapooshGame, deal_preplaced
+from engine.vapoosh.playout import random_playout
+
+DEFAULT_PAIRS = "medium:easy,hard:medium,expert:hard"
+
+
+def playout_speed(rules: Rules, players: int, games: int, seed: int) -> dict[str, float]:
+    """Random self-play on this core: games/s, rolls/s and mean rolls per game."""
+    game = VapooshGame(rules, players=players)
+    rng = random.Random(seed)
+    rolls = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        rolls += random_playout(game, rng)[1]
+    elapsed = time.perf_counter() - start
+    return {
+        "games": games,
+        "seconds": elapsed,
+        "games_per_second": games / elapsed,
+        "rolls_per_second": rolls / elapsed,
+        "mean_rolls": rolls / games,
+    }
+
+
+def decision_positions(rules: Rules, players: int, count: int, seed: int) -> list[Any]:
+    """``count`` seeded positions in phase "place" with at least two legal moves.
+
+    >>> ps = decision_positions(Rules.preset("standard"), 2, 3, seed=1)
+    >>> len(ps), all(p.phase == "place" and len(p.targets()) > 1 for p in ps)
+    (3, True)
+    """
+    rng = random.Random(seed)
+    game = VapooshGame(rules, players=players)
+    out: list[Any] = []
+    while len(out) < count:
+        state = game.new_initial_state()
+        if state.phase == "setup":
+            state.apply(deal_preplaced(rules, players, rng.randrange(1 << 30)))
+        stop_after = rng.randrange(0, 40)
+        placed = 0
+        while state.phase != "over":
+            if state.phase == "roll":
+                state.apply_action(rng.randrange(1296))
+                continue
+            targets = state.targets()
+            if placed >= stop_after and len(targets) > 1:
+                out.append(state)
+                break
+            state.apply(rng.choice(targets))
+            placed += 1
+    return out
+
+
+def decision_times(positions: Sequence[Any], level: str, seed: int = 1) -> dict[str, float]:
+    """Milliseconds per ``choose()`` over ``positions``: mean, p50, p95, max."""
+    player = make_player(level, seed=seed)
+    times = []
+    for state in positions:
+        start = time.perf_counter()
+        player.choose(state)
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    return {
+        "positions": len(times),
+        "mean_ms": statistics.fmean(times),
+        "p50_ms": _pct(times, 0.50),
+        "p95_ms": _pct(times, 0.95),
+        "max_ms": times[-1],
+    }
+
+
+def _pct(values: Sequence[float], q: float) -> float:
+    pos = (len(values) - 1) * q
+    lo = int(pos)
+    hi = min(lo + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (pos - lo)
+
+
+def strength(
+    rules: Rules, pairs: Sequence[tuple[str, str]], games: int, seed: int, workers: int
+) -> list[dict[str, Any]]:
+    """Each (stronger, weaker) pair over ``games`` games, seats swapped every game."""
+    out = []
+    for strong, weak in pairs:
+        start = time.perf_counter()
+        report = simulate(rules, [strong, weak], games, seed, workers=workers, rotate=True)
+        win = report.level_wins[strong]
+        out.append(
+            {
+                "pair": f"{strong} vs {weak}",
+                "games": games,
+                "decided": report.decided,
+                "draws": report.draws,
+                "wins": win.successes,
+                "share": win.share,
+                "low": win.low,
+                "high": win.high,
+                "seconds": time.perf_counter() - start,
+            }
+        )
+    return out
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _OneLineParser(
+        prog="python -m engine bench",
+        description="Measure engine speed, decision times and player strength (prints numbers).",
+    )
+    p.add_argument("--rules", default="standard", help="preset name or JSON rules object")
+    p.add_argument("--players", type=int, default=2, help="seats for playouts and positions")
+    p.add_argument("--playouts", type=int, default=2000, help="random games for games/s")
+    p.add_argument("--sim-games", type=int, default=10000, help="easy games for simulate timing")
+    p.add_argument("--positions", type=int, default=40, help="positions for decision times")
+    p.add_argument("--levels", default=",".join(LEVELS), help="levels to time")
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--strength", action="store_true", help="measure strength instead of speed")
+    p.add_argument("--games", type=int, default=2000, help="games per pair for --strength")
+    p.add_argument("--pairs", default=DEFAULT_PAIRS, help="strong:weak,... for --strength")
+    p.add_argument("--json", action="store_true")
+    return p
+
+
+def _check_args(args: argparse.Namespace) -> None:
+    for name in ("players", "playouts", "sim_games", "positions", "workers", "games"):
+        value = getattr(args, name)
+        low = 2 if name == "players" else (0 if name in ("sim_games", "playouts") else 1)
+        high = 4 if name == "players" else 10**9
+        if not low <= value <= high:
+            flag = "--" + name.replace("_", "-")
+            raise SimulationError(f"{flag}: must be from {low} to {high}, got {value}")
+
+
+def _levels(text: str) -> list[str]:
+    levels = [lv.strip() for lv in text.split(",") if lv.strip()]
+    for lv in levels:
+        if lv not in LEVELS:
+            raise SimulationError(f"--levels: unknown level {lv!r} (choose {', '.join(LEVELS)})")
+    return levels
+
+
+def _pairs(text: str) -> list[tuple[str, str]]:
+    out = []
+    for item in text.split(","):
+        parts = item.strip().split(":")
+        if len(parts) != 2 or not all(p in LEVELS for p in parts):
+            raise SimulationError(f"--pairs: {item.strip()!r} is not strong:weak with known levels")
+        out.append((parts[0], parts[1]))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        _check_args(args)
+        rules = parse_rules(args.rules)
+        levels = _levels(args.levels)
+        pairs = _pairs(args.pairs)
+    except EngineError as err:
+        print(f"{parser.prog}: {err}", file=sys.stderr)
+        return 2
+    result: dict[str, Any] = {"rules": rules.to_obj(), "players": args.players}
+    if args.strength:
+        result["strength"] = strength(rules, pairs, args.games, args.seed, args.workers)
+    else:
+        if args.playouts:
+            result["random_playouts"] = playout_speed(rules, args.players, args.playouts, args.seed)
+        if args.sim_games:
+            start = time.perf_counter()
+            simulate(rules, ["easy"] * args.players, args.sim_games, args.seed, args.workers)
+            result["simulate"] = {
+                "games": args.sim_games,
+                "workers": args.workers,
+                "seconds": time.perf_counter() - start,
+            }
+        positions = decision_positions(rules, args.players, args.positions, args.seed)
+        result["decisions"] = {lv: decision_times(positions, lv, args.seed) for lv in levels}
+    print(json.dumps(result, indent=2) if args.json else _text(result))
+    return 0
+
+
+def _text(result: dict[str, Any]) -> str:
+    lines = [f"rules {Rules.from_obj(result['rules']).name}, {result['players']} players"]
+    if "random_playouts" in result:
+        r = result["random_playouts"]
+        lines.append(
+            f"random self-play (1 core): {r['games_per_second']:.0f} games/s, "
+            f"{r['rolls_per_second']:.0f} rolls/s, {r['mean_rolls']:.1f} rolls/game "
+            f"({r['games']} games in {r['seconds']:.2f} s)"
+        )
+    if "simulate" in result:
+        r = result["simulate"]
+        lines.append(
+            f"simulate {r['games']} easy games on {r['workers']} workers: {r['seconds']:.2f} s"
+        )
+    if "decisions" in result:
+        lines.append(
+            f"{'level':<8}{'positions':>10}{'mean ms':>10}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}"
+        )
+        for lv, d in result["decisions"].items():
+            lines.append(
+                f"{lv:<8}{d['positions']:>10}{d['mean_ms']:>10.2f}{d['p50_ms']:>9.2f}"
+                f"{d['p95_ms']:>9.2f}{d['max_ms']:>9.2f}"
+            )
+    for s in result.get("strength", []):
+        lines.append(
+            f"{s['pair']:<18} wins {s['wins']}/{s['decided']} decided = {s['share']:.1%} "
+            f"[{s['low']:.1%}, {s['high']:.1%}], draws {s['draws']}, {s['seconds']:.0f} s"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,140 @@
+"""``playtest up``, ``demo``, ``report`` and ``designer set-password``."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from playtest import auth
+from playtest.cli import CommandError, arg, command, group
+from playtest.storage import repository as repo
+from playtest.storage.db import database_url, make_engine, safe_url, upgrade
+
+APP = Path(__file__).resolve().parent / "app.py"
+
+# Passed on the command line as well as in .streamlit/config.toml, so they hold whatever
+# folder the app is started from (see shared/design/streamlit-notes.md for postScriptGC).
+STREAMLIT_FLAGS = [
+    "--server.headless", "true",
+    "--browser.gatherUsageStats", "false",
+    "--runner.postScriptGC", "false",
+    "--client.toolbarMode", "minimal",
+]
+
+
+def _ready_engine():  # type: ignore[no-untyped-def]
+    engine = make_engine()
+    upgrade(engine)
+    return engine
+
+
+@command("up", help="set up the database and a demo study, then start the app", args=[
+    arg("--port", type=int, default=8501, help="port to serve on (default 8501)"),
+    arg("--address", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"),
+    arg("--testers", type=int, default=40,
+        help="simulated testers for a new demo study (default 40; 0 for none)"),
+])
+def up(args: argparse.Namespace) -> int:
+    from playtest import demo
+
+    os.environ.setdefault("DATABASE_URL", database_url())
+    engine = _ready_engine()
+    study = demo.ensure_demo_study(engine)
+    if args.testers > 0 and not repo.list_participants(engine, study.study_id):
+        print(f"Filling the demo study with {args.testers} simulated testers…", flush=True)
+        print(demo.generate(engine, args.testers).summary(), flush=True)
+    password = auth.ensure_password()
+    if password:
+        print(f"Designer password (shown once; change it with `playtest designer "
+              f"set-password`): {password}")
+    base = f"http://{args.address}:{args.port}"
+    print(f"Database: {safe_url(os.environ['DATABASE_URL'])}")
+    print(f"Designer start page: {base}/")
+    print(f"Tester link of the demo study: {base}/?study={study.study_id}", flush=True)
+    command_line = [sys.executable, "-m", "streamlit", "run", str(APP),
+                    "--server.port", str(args.port), "--server.address", args.address,
+                    *STREAMLIT_FLAGS]
+    os.execvp(command_line[0], command_line)
+    return 0  # pragma: no cover - execvp does not return
+
+
+@command("demo", help="fill a study with simulated testers", args=[
+    arg("--testers", type=int, default=24, help="how many testers (default 24)"),
+    arg("--study", default=None, help="study id (default: the demo study)"),
+    arg("--seed", type=int, default=1, help="random seed (default 1)"),
+])
+def demo_command(args: argparse.Namespace) -> int:
+    from playtest import demo
+
+    if args.testers < 1:
+        raise CommandError("--testers must be at least 1")
+    engine = _ready_engine()
+    study = None
+    if args.study:
+        study = repo.get_study(engine, args.study)
+        if study is None:
+            raise CommandError(f"no study {args.study!r}")
+    started = time.perf_counter()
+    report = demo.generate(engine, args.testers, seed=args.seed, study=study)
+    print(report.summary())
+    print(f"took {time.perf_counter() - started:.1f} s")
+    return 0
+
+
+@command("report", help="write the UX design plan of a study (Markdown, HTML, JSON)", args=[
+    arg("--study", required=True, help="study id"),
+    arg("--out", required=True, help="Markdown file to write, e.g. plan.md"),
+    arg("--json", dest="json_out", default=None, help="JSON file to write, e.g. plan.json"),
+    arg("--html", dest="html_out", default=None,
+        help="HTML file with the charts (default: next to --out, .html)"),
+])
+def report_command(args: argparse.Namespace) -> int:
+    from analytics.report import build_report, report_figures, report_html, report_markdown
+    from playtest.study_data import load_bundle
+
+    engine = _ready_engine()
+    if repo.get_study(engine, args.study) is None:
+        raise CommandError(f"no study {args.study!r}")
+    started = time.perf_counter()
+    bundle = load_bundle(engine, args.study)
+    report = build_report(bundle.data, bundle.scores, bundle.quiz)
+    charts = report_figures(bundle.data, report)
+    out = Path(args.out)
+    html_out = Path(args.html_out) if args.html_out else out.with_suffix(".html")
+    out.write_text(report_markdown(report, charts), encoding="utf-8")
+    html_out.write_text(report_html(report, charts), encoding="utf-8")
+    written = [str(out), str(html_out)]
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(report, indent=2), encoding="utf-8")
+        written.append(args.json_out)
+    print(f"wrote {', '.join(written)}: {report['participants']} participants, "
+          f"{len(report['confusion_points'])} confusion points, "
+          f"{len(report['experiments'])} experiments "
+          f"({time.perf_counter() - started:.1f} s)")
+    return 0
+
+
+group("designer", help="the designer's password")
+
+
+@command("designer", "set-password", help="set the designer's password (asks for it)", args=[
+    arg("--stdin", action="store_true", help="read the password from standard input"),
+])
+def set_password(args: argparse.Namespace) -> int:
+    if args.stdin:
+        password = sys.stdin.readline().rstrip("\n")
+    else:
+        password = getpass.getpass("New designer password: ")
+        if getpass.getpass("Again: ") != password:
+            raise CommandError("the two passwords differ")
+    try:
+        path = auth.set_password(password)
+    except ValueError as err:
+        raise CommandError(str(err)) from None
+    print(f"Stored the password's hash in {path}")
+    return 0
