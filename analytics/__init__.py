@@ -1,1 +1,19 @@
-"""analytics package."""
+"""analytics: pure functions from study frames to numbers, tables and Plotly figures.
+
+Imports nothing of ours. Modules:
+
+- ``data``: :class:`StudyData` (exchange-format frames) and the ``scores`` / ``quiz`` input
+  schemas (``SCORE_COLUMNS``, ``QUIZ_COLUMNS``), typed :class:`AnalyticsInputError`.
+- ``derive``: turns, clicks, messages (definitions of turn / hesitation / fact), memoised
+  per StudyData; ``prepare(data)`` computes them all once.
+- ``funnel``: ``funnel``, ``filter_study``.
+- ``confusion``: wrong clicks by class / rule reason, 12×12 heatmaps, hardest facts,
+  message aftermath, rules-overlay use, ranked ``confusion_points``.
+- ``questionnaires``: instrument scores with norms, item distributions, pre vs post, quiz
+  correctness, free-text search and keyword themes.
+- ``stats``: one function per test (Welch, Mann–Whitney, Boschloo/Fisher, SRM χ², Holm,
+  probability to be best, power).
+- ``experiments``: per-participant metrics, ``analyze_experiment(s)``, ``verdict``.
+- ``figures``: Plotly builders; ``report``: ``build_report``, ``report_markdown``,
+  ``report_html``, ``report_figures``; ``bench`` / ``synth``: the benchmark.
+"""

@@ -115,18 +115,22 @@ def wrong_click_heatmap(data: StudyData) -> pd.DataFrame:
 def hesitation_heatmap(data: StudyData) -> pd.DataFrame:
     """12×12 median hesitation (ms) of turns whose rolled options include tile (c, r).
 
-    Both mirrored options of a roll get the turn's hesitation. NaN: never rolled.
+    A roll's options are (P, G) and (G, P) (vapoosh-rules.md), so both mirrored tiles of
+    the turn's fact get the turn's hesitation. NaN: never rolled.
     """
     turn_table = derive.turns(data)
-    turn_table = turn_table[turn_table["first_ms"].notna()]
-    options = turn_table[["turn_id", "options", "first_ms"]].explode("options")
-    options = options[options["options"].map(lambda o: isinstance(o, list) and len(o) == 2)]
-    if options.empty:
+    turn_table = turn_table[turn_table["first_ms"].notna() & turn_table["a"].notna()]
+    if turn_table.empty:
         return _empty_board()
-    tiles = pd.DataFrame(options["options"].tolist(), columns=["c", "r"], index=options.index)
-    options = pd.concat([options[["turn_id", "first_ms"]], tiles], axis=1)
-    options = options.drop_duplicates(["turn_id", "c", "r"])
-    medians = options.groupby(["r", "c"])["first_ms"].median().unstack("c")
+    # The options of a roll are always (P, G) and (G, P): the fact's two mirrored tiles.
+    low = turn_table["a"].to_numpy(int)
+    high = turn_table["b"].to_numpy(int)
+    ms = turn_table["first_ms"].to_numpy(float)
+    mirrored = low != high
+    tiles = pd.DataFrame({"c": np.concatenate([low, high[mirrored]]),
+                          "r": np.concatenate([high, low[mirrored]]),
+                          "ms": np.concatenate([ms, ms[mirrored]])})
+    medians = tiles.groupby(["r", "c"])["ms"].median().unstack("c")
     board = medians.reindex(index=BOARD, columns=BOARD).astype(float)
     board.index.name, board.columns.name = "r", "c"
     return board

@@ -61,7 +61,10 @@ def ordered_events(data: StudyData) -> pd.DataFrame:
                                       dropna=False).ngroup().to_numpy()
         seq = pd.to_numeric(events["seq"], errors="coerce").fillna(0).to_numpy()
         order = np.lexsort((seq, session_code, participant_code))
-        ordered = events.iloc[order].reset_index(drop=True)
+        if np.array_equal(order, np.arange(len(order))):
+            ordered = events.reset_index(drop=True)  # storage usually delivers this order
+        else:
+            ordered = events.iloc[order].reset_index(drop=True)
         ordered["session_code"] = session_code[order]
         ordered["row"] = np.arange(len(ordered))
         ordered["roll_no"] = (ordered["type"] == "roll").to_numpy().cumsum()
@@ -84,10 +87,13 @@ def props_of(data: StudyData, event_type: str, keys: list[str]) -> pd.DataFrame:
     base = subset[["participant_id", "session_id", "seq", "at", "game_id", "row",
                    "session_code", "roll_no"]].reset_index(drop=True)
     records = subset["props"].tolist()
-    if not all(type(p) is dict for p in records):  # fast C-level check in the common case
+    try:
+        expanded = pd.DataFrame.from_records(records, columns=keys) if records else \
+            pd.DataFrame(columns=keys)
+    except (TypeError, AttributeError, ValueError):
+        # Some props are not dicts (null or malformed): read them as empty.
         records = [p if isinstance(p, dict) else {} for p in records]
-    expanded = pd.DataFrame.from_records(records, columns=keys) if records else \
-        pd.DataFrame(columns=keys)
+        expanded = pd.DataFrame.from_records(records, columns=keys)
     for key in keys:
         if key not in expanded.columns:
             expanded[key] = np.nan
@@ -100,6 +106,15 @@ def props_of(data: StudyData, event_type: str, keys: list[str]) -> pd.DataFrame:
 
 
 def _human_rolls(data: StudyData) -> pd.DataFrame:
+    cached = _memo(data, "human_rolls")
+    if cached is not None:
+        return cached
+    result = _classify_rolls(data)
+    data._derived["human_rolls"] = result
+    return result
+
+
+def _classify_rolls(data: StudyData) -> pd.DataFrame:
     rolls = props_of(data, "roll", ["seat", "dice", "options"]).copy()
     starts = props_of(data, "game_start", ["game_id", "seats"])
     rolls["seat_no"] = pd.to_numeric(rolls["seat"], errors="coerce")
@@ -177,9 +192,14 @@ def turns(data: StudyData) -> pd.DataFrame:
         result = pd.DataFrame(columns=TURN_COLUMNS)
         data._derived["turns"] = result
         return result
-    dice = human["dice"].map(lambda d: d if isinstance(d, list) and len(d) == 4 else None)
-    dice_frame = pd.DataFrame([d if d is not None else [np.nan] * 4 for d in dice],
-                              columns=["p1", "p2", "g1", "g2"], index=human.index)
+    dice_lists = human["dice"].tolist()
+    try:
+        # Fast path: every roll has four dice.
+        dice_array = np.array(dice_lists, dtype=float).reshape(len(dice_lists), 4)
+    except (ValueError, TypeError):
+        dice_array = np.array([d if isinstance(d, list) and len(d) == 4 else [np.nan] * 4
+                               for d in dice_lists], dtype=float)
+    dice_frame = pd.DataFrame(dice_array, columns=["p1", "p2", "g1", "g2"], index=human.index)
     pink = dice_frame["p1"] + dice_frame["p2"]
     green = dice_frame["g1"] + dice_frame["g2"]
     low = np.minimum(pink.to_numpy(), green.to_numpy())
@@ -190,15 +210,21 @@ def turns(data: StudyData) -> pd.DataFrame:
         "session_id": human["session_id"].to_numpy(),
         "game_id": human["game_id"].to_numpy(),
         "seq": human["seq"].to_numpy(),
-        "at": human["at"].to_numpy(),
+        "at": human["at"].reset_index(drop=True),  # to_numpy() would box tz-aware stamps
         "a": low,
         "b": high,
         "options": human["options"].to_numpy(),
     })
-    valid = result["a"].notna()
-    result["fact"] = None
-    result.loc[valid, "fact"] = (result.loc[valid, "a"].astype(int).astype(str) + "x"
-                                 + result.loc[valid, "b"].astype(int).astype(str))
+    # Fact labels by table lookup (dice sums are 2..12): no per-row string building.
+    labels = np.array([None] + [f"{a}x{b}" for a in range(1, 13) for b in range(1, 13)],
+                      dtype=object)
+    a_values = result["a"].to_numpy(float)
+    b_values = result["b"].to_numpy(float)
+    in_range = (np.isfinite(a_values) & np.isfinite(b_values) & (a_values >= 1)
+                & (b_values <= 12))
+    codes = np.where(in_range, (np.nan_to_num(a_values) - 1) * 12
+                     + np.nan_to_num(b_values), 0).astype(int)
+    result["fact"] = labels[codes]
     table = clicks(data)
     in_turn = table[table["turn_id"] >= 0]
     wrong = ~in_turn["ok"]
@@ -266,4 +292,22 @@ def prepare(data: StudyData) -> StudyData:
     for event_type, keys in (("page", ["page"]), ("game_start", ["game_id"]),
                              ("rules_open", ["context"]), ("rules_close", ["context"])):
         props_of(data, event_type, keys)
+    data._derived["prepared"] = True
     return data
+
+
+def carry_over(source: StudyData, target: StudyData, participant_ids: set[str]) -> None:
+    """Give ``target`` (a participant subset of ``source``) the subset of the derived
+    tables ``source`` already has, so filtering a prepared study costs no re-derivation.
+
+    Only done when ``source`` went through :func:`prepare` (then no table is derived
+    lazily later from row positions of the subset). Every derived row belongs to one participant,
+    so the subsets equal what deriving from the subset's events would give.
+    """
+    if not source._derived.get("prepared"):
+        return
+    ids = list(participant_ids)
+    for key, table in source._derived.items():
+        if isinstance(table, pd.DataFrame) and "participant_id" in table.columns:
+            target._derived[key] = table[table["participant_id"].isin(ids)]
+    target._derived["prepared"] = True

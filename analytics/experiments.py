@@ -39,6 +39,7 @@ from analytics.data import (
 )
 from analytics.stats import (
     ALPHA,
+    DRAWS,
     Comparison,
     MetricKind,
     holm,
@@ -118,7 +119,7 @@ def _num(value: float) -> float | None:
     return None if value is None or not math.isfinite(value) else float(value)
 
 
-def compare_metric(values: MetricValues, seed: int = 0) -> MetricResult:
+def compare_metric(values: MetricValues, seed: int = 0, draws: int = DRAWS) -> MetricResult:
     """Test one metric across variants.
 
     Two variants: control (first) vs the other. More: control vs the variant most likely
@@ -131,9 +132,10 @@ def compare_metric(values: MetricValues, seed: int = 0) -> MetricResult:
     if values.kind == "rate":
         successes = {name: int(np.asarray(v).sum()) for name, v in values.values.items()}
         totals = {name: int(len(v)) for name, v in values.values.items()}
-        prob = prob_best_rates(successes, totals, values.lower_is_better, seed=seed)
+        prob = prob_best_rates(successes, totals, values.lower_is_better, seed=seed,
+                               draws=draws)
     else:
-        prob = prob_best_means(values.values, values.lower_is_better, seed=seed)
+        prob = prob_best_means(values.values, values.lower_is_better, seed=seed, draws=draws)
     control = names[0]
     others = names[1:]
     treatment = max(others, key=lambda name: prob.get(name, 0.0)) if others else control
@@ -178,9 +180,13 @@ def verdict(metrics: list[MetricResult], alpha: float = ALPHA) -> tuple[str, int
     return VERDICT_NO_DIFFERENCE, None
 
 
-def analyze_metrics(values: list[MetricValues], seed: int = 0) -> list[MetricResult]:
-    """Compare every metric and Holm-adjust the p-values across them."""
-    results = [compare_metric(v, seed=seed) for v in values]
+def analyze_metrics(values: list[MetricValues], seed: int = 0, draws: int = DRAWS
+                    ) -> list[MetricResult]:
+    """Compare every metric and Holm-adjust the p-values across them.
+
+    ``draws``: Monte Carlo draws per posterior for the probability to be best.
+    """
+    results = [compare_metric(v, seed=seed, draws=draws) for v in values]
     adjusted = holm([r.comparison.p_value for r in results])
     return [MetricResult(r.metric, r.kind, r.lower_is_better, r.variants, r.compared,
                          r.comparison, r.prob_best, p) for r, p in zip(results, adjusted,

@@ -13,6 +13,7 @@ use the perceptually uniform, colour-blind-safe ``Cividis`` scale.
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import pandas as pd
@@ -37,7 +38,8 @@ def funnel_figure(table: pd.DataFrame) -> go.Figure:
              + (f"{sec:g} s" if sec >= 0 else "–")
              for drop, rate, sec in zip(table["drop_off"], table["drop_off_rate"], seconds,
                                         strict=True)]
-    fig = go.Figure(go.Bar(x=table["step"], y=table["reached"], marker_color=OKABE_ITO[4],
+    fig = go.Figure(go.Bar(x=[html.escape(str(step)) for step in table["step"]],
+                           y=table["reached"], marker_color=OKABE_ITO[4],
                            text=table["reached"], textposition="outside", hovertext=hover,
                            name="reached"))
     return _layout(fig, "Funnel: participants reaching each step",
@@ -48,7 +50,9 @@ def wrong_class_figure(table: pd.DataFrame, column: str = "wrong_kind") -> go.Fi
     """Horizontal bars of wrong clicks per class (``wrong_kind``) or ``rule_reason``."""
     ordered = table.sort_values("clicks")
     fig = go.Figure(go.Bar(
-        x=ordered["clicks"], y=ordered[column].astype(str).str.replace("_", " "),
+        x=ordered["clicks"],
+        # Plotly renders a subset of HTML in labels: data strings are escaped to stay text.
+        y=[html.escape(str(v).replace("_", " ")) for v in ordered[column]],
         orientation="h", marker_color=[OKABE_ITO[i % len(OKABE_ITO)]
                                        for i in range(len(ordered))],
         customdata=ordered[["participants", "per_turn"]].to_numpy(),
@@ -79,10 +83,10 @@ def hardest_facts_figure(facts: pd.DataFrame, top: int = 15) -> go.Figure:
     """Bars of the hardest facts' wrong rate; median hesitation as markers (right axis)."""
     shown = facts.head(top)
     fig = go.Figure()
-    fig.add_bar(x=shown["fact"], y=shown["wrong_rate"], name="wrong rate",
+    fig.add_bar(x=[html.escape(str(f)) for f in shown["fact"]], y=shown["wrong_rate"], name="wrong rate",
                 marker_color=OKABE_ITO[5], customdata=shown["attempts"],
                 hovertemplate="%{x}: %{y:.0%} wrong of %{customdata} attempts<extra></extra>")
-    fig.add_scatter(x=shown["fact"], y=shown["median_ms"], name="median hesitation (ms)",
+    fig.add_scatter(x=[html.escape(str(f)) for f in shown["fact"]], y=shown["median_ms"], name="median hesitation (ms)",
                     mode="markers", marker={"color": OKABE_ITO[4], "size": 10,
                                             "symbol": "diamond"}, yaxis="y2")
     return _layout(fig, "Hardest multiplication facts", yaxis={"title": "wrong rate",
@@ -123,7 +127,7 @@ def experiment_effect_figure(experiment: dict[str, Any]) -> go.Figure:
         if effect is None or ci[0] is None or ci[1] is None:
             continue
         scale = abs(base) if base else 1.0
-        names.append(f"{metric['metric']} ({treatment} vs {control})")
+        names.append(html.escape(f"{metric['metric']} ({treatment} vs {control})"))
         effects.append(effect / scale)
         lows.append((effect - ci[0]) / scale)
         highs.append((ci[1] - effect) / scale)
@@ -134,6 +138,7 @@ def experiment_effect_figure(experiment: dict[str, Any]) -> go.Figure:
                  "color": OKABE_ITO[4]}, text=texts,
         hovertemplate="%{y}<br>relative effect %{x:.1%}<br>%{text}<extra></extra>"))
     fig.add_vline(x=0, line_dash="dash", line_color=OKABE_ITO[7])
-    return _layout(fig, f"Experiment {experiment.get('key', '')}: effect with 95% CI "
-                   f"— {experiment.get('verdict', '')}",
+    title = html.escape(f"Experiment {experiment.get('key', '')}: effect with 95% CI — "
+                        f"{experiment.get('verdict', '')}")
+    return _layout(fig, title,
                    xaxis={"title": "effect relative to control mean", "tickformat": ".0%"})

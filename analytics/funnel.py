@@ -85,24 +85,32 @@ def funnel(data: StudyData, max_games: int = 10) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=FUNNEL_COLUMNS)
 
 
-def filter_study(data: StudyData, start: pd.Timestamp | None = None,
-                 end: pd.Timestamp | None = None,
+def _utc(moment: pd.Timestamp | str) -> pd.Timestamp:
+    """A timestamp in UTC; a naive one (e.g. from a date picker) is read as UTC."""
+    stamp = pd.Timestamp(moment)
+    return stamp.tz_localize("UTC") if stamp.tzinfo is None else stamp.tz_convert("UTC")
+
+
+def filter_study(data: StudyData, start: pd.Timestamp | str | None = None,
+                 end: pd.Timestamp | str | None = None,
                  age_bands: Iterable[str] | None = None,
                  experiment: str | None = None,
                  variants: Iterable[str] | None = None) -> StudyData:
     """The same study restricted to matching participants (all their records).
 
-    ``start``/``end`` bound the participant's ``created_at`` (inclusive); ``age_bands``
-    match ``attributes["age_band"]``; ``variants`` match the participant's variant in
-    ``experiment``. ``None`` means no filter.
+    ``start``/``end`` bound the participant's ``created_at`` (inclusive; naive times are
+    UTC); ``age_bands`` match ``attributes["age_band"]``; ``variants`` match the
+    participant's variant in ``experiment``. ``None`` means no filter. A study passed
+    through :func:`analytics.derive.prepare` gives a prepared subset (its derived tables
+    are filtered, not recomputed).
     """
     keep = pd.Series(True, index=data.participants["participant_id"].to_numpy())
     created = pd.to_datetime(data.participants["created_at"], utc=True)
     created.index = keep.index
     if start is not None:
-        keep &= created >= pd.Timestamp(start)
+        keep &= created >= _utc(start)
     if end is not None:
-        keep &= created <= pd.Timestamp(end)
+        keep &= created <= _utc(end)
     if age_bands is not None:
         bands = set(age_bands)
         attrs = data.attributes
@@ -119,7 +127,9 @@ def filter_study(data: StudyData, start: pd.Timestamp | None = None,
     def only(frame: pd.DataFrame) -> pd.DataFrame:
         return frame[frame["participant_id"].isin(ids)].reset_index(drop=True)
 
-    return StudyData(study=data.study, participants=only(data.participants),
-                     assignments=only(data.assignments), events=only(data.events),
-                     responses=only(data.responses),
-                     attributes=only(data.attributes))
+    subset = StudyData(study=data.study, participants=only(data.participants),
+                       assignments=only(data.assignments), events=only(data.events),
+                       responses=only(data.responses),
+                       attributes=only(data.attributes))
+    derive.carry_over(data, subset, ids)
+    return subset

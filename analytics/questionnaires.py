@@ -159,6 +159,33 @@ def pre_post(scores: pd.DataFrame) -> pd.DataFrame:
                                        "post_mean", "change", "p_value"])
 
 
+def pre_post_items(responses: pd.DataFrame, pre_item: str, post_item: str
+                   ) -> dict[str, float]:
+    """Expectation vs experience for two numeric items (e.g. a pre-play "how good will it
+    be?" and a post-play "how good was it?" face scale), paired per participant.
+
+    Returns ``n_pairs, pre_mean, post_mean, change`` and the Wilcoxon signed-rank
+    ``p_value`` (NaN when fewer than two pairs or no change at all).
+    """
+    require_columns(responses, RESPONSE_COLUMNS, "responses")
+    values = pd.to_numeric(responses["value"].where(
+        responses["value"].map(lambda v: isinstance(v, int | float) and not isinstance(
+            v, bool))), errors="coerce")
+    table = responses.assign(number=values)
+    pre = table[(table["item"] == pre_item) & (table["phase"] == "pre")].groupby(
+        "participant_id")["number"].mean()
+    post = table[(table["item"] == post_item) & (table["phase"] == "post")].groupby(
+        "participant_id")["number"].mean()
+    pairs = pd.concat([pre.rename("pre"), post.rename("post")], axis=1).dropna()
+    diff = (pairs["post"] - pairs["pre"]).to_numpy(float)
+    p_value = float(sps.wilcoxon(diff).pvalue) if len(diff) >= 2 and np.any(diff != 0) \
+        else math.nan
+    return {"n_pairs": float(len(diff)),
+            "pre_mean": float(pairs["pre"].mean()) if len(diff) else math.nan,
+            "post_mean": float(pairs["post"].mean()) if len(diff) else math.nan,
+            "change": float(diff.mean()) if len(diff) else math.nan, "p_value": p_value}
+
+
 def quiz_correctness(quiz: pd.DataFrame, variants: pd.Series | None = None) -> pd.DataFrame:
     """Per quiz item (× variant): answers, correct answers and the share correct."""
     require_columns(quiz, QUIZ_COLUMNS, "quiz")
@@ -193,13 +220,20 @@ def free_text(responses: pd.DataFrame, search: str | None = None,
         table = table[table["text"].str.contains(search, case=False, regex=False)]
     table["variant"] = (table["participant_id"].map(variants) if variants is not None
                         else "all")
-    lowered = table["text"].str.lower()
-    flags = pd.DataFrame({name: lowered.str.contains(_theme_pattern(words), regex=True)
-                          for name, (_, words) in THEMES.items()}, index=table.index)
-    table["themes"] = [list(flags.columns[row]) for row in flags.to_numpy()] \
-        if len(flags) else []
+    flags = _theme_flags(table["text"])
+    names = np.array(list(THEMES), dtype=object)
+    matrix = flags.to_numpy(dtype=bool)
+    table["themes"] = [names[row].tolist() for row in matrix] if len(table) else []
     return table.reset_index(drop=True)[["participant_id", "phase", "item", "variant",
                                          "text", "themes"]]
+
+
+def _theme_flags(texts: pd.Series) -> pd.DataFrame:
+    """One bool column per theme: does the text mention one of its keywords?"""
+    lowered = texts.astype(object).str.lower()
+    return pd.DataFrame({name: lowered.str.contains(_theme_pattern(words), regex=True)
+                         .fillna(False).astype(bool)
+                         for name, (_, words) in THEMES.items()}, index=texts.index)
 
 
 def theme_counts(responses: pd.DataFrame) -> pd.DataFrame:
@@ -207,14 +241,18 @@ def theme_counts(responses: pd.DataFrame) -> pd.DataFrame:
 
     Columns: ``item, theme, negative, answers, share``.
     """
-    texts = free_text(responses)
+    require_columns(responses, RESPONSE_COLUMNS, "responses")
+    is_text = responses["value"].map(lambda v: isinstance(v, str))
+    texts = responses.loc[is_text, ["item", "value"]]
+    texts = texts[texts["value"].str.strip() != ""]
     if texts.empty:
         return pd.DataFrame(columns=["item", "theme", "negative", "answers", "share"])
+    flags = _theme_flags(texts["value"])
     totals = texts.groupby("item").size()
-    exploded = texts.explode("themes").dropna(subset=["themes"])
-    counts = exploded.groupby(["item", "themes"]).size().rename("answers").reset_index()
-    counts = counts.rename(columns={"themes": "theme"})
-    counts["negative"] = counts["theme"].map(lambda name: THEMES[name][0])
+    counts = flags.groupby(texts["item"]).sum().rename_axis("item").reset_index().melt(
+        id_vars="item", var_name="theme", value_name="answers")
+    counts = counts[counts["answers"] > 0].copy()
+    counts["negative"] = counts["theme"].map(lambda name: THEMES[name][0]).astype(bool)
     counts["share"] = counts["answers"] / counts["item"].map(totals)
     return counts[["item", "theme", "negative", "answers", "share"]].sort_values(
         ["share", "item"], ascending=[False, True]).reset_index(drop=True)

@@ -26,24 +26,27 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
 
 
 def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
-                 seed: int = 0, top_facts: int = 10) -> dict[str, Any]:
+                 seed: int = 0, top_facts: int = 10, min_attempts: int = 5
+                 ) -> dict[str, Any]:
     """The report JSON of telemetry-format.md.
 
     ``participants``: consented participants; ``completed``: those with a ``done`` page;
     ``confusion_points``: ranked, each with ``id, label, score, evidence, action``;
     ``hardest_facts``: ``fact, attempts, wrong_rate, median_ms``; ``experiments``: see
     :meth:`analytics.experiments.ExperimentResult.to_json`. JSON-safe (no NaN).
+    Facts with fewer than ``min_attempts`` attempts are not ranked.
     """
     validate_study(data)
     consented = data.participants[data.participants["consented_at"].notna()]
     ids = set(consented["participant_id"].astype(str))
     done = experiments.completed_participants(data)
-    facts = confusion.hardest_facts(data).head(top_facts)
+    facts = confusion.hardest_facts(data, min_attempts=min_attempts).head(top_facts)
     return {
         "study_id": str(data.study.get("study_id", "")),
         "participants": len(ids),
         "completed": len(ids & done),
-        "confusion_points": [p.to_json() for p in confusion.confusion_points(data)],
+        "confusion_points": [p.to_json() for p in confusion.confusion_points(
+            data, min_attempts=min_attempts)],
         "hardest_facts": [
             {"fact": str(row.fact), "attempts": int(row.attempts),
              "wrong_rate": float(row.wrong_rate),

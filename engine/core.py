@@ -80,12 +80,18 @@ class Event:
     >>> e = Event("capture", 2, ((5, 8),), {"from_seat": 1})
     >>> Event.from_dict(e.to_dict()) == e
     True
+    >>> len({e, Event.from_dict(e.to_dict())})
+    1
     """
 
     kind: str
     seat: int | None
     tiles: tuple[tuple[int, int], ...] = ()
     data: Mapping[str, Any] = field(default_factory=dict)
+
+    def __hash__(self) -> int:
+        # ``data`` is a dict (unhashable); equal events still hash equal
+        return hash((self.kind, self.seat, self.tiles))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form: ``{"kind", "seat", "tiles": [[c, r], ...], "data"}``."""

@@ -16,6 +16,7 @@ are gathered in game order, so the report is identical whatever the number of wo
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import math
@@ -243,7 +244,7 @@ def play_game(rules: Rules, levels: Sequence[str], seed: int) -> GameResult:
     players: list[Player] = [
         make_player(level, seed=derive_seed(seed, "seat", s)) for s, level in enumerate(levels)
     ]
-    state = VapooshGame(rules, players=n).new_initial_state()
+    state = _game(rules, n).new_initial_state()
     counts = dict.fromkeys(COUNTED, 0)
     if state.phase == "setup":
         state.apply(deal_preplaced(rules, n, derive_seed(seed, "deal")))
@@ -269,13 +270,19 @@ def play_game(rules: Rules, levels: Sequence[str], seed: int) -> GameResult:
     )
 
 
+@functools.lru_cache(maxsize=16)
+def _game(rules: Rules, players: int) -> VapooshGame:
+    # Games are immutable; building one with preplaced counters lists its deals (~20 ms).
+    return VapooshGame(rules, players=players)
+
+
 def _random_game(rules: Rules, levels: tuple[str, ...], seed: int) -> GameResult:
     """Easy against easy: the rules' fast random playout (same rules, uniform random moves).
 
     It reports the rule events except ``place`` and no suicide counts, and not whether a
     pattern win was a line or a square (reason ``"pattern"``).
     """
-    game = VapooshGame(rules, players=len(levels))
+    game = _game(rules, len(levels))
     winner, turns, rule_counts = random_playout(game, random.Random(derive_seed(seed, "playout")))
     if winner is None:
         reason = "max_turns"
@@ -316,7 +323,7 @@ def _run_chunk(args: tuple[Rules, tuple[str, ...], int, bool, int, int]) -> list
 
 
 def simulate(
-    rules: Rules,
+    rules: Rules | str | dict[str, Any],
     seats: list[str],
     games: int,
     seed: int,
@@ -329,7 +336,8 @@ def simulate(
     equally often (a fair strength comparison); seat statistics are then by position.
     Raises :class:`SimulationError` (or RulesError) on bad parameters.
     """
-    seats_t = _check(rules, seats, games, workers)
+    rules = Rules.from_obj(rules)  # also takes a preset name or a rules object
+    seats_t = _check(seats, games, workers)
     chunks = _chunks(games, workers)
     jobs = [(rules, seats_t, seed, rotate, a, b) for a, b in chunks]
     if workers == 1 or len(jobs) == 1:
@@ -345,9 +353,7 @@ def simulate(
     return summarise(rules, seats_t, rotate, seed, results)
 
 
-def _check(rules: Rules, seats: Sequence[str], games: int, workers: int) -> tuple[str, ...]:
-    if not isinstance(rules, Rules):
-        raise SimulationError("rules: must be a Rules object (use Rules.from_obj)")
+def _check(seats: Sequence[str], games: int, workers: int) -> tuple[str, ...]:
     if not 2 <= len(seats) <= 4:
         raise SimulationError(f"seats: need 2 to 4 computer levels, got {len(seats)}")
     for level in seats:

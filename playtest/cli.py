@@ -118,7 +118,9 @@ def build_parser() -> argparse.ArgumentParser:
             if prefix not in parsers:
                 holder = parsers[prefix[:-1]]
                 group_help = _GROUPS.get(prefix, f"{' '.join(prefix)} commands")
-                group_parser = holder.add_parser(prefix[-1], help=group_help, description=group_help)
+                group_parser = holder.add_parser(
+                    prefix[-1], help=group_help, description=group_help
+                )
                 parsers[prefix] = group_parser.add_subparsers(
                     dest="_".join(("sub",) + prefix), metavar="COMMAND", required=True
                 )

@@ -13,11 +13,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from playtest.game_controller import PlayController
 from playtest.storage import repository as repo
 from playtest.storage.events import EventLogger
+from playtest.storage.models import EventRow
 from playtest.study_config import EffectiveConfig, StudyConfig, effective_config, parse_study_config
 from surveys import SurveyDefinition, load_survey
 from surveys.streamlit_renderer import Answer, SavedProgress
@@ -131,6 +133,17 @@ def survey_for(tester: Tester, phase: str) -> SurveyDefinition | None:
     return load_survey(survey_id)
 
 
+def submitted_pages(engine: Engine, participant_id: str, survey_id: str) -> dict[str, float]:
+    """Survey pages this tester submitted (from their ``survey_page`` events): page → s."""
+    table = EventRow.__table__  # type: ignore[attr-defined]
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(table.c.props).where(table.c.participant_id == participant_id)
+            .where(table.c.type == "survey_page")).all()
+    return {str(r.props["page"]): float(r.props.get("seconds") or 0.0) for r in rows
+            if r.props.get("survey") == survey_id and "page" in r.props}
+
+
 class DbResponseStore:
     """A survey's answers for one tester, kept in the database page by page."""
 
@@ -146,7 +159,12 @@ class DbResponseStore:
     def load(self) -> SavedProgress:
         code = self.tester.code
         answers = repo.load_responses(self.engine, code, self.definition.id)
-        timings = repo.page_timings(self.engine, code, self.definition.id)
+        timings = dict(repo.page_timings(self.engine, code, self.definition.id))
+        # A page can be completed without storing an answer (an information page, or
+        # optional questions left blank): its submit event says so.
+        timings.update({page: seconds for page, seconds in
+                        submitted_pages(self.engine, code, self.definition.id).items()
+                        if page not in timings})
         return SavedProgress(answers=answers, completed_pages=tuple(timings),
                              seconds_per_page=timings)
 

@@ -27,7 +27,7 @@ from surveys.loader import (
     parse_survey,
     survey_from_data,
 )
-from surveys.logic import evaluate, pipe, validate_answer, visible_answers
+from surveys.logic import evaluate, pipe, validate_answer, validate_answers, visible_answers
 from surveys.model import Page, SurveyDefinition
 
 __all__ = [
@@ -50,5 +50,6 @@ __all__ = [
     "score_definition_answers",
     "survey_from_data",
     "validate_answer",
+    "validate_answers",
     "visible_answers",
 ]

@@ -9,6 +9,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -28,6 +29,7 @@ from surveys.model import (
 )
 
 DEFAULTS_DIR = Path(__file__).parent / "defaults"
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 SCHEMA_PATH = Path(__file__).parent / "schema" / "survey.schema.json"
 
 
@@ -48,23 +50,37 @@ def list_surveys() -> list[str]:
 
 
 def load_survey(survey_id_or_path: str | Path) -> SurveyDefinition:
-    """A bundled survey by id (``"vapoosh_pre"``) or a YAML/JSON file by path."""
+    """A bundled survey by id (``"vapoosh_pre"``) or a YAML/JSON file by path.
+
+    Parsed definitions are cached per (path, modification time, size), so calling this
+    on every Streamlit rerun is cheap and an edited file is re-read.
+    """
     name = str(survey_id_or_path)
     bundled = DEFAULTS_DIR / f"{name}.yaml"
     path = bundled if bundled.is_file() and "/" not in name else Path(name)
-    if not path.is_file():
-        raise SurveyDefinitionError(name, None, f"no such survey file or bundled id (bundled: {', '.join(list_surveys())})")
     try:
-        text = path.read_text(encoding="utf-8")
+        stat = path.stat()
+    except OSError:
+        raise SurveyDefinitionError(
+            name, None, f"no such survey file or bundled id (bundled: {', '.join(list_surveys())})") from None
+    if not path.is_file():
+        raise SurveyDefinitionError(name, None, "not a file")
+    return _load_cached(str(path.resolve()), stat.st_mtime_ns, stat.st_size, str(path))
+
+
+@functools.lru_cache(maxsize=64)
+def _load_cached(resolved: str, mtime_ns: int, size: int, shown: str) -> SurveyDefinition:
+    try:
+        text = Path(resolved).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise SurveyDefinitionError(str(path), None, f"cannot read: {exc}") from None
-    return parse_survey(text, source=str(path))
+        raise SurveyDefinitionError(shown, None, f"cannot read: {exc}") from None
+    return parse_survey(text, source=shown)
 
 
 def parse_survey(text: str, *, source: str = "<string>") -> SurveyDefinition:
     """Parse YAML (JSON is YAML) text into a checked definition."""
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_YAML_LOADER)  # a safe loader (C version when available)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = f" at line {mark.line + 1}" if mark is not None else ""

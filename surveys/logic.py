@@ -252,3 +252,33 @@ def visible_answers(definition: SurveyDefinition, answers: Mapping[str, Any]) ->
                 if aid in answers:
                     kept[aid] = answers[aid]
     return kept
+
+
+def validate_answers(definition: SurveyDefinition, answers: Mapping[str, Any],
+                     page_id: str | None = None) -> dict[str, str]:
+    """Problems per answer id (empty when all is well), for answers arriving from
+    anywhere but the renderer (an import, an API). Checks every visible unit of the
+    survey, or of one page, and flags ids the definition does not know.
+
+    >>> from surveys.loader import load_survey
+    >>> problems = validate_answers(load_survey("vapoosh_post_child"), {"child.smileyometer": 9, "x": 1})
+    >>> problems["child.smileyometer"], problems["child.again"], problems["x"]
+    ('Choose one of 1..5.', 'This question needs an answer.', 'Not an item of this survey.')
+    """
+    problems: dict[str, str] = {}
+    known: set[str] = set()
+    for page in definition.pages:
+        for item in page.items:
+            for aid, unit in answerable_units(item):
+                known.add(aid)
+                if page_id is not None and page.id != page_id:
+                    continue
+                if not evaluate(page.show_if, answers) or not evaluate(item.show_if, answers):
+                    continue
+                message = validate_answer(unit, answers.get(aid))
+                if message is not None:
+                    problems[aid] = message
+    for aid in answers:
+        if aid not in known:
+            problems[aid] = "Not an item of this survey."
+    return problems

@@ -51,20 +51,23 @@ FloatArray = npt.NDArray[np.float64]
 
 @dataclass(frozen=True)
 class Weights:
-    """Weights of the evaluation (all tunable; the defaults are the Hard player's).
+    """Weights of the evaluation; the score they give is a log-odds of winning.
 
-    ``window`` weights an open pattern by how many of its four tiles the seat holds.
-    ``next_mover`` multiplies the threat of the seat that rolls next: its threat is the
-    one that can be realised first.
+    The defaults were fitted by logistic regression of the game's winner on these
+    features, over 16,000 positions (both seats' views) from 600 Hard-vs-Medium games
+    under the standard, house and classic presets (pseudo-R² 0.05: the dice decide most
+    games). ``window`` weights an open pattern by how many of its four tiles the seat
+    holds; ``next_mover`` multiplies the threat of the seat that rolls next.
     """
 
-    threat_self: float = 4.0
-    threat_opponent: float = 6.0
-    next_mover: float = 1.8
+    threat_self: float = 4.56
+    threat_opponent: float = 4.56
+    next_mover: float = 1.40
     window: tuple[float, float, float, float] = (0.0, 0.02, 0.12, 0.45)
-    potential_self: float = 1.0
-    potential_opponent: float = 1.0
-    material: float = 0.03
+    potential_self: float = 0.271
+    potential_opponent: float = 0.271
+    material: float = 0.023
+    latent: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -98,10 +101,13 @@ def features(
     capture_any: bool,
     suicide: bool,
     window: tuple[float, float, float, float] = Weights.window,
+    latent: float = Weights.latent,
 ) -> Features:
     """Compute the features of every board in ``boards`` (shape (n, 144)).
 
-    ``window`` weights an open pattern by how many of its tiles the seat holds (0..3).
+    ``window`` weights an open pattern by how many of its tiles the seat holds (0..3);
+    ``latent`` is the ease of an opponent's counter that becomes capturable only once its
+    mirror tile fills (capture "when_blocked").
     """
     n = boards.shape[0]
     ext = np.concatenate([boards, np.full((n, 1), geo.WALL, dtype=np.int8)], axis=1)
@@ -127,10 +133,16 @@ def features(
             placeable = empty & _ROLLABLE & ~blocked
         else:
             placeable = empty & _ROLLABLE
-        capturable = counters & ~mine & _ROLLABLE
-        if not capture_any:
-            capturable &= _DIAG | ~placeable[:, _MIRROR]
-        reach = np.where(mine, np.float32(1.0), _REACH * (placeable | capturable))
+        occupied_by_other = counters & ~mine & _ROLLABLE
+        if capture_any:
+            capturable = occupied_by_other
+            ease = (placeable | capturable).astype(np.float32)
+        else:
+            capturable = occupied_by_other & (_DIAG | ~placeable[:, _MIRROR])
+            # A counter that cannot be captured yet (its mirror is still empty) can be
+            # once the mirror fills: the pattern is delayed, not dead.
+            ease = (placeable | capturable) + latent * (occupied_by_other & ~capturable)
+        reach = np.where(mine, np.float32(1.0), _REACH * ease)
         # Column by column: contiguous gathers, several times faster than reach[:, _WIN].
         in_window = reach[:, _W0] * reach[:, _W1] * reach[:, _W2] * reach[:, _W3]  # (n, W)
         m8 = mine.view(np.int8)
@@ -154,7 +166,7 @@ def scores(
     next_mover: Sequence[int],
     weights: Weights,
 ) -> FloatArray:
-    """Score every board for ``seat`` (1-based); higher is better for that seat.
+    """Score every board for ``seat`` (1-based): log-odds of winning, higher is better.
 
     ``next_mover[i]`` is the seat that rolls next on board i (it weighs that seat's threat
     by ``weights.next_mover``).

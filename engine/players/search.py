@@ -14,8 +14,9 @@ from engine.players.evaluation import Boards, FloatArray, Weights, features, sco
 from engine.players.tactics import bitboards, board_of, tile_text, winning_tiles
 from engine.vapoosh import Roll
 
-#: Value of a won game (a lost one is minus this); heuristic scores stay well inside it.
-WIN_VALUE = 10.0
+#: Value of a won game (a lost one is minus this). Positions still in play are valued
+#: 2*P(win) - 1 from the evaluation's log-odds, so both live on the same scale.
+WIN_VALUE = 1.0
 
 _MASK_BYTES = (geo.CELLS + 7) // 8
 _ROW_TABLE = str.maketrans(
@@ -40,10 +41,11 @@ def boards_of(states: Sequence[Any]) -> Boards:
 
 
 def leaf_values(states: Sequence[Any], weights: Weights) -> tuple[FloatArray, Any]:
-    """Feature-based scores of ``states`` for every seat: an array (n, players).
+    """Values of ``states`` for every seat, in -1..1: an array (n, players).
 
-    Finished games score +WIN_VALUE for the winner and -WIN_VALUE for the others
-    (0 for everyone on a draw). Returns the values and the features (None if all ended).
+    Finished games are worth +WIN_VALUE to the winner and -WIN_VALUE to the others
+    (0 to everyone on a draw); others ``tanh(score / 2)`` = 2*P(win) - 1 from the
+    evaluation's log-odds. Returns the values and the features (None if all ended).
     """
     n = len(states)
     if n == 0:
@@ -61,10 +63,11 @@ def leaf_values(states: Sequence[Any], weights: Weights) -> tuple[FloatArray, An
             rules.capture == "any",
             rules.suicide,
             weights.window,
+            weights.latent,
         )
         movers = [states[k].to_move for k in live]
         for seat in range(1, players + 1):
-            values[live, seat - 1] = scores(feats, seat, movers, weights)
+            values[live, seat - 1] = np.tanh(scores(feats, seat, movers, weights) / 2)
     for k, s in enumerate(states):
         if s.phase == "over":
             if s.winner is None:
@@ -202,14 +205,14 @@ class ExpertPlayer(Player):
         for leaf in plan:
             block = values[leaf.start : leaf.stop]
             row = 0 if leaf.mover == 0 else int(np.argmax(block[:, leaf.mover - 1]))
-            v = float(block[row, seat - 1])
-            expected[leaf.candidate] += leaf.probability * v
-            if v <= -WIN_VALUE:
+            expected[leaf.candidate] += leaf.probability * float(block[row, seat - 1])
+            if flat[leaf.start + row].winner not in (None, seat):
                 lose[leaf.candidate] += leaf.probability
         k = _pick(self._rng, expected)
         reason = _reason(state, board, targets, expected, k, "expects")
         others = [j for j in range(len(targets)) if j != k]
         runner = max(others, key=lambda j: expected[j])
-        if lose[k] > 0 or lose[runner] > 0:
-            reason += f"; loses next roll {lose[k]:.1%} (vs {lose[runner]:.1%})"
+        # VAPOOSH! alone gives every move a 0.08% loss: mention only real dangers.
+        if max(lose[k], lose[runner]) >= 0.01:
+            reason += f"; an opponent wins on the next roll {lose[k]:.1%} (vs {lose[runner]:.1%})"
         return Decision(targets[k], reason)

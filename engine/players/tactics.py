@@ -17,6 +17,7 @@ _PATTERN_WORDS = {
     "diagonal": "four-in-a-row",
     "square": "square",
 }
+_WINDOW_MASKS: tuple[int, ...] = tuple(sum(1 << i for i in cells) for cells in geo.WINDOWS)
 _OWNER = {".": 0, "1": 1, "2": 2, "3": 3, "4": 4, "B": 5}
 
 
@@ -100,16 +101,19 @@ def winning_tiles(
     >>> sorted((geo.tile(i), p) for i, p in winning_tiles(b, 1, False, True).items())
     [((4, 6), 'four-in-a-row'), ((8, 6), 'four-in-a-row')]
     """
+    mine = 0
+    for i, owner in enumerate(board):
+        if owner == seat:
+            mine |= 1 << i
     out: dict[int, str] = {}
-    for w, cells in enumerate(geo.WINDOWS):
-        missing = -1
-        held = 0
-        for i in cells:
-            if board[i] == seat:
-                held += 1
-            else:
-                missing = i
-        if held != 3 or missing in out:
+    if mine.bit_count() < 3:
+        return out
+    for w, window_mask in enumerate(_WINDOW_MASKS):
+        held = mine & window_mask
+        if held == window_mask or held.bit_count() != 3:
+            continue
+        missing = (window_mask ^ held).bit_length() - 1
+        if missing in out:
             continue
         if placeable(board, missing, seat, suicide) or capturable(
             board, missing, seat, capture_any, suicide

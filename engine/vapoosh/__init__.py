@@ -26,8 +26,9 @@ Readings this engine fixes where the rules page leaves room:
   but any *valid* deal is accepted (so the app can deal with any seed); it
   emits one ``deal`` event (the only event kind beyond scenario-format.md).
 - ``state.skips`` lists only seats that owe turns; at ``over`` ``to_move`` is
-  the seat that made the last move; ``returns()`` gives the winner +1 and the
-  others -1/(n-1) (solo win: [1.0]), all 0 for a draw.
+  the winner (for a draw: the seat that would have rolled next);
+  ``returns()`` gives the winner +1 and the others -1/(n-1) (solo win:
+  [1.0]), all 0 for a draw.
 
 >>> from engine.vapoosh import VapooshGame, Rules, Roll, Place
 >>> state = VapooshGame(Rules.preset("standard"), players=2).new_initial_state()

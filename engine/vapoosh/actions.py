@@ -123,6 +123,12 @@ def _check_tile(kind: str, c: object, r: object) -> None:
             )
 
 
+#: Shared immutable value objects, by tile bit (saves allocations in hot paths).
+PLACES: tuple[Place, ...] = tuple(Place(*tile(i)) for i in range(TILES))
+BROWNS: tuple[Brown, ...] = tuple(Brown(*tile(i)) for i in range(TILES))
+ROLLS: tuple[Roll, ...] = tuple(Roll(d) for d in DICE)
+
+
 def encode(action: Action) -> int:
     """The int id of an action value object."""
     if isinstance(action, Roll):
@@ -145,11 +151,11 @@ def decode(action: int) -> Action:
     if isinstance(action, bool) or not isinstance(action, int) or action < 0:
         raise RulesError(f"action: not a Vapoosh! action id: {action!r}")
     if action < ROLL_COUNT:
-        return Roll(DICE[action])
+        return ROLLS[action]
     if action < BROWN_BASE:
-        return Place(*tile(action - PLACE_BASE))
+        return PLACES[action - PLACE_BASE]
     if action < DEAL_BASE:
-        return Brown(*tile(action - BROWN_BASE))
+        return BROWNS[action - BROWN_BASE]
     packed = action - DEAL_BASE
     counters = []
     i = 0

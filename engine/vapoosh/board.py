@@ -124,6 +124,17 @@ def win_reason(mine: int, gained: int) -> str | None:
     >>> win_reason(m, 0) is None
     True
     """
+    if gained & (gained - 1) == 0:  # one new tile: the common case
+        i = gained.bit_length() - 1
+        if i < 0 or not mine & NB8[i]:
+            return None
+        for w in LINE_WINDOWS[i]:
+            if mine & w == w:
+                return "four_in_row"
+        for w in SQUARE_WINDOWS[i]:
+            if mine & w == w:
+                return "square"
+        return None
     for i in bits(gained):
         if mine & NB8[i]:
             for w in LINE_WINDOWS[i]:

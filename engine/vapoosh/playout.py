@@ -159,7 +159,7 @@ def random_playout(game: VapooshGame, rng: random.Random) -> tuple[int | None, i
         ):
             # fast path: every option empty and no neighbourhood full of counters
             empties = [lo] if hi < 0 else [lo, hi]
-            opps = []
+            opps: list[int] = []
         else:
             # classify the options: 0 empty, 1 suicide, 2 own, 3 opponent, 4 brown
             empties = []

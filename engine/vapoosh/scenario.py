@@ -56,7 +56,6 @@ class Scenario:
     game: VapooshGame
     start: VapooshState
     actions: tuple[Action, ...]
-    first_action_index: int
 
 
 def _label(i: int | None, obj: Any) -> str:
@@ -102,7 +101,6 @@ def parse_scenario(obj: Any, label: str = "scenario") -> Scenario:
     skips = obj.get("skips") or {}
     if not isinstance(skips, Mapping):
         raise fail("field 'skips': must be an object {seat: turns owed}")
-    first = 0
     try:
         if board is None and game.rules.preplaced > 0:
             if actions and isinstance(actions[0], Deal):
@@ -111,7 +109,7 @@ def parse_scenario(obj: Any, label: str = "scenario") -> Scenario:
                         "field 'to_move'/'skips': cannot be set when the scenario deals its own "
                         "counters (seat 1 starts after a deal)"
                     )
-                return Scenario(game, game.new_initial_state(), tuple(actions), 0)
+                return Scenario(game, game.new_initial_state(), tuple(actions))
             dealt = game.new_initial_state()
             dealt.apply(deal_preplaced(game.rules, game.num_players, seed))
             board = dealt.board_rows()
@@ -122,7 +120,7 @@ def parse_scenario(obj: Any, label: str = "scenario") -> Scenario:
         raise
     except RulesError as err:
         raise fail(f"field {str(err).split(':')[0]!r}: {err}") from None
-    return Scenario(game, start, tuple(actions), first)
+    return Scenario(game, start, tuple(actions))
 
 
 def run_parsed(scenario: Scenario) -> dict[str, Any]:
@@ -133,7 +131,7 @@ def run_parsed(scenario: Scenario) -> dict[str, Any]:
         try:
             events = state.apply(action)
         except IllegalActionError as err:
-            return {"error": str(err), "action_index": k + scenario.first_action_index}
+            return {"error": str(err), "action_index": k}
         kinds.extend(e.kind for e in events)
     return {
         "board": state.board_rows(),
@@ -193,9 +191,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if isinstance(results, list):
         # one result per line: readable, and diffable line by line
-        print("[\n" + ",\n".join(json.dumps(r) for r in results) + "\n]")
+        text = "[\n" + ",\n".join(json.dumps(r) for r in results) + "\n]"
     else:
-        print(json.dumps(results))
+        text = json.dumps(results)
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # e.g. piped into `head`: the reader left, nothing to report
+        sys.stderr.close()
+        return 1 if failed else 0
     return 1 if failed else 0
 
 

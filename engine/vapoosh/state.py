@@ -45,9 +45,11 @@ from engine.core import (
 )
 from engine.vapoosh.actions import (
     BROWN_BASE,
+    BROWNS,
     DEAL_BASE,
     DICE,
     PLACE_BASE,
+    PLACES,
     ROLL_COUNT,
     Action,
     Brown,
@@ -507,7 +509,10 @@ class VapooshState:
 
     @property
     def to_move(self) -> int:
-        """1-based seat that rolls or places next (at ``over``: the last mover)."""
+        """1-based seat that rolls or places next.
+
+        At ``over``: the winner, or for a draw the seat that would have rolled next.
+        """
         return self._to_move + 1
 
     @property
@@ -548,12 +553,10 @@ class VapooshState:
 
     def targets(self) -> list[Place | Brown]:
         """Legal moves in phase ``place`` (normal counters first, then brown)."""
-        out: list[Place | Brown] = []
-        for a in self._targets:
-            out.append(
-                Place(*tile(a - PLACE_BASE)) if a < BROWN_BASE else Brown(*tile(a - BROWN_BASE))
-            )
-        return out
+        return [
+            PLACES[a - PLACE_BASE] if a < BROWN_BASE else BROWNS[a - BROWN_BASE]
+            for a in self._targets
+        ]
 
     def owner(self, c: int, r: int) -> int:
         """0 empty, 1..4 a seat's counter, 5 brown."""
@@ -804,18 +807,28 @@ class VapooshState:
             return 0
         masks = self._masks
         mine = masks[seat]
+        others = 0
+        for m in masks:
+            others |= m
+        candidates = NB4[i] & others & ~mine  # opponent counters next to the new one
+        if not candidates:
+            return 0
         captured = 0
         found: list[tuple[int, int]] = []  # (group mask, victim seat), judged on one board
-        for n in bits(NB4[i]):
+        for n in bits(candidates):
             nbit = 1 << n
-            victim = next((s for s, m in enumerate(masks) if s != seat and m & nbit), None)
-            if victim is None or captured & nbit:
+            if captured & nbit:
                 continue
-            group = nbit if mode == "tile" else _flood(nbit, masks[victim])
-            border = _dilate(group) & ~group
-            if border & ~mine == 0:
-                found.append((group, victim))
-                captured |= group
+            if mode == "tile":
+                group, border = nbit, NB4[n]
+            else:
+                group = _flood(nbit, next(m for m in masks if m & nbit))
+                border = _dilate(group) & ~group
+            if border & ~mine:
+                continue  # something other than the mover's counters (or empty) touches it
+            victim = next(s for s, m in enumerate(masks) if m & nbit)
+            found.append((group, victim))
+            captured |= group
         for group, victim in found:
             masks[victim] &= ~group
             masks[seat] |= group

@@ -113,6 +113,7 @@ CSS: Final = "\n".join(
   gap: clamp(1px, .5cqi, 3px);
   width: 100%;
   user-select: none;
+  contain: layout style;  /* changes inside the grid stay inside it (no paint containment: focus rings may overflow) */
 }
 .vb-grid [role=row] { display: contents; }
 .hdr {
@@ -306,10 +307,12 @@ function build(root) {
       return;
     }
     b.classList.add("pressed");
+    // the next data repaints the tile; this only matters if the app sends nothing new
+    setTimeout(() => b.classList.remove("pressed"), 600);
     st.seq += 1;
     st.trigger("click", {
       index: i, c: Number(b.dataset.c), r: Number(b.dataset.r), nonce: nonce(), seq: st.seq,
-      t_ms: Math.round(performance.now() - st.shownAt), via: e.detail === 0 ? "keyboard" : "pointer",
+      t_ms: Math.round(performance.now() - st.shownAt), via: e.detail === 0 ? "keyboard" : (e.pointerType || "mouse"),
       token: st.token,
     });
   };
@@ -330,9 +333,13 @@ function build(root) {
   st.roll.onclick = (e) => {
     audio();
     if (!st.data || !st.data.can_roll || st.roll.disabled) return;
-    st.roll.disabled = true;  // one roll per view: re-enabled by the next data
+    st.roll.disabled = true;  // one roll per view: re-enabled by the next data ...
+    const shown = st.data;
+    setTimeout(() => {  // ... or, if the app answered with the same view, after a pause
+      if (st.data === shown) st.roll.disabled = !shown.can_roll;
+    }, 1500);
     st.trigger("roll", {nonce: nonce(), t_ms: Math.round(performance.now() - st.shownAt),
-      via: e.detail === 0 ? "keyboard" : "pointer", token: st.token});
+      via: e.detail === 0 ? "keyboard" : (e.pointerType || "mouse"), token: st.token});
   };
   st.mute.onclick = () => {
     audio();
@@ -416,7 +423,9 @@ function update(st, d) {
     if (d.message && d.message_ms) {
       st.msgTimer = setTimeout(() => { st.msg.textContent = ""; }, d.message_ms);
     }
-    if (d.sound && !st.muted && d.nonce && !first) {
+    // A fresh page (reload) must not replay the last cue; a board mounted later in the
+    // same page (a new game) plays its first cue, since the audio is already unlocked.
+    if (d.sound && !st.muted && d.nonce && (!first || AUDIO)) {
       st.vb.dataset.lastSound = d.sound + ":" + d.nonce;
       play(d.sound);
     }

@@ -11,8 +11,8 @@ the callback changes the game and the script then draws the new state):
 
 Raw trigger payloads (JSON, what the JavaScript sends):
     click: {"index": 88, "c": 5, "r": 8, "nonce": "<uuid>", "seq": 3, "t_ms": 2140,
-            "via": "pointer" | "keyboard", "token": "<view token shown>"}
-    roll:  {"nonce": "<uuid>", "t_ms": 812, "via": "pointer" | "keyboard", "token": "..."}
+            "via": "mouse" | "touch" | "pen" | "keyboard", "token": "<view token shown>"}
+    roll:  {"nonce": "<uuid>", "t_ms": 812, "via": "mouse" | ..., "token": "..."}
     mute:  {"muted": true, "nonce": "<uuid>"}
 `t_ms` counts from the moment the browser showed the current turn's dice/phase.
 
@@ -100,7 +100,7 @@ def _field(payload: Mapping[str, Any], name: str, kind: type) -> Any:
 def parse_click(payload: Any) -> ClickEvent:
     """Check and convert a raw click payload.
 
-    >>> parse_click({"index": 88, "nonce": "n1", "seq": 1, "t_ms": 5, "via": "pointer",
+    >>> parse_click({"index": 88, "nonce": "n1", "seq": 1, "t_ms": 5, "via": "mouse",
     ...              "token": "t"}).c
     5
     """
@@ -117,7 +117,7 @@ def parse_click(payload: Any) -> ClickEvent:
         nonce=_field(payload, "nonce", str),
         seq=int(payload.get("seq") or 0),
         t_ms=int(payload.get("t_ms") or 0),
-        via=str(payload.get("via") or "pointer"),
+        via=str(payload.get("via") or "mouse"),
         token=str(payload.get("token") or ""),
     )
 
@@ -128,7 +128,7 @@ def parse_roll(payload: Any) -> RollEvent:
     return RollEvent(
         nonce=_field(payload, "nonce", str),
         t_ms=int(payload.get("t_ms") or 0),
-        via=str(payload.get("via") or "pointer"),
+        via=str(payload.get("via") or "mouse"),
         token=str(payload.get("token") or ""),
     )
 

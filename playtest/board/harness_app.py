@@ -3,7 +3,7 @@
     streamlit run playtest/board/harness_app.py
     # options as query parameters: ?highlight=1 &interactive=0 &seats=human,computer
     #   &sums=1 &free=1 (every click on an empty tile places; for the latency benchmark)
-    #   &seed=7 (dice)
+    #   &seed=7 (dice) &muted=1 (start with sound off) &log=0 (no event log below the board)
 
 It is not the game (no rules engine): a click on an empty tile during the "place" phase
 puts the current seat's counter there, any other click is answered as a wrong tile. It
@@ -58,7 +58,7 @@ if "h_rows" not in ss:
     ss.h_nonce = ""
     ss.h_log = []
     ss.h_turn = 0
-    ss.h_muted = False
+    ss.h_muted = q.get("muted") == "1"
 
 CATALOG = load_catalog()
 
@@ -123,10 +123,11 @@ view = board_view(
 )
 render_board(view, key="board", on_click=on_click, on_roll=on_roll, on_mute=on_mute)
 
-with st.container(key="harness_log"):
-    last = ss.h_log[-1] if ss.h_log else "none"
-    st.text(f"events={len(ss.h_log)} last={last}")
-    st.text(f"dropped={dropped_events('board')}")
-    st.text(f"options={[tile_index(c, r) for c, r in ss.h_options]}")
-    # the script body's own time (callbacks included: they run inside the same run)
-    st.text(f"script_ms={(time.perf_counter() - _T0) * 1000:.2f}")
+if q.get("log") != "0":  # the benchmark turns the log off: it times the board alone
+    with st.container(key="harness_log"):
+        last = ss.h_log[-1] if ss.h_log else "none"
+        st.text(f"events={len(ss.h_log)} last={last}")
+        st.text(f"dropped={dropped_events('board')}")
+        st.text(f"options={[tile_index(c, r) for c, r in ss.h_options]}")
+        # the script body's own time (callbacks included: they run inside the same run)
+        st.text(f"script_ms={(time.perf_counter() - _T0) * 1000:.2f}")

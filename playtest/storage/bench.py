@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+import resource
 import statistics
 import tempfile
 import threading
@@ -65,16 +66,27 @@ def _run_threads(count: int, target: Callable[[int], None]) -> float:
     return time.perf_counter() - began
 
 
-def bench_latency(engine: Engine, threads: int = 16, per_thread: int = 300) -> dict[str, float]:
+def bench_latency(
+    engine: Engine,
+    threads: int = 16,
+    per_thread: int = 300,
+    mean_gap_ms: float = 0.0,
+    study_id: str = "bench-latency",
+) -> dict[str, float]:
+    """p50/p99 of ``log``: closed loop (``mean_gap_ms=0``) or with random gaps between a
+    thread's clicks (exponential, mean ``mean_gap_ms``: testers clicking at once)."""
     logger = EventLogger(engine)
-    pairs = _testers(engine, "bench-latency", threads)
+    pairs = _testers(engine, study_id, threads)
     latencies: list[list[float]] = [[] for _ in range(threads)]
     errors: list[str] = []
 
     def writer(index: int) -> None:
         pid, session = pairs[index]
         mine = latencies[index]
+        gaps = random.Random(index)
         for _ in range(per_thread):
+            if mean_gap_ms:
+                time.sleep(gaps.expovariate(1000.0 / mean_gap_ms))
             began = time.perf_counter()
             try:
                 logger.log(session, pid, "click", CLICK, uuid.uuid4().hex)
@@ -92,6 +104,7 @@ def bench_latency(engine: Engine, threads: int = 16, per_thread: int = 300) -> d
         single.append((time.perf_counter() - began) * 1000)
     return {
         "threads": threads,
+        "mean_gap_ms": mean_gap_ms,
         "events": len(flat),
         "events_per_s": len(flat) / elapsed,
         "p50_ms": statistics.median(flat),
@@ -122,19 +135,20 @@ def bench_writers(engine: Engine, writers: int = 50, per_writer: int = 1000) -> 
                 errors.append(repr(exc))
 
     elapsed = _run_threads(writers, writer)
+    events = EventRow.__table__.c  # type: ignore[attr-defined]
     with engine.connect() as conn:
         stored = conn.execute(
-            select(func.count()).select_from(EventRow).where(EventRow.study_id == "bench-writers")
+            select(func.count()).where(events.study_id == "bench-writers")
         ).scalar_one()
         distinct_ids = conn.execute(
-            select(func.count(func.distinct(EventRow.client_event_id))).where(
-                EventRow.study_id == "bench-writers"
+            select(func.count(func.distinct(events.client_event_id))).where(
+                events.study_id == "bench-writers"
             )
         ).scalar_one()
         per_session = conn.execute(
-            select(EventRow.session_id, func.count(), func.min(EventRow.seq), func.max(EventRow.seq))
-            .where(EventRow.study_id == "bench-writers")
-            .group_by(EventRow.session_id)
+            select(events.session_id, func.count(), func.min(events.seq), func.max(events.seq))
+            .where(events.study_id == "bench-writers")
+            .group_by(events.session_id)
         ).all()
     contiguous = all(low == 1 and high == count for _, count, low, high in per_session)
     locked = sum("database is locked" in error for error in errors)
@@ -158,7 +172,8 @@ def generate_file(path: Path, events: int, study_id: str = "bench-import") -> Pa
     testers = max(1, events // per_tester)
     start = 1_770_000_000_000
     kinds = ["roll", "click", "click", "place", "message", "click"]
-    with path.open("w", encoding="utf-8") as handle:
+    partial = path.with_name(path.name + ".part")
+    with partial.open("w", encoding="utf-8") as handle:
         handle.write(
             json.dumps(
                 {
@@ -202,8 +217,7 @@ def generate_file(path: Path, events: int, study_id: str = "bench-import") -> Pa
                 )
                 + "\n"
             )
-            count = min(per_tester, events - written) if tester == testers - 1 else per_tester
-            count = events - written if tester == testers - 1 else count
+            count = events - written if tester == testers - 1 else per_tester
             for seq in range(1, count + 1):
                 at += rng.randint(50, 3000)
                 kind = kinds[seq % len(kinds)]
@@ -231,7 +245,13 @@ def generate_file(path: Path, events: int, study_id: str = "bench-import") -> Pa
                     + "\n"
                 )
             written += count
+    partial.replace(path)  # only a complete file gets the name that is reused
     return path
+
+
+def _cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def bench_import(engine: Engine, folder: Path, events: int) -> dict[str, Any]:
@@ -239,21 +259,24 @@ def bench_import(engine: Engine, folder: Path, events: int) -> dict[str, Any]:
 
     path = folder / f"bench-{events}.jsonl"
     began = time.perf_counter()
-    generate_file(path, events)
+    if not path.exists():  # the file is deterministic: a kept one is reused
+        generate_file(path, events)
     generated = time.perf_counter() - began
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), _cpu_seconds()
     first = import_jsonl(engine, path)
-    first_s = time.perf_counter() - began
-    began = time.perf_counter()
+    first_s, first_cpu = time.perf_counter() - began, _cpu_seconds() - cpu
+    began, cpu = time.perf_counter(), _cpu_seconds()
     second = import_jsonl(engine, path)
-    second_s = time.perf_counter() - began
+    second_s, second_cpu = time.perf_counter() - began, _cpu_seconds() - cpu
     return {
         "events": events,
         "file_mb": path.stat().st_size / 1e6,
         "generate_s": generated,
         "import_s": first_s,
+        "import_cpu_s": first_cpu,
         "added": first.added,
         "reimport_s": second_s,
+        "reimport_cpu_s": second_cpu,
         "reimport_added": sum(second.added.values()),
     }
 
@@ -261,9 +284,13 @@ def bench_import(engine: Engine, folder: Path, events: int) -> dict[str, Any]:
 def bench_load(engine: Engine) -> dict[str, Any]:
     from playtest.storage.exchange import load_study_data
 
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), _cpu_seconds()
     data = load_study_data(engine, "bench-import")
-    return {"events": len(data.events), "load_study_data_s": time.perf_counter() - began}
+    return {
+        "events": len(data.events),
+        "load_study_data_s": time.perf_counter() - began,
+        "load_study_data_cpu_s": _cpu_seconds() - cpu,
+    }
 
 
 def run_benchmarks(
@@ -293,21 +320,31 @@ def run_benchmarks(
     if url and chosen & {"import", "load"}:
         print_line("note: import/load benchmarks reuse the study id bench-import on that database")
     if "latency" in chosen:
-        results["latency"] = bench_latency(fresh("latency"))
-        print_line(f"latency: {json.dumps(results['latency'], default=_fmt)}")
+        engine = fresh("latency")
+        results["latency"] = bench_latency(engine)
+        print_line(f"latency, 16 threads, closed loop: {_show(results['latency'])}")
+        results["latency_paced"] = bench_latency(
+            engine, mean_gap_ms=20.0, study_id="bench-latency-paced"
+        )
+        print_line(
+            f"latency, 16 threads, one click per ~20 ms each: {_show(results['latency_paced'])}"
+        )
     if "writers" in chosen:
         results["writers"] = bench_writers(fresh("writers"))
-        print_line(f"writers: {json.dumps(results['writers'], default=_fmt)}")
+        print_line(f"writers: {_show(results['writers'])}")
     if chosen & {"import", "load"}:
         engine = fresh("import")
         results["import"] = bench_import(engine, folder, import_events)
-        print_line(f"import: {json.dumps(results['import'], default=_fmt)}")
+        print_line(f"import: {_show(results['import'])}")
         if "load" in chosen:
             results["load"] = bench_load(engine)
-            print_line(f"load: {json.dumps(results['load'], default=_fmt)}")
+            print_line(f"load: {_show(results['load'])}")
     print_line(f"(scratch files in {folder})")
     return results
 
 
-def _fmt(value: object) -> str:
-    return str(value)
+def _show(values: dict[str, Any]) -> str:
+    return ", ".join(
+        f"{key}={value:.3f}" if isinstance(value, float) else f"{key}={value}"
+        for key, value in values.items()
+    )

@@ -168,6 +168,12 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     config = alembic_config(engine)
     try:
         with engine.begin() as connection:
+            # One migrator at a time, all or nothing: two processes starting on a fresh
+            # database wait for each other instead of both creating the tables.
+            if is_sqlite(engine):
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+            elif engine.dialect.name == "postgresql":
+                connection.execute(text("SELECT pg_advisory_xact_lock(7270001)"))
             config.attributes["connection"] = connection
             command.upgrade(config, revision)
     except SQLAlchemyError as exc:

@@ -290,9 +290,7 @@ class EventLogger:
                     .returning(sessions.c.last_seq)
                 ).first()
                 if counter is None:
-                    raise NotFound(
-                        f"no session {session_id!r} of participant {participant_id!r}"
-                    )
+                    raise NotFound(f"no session {session_id!r} of participant {participant_id!r}")
                 seq = int(counter[0])
                 conn.execute(
                     insert(events).values(
@@ -352,8 +350,6 @@ def session_seqs(engine: Engine, session_id: str) -> list[int]:
         return [
             int(seq)
             for seq in conn.execute(
-                select(events.c.seq)
-                .where(events.c.session_id == session_id)
-                .order_by(events.c.seq)
+                select(events.c.seq).where(events.c.session_id == session_id).order_by(events.c.seq)
             ).scalars()
         ]

@@ -21,7 +21,7 @@ top-level prop as its own ``props.<key>`` column so a spreadsheet can filter on 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -39,6 +39,7 @@ from analytics.data import (
 from playtest.storage.db import write_lock
 from playtest.storage.errors import ImportRejected, NotFound
 from playtest.storage.models import (
+    STAGES,
     AssignmentRow,
     EventRow,
     ParticipantRow,
@@ -306,21 +307,23 @@ def load_study_data(engine: Engine, study_id: str) -> StudyData:
                 assignments.c.at_ms,
             ).where(assignments.c.study_id == study_id)
         ).all()
-        # Raw JSON text decoded in one list comprehension is much faster than a per-row
-        # result processor for a million events.
-        event_rows = conn.execute(
-            select(
-                events.c.participant_id,
-                events.c.session_id,
-                events.c.seq,
-                events.c.at_ms,
-                events.c.type,
-                cast(events.c.props, Text),
-                events.c.game_id,
+        # Plain DB-API fetch of JSON text, decoded in one comprehension: SQLAlchemy's
+        # per-row processing costs more than the database for a million events. Rows come
+        # in storage order and are sorted by pandas (cheaper than an SQL sort here).
+        props_text = "props::text" if engine.dialect.name == "postgresql" else "props"
+        mark = "%s" if engine.dialect.name == "postgresql" else "?"
+        driver = conn.connection.driver_connection
+        assert driver is not None
+        cursor = driver.cursor()
+        try:
+            cursor.execute(
+                "SELECT participant_id, session_id, seq, at_ms, type, "
+                f"{props_text}, game_id FROM events WHERE study_id = {mark}",
+                (study_id,),
             )
-            .where(events.c.study_id == study_id)
-            .order_by(events.c.participant_id, events.c.session_id, events.c.seq)
-        ).all()
+            event_rows = cursor.fetchall()
+        finally:
+            cursor.close()
         response_rows = conn.execute(
             select(
                 responses.c.participant_id,
@@ -370,6 +373,10 @@ def load_study_data(engine: Engine, study_id: str) -> StudyData:
         },
         columns=EVENT_COLUMNS,
     )
+    if len(events_frame):
+        events_frame = events_frame.sort_values(
+            ["participant_id", "session_id", "seq"], kind="stable", ignore_index=True
+        )
     responses_frame = pd.DataFrame(
         {
             "participant_id": [row[0] for row in response_rows],
@@ -512,9 +519,46 @@ def _check_record(number: int, record: dict[str, Any], problems: _Problems) -> b
             bad.append("value must be a number, string, list or null")
         if not _is_time(record["at"]):
             bad.append("at must be an ISO 8601 time with a zone")
+    bad.extend(_check_optional(kind, record))
     for message in bad:
         problems.add(number, f"{kind}: {message}")
     return not bad
+
+
+def _check_optional(kind: str, record: dict[str, Any]) -> list[str]:
+    """Types of the optional keys we map to columns (so storing them cannot fail)."""
+    bad: list[str] = []
+
+    def expect(key: str, ok: Callable[[Any], bool], what: str) -> None:
+        if key in record and record[key] is not None and not ok(record[key]):
+            bad.append(f"{key} must be {what}")
+
+    def whole(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    if kind == "study":
+        expect("games_per_tester", lambda v: whole(v) and v >= 1, "a whole number from 1")
+        expect("allow_more_games", lambda v: isinstance(v, bool), "true or false")
+        expect("open", lambda v: isinstance(v, bool), "true or false")
+        expect("surveys", lambda v: isinstance(v, dict), "an object")
+        expect("settings", lambda v: isinstance(v, dict), "an object")
+    elif kind == "participant":
+        expect("consent", lambda v: isinstance(v, dict), "an object or null")
+        expect("attributes", lambda v: isinstance(v, dict), "an object or null")
+        expect("stage", lambda v: v in STAGES, f"one of {', '.join(STAGES)}")
+        expect("games_completed", lambda v: whole(v) and v >= 0, "a whole number")
+        expect("completion_code", lambda v: isinstance(v, str) and len(v) <= 64, "a string")
+    elif kind == "event":
+        expect("client_event_id", lambda v: isinstance(v, str) and len(v) <= 128, "a string")
+    elif kind == "response":
+        expect("survey_hash", lambda v: isinstance(v, str), "a string or null")
+        expect("page_id", lambda v: isinstance(v, str), "a string or null")
+        expect(
+            "seconds_on_page",
+            lambda v: isinstance(v, int | float) and not isinstance(v, bool),
+            "a number or null",
+        )
+    return bad
 
 
 def _read_lines(handle: IO[str]) -> Iterator[tuple[int, str]]:
@@ -541,6 +585,8 @@ class _Plan:
     sessions: dict[str, list[Any]] = field(default_factory=dict)
     # participant_id → first line that needs the participant (event/assignment/response)
     needs_participant: dict[str, int] = field(default_factory=dict)
+    # session_id → last_seq of sessions the database holds already
+    stored_last_seq: dict[str, int] = field(default_factory=dict)
 
 
 def _chunks(values: list[str], size: int = 500) -> Iterator[list[str]]:
@@ -610,6 +656,18 @@ def _validate(engine: Engine, path: Path, report: ImportReport) -> _Plan:
                     select(studies.c.study_id).where(studies.c.study_id.in_(chunk))
                 ).scalars()
             )
+        file_pids = sorted(plan.participants)
+        for chunk in _chunks(file_pids):
+            for pid, stored_study in conn.execute(
+                select(participants.c.participant_id, participants.c.study_id).where(
+                    participants.c.participant_id.in_(chunk)
+                )
+            ):
+                number, rec = plan.participants[pid]
+                if stored_study != rec["study_id"]:
+                    problems.add(
+                        number, f"participant {pid} is stored already in study {stored_study}"
+                    )
         for pid, (number, rec) in plan.participants.items():
             if rec["study_id"] not in known_studies:
                 problems.add(
@@ -644,6 +702,7 @@ def _validate(engine: Engine, path: Path, report: ImportReport) -> _Plan:
                 )
             ):
                 stored_sessions[sid] = (pid, last_seq)
+                plan.stored_last_seq[sid] = last_seq
         for sid, (pid, number, _, seqs) in plan.sessions.items():
             if sid in stored_sessions and stored_sessions[sid][0] != pid:
                 problems.add(number, f"session {sid} belongs to another participant already")
@@ -668,6 +727,64 @@ def _validate(engine: Engine, path: Path, report: ImportReport) -> _Plan:
     return plan
 
 
+def _insert_events(
+    conn: Any, engine: Engine, source: Path, study_of: dict[str, str], wanted: set[str]
+) -> None:
+    """Pass 2: stream the file's events of ``wanted`` sessions into the open transaction.
+
+    Plain DB-API ``executemany`` with tuples: SQLAlchemy's per-row processing would
+    cost more than SQLite's own work for a million rows. No conflict target: an event
+    stored already under (session_id, seq) or its client_event_id is skipped.
+    """
+    postgres = engine.dialect.name == "postgresql"
+    mark = "%s" if postgres else "?"
+    json_mark = "CAST(%s AS jsonb)" if postgres else "?"
+    statement = (
+        "INSERT INTO events (study_id, participant_id, session_id, seq, at_ms, type, props, "
+        "game_id, client_event_id, extra) VALUES "
+        f"({', '.join([mark] * 6)}, {json_mark}, {mark}, {mark}, {json_mark}) "
+        "ON CONFLICT DO NOTHING"
+    )
+    known = {"record", *REQUIRED["event"], *OPTIONAL["event"]}
+    dumps = json.dumps
+    cursor = conn.connection.driver_connection.cursor()
+    batch: list[tuple[Any, ...]] = []
+    try:
+        with source.open("r", encoding="utf-8") as handle:
+            for _, line in _read_lines(handle):
+                if '"event"' not in line:
+                    continue
+                rec = json.loads(line)
+                if rec.get("record") != "event" or rec["session_id"] not in wanted:
+                    continue
+                extra = None
+                if len(rec) > 9 or any(key not in known for key in rec):
+                    leftover = {key: value for key, value in rec.items() if key not in known}
+                    extra = dumps(leftover) if leftover else None
+                pid = rec["participant_id"]
+                batch.append(
+                    (
+                        study_of[pid],
+                        pid,
+                        rec["session_id"],
+                        rec["seq"],
+                        ms_from_iso(rec["at"]),
+                        rec["type"],
+                        dumps(rec["props"], separators=(",", ":")),
+                        rec.get("game_id"),
+                        rec.get("client_event_id"),
+                        extra,
+                    )
+                )
+                if len(batch) >= BATCH:
+                    cursor.executemany(statement, batch)
+                    batch = []
+        if batch:
+            cursor.executemany(statement, batch)
+    finally:
+        cursor.close()
+
+
 def import_jsonl(engine: Engine, path: str | Path) -> ImportReport:
     """Import an exchange-format file: validate every line, then store it all or nothing.
 
@@ -688,6 +805,9 @@ def import_jsonl(engine: Engine, path: str | Path) -> ImportReport:
         "response": responses,
     }
     with write_lock(engine), engine.begin() as conn:
+        if engine.dialect.name == "sqlite":
+            # A bigger page cache for this connection: a million inserts touch every index.
+            conn.exec_driver_sql("PRAGMA cache_size = -131072")
         before = {
             kind: conn.execute(select(func.count()).select_from(t)).scalar_one()
             for kind, t in tables.items()
@@ -812,42 +932,21 @@ def import_jsonl(engine: Engine, path: str | Path) -> ImportReport:
                 .where(sessions.c.last_seq < top)
                 .values(last_seq=top)
             )
-        # No conflict target: an event already stored under (session_id, seq) or under
-        # its client_event_id is skipped either way.
-        event_insert = upsert_insert(engine, events).on_conflict_do_nothing()
-        known = {"record", *REQUIRED["event"], *OPTIONAL["event"]}
-        batch: list[dict[str, Any]] = []
-        with source.open("r", encoding="utf-8") as handle:
-            for _, line in _read_lines(handle):
-                if '"event"' not in line:
-                    continue
-                rec = json.loads(line)
-                if rec.get("record") != "event":
-                    continue
-                extra = {key: value for key, value in rec.items() if key not in known} or None
-                batch.append(
-                    {
-                        "study_id": study_of[rec["participant_id"]],
-                        "participant_id": rec["participant_id"],
-                        "session_id": rec["session_id"],
-                        "seq": rec["seq"],
-                        "at_ms": ms_from_iso(rec["at"]),
-                        "type": rec["type"],
-                        "props": rec["props"],
-                        "game_id": rec.get("game_id"),
-                        "client_event_id": rec.get("client_event_id"),
-                        "extra": extra,
-                    }
-                )
-                if len(batch) >= BATCH:
-                    conn.execute(event_insert, batch)
-                    batch = []
-        if batch:
-            conn.execute(event_insert, batch)
+        # Sessions whose events are all stored already (a re-import) are skipped outright:
+        # a stored session always holds seq 1 … last_seq.
+        pending_sessions = {
+            sid
+            for sid, (_, _, _, seqs) in plan.sessions.items()
+            if plan.stored_last_seq.get(sid, 0) < max(seqs)
+        }
+        if pending_sessions:
+            _insert_events(conn, engine, source, study_of, pending_sessions)
         after = {
             kind: conn.execute(select(func.count()).select_from(t)).scalar_one()
             for kind, t in tables.items()
         }
+        if engine.dialect.name == "sqlite":
+            conn.exec_driver_sql("PRAGMA cache_size = -2000")  # back to SQLite's default
     report.added = {kind: after[kind] - before[kind] for kind in RECORD_KINDS}
     return report
 

@@ -417,9 +417,7 @@ def set_attributes(engine: Engine, participant_id: str, **attributes: Any) -> di
             .values(stage=participants.c.stage)
         )
         row = conn.execute(
-            select(participants.c.attributes).where(
-                participants.c.participant_id == participant_id
-            )
+            select(participants.c.attributes).where(participants.c.participant_id == participant_id)
         ).first()
         if row is None:
             raise NotFound(f"no participant {participant_id!r}")
@@ -535,9 +533,7 @@ def append_game_action(engine: Engine, game_id: str, index: int, action: Any) ->
             )
             return True
         state = conn.execute(
-            select(games.c.action_count, games.c.finished_at_ms).where(
-                games.c.game_id == game_id
-            )
+            select(games.c.action_count, games.c.finished_at_ms).where(games.c.game_id == game_id)
         ).first()
         if state is None:
             raise NotFound(f"no game {game_id!r}")
@@ -555,9 +551,7 @@ def append_game_action(engine: Engine, game_id: str, index: int, action: Any) ->
     raise ConflictError(f"game {game_id}: action {index} would leave a gap after {state[0]}")
 
 
-def finish_game(
-    engine: Engine, game_id: str, winner: Any, reason: str, turns: int
-) -> bool:
+def finish_game(engine: Engine, game_id: str, winner: Any, reason: str, turns: int) -> bool:
     """Mark a game finished (once) and count it for its tester; True if this call did."""
     with write_lock(engine), engine.begin() as conn:
         result = conn.execute(

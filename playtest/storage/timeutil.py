@@ -8,8 +8,10 @@
 
 from __future__ import annotations
 
+import re
 import time
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _ONE_MS = timedelta(milliseconds=1)
@@ -35,10 +37,32 @@ def ms_from(value: datetime | int | None) -> int:
     return int(value)
 
 
+_CANONICAL = re.compile(r"(\d{4}-\d\d-\d\d)T(\d\d):(\d\d):(\d\d)\.(\d{3})Z")
+
+
+@lru_cache(maxsize=4096)
+def _day_ms(day: str) -> int:
+    return ms_from_datetime(datetime.fromisoformat(day).replace(tzinfo=UTC))
+
+
 def ms_from_iso(text: str) -> int:
     """Parse an ISO 8601 time that carries a zone (``Z`` or ``±hh:mm``); ValueError if not."""
+    canonical = _CANONICAL.fullmatch(text)
+    if canonical is not None:  # our own export form, a million times per import: fast path
+        day, hours, minutes, seconds, millis = canonical.groups()
+        if int(hours) < 24 and int(minutes) < 60 and int(seconds) < 60:
+            return (
+                _day_ms(day)
+                + ((int(hours) * 60 + int(minutes)) * 60 + int(seconds)) * 1000
+                + int(millis)
+            )
     parsed = datetime.fromisoformat(text)
-    return ms_from_datetime(parsed)
+    if parsed.tzinfo is None or parsed.utcoffset() is None:
+        raise ValueError(f"time {text} has no zone")
+    # Whole seconds are exact as a float timestamp; the milliseconds are added as ints.
+    # (Sub-millisecond digits are dropped, as the exchange format keeps milliseconds.)
+    whole = int(parsed.replace(microsecond=0).timestamp())
+    return whole * 1000 + parsed.microsecond // 1000
 
 
 def iso_from_ms(ms: int) -> str:

@@ -96,6 +96,8 @@ def test_filters_by_variant_and_age_band(small_study: StudyData) -> None:
     assert set(adults.participants["participant_id"]) == {"P1"}
     later = funnel.filter_study(small_study, start=pd.Timestamp("2027-01-01T00:00Z"))
     assert later.events.empty
+    same_day = funnel.filter_study(small_study, start="2026-03-01", end="2026-03-02")
+    assert len(same_day.participants) == 2
 
 
 def test_empty_study_gives_empty_tables() -> None:
@@ -104,3 +106,43 @@ def test_empty_study_gives_empty_tables() -> None:
     assert confusion.hardest_facts(empty).empty
     assert confusion.confusion_points(empty) == []
     assert confusion.wrong_click_heatmap(empty).to_numpy().sum() == 0
+
+
+def test_event_order_in_the_frame_does_not_matter(small_study: StudyData) -> None:
+    shuffled = StudyData(study=small_study.study, participants=small_study.participants,
+                         assignments=small_study.assignments,
+                         events=small_study.events.sample(frac=1.0, random_state=3),
+                         responses=small_study.responses)
+    turns = derive.turns(shuffled).sort_values(["participant_id", "seq"])
+    assert list(turns["fact"]) == ["3x5", "7x8", "7x8", "6x6"]
+    assert list(turns["first_ms"]) == [4000, 9000, 2000, 1000]
+    assert confusion.message_aftermath(shuffled).iloc[0]["rules_opened"] == 1
+
+
+def test_computer_seat_rolls_are_not_turns(small_study: StudyData) -> None:
+    # P1's seat-2 roll (ai:easy) is not a turn; if seat 2 were human it would be.
+    events = small_study.events.copy()
+    events["props"] = [{**p, "seats": ["human", "human"]} if t == "game_start" else p
+                       for p, t in zip(events["props"], events["type"], strict=True)]
+    two_humans = StudyData(study=small_study.study, participants=small_study.participants,
+                           assignments=small_study.assignments, events=events,
+                           responses=small_study.responses)
+    assert len(derive.turns(small_study)) == 4
+    assert len(derive.turns(two_humans)) == 5
+
+
+def test_filtering_a_prepared_study_equals_filtering_the_raw_one() -> None:
+    from analytics.synth import synthesize_study
+
+    raw = synthesize_study(testers=30, seed=8, turns=8)
+    prepared = derive.prepare(synthesize_study(testers=30, seed=8, turns=8))
+    fast = funnel.filter_study(prepared, experiment="extra_turn_copy", variants=["B"])
+    slow = funnel.filter_study(raw, experiment="extra_turn_copy", variants=["B"])
+    assert fast._derived.get("prepared") and not slow._derived
+    pd.testing.assert_frame_equal(funnel.funnel(fast), funnel.funnel(slow))
+    for table in (confusion.wrong_clicks_by_class, confusion.hardest_facts,
+                  confusion.message_aftermath):
+        pd.testing.assert_frame_equal(table(fast).reset_index(drop=True),
+                                      table(slow).reset_index(drop=True))
+    assert [p.to_json() for p in confusion.confusion_points(fast)] == \
+        [p.to_json() for p in confusion.confusion_points(slow)]

@@ -151,3 +151,20 @@ def test_bad_input_is_named(kwargs: dict[str, object], message: str) -> None:
     rows = kwargs.pop("rows", EMPTY)
     with pytest.raises(BoardViewError, match=message):
         board_view(rows, **kwargs)  # type: ignore[arg-type]
+
+
+def test_the_computers_dice_are_shown_as_its_roll() -> None:
+    view = board_view(
+        EMPTY,
+        dice=(6, 2, 3, 3),
+        dice_seat=2,
+        seats=("human", "computer"),
+        to_move=2,
+        phase="place",
+        options=((8, 6), (6, 8)),
+        glow={(8, 6): "computer"},
+    )
+    data = view.to_data()
+    assert data["dice"] == [6, 2, 3, 3] and data["dice_by"] == "computer (player 2)"
+    assert data["glow"] == {str(tile_index(8, 6)): "computer"}
+    assert not data["interactive"] and not data["can_roll"]

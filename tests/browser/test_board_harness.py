@@ -40,6 +40,7 @@ def _roll(page: Any) -> list[int]:
     before = int(re.search(r"events=(\d+)", page.locator(LOG).first.inner_text()).group(1))  # type: ignore[union-attr]
     page.get_by_role("button", name="Roll the dice").click()
     _wait_events(page, before + 1)
+    page.locator(".st-key-board .die").nth(3).wait_for()  # the board has the new dice
     opts = page.locator(LOG).filter(has_text="options=[").inner_text()
     return [int(x) for x in re.findall(r"\d+", opts)]
 
@@ -90,17 +91,16 @@ def test_click_reaches_python_with_a_fresh_nonce_each_time(
     _roll(page)
     page.locator(TILES).nth(88).click()
     first = _wait_events(page, 2)
-    assert "click index=88 c=5 r=8" in first and "via=pointer" in first
+    assert "click index=88 c=5 r=8" in first and "via=mouse" in first
+    # the placed counter is drawn as player 1's shape, marked as just placed, and the
+    # answer is announced in the live region
+    page.locator(f"{TILES}.o1.g-placed[data-index='88']").wait_for()
+    page.locator(".st-key-board [role=status]", has_text="Well done! 40 is yours.").wait_for()
     page.locator(TILES).nth(5).click()
     second = _wait_events(page, 3)
     assert "click index=5 c=6 r=1" in second
     nonce = re.compile(r"nonce=([0-9a-f-]{16,})")
     assert nonce.search(first).group(1) != nonce.search(second).group(1)  # type: ignore[union-attr]
-    # the placed counter is drawn as player 1's shape, marked as just placed
-    cls = page.locator(TILES).nth(88).get_attribute("class") or ""
-    assert "o1" in cls.split() and "g-placed" in cls.split()
-    # the answer is announced in the live region
-    assert page.locator(".st-key-board [role=status]").inner_text() == "Well done! 40 is yours."
 
 
 def test_roll_button_shows_four_dice_and_hides_until_next_turn(
@@ -171,7 +171,7 @@ def test_phone_width_has_no_horizontal_scroll_and_taps_work(
     page = _open(
         new_page,
         harness,
-        "free=1&seats=human,computer",
+        "seats=human,computer&sums=1",
         width=360,
         height=780,
         is_mobile=True,
@@ -179,11 +179,18 @@ def test_phone_width_has_no_horizontal_scroll_and_taps_work(
         device_scale_factor=2,
     )
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.get_by_role("button", name="Roll the dice").tap()
+    _wait_events(page, 1)
+    page.locator(".st-key-board .die").nth(3).wait_for()
     box = page.locator(TILES).nth(143).bounding_box()
     assert box is not None and box["x"] + box["width"] <= 360
     assert box["width"] >= 18  # still a tappable tile, not crushed
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    screenshot(page, "board-phone-360-dice")
     page.locator(TILES).nth(60).tap()
-    assert "click index=60 " in _wait_events(page, 1)
+    tapped = _wait_events(page, 2)
+    assert "click index=60 " in tapped and "via=touch" in tapped
+    page.locator(f"{TILES}.o1[data-index='60']").wait_for()
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     screenshot(page, "board-phone-360")
 

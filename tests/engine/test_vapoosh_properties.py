@@ -42,10 +42,9 @@ def check_step(state: VapooshState, probe: int) -> None:
     clone = state.clone()
     assert clone == state
     if probe not in legal and not (state.phase == "setup" and probe >= DEAL_BASE):
-        before = state.to_json()
         with pytest.raises(IllegalActionError):
             state.apply_action(probe)
-        assert state == clone and state.to_json() == before
+        assert state == clone  # == compares every field, history and last events included
 
 
 @pytest.mark.parametrize(("rules", "seats"), COMBOS, ids=[f"{r}-{s}" for r, s in COMBOS])

@@ -243,7 +243,9 @@ def test_record_errors_name_the_field() -> None:
     with pytest.raises(RulesError, match="'actions'"):
         GameRecord.from_json({"game": "vapoosh", "rules": "standard", "players": 2})
     with pytest.raises(RulesError, match="'players'"):
-        GameRecord.from_json({"game": "vapoosh", "rules": "standard", "players": "2", "actions": []})
+        GameRecord.from_json(
+            {"game": "vapoosh", "rules": "standard", "players": "2", "actions": []}
+        )
     with pytest.raises(RulesError, match="^game:"):
         make_game("go", "standard", 2)
     with pytest.raises(RulesError, match="^state.board"):
@@ -394,3 +396,41 @@ def test_click_outside_the_place_phase() -> None:
     s3.apply(Roll((6, 6, 6, 2)))
     assert click(s3, 12, 8) == (False, "rule", "brown")
     _ = dice_for
+
+
+# ----- board tables, checked against plain coordinates ---------------------------------
+
+
+def test_board_tables_match_plain_geometry() -> None:
+    from engine.vapoosh.board import ALL_LINES, ALL_SQUARES, NB4, NB8, WIN_WINDOWS, bits, tile
+
+    assert len(ALL_LINES) == 12 * 9 * 2 + 9 * 9 * 2 and len(ALL_SQUARES) == 11 * 11
+    for i in range(144):
+        c, r = tile(i)
+        assert index(c, r) == i
+        orth = {(c + dc, r + dr) for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+        ring = {(c + dc, r + dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1)} - {(c, r)}
+        on = {(x, y) for x in range(1, 13) for y in range(1, 13)}
+        assert {tile(k) for k in bits(NB4[i])} == orth & on
+        assert {tile(k) for k in bits(NB8[i])} == ring & on
+        for w in WIN_WINDOWS[i]:
+            cells = sorted(tile(k) for k in bits(w))
+            assert (c, r) in cells and len(cells) == 4
+            xs, ys = {x for x, _ in cells}, {y for _, y in cells}
+            square = len(xs) == 2 and len(ys) == 2 and max(xs) - min(xs) == 1 == max(ys) - min(ys)
+            line = [
+                (
+                    cells[0][0] + k * (cells[1][0] - cells[0][0]),
+                    cells[0][1] + k * (cells[1][1] - cells[0][1]),
+                )
+                for k in range(4)
+            ]
+            assert square or sorted(line) == cells
+
+
+def test_game_and_state_satisfy_the_core_protocols() -> None:
+    from engine.core import Game, State
+
+    game = VapooshGame("standard", 2)
+    assert isinstance(game, Game) and isinstance(game.new_initial_state(), State)
+    assert make_game("vapoosh", {"base": "classic"}, 3) == VapooshGame("classic", 3)

@@ -38,7 +38,9 @@ def populate(engine: Engine, study_id: str = "s1", testers: int = 3) -> list[str
         pid = tester.participant_id
         codes.append(pid)
         for experiment in EXPERIMENTS:
-            repo.assign_balanced(engine, study_id, pid, experiment["key"], experiment["variants"], rng)
+            repo.assign_balanced(
+                engine, study_id, pid, experiment["key"], experiment["variants"], rng
+            )
         session = repo.start_session(engine, pid, user_agent="pytest")
         logger.log(session, pid, "page", {"page": "play"}, uuid.uuid4().hex)
         game = repo.create_game(engine, pid, session, "standard", ["human", "ai:easy"], 42 + number)
@@ -55,7 +57,14 @@ def populate(engine: Engine, study_id: str = "s1", testers: int = 3) -> list[str
                 session,
                 pid,
                 "click",
-                {"seat": 0, "c": turn, "r": 2, "ok": turn % 2 == 0, "expected": 12, "ms": 800 + turn},
+                {
+                    "seat": 0,
+                    "c": turn,
+                    "r": 2,
+                    "ok": turn % 2 == 0,
+                    "expected": 12,
+                    "ms": 800 + turn,
+                },
                 uuid.uuid4().hex,
                 game_id=game,
             )

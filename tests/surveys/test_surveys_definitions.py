@@ -217,3 +217,16 @@ def test_response_records_match_the_telemetry_format() -> None:
                                                        ("expect.smileyometer_pre", 4)]
     assert set(recs[0]) == {"survey", "survey_version", "survey_hash", "phase", "item", "value"}
     assert recs[0]["phase"] == "pre" and recs[0]["survey_hash"] == d.content_hash
+
+
+@pytest.mark.parametrize("sid", DEFAULT_IDS)
+def test_instrument_wording_in_defaults_matches_the_catalogue(sid: str) -> None:
+    """Validated instruments must not be reworded (UEQ handbook, PXI guide)."""
+    from surveys.instruments import INSTRUMENTS
+
+    exact = {"pxi", "minipxi", "sus", "umux_lite", "ueq_s", "raw_tlx", "recommend"}
+    for _, item in load_survey(sid).items():
+        for unit in (item.rows if isinstance(item, Matrix) else [item]):
+            if unit.instrument in exact:
+                assert unit.index is not None
+                assert unit.text == INSTRUMENTS[unit.instrument].items[unit.index - 1], unit.id

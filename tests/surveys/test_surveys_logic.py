@@ -167,3 +167,17 @@ def test_every_item_type_definition_simulates_validly() -> None:
 def test_parse_survey_from_text() -> None:
     d = parse_survey("id: x\nversion: '1'\ntitle: X\npages: [{id: p, items: [{id: a, type: yes_maybe_no}]}]")
     assert d.answer_ids() == ["a"]
+
+
+def test_validate_answers_for_imported_data() -> None:
+    from surveys import validate_answers
+
+    d = load_survey("vapoosh_pre")
+    good = {"demo.role": "adult", "demo.age_band": "25–34"}
+    assert validate_answers(d, good, "about") == {}
+    bad = validate_answers(d, {"demo.role": "wizard", "demo.age_band": 30, "evil": "<script>"}, "about")
+    assert bad == {"demo.role": "Choose one of the options.", "demo.age_band": "Choose one of the options.",
+                   "evil": "Not an item of this survey."}
+    # hidden pages are not required: an adult never sees the children's maths page
+    whole = validate_answers(d, good)
+    assert "math.child_confidence_1" not in whole and "math.confidence_1" in whole

@@ -35,3 +35,29 @@ def test_sqlite_connections_get_wal_normal_and_busy_timeout(tmp_path: object) ->
         assert pragma("PRAGMA busy_timeout").scalar() == 5000
         assert pragma("PRAGMA foreign_keys").scalar() == 1
     engine.dispose()
+
+
+def test_concurrent_start_ups_migrate_once(empty_database_url: str) -> None:
+    """Several processes/threads starting on a fresh database: one migrates, none fails."""
+    import threading
+
+    errors: list[BaseException] = []
+    engines = [make_engine(empty_database_url) for _ in range(3)]
+    start = threading.Barrier(3)
+
+    def start_up(engine: object) -> None:
+        start.wait()
+        try:
+            upgrade(engine)  # type: ignore[arg-type]
+        except BaseException as exc:  # collected and asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=start_up, args=(engine,)) for engine in engines]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert current_revision(engines[0]) == "0001"
+    for engine in engines:
+        engine.dispose()

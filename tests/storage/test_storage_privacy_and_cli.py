@@ -1,4 +1,4 @@
-"""Deleting a tester, and the ``playtest`` command line (run as a real subprocess)."""
+"""Deleting a tester, and the ``playtest`` command line (subprocess where it matters)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from sqlalchemy import Engine, func, select
 
+from playtest.cli import main
 from playtest.storage import repository as repo
-from playtest.storage.db import make_engine
+from playtest.storage.db import dispose_engines, make_engine
 from playtest.storage.exchange import export_jsonl
 from playtest.storage.models import ALL_TABLES
 from playtest.storage.privacy import delete_participant
@@ -71,37 +73,48 @@ def test_unreachable_database_gives_one_clear_line(tmp_path: Path) -> None:
         assert len(lines) == 1 and lines[0].startswith("playtest: error: cannot reach the database")
 
 
-def test_cli_export_import_and_delete(tmp_path: Path) -> None:
+def test_cli_export_import_and_delete(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same commands in-process (``main(argv)``), to keep the suite quick."""
+
+    def run(url: str, *args: str) -> tuple[int, str, str]:
+        monkeypatch.setenv("DATABASE_URL", url)
+        status = main(list(args))
+        captured = capsys.readouterr()
+        return status, captured.out, captured.err
+
     source_url = f"sqlite:///{tmp_path}/source.sqlite"
-    assert _cli("db", "upgrade", cwd=tmp_path, url=source_url).returncode == 0
+    assert run(source_url, "db", "upgrade")[0] == 0
     engine = make_engine(source_url)
     codes = populate(engine)
     engine.dispose()
     out = tmp_path / "s1.jsonl"
-    exported = _cli("export", "--study", "s1", "--out", str(out), cwd=tmp_path, url=source_url)
-    assert exported.returncode == 0, exported.stderr
+    status, _, err = run(source_url, "export", "--study", "s1", "--out", str(out))
+    assert status == 0, err
     text = out.read_text()
     # Nothing identifying: only pseudonymous codes (the user agent stays inside).
     assert "pytest" not in text and codes[0] in text
 
     target_url = f"sqlite:///{tmp_path}/target.sqlite"
-    imported = _cli("import", str(out), cwd=tmp_path, url=target_url)
-    assert imported.returncode == 0, imported.stderr
-    assert "added 1 study, 3 participants, 6 assignments, 18 events, 15 responses" in imported.stdout
-    again = _cli("import", str(out), cwd=tmp_path, url=target_url)
-    assert "added 0 studies, 0 participants, 0 assignments, 0 events, 0 responses" in again.stdout
+    status, stdout, err = run(target_url, "import", str(out))
+    assert status == 0, err
+    assert "added 1 study, 3 participants, 6 assignments, 18 events, 15 responses" in stdout
+    status, stdout, _ = run(target_url, "import", str(out))
+    assert "added 0 studies, 0 participants, 0 assignments, 0 events, 0 responses" in stdout
 
     bad = tmp_path / "bad.jsonl"
     bad.write_text(text + json.dumps({"record": "mystery"}) + "\n")
-    rejected = _cli("import", str(bad), cwd=tmp_path, url=f"sqlite:///{tmp_path}/third.sqlite")
-    assert rejected.returncode == 2 and "Traceback" not in rejected.stderr
-    assert f"bad.jsonl:{len(text.splitlines()) + 1}: unknown record 'mystery'" in rejected.stderr
+    status, _, err = run(f"sqlite:///{tmp_path}/third.sqlite", "import", str(bad))
+    assert status == 2 and "Traceback" not in err
+    assert f"bad.jsonl:{len(text.splitlines()) + 1}: unknown record 'mystery'" in err
 
-    deleted = _cli("participant", "delete", codes[0], cwd=tmp_path, url=target_url)
-    assert deleted.returncode == 0 and "deleted participant" in deleted.stdout
-    missing = _cli("participant", "delete", codes[0], cwd=tmp_path, url=target_url)
-    assert missing.returncode == 2 and "no participant" in missing.stderr
+    status, stdout, _ = run(target_url, "participant", "delete", codes[0])
+    assert status == 0 and "deleted participant" in stdout
+    status, _, err = run(target_url, "participant", "delete", codes[0])
+    assert status == 2 and "no participant" in err
     check = make_engine(target_url)
     export_jsonl(check, "s1", tmp_path / "after.jsonl")
     assert codes[0] not in (tmp_path / "after.jsonl").read_text()
     check.dispose()
+    dispose_engines()

@@ -65,9 +65,7 @@ def test_export_import_round_trip_is_equal_and_idempotent(
     assert import_jsonl(engine, first).added == dict.fromkeys(RECORD_KINDS, 0)
 
 
-def test_import_keeps_unknown_keys_and_continues_sessions(
-    engine: Engine, tmp_path: Path
-) -> None:
+def test_import_keeps_unknown_keys_and_continues_sessions(engine: Engine, tmp_path: Path) -> None:
     lines = [
         {"record": "study", "study_id": "x", "title": "X", "game": "vapoosh", "rules": "standard",
          "experiments": [], "site": "school-7"},
@@ -127,6 +125,14 @@ BAD_LINES = {
         '{"record":"event","participant_id":"p1","session_id":"s1","seq":3,"at":"2026-01-01T09:00:01.000Z","type":"page","props":{}}',
         "seq 2 is missing",
     ),
+    "bad optional value": (
+        '{"record":"participant","study_id":"b","participant_id":"p4","created_at":"2026-01-01T09:00:00.000Z","consented_at":null,"games_completed":"many"}',
+        "games_completed must be a whole number",
+    ),
+    "duplicate seq": (
+        '{"record":"event","participant_id":"p1","session_id":"s1","seq":1,"at":"2026-01-01T09:00:01.000Z","type":"page","props":{}}',
+        "seq 1 of session s1 appears twice",
+    ),
     "unknown study": (
         '{"record":"participant","study_id":"nope","participant_id":"p3","created_at":"2026-01-01T09:00:00.000Z","consented_at":"2026-01-01T09:00:00.000Z"}',
         "unknown study nope",
@@ -171,7 +177,9 @@ def test_load_study_data_has_exchange_columns(engine: Engine) -> None:
     clicks = data.events[data.events["type"] == "click"]
     assert all(isinstance(props, dict) and "ok" in props for props in clicks["props"])
     assert set(data.assignments["experiment"]) == {"extra_turn_msg", "highlight"}
-    assert data.responses.set_index(["participant_id", "item"]).loc[(codes[0], "likes"), "value"] == [
+    assert data.responses.set_index(["participant_id", "item"]).loc[
+        (codes[0], "likes"), "value"
+    ] == [
         "dice",
         "board",
     ]
@@ -184,11 +192,14 @@ def test_tables_export_one_tidy_table_per_kind(engine: Engine, tmp_path: Path, f
     populate(engine)
     files = export_tables(engine, "s1", tmp_path / f"s1.{fmt}", fmt)
     assert {path.name for path in files.values()} == {
-        f"s1.{name}.{fmt}" for name in ("study", "participants", "assignments", "events", "responses")
+        f"s1.{name}.{fmt}"
+        for name in ("study", "participants", "assignments", "events", "responses")
     }
     read = pd.read_csv if fmt == "csv" else pd.read_parquet
     events = read(files["event"])
     assert len(events) == 18
-    assert {"participant_id", "session_id", "seq", "at", "type", "props", "props.ok"} <= set(events.columns)
+    assert {"participant_id", "session_id", "seq", "at", "type", "props", "props.ok"} <= set(
+        events.columns
+    )
     responses = read(files["response"])
     assert len(responses) == 15

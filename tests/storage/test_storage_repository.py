@@ -83,7 +83,10 @@ def test_game_resumes_from_its_record_after_a_restart(empty_database_url: str) -
     record = repo.latest_unfinished_game(engine, pid)
     assert record is not None
     assert (record.game_id, record.rules, record.seats, record.seed) == (
-        game, rules, ["human", "ai:easy"], 1234
+        game,
+        rules,
+        ["human", "ai:easy"],
+        1234,
     )
     assert list(record.actions) == actions
     assert repo.finish_game(engine, game, 0, "vapoosh", 17) is True
@@ -102,8 +105,15 @@ def test_responses_resubmit_updates_and_keeps_page_time(engine: Engine) -> None:
     pid = repo.create_consented_participant(engine, "s1", {}).participant_id
     repo.save_responses(engine, pid, "sus", "1", "abc", "post", "p1", {"q1": 4, "q2": "ok"}, 9.5)
     repo.save_responses(engine, pid, "sus", "1", "abc", "post", "p1", {"q1": 5}, 11.0)
-    repo.save_responses(engine, pid, "sus", "1", "abc", "post", "p2", {"q3": [1, 2], "q4": None}, 3.0)
-    assert repo.load_responses(engine, pid, "sus") == {"q1": 5, "q2": "ok", "q3": [1, 2], "q4": None}
+    repo.save_responses(
+        engine, pid, "sus", "1", "abc", "post", "p2", {"q3": [1, 2], "q4": None}, 3.0
+    )
+    assert repo.load_responses(engine, pid, "sus") == {
+        "q1": 5,
+        "q2": "ok",
+        "q3": [1, 2],
+        "q4": None,
+    }
     assert repo.page_timings(engine, pid, "sus") == {"p1": 11.0, "p2": 3.0}
     with pytest.raises(ValueError):
         repo.save_responses(engine, pid, "sus", "1", None, "during", None, {"q": 1}, None)
@@ -111,7 +121,9 @@ def test_responses_resubmit_updates_and_keeps_page_time(engine: Engine) -> None:
 
 def test_assignments_are_sticky_and_balanced_under_concurrency(engine: Engine) -> None:
     _study(engine)
-    testers = [repo.create_consented_participant(engine, "s1", {}).participant_id for _ in range(24)]
+    testers = [
+        repo.create_consented_participant(engine, "s1", {}).participant_id for _ in range(24)
+    ]
     start = threading.Barrier(8)
     local = threading.local()
 

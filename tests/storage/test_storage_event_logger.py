@@ -87,3 +87,26 @@ def test_events_need_a_consented_participant(engine: Engine) -> None:
     _, session = _tester(engine)
     with pytest.raises(NotFound):
         EventLogger(engine).log(session, "unknown-code", "page", {}, "x")
+
+
+def test_one_bad_event_among_concurrent_ones_loses_nothing_else(engine: Engine) -> None:
+    """Events committed in one group: a failing one is undone alone, counters stay gapless."""
+    pid, session = _tester(engine)
+    logger = EventLogger(engine)
+    start = threading.Barrier(4)
+    failures: list[Exception] = []
+
+    def writer(worker: int) -> None:
+        start.wait()
+        for number in range(40):
+            target = "missing-session" if worker == 3 and number % 2 else session
+            try:
+                logger.log(target, pid, "click", {"n": number}, f"{worker}-{number}")
+            except NotFound as exc:
+                failures.append(exc)
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        list(pool.map(writer, range(4)))
+    assert len(failures) == 20
+    assert session_seqs(engine, session) == list(range(1, 141))
+    assert _event_count(engine) == 140

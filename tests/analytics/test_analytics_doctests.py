@@ -1,0 +1,18 @@
+"""The docstring examples of the analytics modules run and hold."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["data", "derive", "stats", "experiments", "questionnaires", "figures", "report",
+           "synth"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(f"analytics.{name}")
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0

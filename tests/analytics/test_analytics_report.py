@@ -1,0 +1,161 @@
+"""The report JSON shape, Markdown/HTML escaping, figures, and the end-to-end pipeline."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pandas as pd
+import pytest
+
+from analytics import confusion, figures, funnel, questionnaires, report
+from analytics.data import (
+    SCORE_COLUMNS,
+    AnalyticsInputError,
+    StudyData,
+    empty_quiz,
+    empty_scores,
+)
+from analytics.synth import synthesize_scores_and_quiz, synthesize_study
+
+HOSTILE = "<script>alert(1)</script> [click](javascript:alert(1)) # *x*"
+
+
+def _scores() -> pd.DataFrame:
+    return pd.DataFrame([["P1", "post", "sus", "total", 72.5, "C+"],
+                         ["P2", "post", "sus", "total", 85.0, "A+"],
+                         ["P1", "pre", "sus", "total", 60.0, None],
+                         ["P2", "pre", "sus", "total", 80.0, None]], columns=SCORE_COLUMNS)
+
+
+def test_report_json_has_exactly_the_documented_keys(small_study: StudyData) -> None:
+    quiz = pd.DataFrame({"participant_id": ["P1", "P2"], "item": ["q1", "q1"],
+                         "correct": [True, False]})
+    built = report.build_report(small_study, _scores(), quiz, min_attempts=1)
+    json.dumps(built, allow_nan=False)  # strict JSON: no NaN anywhere
+    assert set(built) == {"study_id", "participants", "completed", "confusion_points",
+                          "hardest_facts", "experiments"}
+    assert (built["study_id"], built["participants"], built["completed"]) == ("st", 2, 1)
+    for point in built["confusion_points"]:
+        assert {"id", "label", "score", "evidence", "action"} <= set(point)
+        assert re.match(r"^(rule|wrong|fact|message|survey):", point["id"])
+    assert {"fact", "attempts", "wrong_rate"} <= set(built["hardest_facts"][0])
+    experiment = built["experiments"][0]
+    assert {"key", "srm_p", "metrics", "verdict"} <= set(experiment)
+    assert experiment["verdict"] == "too few participants"
+    assert experiment["n_needed"] == 64
+    metric = experiment["metrics"][0]
+    assert metric["metric"] == "wrong_per_turn_after_message"
+    assert {"metric", "variants", "effect", "ci95", "p_value", "p_adjusted",
+            "prob_best"} <= set(metric)
+    assert metric["variants"] == {"A": {"n": 1, "mean": 1.0}, "B": {"n": 1, "mean": 0.0}}
+    names = [m["metric"] for m in experiment["metrics"]]
+    assert names == ["wrong_per_turn_after_message", "hesitation_after_message_ms",
+                     "quiz_correct", "score:sus", "completion"]
+
+
+def _hostile_study(small_study: StudyData) -> StudyData:
+    events = small_study.events.copy()
+    events["props"] = [
+        {**p, "key": HOSTILE} if t == "message" else
+        ({**p, "context": HOSTILE} if t.startswith("rules_") else p)
+        for p, t in zip(events["props"], events["type"], strict=True)]
+    responses = small_study.responses.copy()
+    responses["item"] = HOSTILE
+    return StudyData(study={**small_study.study, "study_id": HOSTILE,
+                            "experiments": [{"key": HOSTILE, "variants": ["A", "B"],
+                                             "target": f"message:{HOSTILE}"}]},
+                     participants=small_study.participants,
+                     assignments=small_study.assignments.assign(experiment=HOSTILE),
+                     events=events, responses=responses)
+
+
+def test_hostile_text_stays_plain_in_markdown_and_html(small_study: StudyData) -> None:
+    data = _hostile_study(small_study)
+    built = report.build_report(data, empty_scores(), empty_quiz())
+    charts = report.report_figures(data, built)
+    markdown = report.report_markdown(built, charts)
+    page = report.report_html(built, charts)
+    assert "<script>" not in markdown and "](javascript" not in markdown
+    assert "&lt;script&gt;" in markdown
+    assert "\\[click\\]\\(javascript:alert\\(1\\)\\)" in markdown
+    assert not any(line.lstrip().startswith("# <") for line in markdown.splitlines())
+    assert "<script>alert(1)" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    # The message key is data: it is escaped in the confusion point label too.
+    assert any(p["id"] == f"message:{HOSTILE}" for p in built["confusion_points"]) or \
+        all("message:" not in p["id"] for p in built["confusion_points"])
+
+
+def test_html_is_self_contained_with_plotly_inlined_once(small_study: StudyData) -> None:
+    built = report.build_report(small_study, empty_scores(), empty_quiz())
+    charts = report.report_figures(small_study, built)
+    page = report.report_html(built, charts)
+    assert page.startswith("<!DOCTYPE html>")
+    assert page.count("plotly.js v") == 1  # the library banner appears once
+    assert re.search(r"<script[^>]*\bsrc=", page) is None  # nothing loaded from the net
+    assert page.count('class="plotly-graph-div"') == len(charts)
+
+
+def test_figures_use_board_headers_and_safe_palette(small_study: StudyData) -> None:
+    heat = figures.board_heatmap_figure(confusion.wrong_click_heatmap(small_study), "w", "n")
+    assert list(heat.data[0].x) == [str(n) for n in range(1, 13)]
+    assert list(heat.data[0].y) == [str(n) for n in range(1, 13)]
+    assert heat.data[0].customdata[7][6] == 56  # row 8, column 7 is 7 × 8
+    bars = figures.wrong_class_figure(confusion.wrong_clicks_by_class(small_study))
+    assert set(bars.data[0].marker.color) <= set(figures.OKABE_ITO)
+    assert figures.funnel_figure(funnel.funnel(small_study)).data[0].y.tolist() == \
+        [2, 2, 2, 2, 1]
+    scores = figures.score_distribution_figure(_scores(), "sus", norm_mean=68.0)
+    assert len(scores.data) == 1
+    assert figures.hardest_facts_figure(confusion.hardest_facts(small_study, 1)).data
+
+
+def test_questionnaire_summaries(small_study: StudyData) -> None:
+    summary = questionnaires.instrument_summary(_scores()).set_index("phase")
+    assert summary.loc["post", "mean"] == pytest.approx(78.75)
+    assert summary.loc["post", "grade"] == "B+"
+    assert summary.loc["post", "norm_mean"] == 68.0
+    change = questionnaires.pre_post(_scores()).iloc[0]
+    assert change["n_pairs"] == 2 and change["change"] == pytest.approx(8.75)
+    texts = questionnaires.free_text(small_study.responses, search="<SCRIPT>")
+    assert list(texts["participant_id"]) == ["P2"]
+    assert texts.iloc[0]["themes"] == ["fun"]
+    themes = questionnaires.theme_counts(small_study.responses).set_index("theme")
+    assert themes.loc["confusing", "answers"] == 1 and bool(themes.loc["rules", "negative"])
+    variants = pd.Series({"P1": "A", "P2": "B"})
+    quiz = pd.DataFrame({"participant_id": ["P1", "P1", "P2"], "item": ["q1", "q2", "q1"],
+                         "correct": [True, False, True]})
+    by_variant = questionnaires.quiz_correctness(quiz, variants).set_index(["item",
+                                                                             "variant"])
+    assert by_variant.loc[("q1", "A"), "share_correct"] == 1.0
+    faces = pd.DataFrame([["P1", "s", 1, "pre", "expect", 4, None],
+                          ["P1", "s", 1, "post", "experience", 5, None],
+                          ["P2", "s", 1, "pre", "expect", 3, None],
+                          ["P2", "s", 1, "post", "experience", 5, None],
+                          ["P3", "s", 1, "pre", "expect", 2, None]],
+                         columns=small_study.responses.columns)
+    gap = questionnaires.pre_post_items(faces, "expect", "experience")
+    assert gap["n_pairs"] == 2 and gap["change"] == pytest.approx(1.5)
+    distribution = questionnaires.item_distribution(small_study.responses, "age_band")
+    assert distribution.iloc[0]["count"] == 1
+
+
+def test_bad_input_frames_raise_typed_errors(small_study: StudyData) -> None:
+    with pytest.raises(AnalyticsInputError, match="scores frame lacks column"):
+        report.build_report(small_study, pd.DataFrame({"participant_id": []}), empty_quiz())
+
+
+def test_synthetic_study_end_to_end_finds_the_planted_effect() -> None:
+    data = synthesize_study(testers=160, seed=5, turns=20)
+    scores, quiz = synthesize_scores_and_quiz(data, seed=5)
+    built = report.build_report(data, scores, quiz)
+    experiment = built["experiments"][0]
+    first = experiment["metrics"][0]
+    assert first["metric"] == "wrong_per_turn_after_message"
+    # Variant B's message halves wrong clicks in the synthetic data.
+    assert first["effect"] < 0 and first["prob_best"]["B"] > 0.95
+    assert experiment["verdict"] == "B better"
+    assert built["participants"] == 160
+    markdown = report.report_markdown(built, report.report_figures(data, built))
+    assert "## Confusion points" in markdown
