@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from analytics.data import StudyData
 
@@ -306,8 +308,23 @@ def carry_over(source: StudyData, target: StudyData, participant_ids: set[str]) 
     """
     if not source._derived.get("prepared"):
         return
-    ids = list(participant_ids)
     for key, table in source._derived.items():
         if isinstance(table, pd.DataFrame) and "participant_id" in table.columns:
-            target._derived[key] = table[table["participant_id"].isin(ids)]
+            target._derived[key] = table[member_mask(table["participant_id"],
+                                                     participant_ids)]
     target._derived["prepared"] = True
+
+
+def member_mask(column: pd.Series, ids: set[str]) -> np.ndarray:
+    """``column.isin(ids)`` as a bool array, fast for Arrow-backed string columns.
+
+    pandas converts the value set element by element on every ``isin`` of an Arrow string
+    column; ``pyarrow.compute.is_in`` does the whole test in C.
+    """
+    try:
+        array = pa.array(column.array)
+        value_set = pa.array(sorted(ids), type=pa.string()).cast(array.type)
+        return np.asarray(pc.is_in(array, value_set=value_set).fill_null(False),
+                          dtype=bool)
+    except (pa.ArrowException, TypeError, ValueError):
+        return column.isin(list(ids)).to_numpy(dtype=bool)

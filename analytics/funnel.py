@@ -125,7 +125,7 @@ def filter_study(data: StudyData, start: pd.Timestamp | str | None = None,
     ids = set(keep.index[keep.to_numpy()])
 
     def only(frame: pd.DataFrame) -> pd.DataFrame:
-        return frame[frame["participant_id"].isin(ids)].reset_index(drop=True)
+        return frame[derive.member_mask(frame["participant_id"], ids)].reset_index(drop=True)
 
     subset = StudyData(study=data.study, participants=only(data.participants),
                        assignments=only(data.assignments), events=only(data.events),

@@ -21,8 +21,10 @@ import plotly.graph_objects as go
 from analytics import confusion, experiments, figures, funnel
 from analytics.data import StudyData, validate_study
 
-#: Characters with a meaning in Markdown (CommonMark punctuation that can start markup).
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+#: Characters that make inline Markdown markup (emphasis, code, links, tables, strike).
+#: Line-start markup (``#``, ``-``, ``1.``) cannot occur: text is flattened to one line
+#: and always follows a prefix; ``<``/``>``/``&`` are HTML-escaped.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 
 
 def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
@@ -79,8 +81,8 @@ def escape_markdown(text: Any) -> str:
     """Plain text safe inside Markdown: HTML-escaped, markup characters backslashed,
     line breaks flattened (a hostile answer cannot start a heading, link or tag).
 
-    >>> escape_markdown("[click](http://x) <script>")
-    '\\\\[click\\\\]\\\\(http://x\\\\) &lt;script&gt;'
+    >>> print(escape_markdown("[click](http://x) <script> *b*"))
+    \\[click\\](http://x) &lt;script&gt; \\*b\\*
     """
     flat = " ".join(str(text).split())
     return _MARKDOWN_SPECIAL.sub(r"\\\1", html.escape(flat, quote=False))
@@ -90,7 +92,7 @@ def _fmt(value: Any, digits: int = 3) -> str:
     if value is None or (isinstance(value, float) and not math.isfinite(value)):
         return "–"
     if isinstance(value, float):
-        return f"{value:.{digits}g}"
+        return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.{digits}g}"
     return str(value)
 
 

@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+from sqlalchemy.engine import Engine
+
 from playtest import auth
 from playtest.cli import CommandError, arg, command, group
 from playtest.storage import repository as repo
@@ -27,7 +29,7 @@ STREAMLIT_FLAGS = [
 ]
 
 
-def _ready_engine():  # type: ignore[no-untyped-def]
+def _ready_engine() -> Engine:
     engine = make_engine()
     upgrade(engine)
     return engine

@@ -216,3 +216,67 @@ class ExpertPlayer(Player):
         if max(lose[k], lose[runner]) >= 0.01:
             reason += f"; an opponent wins on the next roll {lose[k]:.1%} (vs {lose[runner]:.1%})"
         return Decision(targets[k], reason)
+
+
+class RolloutExpertPlayer(Player):
+    """Sampled look-ahead: every move is tried against the same sampled dice futures.
+
+    ``futures`` dice sequences of ``depth`` rolls are drawn once per decision (seeded);
+    for each legal move every future is played out with all seats choosing by the Hard
+    evaluation from their own seat, and the move's value is the mean of the final
+    positions' values (wins and losses counted exactly). Sharing the futures between the
+    moves (common random numbers) cancels most of the dice noise in the comparison.
+    """
+
+    level = "expert"
+
+    def __init__(
+        self, seed: int = 1, weights: Weights | None = None, futures: int = 48, depth: int = 4
+    ) -> None:
+        super().__init__(seed)
+        self.weights = weights or Weights()
+        self.futures = futures
+        self.depth = depth
+
+    def _choose(self, state: Any, targets: list[Move]) -> Decision:
+        seat = state.to_move
+        board = board_of(state)
+        children = [after(state, a) for a in targets]
+        for action, child in zip(targets, children, strict=True):
+            if child.winner == seat:
+                return Decision(action, f"Wins: {describe(state, action, board)}")
+        rolls = [
+            [self._rng.randrange(1296) for _ in range(self.depth)] for _ in range(self.futures)
+        ]
+        expected: list[float] = []
+        lost: list[int] = []
+        for child in children:
+            sims = [child.clone() for _ in range(self.futures)]
+            for step in range(self.depth):
+                waiting = []
+                for j, sim in enumerate(sims):
+                    if sim.phase == "roll":
+                        sim.apply_action(rolls[j][step])  # roll ids: the 1296 ordered dice
+                    if sim.phase == "place":
+                        waiting.append(j)
+                if not waiting:
+                    continue
+                options = [(j, after(sims[j], a)) for j in waiting for a in sims[j].targets()]
+                values, _ = leaf_values([o[1] for o in options], self.weights)
+                best: dict[int, tuple[float, Any]] = {}
+                for row, (j, option) in enumerate(options):
+                    v = float(values[row, sims[j].to_move - 1])
+                    if j not in best or v > best[j][0]:
+                        best[j] = (v, option)
+                for j, (_, option) in best.items():
+                    sims[j] = option
+            values, _ = leaf_values(sims, self.weights)
+            expected.append(float(values[:, seat - 1].mean()))
+            lost.append(sum(1 for s in sims if s.winner not in (None, seat)))
+        k = _pick(self._rng, expected)
+        reason = _reason(state, board, targets, expected, k, "expects")
+        return Decision(
+            targets[k],
+            f"{reason}; over {self.futures} sampled {self.depth}-roll futures, "
+            f"lost in {lost[k]}",
+        )

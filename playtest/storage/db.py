@@ -192,3 +192,22 @@ def current_revision(engine: Engine) -> str | None:
 
 def table_names(engine: Engine) -> list[str]:
     return sorted(inspect(engine).get_table_names())
+
+
+__all__ = [
+    "DEFAULT_URL",
+    "DatabaseUnavailable",
+    "alembic_config",
+    "check_connection",
+    "current_revision",
+    "database_url",
+    "dispose_engines",
+    "get_engine",
+    "is_sqlite",
+    "make_engine",
+    "normalise_url",
+    "safe_url",
+    "table_names",
+    "upgrade",
+    "write_lock",
+]

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Engine, insert, select, text, update
 from sqlalchemy.exc import IntegrityError, StatementError
 
 from playtest.storage.db import SQLITE_PRAGMAS, write_lock
@@ -281,6 +281,11 @@ class EventLogger:
         at_ms: int,
     ) -> int:
         try:
+            if self.engine.dialect.name == "postgresql":
+                return self._log_postgres(
+                    study_id, session_id, participant_id, type, props, client_event_id,
+                    game_id, at_ms,
+                )  # fmt: skip
             with write_lock(self.engine), self.engine.begin() as conn:
                 counter = conn.execute(
                     update(sessions)
@@ -320,6 +325,52 @@ class EventLogger:
             raise
         except TypeError as exc:  # psycopg's JSON dumper raises it directly
             raise ValueError(f"event props are not JSON: {exc}") from None
+
+    def _log_postgres(
+        self,
+        study_id: str,
+        session_id: str,
+        participant_id: str,
+        type: str,
+        props: Mapping[str, Any],
+        client_event_id: str | None,
+        game_id: str | None,
+        at_ms: int,
+    ) -> int:
+        """Counter and insert in one statement: one round trip, the row lock held briefly.
+
+        If the insert fails the statement fails as a whole, counter included.
+        """
+        statement = text(
+            "WITH counter AS (UPDATE sessions SET last_seq = last_seq + 1 "
+            "WHERE session_id = :session_id AND participant_id = :participant_id "
+            "RETURNING last_seq) "
+            "INSERT INTO events (study_id, participant_id, session_id, seq, at_ms, type, props, "
+            "game_id, client_event_id) SELECT :study_id, :participant_id, :session_id, "
+            "counter.last_seq, :at_ms, :type, CAST(:props AS jsonb), :game_id, "
+            ":client_event_id FROM counter RETURNING seq"
+        )
+        try:
+            props_json = json.dumps(dict(props), separators=(",", ":"))
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"event props are not JSON: {exc}") from None
+        with self.engine.begin() as conn:
+            row = conn.execute(
+                statement,
+                {
+                    "session_id": session_id,
+                    "participant_id": participant_id,
+                    "study_id": study_id,
+                    "at_ms": at_ms,
+                    "type": type,
+                    "props": props_json,
+                    "game_id": game_id,
+                    "client_event_id": client_event_id,
+                },
+            ).first()
+        if row is None:
+            raise NotFound(f"no session {session_id!r} of participant {participant_id!r}")
+        return int(row[0])
 
     def seq_of(self, client_event_id: str) -> int | None:
         """The ``seq`` of the event stored under ``client_event_id``, if any."""

@@ -76,9 +76,11 @@ def test_hostile_text_stays_plain_in_markdown_and_html(small_study: StudyData) -
     charts = report.report_figures(data, built)
     markdown = report.report_markdown(built, charts)
     page = report.report_html(built, charts)
-    assert "<script>" not in markdown and "](javascript" not in markdown
+    assert "<script>" not in markdown
+    assert re.search(r"(?<!\\)\]\(", markdown) is None  # no unescaped "](": no link
     assert "&lt;script&gt;" in markdown
-    assert "\\[click\\]\\(javascript:alert\\(1\\)\\)" in markdown
+    assert "\\[click\\](javascript:alert(1))" in markdown
+    assert "\\*x\\*" in markdown
     assert not any(line.lstrip().startswith("# <") for line in markdown.splitlines())
     assert "<script>alert(1)" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
