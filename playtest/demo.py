@@ -14,16 +14,23 @@ post-play survey. The error model:
 
 The records go through ``playtest import`` (validated, all or nothing), so a demo study
 is also a test of the exchange format.
+
+Speed: each tester is simulated from its own seed and its own (pre-computed, balanced)
+variant assignment, so testers can be simulated in worker processes and the file is the
+same whatever the number of workers (``generate(..., workers=1)`` equals ``workers=2``).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import multiprocessing
+import os
 import random
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -130,6 +137,7 @@ class SimulatedTester:
         self.rules = min(max(rng.gauss(0.55 if self.child else 0.75, 0.2), 0.05), 0.98)
         self.pace = math.exp(rng.gauss(0.0, 0.3)) * (1.3 if self.child else 1.0)
         self.enjoyment = min(max(rng.gauss(0.7, 0.15), 0.0), 1.0)
+        self.player: Any = None  # made on the first move (see tester_player)
 
 
 def _wrong_tile(ctrl: PlayController, kind: str, rng: random.Random) -> tuple[int, int] | None:
@@ -199,16 +207,16 @@ def _human_turn(ctrl: PlayController, tester: SimulatedTester, highlight: bool,
     return cues
 
 
-_PLAYERS: dict[int, Any] = {}
-
-
 def tester_player(tester: SimulatedTester) -> Any:
-    """The move a tester chooses once the tile is found: a medium-strength habit."""
-    key = id(tester)
-    if key not in _PLAYERS:
-        _PLAYERS.clear()
-        _PLAYERS[key] = make_player("medium", seed=tester.rng.randrange(1 << 30))
-    return _PLAYERS[key]
+    """The move a tester chooses once the tile is found: a medium-strength habit.
+
+    Kept on the tester (not in a table keyed by ``id(tester)``: ids are reused once a
+    tester is freed, which handed a later tester the earlier one's player and made the
+    output depend on memory layout).
+    """
+    if tester.player is None:
+        tester.player = make_player("medium", seed=tester.rng.randrange(1 << 30))
+    return tester.player
 
 
 def _message_records(cues: list[Any], recorder: _Recorder, catalog: MessageCatalog,

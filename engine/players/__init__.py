@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from engine.players.base import Decision, Player, PlayerError
 from engine.players.evaluation import Weights
-from engine.players.search import ExpertPlayer, HardPlayer
+from engine.players.search import ExpectimaxPlayer, ExpertPlayer, HardPlayer
 from engine.players.simple import EasyPlayer, MediumPlayer
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
@@ -48,6 +48,7 @@ __all__ = [
     "LEVELS",
     "Decision",
     "EasyPlayer",
+    "ExpectimaxPlayer",
     "ExpertPlayer",
     "HardPlayer",
     "MediumPlayer",

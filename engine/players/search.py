@@ -1,4 +1,4 @@
-"""The Hard (weighted evaluation, one ply) and Expert (expectimax over the next roll) players."""
+"""Hard (weighted evaluation, one ply), Expert (sampled look-ahead) and Expectimax players."""
 
 from __future__ import annotations
 
@@ -159,8 +159,12 @@ class _Leaf:
     mover: int
 
 
-class ExpertPlayer(Player):
-    """Expectimax over the next roll, with the Hard evaluation at the leaves.
+class ExpectimaxPlayer(Player):
+    """Exact expectimax over the next roll, with the Hard evaluation at the leaves.
+
+    Not one of the levels: measured against Hard it was no stronger (47.7% of 300 games),
+    the sampled deeper look-ahead of :class:`ExpertPlayer` was (55.7%). Kept as a
+    reference and for its exact "an opponent wins on the next roll" figure.
 
     For each legal move it applies every class of the next roll (the 1296 rolls grouped
     into 74 classes by tile pair and special kind: quad, Vapooh, VAPOOSH!), lets whoever
@@ -169,7 +173,7 @@ class ExpertPlayer(Player):
     counted exactly.
     """
 
-    level = "expert"
+    level = "expectimax"
 
     def __init__(self, seed: int = 1, weights: Weights | None = None) -> None:
         super().__init__(seed)
@@ -218,7 +222,7 @@ class ExpertPlayer(Player):
         return Decision(targets[k], reason)
 
 
-class RolloutExpertPlayer(Player):
+class ExpertPlayer(Player):
     """Sampled look-ahead: every move is tried against the same sampled dice futures.
 
     ``futures`` dice sequences of ``depth`` rolls are drawn once per decision (seeded);

@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 import yaml
 
-from analytics import confusion, experiments, figures, funnel, questionnaires
+from analytics import confusion, derive, experiments, figures, funnel, questionnaires
 from analytics.report import build_report, report_figures, report_html, report_markdown
 from engine.core import EngineError
 from engine.vapoosh import PRESETS, Rules
@@ -79,7 +79,10 @@ def _guard() -> None:
 
 @st.cache_resource(ttl=30, max_entries=4, show_spinner="Loading the study's data…")
 def _bundle(study_id: str, _stamp: int) -> StudyBundle:
-    return load_bundle(runtime.database(), study_id)
+    loaded = load_bundle(runtime.database(), study_id)
+    # Derive the per-turn tables once; every page then only aggregates (analytics.derive).
+    derive.prepare(loaded.data)
+    return loaded
 
 
 def bundle(study_id: str) -> StudyBundle:

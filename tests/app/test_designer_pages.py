@@ -102,3 +102,16 @@ def test_a_study_is_created_from_the_studies_page(db: Engine) -> None:
     at.button(key="FormSubmitter:study-new-Create study").click().run()
     assert "Not saved" in _all_text(at) and "seats" in _all_text(at)
     assert not [s for s in repo.list_studies(db) if s.title == "Broken"]
+
+
+def test_balance_page_runs_the_engine_simulation(db: Engine, demo_study: repo.Study) -> None:
+    at = AppTest.from_file(PAGE_APP, default_timeout=120)
+    at.query_params["page"] = "balance"
+    at.session_state["designer_signed_in"] = True
+    at.run()
+    at.text_input(key="bal_seats").input("easy,medium")
+    at.number_input(key="bal_games").set_value(40)
+    at.button(key="FormSubmitter:balance-Simulate").click().run()
+    assert not at.exception
+    table = "\n".join(t.value for t in at.text)
+    assert "40" in table and "first" in table.lower()

