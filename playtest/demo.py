@@ -236,26 +236,44 @@ def _message_records(cues: list[Any], recorder: _Recorder, catalog: MessageCatal
     return f"{cue.key}_{variant}"
 
 
-def simulate_tester(index: int, study: repo.Study, config: StudyConfig, start: datetime,
+def assign_variants(config: StudyConfig, testers: int, rng: random.Random) -> list[dict[str, str]]:
+    """Balanced variant assignments for ``testers`` testers in arrival order.
+
+    Each experiment gives the next tester its least-filled arm so far, ties broken at
+    random (as the app does). Computed up front so testers can be simulated apart.
+
+    >>> arms = assign_variants(demo_config(), 4, random.Random(1))
+    >>> sorted(a["highlight"] for a in arms)
+    ['off', 'off', 'on', 'on']
+    """
+    counts = {e.key: dict.fromkeys(e.variants, 0) for e in config.experiments}
+    assignments: list[dict[str, str]] = []
+    for _ in range(testers):
+        assigned: dict[str, str] = {}
+        for experiment in config.experiments:
+            tally = counts[experiment.key]
+            low = min(tally.values())
+            variant = rng.choice([v for v, n in tally.items() if n == low])
+            tally[variant] += 1
+            assigned[experiment.key] = variant
+        assignments.append(assigned)
+    return assignments
+
+
+def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datetime,
                     rng: random.Random, catalog: MessageCatalog,
-                    counts: dict[str, dict[str, int]]) -> Iterator[dict[str, Any]]:
+                    assigned: dict[str, str]) -> Iterator[dict[str, Any]]:
     """The exchange-format records of one simulated tester, in order."""
     tester = SimulatedTester(rng)
     participant_id = f"demo-{index:06d}-{rng.randrange(16**6):06x}"
     created = start + timedelta(minutes=index * 7 + rng.random() * 5)
-    yield {"record": "participant", "study_id": study.study_id, "participant_id": participant_id,
+    yield {"record": "participant", "study_id": study_id, "participant_id": participant_id,
            "created_at": _iso(created), "consented_at": _iso(created),
            "consent": {"child": tester.child, "parent_consent": tester.child}}
-    assigned: dict[str, str] = {}
     for experiment in config.experiments:
-        # Balanced: the least-filled arm so far, ties broken at random (as the app does).
-        tally = counts.setdefault(experiment.key, dict.fromkeys(experiment.variants, 0))
-        low = min(tally.values())
-        variant = rng.choice([v for v, n in tally.items() if n == low])
-        tally[variant] += 1
-        assigned[experiment.key] = variant
         yield {"record": "assignment", "participant_id": participant_id,
-               "experiment": experiment.key, "variant": variant, "at": _iso(created)}
+               "experiment": experiment.key, "variant": assigned[experiment.key],
+               "at": _iso(created)}
     effective = effective_config(config, assigned)
     out: list[dict[str, Any]] = []
     session_id = uuid.UUID(int=rng.getrandbits(128)).hex
@@ -325,23 +343,66 @@ def simulate_tester(index: int, study: repo.Study, config: StudyConfig, start: d
     yield from out
 
 
+@dataclass(frozen=True)
+class _TesterTask:
+    """What a worker needs to simulate one tester (picklable)."""
+
+    index: int
+    seed: int
+    study_id: str
+    config: StudyConfig
+    start: datetime
+    assigned: dict[str, str]
+
+
+def _tester_jsonl(task: _TesterTask) -> str:
+    """One tester's records as JSONL text (runs in a worker process or in-process)."""
+    records = simulate_tester(task.index, task.study_id, task.config, task.start,
+                              random.Random(task.seed), load_catalog(), task.assigned)
+    dumps = json.JSONEncoder(separators=(",", ":")).encode
+    return "".join(dumps(record) + "\n" for record in records)
+
+
+def _default_workers(testers: int) -> int:
+    # A pool costs ~0.5 s to start: worth it only for bigger studies. Two workers: the
+    # importer (single process) then has the machine to itself anyway.
+    if testers < 100:
+        return 1
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def _tester_texts(tasks: Sequence[_TesterTask], workers: int) -> Iterator[str]:
+    """The tasks' JSONL texts in task order, from ``workers`` processes."""
+    if workers <= 1:
+        yield from map(_tester_jsonl, tasks)
+        return
+    # fork where available: the workers inherit the imported engine and catalog.
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    with context.Pool(workers) as pool:
+        yield from pool.imap(_tester_jsonl, tasks, chunksize=8)
+
+
 def generate(engine: Engine, testers: int, seed: int = 1,
-             study: repo.Study | None = None) -> ImportReport:
-    """Fill the demo study (or ``study``) with ``testers`` simulated testers."""
+             study: repo.Study | None = None, workers: int | None = None) -> ImportReport:
+    """Fill the demo study (or ``study``) with ``testers`` simulated testers.
+
+    Each tester gets its own seed (drawn from ``seed``) and a balanced assignment, so the
+    records do not depend on ``workers`` (processes simulating testers; default 2 for
+    100 testers or more, else 1).
+    """
     study = study or ensure_demo_study(engine)
     config = services.study_config(study)
-    catalog = load_catalog()
     rng = random.Random(seed)
     start = datetime.now(UTC) - timedelta(minutes=testers * 7 + 60)
-    counts: dict[str, dict[str, int]] = {}
-    existing = {p.participant_id for p in repo.list_participants(engine, study.study_id)}
+    first = len(repo.list_participants(engine, study.study_id))
+    seeds = [rng.getrandbits(64) for _ in range(testers)]
+    assignments = assign_variants(config, testers, random.Random(rng.getrandbits(64)))
+    tasks = [_TesterTask(first + i, seeds[i], study.study_id, config, start, assignments[i])
+             for i in range(testers)]
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "demo.jsonl"
         with path.open("w", encoding="utf-8") as handle:
-            for index in range(testers):
-                records = list(simulate_tester(index + len(existing), study, config, start,
-                                               random.Random(rng.getrandbits(64)), catalog,
-                                               counts))
-                for record in records:
-                    handle.write(json.dumps(record, separators=(",", ":")) + "\n")
+            for text in _tester_texts(tasks, workers or _default_workers(testers)):
+                handle.write(text)
         return import_jsonl(engine, path)

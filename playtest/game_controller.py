@@ -216,6 +216,16 @@ class PlayController:
             "ai": placed if self.seat_kind(seat) != "human" else [],
         }
 
+    def abandon(self, reason: str = "restarted") -> None:
+        """End an unfinished game without a result (restart): logged and stored as such."""
+        if self.is_over or self.finished_logged:
+            return
+        self.sink.log("game_end", {"game_id": self.game_id, "winner": None, "reason": reason,
+                                   "turns": self.state.turns,
+                                   "record": [list(a) for a in self.actions]})
+        self.sink.finish(None, reason, self.state.turns)
+        self.finished_logged = True
+
     def _check_human_turn(self, phase: str) -> None:
         if self.is_over:
             raise TurnError("game_over", "the game is over")

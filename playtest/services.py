@@ -236,4 +236,6 @@ def open_game(engine: Engine, logger: EventLogger, tester: Tester, session_id: s
 
 
 def games_finished(engine: Engine, tester: Tester) -> int:
-    return sum(1 for g in repo.list_games(engine, tester.code) if g.finished)
+    """Games played to the end (a restarted game does not count towards the study's games)."""
+    return sum(1 for g in repo.list_games(engine, tester.code)
+               if g.finished and g.reason != "restarted")

@@ -308,6 +308,9 @@ def play_page() -> None:
     for tile in ctrl.glow.get("placed", []):
         glow[tile] = "computer" if ctrl.glow.get("ai") else "placed"
     thinking = ctrl.computer_to_act and st.session_state.get("ai_due") is not None
+    paused = "rules_open" in st.session_state
+    if paused:
+        _rules_overlay(tester, ctrl)
     phase = state.phase if state.phase in ("roll", "place", "over") else "roll"
     view = board_view(
         state.board_rows(),
@@ -326,7 +329,7 @@ def play_page() -> None:
         sound=sound,
         nonce=str(st.session_state.get("cue_id", 0)),
         muted=bool(st.session_state.get("muted", False)),
-        interactive=ctrl.human_to_act and not thinking,
+        interactive=ctrl.human_to_act and not thinking and not paused,
     )
     st.caption(f"Game {finished + (0 if ctrl.is_over else 1)} · {tester.study.title}")
     render_board(view, key=f"board-{ctrl.game_id}", on_click=_on_click, on_roll=_on_roll,
@@ -337,7 +340,7 @@ def play_page() -> None:
                              key="brown_mode", default="Normal counter")
     elif choice == "forced" and ctrl.human_to_act:
         st.info("Vapooh! Your counter this time is a brown one.")
-    if thinking:
+    if thinking and not paused:
         _computer_clock()
     _game_controls(tester, ctrl)
     if ctrl.is_over:
@@ -346,8 +349,9 @@ def play_page() -> None:
 
 def _game_controls(tester: services.Tester, ctrl: PlayController) -> None:
     cols = st.columns(3)
-    with cols[0], st.popover("Rules"):
-        _rules_overlay(tester, ctrl)
+    with cols[0]:
+        st.button("Rules", key="rules_button", on_click=_open_rules, args=(tester, ctrl),
+                  disabled="rules_open" in st.session_state)
     with cols[1]:
         level = st.segmented_control("Speed", [1, 2, 3], key="speed",
                                      format_func=lambda s: speed(s).name)
@@ -361,26 +365,40 @@ def _game_controls(tester: services.Tester, ctrl: PlayController) -> None:
 
 
 def _restart(tester: services.Tester, ctrl: PlayController) -> None:
-    if not ctrl.is_over:
-        ctrl.sink.log("game_end", {"game_id": ctrl.game_id, "winner": None,
-                                   "reason": "restarted", "turns": ctrl.state.turns})
-        ctrl.sink.finish(None, "restarted", ctrl.state.turns)
+    ctrl.abandon("restarted")
     st.session_state.pop("cue", None)
     _controller(tester, new=True)
     st.rerun()
 
 
-def _rules_overlay(tester: services.Tester, ctrl: PlayController) -> None:
+def _open_rules(tester: services.Tester, ctrl: PlayController) -> None:
+    """The rules overlay pauses the game: no clicks, and the computer's clock stops."""
     cue: Cue | None = st.session_state.get("cue")
     context = cue.key if cue else None
-    opened = st.session_state.setdefault("rules_opened", set())
-    if ctrl.game_id not in opened or st.session_state.get("rules_context") != context:
-        opened.add(ctrl.game_id)
-        st.session_state["rules_context"] = context
-        runtime.event_logger().log(tester_session(tester), tester.code, "rules_open",
-                                   {"context": context}, client_event_id=None,
-                                   game_id=ctrl.game_id)
-    st.markdown(RULES_SUMMARY)
+    st.session_state["rules_open"] = {"context": context, "at": time.monotonic()}
+    runtime.event_logger().log(tester_session(tester), tester.code, "rules_open",
+                               {"context": context}, client_event_id=None,
+                               game_id=ctrl.game_id)
+
+
+def _close_rules(tester: services.Tester, ctrl: PlayController) -> None:
+    opened = st.session_state.pop("rules_open", None)
+    if opened is None:
+        return
+    paused = time.monotonic() - opened["at"]
+    if st.session_state.get("ai_due") is not None:
+        st.session_state["ai_due"] += paused
+    runtime.event_logger().log(tester_session(tester), tester.code, "rules_close",
+                               {"context": opened["context"], "seconds": round(paused, 3)},
+                               client_event_id=None, game_id=ctrl.game_id)
+
+
+def _rules_overlay(tester: services.Tester, ctrl: PlayController) -> None:
+    with st.container(border=True, key="rules_overlay"):
+        st.subheader("How to play")
+        st.markdown(RULES_SUMMARY)
+        st.button("Back to the game", key="rules_close", type="primary",
+                  on_click=_close_rules, args=(tester, ctrl))
 
 
 RULES_SUMMARY = """

@@ -1,0 +1,228 @@
+"""Benchmark of the designer dashboard and ``playtest report`` on a big demo study.
+
+Run::
+
+    python -m playtest.bench_dashboard --testers 10000 [--db PATH] [--breakdown]
+
+It creates a SQLite file filled by the demo generator (or reuses ``--db`` if that file
+already holds the demo study's testers), then for every designer page measures
+
+- *first render*: all Streamlit caches cleared, so the study is read from the database,
+  scored and derived again, as when a designer opens the dashboard;
+- *cached render*: the same page again in a new session; ``st.cache_resource`` is
+  process-wide, so this is the path every later visit within the cache's 30 s takes
+  (best of two runs, in case the 30 s stamp turned over in between);
+
+and the wall time of ``playtest report`` in a fresh process (start-up included, as a user
+sees it). ``--breakdown`` also times the loading steps and each analytics call the pages
+make, one by one, to show where the time goes. It prints tables of seconds and asserts
+nothing: speed targets are judged by a person reading the numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+PAGES = ["studies", "overview", "confusion", "questionnaires", "experiments", "replay",
+         "balance", "report"]
+PAGE_SCRIPT = '''"""Renders one designer page by name (``?page=``), for the dashboard benchmark."""
+
+import streamlit as st
+
+from playtest.app_pages import designer
+
+name = st.query_params.get("page", "overview")
+getattr(designer, f"{name}_page")()
+'''
+EMPTY_SCRIPT = 'import streamlit as st\n\nst.write("empty")\n'
+
+
+def _engine_for(db: Path) -> Any:
+    from playtest.storage.db import make_engine, upgrade
+
+    engine = make_engine(f"sqlite:///{db}")
+    upgrade(engine)
+    return engine
+
+
+def prepare_database(db: Path, testers: int, seed: int, workers: int | None) -> int:
+    """Make sure ``db`` holds the demo study with testers; returns how many it holds."""
+    from playtest import demo
+    from playtest.storage import repository as repo
+
+    engine = _engine_for(db)
+    study = demo.ensure_demo_study(engine)
+    have = len(repo.list_participants(engine, study.study_id))
+    if have == 0:
+        print(f"generating {testers} simulated testers into {db} …", flush=True)
+        started = time.perf_counter()
+        report = demo.generate(engine, testers, seed=seed, study=study, workers=workers)
+        took = time.perf_counter() - started
+        print(f"{report.summary()}\ngenerated in {took:.1f} s "
+              f"({testers / took:.1f} testers/s)", flush=True)
+        have = testers
+    else:
+        print(f"reusing {db}: {have} testers in the demo study", flush=True)
+    engine.dispose()
+    return have
+
+
+def _run(script: Path, page: str | None, timeout: float) -> float:
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(script), default_timeout=timeout)
+    at.session_state["designer_signed_in"] = True
+    if page is not None:
+        at.query_params["page"] = page
+    started = time.perf_counter()
+    at.run()
+    took = time.perf_counter() - started
+    if at.exception:
+        raise RuntimeError(f"page {page!r} raised: {at.exception[0].value}")
+    return took
+
+
+def bench_pages(db: Path, pages: list[str], timeout: float) -> list[tuple[str, float, float]]:
+    """(page, first render s, cached render s) for each page, in AppTest."""
+    import streamlit as st
+
+    import playtest.app_pages.designer  # noqa: F401 - imports are not part of a render
+
+    os.environ["DATABASE_URL"] = f"sqlite:///{db}"
+    rows: list[tuple[str, float, float]] = []
+    with tempfile.TemporaryDirectory() as folder:
+        page_script = Path(folder) / "designer_page.py"
+        page_script.write_text(PAGE_SCRIPT, encoding="utf-8")
+        empty_script = Path(folder) / "empty.py"
+        empty_script.write_text(EMPTY_SCRIPT, encoding="utf-8")
+        _run(empty_script, None, timeout)  # warm AppTest itself up
+        rows.append(("(empty script)", _run(empty_script, None, timeout),
+                     _run(empty_script, None, timeout)))
+        for page in pages:
+            st.cache_resource.clear()
+            st.cache_data.clear()
+            first = _run(page_script, page, timeout)
+            cached = min(_run(page_script, page, timeout) for _ in range(2))
+            rows.append((page, first, cached))
+            print(f"  {page:<16} first {first:7.2f} s   cached {cached:6.2f} s", flush=True)
+    return rows
+
+
+def bench_report(db: Path) -> tuple[float, str]:
+    """Wall seconds of ``playtest report`` in a fresh process, and what it printed."""
+    with tempfile.TemporaryDirectory() as folder:
+        env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}"}
+        command = [sys.executable, "-c", "import sys; from playtest.cli import main; "
+                   "sys.exit(main())", "report", "--study", "demo",
+                   "--out", str(Path(folder) / "plan.md"),
+                   "--json", str(Path(folder) / "plan.json")]
+        started = time.perf_counter()
+        done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+        took = time.perf_counter() - started
+    output = (done.stdout + done.stderr).strip().splitlines()
+    return took, output[-1] if output else f"exit status {done.returncode}"
+
+
+def _timed(label: str, call: Callable[[], Any], rows: list[tuple[str, float]]) -> Any:
+    started = time.perf_counter()
+    result = call()
+    rows.append((label, time.perf_counter() - started))
+    return result
+
+
+def breakdown(db: Path) -> list[tuple[str, float]]:
+    """Seconds of each loading step and each analytics call the pages make."""
+    from analytics import confusion, derive, experiments, funnel, questionnaires
+    from analytics.report import build_report, report_figures
+    from playtest.storage.exchange import load_study_data
+    from playtest.study_data import scores_and_quiz
+
+    engine = _engine_for(db)
+    rows: list[tuple[str, float]] = []
+    data = _timed("storage.load_study_data", lambda: load_study_data(engine, "demo"), rows)
+    scores, quiz = _timed("study_data.scores_and_quiz",
+                          lambda: scores_and_quiz(data.responses), rows)
+    _timed("derive.prepare", lambda: derive.prepare(data), rows)
+    variants = experiments.participant_variants(data, "highlight")
+    calls: list[tuple[str, Callable[[], Any]]] = [
+        ("funnel.filter_study (no filter)", lambda: funnel.filter_study(data)),
+        ("funnel.funnel", lambda: funnel.funnel(data)),
+        ("confusion.confusion_points", lambda: confusion.confusion_points(data)),
+        ("confusion.wrong_clicks_by_class", lambda: confusion.wrong_clicks_by_class(data)),
+        ("confusion.wrong_clicks_by_rule_reason",
+         lambda: confusion.wrong_clicks_by_rule_reason(data)),
+        ("confusion.wrong_click_heatmap", lambda: confusion.wrong_click_heatmap(data)),
+        ("confusion.hesitation_heatmap", lambda: confusion.hesitation_heatmap(data)),
+        ("confusion.hardest_facts", lambda: confusion.hardest_facts(data)),
+        ("confusion.message_aftermath", lambda: confusion.message_aftermath(data)),
+        ("confusion.rules_overlay_use", lambda: confusion.rules_overlay_use(data)),
+        ("questionnaires.instrument_summary",
+         lambda: questionnaires.instrument_summary(scores, variants)),
+        ("questionnaires.pre_post", lambda: questionnaires.pre_post(scores)),
+        ("questionnaires.quiz_correctness",
+         lambda: questionnaires.quiz_correctness(quiz, variants)),
+        ("questionnaires.free_text", lambda: questionnaires.free_text(data.responses, None,
+                                                                      variants)),
+        ("questionnaires.theme_counts", lambda: questionnaires.theme_counts(data.responses)),
+        ("experiments.analyze_experiments",
+         lambda: experiments.analyze_experiments(data, scores, quiz)),
+    ]
+    for label, call in calls:
+        _timed(label, call, rows)
+    report = _timed("report.build_report", lambda: build_report(data, scores, quiz), rows)
+    _timed("report.report_figures", lambda: report_figures(data, report), rows)
+    engine.dispose()
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m playtest.bench_dashboard",
+                                     description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--testers", type=int, default=10000,
+                        help="simulated testers when the database is new (default 10000)")
+    parser.add_argument("--db", type=Path, default=None,
+                        help="SQLite file to create or reuse (default: a temporary file)")
+    parser.add_argument("--seed", type=int, default=1, help="demo seed (default 1)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="processes simulating testers (default: the generator's)")
+    parser.add_argument("--pages", default=",".join(PAGES),
+                        help="comma-separated pages to measure (default: all)")
+    parser.add_argument("--timeout", type=float, default=300.0,
+                        help="seconds one page render may take (default 300)")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="also time the loading steps and analytics calls one by one")
+    args = parser.parse_args(argv)
+    pages = [p.strip() for p in args.pages.split(",") if p.strip()]
+    unknown = sorted(set(pages) - set(PAGES))
+    if args.testers < 1 or unknown:
+        problem = f"unknown pages: {', '.join(unknown)}" if unknown else "--testers must be ≥ 1"
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory() as folder:
+        db = args.db or Path(folder) / "dashboard.sqlite"
+        testers = prepare_database(db, args.testers, args.seed, args.workers)
+        if args.breakdown:
+            print("\nbreakdown (seconds, one call each):")
+            for label, seconds in breakdown(db):
+                print(f"  {label:<40} {seconds:7.2f}")
+        print(f"\npages at {testers} testers (seconds):", flush=True)
+        rows = bench_pages(db, pages, args.timeout)
+        report_s, said = bench_report(db)
+        print(f"\n{'page':<16} {'first render':>12} {'cached':>8}")
+        for page, first, cached in rows:
+            print(f"{page:<16} {first:12.2f} {cached:8.2f}")
+        print(f"{'playtest report':<16} {report_s:12.2f}   ({said})")
+        print("targets: first render ≤ 2 s, cached ≤ 0.3 s, playtest report ≤ 10 s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
