@@ -1,0 +1,550 @@
+"""Load benchmark: many simulated testers playing at once over Streamlit's own protocol.
+
+    python -m playtest.loadtest --testers 50 --turns 10 [--think-ms 500:1500] [--seed 1]
+
+Starts the real app (``streamlit run playtest/app.py``, the project's
+``.streamlit/config.toml`` applies) on a scratch SQLite file holding one load study (no
+surveys, adults only, highlighted options, computer moves at once). Then every simulated
+tester connects AT ONCE to ``ws://127.0.0.1:<port>/_stcore/stream`` and speaks what the
+browser speaks: ``BackMsg.rerun_script`` with the URL's query string, the current page and
+widget states, answered by ``ForwardMsg`` deltas up to ``script_finished``. Each tester
+opens ``/?study=CODE``, ticks the consent box and submits the form, then for ``--turns``
+turns rolls and clicks a highlighted tile, both sent as the board component's trigger
+(a ``json_trigger_value`` on the ``<component id>__events`` widget, exactly the payload
+the board's JavaScript passes to ``setTriggerValue``). A finished game is followed by
+"Play another game".
+
+Measured per roll and click: the round trip from sending the BackMsg to the
+``script_finished`` of that rerun (think time is not counted). Printed: median, p95,
+throughput, errors; then the database is checked: every click a client sent is stored
+exactly once as a ``click`` event (by its nonce, the event's ``client_event_id``), no
+other clicks exist, and every session's ``seq`` runs 1..n without gaps.
+
+Exit status: 0 when the storage check passes, there were no errors and the targets
+(median <= 50 ms, p95 <= 250 ms) hold; 1 otherwise; 2 for bad arguments.
+
+All traffic goes to 127.0.0.1; every wait has a timeout, each tester sends a bounded
+number of messages and the whole run has a time limit (``--time-limit``).
+
+>>> parse_think("500:1500"), parse_think("0")
+((500, 1500), (0, 0))
+>>> percentile([1.0, 2.0, 3.0, 4.0], 50)
+2.5
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+from urllib.parse import parse_qs
+
+import websockets
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+from streamlit.components.v2.bidi_component.constants import EVENT_DELIM
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+from streamlit.runtime.state.session_state import STREAMLIT_INTERNAL_KEY_PREFIX
+
+from playtest import services
+from playtest.board.devserver import StreamlitServer, start_streamlit
+from playtest.storage.db import make_engine, upgrade
+from playtest.storage.models import EventRow, SessionRow
+from playtest.study_config import StudyConfig
+
+APP: Final = "playtest/app.py"
+STUDY_ID: Final = "loadtest"
+TARGET_MEDIAN_MS: Final = 50.0
+TARGET_P95_MS: Final = 250.0
+RERUN_TIMEOUT_S: Final = 30.0
+# Per turn a tester sends a roll and a click, plus a few extra reruns (a blocked roll, a
+# new game); anything beyond this many messages per turn is a stuck client.
+MESSAGES_PER_TURN: Final = 6
+_FINISHED_OK: Final = ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY
+_FINISHED_BAD: Final = ForwardMsg.ScriptFinishedStatus.FINISHED_WITH_COMPILE_ERROR
+
+events_table = EventRow.__table__  # type: ignore[attr-defined]
+sessions_table = SessionRow.__table__  # type: ignore[attr-defined]
+
+
+class LoadTestError(RuntimeError):
+    """A simulated tester could not go on (the app answered something unexpected)."""
+
+
+class UsageError(ValueError):
+    """A command-line value that cannot work; printed as one line, exit status 2."""
+
+
+# -- pure helpers -----------------------------------------------------------------------
+
+
+def parse_think(text: str) -> tuple[int, int]:
+    """``"MIN:MAX"`` or ``"MS"`` milliseconds of think time between a tester's actions."""
+    parts = text.split(":")
+    try:
+        low, high = (int(parts[0]), int(parts[-1])) if len(parts) <= 2 else (-1, -1)
+    except ValueError:
+        low, high = -1, -1
+    if not 0 <= low <= high <= 60_000:
+        raise UsageError(f"--think-ms {text!r}: use MS or MIN:MAX with 0 <= MIN <= MAX <= 60000")
+    return low, high
+
+
+def percentile(values: Sequence[float], pct: float) -> float:
+    """Linear-interpolated percentile (numpy's default method) of non-empty `values`."""
+    ordered = sorted(values)
+    if not ordered:
+        raise ValueError("percentile of no values")
+    pos = (len(ordered) - 1) * pct / 100
+    low, high = math.floor(pos), math.ceil(pos)
+    return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
+
+
+def trigger_widget_id(component_id: str) -> str:
+    """The widget id a Components-v2 element's triggers arrive on (all events share it)."""
+    return f"{STREAMLIT_INTERNAL_KEY_PREFIX}_{component_id}{EVENT_DELIM}events"
+
+
+def user_key(widget_id: str) -> str:
+    """The user key of a keyed widget id ``$$ID-<hash>-<key>`` ('' for other ids)."""
+    if not widget_id.startswith("$$ID-"):
+        return ""
+    _prefix, _hash, key = widget_id.split("-", 2)
+    return key
+
+
+# -- one websocket session --------------------------------------------------------------
+
+
+@dataclass
+class RunResult:
+    """What the app drew in one completed script run (after any st.rerun chain)."""
+
+    ms: float
+    widgets: dict[str, str]  # user key -> widget id
+    board_id: str | None
+    board: dict[str, Any] | None
+    exceptions: list[str]
+
+
+class StreamlitSession:
+    """One browser tab's websocket session, without the browser.
+
+    Keeps what a browser keeps between reruns: the query string (the server rewrites it
+    with ``page_info_changed``), the current page's script hash (``navigation``) and the
+    cacheable messages it was sent (reported back so the server may send a reference).
+    """
+
+    def __init__(self, ws: Any, query_string: str) -> None:
+        self.ws = ws
+        self.query_string = query_string
+        self.page_hash = ""
+        self._cache: dict[str, ForwardMsg] = {}
+
+    async def rerun(self, states: Sequence[WidgetState] = ()) -> RunResult:
+        msg = BackMsg()
+        rerun = msg.rerun_script
+        rerun.query_string = self.query_string
+        rerun.page_script_hash = self.page_hash
+        rerun.widget_states.widgets.extend(states)
+        rerun.cached_message_hashes.extend(self._cache)
+        started = time.perf_counter()
+        await self.ws.send(msg.SerializeToString())
+        result = RunResult(0.0, {}, None, None, [])
+        while True:
+            raw = await asyncio.wait_for(self.ws.recv(), RERUN_TIMEOUT_S)
+            fm = ForwardMsg()
+            fm.ParseFromString(raw)
+            if fm.WhichOneof("type") == "ref_hash":
+                cached = self._cache.get(fm.ref_hash)
+                if cached is None:
+                    raise LoadTestError(f"server referred to an unknown message {fm.ref_hash}")
+                fm = cached
+            elif fm.metadata.cacheable and fm.hash:
+                self._cache[fm.hash] = fm
+            kind = fm.WhichOneof("type")
+            if kind == "new_session":
+                # A new script run (also after st.rerun): only its elements count.
+                result = RunResult(0.0, {}, None, None, [])
+            elif kind == "page_info_changed":
+                self.query_string = fm.page_info_changed.query_string
+            elif kind == "navigation":
+                self.page_hash = fm.navigation.page_script_hash
+            elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
+                _collect(fm.delta.new_element, result)
+            elif kind == "script_finished":
+                if fm.script_finished == _FINISHED_OK:
+                    result.ms = (time.perf_counter() - started) * 1000
+                    return result
+                if fm.script_finished == _FINISHED_BAD:
+                    raise LoadTestError("the app failed to compile")
+
+
+def _collect(element: Any, result: RunResult) -> None:
+    kind = element.WhichOneof("type")
+    if kind == "exception":
+        result.exceptions.append(f"{element.exception.type}: {element.exception.message}")
+        return
+    if kind == "bidi_component":
+        proto = element.bidi_component
+        result.board_id = proto.id
+        result.board = json.loads(proto.json) if proto.json else None
+        return
+    if kind is None:
+        return
+    ident = getattr(getattr(element, kind), "id", "")
+    if isinstance(ident, str) and ident:
+        result.widgets[user_key(ident) or ident] = ident
+
+
+# -- one simulated tester ---------------------------------------------------------------
+
+
+@dataclass
+class TesterResult:
+    """What one simulated tester did and measured."""
+
+    number: int
+    participant_id: str = ""
+    connect_ms: float | None = None
+    timings: list[tuple[str, float]] = field(default_factory=list)  # (roll|click, ms)
+    clicks: list[str] = field(default_factory=list)  # nonces of clicks sent
+    errors: list[str] = field(default_factory=list)
+    games: int = 0
+
+
+def _trigger(board_id: str, event: str, value: dict[str, Any]) -> WidgetState:
+    payload = json.dumps([{"event": event, "value": value}], separators=(",", ":"))
+    return WidgetState(id=trigger_widget_id(board_id), json_trigger_value=payload)
+
+
+async def simulate_tester(
+    url: str, study_id: str, turns: int, think_ms: tuple[int, int], rng: random.Random,
+    number: int,
+) -> TesterResult:
+    """Consent, then play `turns` turns (a roll and a click each); never raises."""
+    out = TesterResult(number)
+    ws_url = url.replace("http://", "ws://", 1) + "/_stcore/stream"
+    try:
+        async with websockets.connect(ws_url, subprotocols=[websockets.Subprotocol("streamlit")],
+                                      max_size=None, open_timeout=RERUN_TIMEOUT_S) as ws:
+            session = StreamlitSession(ws, f"study={study_id}")
+            started = time.perf_counter()
+            run = await session.rerun()
+            run = await _consent(session, run)
+            out.connect_ms = (time.perf_counter() - started) * 1000
+            out.participant_id = parse_qs(session.query_string).get("p", [""])[0]
+            await _play(session, run, turns, think_ms, rng, out)
+    except (LoadTestError, OSError, TimeoutError, websockets.WebSocketException) as err:
+        out.errors.append(f"tester {number}: {type(err).__name__}: {err}")
+    return out
+
+
+async def _consent(session: StreamlitSession, run: RunResult) -> RunResult:
+    agree = run.widgets.get("consent_agree")
+    submit = next((i for k, i in run.widgets.items() if k.startswith("FormSubmitter:consent")),
+                  None)
+    if agree is None or submit is None:
+        raise LoadTestError(f"no consent form on the first page {run.exceptions}")
+    states = [WidgetState(id=agree, bool_value=True), WidgetState(id=submit, trigger_value=True)]
+    who = run.widgets.get("consent_who")
+    if who is not None:  # a "mixed" study asks; index 0 is the adult answer
+        states.append(WidgetState(id=who, int_value=0))
+    run = await session.rerun(states)
+    if "p=" not in session.query_string or run.board is None:
+        raise LoadTestError(f"consent did not lead to the board {run.exceptions}")
+    return run
+
+
+async def _play(session: StreamlitSession, run: RunResult, turns: int,
+                think_ms: tuple[int, int], rng: random.Random, out: TesterResult) -> None:
+    budget = turns * MESSAGES_PER_TURN + 10
+    while len(out.clicks) < turns:
+        budget -= 1
+        if budget < 0:
+            raise LoadTestError(f"no progress after {turns * MESSAGES_PER_TURN + 10} reruns")
+        if run.exceptions:
+            out.errors.append(f"tester {out.number}: app exception {run.exceptions[0]}")
+        board, board_id = run.board, run.board_id
+        if think_ms[1]:
+            await asyncio.sleep(rng.uniform(*think_ms) / 1000)
+        if board is None or board_id is None or board.get("phase") == "over":
+            more = run.widgets.get("play_more")
+            if more is None:
+                raise LoadTestError("the game is over and there is no 'Play another game'")
+            run = await session.rerun([WidgetState(id=more, trigger_value=True)])
+            out.games += 1
+            continue
+        if not board.get("interactive"):
+            raise LoadTestError(f"the board takes no input (phase {board.get('phase')})")
+        nonce = str(uuid.uuid4())
+        common = {"nonce": nonce, "t_ms": rng.randint(300, 3000), "via": "mouse",
+                  "token": board["token"]}
+        if board["phase"] == "place":
+            if not board["hl"]:
+                raise LoadTestError("place phase without highlighted options")
+            index = rng.choice(board["hl"])
+            value = {"index": index, "c": index % 12 + 1, "r": index // 12 + 1,
+                     "seq": len(out.clicks) + 1, **common}
+            out.clicks.append(nonce)
+            run = await session.rerun([_trigger(board_id, "click", value)])
+            out.timings.append(("click", run.ms))
+        else:
+            run = await session.rerun([_trigger(board_id, "roll", common)])
+            out.timings.append(("roll", run.ms))
+
+
+async def run_testers(url: str, study_id: str, testers: int, turns: int,
+                      think_ms: tuple[int, int], seed: int, time_limit_s: float
+                      ) -> list[TesterResult]:
+    """All testers at once; a tester still running at the time limit is cancelled."""
+    tasks = [asyncio.create_task(simulate_tester(url, study_id, turns, think_ms,
+                                                 random.Random(seed * 1000 + n), n))
+             for n in range(testers)]
+    done, pending = await asyncio.wait(tasks, timeout=time_limit_s)
+    for task in pending:
+        task.cancel()
+    results = [t.result() for t in tasks if t in done]
+    results += [TesterResult(n, errors=[f"tester {n}: stopped at the {time_limit_s:.0f} s limit"])
+                for n, t in enumerate(tasks) if t in pending]
+    return results
+
+
+# -- the database check -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StorageCheck:
+    """Clicks sent against click events stored, and the seq numbers of every session."""
+
+    clicks_sent: int
+    clicks_stored: int
+    missing: int  # sent, not stored as a click of that tester
+    duplicated: int  # a nonce stored more than once
+    unexpected: int  # stored clicks no client sent
+    sessions: int
+    sessions_with_gaps: int
+
+    @property
+    def ok(self) -> bool:
+        return (self.missing == self.duplicated == self.unexpected == self.sessions_with_gaps
+                == 0 and self.clicks_stored == self.clicks_sent)
+
+
+def check_storage(engine: Engine, study_id: str, results: Sequence[TesterResult]) -> StorageCheck:
+    """Compare the clicks the clients sent with the study's stored click events."""
+    with engine.connect() as conn:
+        clicks = conn.execute(
+            select(events_table.c.client_event_id, events_table.c.participant_id)
+            .where(events_table.c.study_id == study_id, events_table.c.type == "click")
+        ).all()
+        seqs = conn.execute(
+            select(events_table.c.session_id, events_table.c.seq)
+            .where(events_table.c.study_id == study_id)
+        ).all()
+        last = dict(conn.execute(
+            select(sessions_table.c.session_id, sessions_table.c.last_seq)
+            .where(sessions_table.c.session_id.in_({s for s, _ in seqs}))
+        ).all())
+    stored = Counter((row.client_event_id, row.participant_id) for row in clicks)
+    sent = {(nonce, r.participant_id) for r in results for nonce in r.clicks}
+    per_session: dict[str, list[int]] = {}
+    for session_id, seq in seqs:
+        per_session.setdefault(session_id, []).append(seq)
+    gaps = sum(1 for s, numbers in per_session.items()
+               if sorted(numbers) != list(range(1, len(numbers) + 1))
+               or last.get(s) != len(numbers))
+    return StorageCheck(
+        clicks_sent=sum(len(r.clicks) for r in results),
+        clicks_stored=len(clicks),
+        missing=sum(1 for key in sent if key not in stored),
+        duplicated=sum(1 for n in stored.values() if n > 1),
+        unexpected=sum(1 for key in stored if key not in sent),
+        sessions=len(per_session),
+        sessions_with_gaps=gaps,
+    )
+
+
+# -- the whole benchmark ----------------------------------------------------------------
+
+
+def load_study_config() -> StudyConfig:
+    """Straight to the board: no surveys, no child question, computer moves at once."""
+    return StudyConfig(pre_survey=None, post_survey=None, ai_think_ms=0, audience="adults",
+                       highlight_options=True)
+
+
+@dataclass(frozen=True)
+class Report:
+    """The measured numbers of one benchmark run."""
+
+    testers: int
+    turns: int
+    results: tuple[TesterResult, ...]
+    wall_s: float
+    storage: StorageCheck
+
+    @property
+    def round_trips(self) -> list[float]:
+        return [ms for r in self.results for _kind, ms in r.timings]
+
+    @property
+    def errors(self) -> list[str]:
+        return [e for r in self.results for e in r.errors]
+
+    @property
+    def median_ms(self) -> float:
+        return statistics.median(self.round_trips) if self.round_trips else math.nan
+
+    @property
+    def p95_ms(self) -> float:
+        return percentile(self.round_trips, 95) if self.round_trips else math.nan
+
+    @property
+    def ok(self) -> bool:
+        return (self.storage.ok and not self.errors and bool(self.round_trips)
+                and self.median_ms <= TARGET_MEDIAN_MS and self.p95_ms <= TARGET_P95_MS)
+
+    def lines(self) -> list[str]:
+        trips = self.round_trips
+        connects = [r.connect_ms for r in self.results if r.connect_ms is not None]
+        by_kind = Counter(kind for r in self.results for kind, _ms in r.timings)
+        s = self.storage
+        verdict = {True: "ok", False: "MISSED"}
+        lines = [
+            f"load test: {self.testers} testers x {self.turns} turns over Streamlit's websocket "
+            f"protocol (real server, {APP})",
+            f"reruns measured: {len(trips)} ({by_kind['roll']} rolls, {by_kind['click']} "
+            f"clicks), games started after a finished one: {sum(r.games for r in self.results)}",
+        ]
+        if trips:
+            lines += [
+                f"round trip BackMsg -> script_finished: median {self.median_ms:.1f} ms "
+                f"[{verdict[self.median_ms <= TARGET_MEDIAN_MS]}, target <= "
+                f"{TARGET_MEDIAN_MS:.0f}], p95 {self.p95_ms:.1f} ms "
+                f"[{verdict[self.p95_ms <= TARGET_P95_MS]}, target <= {TARGET_P95_MS:.0f}], "
+                f"max {max(trips):.1f} ms",
+            ]
+        if connects:
+            lines.append(f"first page + consent (all testers at once): median "
+                         f"{statistics.median(connects):.0f} ms, max {max(connects):.0f} ms")
+        lines += [
+            f"throughput: {len(trips) / self.wall_s:.1f} reruns/s over {self.wall_s:.1f} s "
+            "(think time included)",
+            f"errors: {len(self.errors)}",
+            *(f"  {e}" for e in self.errors[:10]),
+            f"database: {s.clicks_sent} clicks sent, {s.clicks_stored} stored, {s.missing} "
+            f"missing, {s.duplicated} duplicated, {s.unexpected} unexpected; {s.sessions} "
+            f"sessions, {s.sessions_with_gaps} with seq gaps [{verdict[s.ok]}]",
+            f"result: {'PASS' if self.ok else 'FAIL'}",
+        ]
+        return lines
+
+
+def prepare_database(path: Path) -> tuple[str, Engine]:
+    """A migrated SQLite file at `path` with the load study; returns (url, engine)."""
+    url = f"sqlite:///{path}"
+    engine = make_engine(url)
+    upgrade(engine)
+    services.create_study(engine, title="Load test", config=load_study_config(),
+                          study_id=STUDY_ID)
+    return url, engine
+
+
+def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500, 1500),
+                  seed: int = 1, time_limit_s: float = 600.0, work_dir: Path | None = None,
+                  server_log: list[str] | None = None) -> Report:
+    """Start the app on a scratch database, run the testers, check the database.
+
+    `work_dir` keeps the SQLite file and the server log (default: a temporary folder,
+    removed afterwards). The server's last log lines go to `server_log` when given.
+    """
+    with tempfile.TemporaryDirectory(prefix="playtest-load-") as tmp:
+        folder = work_dir or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        db_path = folder / "loadtest.sqlite"
+        for old in folder.glob("loadtest.sqlite*"):
+            old.unlink()
+        url, engine = prepare_database(db_path)
+        server: StreamlitServer = start_streamlit(APP, {"DATABASE_URL": url}, folder)
+        try:
+            started = time.perf_counter()
+            results = asyncio.run(run_testers(server.url, STUDY_ID, testers, turns, think_ms,
+                                              seed, time_limit_s))
+            wall_s = time.perf_counter() - started
+        finally:
+            if server_log is not None:
+                server_log.append(server.log_tail())
+            server.stop()
+        storage = check_storage(engine, STUDY_ID, results)
+        engine.dispose()
+    return Report(testers, turns, tuple(results), wall_s, storage)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m playtest.loadtest",
+        description="Simulated testers playing at once against the real app over "
+                    "Streamlit's websocket protocol; prints round trips and checks storage.")
+    parser.add_argument("--testers", type=int, default=50, help="simultaneous testers (1-200)")
+    parser.add_argument("--turns", type=int, default=10, help="turns per tester (1-500)")
+    parser.add_argument("--think-ms", default="500:1500",
+                        help="think time between actions, MS or MIN:MAX (default 500:1500)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of tile and think choices")
+    parser.add_argument("--time-limit", type=float, default=600.0,
+                        help="seconds before unfinished testers are stopped (default 600)")
+    parser.add_argument("--keep", type=Path, default=None,
+                        help="folder to keep the SQLite file and server log in")
+    return parser
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # one line, exit 2 (argparse prints usage too)
+        raise UsageError(message)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    parser.__class__ = _Parser
+    try:
+        args = parser.parse_args(argv)
+        think = parse_think(args.think_ms)
+        if not 1 <= args.testers <= 200:
+            raise UsageError(f"--testers {args.testers}: use 1 to 200")
+        if not 1 <= args.turns <= 500:
+            raise UsageError(f"--turns {args.turns}: use 1 to 500")
+        if not 1 <= args.time_limit <= 3600:
+            raise UsageError(f"--time-limit {args.time_limit}: use 1 to 3600 seconds")
+    except UsageError as err:
+        print(f"loadtest: {err}", file=sys.stderr)
+        return 2
+    log: list[str] = []
+    try:
+        report = run_benchmark(args.testers, args.turns, think_ms=think, seed=args.seed,
+                               time_limit_s=args.time_limit, work_dir=args.keep,
+                               server_log=log)
+    except RuntimeError as err:  # the server did not start: its log says why
+        print(f"loadtest: {err}", file=sys.stderr)
+        return 1
+    print("\n".join(report.lines()))
+    if report.errors and log:
+        print("server log (last lines):\n" + log[0])
+    return 0 if report.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
