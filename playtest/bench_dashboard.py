@@ -93,8 +93,11 @@ def _run(script: Path, page: str | None, timeout: float) -> float:
 def bench_pages(db: Path, pages: list[str], timeout: float) -> list[tuple[str, float, float]]:
     """(page, first render s, cached render s) for each page, in AppTest."""
     import streamlit as st
+    from streamlit.logger import set_log_level
 
     import playtest.app_pages.designer  # noqa: F401 - imports are not part of a render
+
+    set_log_level("error")  # clearing caches outside a script run warns on every call
 
     os.environ["DATABASE_URL"] = f"sqlite:///{db}"
     rows: list[tuple[str, float, float]] = []

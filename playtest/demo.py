@@ -384,17 +384,19 @@ def _tester_texts(tasks: Sequence[_TesterTask], workers: int) -> Iterator[str]:
 
 
 def generate(engine: Engine, testers: int, seed: int = 1,
-             study: repo.Study | None = None, workers: int | None = None) -> ImportReport:
+             study: repo.Study | None = None, workers: int | None = None,
+             now: datetime | None = None) -> ImportReport:
     """Fill the demo study (or ``study``) with ``testers`` simulated testers.
 
     Each tester gets its own seed (drawn from ``seed``) and a balanced assignment, so the
     records do not depend on ``workers`` (processes simulating testers; default 2 for
-    100 testers or more, else 1).
+    100 testers or more, else 1). Testers arrive about 7 minutes apart, the last an hour
+    before ``now`` (default: the current time).
     """
     study = study or ensure_demo_study(engine)
     config = services.study_config(study)
     rng = random.Random(seed)
-    start = datetime.now(UTC) - timedelta(minutes=testers * 7 + 60)
+    start = (now or datetime.now(UTC)) - timedelta(minutes=testers * 7 + 60)
     first = len(repo.list_participants(engine, study.study_id))
     seeds = [rng.getrandbits(64) for _ in range(testers)]
     assignments = assign_variants(config, testers, random.Random(rng.getrandbits(64)))

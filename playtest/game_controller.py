@@ -31,6 +31,7 @@ from engine.vapoosh import (
     deal_preplaced,
 )
 from playtest.cues import Cue, base_values, pick_cue
+from playtest.storage.errors import ConflictError
 
 
 def dice_for(seed: int, roll_number: int) -> tuple[int, int, int, int]:
@@ -153,7 +154,11 @@ class PlayController:
         trial = self.state.clone()
         events = trial.apply(action)  # raises IllegalActionError, state untouched
         as_json = action.to_json()
-        if not self.sink.append_action(len(self.actions), as_json):
+        try:
+            stored = self.sink.append_action(len(self.actions), as_json)
+        except ConflictError:
+            stored = False  # another tab stored a different move at this index
+        if not stored:
             raise StaleGameError("this game was played on in another tab")
         self.state = trial
         self.actions.append(as_json)

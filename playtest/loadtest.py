@@ -38,6 +38,7 @@ import argparse
 import asyncio
 import json
 import math
+import os
 import random
 import statistics
 import sys
@@ -215,7 +216,7 @@ def _collect(element: Any, result: RunResult) -> None:
 
 
 @dataclass
-class TesterResult:
+class SimulatedTester:
     """What one simulated tester did and measured."""
 
     number: int
@@ -235,9 +236,9 @@ def _trigger(board_id: str, event: str, value: dict[str, Any]) -> WidgetState:
 async def simulate_tester(
     url: str, study_id: str, turns: int, think_ms: tuple[int, int], rng: random.Random,
     number: int,
-) -> TesterResult:
+) -> SimulatedTester:
     """Consent, then play `turns` turns (a roll and a click each); never raises."""
-    out = TesterResult(number)
+    out = SimulatedTester(number)
     ws_url = url.replace("http://", "ws://", 1) + "/_stcore/stream"
     try:
         async with websockets.connect(ws_url, subprotocols=[websockets.Subprotocol("streamlit")],
@@ -271,8 +272,9 @@ async def _consent(session: StreamlitSession, run: RunResult) -> RunResult:
 
 
 async def _play(session: StreamlitSession, run: RunResult, turns: int,
-                think_ms: tuple[int, int], rng: random.Random, out: TesterResult) -> None:
+                think_ms: tuple[int, int], rng: random.Random, out: SimulatedTester) -> None:
     budget = turns * MESSAGES_PER_TURN + 10
+    tried: dict[str, set[int]] = {}  # view token -> tiles already clicked on that view
     while len(out.clicks) < turns:
         budget -= 1
         if budget < 0:
@@ -295,9 +297,7 @@ async def _play(session: StreamlitSession, run: RunResult, turns: int,
         common = {"nonce": nonce, "t_ms": rng.randint(300, 3000), "via": "mouse",
                   "token": board["token"]}
         if board["phase"] == "place":
-            if not board["hl"]:
-                raise LoadTestError("place phase without highlighted options")
-            index = rng.choice(board["hl"])
+            index = _pick_tile(board, tried.setdefault(board["token"], set()), rng)
             value = {"index": index, "c": index % 12 + 1, "r": index // 12 + 1,
                      "seq": len(out.clicks) + 1, **common}
             out.clicks.append(nonce)
@@ -308,9 +308,30 @@ async def _play(session: StreamlitSession, run: RunResult, turns: int,
             out.timings.append(("roll", run.ms))
 
 
+def _pick_tile(board: dict[str, Any], tried: set[int], rng: random.Random) -> int:
+    """A highlighted tile a tester would pick: empty ones first (the rules' order), then
+    another player's counter; never one already clicked on this view. The highlight marks
+    both rolled tiles, even one that is already the tester's own.
+
+    >>> board = {"hl": [3, 40], "owners": "...1" + "." * 140, "to_move": 1}
+    >>> _pick_tile(board, set(), random.Random(1))
+    40
+    """
+    owners: str = board["owners"]
+    mine = str(board.get("to_move"))
+    options = [i for i in board["hl"] if i not in tried]
+    empty = [i for i in options if owners[i] == "."]
+    others = [i for i in options if owners[i] not in (".", mine, "B")]
+    choice = rng.choice(empty or others or options or [-1])
+    if choice < 0:
+        raise LoadTestError("place phase without a highlighted tile left to click")
+    tried.add(choice)
+    return choice
+
+
 async def run_testers(url: str, study_id: str, testers: int, turns: int,
                       think_ms: tuple[int, int], seed: int, time_limit_s: float
-                      ) -> list[TesterResult]:
+                      ) -> list[SimulatedTester]:
     """All testers at once; a tester still running at the time limit is cancelled."""
     tasks = [asyncio.create_task(simulate_tester(url, study_id, turns, think_ms,
                                                  random.Random(seed * 1000 + n), n))
@@ -319,7 +340,7 @@ async def run_testers(url: str, study_id: str, testers: int, turns: int,
     for task in pending:
         task.cancel()
     results = [t.result() for t in tasks if t in done]
-    results += [TesterResult(n, errors=[f"tester {n}: stopped at the {time_limit_s:.0f} s limit"])
+    results += [SimulatedTester(n, errors=[f"tester {n}: stopped at the {time_limit_s:.0f} s limit"])
                 for n, t in enumerate(tasks) if t in pending]
     return results
 
@@ -338,6 +359,7 @@ class StorageCheck:
     unexpected: int  # stored clicks no client sent
     sessions: int
     sessions_with_gaps: int
+    wrong_clicks: int = 0  # stored clicks the rules judged wrong (information only)
 
     @property
     def ok(self) -> bool:
@@ -345,29 +367,34 @@ class StorageCheck:
                 == 0 and self.clicks_stored == self.clicks_sent)
 
 
-def check_storage(engine: Engine, study_id: str, results: Sequence[TesterResult]) -> StorageCheck:
+def check_storage(engine: Engine, study_id: str, results: Sequence[SimulatedTester]) -> StorageCheck:
     """Compare the clicks the clients sent with the study's stored click events."""
     with engine.connect() as conn:
         clicks = conn.execute(
-            select(events_table.c.client_event_id, events_table.c.participant_id)
+            select(events_table.c.client_event_id, events_table.c.participant_id,
+                   events_table.c.props)
             .where(events_table.c.study_id == study_id, events_table.c.type == "click")
         ).all()
         seqs = conn.execute(
             select(events_table.c.session_id, events_table.c.seq)
             .where(events_table.c.study_id == study_id)
         ).all()
-        last = dict(conn.execute(
-            select(sessions_table.c.session_id, sessions_table.c.last_seq)
-            .where(sessions_table.c.session_id.in_({s for s, _ in seqs}))
-        ).all())
+        participant_ids = {r.participant_id for r in results if r.participant_id}
+        last: dict[str, int] = {
+            row.session_id: int(row.last_seq) for row in conn.execute(
+                select(sessions_table.c.session_id, sessions_table.c.last_seq)
+                .where(sessions_table.c.participant_id.in_(participant_ids))
+            )
+        }
     stored = Counter((row.client_event_id, row.participant_id) for row in clicks)
     sent = {(nonce, r.participant_id) for r in results for nonce in r.clicks}
-    per_session: dict[str, list[int]] = {}
+    per_session: dict[str, list[int]] = {session_id: [] for session_id in last}
     for session_id, seq in seqs:
-        per_session.setdefault(session_id, []).append(seq)
-    gaps = sum(1 for s, numbers in per_session.items()
-               if sorted(numbers) != list(range(1, len(numbers) + 1))
-               or last.get(s) != len(numbers))
+        per_session.setdefault(session_id, []).append(int(seq))
+    # A session's numbers must be exactly 1..n, and n is the counter its row holds.
+    gaps = [session_id for session_id, numbers in per_session.items()
+            if sorted(numbers) != list(range(1, len(numbers) + 1))
+            or last.get(session_id) != len(numbers)]
     return StorageCheck(
         clicks_sent=sum(len(r.clicks) for r in results),
         clicks_stored=len(clicks),
@@ -375,8 +402,14 @@ def check_storage(engine: Engine, study_id: str, results: Sequence[TesterResult]
         duplicated=sum(1 for n in stored.values() if n > 1),
         unexpected=sum(1 for key in stored if key not in sent),
         sessions=len(per_session),
-        sessions_with_gaps=gaps,
+        sessions_with_gaps=len(gaps),
+        wrong_clicks=sum(1 for row in clicks if _props(row.props).get("ok") is False),
     )
+
+
+def _props(raw: Any) -> dict[str, Any]:
+    value = json.loads(raw) if isinstance(raw, str | bytes) else raw
+    return value if isinstance(value, dict) else {}
 
 
 # -- the whole benchmark ----------------------------------------------------------------
@@ -394,9 +427,12 @@ class Report:
 
     testers: int
     turns: int
-    results: tuple[TesterResult, ...]
+    results: tuple[SimulatedTester, ...]
     wall_s: float
     storage: StorageCheck
+    server_cpu_s: float | None = None  # CPU time the server process used during the play
+    client_cpu_s: float | None = None  # CPU time this process (the 50 clients) used
+    load_avg: float | None = None  # the machine's 1-minute load average before the run
 
     @property
     def round_trips(self) -> list[float]:
@@ -445,14 +481,33 @@ class Report:
         lines += [
             f"throughput: {len(trips) / self.wall_s:.1f} reruns/s over {self.wall_s:.1f} s "
             "(think time included)",
+            f"cpu during the run: server {_share(self.server_cpu_s, self.wall_s)}, load client "
+            f"{_share(self.client_cpu_s, self.wall_s)}; load average before: "
+            f"{'?' if self.load_avg is None else f'{self.load_avg:.2f}'} "
+            f"({os.cpu_count()} cores; other processes share them)",
             f"errors: {len(self.errors)}",
             *(f"  {e}" for e in self.errors[:10]),
             f"database: {s.clicks_sent} clicks sent, {s.clicks_stored} stored, {s.missing} "
             f"missing, {s.duplicated} duplicated, {s.unexpected} unexpected; {s.sessions} "
-            f"sessions, {s.sessions_with_gaps} with seq gaps [{verdict[s.ok]}]",
+            f"sessions, {s.sessions_with_gaps} with seq gaps [{verdict[s.ok]}]; "
+            f"{s.wrong_clicks} clicks judged wrong by the rules",
             f"result: {'PASS' if self.ok else 'FAIL'}",
         ]
         return lines
+
+
+def _share(cpu_s: float | None, wall_s: float) -> str:
+    return "?" if cpu_s is None else f"{cpu_s:.1f} s ({100 * cpu_s / wall_s:.0f}% of a core)"
+
+
+def process_cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of process `pid` from /proc (None where there is none)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat.rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def prepare_database(path: Path) -> tuple[str, Engine]:
@@ -482,17 +537,25 @@ def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500,
         url, engine = prepare_database(db_path)
         server: StreamlitServer = start_streamlit(APP, {"DATABASE_URL": url}, folder)
         try:
+            load_avg = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+            server_cpu = process_cpu_seconds(server.proc.pid)
+            client_cpu = time.process_time()
             started = time.perf_counter()
             results = asyncio.run(run_testers(server.url, STUDY_ID, testers, turns, think_ms,
                                               seed, time_limit_s))
             wall_s = time.perf_counter() - started
+            client_cpu = time.process_time() - client_cpu
+            server_after = process_cpu_seconds(server.proc.pid)
+            server_cpu = (None if server_cpu is None or server_after is None
+                          else server_after - server_cpu)
         finally:
             if server_log is not None:
                 server_log.append(server.log_tail())
             server.stop()
         storage = check_storage(engine, STUDY_ID, results)
         engine.dispose()
-    return Report(testers, turns, tuple(results), wall_s, storage)
+    return Report(testers, turns, tuple(results), wall_s, storage, server_cpu, client_cpu,
+                  load_avg)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -108,13 +108,21 @@ def test_a_second_tab_cannot_apply_the_same_move_twice(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
     tester, logger, session = _tester(db, make_study, seats=["human", "human"])
-    tab_a = services.open_game(db, logger, tester, session)
+    tab_a = services.open_game(db, logger, tester, session, seed=5)
     tab_b = services.open_game(db, logger, tester, repo.start_session(db, tester.code))
     tab_a.roll()
     with pytest.raises(StaleGameError):
         tab_b.roll()
     record = repo.load_game(db, tab_a.game_id)
     assert record is not None and len(record.actions) == len(tab_a.actions)
+    # A different move at the same point (the other tab is behind) is refused too.
+    tab_c = services.open_game(db, logger, tester, repo.start_session(db, tester.code))
+    assert tab_a.state.phase == tab_c.state.phase == "place"
+    tab_a.click(*tab_a.legal_tiles()[0])
+    with pytest.raises(StaleGameError):
+        tab_c.click(*tab_c.legal_tiles()[-1])
+    record = repo.load_game(db, tab_a.game_id)
+    assert record is not None and list(record.actions) == tab_a.actions
 
 
 def test_a_whole_game_against_easy_ends_logged_and_replays(
