@@ -301,7 +301,7 @@ def confusion_points(data: StudyData, min_attempts: int = 5, top_facts: int = 5
              "rules_opened": int(row.rules_opened)},
             f"Reword the '{row.key}' message or show it longer, and A/B test the new "
             "wording."))
-    themes = theme_counts(data.responses)
+    themes = theme_counts(data.responses, data.study.get("text_items"))
     negative = themes[themes["negative"].astype(bool)] if len(themes) else themes
     for item, group in negative.groupby("item", sort=True):
         top = group.sort_values("share", ascending=False).iloc[0]

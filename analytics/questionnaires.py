@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -205,14 +206,19 @@ def _theme_pattern(words: tuple[str, ...]) -> str:
 
 
 def free_text(responses: pd.DataFrame, search: str | None = None,
-              variants: pd.Series | None = None) -> pd.DataFrame:
+              variants: pd.Series | None = None,
+              text_items: Iterable[str] | None = None) -> pd.DataFrame:
     """String answers with their keyword themes, optionally filtered by ``search``.
 
-    ``search`` is matched case-insensitively as plain text (not a regex). Columns:
+    ``search`` is matched case-insensitively as plain text (not a regex). ``text_items``,
+    when given, limits the answers to those items (the free-text questions: a choice
+    item's answer is a string too, but not something a tester wrote). Columns:
     ``participant_id, phase, item, variant, text, themes`` (themes: list of names).
     """
     require_columns(responses, RESPONSE_COLUMNS, "responses")
     is_text = responses["value"].map(lambda v: isinstance(v, str))
+    if text_items is not None:
+        is_text &= responses["item"].isin(list(text_items))
     table = responses.loc[is_text, ["participant_id", "phase", "item", "value"]].rename(
         columns={"value": "text"})
     table = table[table["text"].str.strip() != ""]
@@ -236,13 +242,16 @@ def _theme_flags(texts: pd.Series) -> pd.DataFrame:
                          for name, (_, words) in THEMES.items()}, index=texts.index)
 
 
-def theme_counts(responses: pd.DataFrame) -> pd.DataFrame:
+def theme_counts(responses: pd.DataFrame,
+                 text_items: Iterable[str] | None = None) -> pd.DataFrame:
     """Per free-text item × theme: answers mentioning it, share of the item's answers.
 
     Columns: ``item, theme, negative, answers, share``.
     """
     require_columns(responses, RESPONSE_COLUMNS, "responses")
     is_text = responses["value"].map(lambda v: isinstance(v, str))
+    if text_items is not None:
+        is_text &= responses["item"].isin(list(text_items))
     texts = responses.loc[is_text, ["item", "value"]]
     texts = texts[texts["value"].str.strip() != ""]
     if texts.empty:

@@ -98,12 +98,14 @@ def demo_command(args: argparse.Namespace) -> int:
 def report_command(args: argparse.Namespace) -> int:
     from analytics.report import build_report, report_figures, report_html, report_markdown
     from playtest.study_data import load_bundle
+    from playtest.survey_items import annotate
 
     engine = _ready_engine()
     if repo.get_study(engine, args.study) is None:
         raise CommandError(f"no study {args.study!r}")
     started = time.perf_counter()
     bundle = load_bundle(engine, args.study)
+    annotate(bundle.data)
     report = build_report(bundle.data, bundle.scores, bundle.quiz)
     charts = report_figures(bundle.data, report)
     out = Path(args.out)

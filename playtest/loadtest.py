@@ -1,6 +1,7 @@
 """Load benchmark: many simulated testers playing at once over Streamlit's own protocol.
 
     python -m playtest.loadtest --testers 50 --turns 10 [--think-ms 500:1500] [--seed 1]
+                                [--time-limit 600] [--keep DIR] [--quickack]
 
 Starts the real app (``streamlit run playtest/app.py``, the project's
 ``.streamlit/config.toml`` applies) on a scratch SQLite file holding one load study (no
@@ -19,6 +20,12 @@ Measured per roll and click: the round trip from sending the BackMsg to the
 throughput, errors; then the database is checked: every click a client sent is stored
 exactly once as a ``click`` event (by its nonce, the event's ``client_event_id``), no
 other clicks exist, and every session's ``seq`` runs 1..n without gaps.
+
+``--quickack`` is a diagnosis: Streamlit 1.67 binds its listening socket itself with
+``proto=0``, so asyncio does not set TCP_NODELAY on accepted sockets (uvicorn issue #3149
+describes the same mechanism); Nagle then holds the rest of a rerun's messages until the
+client ACKs the first one, which a Linux client delays ~40 ms. Clients that ACK at once
+show what the server itself costs; real browsers do not do that.
 
 Exit status: 0 when the storage check passes, there were no errors and the targets
 (median <= 50 ms, p95 <= 250 ms) hold; 1 otherwise; 2 for bad arguments.
@@ -40,13 +47,14 @@ import json
 import math
 import os
 import random
+import socket
 import statistics
 import sys
 import tempfile
 import time
 import uuid
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -72,6 +80,7 @@ STUDY_ID: Final = "loadtest"
 TARGET_MEDIAN_MS: Final = 50.0
 TARGET_P95_MS: Final = 250.0
 RERUN_TIMEOUT_S: Final = 30.0
+START_LINE_TIMEOUT_S: Final = 180.0
 # Per turn a tester sends a roll and a click, plus a few extra reruns (a blocked roll, a
 # new game); anything beyond this many messages per turn is a stuck client.
 MESSAGES_PER_TURN: Final = 6
@@ -136,6 +145,7 @@ class RunResult:
     """What the app drew in one completed script run (after any st.rerun chain)."""
 
     ms: float
+    bytes: int  # websocket bytes received for this rerun
     widgets: dict[str, str]  # user key -> widget id
     board_id: str | None
     board: dict[str, Any] | None
@@ -150,9 +160,11 @@ class StreamlitSession:
     cacheable messages it was sent (reported back so the server may send a reference).
     """
 
-    def __init__(self, ws: Any, query_string: str) -> None:
+    def __init__(self, ws: Any, query_string: str, *, quickack: bool = False) -> None:
         self.ws = ws
         self.query_string = query_string
+        sock = ws.transport.get_extra_info("socket") if quickack else None
+        self._quickack_socket = sock if hasattr(socket, "TCP_QUICKACK") else None
         self.page_hash = ""
         self._cache: dict[str, ForwardMsg] = {}
 
@@ -165,9 +177,13 @@ class StreamlitSession:
         rerun.cached_message_hashes.extend(self._cache)
         started = time.perf_counter()
         await self.ws.send(msg.SerializeToString())
-        result = RunResult(0.0, {}, None, None, [])
+        result = RunResult(0.0, 0, {}, None, None, [])
+        received = 0
         while True:
             raw = await asyncio.wait_for(self.ws.recv(), RERUN_TIMEOUT_S)
+            received += len(raw)
+            if self._quickack_socket is not None:  # Linux turns quick ACKs off again itself
+                self._quickack_socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK, 1)
             fm = ForwardMsg()
             fm.ParseFromString(raw)
             if fm.WhichOneof("type") == "ref_hash":
@@ -180,7 +196,7 @@ class StreamlitSession:
             kind = fm.WhichOneof("type")
             if kind == "new_session":
                 # A new script run (also after st.rerun): only its elements count.
-                result = RunResult(0.0, {}, None, None, [])
+                result = RunResult(0.0, 0, {}, None, None, [])
             elif kind == "page_info_changed":
                 self.query_string = fm.page_info_changed.query_string
             elif kind == "navigation":
@@ -190,6 +206,7 @@ class StreamlitSession:
             elif kind == "script_finished":
                 if fm.script_finished == _FINISHED_OK:
                     result.ms = (time.perf_counter() - started) * 1000
+                    result.bytes = received
                     return result
                 if fm.script_finished == _FINISHED_BAD:
                     raise LoadTestError("the app failed to compile")
@@ -223,6 +240,7 @@ class SimulatedTester:
     participant_id: str = ""
     connect_ms: float | None = None
     timings: list[tuple[str, float]] = field(default_factory=list)  # (roll|click, ms)
+    bytes_received: list[int] = field(default_factory=list)  # per measured rerun
     clicks: list[str] = field(default_factory=list)  # nonces of clicks sent
     errors: list[str] = field(default_factory=list)
     games: int = 0
@@ -233,25 +251,54 @@ def _trigger(board_id: str, event: str, value: dict[str, Any]) -> WidgetState:
     return WidgetState(id=trigger_widget_id(board_id), json_trigger_value=payload)
 
 
+class StartLine:
+    """Holds each tester after consent until every tester has consented (or failed), so
+    the play phase starts at once and is measured apart from the cold first page loads.
+    `on_start` runs once, when the last tester arrives.
+    """
+
+    def __init__(self, testers: int, on_start: Callable[[], None]) -> None:
+        self._left = testers
+        self._on_start = on_start
+        self._go = asyncio.Event()
+
+    def arrive(self) -> None:
+        self._left -= 1
+        if self._left == 0:
+            self._on_start()
+            self._go.set()
+
+    async def wait(self) -> None:
+        await asyncio.wait_for(self._go.wait(), START_LINE_TIMEOUT_S)
+
+
 async def simulate_tester(
     url: str, study_id: str, turns: int, think_ms: tuple[int, int], rng: random.Random,
-    number: int,
+    number: int, start: StartLine, quickack: bool = False,
 ) -> SimulatedTester:
-    """Consent, then play `turns` turns (a roll and a click each); never raises."""
+    """Consent, wait at the start line, then play `turns` turns (a roll and a click
+    each); never raises: what went wrong is in the result's `errors`."""
     out = SimulatedTester(number)
     ws_url = url.replace("http://", "ws://", 1) + "/_stcore/stream"
+    arrived = False
     try:
         async with websockets.connect(ws_url, subprotocols=[websockets.Subprotocol("streamlit")],
                                       max_size=None, open_timeout=RERUN_TIMEOUT_S) as ws:
-            session = StreamlitSession(ws, f"study={study_id}")
+            session = StreamlitSession(ws, f"study={study_id}", quickack=quickack)
             started = time.perf_counter()
             run = await session.rerun()
             run = await _consent(session, run)
             out.connect_ms = (time.perf_counter() - started) * 1000
             out.participant_id = parse_qs(session.query_string).get("p", [""])[0]
+            arrived = True
+            start.arrive()
+            await start.wait()
             await _play(session, run, turns, think_ms, rng, out)
     except (LoadTestError, OSError, TimeoutError, websockets.WebSocketException) as err:
         out.errors.append(f"tester {number}: {type(err).__name__}: {err}")
+    finally:
+        if not arrived:
+            start.arrive()
     return out
 
 
@@ -303,9 +350,11 @@ async def _play(session: StreamlitSession, run: RunResult, turns: int,
             out.clicks.append(nonce)
             run = await session.rerun([_trigger(board_id, "click", value)])
             out.timings.append(("click", run.ms))
+            out.bytes_received.append(run.bytes)
         else:
             run = await session.rerun([_trigger(board_id, "roll", common)])
             out.timings.append(("roll", run.ms))
+            out.bytes_received.append(run.bytes)
 
 
 def _pick_tile(board: dict[str, Any], tried: set[int], rng: random.Random) -> int:
@@ -329,20 +378,48 @@ def _pick_tile(board: dict[str, Any], tried: set[int], rng: random.Random) -> in
     return choice
 
 
+@dataclass(frozen=True)
+class PlayPhase:
+    """The testers' results and the cost of the play phase (after every consent)."""
+
+    results: tuple[SimulatedTester, ...]
+    wall_s: float
+    server_cpu_s: float | None
+    client_cpu_s: float
+
+
 async def run_testers(url: str, study_id: str, testers: int, turns: int,
-                      think_ms: tuple[int, int], seed: int, time_limit_s: float
-                      ) -> list[SimulatedTester]:
-    """All testers at once; a tester still running at the time limit is cancelled."""
+                      think_ms: tuple[int, int], seed: int, time_limit_s: float,
+                      server_cpu: Callable[[], float | None] = lambda: None,
+                      quickack: bool = False) -> PlayPhase:
+    """All testers at once; a tester still running at the time limit is cancelled.
+    `server_cpu` reads the server's CPU seconds so far (for the play phase's share)."""
+    mark: dict[str, float | None] = {}
+
+    def on_start() -> None:
+        mark.update(wall=time.perf_counter(), client=time.process_time(), server=server_cpu())
+
+    start = StartLine(testers, on_start)
     tasks = [asyncio.create_task(simulate_tester(url, study_id, turns, think_ms,
-                                                 random.Random(seed * 1000 + n), n))
+                                                 random.Random(seed * 1000 + n), n, start,
+                                                 quickack))
              for n in range(testers)]
     done, pending = await asyncio.wait(tasks, timeout=time_limit_s)
     for task in pending:
         task.cancel()
+    if pending:
+        await asyncio.wait(pending, timeout=RERUN_TIMEOUT_S)
+    ended, client_end, server_end = time.perf_counter(), time.process_time(), server_cpu()
     results = [t.result() for t in tasks if t in done]
     results += [SimulatedTester(n, errors=[f"tester {n}: stopped at the {time_limit_s:.0f} s limit"])
                 for n, t in enumerate(tasks) if t in pending]
-    return results
+    wall0, client0, server0 = mark.get("wall"), mark.get("client"), mark.get("server")
+    return PlayPhase(
+        results=tuple(results),
+        wall_s=ended - (wall0 if wall0 is not None else ended),
+        server_cpu_s=None if server0 is None or server_end is None else server_end - server0,
+        client_cpu_s=client_end - (client0 if client0 is not None else client_end),
+    )
 
 
 # -- the database check -----------------------------------------------------------------
@@ -427,12 +504,14 @@ class Report:
 
     testers: int
     turns: int
-    results: tuple[SimulatedTester, ...]
-    wall_s: float
+    play: PlayPhase
     storage: StorageCheck
-    server_cpu_s: float | None = None  # CPU time the server process used during the play
-    client_cpu_s: float | None = None  # CPU time this process (the 50 clients) used
     load_avg: float | None = None  # the machine's 1-minute load average before the run
+    quickack: bool = False  # the clients ACKed at once (a diagnosis, not what browsers do)
+
+    @property
+    def results(self) -> tuple[SimulatedTester, ...]:
+        return self.play.results
 
     @property
     def round_trips(self) -> list[float]:
@@ -459,13 +538,18 @@ class Report:
         trips = self.round_trips
         connects = [r.connect_ms for r in self.results if r.connect_ms is not None]
         by_kind = Counter(kind for r in self.results for kind, _ms in r.timings)
+        sizes = [b for r in self.results for b in r.bytes_received] or [0]
         s = self.storage
         verdict = {True: "ok", False: "MISSED"}
         lines = [
             f"load test: {self.testers} testers x {self.turns} turns over Streamlit's websocket "
-            f"protocol (real server, {APP})",
+            f"protocol (real server, {APP})"
+            + (", clients with TCP_QUICKACK (diagnosis: browsers do not do this)"
+               if self.quickack else ""),
             f"reruns measured: {len(trips)} ({by_kind['roll']} rolls, {by_kind['click']} "
-            f"clicks), games started after a finished one: {sum(r.games for r in self.results)}",
+            f"clicks), games started after a finished one: {sum(r.games for r in self.results)}, "
+            f"median bytes per rerun: "
+            f"{statistics.median(sizes):.0f}",
         ]
         if trips:
             lines += [
@@ -476,15 +560,18 @@ class Report:
                 f"max {max(trips):.1f} ms",
             ]
         if connects:
-            lines.append(f"first page + consent (all testers at once): median "
+            lines.append(f"first page + consent (all testers at once, cold server): median "
                          f"{statistics.median(connects):.0f} ms, max {max(connects):.0f} ms")
+        play = self.play
+        per_rerun = ("?" if play.server_cpu_s is None or not trips
+                     else f"{1000 * play.server_cpu_s / len(trips):.1f} ms")
         lines += [
-            f"throughput: {len(trips) / self.wall_s:.1f} reruns/s over {self.wall_s:.1f} s "
-            "(think time included)",
-            f"cpu during the run: server {_share(self.server_cpu_s, self.wall_s)}, load client "
-            f"{_share(self.client_cpu_s, self.wall_s)}; load average before: "
-            f"{'?' if self.load_avg is None else f'{self.load_avg:.2f}'} "
-            f"({os.cpu_count()} cores; other processes share them)",
+            f"play phase: {len(trips) / max(play.wall_s, 1e-9):.1f} reruns/s over "
+            f"{play.wall_s:.1f} s (think time included); server CPU "
+            f"{_share(play.server_cpu_s, play.wall_s)}, {per_rerun} per rerun; load client "
+            f"{_share(play.client_cpu_s, play.wall_s)}",
+            f"machine: {os.cpu_count()} cores shared with other processes, load average "
+            f"{'?' if self.load_avg is None else f'{self.load_avg:.2f}'} before the run",
             f"errors: {len(self.errors)}",
             *(f"  {e}" for e in self.errors[:10]),
             f"database: {s.clicks_sent} clicks sent, {s.clicks_stored} stored, {s.missing} "
@@ -497,7 +584,9 @@ class Report:
 
 
 def _share(cpu_s: float | None, wall_s: float) -> str:
-    return "?" if cpu_s is None else f"{cpu_s:.1f} s ({100 * cpu_s / wall_s:.0f}% of a core)"
+    if cpu_s is None:
+        return "?"
+    return f"{cpu_s:.1f} s ({100 * cpu_s / max(wall_s, 1e-9):.0f}% of a core)"
 
 
 def process_cpu_seconds(pid: int) -> float | None:
@@ -522,7 +611,7 @@ def prepare_database(path: Path) -> tuple[str, Engine]:
 
 def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500, 1500),
                   seed: int = 1, time_limit_s: float = 600.0, work_dir: Path | None = None,
-                  server_log: list[str] | None = None) -> Report:
+                  server_log: list[str] | None = None, quickack: bool = False) -> Report:
     """Start the app on a scratch database, run the testers, check the database.
 
     `work_dir` keeps the SQLite file and the server log (default: a temporary folder,
@@ -538,24 +627,18 @@ def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500,
         server: StreamlitServer = start_streamlit(APP, {"DATABASE_URL": url}, folder)
         try:
             load_avg = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
-            server_cpu = process_cpu_seconds(server.proc.pid)
-            client_cpu = time.process_time()
-            started = time.perf_counter()
-            results = asyncio.run(run_testers(server.url, STUDY_ID, testers, turns, think_ms,
-                                              seed, time_limit_s))
-            wall_s = time.perf_counter() - started
-            client_cpu = time.process_time() - client_cpu
-            server_after = process_cpu_seconds(server.proc.pid)
-            server_cpu = (None if server_cpu is None or server_after is None
-                          else server_after - server_cpu)
+            pid = server.proc.pid
+            play = asyncio.run(run_testers(server.url, STUDY_ID, testers, turns, think_ms,
+                                           seed, time_limit_s,
+                                           server_cpu=lambda: process_cpu_seconds(pid),
+                                           quickack=quickack))
         finally:
             if server_log is not None:
                 server_log.append(server.log_tail())
             server.stop()
-        storage = check_storage(engine, STUDY_ID, results)
+        storage = check_storage(engine, STUDY_ID, play.results)
         engine.dispose()
-    return Report(testers, turns, tuple(results), wall_s, storage, server_cpu, client_cpu,
-                  load_avg)
+    return Report(testers, turns, play, storage, load_avg, quickack)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -570,6 +653,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=1, help="seed of tile and think choices")
     parser.add_argument("--time-limit", type=float, default=600.0,
                         help="seconds before unfinished testers are stopped (default 600)")
+    parser.add_argument("--quickack", action="store_true",
+                        help="diagnosis: clients ACK every packet at once (TCP_QUICKACK), which "
+                             "hides the server's Nagle + delayed-ACK stall; browsers do not")
     parser.add_argument("--keep", type=Path, default=None,
                         help="folder to keep the SQLite file and server log in")
     return parser
@@ -599,7 +685,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         report = run_benchmark(args.testers, args.turns, think_ms=think, seed=args.seed,
                                time_limit_s=args.time_limit, work_dir=args.keep,
-                               server_log=log)
+                               server_log=log, quickack=args.quickack)
     except RuntimeError as err:  # the server did not start: its log says why
         print(f"loadtest: {err}", file=sys.stderr)
         return 1

@@ -27,11 +27,23 @@ from playtest.replay import ReplayStep, replay_steps
 from playtest.storage import repository as repo
 from playtest.study_config import StudyConfig, StudyConfigError, parse_study_config
 from playtest.study_data import StudyBundle, load_bundle
+from playtest.survey_items import annotate
 from surveys import list_surveys
 
 SIGNED_IN = "designer_signed_in"
 ATTEMPTS = "designer_attempts"
 MAX_ATTEMPTS = 5
+
+
+def study_link(study_id: str) -> str:
+    """The full tester link of a study, on the address this app is being viewed at."""
+    base = ""
+    try:
+        url = st.context.url or ""
+        base = url.split("?", 1)[0].rsplit("/", 1)[0] if url.count("/") > 2 else url
+    except Exception:  # noqa: BLE001 - no browser context (AppTest, bare mode)
+        base = ""
+    return f"{base}/?study={study_id}"
 
 
 def is_signed_in() -> bool:
@@ -80,6 +92,7 @@ def _guard() -> None:
 @st.cache_resource(ttl=30, max_entries=4, show_spinner="Loading the study's data…")
 def _bundle(study_id: str, _stamp: int) -> StudyBundle:
     loaded = load_bundle(runtime.database(), study_id)
+    annotate(loaded.data)
     # Derive the per-turn tables once; every page then only aggregates (analytics.derive).
     derive.prepare(loaded.data)
     return loaded
@@ -128,8 +141,8 @@ def studies_page() -> None:
     for study in repo.list_studies(engine):
         counts = repo.study_counts(engine, study.study_id)
         with st.expander(f"{study.title} · {study.study_id} · {'open' if study.open else 'closed'}"):
-            st.write("Share this link with testers (add it to your site's address):")
-            st.code(f"?study={study.study_id}", language=None)
+            st.write("Share this link with testers (the copy button is at its right):")
+            st.code(study_link(study.study_id), language=None)
             cols = st.columns(4)
             cols[0].metric("Participants", counts.participants)
             cols[1].metric("Completed", counts.completed)
@@ -326,9 +339,10 @@ def questionnaires_page() -> None:
                      hide_index=True)
     st.subheader("Free text")
     search = st.text_input("Search answers", key="text_search")
-    st.dataframe(questionnaires.free_text(b.data.responses, search or None, variants),
-                 hide_index=True)
-    st.dataframe(questionnaires.theme_counts(b.data.responses), hide_index=True)
+    text_items = b.data.study.get("text_items")
+    st.dataframe(questionnaires.free_text(b.data.responses, search or None, variants,
+                                          text_items), hide_index=True)
+    st.dataframe(questionnaires.theme_counts(b.data.responses, text_items), hide_index=True)
 
 
 # -- experiments --------------------------------------------------------------------------

@@ -23,7 +23,7 @@ def start_page() -> None:
         st.write("No open studies yet. Sign in as the designer to create one.")
     for study in studies:
         st.text(study.title)
-        st.code(f"?study={study.study_id}", language=None)
+        st.code(designer.study_link(study.study_id), language=None)
         st.link_button("Open as a tester", f"/?study={study.study_id}")
     st.subheader("Designer")
     designer.sign_in_form()

@@ -161,3 +161,17 @@ def test_synthetic_study_end_to_end_finds_the_planted_effect() -> None:
     assert built["participants"] == 160
     markdown = report.report_markdown(built, report.report_figures(data, built))
     assert "## Confusion points" in markdown
+
+
+def test_only_named_free_text_items_count_as_testers_words() -> None:
+    from analytics.questionnaires import free_text, theme_counts
+
+    responses = pd.DataFrame({
+        "participant_id": ["p1", "p1"], "survey": ["s", "s"], "survey_version": ["1", "1"],
+        "phase": ["post", "post"], "item": ["quiz.capture", "open.confused"],
+        "value": ["rules_say_capture", "the rules about surrounding"], "at": [None, None],
+    })
+    assert set(free_text(responses)["item"]) == {"quiz.capture", "open.confused"}
+    only = free_text(responses, text_items=["open.confused"])
+    assert list(only["item"]) == ["open.confused"]
+    assert set(theme_counts(responses, ["open.confused"])["item"]) == {"open.confused"}
