@@ -27,7 +27,7 @@ from typing import Any
 
 from engine.core import EngineError
 from engine.players import LEVELS, make_player
-from engine.simulate import SimulationError, _OneLineParser, parse_rules, simulate
+from engine.simulate import OneLineParser, SimulationError, parse_rules, simulate
 from engine.vapoosh import Rules, VapooshGame, deal_preplaced
 from engine.vapoosh.playout import random_playout
 
@@ -132,7 +132,7 @@ def strength(
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _OneLineParser(
+    p = OneLineParser(
         prog="python -m engine bench",
         description="Measure engine speed, decision times and player strength (prints numbers).",
     )

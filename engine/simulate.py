@@ -176,6 +176,11 @@ class SimulationReport:
             "first-seat advantage (seat 1's win share among decided games minus fair share):",
             f"  seat 1 wins {_interval_text(self.first_seat)}, fair {self.first_seat_fair:.1%},"
             f" advantage {self.first_seat_advantage:+.1%}",
+            *(
+                ["  (the seats hold different levels: use --rotate to measure the seat alone)"]
+                if len(set(self.seats)) > 1 and not self.rotate
+                else []
+            ),
             "",
             f"{'seat':<6}{'level':<10}{'wins':>8}{'share':>9}  95% interval",
         ]
@@ -447,7 +452,7 @@ def _length_stats(lengths: list[int]) -> LengthStats:
     )
 
 
-class _OneLineParser(argparse.ArgumentParser):
+class OneLineParser(argparse.ArgumentParser):
     """argparse that reports bad arguments in one line (exit status 2)."""
 
     def error(self, message: str) -> NoReturn:
@@ -469,7 +474,7 @@ def parse_rules(text: str) -> Rules:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _OneLineParser(
+    p = OneLineParser(
         prog="python -m engine simulate",
         description="Self-play Vapoosh! games between computer players and report balance numbers.",
     )

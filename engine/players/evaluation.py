@@ -79,22 +79,6 @@ class Features:
     material: FloatArray
 
 
-def board_array(rows: Sequence[str]) -> Boards:
-    """A (144,) int8 board from ``state.board_rows()`` (row 1 first).
-
-    >>> b = board_array(["1" + "." * 11] + ["." * 12] * 10 + ["." * 11 + "B"])
-    >>> int(b[0]), int(b[143])
-    (1, 5)
-    """
-    text = "".join(rows).translate(_ROW_TABLE)
-    return np.frombuffer(text.encode("latin-1"), dtype=np.int8).copy()
-
-
-_ROW_TABLE = str.maketrans(
-    {".": "\x00", "1": "\x01", "2": "\x02", "3": "\x03", "4": "\x04", "B": "\x05"}
-)
-
-
 def features(
     boards: Boards,
     players: int,

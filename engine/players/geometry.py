@@ -102,10 +102,6 @@ WINDOW_KINDS, WINDOWS = (
     tuple(k for k, _ in _windows()),
     tuple(w for _, w in _windows()),
 )
-#: For each tile, the indices of the windows it belongs to.
-WINDOWS_OF: tuple[tuple[int, ...], ...] = tuple(
-    tuple(w for w, cells in enumerate(WINDOWS) if i in cells) for i in range(CELLS)
-)
 
 
 @dataclass(frozen=True)

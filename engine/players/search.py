@@ -282,6 +282,5 @@ class ExpertPlayer(Player):
         reason = _reason(state, board, targets, expected, k, "expects")
         return Decision(
             targets[k],
-            f"{reason}; over {self.futures} sampled {self.depth}-roll futures, "
-            f"lost in {lost[k]}",
+            f"{reason}; over {self.futures} sampled {self.depth}-roll futures, lost in {lost[k]}",
         )
