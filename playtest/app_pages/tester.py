@@ -452,17 +452,22 @@ def done_page() -> None:
 
 
 PAGES = {
-    "pre_survey": (pre_survey_page, "Before you play", "pre-survey"),
-    "play": (play_page, "Play", "play"),
-    "post_survey": (post_survey_page, "After playing", "post-survey"),
-    "done": (done_page, "Thank you", "done"),
+    "pre_survey": (pre_survey_page, "Before you play"),
+    "play": (play_page, "Play"),
+    "post_survey": (post_survey_page, "After playing"),
+    "done": (done_page, "Thank you"),
 }
+
+# Every tester page has the same address: Streamlit identifies a page by its url_path,
+# so a stage change is not a page change for the browser (which would run the new page
+# a second time and reset a form the tester has begun to fill in).
+TESTER_PATH = "playtest"
 
 
 def page_for_stage(stage: str) -> st.Page:
-    func, title, path = PAGES.get(stage, PAGES["pre_survey"])
-    return st.Page(func, title=title, url_path=path, default=True)
+    func, title = PAGES.get(stage, PAGES["pre_survey"])
+    return st.Page(func, title=title, url_path=TESTER_PATH, default=True)
 
 
 def consent_st_page() -> st.Page:
-    return st.Page(consent_page, title="Welcome", url_path="welcome", default=True)
+    return st.Page(consent_page, title="Welcome", url_path=TESTER_PATH, default=True)

@@ -80,13 +80,16 @@ def _answer_page(page: Any, free_text: str | None) -> None:
             expect(area).to_have_value(free_text)
 
 
-def _submit(page: Any, caption: str) -> None:
-    """Press Continue until the next page (or stage) shows or the form reports a problem.
+def _submit(page: Any, caption: str, answer: Callable[[], None]) -> None:
+    """Answer the page and press Continue until the next page (or stage) shows or the
+    form reports a problem.
 
     A press made while the app redraws the page after a stage change can be lost (the
-    form is replaced under the click); pressing again is what a person would do.
+    form is replaced under the click, answers and all); answering and pressing again is
+    what a person would do.
     """
     for attempt in range(3):
+        answer()
         page.get_by_role("button", name="Continue").click()
         try:
             page.wait_for_function(
@@ -110,9 +113,8 @@ def _fill_survey(
     page.get_by_role("button", name="Continue").wait_for(timeout=30_000)
     while page.get_by_role("button", name="Continue").count():
         caption = page.locator("[data-testid=stCaptionContainer]").first.inner_text()
-        _answer_page(page, free_text)
         shoot(page, f"{name}-page-{pages + 1}")
-        _submit(page, caption)
+        _submit(page, caption, lambda: _answer_page(page, free_text))
         _settle(page)
         if page.get_by_text("Please check").count():
             # The page was drawn again while we answered (the URL had just changed):
