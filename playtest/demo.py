@@ -371,16 +371,32 @@ def _default_workers(testers: int) -> int:
     return max(1, min(2, os.cpu_count() or 1))
 
 
-def _tester_texts(tasks: Sequence[_TesterTask], workers: int) -> Iterator[str]:
-    """The tasks' JSONL texts in task order, from ``workers`` processes."""
+CHUNK_TESTERS = 500
+
+
+def _tester_chunks(tasks: Sequence[_TesterTask], workers: int) -> Iterator[list[str]]:
+    """The tasks' JSONL texts, :data:`CHUNK_TESTERS` testers at a time, in task order.
+
+    With workers, the next chunk is simulated while the caller imports this one, so
+    simulating and importing (about equal shares at 10,000 testers) overlap.
+    """
+    size = CHUNK_TESTERS
+    chunks = [list(tasks[i:i + size]) for i in range(0, len(tasks), size)]
     if workers <= 1:
-        yield from map(_tester_jsonl, tasks)
+        for chunk in chunks:
+            yield [_tester_jsonl(task) for task in chunk]
         return
     # fork where available: the workers inherit the imported engine and catalog.
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     with context.Pool(workers) as pool:
-        yield from pool.imap(_tester_jsonl, tasks, chunksize=8)
+        pending = pool.map_async(_tester_jsonl, chunks[0], chunksize=8) if chunks else None
+        for index in range(len(chunks)):
+            assert pending is not None
+            texts = pending.get()
+            if index + 1 < len(chunks):
+                pending = pool.map_async(_tester_jsonl, chunks[index + 1], chunksize=8)
+            yield texts
 
 
 def generate(engine: Engine, testers: int, seed: int = 1,
@@ -391,7 +407,9 @@ def generate(engine: Engine, testers: int, seed: int = 1,
     Each tester gets its own seed (drawn from ``seed``) and a balanced assignment, so the
     records do not depend on ``workers`` (processes simulating testers; default 2 for
     100 testers or more, else 1). Testers arrive about 7 minutes apart, the last an hour
-    before ``now`` (default: the current time).
+    before ``now`` (default: the current time). The records are imported
+    :data:`CHUNK_TESTERS` testers per file (each file all or nothing; a tester's records
+    never span two files), and the reports are added up.
     """
     study = study or ensure_demo_study(engine)
     config = services.study_config(study)
@@ -402,9 +420,18 @@ def generate(engine: Engine, testers: int, seed: int = 1,
     assignments = assign_variants(config, testers, random.Random(rng.getrandbits(64)))
     tasks = [_TesterTask(first + i, seeds[i], study.study_id, config, start, assignments[i])
              for i in range(testers)]
+    total = ImportReport(path=f"{testers} simulated testers")
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "demo.jsonl"
-        with path.open("w", encoding="utf-8") as handle:
-            for text in _tester_texts(tasks, workers or _default_workers(testers)):
-                handle.write(text)
-        return import_jsonl(engine, path)
+        chunks = _tester_chunks(tasks, workers or _default_workers(testers))
+        for number, texts in enumerate(chunks):
+            path = Path(folder) / f"demo-{number:04d}.jsonl"
+            with path.open("w", encoding="utf-8") as handle:
+                handle.writelines(texts)
+            part = import_jsonl(engine, path)
+            path.unlink()
+            total.lines += part.lines
+            for kind, count in part.added.items():
+                total.added[kind] = total.added.get(kind, 0) + count
+            for kind, count in part.read.items():
+                total.read[kind] = total.read.get(kind, 0) + count
+    return total

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
@@ -41,9 +42,12 @@ def _stored(engine: Engine) -> dict[str, list[tuple[object, ...]]]:
                 for name, sql in queries.items()}
 
 
-def test_demo_output_does_not_depend_on_worker_processes(tmp_path: Path) -> None:
+def test_demo_output_does_not_depend_on_workers_or_import_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     one, two = _engine(tmp_path / "one.sqlite"), _engine(tmp_path / "two.sqlite")
     report_one = demo.generate(one, 8, seed=5, workers=1, now=NOW)
+    monkeypatch.setattr(demo, "CHUNK_TESTERS", 3)  # three import files: 3 + 3 + 2 testers
     report_two = demo.generate(two, 8, seed=5, workers=2, now=NOW)
     assert report_one.summary().split(": ", 1)[1] == report_two.summary().split(": ", 1)[1]
     stored_one, stored_two = _stored(one), _stored(two)
