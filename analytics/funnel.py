@@ -104,6 +104,8 @@ def filter_study(data: StudyData, start: pd.Timestamp | str | None = None,
     through :func:`analytics.derive.prepare` gives a prepared subset (its derived tables
     are filtered, not recomputed).
     """
+    if start is None and end is None and age_bands is None and variants is None:
+        return data  # nothing to filter: the same (possibly prepared) study
     keep = pd.Series(True, index=data.participants["participant_id"].to_numpy())
     created = pd.to_datetime(data.participants["created_at"], utc=True)
     created.index = keep.index

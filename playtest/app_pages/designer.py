@@ -9,8 +9,8 @@ and draw. Free text from testers is only ever shown as plain text or in data fra
 from __future__ import annotations
 
 import json
-import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import pandas as pd
 import streamlit as st
@@ -30,6 +30,7 @@ from playtest.study_data import StudyBundle, load_bundle
 from playtest.survey_items import annotate
 from surveys import list_surveys
 
+T = TypeVar("T")
 SIGNED_IN = "designer_signed_in"
 ATTEMPTS = "designer_attempts"
 MAX_ATTEMPTS = 5
@@ -89,8 +90,8 @@ def _guard() -> None:
 # -- shared study picker and data ----------------------------------------------------------
 
 
-@st.cache_resource(ttl=30, max_entries=4, show_spinner="Loading the study's data…")
-def _bundle(study_id: str, _stamp: int) -> StudyBundle:
+@st.cache_resource(ttl=600, max_entries=4, show_spinner="Loading the study's data…")
+def _bundle(study_id: str, _fingerprint: tuple[int, ...]) -> StudyBundle:
     loaded = load_bundle(runtime.database(), study_id)
     annotate(loaded.data)
     # Derive the per-turn tables once; every page then only aggregates (analytics.derive).
@@ -99,8 +100,20 @@ def _bundle(study_id: str, _stamp: int) -> StudyBundle:
 
 
 def bundle(study_id: str) -> StudyBundle:
-    # The stamp changes every 30 s, so data older than that is reloaded.
-    return _bundle(study_id, int(time.time() // 30))
+    # Reloaded when the study's data changes (a cheap fingerprint), not on a timer.
+    return _bundle(study_id, repo.study_fingerprint(runtime.database(), study_id))
+
+
+def memo(b: StudyBundle, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
+    """A page's computation on this bundle, kept with it: a re-render only draws.
+
+    The bundle's frames are never changed, so a result stays valid as long as the bundle
+    (which the fingerprint replaces when the data changes).
+    """
+    cache: dict[tuple[Any, ...], Any] = b.data._derived.setdefault("pages", {})
+    if key not in cache:
+        cache[key] = compute()
+    return cast(T, cache[key])
 
 
 def pick_study() -> repo.Study | None:
@@ -236,13 +249,16 @@ def overview_page() -> None:
     if study is None:
         return
     st.title("Overview")
-    data = _filtered(study, bundle(study.study_id).data)
-    table = funnel.funnel(data)
+    b = bundle(study.study_id)
+    fkey, data = _filtered(study, b)
+    table = memo(b, ("funnel", *fkey), lambda: funnel.funnel(data))
     st.plotly_chart(figures.funnel_figure(table), key="funnel")
     st.dataframe(table, hide_index=True)
 
 
-def _filtered(study: repo.Study, data: Any) -> Any:
+def _filtered(study: repo.Study, b: StudyBundle) -> tuple[tuple[Any, ...], Any]:
+    """The filters' widgets, and the study restricted by them (kept per filter choice)."""
+    data = b.data
     with st.expander("Filters"):
         created = pd.to_datetime(data.participants["created_at"], utc=True)
         dates = None
@@ -251,7 +267,7 @@ def _filtered(study: repo.Study, data: Any) -> Any:
                                   (created.min().date(), created.max().date()), key="f_dates")
         bands: list[str] = []
         if "age_band" in data.attributes.columns:
-            bands = sorted(str(b) for b in data.attributes["age_band"].dropna().unique())
+            bands = sorted(str(band) for band in data.attributes["age_band"].dropna().unique())
         chosen_bands = st.multiselect("Age band", bands, key="f_bands")
         key = experiment_picker(study, "Variant filter: experiment")
         chosen_variants: list[str] = []
@@ -262,13 +278,36 @@ def _filtered(study: repo.Study, data: Any) -> Any:
     if dates and isinstance(dates, tuple) and len(dates) == 2:
         start = pd.Timestamp(dates[0], tz="UTC")
         end = pd.Timestamp(dates[1], tz="UTC") + pd.Timedelta(days=1)
-    return funnel.filter_study(data, start=start, end=end,
-                               age_bands=chosen_bands or None,
-                               experiment=key if chosen_variants else None,
-                               variants=chosen_variants or None)
+        if created.min() >= start and created.max() < end:
+            start = end = None  # the whole range: no filter
+    fkey = (start, end, tuple(chosen_bands), key if chosen_variants else None,
+            tuple(chosen_variants))
+    filtered = memo(b, ("filter", *fkey), lambda: funnel.filter_study(
+        data, start=start, end=end, age_bands=chosen_bands or None,
+        experiment=key if chosen_variants else None, variants=chosen_variants or None))
+    return fkey, filtered
 
 
 # -- confusion --------------------------------------------------------------------------
+
+
+def _confusion_tables(data: Any) -> dict[str, Any]:
+    facts = confusion.hardest_facts(data)
+    return {
+        "points": confusion.confusion_points(data),
+        "by_class": figures.wrong_class_figure(confusion.wrong_clicks_by_class(data)),
+        "by_reason": figures.wrong_class_figure(confusion.wrong_clicks_by_rule_reason(data),
+                                                column="rule_reason"),
+        "heat_wrong": figures.board_heatmap_figure(confusion.wrong_click_heatmap(data),
+                                                   "Wrong clicks per tile", "wrong clicks"),
+        "heat_hes": figures.board_heatmap_figure(
+            confusion.hesitation_heatmap(data), "Median hesitation when the tile is the answer",
+            "ms"),
+        "facts": facts,
+        "facts_figure": figures.hardest_facts_figure(facts),
+        "aftermath": confusion.message_aftermath(data),
+        "overlay": confusion.rules_overlay_use(data),
+    }
 
 
 def confusion_page() -> None:
@@ -277,8 +316,10 @@ def confusion_page() -> None:
     if study is None:
         return
     st.title("Confusion points")
-    data = _filtered(study, bundle(study.study_id).data)
-    points = confusion.confusion_points(data)
+    b = bundle(study.study_id)
+    fkey, data = _filtered(study, b)
+    t = memo(b, ("confusion", *fkey), lambda: _confusion_tables(data))
+    points = t["points"]
     if points:
         st.dataframe(pd.DataFrame([{"rank": i + 1, "id": p.id, "label": p.label,
                                     "score": round(p.score, 3), "action": p.action,
@@ -288,25 +329,18 @@ def confusion_page() -> None:
         st.info("No clicks recorded yet.")
     cols = st.columns(2)
     with cols[0]:
-        st.plotly_chart(figures.wrong_class_figure(confusion.wrong_clicks_by_class(data)),
-                        key="wrong_class")
+        st.plotly_chart(t["by_class"], key="wrong_class")
     with cols[1]:
-        st.plotly_chart(figures.wrong_class_figure(
-            confusion.wrong_clicks_by_rule_reason(data), column="rule_reason"), key="reasons")
-    st.plotly_chart(figures.board_heatmap_figure(confusion.wrong_click_heatmap(data),
-                                                 "Wrong clicks per tile", "wrong clicks"),
-                    key="heat_wrong")
-    st.plotly_chart(figures.board_heatmap_figure(confusion.hesitation_heatmap(data),
-                                                 "Median hesitation when the tile is the answer",
-                                                 "ms"), key="heat_hes")
-    facts = confusion.hardest_facts(data)
+        st.plotly_chart(t["by_reason"], key="reasons")
+    st.plotly_chart(t["heat_wrong"], key="heat_wrong")
+    st.plotly_chart(t["heat_hes"], key="heat_hes")
     st.subheader("Hardest multiplication facts")
-    st.plotly_chart(figures.hardest_facts_figure(facts), key="facts")
-    st.dataframe(facts, hide_index=True)
+    st.plotly_chart(t["facts_figure"], key="facts")
+    st.dataframe(t["facts"], hide_index=True)
     st.subheader("Messages followed by trouble")
-    st.dataframe(confusion.message_aftermath(data), hide_index=True)
+    st.dataframe(t["aftermath"], hide_index=True)
     st.subheader("Rules overlay use")
-    st.dataframe(confusion.rules_overlay_use(data), hide_index=True)
+    st.dataframe(t["overlay"], hide_index=True)
 
 
 # -- questionnaires -----------------------------------------------------------------------
@@ -320,29 +354,36 @@ def questionnaires_page() -> None:
     st.title("Questionnaires")
     b = bundle(study.study_id)
     key = experiment_picker(study)
-    variants = variants_of(b.data, key)
-    summary = questionnaires.instrument_summary(b.scores, variants)
+    variants = memo(b, ("variants", key), lambda: variants_of(b.data, key))
     st.subheader("Instrument scores")
-    st.dataframe(summary, hide_index=True)
+    st.dataframe(memo(b, ("summary", key),
+                      lambda: questionnaires.instrument_summary(b.scores, variants)),
+                 hide_index=True)
     instruments = sorted(b.scores["instrument"].unique()) if len(b.scores) else []
     if instruments:
         chosen = st.selectbox("Distribution of", instruments, key="dist_instrument")
-        st.plotly_chart(figures.score_distribution_figure(b.scores, chosen), key="dist")
+        st.plotly_chart(memo(b, ("dist", chosen), lambda: figures.score_distribution_figure(
+            b.scores, chosen)), key="dist")
     st.subheader("Expectation (pre) against experience (post)")
-    st.dataframe(questionnaires.pre_post(b.scores), hide_index=True)
+    st.dataframe(memo(b, ("pre_post",), lambda: questionnaires.pre_post(b.scores)),
+                 hide_index=True)
     st.subheader("Rules quiz: correct answers")
-    st.dataframe(questionnaires.quiz_correctness(b.quiz, variants), hide_index=True)
-    items = sorted(b.data.responses["item"].unique()) if len(b.data.responses) else []
+    st.dataframe(memo(b, ("quiz", key),
+                      lambda: questionnaires.quiz_correctness(b.quiz, variants)),
+                 hide_index=True)
+    items = memo(b, ("items",), lambda: sorted(b.data.responses["item"].unique())
+                 if len(b.data.responses) else [])
     if items:
         item = st.selectbox("Answers to item", items, key="dist_item")
-        st.dataframe(questionnaires.item_distribution(b.data.responses, item, variants),
-                     hide_index=True)
+        st.dataframe(memo(b, ("item", item, key), lambda: questionnaires.item_distribution(
+            b.data.responses, item, variants)), hide_index=True)
     st.subheader("Free text")
     search = st.text_input("Search answers", key="text_search")
     text_items = b.data.study.get("text_items")
-    st.dataframe(questionnaires.free_text(b.data.responses, search or None, variants,
-                                          text_items), hide_index=True)
-    st.dataframe(questionnaires.theme_counts(b.data.responses, text_items), hide_index=True)
+    st.dataframe(memo(b, ("free_text", search, key), lambda: questionnaires.free_text(
+        b.data.responses, search or None, variants, text_items)), hide_index=True)
+    st.dataframe(memo(b, ("themes",), lambda: questionnaires.theme_counts(
+        b.data.responses, text_items)), hide_index=True)
 
 
 # -- experiments --------------------------------------------------------------------------
@@ -355,7 +396,8 @@ def experiments_page() -> None:
         return
     st.title("Experiments")
     b = bundle(study.study_id)
-    results = experiments.analyze_experiments(b.data, b.scores, b.quiz)
+    results = memo(b, ("experiments",),
+                   lambda: experiments.analyze_experiments(b.data, b.scores, b.quiz))
     if not results:
         st.info("This study has no experiments. Add them on the Studies page.")
     for result in results:
@@ -449,6 +491,13 @@ def balance_page() -> None:
 # -- report -------------------------------------------------------------------------------
 
 
+def _plan(b: StudyBundle) -> tuple[dict[str, Any], str, str, str]:
+    report = build_report(b.data, b.scores, b.quiz)
+    charts = report_figures(b.data, report)
+    return (report, report_markdown(report, charts), report_html(report, charts),
+            json.dumps(report, indent=2))
+
+
 def report_page() -> None:
     _guard()
     study = pick_study()
@@ -456,13 +505,12 @@ def report_page() -> None:
         return
     st.title("UX design plan")
     b = bundle(study.study_id)
-    report = build_report(b.data, b.scores, b.quiz)
-    charts = report_figures(b.data, report)
-    st.download_button("Download plan (Markdown)", report_markdown(report, charts),
+    report, markdown, html, as_json = memo(b, ("report",), lambda: _plan(b))
+    st.download_button("Download plan (Markdown)", markdown,
                        file_name=f"plan-{study.study_id}.md", key="dl_md")
-    st.download_button("Download plan (HTML with charts)", report_html(report, charts),
+    st.download_button("Download plan (HTML with charts)", html,
                        file_name=f"plan-{study.study_id}.html", key="dl_html")
-    st.download_button("Download plan (JSON)", json.dumps(report, indent=2),
+    st.download_button("Download plan (JSON)", as_json,
                        file_name=f"plan-{study.study_id}.json", key="dl_json")
     st.subheader("Ranked confusion points")
     for i, point in enumerate(report["confusion_points"][:15], start=1):

@@ -232,6 +232,29 @@ def list_studies(engine: Engine) -> list[Study]:
     return [_study_from_row(row) for row in rows]
 
 
+def study_fingerprint(engine: Engine, study_id: str) -> tuple[int, ...]:
+    """Changes whenever a study gains participants, events or survey pages.
+
+    ``sum(last_seq)`` over the study's sessions is its event count (every logged event
+    raises its session's counter, survey pages included); with the participant and
+    response counts it tells a cached copy of the study's data apart from new data
+    without reading the events.
+    """
+    with engine.connect() as conn:
+        row = conn.execute(
+            select(func.count(func.distinct(participants.c.participant_id)),
+                   func.coalesce(func.sum(sessions.c.last_seq), 0))
+            .select_from(participants.outerjoin(
+                sessions, sessions.c.participant_id == participants.c.participant_id))
+            .where(participants.c.study_id == study_id)
+        ).one()
+        answers = conn.execute(
+            select(func.count()).select_from(responses)
+            .where(responses.c.study_id == study_id)
+        ).scalar_one()
+    return (int(row[0]), int(row[1]), int(answers))
+
+
 def study_counts(engine: Engine, study_id: str) -> StudyCounts:
     """Participants per stage, completions, events and games of one study (aggregated in SQL)."""
     with engine.connect() as conn:

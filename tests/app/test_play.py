@@ -159,3 +159,17 @@ def test_a_whole_game_against_easy_ends_logged_and_replays(
     assert reasons and all(reasons)
     shown = {row["what"] for step in steps for row in step.timeline}
     assert f"computer seat 2: {reasons[0]}" in shown
+
+
+def test_study_fingerprint_changes_with_new_data(
+    db: Engine, make_study: Callable[..., repo.Study]
+) -> None:
+    tester, logger, session = _tester(db, make_study)
+    study_id = tester.study.study_id
+    before = repo.study_fingerprint(db, study_id)
+    assert before == repo.study_fingerprint(db, study_id)
+    logger.log(session, tester.code, "page", {"page": "play"}, client_event_id=None)
+    after_event = repo.study_fingerprint(db, study_id)
+    assert after_event != before
+    services.consent(db, tester.study, {"child": False})
+    assert repo.study_fingerprint(db, study_id) != after_event
