@@ -33,25 +33,10 @@ from typing import Any, NoReturn
 from engine.core import EngineError
 from engine.players import LEVELS, Player, make_player
 from engine.vapoosh import Rules, VapooshGame, deal_preplaced
-from engine.vapoosh.playout import random_playout
+from engine.vapoosh.playout import RULE_EVENTS, random_playout
 
 #: Event kinds of scenario-format.md, counted per game.
-EVENT_KINDS: tuple[str, ...] = (
-    "roll",
-    "place",
-    "capture",
-    "surround_capture",
-    "brown",
-    "extra_turn",
-    "blocked_own",
-    "reroll",
-    "miss_turn",
-    "quad",
-    "skip",
-    "vapoosh",
-    "win",
-    "draw",
-)
+EVENT_KINDS: tuple[str, ...] = ("roll", "place", *RULE_EVENTS, "win", "draw")
 #: Counted by the simulator itself: a rolled option that was empty but suicide for the roller.
 SUICIDE_OPTION = "suicide_option"
 COUNTED: tuple[str, ...] = (*EVENT_KINDS, SUICIDE_OPTION)

@@ -171,10 +171,8 @@ def _human_turn(ctrl: PlayController, tester: SimulatedTester, highlight: bool,
     """Roll, maybe click wrong tiles, then place: returns the cues it caused."""
     rng = tester.rng
     cues = [ctrl.roll()]
-    if ctrl.state.phase != "place" or ctrl.to_move != ctrl.state.to_move:
-        return cues
     if not ctrl.human_to_act or ctrl.state.phase != "place":
-        return cues
+        return cues  # blocked: the turn passed (or a re-roll is due)
     p = ctrl.state.dice[0] + ctrl.state.dice[1] if ctrl.state.dice else 2
     g = ctrl.state.dice[2] + ctrl.state.dice[3] if ctrl.state.dice else 2
     difficulty = fact_difficulty(p, g)

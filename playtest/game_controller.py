@@ -30,6 +30,7 @@ from engine.vapoosh import (
     classify_click,
     deal_preplaced,
 )
+from playtest.board.view import glow_from_events
 from playtest.cues import Cue, base_values, pick_cue
 from playtest.storage.errors import ConflictError
 
@@ -117,8 +118,7 @@ class PlayController:
             if kind.startswith("ai:")
         }
         self.options_shown_ms: float | None = None
-        self.last_reasons: dict[int, str] = {}
-        self.glow: dict[str, list[tuple[int, int]]] = {"placed": [], "captured": [], "ai": []}
+        self.glow: dict[tuple[int, int], str] = {}
         self.last_dice: dict[int, tuple[int, int, int, int]] = {}
         self.finished_logged = self.state.phase == "over"
 
@@ -187,13 +187,6 @@ class PlayController:
             highlight=self.highlight, rerolls_allowed=self.rules.own_suicide_rerolls,
         )
 
-    def seat_name(self, seat: int) -> str:
-        kind = self.seat_kind(seat)
-        if kind == "human":
-            humans = [i for i, k in enumerate(self.seats, start=1) if k == "human"]
-            return "You" if len(humans) == 1 else f"Player {seat}"
-        return f"Computer {seat}"
-
     def _after(self, events: list[Event], seat: int) -> Cue:
         self._log_engine_events(events)
         self._track_glow(events, seat)
@@ -211,15 +204,9 @@ class PlayController:
         return self._cue_for(events, seat)
 
     def _track_glow(self, events: Sequence[Event], seat: int) -> None:
-        placed = [t for e in events if e.kind in ("place", "brown") for t in e.tiles]
-        if not placed:
-            return
-        captured = [t for e in events if e.kind in ("capture", "surround_capture") for t in e.tiles]
-        self.glow = {
-            "placed": placed,
-            "captured": captured,
-            "ai": placed if self.seat_kind(seat) != "human" else [],
-        }
+        # The last placement's tiles glow (the same marks the replay shows).
+        if any(e.kind in ("place", "brown") for e in events):
+            self.glow = glow_from_events(events, computer=self.seat_kind(seat) != "human")
 
     def abandon(self, reason: str = "restarted") -> None:
         """End an unfinished game without a result (restart): logged and stored as such."""
@@ -317,7 +304,6 @@ class PlayController:
         if self.state.phase == "place" and self.to_move == seat:
             decision = self.players[seat].choose(self.state)
             reason = decision.reason
-            self.last_reasons[seat] = reason
             events = self._apply(decision.action)
             self.sink.log("ai_move", {"seat": seat, "reason": reason,
                                       "action": decision.action.to_json()})

@@ -15,12 +15,10 @@ from sqlalchemy.engine import Engine
 
 from engine.vapoosh import Rules, VapooshGame, action_from_json
 from playtest.board.view import glow_from_events
-from playtest.storage.models import EventRow, GameActionRow
+from playtest.storage.models import events as _events
+from playtest.storage.models import game_actions as _actions
 from playtest.storage.repository import GameRecord
 from playtest.storage.timeutil import iso_from_ms
-
-_events = EventRow.__table__  # type: ignore[attr-defined]
-_actions = GameActionRow.__table__  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)

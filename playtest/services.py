@@ -19,7 +19,7 @@ from sqlalchemy.engine import Engine
 from playtest.game_controller import PlayController
 from playtest.storage import repository as repo
 from playtest.storage.events import EventLogger
-from playtest.storage.models import EventRow
+from playtest.storage.models import events
 from playtest.study_config import EffectiveConfig, StudyConfig, effective_config, parse_study_config
 from surveys import SurveyDefinition, load_survey
 from surveys.streamlit_renderer import Answer, SavedProgress
@@ -135,7 +135,7 @@ def survey_for(tester: Tester, phase: str) -> SurveyDefinition | None:
 
 def submitted_pages(engine: Engine, participant_id: str, survey_id: str) -> dict[str, float]:
     """Survey pages this tester submitted (from their ``survey_page`` events): page → s."""
-    table = EventRow.__table__  # type: ignore[attr-defined]
+    table = events
     with engine.connect() as conn:
         rows = conn.execute(
             select(table.c.props).where(table.c.participant_id == participant_id)
@@ -237,5 +237,4 @@ def open_game(engine: Engine, logger: EventLogger, tester: Tester, session_id: s
 
 def games_finished(engine: Engine, tester: Tester) -> int:
     """Games played to the end (a restarted game does not count towards the study's games)."""
-    return sum(1 for g in repo.list_games(engine, tester.code)
-               if g.finished and g.reason != "restarted")
+    return repo.count_finished_games(engine, tester.code, except_reasons=("restarted",))

@@ -106,6 +106,19 @@ def _threat_notes(state: Any, board: list[int], action: Move) -> list[str]:
     return notes
 
 
+def _children_or_win(
+    state: Any, targets: list[Move]
+) -> tuple[int, list[int], list[Any], Decision | None]:
+    """The mover, the board, each move's resulting state, and a winning move if any."""
+    seat = state.to_move
+    board = board_of(state)
+    children = [after(state, a) for a in targets]
+    for action, child in zip(targets, children, strict=True):
+        if child.winner == seat:
+            return seat, board, children, Decision(action, f"Wins: {describe(state, action, board)}")
+    return seat, board, children, None
+
+
 class HardPlayer(Player):
     """Scores every legal move by a weighted evaluation of the position it leaves.
 
@@ -122,12 +135,9 @@ class HardPlayer(Player):
         self.weights = weights or Weights()
 
     def _choose(self, state: Any, targets: list[Move]) -> Decision:
-        seat = state.to_move
-        board = board_of(state)
-        children = [after(state, a) for a in targets]
-        for action, child in zip(targets, children, strict=True):
-            if child.winner == seat:
-                return Decision(action, f"Wins: {describe(state, action, board)}")
+        seat, board, children, win = _children_or_win(state, targets)
+        if win is not None:
+            return win
         values, _ = leaf_values(children, self.weights)
         mine = [float(v) for v in values[:, seat - 1]]
         k = _pick(self._rng, mine)
@@ -181,12 +191,9 @@ class ExpectimaxPlayer(Player):
         self.weights = weights or Weights()
 
     def _choose(self, state: Any, targets: list[Move]) -> Decision:
-        seat = state.to_move
-        board = board_of(state)
-        children = [after(state, a) for a in targets]
-        for action, child in zip(targets, children, strict=True):
-            if child.winner == seat:
-                return Decision(action, f"Wins: {describe(state, action, board)}")
+        seat, board, children, win = _children_or_win(state, targets)
+        if win is not None:
+            return win
         flat: list[Any] = []
         plan: list[_Leaf] = []
         for k, child in enumerate(children):
@@ -244,12 +251,9 @@ class ExpertPlayer(Player):
         self.depth = depth
 
     def _choose(self, state: Any, targets: list[Move]) -> Decision:
-        seat = state.to_move
-        board = board_of(state)
-        children = [after(state, a) for a in targets]
-        for action, child in zip(targets, children, strict=True):
-            if child.winner == seat:
-                return Decision(action, f"Wins: {describe(state, action, board)}")
+        seat, board, children, win = _children_or_win(state, targets)
+        if win is not None:
+            return win
         rolls = [
             [self._rng.randrange(1296) for _ in range(self.depth)] for _ in range(self.futures)
         ]

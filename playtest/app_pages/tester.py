@@ -148,7 +148,7 @@ def _resume_link(tester: services.Tester) -> None:
 def _controller(tester: services.Tester, *, new: bool = False) -> PlayController | None:
     engine = runtime.database()
     ctrl: PlayController | None = st.session_state.get("ctrl")
-    if new or ctrl is None or ctrl.is_over and not st.session_state.get("show_finished"):
+    if new or ctrl is None:
         if not new and repo.latest_unfinished_game(engine, tester.code) is None:
             if services.games_finished(engine, tester) >= tester.config.games_per_tester:
                 return ctrl if ctrl is not None and ctrl.is_over else None
@@ -156,7 +156,6 @@ def _controller(tester: services.Tester, *, new: bool = False) -> PlayController
         ctrl = services.open_game(engine, runtime.event_logger(), tester, tester_session(tester),
                                   new=new)
         st.session_state["ctrl"] = ctrl
-        st.session_state["show_finished"] = True
         _after_action(ctrl, [])
     return ctrl
 
@@ -177,9 +176,8 @@ def _after_action(ctrl: PlayController, cues: list[Cue]) -> None:
             st.session_state["ai_due"] = time.monotonic() + _think_ms(tester) / 1000
     shown = [c for c in cues if c.key]
     if shown:
-        st.session_state["cue"] = shown[-1] if not any(
-            c for c in shown if not c.computer and c.key in _STICKY) else next(
-            c for c in shown if not c.computer and c.key in _STICKY)
+        own = [c for c in shown if not c.computer and c.key in _STICKY]
+        st.session_state["cue"] = own[0] if own else shown[-1]
         st.session_state["cue_id"] = st.session_state.get("cue_id", 0) + 1
 
 
@@ -302,11 +300,6 @@ def play_page() -> None:
     state = ctrl.state
     seats = ["human" if k == "human" else "computer" for k in ctrl.seats]
     show_dice = ctrl.human_to_act or tester.effective.show_computer_dice
-    glow: dict[tuple[int, int], str] = {}
-    for tile in ctrl.glow.get("captured", []):
-        glow[tile] = "captured"
-    for tile in ctrl.glow.get("placed", []):
-        glow[tile] = "computer" if ctrl.glow.get("ai") else "placed"
     thinking = ctrl.computer_to_act and st.session_state.get("ai_due") is not None
     paused = "rules_open" in st.session_state
     if paused:
@@ -318,7 +311,7 @@ def play_page() -> None:
         dice_seat=ctrl.to_move,
         options=state.options if state.phase == "place" else (),
         highlight=tester.effective.highlight_options,
-        glow=glow,
+        glow=ctrl.glow,
         seats=seats,
         to_move=None if ctrl.is_over else ctrl.to_move,
         phase=phase,
@@ -344,7 +337,7 @@ def play_page() -> None:
         _computer_clock()
     _game_controls(tester, ctrl)
     if ctrl.is_over:
-        _between_games(tester, services.games_finished(engine, tester))
+        _between_games(tester, finished)
 
 
 def _game_controls(tester: services.Tester, ctrl: PlayController) -> None:

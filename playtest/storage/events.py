@@ -46,12 +46,12 @@ from sqlalchemy.exc import IntegrityError, StatementError
 
 from playtest.storage.db import SQLITE_PRAGMAS, write_lock
 from playtest.storage.errors import NotFound, StorageError
-from playtest.storage.models import EventRow, ParticipantRow, SessionRow
+from playtest.storage.models import (
+    events,
+    participants,
+    sessions,
+)
 from playtest.storage.timeutil import ms_from
-
-events = EventRow.__table__  # type: ignore[attr-defined]
-sessions = SessionRow.__table__  # type: ignore[attr-defined]
-participants = ParticipantRow.__table__  # type: ignore[attr-defined]
 
 MAX_GROUP = 256
 IDLE_SECONDS = 30.0

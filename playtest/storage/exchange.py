@@ -40,22 +40,15 @@ from playtest.storage.db import write_lock
 from playtest.storage.errors import ImportRejected, NotFound
 from playtest.storage.models import (
     STAGES,
-    AssignmentRow,
-    EventRow,
-    ParticipantRow,
-    ResponseRow,
-    SessionRow,
-    StudyRow,
+    assignments,
+    events,
+    participants,
+    responses,
+    sessions,
+    studies,
 )
 from playtest.storage.repository import PHASES, upsert_insert
 from playtest.storage.timeutil import iso_from_ms, ms_from_iso, now_ms
-
-studies = StudyRow.__table__  # type: ignore[attr-defined]
-participants = ParticipantRow.__table__  # type: ignore[attr-defined]
-sessions = SessionRow.__table__  # type: ignore[attr-defined]
-events = EventRow.__table__  # type: ignore[attr-defined]
-responses = ResponseRow.__table__  # type: ignore[attr-defined]
-assignments = AssignmentRow.__table__  # type: ignore[attr-defined]
 
 RECORD_KINDS = ("study", "participant", "assignment", "event", "response")
 REQUIRED: dict[str, tuple[str, ...]] = {

@@ -217,3 +217,15 @@ ALL_TABLES = (
     AssignmentRow,
     ExposureRow,
 )
+
+
+# The tables as SQLAlchemy Core objects, for the storage code's queries (one place).
+studies = StudyRow.__table__  # type: ignore[attr-defined]
+participants = ParticipantRow.__table__  # type: ignore[attr-defined]
+sessions = SessionRow.__table__  # type: ignore[attr-defined]
+games = GameRow.__table__  # type: ignore[attr-defined]
+game_actions = GameActionRow.__table__  # type: ignore[attr-defined]
+events = EventRow.__table__  # type: ignore[attr-defined]
+responses = ResponseRow.__table__  # type: ignore[attr-defined]
+assignments = AssignmentRow.__table__  # type: ignore[attr-defined]
+exposures = ExposureRow.__table__  # type: ignore[attr-defined]

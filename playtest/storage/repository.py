@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, func, insert, select, update
+from sqlalchemy import Engine, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
@@ -37,27 +37,17 @@ from playtest.storage.db import write_lock
 from playtest.storage.errors import ConflictError, NotFound
 from playtest.storage.models import (
     STAGES,
-    AssignmentRow,
-    EventRow,
-    ExposureRow,
-    GameActionRow,
-    GameRow,
-    ParticipantRow,
-    ResponseRow,
-    SessionRow,
-    StudyRow,
+    assignments,
+    events,
+    exposures,
+    game_actions,
+    games,
+    participants,
+    responses,
+    sessions,
+    studies,
 )
 from playtest.storage.timeutil import datetime_from_ms, ms_from, now_ms
-
-studies = StudyRow.__table__  # type: ignore[attr-defined]
-participants = ParticipantRow.__table__  # type: ignore[attr-defined]
-sessions = SessionRow.__table__  # type: ignore[attr-defined]
-games = GameRow.__table__  # type: ignore[attr-defined]
-game_actions = GameActionRow.__table__  # type: ignore[attr-defined]
-events = EventRow.__table__  # type: ignore[attr-defined]
-responses = ResponseRow.__table__  # type: ignore[attr-defined]
-assignments = AssignmentRow.__table__  # type: ignore[attr-defined]
-exposures = ExposureRow.__table__  # type: ignore[attr-defined]
 
 CODE_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 PHASES = ("pre", "post")
@@ -648,6 +638,24 @@ def list_games(engine: Engine, participant_id: str) -> list[GameRecord]:
             .order_by(games.c.created_at_ms)
         ).all()
         return [_game_from_row(conn, row) for row in rows]
+
+
+def count_finished_games(
+    engine: Engine, participant_id: str, *, except_reasons: Sequence[str] = ()
+) -> int:
+    """How many of the tester's games are finished (not counting ``except_reasons``)."""
+    query = (
+        select(func.count())
+        .select_from(games)
+        .where(games.c.participant_id == participant_id)
+        .where(games.c.finished_at_ms.is_not(None))
+    )
+    if except_reasons:
+        query = query.where(
+            or_(games.c.reason.is_(None), games.c.reason.not_in(list(except_reasons)))
+        )
+    with engine.connect() as conn:
+        return int(conn.execute(query).scalar_one())
 
 
 # ---------------------------------------------------------------- survey responses

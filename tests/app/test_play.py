@@ -146,6 +146,7 @@ def test_a_whole_game_against_easy_ends_logged_and_replays(
     assert len(end) == 1 and end[0]["props"]["winner"] == ctrl.state.winner
     record = repo.load_game(db, ctrl.game_id)
     assert record is not None and record.finished
+    assert services.games_finished(db, tester) == 1
     # The stored record and the record in game_end both replay to the final position.
     for actions in (record.actions, end[0]["props"]["record"]):
         state = VapooshGame(Rules.from_obj(record.rules), players=2).new_initial_state()
