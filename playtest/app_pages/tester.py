@@ -329,8 +329,11 @@ def play_page() -> None:
                  on_mute=_on_mute)
     choice = ctrl.brown_choice()
     if choice == "optional" and ctrl.human_to_act:
+        # The click callback resets the choice through session state, so the widget takes
+        # its start value from there too (a default as well would make Streamlit warn).
+        st.session_state.setdefault("brown_mode", "Normal counter")
         st.segmented_control("Vapooh! Which counter?", ["Normal counter", "Brown counter"],
-                             key="brown_mode", default="Normal counter")
+                             key="brown_mode")
     elif choice == "forced" and ctrl.human_to_act:
         st.info("Vapooh! Your counter this time is a brown one.")
     if thinking and not paused:

@@ -133,6 +133,14 @@ def _board(page: Any) -> Any:
     return page.locator(f"[class*='{BOARD[1:]}'] .vb")
 
 
+def _wait_board(page: Any) -> None:
+    """Wait until the board shows a game: its markup exists before its script has drawn
+    the first view, and a roll clicked then would be read against no view at all."""
+    page.locator(f"[class*='{BOARD[1:]}'] .vb[data-token][data-phase]").wait_for(
+        timeout=30_000)
+    _settle(page)
+
+
 def _phase(page: Any) -> str:
     return str(_board(page).get_attribute("data-phase"))
 
@@ -214,7 +222,7 @@ def test_a_tester_goes_from_study_link_to_completion_code(
     assert repo.get_participant(engine, code) is not None
     pre_pages = _fill_survey(page, screenshot, "e2e-02-pre-survey")
     assert pre_pages >= 3
-    _board(page).wait_for(timeout=30_000)
+    _wait_board(page)
     screenshot(page, "e2e-03-board")
     wrong: list[int] = []
     turns = 0
@@ -276,7 +284,7 @@ def test_a_reload_mid_game_carries_on_where_it_was(
     _consent(page)
     code = page.url.split("p=")[1].split("&")[0]
     _fill_survey(page, screenshot, "e2e-resume-pre")
-    _board(page).wait_for(timeout=30_000)
+    _wait_board(page)
     wrong: list[int] = [0, 0, 0]  # no wrong clicks in this test
     for _ in range(3):
         if _phase(page) == "over":
@@ -286,7 +294,7 @@ def test_a_reload_mid_game_carries_on_where_it_was(
     record = repo.latest_unfinished_game(engine, code)
     page.reload()
     _settle(page)
-    _board(page).wait_for(timeout=30_000)
+    _wait_board(page)
     screenshot(page, "e2e-resume-after-reload")
     after = [_tiles(page).nth(i).get_attribute("class") for i in range(144)]
     strip = re.compile(r" g-\w+")  # the glow of the last move is not part of the position
