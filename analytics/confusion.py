@@ -144,6 +144,15 @@ def hardest_facts(data: StudyData, min_attempts: int = 5) -> pd.DataFrame:
     median_ms, smoothed_rate``; facts with fewer than ``min_attempts`` attempts are left
     out; ranked by ``smoothed_rate`` ((wrong+1)/(attempts+2)), then attempts.
     """
+    key = f"hardest_facts:{min_attempts}"
+    cached = data._derived.get(key)
+    if cached is None:
+        # confusion_points, the page and the report all ask: computed once per StudyData
+        cached = data._derived[key] = _hardest_facts(data, min_attempts)
+    return cached.copy()
+
+
+def _hardest_facts(data: StudyData, min_attempts: int) -> pd.DataFrame:
     turn_table = derive.turns(data)
     attempted = turn_table[(turn_table["n_clicks"] > 0) & turn_table["fact"].notna()]
     grouped = attempted.assign(wrong=attempted["n_wrong_math"] > 0).groupby("fact")
@@ -175,6 +184,14 @@ def message_aftermath(data: StudyData) -> pd.DataFrame:
     baseline_trouble_rate``. ``rules_opened`` counts showings followed by a
     ``rules_open`` whose ``context`` is the key before the next message of the session.
     """
+    cached = data._derived.get("message_aftermath")
+    if cached is None:
+        # confusion_points reads it too: computed once per (never changed) StudyData
+        cached = data._derived["message_aftermath"] = _message_aftermath(data)
+    return cached.copy()
+
+
+def _message_aftermath(data: StudyData) -> pd.DataFrame:
     columns = ["key", "shown", "participants", "wrong_per_turn_after", "wrong_per_turn_all",
                "hesitation_after_ms", "hesitation_all_ms", "rules_opened",
                "rules_open_rate", "trouble_rate", "baseline_trouble_rate"]
@@ -194,7 +211,7 @@ def message_aftermath(data: StudyData) -> pd.DataFrame:
                                 direction="backward")
         matched = matched[matched["index"].notna() & (matched["key"] == matched["context"])]
         followed.loc[matched["index"].astype(int).unique()] = True
-    indexed = turn_table.set_index("turn_id")
+    indexed = turn_table.set_index("turn_id")[["n_wrong", "first_ms"]]
     has_turn = shown["next_turn_id"] >= 0
     next_turns = indexed.reindex(shown["next_turn_id"].where(has_turn, -1).to_numpy())
     next_turns.index = shown.index

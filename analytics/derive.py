@@ -256,7 +256,8 @@ def messages(data: StudyData) -> pd.DataFrame:
     cached = _memo(data, "messages")
     if cached is not None:
         return cached
-    table = props_of(data, "message", ["key", "variant", "text", "ms_visible"]).copy()
+    # not the text: key and variant name it (and 350k texts weigh on every load)
+    table = props_of(data, "message", ["key", "variant", "ms_visible"]).copy()
     turn_table = turns(data)
     turn_ids = np.sort(turn_table["turn_id"].to_numpy().astype("int64"))
     ordered = ordered_events(data)
@@ -328,3 +329,97 @@ def member_mask(column: pd.Series, ids: set[str]) -> np.ndarray:
                           dtype=bool)
     except (pa.ArrowException, TypeError, ValueError):
         return column.isin(list(ids)).to_numpy(dtype=bool)
+
+
+# --- Prepared tables kept outside a StudyData (a snapshot) -------------------------------
+
+#: The derived tables analytics functions read once :func:`prepare` has run (memo keys).
+#: A study's snapshot keeps exactly these; everything else (the ordered events, the
+#: expanded roll props) only serves to derive them.
+PREPARED_KEYS = (
+    "clicks",
+    "turns",
+    "messages",
+    "props:page:page",
+    "props:game_start:game_id",
+    "props:rules_open:context",
+    "props:rules_close:context",
+)
+# Integer ids that number things across the whole study (row position, participant +
+# session code, running roll count); -1 in the turn references means "no turn".
+_RUNNING_IDS = ("row", "session_code", "roll_no")
+_TURN_REFERENCES = ("turn_id", "next_turn_id")
+
+
+class PreparedTablesError(ValueError):
+    """A set of prepared tables lacks a table or a column analytics reads."""
+
+
+def prepared_tables(data: StudyData) -> dict[str, pd.DataFrame]:
+    """The tables of :data:`PREPARED_KEYS` for ``data`` (prepared first if need be).
+
+    >>> sorted(prepared_tables(StudyData.empty("s"))) == sorted(PREPARED_KEYS)
+    True
+    """
+    if not data._derived.get("prepared"):
+        prepare(data)
+    return {key: data._derived[key] for key in PREPARED_KEYS}
+
+
+def adopt_prepared(data: StudyData, tables: dict[str, pd.DataFrame]) -> StudyData:
+    """Give ``data`` derived tables computed elsewhere (e.g. read from a snapshot).
+
+    ``data.events`` may then be empty: analytics functions read only the prepared
+    tables. Raises :class:`PreparedTablesError` if a table is missing.
+    """
+    missing = [key for key in PREPARED_KEYS if key not in tables]
+    if missing:
+        raise PreparedTablesError(f"prepared tables lack: {', '.join(missing)}")
+    for key in PREPARED_KEYS:
+        data._derived[key] = tables[key]
+    data._derived["prepared"] = True
+    return data
+
+
+def splice_prepared(
+    base: dict[str, pd.DataFrame], fresh: dict[str, pd.DataFrame], replaced: set[str]
+) -> dict[str, pd.DataFrame]:
+    """``base`` without the participants in ``replaced``, plus ``fresh``.
+
+    ``fresh`` holds the tables derived from some participants' events alone (those
+    participants must be in ``replaced`` if ``base`` has them). Every derived row belongs
+    to one participant and links to rows of the same participant only, so the result
+    equals deriving the combined events, except that the study-wide running numbers
+    (``row``, ``session_code``, ``roll_no`` and the turn ids built from ``roll_no``) of
+    the fresh rows are shifted past those of ``base`` to stay unique.
+
+    >>> empty = prepared_tables(StudyData.empty("s"))
+    >>> splice_prepared(empty, empty, set())["turns"].empty
+    True
+    """
+    shift: dict[str, int] = {}
+    for column in _RUNNING_IDS:
+        tops = [int(table[column].max()) for table in base.values()
+                if column in table.columns and len(table)]
+        shift[column] = max(tops, default=-1) + 1
+    # turn ids are roll numbers, so they move with roll_no
+    shift["turn_id"] = shift["next_turn_id"] = shift["roll_no"]
+    result: dict[str, pd.DataFrame] = {}
+    for key in PREPARED_KEYS:
+        old, new = base[key], fresh[key]
+        kept = old[~member_mask(old["participant_id"], replaced)] if replaced and len(old) \
+            else old
+        if new.empty:
+            result[key] = kept.reset_index(drop=True)
+            continue
+        new = new.copy()
+        for column in _RUNNING_IDS:
+            if column in new.columns:
+                new[column] = new[column].astype("int64") + shift[column]
+        for column in _TURN_REFERENCES:
+            if column in new.columns:
+                values = new[column].astype("int64")
+                new[column] = np.where(values >= 0, values + shift[column], -1).astype("int64")
+        result[key] = (pd.concat([kept, new], ignore_index=True) if len(kept)
+                       else new.reset_index(drop=True))
+    return result

@@ -43,6 +43,7 @@ def _ready_engine() -> Engine:
 ])
 def up(args: argparse.Namespace) -> int:
     from playtest import demo
+    from playtest.study_snapshot import refresh
 
     os.environ.setdefault("DATABASE_URL", database_url())
     engine = _ready_engine()
@@ -50,6 +51,7 @@ def up(args: argparse.Namespace) -> int:
     if args.testers > 0 and not repo.list_participants(engine, study.study_id):
         print(f"Filling the demo study with {args.testers} simulated testers…", flush=True)
         print(demo.generate(engine, args.testers).summary(), flush=True)
+        refresh(engine, study.study_id)  # the dashboard's first visit reads this
     password = auth.ensure_password()
     if password:
         print(f"Designer password (shown once; change it with `playtest designer "
@@ -72,6 +74,7 @@ def up(args: argparse.Namespace) -> int:
 ])
 def demo_command(args: argparse.Namespace) -> int:
     from playtest import demo
+    from playtest.study_snapshot import refresh
 
     if args.testers < 1:
         raise CommandError("--testers must be at least 1")
@@ -84,6 +87,8 @@ def demo_command(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     report = demo.generate(engine, args.testers, seed=args.seed, study=study)
     print(report.summary())
+    done = refresh(engine, study.study_id if study else demo.DEMO_STUDY_ID)
+    print(f"dashboard data {done.how} in {done.seconds:.1f} s")
     print(f"took {time.perf_counter() - started:.1f} s")
     return 0
 
@@ -97,14 +102,14 @@ def demo_command(args: argparse.Namespace) -> int:
 ])
 def report_command(args: argparse.Namespace) -> int:
     from analytics.report import build_report, report_figures, report_html, report_markdown
-    from playtest.study_data import load_bundle
+    from playtest.study_snapshot import load_prepared
     from playtest.survey_items import annotate
 
     engine = _ready_engine()
     if repo.get_study(engine, args.study) is None:
         raise CommandError(f"no study {args.study!r}")
     started = time.perf_counter()
-    bundle = load_bundle(engine, args.study)
+    bundle = load_prepared(engine, args.study).bundle
     annotate(bundle.data)
     report = build_report(bundle.data, bundle.scores, bundle.quiz)
     charts = report_figures(bundle.data, report)

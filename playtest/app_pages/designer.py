@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 import yaml
 
-from analytics import confusion, derive, experiments, figures, funnel, questionnaires
+from analytics import confusion, experiments, figures, funnel, questionnaires
 from analytics.report import build_report, report_figures, report_html, report_markdown
 from engine.core import EngineError
 from engine.vapoosh import PRESETS, Rules
@@ -26,7 +26,8 @@ from playtest.board.component import render_board
 from playtest.replay import ReplayStep, replay_steps
 from playtest.storage import repository as repo
 from playtest.study_config import StudyConfig, StudyConfigError, parse_study_config
-from playtest.study_data import StudyBundle, load_bundle
+from playtest.study_data import StudyBundle
+from playtest.study_snapshot import load_prepared
 from playtest.survey_items import annotate
 from surveys import list_surveys
 
@@ -92,10 +93,10 @@ def _guard() -> None:
 
 @st.cache_resource(ttl=600, max_entries=4, show_spinner="Loading the study's data…")
 def _bundle(study_id: str, _fingerprint: tuple[int, ...]) -> StudyBundle:
-    loaded = load_bundle(runtime.database(), study_id)
+    # Prepared (every page then only aggregates) by way of the study's snapshot on disk:
+    # only testers whose data changed since it was written are derived again.
+    loaded = load_prepared(runtime.database(), study_id).bundle
     annotate(loaded.data)
-    # Derive the per-turn tables once; every page then only aggregates (analytics.derive).
-    derive.prepare(loaded.data)
     return loaded
 
 

@@ -288,6 +288,8 @@ def _computer_clock() -> None:
 def play_page() -> None:
     tester = current_tester()
     log_page(tester, "play")
+    if st.session_state.pop("stop_playing", False):
+        _advance(tester, "play", "post_survey")
     engine = runtime.database()
     st.session_state.setdefault("speed", tester.effective.speed)
     ctrl = _controller(tester)
@@ -301,8 +303,10 @@ def play_page() -> None:
     seats = ["human" if k == "human" else "computer" for k in ctrl.seats]
     show_dice = ctrl.human_to_act or tester.effective.show_computer_dice
     thinking = ctrl.computer_to_act and st.session_state.get("ai_due") is not None
-    paused = "rules_open" in st.session_state
-    if paused:
+    paused = "rules_open" in st.session_state or "menu_open" in st.session_state
+    if "menu_open" in st.session_state:
+        _menu_overlay(tester, ctrl)
+    elif paused:
         _rules_overlay(tester, ctrl)
     phase = state.phase if state.phase in ("roll", "place", "over") else "roll"
     view = board_view(
@@ -344,10 +348,11 @@ def play_page() -> None:
 
 
 def _game_controls(tester: services.Tester, ctrl: PlayController) -> None:
-    cols = st.columns(3)
+    cols = st.columns(4)
+    paused = "rules_open" in st.session_state or "menu_open" in st.session_state
     with cols[0]:
         st.button("Rules", key="rules_button", on_click=_open_rules, args=(tester, ctrl),
-                  disabled="rules_open" in st.session_state)
+                  disabled=paused)
     with cols[1]:
         level = st.segmented_control("Speed", [1, 2, 3], key="speed",
                                      format_func=lambda s: speed(s).name)
@@ -358,6 +363,9 @@ def _game_controls(tester: services.Tester, ctrl: PlayController) -> None:
     with cols[2]:
         if st.button("Restart game", key="restart"):
             _restart(tester, ctrl)
+    with cols[3]:
+        st.button("Back to menu", key="menu_button", on_click=_open_menu, args=(tester, ctrl),
+                  disabled=paused or ctrl.is_over)
 
 
 def _restart(tester: services.Tester, ctrl: PlayController) -> None:
@@ -381,12 +389,58 @@ def _close_rules(tester: services.Tester, ctrl: PlayController) -> None:
     opened = st.session_state.pop("rules_open", None)
     if opened is None:
         return
-    paused = time.monotonic() - opened["at"]
-    if st.session_state.get("ai_due") is not None:
-        st.session_state["ai_due"] += paused
+    paused = _resume_clock(opened["at"])
     runtime.event_logger().log(tester_session(tester), tester.code, "rules_close",
                                {"context": opened["context"], "seconds": round(paused, 3)},
                                client_event_id=None, game_id=ctrl.game_id)
+
+
+def _resume_clock(paused_at: float) -> float:
+    """Seconds the game was paused; the computer's think time moves on by as much."""
+    paused = time.monotonic() - paused_at
+    if st.session_state.get("ai_due") is not None:
+        st.session_state["ai_due"] += paused
+    return paused
+
+
+# The seed game's "Back to menu". In a study the tester does not pick a mode (the study
+# does), so the menu offers what is left to choose: carry on, a new game, or stop playing
+# and go to the last questions (a tester may always stop; the game is logged as left).
+def _open_menu(tester: services.Tester, ctrl: PlayController) -> None:
+    st.session_state["menu_open"] = {"at": time.monotonic()}
+    runtime.event_logger().log(tester_session(tester), tester.code, "menu_open", {},
+                               client_event_id=None, game_id=ctrl.game_id)
+
+
+def _close_menu(tester: services.Tester, ctrl: PlayController, choice: str) -> None:
+    opened = st.session_state.pop("menu_open", None)
+    if opened is None:  # a second press of a menu button (double click): already handled
+        return
+    paused = _resume_clock(opened["at"])
+    runtime.event_logger().log(tester_session(tester), tester.code, "menu_close",
+                               {"choice": choice, "seconds": round(paused, 3)},
+                               client_event_id=None, game_id=ctrl.game_id)
+    if choice == "new_game":
+        ctrl.abandon("restarted")
+        st.session_state.pop("cue", None)
+        _controller(tester, new=True)
+    elif choice == "stop":
+        ctrl.abandon("left")
+        st.session_state.pop("ctrl", None)
+        st.session_state["stop_playing"] = True
+
+
+def _menu_overlay(tester: services.Tester, ctrl: PlayController) -> None:
+    with st.container(border=True, key="menu_overlay"):
+        st.subheader("Menu")
+        st.write("The game is paused.")
+        cols = st.columns(3)
+        cols[0].button("Back to the game", key="menu_resume", type="primary",
+                       on_click=_close_menu, args=(tester, ctrl, "resume"))
+        cols[1].button("New game", key="menu_new_game",
+                       on_click=_close_menu, args=(tester, ctrl, "new_game"))
+        cols[2].button("Stop playing: go to the last questions", key="menu_stop",
+                       on_click=_close_menu, args=(tester, ctrl, "stop"))
 
 
 def _rules_overlay(tester: services.Tester, ctrl: PlayController) -> None:

@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from sqlalchemy.engine import Engine
+
 from playtest.cli import CommandError, arg, command, group
 
 group("db", help="database maintenance")
 group("participant", help="privacy operations on one tester")
 
 
-def _engine_ready() -> object:
+def _engine_ready() -> Engine:
     from playtest.storage.db import get_engine, upgrade
 
     engine = get_engine()
@@ -50,11 +52,11 @@ def export(args: argparse.Namespace) -> int:
     engine = _engine_ready()
     fmt = args.format or {".csv": "csv", ".parquet": "parquet"}.get(Path(args.out).suffix, "jsonl")
     if fmt == "jsonl":
-        counts = export_jsonl(engine, args.study, args.out)  # type: ignore[arg-type]
+        counts = export_jsonl(engine, args.study, args.out)
         summary = ", ".join(f"{count} {kind}" for kind, count in counts.items())
         print(f"wrote {args.out}: {summary}")
     else:
-        files = export_tables(engine, args.study, args.out, fmt)  # type: ignore[arg-type]
+        files = export_tables(engine, args.study, args.out, fmt)
         for kind, path in files.items():
             print(f"wrote {path} ({kind})")
     return 0
@@ -71,9 +73,19 @@ def import_file(args: argparse.Namespace) -> int:
     if not Path(args.file).is_file():
         raise CommandError(f"no such file: {args.file}")
     engine = _engine_ready()
-    report = import_jsonl(engine, args.file)  # type: ignore[arg-type]
+    report = import_jsonl(engine, args.file)
     print(report.summary())
+    _refresh_snapshots(engine, report.studies)
     return 0
+
+
+def _refresh_snapshots(engine: Engine, study_ids: list[str]) -> None:
+    """Bring the dashboard's snapshot of each study up to date (a materialised view)."""
+    from playtest.study_snapshot import refresh
+
+    for study_id in study_ids:
+        done = refresh(engine, study_id)
+        print(f"dashboard data of study {study_id} {done.how} in {done.seconds:.1f} s")
 
 
 @command(
@@ -84,9 +96,12 @@ def import_file(args: argparse.Namespace) -> int:
 )
 def participant_delete(args: argparse.Namespace) -> int:
     from playtest.storage.privacy import delete_participant
+    from playtest.study_snapshot import discard
 
     engine = _engine_ready()
-    deleted = delete_participant(engine, args.code)  # type: ignore[arg-type]
+    deleted = delete_participant(engine, args.code)
+    # The dashboard's snapshots hold tester data too: gone with the tester.
+    discard(engine)
     summary = ", ".join(f"{count} {table}" for table, count in deleted.items() if count)
     print(f"deleted participant {args.code}: {summary}")
     return 0

@@ -21,7 +21,7 @@ top-level prop as its own ``props.<key>`` column so a spreadsheet can filter on 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -310,8 +310,16 @@ def _decode_nullable(texts: list[str | None]) -> list[Any]:
     return [None if text is None else next(values) for text in texts]
 
 
-def load_study_data(engine: Engine, study_id: str) -> StudyData:
-    """A study's records as :class:`analytics.data.StudyData` frames (exchange columns)."""
+def load_study_data(
+    engine: Engine, study_id: str, records_of: Collection[str] | None = None
+) -> StudyData:
+    """A study's records as :class:`analytics.data.StudyData` frames (exchange columns).
+
+    ``records_of`` limits the events and responses to those testers (the dashboard's
+    snapshot re-reads only testers whose data changed); participants and assignments
+    are always the whole study's.
+    """
+    chosen = None if records_of is None else sorted(set(records_of))
     with engine.connect() as conn:
         study = conn.execute(select(studies).where(studies.c.study_id == study_id)).first()
         if study is None:
@@ -353,31 +361,37 @@ def load_study_data(engine: Engine, study_id: str) -> StudyData:
         mark = "%s" if engine.dialect.name == "postgresql" else "?"
         driver = conn.connection.driver_connection
         assert driver is not None
-        source = _events_source(conn, engine, study_id)
-        cursor = driver.cursor()
-        try:
-            cursor.execute(
-                "SELECT participant_id, session_id, seq, at_ms, type, "
-                f"{props_text}, game_id FROM {source} WHERE study_id = {mark}",
-                (study_id,),
-            )
-            event_rows = cursor.fetchall()
-        finally:
-            cursor.close()
+        source = "events" if chosen is not None else _events_source(conn, engine, study_id)
+
+        def fetch(sql: str) -> list[Any]:
+            """Rows of ``sql`` (``WHERE study_id = ?``), for the chosen testers only."""
+            cursor = driver.cursor()
+            rows: list[Any] = []
+            try:
+                if chosen is None:
+                    cursor.execute(sql, (study_id,))
+                    return list(cursor.fetchall())
+                for part in _chunks(chosen):
+                    marks = ", ".join([mark] * len(part))
+                    cursor.execute(f"{sql} AND participant_id IN ({marks})",
+                                   (study_id, *part))
+                    rows.extend(cursor.fetchall())
+                return rows
+            finally:
+                cursor.close()
+
+        event_rows = fetch(
+            "SELECT participant_id, session_id, seq, at_ms, type, "
+            f"{props_text}, game_id FROM {source} WHERE study_id = {mark}"
+        )
         # Values as JSON text, decoded by _decode_shared (answers repeat: Likert points):
         # SQLAlchemy's JSON processing cost 1.5 s for 223,000 responses. On SQLite the JSON
         # column has NUMERIC affinity, so numbers come back as numbers: CAST gives text.
         value_text = "value::text" if engine.dialect.name == "postgresql" else "CAST(value AS TEXT)"
-        cursor = driver.cursor()
-        try:
-            cursor.execute(
-                "SELECT participant_id, survey, survey_version, phase, item, "
-                f"{value_text}, at_ms FROM responses WHERE study_id = {mark}",
-                (study_id,),
-            )
-            response_rows = cursor.fetchall()
-        finally:
-            cursor.close()
+        response_rows = fetch(
+            "SELECT participant_id, survey, survey_version, phase, item, "
+            f"{value_text}, at_ms FROM responses WHERE study_id = {mark}"
+        )
 
     def times(values: Any) -> pd.Series:
         return pd.to_datetime(pd.Series(values, dtype="Int64"), unit="ms", utc=True)
@@ -458,6 +472,8 @@ class ImportReport:
     lines: int = 0
     added: dict[str, int] = field(default_factory=lambda: dict.fromkeys(RECORD_KINDS, 0))
     read: dict[str, int] = field(default_factory=lambda: dict.fromkeys(RECORD_KINDS, 0))
+    # ids of the studies the file's records belong to
+    studies: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         plural = {"study": "studies"}
@@ -839,6 +855,8 @@ def import_jsonl(engine: Engine, path: str | Path) -> ImportReport:
         raise NotFound(f"no such file: {source}")
     report = ImportReport(path=str(source))
     plan = _validate(engine, source, report)
+    report.studies = sorted(set(plan.studies)
+                            | {record["study_id"] for _, record in plan.participants.values()})
     tables = {
         "study": studies,
         "participant": participants,

@@ -239,10 +239,12 @@ def study_fingerprint(engine: Engine, study_id: str) -> tuple[int, ...]:
             .where(participants.c.study_id == study_id)
         ).one()
         answers = conn.execute(
-            select(func.count()).select_from(responses)
+            select(func.count(), func.coalesce(func.max(responses.c.at_ms), 0))
+            .select_from(responses)
             .where(responses.c.study_id == study_id)
-        ).scalar_one()
-    return (int(row[0]), int(row[1]), int(answers))
+        ).one()
+    # the latest answer time too: a resubmitted page changes answers, not their count
+    return (int(row[0]), int(row[1]), int(answers[0]), int(answers[1]))
 
 
 def study_counts(engine: Engine, study_id: str) -> StudyCounts:

@@ -86,3 +86,33 @@ def test_speed_change_and_restart_are_logged(
     assert first is not None and second is not None and second.game_id != first.game_id
     tester = services.load_tester(db, code)
     assert tester is not None and services.games_finished(db, tester) == 0
+
+
+def test_back_to_menu_pauses_and_offers_resume_new_game_and_stop(
+    db: Engine, make_study: Callable[..., repo.Study]
+) -> None:
+    code = _player_at_play(db, make_study)
+    at = _open(code)
+    first = repo.latest_unfinished_game(db, code)
+    at.button(key="menu_button").click().run()
+    assert "Menu" in [h.value for h in at.subheader]
+    assert at.button(key="rules_button").disabled  # paused: one overlay at a time
+    at.button(key="menu_resume").click().run()
+    assert "Menu" not in [h.value for h in at.subheader]
+    assert repo.latest_unfinished_game(db, code).game_id == first.game_id  # type: ignore[union-attr]
+
+    at.button(key="menu_button").click().run()
+    at.button(key="menu_new_game").click().run()
+    second = repo.latest_unfinished_game(db, code)
+    assert first is not None and second is not None and second.game_id != first.game_id
+
+    at.button(key="menu_button").click().run()
+    at.button(key="menu_stop").click().run()
+    assert not at.exception
+    tester = services.load_tester(db, code)
+    assert tester is not None and tester.participant.stage == "post_survey"
+    assert services.games_finished(db, tester) == 0  # neither game was played out
+    events = _events(db, code)
+    assert [p["choice"] for t, p in events if t == "menu_close"] == ["resume", "new_game", "stop"]
+    assert [p["reason"] for t, p in events if t == "game_end"] == ["restarted", "left"]
+    assert repo.latest_unfinished_game(db, code) is None

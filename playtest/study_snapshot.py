@@ -1,0 +1,347 @@
+"""A study's dashboard data kept on disk, refreshed tester by tester.
+
+Deriving a big study from its raw events is slow (10,000 demo testers, 1.66M events:
+about 20 s to read, decode, score and derive), yet the result changes little between
+two visits: a few testers played on. So the dashboard and ``playtest report`` read a
+*snapshot* — the derived tables analytics reads (:data:`analytics.derive.PREPARED_KEYS`),
+the survey answers, instrument scores and quiz results — as Parquet files, and re-derive
+only the testers whose data changed since it was written:
+
+- each tester's *mark* is ``(sum of their sessions' last_seq, number of answers, latest
+  answer time)``, read in SQL without touching the events; a tester whose mark differs
+  from the snapshot's (or who is new) is re-read and re-derived on their own, and
+  spliced in (:func:`analytics.derive.splice_prepared`); a tester no longer in the
+  database (deleted) is dropped;
+- participants and assignments are always read fresh (small);
+- when most testers changed, or there is no usable snapshot, the study is derived whole.
+
+``playtest demo`` and ``playtest import`` write the snapshot as they finish (a
+materialised view, updated at write time), so the first dashboard visit after them is
+fast too. The snapshot lives next to a SQLite file (``playtest.sqlite.cache/``) or under
+``$PLAYTEST_CACHE_DIR``; it holds tester data, so ``playtest participant delete``
+removes it. It is a cache: deleting it loses nothing.
+
+>>> from playtest.storage.db import make_engine, upgrade
+>>> engine = make_engine("sqlite://")
+>>> upgrade(engine)
+>>> snapshot_folder(engine) is None  # an in-memory database has no place for one
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+from sqlalchemy import func, select
+from sqlalchemy.engine import Engine
+
+from analytics import derive
+from analytics.data import QUIZ_COLUMNS, SCORE_COLUMNS, StudyData
+from playtest.storage.exchange import _decode_nullable, load_study_data
+from playtest.storage.models import participants, responses, sessions
+from playtest.study_data import StudyBundle, scores_and_quiz
+
+#: Bumped whenever what a snapshot holds changes shape: an older snapshot is rebuilt.
+SNAPSHOT_FORMAT = 2
+#: Above this share of changed testers, deriving the whole study is cheaper.
+REBUILD_SHARE = 0.3
+_JSON_COLUMNS = {"turns": ["options"], "responses": ["value"]}
+
+Mark = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class SnapshotLoad:
+    """What :func:`load_prepared` did: ``how`` is ``"read"`` (the snapshot was current),
+    ``"refreshed"`` (``changed`` testers re-derived, ``dropped`` removed) or ``"built"``
+    (the whole study derived); ``written`` says whether a new snapshot was saved."""
+
+    bundle: StudyBundle
+    how: str
+    changed: int
+    dropped: int
+    written: bool
+    seconds: float
+
+
+def snapshot_folder(engine: Engine) -> Path | None:
+    """Where this database's snapshots go (None: nowhere, e.g. in-memory SQLite)."""
+    configured = os.environ.get("PLAYTEST_CACHE_DIR")
+    url = engine.url
+    if configured:
+        digest = hashlib.sha256(url.render_as_string(hide_password=True).encode()).hexdigest()
+        return Path(configured) / digest[:16]
+    if url.get_backend_name() == "sqlite":
+        database = url.database
+        if not database or database == ":memory:" or database.startswith("file:"):
+            return None
+        path = Path(database).resolve()
+        return path.with_name(path.name + ".cache")
+    digest = hashlib.sha256(url.render_as_string(hide_password=True).encode()).hexdigest()
+    return Path.home() / ".cache" / "vapoosh-playtest" / digest[:16]
+
+
+def _study_folder(root: Path, study_id: str) -> Path:
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", study_id)
+    digest = hashlib.sha256(study_id.encode()).hexdigest()[:8]
+    return root / f"{safe}-{digest}"
+
+
+def participant_marks(engine: Engine, study_id: str) -> dict[str, Mark]:
+    """Each tester's change mark (see the module docstring), in two aggregate queries."""
+    with engine.connect() as conn:
+        seqs = conn.execute(
+            select(participants.c.participant_id,
+                   func.coalesce(func.sum(sessions.c.last_seq), 0))
+            .select_from(participants.outerjoin(
+                sessions, sessions.c.participant_id == participants.c.participant_id))
+            .where(participants.c.study_id == study_id)
+            .group_by(participants.c.participant_id)
+        ).all()
+        answers = conn.execute(
+            select(responses.c.participant_id, func.count(),
+                   func.coalesce(func.max(responses.c.at_ms), 0))
+            .where(responses.c.study_id == study_id)
+            .group_by(responses.c.participant_id)
+        ).all()
+    answered = {row[0]: (int(row[1]), int(row[2])) for row in answers}
+    return {row[0]: (int(row[1]), *answered.get(row[0], (0, 0))) for row in seqs}
+
+
+# ------------------------------------------------------------------ files
+
+
+def _file_name(key: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]", "_", key) + ".parquet"
+
+
+def _write_table(frame: pd.DataFrame, path: Path, json_columns: list[str]) -> None:
+    frame = frame.reset_index(drop=True).copy()
+    for column in json_columns:
+        if column in frame.columns:
+            frame[column] = [None if _missing(value) else json.dumps(value)
+                             for value in frame[column].tolist()]
+    for column in frame.columns:
+        if frame[column].dtype == object:
+            kinds = {type(v) for v in frame[column].tolist() if not _missing(v)}
+            if len(kinds) > 1 and kinds != {bool} and not kinds <= {int, float}:
+                # A column mixing, say, strings and numbers: Parquet needs one type.
+                frame[column] = [None if _missing(v) else str(v) for v in frame[column]]
+    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), path,
+                   compression="zstd")
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and value != value)
+
+
+def _read_table(path: Path, json_columns: list[str]) -> pd.DataFrame:
+    frame = pq.read_table(path).to_pandas()
+    for column in json_columns:
+        if column in frame.columns:
+            frame[column] = pd.Series(_decode_nullable(frame[column].tolist()), dtype=object,
+                                      index=frame.index)
+    return frame
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    marks: dict[str, Mark]
+    tables: dict[str, pd.DataFrame]
+    responses: pd.DataFrame
+    scores: pd.DataFrame
+    quiz: pd.DataFrame
+
+
+class _PendingRead:
+    """A snapshot being read in worker threads (Parquet decoding releases the GIL), so
+    the database queries of :func:`load_prepared` run meanwhile."""
+
+    def __init__(self, folder: Path, pool: ThreadPoolExecutor) -> None:
+        generation = (folder / "CURRENT").read_text(encoding="utf-8").strip()
+        where = folder / generation
+        meta = json.loads((where / "meta.json").read_text(encoding="utf-8"))
+        if meta.get("format") != SNAPSHOT_FORMAT:
+            raise ValueError(f"snapshot format {meta.get('format')!r}")
+        self.marks: dict[str, Mark] = {
+            pid: (int(m[0]), int(m[1]), int(m[2])) for pid, m in meta["marks"].items()}
+        files = {key: (where / _file_name(key), _JSON_COLUMNS.get(key, []))
+                 for key in derive.PREPARED_KEYS}
+        files["responses"] = (where / "responses.parquet", _JSON_COLUMNS["responses"])
+        files["scores"] = (where / "scores.parquet", [])
+        files["quiz"] = (where / "quiz.parquet", [])
+        self.futures = {key: pool.submit(_read_table, path, columns)
+                        for key, (path, columns) in files.items()}
+
+    def result(self) -> _Snapshot:
+        frames = {key: future.result() for key, future in self.futures.items()}
+        return _Snapshot(
+            marks=self.marks,
+            tables={key: frames[key] for key in derive.PREPARED_KEYS},
+            responses=frames["responses"],
+            scores=frames["scores"],
+            quiz=frames["quiz"],
+        )
+
+
+_READ_ERRORS = (OSError, ValueError, KeyError, TypeError, pa.ArrowException)
+
+
+def _start_read(folder: Path | None, pool: ThreadPoolExecutor) -> _PendingRead | None:
+    """Start reading the current snapshot in ``folder`` (None: there is none usable)."""
+    if folder is None:
+        return None
+    try:
+        return _PendingRead(folder, pool)
+    except _READ_ERRORS:
+        # Missing, half-written by a crashed process, or from another version: rebuild.
+        return None
+
+
+def _write(folder: Path, snapshot: _Snapshot) -> bool:
+    """Save ``snapshot`` as a new generation and point ``CURRENT`` at it atomically.
+
+    Readers of the previous generation are not disturbed while they read (generations
+    older than the previous one are removed). Returns False if the folder is not
+    writable: the snapshot is a cache, the dashboard works without it.
+    """
+    generation = f"g{time.time_ns()}-{uuid.uuid4().hex[:6]}"
+    where = folder / generation
+    try:
+        where.mkdir(parents=True, exist_ok=False)
+        for key, table in snapshot.tables.items():
+            _write_table(table, where / _file_name(key), _JSON_COLUMNS.get(key, []))
+        _write_table(snapshot.responses, where / "responses.parquet", ["value"])
+        _write_table(snapshot.scores, where / "scores.parquet", [])
+        _write_table(snapshot.quiz, where / "quiz.parquet", [])
+        (where / "meta.json").write_text(
+            json.dumps({"format": SNAPSHOT_FORMAT,
+                        "marks": {pid: list(mark) for pid, mark in snapshot.marks.items()}}),
+            encoding="utf-8")
+        previous = None
+        current = folder / "CURRENT"
+        if current.exists():
+            previous = current.read_text(encoding="utf-8").strip()
+        pointer = folder / f"CURRENT.{generation}"
+        pointer.write_text(generation, encoding="utf-8")
+        os.replace(pointer, current)
+        for old in folder.iterdir():
+            if old.is_dir() and old.name not in (generation, previous):
+                shutil.rmtree(old, ignore_errors=True)
+        return True
+    except OSError:
+        shutil.rmtree(where, ignore_errors=True)
+        return False
+
+
+def discard(engine: Engine, study_id: str | None = None) -> None:
+    """Remove the snapshot of one study (or of every study) of this database."""
+    root = snapshot_folder(engine)
+    if root is None or not root.exists():
+        return
+    target = root if study_id is None else _study_folder(root, study_id)
+    shutil.rmtree(target, ignore_errors=True)
+
+
+# ------------------------------------------------------------------ loading
+
+
+def _without(frame: pd.DataFrame, ids: set[str]) -> pd.DataFrame:
+    if not ids or frame.empty:
+        return frame
+    return frame[~derive.member_mask(frame["participant_id"], ids)]
+
+
+def _combine(old: pd.DataFrame, new: pd.DataFrame, drop: set[str],
+             columns: list[str]) -> pd.DataFrame:
+    kept = _without(old, drop)
+    parts = [part for part in (kept, new) if len(part)]
+    if not parts:
+        return pd.DataFrame(columns=columns)
+    return pd.concat(parts, ignore_index=True) if len(parts) > 1 else \
+        parts[0].reset_index(drop=True)
+
+
+def _assemble(records: StudyData, snapshot: _Snapshot) -> StudyBundle:
+    data = StudyData(
+        study=records.study,
+        participants=records.participants,
+        assignments=records.assignments,
+        events=records.events.iloc[0:0],
+        responses=snapshot.responses,
+        attributes=records.attributes,
+    )
+    derive.adopt_prepared(data, snapshot.tables)
+    return StudyBundle(data, snapshot.scores, snapshot.quiz)
+
+
+def _build(engine: Engine, study_id: str, marks: dict[str, Mark]) -> tuple[StudyData, _Snapshot]:
+    data = load_study_data(engine, study_id)
+    scores, quiz = scores_and_quiz(data.responses)
+    tables = derive.prepared_tables(data)
+    return data, _Snapshot(marks, tables, data.responses, scores, quiz)
+
+
+def load_prepared(engine: Engine, study_id: str, *, save: bool = True) -> SnapshotLoad:
+    """The study's :class:`StudyBundle`, prepared (every page only aggregates), by way of
+    its snapshot (read, refreshed or built; saved again when it changed and ``save``)."""
+    started = time.perf_counter()
+    root = snapshot_folder(engine)
+    folder = None if root is None else _study_folder(root, study_id)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        pending = _start_read(folder, pool)
+        marks = participant_marks(engine, study_id)
+        changed = dropped = set()
+        if pending is not None:
+            changed = {pid for pid, mark in marks.items() if pending.marks.get(pid) != mark}
+            dropped = {pid for pid in pending.marks if pid not in marks}
+        rebuild = pending is None or len(changed) > REBUILD_SHARE * max(len(marks), 1)
+        if not rebuild:
+            # Fresh participants and assignments; events and answers of changed testers.
+            records = load_study_data(engine, study_id, records_of=changed)
+            try:
+                old = pending.result() if pending is not None else None
+            except _READ_ERRORS:
+                old = None
+    if rebuild or old is None:
+        data, snapshot = _build(engine, study_id, marks)
+        bundle = StudyBundle(data, snapshot.scores, snapshot.quiz)
+        written = save and folder is not None and _write(folder, snapshot)
+        return SnapshotLoad(bundle, "built", len(changed) if pending else len(marks),
+                            len(dropped), written, time.perf_counter() - started)
+    if not changed and not dropped:
+        return SnapshotLoad(_assemble(records, old), "read", 0, 0, False,
+                            time.perf_counter() - started)
+    replaced = changed | dropped
+    fresh_tables = derive.prepared_tables(records)
+    scores, quiz = scores_and_quiz(records.responses)
+    snapshot = _Snapshot(
+        marks=marks,
+        tables=derive.splice_prepared(old.tables, fresh_tables, replaced),
+        responses=_combine(old.responses, records.responses, replaced,
+                           list(records.responses.columns)),
+        scores=_combine(old.scores, scores, replaced, SCORE_COLUMNS),
+        quiz=_combine(old.quiz, quiz, replaced, QUIZ_COLUMNS),
+    )
+    written = save and folder is not None and _write(folder, snapshot)
+    return SnapshotLoad(_assemble(records, snapshot), "refreshed", len(changed),
+                        len(dropped), written, time.perf_counter() - started)
+
+
+def refresh(engine: Engine, study_id: str) -> SnapshotLoad:
+    """Bring the study's snapshot up to date now (after a bulk write: demo, import)."""
+    return load_prepared(engine, study_id, save=True)
+
