@@ -26,14 +26,15 @@ HEATMAP_SCALE = "Cividis"
 TILE_LABELS = [str(n) for n in range(1, 13)]
 
 
-# Built once: naming the template ("plotly_white") in every figure costs a validated
-# deep copy of it each time (~40 ms a figure; a page draws five or more).
-_TEMPLATE = go.layout.Template(pio.templates["plotly_white"])
-_TEMPLATE.layout.colorway = OKABE_ITO
+# The look of the charts in files (the HTML plan). Figures do not carry it: a template in
+# a figure's layout costs a validated deep copy per figure (40-150 ms; a page draws five
+# or more), and in the app Streamlit's theme replaces it anyway. Files add it as plain
+# JSON when they are written (see analytics.report.report_html).
+FILE_TEMPLATE: dict[str, Any] = pio.templates["plotly_white"].to_plotly_json()
 
 
 def _layout(fig: go.Figure, title: str, **extra: Any) -> go.Figure:
-    fig.update_layout(title=title, template=_TEMPLATE,
+    fig.update_layout(title=title, colorway=OKABE_ITO,
                       margin={"l": 60, "r": 20, "t": 60, "b": 50}, **extra)
     return fig
 

@@ -17,9 +17,11 @@ from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
+import plotly.io as pio
 
 from analytics import confusion, experiments, figures, funnel
 from analytics.data import StudyData, validate_study
+from analytics.figures import FILE_TEMPLATE
 
 #: Characters that make inline Markdown markup (emphasis, code, links, tables, strike).
 #: Line-start markup (``#``, ``-``, ``1.``) cannot occur: text is flattened to one line
@@ -183,7 +185,10 @@ def report_html(report: dict[str, Any], figures: dict[str, go.Figure] | None = N
     for name, fig in (figures or {}).items():
         parts.append(f"<h2>{x(name)}</h2>")
         # plotly.js goes inline with the first chart only: offline, and loaded once.
-        parts.append(fig.to_html(full_html=False, include_plotlyjs=first))
+        spec = fig.to_plotly_json()
+        spec["layout"] = {**spec.get("layout", {}), "template": FILE_TEMPLATE}
+        parts.append(pio.to_html(spec, full_html=False, include_plotlyjs=first,
+                                 validate=False))
         first = False
     parts.append("</body></html>")
     return "\n".join(parts)

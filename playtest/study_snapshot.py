@@ -35,12 +35,13 @@ import json
 import os
 import re
 import shutil
+import threading
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 import pyarrow as pa
@@ -211,7 +212,38 @@ def _start_read(folder: Path | None, pool: ThreadPoolExecutor) -> _PendingRead |
         return None
 
 
+_WRITE_LOCK = threading.Lock()  # one writer at a time in this process
+
+
+def _save(folder: Path | None, snapshot: _Snapshot, save: bool | str) -> bool:
+    """Write now (``save=True``), in a background thread (``"background"``: the page
+    need not wait for it) or not at all. Returns whether a write was done or started."""
+    if folder is None or not save:
+        return False
+    if save == "background":
+        writer = threading.Thread(target=_write, args=(folder, snapshot), daemon=True,
+                                  name="study-snapshot-writer")
+        _WRITERS.append(writer)
+        writer.start()
+        return True
+    return _write(folder, snapshot)
+
+
+_WRITERS: list[threading.Thread] = []
+
+
+def wait_for_writes() -> None:
+    """Wait until background snapshot writes started by this process are done."""
+    while _WRITERS:
+        _WRITERS.pop().join()
+
+
 def _write(folder: Path, snapshot: _Snapshot) -> bool:
+    with _WRITE_LOCK:
+        return _write_unlocked(folder, snapshot)
+
+
+def _write_unlocked(folder: Path, snapshot: _Snapshot) -> bool:
     """Save ``snapshot`` as a new generation and point ``CURRENT`` at it atomically.
 
     Readers of the previous generation are not disturbed while they read (generations
@@ -295,9 +327,12 @@ def _build(engine: Engine, study_id: str, marks: dict[str, Mark]) -> tuple[Study
     return data, _Snapshot(marks, tables, data.responses, scores, quiz)
 
 
-def load_prepared(engine: Engine, study_id: str, *, save: bool = True) -> SnapshotLoad:
+def load_prepared(
+    engine: Engine, study_id: str, *, save: bool | Literal["background"] = True
+) -> SnapshotLoad:
     """The study's :class:`StudyBundle`, prepared (every page only aggregates), by way of
-    its snapshot (read, refreshed or built; saved again when it changed and ``save``)."""
+    its snapshot (read, refreshed or built; saved again when it changed, see
+    :func:`_save` for ``save``)."""
     started = time.perf_counter()
     root = snapshot_folder(engine)
     folder = None if root is None else _study_folder(root, study_id)
@@ -319,7 +354,7 @@ def load_prepared(engine: Engine, study_id: str, *, save: bool = True) -> Snapsh
     if rebuild or old is None:
         data, snapshot = _build(engine, study_id, marks)
         bundle = StudyBundle(data, snapshot.scores, snapshot.quiz)
-        written = save and folder is not None and _write(folder, snapshot)
+        written = _save(folder, snapshot, save)
         return SnapshotLoad(bundle, "built", len(changed) if pending else len(marks),
                             len(dropped), written, time.perf_counter() - started)
     if not changed and not dropped:
@@ -336,7 +371,7 @@ def load_prepared(engine: Engine, study_id: str, *, save: bool = True) -> Snapsh
         scores=_combine(old.scores, scores, replaced, SCORE_COLUMNS),
         quiz=_combine(old.quiz, quiz, replaced, QUIZ_COLUMNS),
     )
-    written = save and folder is not None and _write(folder, snapshot)
+    written = _save(folder, snapshot, save)
     return SnapshotLoad(_assemble(records, snapshot), "refreshed", len(changed),
                         len(dropped), written, time.perf_counter() - started)
 

@@ -95,7 +95,8 @@ def _guard() -> None:
 def _bundle(study_id: str, _fingerprint: tuple[int, ...]) -> StudyBundle:
     # Prepared (every page then only aggregates) by way of the study's snapshot on disk:
     # only testers whose data changed since it was written are derived again.
-    loaded = load_prepared(runtime.database(), study_id).bundle
+    # The refreshed snapshot is written in the background: the page need not wait.
+    loaded = load_prepared(runtime.database(), study_id, save="background").bundle
     annotate(loaded.data)
     return loaded
 

@@ -147,3 +147,10 @@ def test_cache_dir_setting_holds_every_database(tmp_path: Path,
     folders = {study_snapshot.snapshot_folder(one), study_snapshot.snapshot_folder(two)}
     assert len(folders) == 2
     assert all(f is not None and f.parent == tmp_path / "cache" for f in folders)
+
+
+def test_a_background_write_leaves_a_current_snapshot(db: Engine) -> None:
+    started = study_snapshot.load_prepared(db, demo.DEMO_STUDY_ID, save="background")
+    assert (started.how, started.written) == ("built", True)
+    study_snapshot.wait_for_writes()
+    assert study_snapshot.load_prepared(db, demo.DEMO_STUDY_ID).how == "read"
