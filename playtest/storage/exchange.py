@@ -364,17 +364,21 @@ def load_study_data(
         source = "events" if chosen is not None else _events_source(conn, engine, study_id)
 
         def fetch(sql: str) -> list[Any]:
-            """Rows of ``sql`` (``WHERE study_id = ?``), for the chosen testers only."""
+            """Rows of ``sql`` (``FROM table``) for the study, or for the chosen testers.
+
+            Chosen testers are found by participant id alone (ids are unique across
+            studies): with ``study_id`` in the condition too, SQLite walks the study's
+            index, i.e. all its events, to find a hundred testers' (1.8 s against 0.05 s).
+            """
             cursor = driver.cursor()
             rows: list[Any] = []
             try:
                 if chosen is None:
-                    cursor.execute(sql, (study_id,))
+                    cursor.execute(f"{sql} WHERE study_id = {mark}", (study_id,))
                     return list(cursor.fetchall())
                 for part in _chunks(chosen):
                     marks = ", ".join([mark] * len(part))
-                    cursor.execute(f"{sql} AND participant_id IN ({marks})",
-                                   (study_id, *part))
+                    cursor.execute(f"{sql} WHERE participant_id IN ({marks})", tuple(part))
                     rows.extend(cursor.fetchall())
                 return rows
             finally:
@@ -382,7 +386,7 @@ def load_study_data(
 
         event_rows = fetch(
             "SELECT participant_id, session_id, seq, at_ms, type, "
-            f"{props_text}, game_id FROM {source} WHERE study_id = {mark}"
+            f"{props_text}, game_id FROM {source}"
         )
         # Values as JSON text, decoded by _decode_shared (answers repeat: Likert points):
         # SQLAlchemy's JSON processing cost 1.5 s for 223,000 responses. On SQLite the JSON
@@ -390,7 +394,7 @@ def load_study_data(
         value_text = "value::text" if engine.dialect.name == "postgresql" else "CAST(value AS TEXT)"
         response_rows = fetch(
             "SELECT participant_id, survey, survey_version, phase, item, "
-            f"{value_text}, at_ms FROM responses WHERE study_id = {mark}"
+            f"{value_text}, at_ms FROM responses"
         )
 
     def times(values: Any) -> pd.Series:
