@@ -236,10 +236,16 @@ def free_text(responses: pd.DataFrame, search: str | None = None,
 
 def _theme_flags(texts: pd.Series) -> pd.DataFrame:
     """One bool column per theme: does the text mention one of its keywords?"""
-    lowered = texts.astype(object).str.lower()
-    return pd.DataFrame({name: lowered.str.contains(_theme_pattern(words), regex=True)
-                         .fillna(False).astype(bool)
-                         for name, (_, words) in THEMES.items()}, index=texts.index)
+    # Each distinct answer is matched once ("no", "nothing" … come back again and again).
+    codes, distinct = pd.factorize(texts.astype(object).str.lower())
+    unique = pd.Series(distinct, dtype=object)
+    flags = {name: unique.str.contains(_theme_pattern(words), regex=True)
+             .fillna(False).astype(bool).to_numpy()
+             for name, (_, words) in THEMES.items()}
+    missing = codes < 0
+    return pd.DataFrame({name: np.where(missing, False, column[np.maximum(codes, 0)])
+                         if len(column) else np.zeros(len(codes), dtype=bool)
+                         for name, column in flags.items()}, index=texts.index)
 
 
 def theme_counts(responses: pd.DataFrame,

@@ -17,8 +17,8 @@ from engine.vapoosh import Rules, VapooshGame, action_from_json
 from playtest.board.view import glow_from_events
 from playtest.storage.models import events as _events
 from playtest.storage.models import game_actions as _actions
-from playtest.storage.repository import GameRecord
-from playtest.storage.timeutil import iso_from_ms
+from playtest.storage.repository import GameRecord, list_games
+from playtest.storage.timeutil import datetime_from_ms, iso_from_ms
 
 
 @dataclass(frozen=True)
@@ -55,15 +55,74 @@ def _describe(event: dict[str, Any]) -> str:
     return f"{kind} {props}"
 
 
+def games_of(engine: Engine, participant_id: str) -> list[GameRecord]:
+    """The tester's games: those the app stored, and those known only from their events.
+
+    Games that came in through ``playtest import`` (the demo's too) have no rows in the
+    games table; their ``game_start`` event holds the rules and seats and their
+    ``game_end`` event the whole action record (telemetry-format.md), which is all a
+    replay needs. A game that never ended has no record and is left out.
+    """
+    stored = list_games(engine, participant_id)
+    known = {game.game_id for game in stored}
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(_events.c.type, _events.c.props, _events.c.at_ms, _events.c.session_id,
+                   _events.c.game_id)
+            .where(_events.c.participant_id == participant_id)
+            .where(_events.c.type.in_(("game_start", "game_end")))
+            .order_by(_events.c.at_ms, _events.c.seq)
+        ).all()
+    starts: dict[str, Any] = {}
+    from_events: list[GameRecord] = []
+    for row in rows:
+        props = row.props if isinstance(row.props, dict) else {}
+        game_id = str(props.get("game_id") or row.game_id or "")
+        if not game_id or game_id in known:
+            continue
+        if row.type == "game_start":
+            starts[game_id] = (row, props)
+            continue
+        start = starts.get(game_id)
+        record = props.get("record")
+        if start is None or not isinstance(record, list):
+            continue
+        begun, opening = start
+        seats = opening.get("seats")
+        if not isinstance(seats, list) or not seats:
+            continue
+        from_events.append(GameRecord(
+            game_id=game_id, participant_id=participant_id, session_id=begun.session_id,
+            rules=opening.get("rules", "standard"), seats=[str(s) for s in seats],
+            seed=opening.get("seed"), actions=tuple(record),
+            created_at=datetime_from_ms(begun.at_ms),  # type: ignore[arg-type]
+            finished=True, winner=props.get("winner"), reason=props.get("reason"),
+            turns=props.get("turns")))
+        known.add(game_id)
+    return sorted(stored + from_events, key=lambda game: game.created_at)
+
+
+def _action_times_from_events(actions: tuple[Any, ...],
+                              events: list[dict[str, Any]]) -> list[int | None]:
+    """When each action happened, read from the events when the games table has no
+    times (an imported game): the n-th roll action is the n-th ``roll`` event, the n-th
+    placing action the n-th ``place``/``brown`` event."""
+    rolls = iter([e["at_ms"] for e in events if e["type"] == "roll"])
+    places = iter([e["at_ms"] for e in events if e["type"] in ("place", "brown")])
+    return [next(rolls if action[0] == "roll" else places, None) for action in actions]
+
+
 def replay_steps(engine: Engine, game: GameRecord) -> list[ReplayStep]:
     """Every position of ``game``, first to last, with its timeline so far."""
     with engine.connect() as conn:
-        action_times = [row.at_ms for row in conn.execute(
+        action_times: list[int | None] = [row.at_ms for row in conn.execute(
             select(_actions.c.at_ms).where(_actions.c.game_id == game.game_id)
             .order_by(_actions.c.idx))]
         events = [dict(row._mapping) for row in conn.execute(
             select(_events.c.at_ms, _events.c.type, _events.c.props, _events.c.seq)
             .where(_events.c.game_id == game.game_id).order_by(_events.c.at_ms, _events.c.seq))]
+    if not action_times and game.actions:
+        action_times = _action_times_from_events(game.actions, events)
     seat_kinds = ["human" if s == "human" else "computer" for s in game.seats]
     state = VapooshGame(Rules.from_obj(game.rules), players=len(game.seats)).new_initial_state()
     steps: list[ReplayStep] = []

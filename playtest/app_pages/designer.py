@@ -23,7 +23,7 @@ from engine.vapoosh import PRESETS, Rules
 from playtest import auth, runtime, services
 from playtest.board import board_view
 from playtest.board.component import render_board
-from playtest.replay import ReplayStep, replay_steps
+from playtest.replay import ReplayStep, games_of, replay_steps
 from playtest.storage import repository as repo
 from playtest.study_config import StudyConfig, StudyConfigError, parse_study_config
 from playtest.study_data import StudyBundle
@@ -438,7 +438,7 @@ def replay_page() -> None:
         st.info("No testers yet.")
         return
     code = st.selectbox("Tester", [p.participant_id for p in people], key="replay_tester")
-    games = repo.list_games(engine, code)
+    games = games_of(engine, code)
     if not games:
         st.info("This tester has not started a game.")
         return
@@ -493,13 +493,6 @@ def balance_page() -> None:
 # -- report -------------------------------------------------------------------------------
 
 
-def _plan(b: StudyBundle) -> tuple[dict[str, Any], str, str, str]:
-    report = build_report(b.data, b.scores, b.quiz)
-    charts = report_figures(b.data, report)
-    return (report, report_markdown(report, charts), report_html(report, charts),
-            json.dumps(report, indent=2))
-
-
 def report_page() -> None:
     _guard()
     study = pick_study()
@@ -507,13 +500,22 @@ def report_page() -> None:
         return
     st.title("UX design plan")
     b = bundle(study.study_id)
-    report, markdown, html, as_json = memo(b, ("report",), lambda: _plan(b))
-    st.download_button("Download plan (Markdown)", markdown,
-                       file_name=f"plan-{study.study_id}.md", key="dl_md")
-    st.download_button("Download plan (HTML with charts)", html,
-                       file_name=f"plan-{study.study_id}.html", key="dl_html")
-    st.download_button("Download plan (JSON)", as_json,
-                       file_name=f"plan-{study.study_id}.json", key="dl_json")
+    report = memo(b, ("report",), lambda: build_report(b.data, b.scores, b.quiz))
+
+    def charts() -> dict[str, Any]:
+        return memo(b, ("report_charts",), lambda: report_figures(b.data, report))
+
+    # The files are made when a button is pressed (Streamlit runs the callable then): the
+    # HTML alone is ~5 MB with plotly.js inlined, too much to build and send on each run.
+    st.download_button("Download plan (Markdown)", lambda: report_markdown(report, charts()),
+                       file_name=f"plan-{study.study_id}.md", mime="text/markdown",
+                       key="dl_md")
+    st.download_button("Download plan (HTML with charts)",
+                       lambda: report_html(report, charts()),
+                       file_name=f"plan-{study.study_id}.html", mime="text/html", key="dl_html")
+    st.download_button("Download plan (JSON)", lambda: json.dumps(report, indent=2),
+                       file_name=f"plan-{study.study_id}.json", mime="application/json",
+                       key="dl_json")
     st.subheader("Ranked confusion points")
     for i, point in enumerate(report["confusion_points"][:15], start=1):
         st.text(f"{i}. {point['label']} (score {point['score']:.2f}) → {point.get('action', '')}")

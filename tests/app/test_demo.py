@@ -93,3 +93,28 @@ def test_bundle_scores_equal_scoring_each_answer_set(db: Engine) -> None:
     assert sorted(map(tuple, got_scores.itertuples(index=False))) == sorted(expected_scores)
     assert sorted(map(tuple, quiz.itertuples(index=False))) == sorted(expected_quiz)
     assert len(expected_scores) > 30 and len(expected_quiz) > 30
+
+
+def test_imported_games_replay_from_their_events(tmp_path: Path) -> None:
+    from engine.vapoosh import Rules, VapooshGame, action_from_json
+    from playtest import replay
+    from playtest.storage import repository as repo
+
+    engine = _engine(tmp_path / "replay.sqlite")
+    demo.generate(engine, 2, seed=7, workers=1, now=NOW)
+    tester = repo.list_participants(engine, demo.DEMO_STUDY_ID)[0].participant_id
+    assert repo.list_games(engine, tester) == []  # imported: no rows in the games table
+    games = replay.games_of(engine, tester)
+    assert games and all(game.finished and game.actions for game in games)
+    game = games[0]
+    steps = replay.replay_steps(engine, game)
+    assert len(steps) == len(game.actions)
+    # The last step is the position the engine reaches from the record.
+    state = VapooshGame(Rules.from_obj(game.rules), players=len(game.seats)).new_initial_state()
+    for action in game.actions:
+        state.apply(action_from_json(action))
+    assert steps[-1].rows == state.board_rows() and steps[-1].phase == "over"
+    # Each step's timeline reaches only as far as its own action (times from the events).
+    first_events = {row["event"] for row in steps[0].timeline}
+    assert "roll" in first_events and "click" not in first_events
+    assert any(row["event"] == "click" for step in steps for row in step.timeline)

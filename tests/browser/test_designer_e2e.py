@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -68,3 +70,27 @@ def test_designer_pages_are_not_reachable_without_the_password(
     # The address of a designer page falls back to the start page, with no dashboard.
     expect(page.get_by_text("Vapoosh! playtest lab")).to_be_visible()
     assert page.get_by_text("Confusion points").count() == 0
+
+
+def test_the_design_plan_downloads_as_markdown_html_and_json(
+    new_page: Callable[..., Any], app: Any
+) -> None:
+    page = new_page(app, "", width=1280, height=1000)
+    page.get_by_label("Designer password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_text("Signed in as the designer.")).to_be_visible()
+    page.locator("[data-testid=stSidebarNav]").get_by_text("Design plan", exact=True).click()
+    _settle(page)
+    files: dict[str, str] = {}
+    for label, suffix in (("Markdown", ".md"), ("HTML with charts", ".html"), ("JSON", ".json")):
+        # The file is made when the button is pressed, then the browser saves it.
+        with page.expect_download(timeout=60_000) as pending:
+            page.get_by_role("button", name=f"Download plan ({label})").click()
+        download = pending.value
+        assert download.suggested_filename == f"plan-{demo.DEMO_STUDY_ID}{suffix}"
+        files[suffix] = Path(download.path()).read_text(encoding="utf-8")
+    plan = json.loads(files[".json"])
+    assert plan["participants"] == 8 and plan["confusion_points"]
+    assert files[".md"].startswith(f"# UX design plan: study {demo.DEMO_STUDY_ID}")
+    first_point = plan["confusion_points"][0]["label"]
+    assert html.escape(first_point) in files[".html"] and "Plotly.newPlot" in files[".html"]

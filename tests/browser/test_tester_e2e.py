@@ -149,14 +149,17 @@ def _marks(page: Any) -> tuple[str, str]:
     """What changes on screen after an input: the view token (a game step) or the last
     sound cue (every answered input, wrong clicks included)."""
     board = _board(page)
-    return str(board.get_attribute("data-token")), str(board.get_attribute("data-last-sound"))
+    # A board that has played no sound yet has no data-last-sound: "" stands for it on
+    # both sides of the comparison in _wait_change (str(None) would never equal it).
+    return (board.get_attribute("data-token") or "",
+            board.get_attribute("data-last-sound") or "")
 
 
 def _wait_change(page: Any, before: tuple[str, str]) -> None:
     """Wait until the board answered the last input."""
     handle = _board(page).element_handle()
     page.wait_for_function(
-        "([el, t, s]) => el.dataset.token !== t || el.dataset.lastSound !== s",
+        "([el, t, s]) => (el.dataset.token ?? '') !== t || (el.dataset.lastSound ?? '') !== s",
         arg=[handle, before[0], before[1]], timeout=30_000)
     _settle(page)
 
