@@ -61,8 +61,22 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
     }
 
 
+_FIXED_CHARTS = ("Funnel", "Wrong clicks by class", "Wrong clicks on the board",
+                 "Hesitation on the board", "Hardest facts")
+
+
+def report_chart_names(report: dict[str, Any]) -> list[str]:
+    """The names :func:`report_figures` gives its charts, without drawing them.
+
+    >>> report_chart_names({"experiments": [{"key": "wording"}]})[-1]
+    'Experiment wording'
+    """
+    return [*_FIXED_CHARTS,
+            *(f"Experiment {experiment['key']}" for experiment in report.get("experiments", []))]
+
+
 def report_figures(data: StudyData, report: dict[str, Any]) -> dict[str, go.Figure]:
-    """The charts of the report, by name, in reading order."""
+    """The charts of the report, by name, in reading order (see :func:`report_chart_names`)."""
     charts: dict[str, go.Figure] = {
         "Funnel": figures.funnel_figure(funnel.funnel(data)),
         "Wrong clicks by class": figures.wrong_class_figure(
@@ -98,8 +112,8 @@ def _fmt(value: Any, digits: int = 3) -> str:
     return str(value)
 
 
-def report_markdown(report: dict[str, Any], figures: dict[str, go.Figure] | None = None
-                    ) -> str:
+def report_markdown(report: dict[str, Any],
+                    figures: dict[str, go.Figure] | list[str] | None = None) -> str:
     """The UX design plan as Markdown (all strings from data are escaped)."""
     e = escape_markdown
     lines = [f"# UX design plan: study {e(report['study_id'])}", "",

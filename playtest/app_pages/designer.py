@@ -17,7 +17,13 @@ import streamlit as st
 import yaml
 
 from analytics import confusion, experiments, figures, funnel, questionnaires
-from analytics.report import build_report, report_figures, report_html, report_markdown
+from analytics.report import (
+    build_report,
+    report_chart_names,
+    report_figures,
+    report_html,
+    report_markdown,
+)
 from engine.core import EngineError
 from engine.vapoosh import PRESETS, Rules
 from playtest import auth, runtime, services
@@ -501,21 +507,25 @@ def report_page() -> None:
     st.title("UX design plan")
     b = bundle(study.study_id)
     report = memo(b, ("report",), lambda: build_report(b.data, b.scores, b.quiz))
-
-    def charts() -> dict[str, Any]:
-        return memo(b, ("report_charts",), lambda: report_figures(b.data, report))
-
-    # The files are made when a button is pressed (Streamlit runs the callable then): the
-    # HTML alone is ~5 MB with plotly.js inlined, too much to build and send on each run.
-    st.download_button("Download plan (Markdown)", lambda: report_markdown(report, charts()),
+    st.download_button("Download plan (Markdown)",
+                       memo(b, ("report_md",), lambda: report_markdown(
+                           report, report_chart_names(report))),
                        file_name=f"plan-{study.study_id}.md", mime="text/markdown",
                        key="dl_md")
-    st.download_button("Download plan (HTML with charts)",
-                       lambda: report_html(report, charts()),
-                       file_name=f"plan-{study.study_id}.html", mime="text/html", key="dl_html")
-    st.download_button("Download plan (JSON)", lambda: json.dumps(report, indent=2),
+    st.download_button("Download plan (JSON)",
+                       memo(b, ("report_json",), lambda: json.dumps(report, indent=2)),
                        file_name=f"plan-{study.study_id}.json", mime="application/json",
                        key="dl_json")
+    # The HTML is ~5 MB (plotly.js inlined, so it works offline): made only when asked
+    # for, not on every run of the page.
+    if st.button("Prepare the plan as HTML with charts", key="make_html"):
+        st.session_state["plan_html_of"] = study.study_id
+    if st.session_state.get("plan_html_of") == study.study_id:
+        page = memo(b, ("report_html",),
+                    lambda: report_html(report, report_figures(b.data, report)))
+        st.download_button("Download plan (HTML with charts)", page,
+                           file_name=f"plan-{study.study_id}.html", mime="text/html",
+                           key="dl_html")
     st.subheader("Ranked confusion points")
     for i, point in enumerate(report["confusion_points"][:15], start=1):
         st.text(f"{i}. {point['label']} (score {point['score']:.2f}) → {point.get('action', '')}")
