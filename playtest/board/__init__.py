@@ -1,7 +1,8 @@
 """The game board: a pure view model, one Streamlit component, and synthesised sounds.
 
 `playtest.board.view` and `playtest.board.sounds` import no Streamlit; the component
-lives in `playtest.board.component` (imports Streamlit and registers the component).
+lives in `playtest.board.component` (imports Streamlit; registers the component on first
+mount) and its front end in the generated `static/board.js` (see `playtest.board.assets`).
 """
 
 from __future__ import annotations

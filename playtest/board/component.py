@@ -41,15 +41,53 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 import streamlit as st
+from streamlit.components.v2.component_manager import BidiComponentManager
+from streamlit.components.v2.get_bidi_component_manager import get_bidi_component_manager
+from streamlit.components.v2.manifest_scanner import ComponentConfig, ComponentManifest
+from streamlit.components.v2.types import ComponentRenderer
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
-from playtest.board.assets import CSS, HTML, JS
+from playtest.board.assets import BOARD_JS_FILE, STATIC_DIR
 from playtest.board.view import TILE_COUNT, BoardView, tile_at
 
-COMPONENT_NAME: Final = "vapoosh_board"
+# "<project>.<component>", the name Streamlit gives a packaged component.
+PROJECT_NAME: Final = "vapoosh-playtest-lab"
+COMPONENT_NAME: Final = f"{PROJECT_NAME}.board"
 _SEEN_MAX: Final = 256
 
-# Registered once at import, as the Components v2 docs require.
-_BOARD = st.components.v2.component(COMPONENT_NAME, html=HTML, css=CSS, js=JS)
+
+def ensure_asset_dir(manager: BidiComponentManager) -> None:
+    """Tell Streamlit's component manager that the board's files live in `static/`.
+
+    Streamlit serves a packaged component's files from the `asset_dir` of a
+    `[tool.streamlit.component]` manifest it finds in an installed distribution's
+    pyproject.toml. Its scanner cannot find ours: it looks the manifest up through the
+    import name derived from the distribution name ("vapoosh_playtest_lab", which is not
+    a package here) or a pyproject.toml listed in the installed files (never the case for
+    an editable install). So the same manifest entry is registered here, on each
+    runtime's manager (AppTest makes one per test), before the component is mounted.
+    """
+    if manager.get_component_asset_root(COMPONENT_NAME) is not None:
+        return
+    manifest = ComponentManifest(
+        name=PROJECT_NAME,
+        version="0",
+        components=[ComponentConfig(name="board", asset_dir=STATIC_DIR.name)],
+    )
+    manager.register_from_manifest(manifest, STATIC_DIR.parent)
+
+
+_renderer: ComponentRenderer | None = None
+
+
+def _board() -> ComponentRenderer:
+    """The mount command, registered on first use: the js is a file in the asset dir, so
+    every rerun's BidiComponent message carries its path, not the code."""
+    global _renderer
+    ensure_asset_dir(get_bidi_component_manager())
+    if _renderer is None:
+        _renderer = st.components.v2.component(COMPONENT_NAME, js=BOARD_JS_FILE)
+    return _renderer
 
 
 class BoardEventError(ValueError):
@@ -244,7 +282,9 @@ def render_board(
     gate.shown(view.token, interactive=view.interactive)
     data = view.to_data()
     data["mute_control"] = on_mute is not None
-    _BOARD(
+    if get_script_run_ctx(suppress_warning=True) is None:
+        return  # bare mode (no `streamlit run`): nothing to mount, no events to handle
+    _board()(
         key=key,
         data=data,
         on_click_change=lambda: handle("click"),

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import re
+import urllib.request
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from playtest.board.assets import BOARD_JS, BOARD_JS_FILE
+from playtest.board.component import COMPONENT_NAME
 from playtest.board.view import default_label
 
 pytestmark = pytest.mark.browser
@@ -82,6 +85,25 @@ def test_board_shows_144_numbered_tiles_with_headers(
     assert page.locator(f"{TILES}[tabindex='0']").count() == 1
     assert page.locator(".st-key-board [role=status][aria-live=polite]").count() == 1
     screenshot(page, "board-desktop")
+
+
+def test_board_is_drawn_from_the_packaged_module(
+    new_page: Callable[..., Any], harness: Any
+) -> None:
+    page = _open(new_page, harness)
+    url = f"{harness.url}/_stcore/bidi-components/{COMPONENT_NAME}/{BOARD_JS_FILE}"
+    loaded = page.evaluate("() => performance.getEntriesByType('resource').map((e) => e.name)")
+    assert url in loaded  # the browser fetched the board's code from the asset route
+    # ... and the route serves the generated module (the page has no other copy of it)
+    with urllib.request.urlopen(url, timeout=10) as resp:
+        assert resp.status == 200
+        assert "javascript" in resp.headers["Content-Type"]
+        assert resp.read().decode() == BOARD_JS
+    # the markup and style came from that module: styled tiles, one <style> in the board
+    assert page.locator(".st-key-board style").count() == 1
+    assert page.locator(TILES).first.evaluate("(b) => getComputedStyle(b).cursor") == "pointer"
+    page.locator(TILES).nth(30).click()  # and its event wiring works
+    assert "click index=30" in _wait_events(page, 1)
 
 
 def test_click_reaches_python_with_a_fresh_nonce_each_time(
