@@ -221,7 +221,15 @@ def _save(folder: Path | None, snapshot: _Snapshot, save: bool | str) -> bool:
     if folder is None or not save:
         return False
     if save == "background":
-        writer = threading.Thread(target=_write, args=(folder, snapshot), daemon=True,
+        # The writer gets its own copies: pandas frames are not safe to read from two
+        # threads at once (reading may consolidate their blocks in place), and the pages
+        # start computing on these frames as soon as this returns.
+        private = _Snapshot(
+            marks=dict(snapshot.marks),
+            tables={key: table.copy() for key, table in snapshot.tables.items()},
+            responses=snapshot.responses.copy(), scores=snapshot.scores.copy(),
+            quiz=snapshot.quiz.copy())
+        writer = threading.Thread(target=_write, args=(folder, private), daemon=True,
                                   name="study-snapshot-writer")
         _WRITERS.append(writer)
         writer.start()

@@ -439,11 +439,11 @@ def replay_page() -> None:
         return
     st.title("Replay")
     engine = runtime.database()
-    people = repo.list_participants(engine, study.study_id)
+    people = repo.list_participant_ids(engine, study.study_id)
     if not people:
         st.info("No testers yet.")
         return
-    code = st.selectbox("Tester", [p.participant_id for p in people], key="replay_tester")
+    code = st.selectbox("Tester", people, key="replay_tester")
     games = games_of(engine, code)
     if not games:
         st.info("This tester has not started a game.")

@@ -367,6 +367,16 @@ def list_participants(engine: Engine, study_id: str) -> list[Participant]:
     return [_participant_from_row(row) for row in rows]
 
 
+def list_participant_ids(engine: Engine, study_id: str) -> list[str]:
+    """The study's participant codes, oldest first (no other columns: a picker's list)."""
+    with engine.connect() as conn:
+        return list(conn.execute(
+            select(participants.c.participant_id)
+            .where(participants.c.study_id == study_id)
+            .order_by(participants.c.created_at_ms)
+        ).scalars())
+
+
 def advance_stage(
     engine: Engine, participant_id: str, expected_current_stage: str, new_stage: str
 ) -> str:
