@@ -143,6 +143,9 @@ CSS: Final = "\n".join(
   display: flex; align-items: center; justify-content: center; overflow: hidden;
   cursor: pointer; touch-action: manipulation; isolation: isolate;
 }
+/* Hit tests stop at the tile: its number, counter shape (clip-path) and icon never take
+   pointer events, so the browser does not test each shape on every pointer move. */
+.tile span, .tile::before, .tile::after, .hdr { pointer-events: none; }
 .tile span { position: relative; z-index: 1; }
 .tile::before { content: ""; position: absolute; inset: 8%; z-index: 0; }
 .tile.o0::before { display: none; }
@@ -160,9 +163,12 @@ CSS: Final = "\n".join(
 .tile.nope { animation: shake .3s ease-in-out 1; }
 .vb.busy .tile { cursor: not-allowed; }
 .vb.busy .vb-grid { opacity: .85; }
-@keyframes pulse { 0% { filter: brightness(1.6); } 100% { filter: none; } }
-@keyframes sparkle { 50% { filter: brightness(1.4) saturate(1.5); } }
-@keyframes breathe { 50% { box-shadow: inset 0 0 0 5px var(--accent); } }
+/* Only opacity moves: the compositor animates it without repainting the tiles each frame
+   (filter and box-shadow animations kept the main thread painting), and a tile's box stays
+   still, so it can be clicked (and tested) while it breathes. */
+@keyframes pulse { 0% { opacity: .4; } 100% { opacity: 1; } }
+@keyframes sparkle { 50% { opacity: .55; } }
+@keyframes breathe { 50% { opacity: .55; } }
 @keyframes shake { 25% { transform: translateX(-2px); } 75% { transform: translateX(2px); } }
 @media (prefers-reduced-motion: reduce) { .vb * { animation: none !important; transition: none !important; } }
 """
