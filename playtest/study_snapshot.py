@@ -13,7 +13,8 @@ only the testers whose data changed since it was written:
   spliced in (:func:`analytics.derive.splice_prepared`); a tester no longer in the
   database (deleted) is dropped;
 - participants and assignments are always read fresh (small);
-- when most testers changed, or there is no usable snapshot, the study is derived whole.
+- when most testers changed, or there is no usable snapshot (none, broken, or written
+  by other code: :func:`code_signature`), the study is derived whole.
 
 ``playtest demo`` and ``playtest import`` write the snapshot as they finish (a
 materialised view, updated at write time), so the first dashboard visit after them is
@@ -30,6 +31,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -57,6 +59,25 @@ from playtest.study_data import StudyBundle, scores_and_quiz
 
 #: Bumped whenever what a snapshot holds changes shape: an older snapshot is rebuilt.
 SNAPSHOT_FORMAT = 2
+#: The code a snapshot's contents come from: derivation, scoring, the default surveys.
+#: A snapshot written by other code (an upgrade that fixed a score) is rebuilt.
+_SOURCES = ("analytics/data.py", "analytics/derive.py", "playtest/study_data.py",
+            "surveys/*.py", "surveys/defaults/*")
+
+
+@functools.cache
+def code_signature() -> str:
+    """A digest of :data:`_SOURCES` (read once per process) and :data:`SNAPSHOT_FORMAT`."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256(str(SNAPSHOT_FORMAT).encode())
+    for pattern in _SOURCES:
+        for path in sorted(root.glob(pattern)):
+            if path.is_file():
+                digest.update(path.relative_to(root).as_posix().encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 #: Above this share of changed testers, deriving the whole study is cheaper.
 REBUILD_SHARE = 0.3
 _JSON_COLUMNS = {"turns": ["options"], "responses": ["value"]}
@@ -175,8 +196,8 @@ class _PendingRead:
         generation = (folder / "CURRENT").read_text(encoding="utf-8").strip()
         where = folder / generation
         meta = json.loads((where / "meta.json").read_text(encoding="utf-8"))
-        if meta.get("format") != SNAPSHOT_FORMAT:
-            raise ValueError(f"snapshot format {meta.get('format')!r}")
+        if meta.get("format") != SNAPSHOT_FORMAT or meta.get("code") != code_signature():
+            raise ValueError("snapshot written by other code")
         self.marks: dict[str, Mark] = {
             pid: (int(m[0]), int(m[1]), int(m[2])) for pid, m in meta["marks"].items()}
         files = {key: (where / _file_name(key), _JSON_COLUMNS.get(key, []))
@@ -268,7 +289,7 @@ def _write_unlocked(folder: Path, snapshot: _Snapshot) -> bool:
         _write_table(snapshot.scores, where / "scores.parquet", [])
         _write_table(snapshot.quiz, where / "quiz.parquet", [])
         (where / "meta.json").write_text(
-            json.dumps({"format": SNAPSHOT_FORMAT,
+            json.dumps({"format": SNAPSHOT_FORMAT, "code": code_signature(),
                         "marks": {pid: list(mark) for pid, mark in snapshot.marks.items()}}),
             encoding="utf-8")
         previous = None

@@ -154,3 +154,17 @@ def test_a_background_write_leaves_a_current_snapshot(db: Engine) -> None:
     assert (started.how, started.written) == ("built", True)
     study_snapshot.wait_for_writes()
     assert study_snapshot.load_prepared(db, demo.DEMO_STUDY_ID).how == "read"
+
+
+def test_a_snapshot_from_other_code_is_rebuilt(db: Engine) -> None:
+    """After an upgrade that changed scoring or derivation, old snapshots are not used."""
+    _via_snapshot(db)
+    folder = study_snapshot.snapshot_folder(db)
+    assert folder is not None
+    for meta_path in folder.rglob("meta.json"):
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        assert meta["code"] == study_snapshot.code_signature()
+        meta["code"] = "written-by-an-older-version"
+        meta_path.write_text(json.dumps(meta), encoding="utf-8")
+    assert study_snapshot.load_prepared(db, demo.DEMO_STUDY_ID).how == "built"
+    assert study_snapshot.load_prepared(db, demo.DEMO_STUDY_ID).how == "read"
