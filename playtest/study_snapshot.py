@@ -156,12 +156,6 @@ def _write_table(frame: pd.DataFrame, path: Path, json_columns: list[str]) -> No
         if column in frame.columns:
             frame[column] = [None if _missing(value) else json.dumps(value)
                              for value in frame[column].tolist()]
-    for column in frame.columns:
-        if frame[column].dtype == object:
-            kinds = {type(v) for v in frame[column].tolist() if not _missing(v)}
-            if len(kinds) > 1 and kinds != {bool} and not kinds <= {int, float}:
-                # A column mixing, say, strings and numbers: Parquet needs one type.
-                frame[column] = [None if _missing(v) else str(v) for v in frame[column]]
     pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), path,
                    compression="zstd")
 
@@ -303,7 +297,9 @@ def _write_unlocked(folder: Path, snapshot: _Snapshot) -> bool:
             if old.is_dir() and old.name not in (generation, previous):
                 shutil.rmtree(old, ignore_errors=True)
         return True
-    except OSError:
+    except (OSError, pa.ArrowException):
+        # Not writable, or a column Parquet cannot hold as it is (an imported prop that
+        # is a number here and a text there): no snapshot rather than an altered one.
         shutil.rmtree(where, ignore_errors=True)
         return False
 

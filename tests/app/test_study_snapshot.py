@@ -168,3 +168,15 @@ def test_a_snapshot_from_other_code_is_rebuilt(db: Engine) -> None:
         meta_path.write_text(json.dumps(meta), encoding="utf-8")
     assert study_snapshot.load_prepared(db, demo.DEMO_STUDY_ID).how == "built"
     assert study_snapshot.load_prepared(db, demo.DEMO_STUDY_ID).how == "read"
+
+
+def test_a_column_parquet_cannot_hold_leaves_no_snapshot_and_right_numbers(db: Engine) -> None:
+    # An imported page event whose "page" is a number where the others hold text.
+    with db.begin() as conn:
+        conn.execute(text("UPDATE events SET props = '{\"page\": 5}' WHERE event_id = "
+                          "(SELECT min(event_id) FROM events WHERE type = 'page')"))
+    result, loaded = _via_snapshot(db)
+    assert (loaded.how, loaded.written) == ("built", False)
+    folder = study_snapshot.snapshot_folder(db)
+    assert folder is None or not any(folder.rglob("*.parquet"))  # nothing half-written
+    assert result == _direct(db)
