@@ -144,12 +144,9 @@ def hardest_facts(data: StudyData, min_attempts: int = 5) -> pd.DataFrame:
     median_ms, smoothed_rate``; facts with fewer than ``min_attempts`` attempts are left
     out; ranked by ``smoothed_rate`` ((wrong+1)/(attempts+2)), then attempts.
     """
-    key = f"hardest_facts:{min_attempts}"
-    cached = data._derived.get(key)
-    if cached is None:
-        # confusion_points, the page and the report all ask: computed once per StudyData
-        cached = data._derived[key] = _hardest_facts(data, min_attempts)
-    return cached.copy()
+    # confusion_points, the page and the report all ask: computed once per StudyData
+    return derive.remember(data, f"hardest_facts:{min_attempts}",
+                           lambda: _hardest_facts(data, min_attempts)).copy()
 
 
 def _hardest_facts(data: StudyData, min_attempts: int) -> pd.DataFrame:
@@ -184,11 +181,8 @@ def message_aftermath(data: StudyData) -> pd.DataFrame:
     baseline_trouble_rate``. ``rules_opened`` counts showings followed by a
     ``rules_open`` whose ``context`` is the key before the next message of the session.
     """
-    cached = data._derived.get("message_aftermath")
-    if cached is None:
-        # confusion_points reads it too: computed once per (never changed) StudyData
-        cached = data._derived["message_aftermath"] = _message_aftermath(data)
-    return cached.copy()
+    # confusion_points reads it too: computed once per StudyData
+    return derive.remember(data, "message_aftermath", lambda: _message_aftermath(data)).copy()
 
 
 def _message_aftermath(data: StudyData) -> pd.DataFrame:

@@ -15,13 +15,16 @@ Everything is vectorised: props are expanded once per needed event type with
 ``pd.DataFrame.from_records`` and events are ordered with ``np.lexsort`` on integer codes.
 
 >>> from analytics.data import StudyData
+
+T = TypeVar("T")
 >>> turns(StudyData.empty("s")).empty
 True
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import pandas as pd
@@ -29,6 +32,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from analytics.data import StudyData
+
+T = TypeVar("T")
 
 CLICK_PROPS = ["seat", "c", "r", "ok", "wrong_kind", "rule_reason", "expected", "clicked", "ms"]
 TURN_COLUMNS = [
@@ -40,6 +45,22 @@ TURN_COLUMNS = [
 
 def _memo(data: StudyData, key: str) -> Any:
     return data._derived.get(key)
+
+
+def remember(data: StudyData, key: str, compute: Callable[[], T]) -> T:
+    """``compute()`` once per StudyData, kept under ``key`` (its frames never change).
+
+    Keep results that are not per-participant rows here (:func:`carry_over` copies
+    tables with a ``participant_id`` column into filtered studies).
+
+    >>> data = StudyData.empty("s")
+    >>> remember(data, "answer", lambda: 42), remember(data, "answer", lambda: 0)
+    (42, 42)
+    """
+    cached = data._derived.get(key)
+    if cached is None:
+        cached = data._derived[key] = compute()
+    return cast(T, cached)
 
 
 def ordered_events(data: StudyData) -> pd.DataFrame:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import streamlit as st
 
@@ -23,6 +24,8 @@ from playtest.messages import MessageError, speed
 from playtest.storage import repository as repo
 from playtest.storage.errors import ConflictError
 from surveys.streamlit_renderer import render_survey
+
+T = TypeVar("T")
 
 CONSENT_TEXT = (
     "Thank you for helping us test Vapoosh!, a dice and times-tables board game.\n\n"
@@ -177,43 +180,47 @@ def _after_action(ctrl: PlayController, cues: list[Cue]) -> None:
     shown = [c for c in cues if c.key]
     if shown:
         own = [c for c in shown if not c.computer and c.key in _STICKY]
-        st.session_state["cue"] = own[0] if own else shown[-1]
-        st.session_state["cue_id"] = st.session_state.get("cue_id", 0) + 1
+        _show(own[0] if own else shown[-1])
 
 
 # Messages about the tester's own move that computer moves must not hide.
 _STICKY = {"win_row", "win_square", "vapoosh", "extra_turn", "capture", "surround", "blocked_own"}
 
 
-def _on_roll(event: RollEvent) -> None:
+def _show(cue: Cue) -> None:
+    """Queue a message (and its sound) for the next drawing of the board."""
+    st.session_state["cue"] = cue
+    st.session_state["cue_id"] = st.session_state.get("cue_id", 0) + 1
+
+
+def _tester_input(act: Callable[[PlayController], T]) -> tuple[PlayController, T] | None:
+    """Apply one input of the tester: a refused one shows why (a message, nothing stored);
+    one from an outdated tab drops the controller, so the next run reloads the game."""
     ctrl: PlayController = st.session_state["ctrl"]
     try:
-        cue = ctrl.roll(client_event_id=event.nonce)
+        return ctrl, act(ctrl)
     except TurnError as err:
-        st.session_state["cue"] = Cue(err.key, {})
-        st.session_state["cue_id"] = st.session_state.get("cue_id", 0) + 1
-        return
+        _show(Cue(err.key, {}))
     except StaleGameError:
         st.session_state.pop("ctrl", None)
-        return
-    _after_action(ctrl, [cue])
+    return None
+
+
+def _on_roll(event: RollEvent) -> None:
+    done = _tester_input(lambda ctrl: ctrl.roll(client_event_id=event.nonce))
+    if done is not None:
+        ctrl, cue = done
+        _after_action(ctrl, [cue])
 
 
 def _on_click(event: ClickEvent) -> None:
-    ctrl: PlayController = st.session_state["ctrl"]
     brown = st.session_state.get("brown_mode") == "Brown counter"
-    try:
-        outcome = ctrl.click(event.c, event.r, brown=brown, client_ms=event.t_ms,
-                             client_event_id=event.nonce)
-    except TurnError as err:
-        st.session_state["cue"] = Cue(err.key, {})
-        st.session_state["cue_id"] = st.session_state.get("cue_id", 0) + 1
-        return
-    except StaleGameError:
-        st.session_state.pop("ctrl", None)
-        return
-    st.session_state["brown_mode"] = "Normal counter"
-    _after_action(ctrl, [outcome.cue])
+    done = _tester_input(lambda ctrl: ctrl.click(
+        event.c, event.r, brown=brown, client_ms=event.t_ms, client_event_id=event.nonce))
+    if done is not None:
+        ctrl, outcome = done
+        st.session_state["brown_mode"] = "Normal counter"
+        _after_action(ctrl, [outcome.cue])
 
 
 def _on_mute(event: MuteEvent) -> None:
@@ -368,10 +375,15 @@ def _game_controls(tester: services.Tester, ctrl: PlayController) -> None:
                   disabled=paused or ctrl.is_over)
 
 
-def _restart(tester: services.Tester, ctrl: PlayController) -> None:
+def _new_game(tester: services.Tester, ctrl: PlayController) -> None:
+    """Leave this game unfinished ("restarted": it does not count) and start another."""
     ctrl.abandon("restarted")
     st.session_state.pop("cue", None)
     _controller(tester, new=True)
+
+
+def _restart(tester: services.Tester, ctrl: PlayController) -> None:
+    _new_game(tester, ctrl)
     st.rerun()
 
 
@@ -421,9 +433,7 @@ def _close_menu(tester: services.Tester, ctrl: PlayController, choice: str) -> N
                                {"choice": choice, "seconds": round(paused, 3)},
                                client_event_id=None, game_id=ctrl.game_id)
     if choice == "new_game":
-        ctrl.abandon("restarted")
-        st.session_state.pop("cue", None)
-        _controller(tester, new=True)
+        _new_game(tester, ctrl)
     elif choice == "stop":
         ctrl.abandon("left")
         st.session_state.pop("ctrl", None)

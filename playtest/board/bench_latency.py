@@ -26,22 +26,10 @@ import statistics
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
-from playtest.board.devserver import start_streamlit
+from playtest.board.devserver import CHROMIUM, CHROMIUM_ARGS, start_streamlit
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
 
 # --stages: timestamps (performance.now) of the page's WebSocket sends and receipts.
@@ -241,7 +229,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.clicks < 1 or args.warmup < 0 or args.clicks + args.warmup > 120:
         print("error: need 1 <= clicks and clicks + warmup <= 120", file=sys.stderr)
         return 2
-    if not Path(CHROMIUM).is_file():
+    if not CHROMIUM.is_file():
         print(f"error: Chromium not found at {CHROMIUM}", file=sys.stderr)
         return 2
     from playwright.sync_api import sync_playwright

@@ -24,6 +24,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 60.0
+# Debian's Chromium, as the browser tests and the latency benchmark launch it.
+CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 
 
 def free_port() -> int:

@@ -29,20 +29,15 @@ from typing import Any
 
 import pytest
 
-from playtest.board.devserver import ROOT, StreamlitServer, start_streamlit
+from playtest.board.devserver import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    ROOT,
+    StreamlitServer,
+    start_streamlit,
+)
 
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
-CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 APP_RENDER_TIMEOUT_MS = 30_000
 
 

@@ -2,40 +2,16 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 
+from engine.bench import decision_positions
 from engine.players import LEVELS, Decision, ExpectimaxPlayer, Player, PlayerError, make_player
 from engine.players import geometry as geo
-from engine.vapoosh import Brown, Place, Roll, Rules, VapooshGame, deal_preplaced
+from engine.vapoosh import Brown, Place, Roll, Rules, VapooshGame
 
 PRESETS = ("standard", "classic", "house")
-
-
-def random_place_positions(preset: str, players: int, count: int, seed: int) -> list[Any]:
-    """Seeded positions in phase "place", reached by random play from a fresh game."""
-    rng = random.Random(seed)
-    rules = Rules.preset(preset)
-    game = VapooshGame(rules, players=players)
-    out: list[Any] = []
-    while len(out) < count:
-        state = game.new_initial_state()
-        if state.phase == "setup":
-            state.apply(deal_preplaced(rules, players, rng.randrange(1 << 30)))
-        stop_after = rng.randrange(0, 45)
-        steps = 0
-        while state.phase != "over":
-            if state.phase == "roll":
-                state.apply(Roll(tuple(rng.randint(1, 6) for _ in range(4))))  # type: ignore[arg-type]
-            elif steps >= stop_after:
-                out.append(state)
-                break
-            else:
-                state.apply(rng.choice(state.targets()))
-                steps += 1
-    return out
 
 
 def _position(
@@ -58,7 +34,8 @@ def _position(
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_every_level_returns_a_legal_move_with_a_one_line_reason(preset: str, players: int) -> None:
-    positions = random_place_positions(preset, players, count=6, seed=players * 7 + len(preset))
+    positions = decision_positions(Rules.preset(preset), players, count=6,
+                                   seed=players * 7 + len(preset))
     for level in LEVELS:
         player = make_player(level, seed=11)
         # Expert is the slow one: two positions per configuration are plenty.
@@ -134,7 +111,8 @@ def test_hard_prefers_the_mirror_tile_that_extends_its_own_line() -> None:
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_same_seed_same_decisions(level: str) -> None:
-    positions = random_place_positions("standard", 3, count=4 if level == "expert" else 10, seed=5)
+    positions = decision_positions(Rules.preset("standard"), 3,
+                                   count=4 if level == "expert" else 10, seed=5)
     first = make_player(level, seed=99)
     second = make_player(level, seed=99)
     assert [first.choose(s) for s in positions] == [second.choose(s) for s in positions]
