@@ -55,7 +55,7 @@ from analytics import derive
 from analytics.data import QUIZ_COLUMNS, SCORE_COLUMNS, StudyData
 from playtest.storage.exchange import _decode_nullable, load_study_data
 from playtest.storage.models import participants, responses, sessions
-from playtest.study_data import StudyBundle, scores_and_quiz
+from playtest.study_data import StudyBundle, load_bundle, scores_and_quiz
 
 #: Bumped whenever what a snapshot holds changes shape: an older snapshot is rebuilt.
 SNAPSHOT_FORMAT = 2
@@ -345,11 +345,12 @@ def _assemble(records: StudyData, snapshot: _Snapshot) -> StudyBundle:
     return StudyBundle(data, snapshot.scores, snapshot.quiz)
 
 
-def _build(engine: Engine, study_id: str, marks: dict[str, Mark]) -> tuple[StudyData, _Snapshot]:
-    data = load_study_data(engine, study_id)
-    scores, quiz = scores_and_quiz(data.responses)
-    tables = derive.prepared_tables(data)
-    return data, _Snapshot(marks, tables, data.responses, scores, quiz)
+def _build(engine: Engine, study_id: str,
+           marks: dict[str, Mark]) -> tuple[StudyBundle, _Snapshot]:
+    """The whole study read and derived from the database, and its snapshot."""
+    bundle = load_bundle(engine, study_id)
+    tables = derive.prepared_tables(bundle.data)
+    return bundle, _Snapshot(marks, tables, bundle.data.responses, bundle.scores, bundle.quiz)
 
 
 def load_prepared(
@@ -377,8 +378,7 @@ def load_prepared(
             except _READ_ERRORS:
                 old = None
     if rebuild or old is None:
-        data, snapshot = _build(engine, study_id, marks)
-        bundle = StudyBundle(data, snapshot.scores, snapshot.quiz)
+        bundle, snapshot = _build(engine, study_id, marks)
         written = _save(folder, snapshot, save)
         return SnapshotLoad(bundle, "built", len(changed) if pending else len(marks),
                             len(dropped), written, time.perf_counter() - started)
