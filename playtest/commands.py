@@ -10,12 +10,10 @@ import sys
 import time
 from pathlib import Path
 
-from sqlalchemy.engine import Engine
-
 from playtest import auth
 from playtest.cli import CommandError, arg, command, group
 from playtest.storage import repository as repo
-from playtest.storage.db import database_url, make_engine, safe_url, upgrade
+from playtest.storage.db import database_url, ready_engine, safe_url
 
 APP = Path(__file__).resolve().parent / "app.py"
 
@@ -29,12 +27,6 @@ STREAMLIT_FLAGS = [
 ]
 
 
-def _ready_engine() -> Engine:
-    engine = make_engine()
-    upgrade(engine)
-    return engine
-
-
 @command("up", help="set up the database and a demo study, then start the app", args=[
     arg("--port", type=int, default=8501, help="port to serve on (default 8501)"),
     arg("--address", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"),
@@ -46,7 +38,7 @@ def up(args: argparse.Namespace) -> int:
     from playtest.study_snapshot import refresh
 
     os.environ.setdefault("DATABASE_URL", database_url())
-    engine = _ready_engine()
+    engine = ready_engine()
     study = demo.ensure_demo_study(engine)
     if args.testers > 0 and not repo.list_participants(engine, study.study_id):
         print(f"Filling the demo study with {args.testers} simulated testers…", flush=True)
@@ -78,7 +70,7 @@ def demo_command(args: argparse.Namespace) -> int:
 
     if args.testers < 1:
         raise CommandError("--testers must be at least 1")
-    engine = _ready_engine()
+    engine = ready_engine()
     study = None
     if args.study:
         study = repo.get_study(engine, args.study)
@@ -105,7 +97,7 @@ def report_command(args: argparse.Namespace) -> int:
     from playtest.study_snapshot import load_prepared
     from playtest.survey_items import annotate
 
-    engine = _ready_engine()
+    engine = ready_engine()
     if repo.get_study(engine, args.study) is None:
         raise CommandError(f"no study {args.study!r}")
     started = time.perf_counter()

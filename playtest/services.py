@@ -235,11 +235,12 @@ def open_game(engine: Engine, logger: EventLogger, tester: Tester, session_id: s
     return controller
 
 
+#: ``game_end`` reasons of games the tester did not play to the end.
+UNFINISHED_REASONS = ("restarted", "left")
+
+
 def games_finished(engine: Engine, tester: Tester) -> int:
     """Games played to the end (a game restarted or left from the menu does not count
     towards the study's games)."""
     return repo.count_finished_games(engine, tester.code, except_reasons=UNFINISHED_REASONS)
 
-
-#: ``game_end`` reasons of games the tester did not play to the end.
-UNFINISHED_REASONS = ("restarted", "left")

@@ -8,25 +8,17 @@ from pathlib import Path
 from sqlalchemy.engine import Engine
 
 from playtest.cli import CommandError, arg, command, group
+from playtest.storage.db import ready_engine
 
 group("db", help="database maintenance")
 group("participant", help="privacy operations on one tester")
 
 
-def _engine_ready() -> Engine:
-    from playtest.storage.db import get_engine, upgrade
-
-    engine = get_engine()
-    upgrade(engine)
-    return engine
-
-
 @command("db", "upgrade", help="migrate the database at DATABASE_URL to the newest schema")
 def db_upgrade(args: argparse.Namespace) -> int:
-    from playtest.storage.db import current_revision, get_engine, safe_url, upgrade
+    from playtest.storage.db import current_revision, safe_url
 
-    engine = get_engine()
-    upgrade(engine)
+    engine = ready_engine()
     print(f"database {safe_url(str(engine.url))} is at revision {current_revision(engine)}")
     return 0
 
@@ -49,7 +41,7 @@ def db_upgrade(args: argparse.Namespace) -> int:
 def export(args: argparse.Namespace) -> int:
     from playtest.storage.exchange import export_jsonl, export_tables
 
-    engine = _engine_ready()
+    engine = ready_engine()
     fmt = args.format or {".csv": "csv", ".parquet": "parquet"}.get(Path(args.out).suffix, "jsonl")
     if fmt == "jsonl":
         counts = export_jsonl(engine, args.study, args.out)
@@ -72,7 +64,7 @@ def import_file(args: argparse.Namespace) -> int:
 
     if not Path(args.file).is_file():
         raise CommandError(f"no such file: {args.file}")
-    engine = _engine_ready()
+    engine = ready_engine()
     report = import_jsonl(engine, args.file)
     print(report.summary())
     _refresh_snapshots(engine, report.studies)
@@ -98,7 +90,7 @@ def participant_delete(args: argparse.Namespace) -> int:
     from playtest.storage.privacy import delete_participant
     from playtest.study_snapshot import discard
 
-    engine = _engine_ready()
+    engine = ready_engine()
     deleted = delete_participant(engine, args.code)
     # The dashboard's snapshots hold tester data too: gone with the tester.
     discard(engine)

@@ -118,6 +118,14 @@ def get_engine() -> Engine:
         return engine
 
 
+def ready_engine() -> Engine:
+    """The process's engine (:func:`get_engine`), migrated to the newest schema: what every
+    command starts with."""
+    engine = get_engine()
+    upgrade(engine)
+    return engine
+
+
 def dispose_engines() -> None:
     """Close every engine :func:`get_engine` made (tests, shutdown)."""
     with _engines_lock:
