@@ -175,3 +175,14 @@ def test_only_named_free_text_items_count_as_testers_words() -> None:
     only = free_text(responses, text_items=["open.confused"])
     assert list(only["item"]) == ["open.confused"]
     assert set(theme_counts(responses, ["open.confused"])["item"]) == {"open.confused"}
+
+
+def test_chart_names_without_drawing_match_the_drawn_charts() -> None:
+    # The dashboard writes the Markdown plan from the names alone (no figures drawn).
+    data = synthesize_study(24, seed=3)
+    scores, quiz = synthesize_scores_and_quiz(data, seed=3)
+    built = report.build_report(data, scores, quiz)
+    drawn = report.report_figures(data, built)
+    assert report.report_chart_names(built) == list(drawn)
+    assert report.report_markdown(built, report.report_chart_names(built)) == \
+        report.report_markdown(built, drawn)

@@ -180,3 +180,15 @@ def test_a_column_parquet_cannot_hold_leaves_no_snapshot_and_right_numbers(db: E
     folder = study_snapshot.snapshot_folder(db)
     assert folder is None or not any(folder.rglob("*.parquet"))  # nothing half-written
     assert result == _direct(db)
+
+
+def test_an_unwritable_cache_folder_only_costs_speed(
+    db: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder should go", encoding="utf-8")
+    monkeypatch.setenv("PLAYTEST_CACHE_DIR", str(blocker))
+    result, loaded = _via_snapshot(db)
+    assert (loaded.how, loaded.written) == ("built", False)
+    assert result == _direct(db)
+    assert blocker.read_text(encoding="utf-8").startswith("a file")  # left as it was
