@@ -15,7 +15,9 @@ psycopg 3. One engine per process: :func:`get_engine`.
 from __future__ import annotations
 
 import os
+import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
@@ -34,6 +36,10 @@ SQLITE_PRAGMAS = (
     "PRAGMA busy_timeout=5000",
     "PRAGMA foreign_keys=ON",
 )
+# Switching a new file to WAL can answer "database is locked" at once, busy timeout or
+# not, while another connection opens the same new file (several processes starting
+# together): it is tried again for up to this long.
+_WAL_SWITCH_S = 5.0
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 
 _engines: dict[str, Engine] = {}
@@ -73,7 +79,19 @@ def _set_sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     try:
         for pragma in SQLITE_PRAGMAS:
-            cursor.execute(pragma)
+            deadline = time.monotonic() + _WAL_SWITCH_S
+            pause = 0.005
+            while True:
+                try:
+                    cursor.execute(pragma)
+                    break
+                except sqlite3.OperationalError as exc:
+                    locked = "locked" in str(exc) or "busy" in str(exc)
+                    if not (locked and pragma.startswith("PRAGMA journal_mode")) \
+                            or time.monotonic() + pause > deadline:
+                        raise
+                    time.sleep(pause)  # another connection is switching the file now
+                    pause = min(pause * 2, 0.1)
     finally:
         cursor.close()
 
