@@ -38,6 +38,11 @@ class Experiment(BaseModel):
     key: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9_\-]+$")
     target: str
     variants: dict[str, Any] = Field(min_length=2)
+    # The metric the verdict comes from (a name from analytics' metric registry for this
+    # target); None takes the target type's default. min_effect: the smallest difference
+    # worth acting on, in the metric's unit; None takes the metric's default.
+    primary_metric: str | None = Field(default=None, max_length=64)
+    min_effect: float | None = Field(default=None, gt=0, allow_inf_nan=False)
 
     @field_validator("target")
     @classmethod
@@ -56,12 +61,17 @@ class Experiment(BaseModel):
 
     def record(self) -> dict[str, Any]:
         """The exchange-format form: ``{key, variants: [names], target}`` plus payloads."""
-        return {
+        record: dict[str, Any] = {
             "key": self.key,
             "variants": list(self.variants),
             "target": self.target,
             "payloads": self.variants,
         }
+        if self.primary_metric is not None:
+            record["primary_metric"] = self.primary_metric
+        if self.min_effect is not None:
+            record["min_effect"] = self.min_effect
+        return record
 
 
 class StudyConfig(BaseModel):
