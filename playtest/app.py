@@ -14,6 +14,7 @@ from playtest import runtime, services
 from playtest.app_pages import designer, home, tester
 from playtest.storage import repository as repo
 from playtest.storage.errors import DatabaseUnavailable
+from playtest.study_config import StudyConfigError
 
 st.set_page_config(page_title="Vapoosh! playtest", page_icon="🎲", layout="centered")
 
@@ -26,6 +27,13 @@ def _problem(title: str, text: str) -> st.Page:
     return st.Page(page, title=title, url_path="sorry", default=True)
 
 
+# A study stored before its settings were validated (or edited in the database) that no
+# longer validates: testers wait calmly; the Studies page tells the designer why.
+BEING_FIXED = ("This study is being fixed",
+               "The study team is correcting a setting of this playtest. Please try this "
+               "link again later: nothing you did so far is lost.")
+
+
 def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
     """The pages that exist for this visitor, and whether to show the navigation."""
     try:
@@ -35,7 +43,10 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
     code = st.query_params.get("p")
     study_code = st.query_params.get("study")
     if code:
-        who = services.load_tester(engine, code)
+        try:
+            who = services.load_tester(engine, code)
+        except StudyConfigError:
+            return [_problem(*BEING_FIXED)], False
         if who is None:
             st.session_state.pop("tester", None)
             return [_problem(
@@ -54,6 +65,10 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
             return [_problem("This study is closed",
                              "Thank you for your interest: this playtest is not taking new "
                              "players any more.")], False
+        try:
+            services.study_config(study)
+        except StudyConfigError:
+            return [_problem(*BEING_FIXED)], False
         st.session_state["study"] = study
         return [tester.consent_st_page()], False
     pages: dict[str, list[st.Page]] = {"Playtest lab": [home.page()]}

@@ -20,7 +20,13 @@ from playtest.game_controller import PlayController
 from playtest.storage import repository as repo
 from playtest.storage.events import EventLogger
 from playtest.storage.models import events
-from playtest.study_config import EffectiveConfig, StudyConfig, effective_config, parse_study_config
+from playtest.study_config import (
+    EffectiveConfig,
+    StudyConfig,
+    effective_config,
+    parse_study_config,
+    raw_config,
+)
 from surveys import SurveyDefinition, load_survey
 from surveys.streamlit_renderer import Answer, SavedProgress
 
@@ -34,21 +40,9 @@ def now_ms() -> float:
 
 def study_config(study: repo.Study) -> StudyConfig:
     """The validated config of a stored study (its columns folded into one model)."""
-    surveys = study.surveys or {}
-    settings = study.settings or {}
-    raw: dict[str, Any] = {
-        "rules": study.rules,
-        "games_per_tester": study.games_per_tester,
-        "allow_more_games": study.allow_more_games,
-        "experiments": [
-            {"key": e["key"], "target": e["target"],
-             "variants": e.get("payloads") or {v: v for v in e["variants"]}}
-            for e in study.experiments
-        ],
-        **{k: v for k, v in surveys.items() if k in ("pre_survey", "post_survey", "audience")},
-        **{k: v for k, v in settings.items()
-           if k in ("seats", "highlight_options", "show_computer_dice", "speed", "ai_think_ms")},
-    }
+    raw = raw_config(rules=study.rules, games_per_tester=study.games_per_tester,
+                     allow_more_games=study.allow_more_games, experiments=study.experiments,
+                     surveys=study.surveys or {}, settings=study.settings or {})
     return parse_study_config(raw)
 
 

@@ -31,7 +31,12 @@ from playtest.board import board_view
 from playtest.board.component import render_board
 from playtest.replay import ReplayStep, games_of, replay_steps
 from playtest.storage import repository as repo
-from playtest.study_config import StudyConfig, StudyConfigError, parse_study_config
+from playtest.study_config import (
+    StudyConfig,
+    StudyConfigError,
+    load_settings_text,
+    parse_study_config,
+)
 from playtest.study_data import StudyBundle
 from playtest.study_snapshot import load_prepared
 from playtest.survey_items import annotate
@@ -176,7 +181,7 @@ def studies_page() -> None:
 
 def _study_form(study: repo.Study | None) -> None:
     key = study.study_id if study else "new"
-    config = services.study_config(study) if study else StudyConfig()
+    config, stored_problem = _stored_config(study)
     presets = list(PRESETS)
     survey_ids = [s for s in list_surveys()]
     with st.form(f"study-{key}"):
@@ -212,7 +217,8 @@ def _study_form(study: repo.Study | None) -> None:
         experiments_yaml = st.text_area(
             "Experiments (YAML list of key, target, variants)",
             value=yaml.safe_dump([e.model_dump() for e in config.experiments],
-                                 sort_keys=False, allow_unicode=True) if config.experiments else "",
+                                 sort_keys=False, allow_unicode=True) if config.experiments
+            else _stored_experiments_text(study) if stored_problem else "",
             help="target: message:<key>, rules or ui:<setting>; variants: name → payload",
             key=f"exp-{key}", height=160)
         submitted = st.form_submit_button("Save study" if study else "Create study")
@@ -221,9 +227,9 @@ def _study_form(study: repo.Study | None) -> None:
     try:
         rules: Any = rules_text.strip()
         if rules.startswith("{"):
-            rules = json.loads(rules)
-        Rules.from_obj(rules)
-        raw_experiments = yaml.safe_load(experiments_yaml) if experiments_yaml.strip() else []
+            rules = load_settings_text(rules, "rules")
+        raw_experiments = (load_settings_text(experiments_yaml, "experiments")
+                           if experiments_yaml.strip() else [])
         new_config = parse_study_config({
             "rules": rules, "seats": [s.strip() for s in seats.split(",") if s.strip()],
             "games_per_tester": int(games), "allow_more_games": more, "audience": audience,
@@ -246,6 +252,33 @@ def _study_form(study: repo.Study | None) -> None:
         repo.update_study(engine, study.study_id, title=title.strip(), open=is_open,
                           **services.study_columns(new_config))
         st.success("Saved.")
+
+
+def _stored_config(study: repo.Study | None) -> tuple[StudyConfig, str | None]:
+    """The study's config, or the defaults and why its stored settings fail validation.
+
+    A study saved before the settings were checked as a whole can fail the check: its
+    testers see "this study is being fixed" (app.py) and the designer sees why here.
+    """
+    if study is None:
+        return StudyConfig(), None
+    try:
+        return services.study_config(study), None
+    except StudyConfigError as err:
+        st.error(f"Testers cannot play this study until it is saved again: {err}. "
+                 "They see \"This study is being fixed\". Correct it below and save.")
+        return StudyConfig(), str(err)
+
+
+def _stored_experiments_text(study: repo.Study | None) -> str:
+    """The stored experiments as YAML to correct (payloads as stored)."""
+    if study is None or not study.experiments:
+        return ""
+    return yaml.safe_dump(
+        [{"key": e.get("key"), "target": e.get("target"),
+          "variants": e.get("payloads") or {v: v for v in e.get("variants", [])}}
+         for e in study.experiments if isinstance(e, dict)],
+        sort_keys=False, allow_unicode=True)
 
 
 # -- overview ---------------------------------------------------------------------------
@@ -474,7 +507,9 @@ def balance_page() -> None:
     if study is None:
         return
     st.title("Balance")
-    config = services.study_config(study)
+    config, problem = _stored_config(study)
+    if problem:
+        return
     st.write("Computer players play many games of this study's rules, so you can see how "
              "often each rule is felt before testing it.")
     with st.form("balance"):

@@ -11,6 +11,22 @@ transaction; a second import of the same file adds nothing (records are keyed by
 ``study_id``, ``participant_id``, (``participant_id``, ``experiment``),
 (``session_id``, ``seq``) and (``participant_id``, ``survey``, ``item``)).
 
+Limits of an import file (each broken limit is one error with its line number, and
+nothing of the file is stored). The file is read line by line, twice, and never whole:
+
+- a line (one record) holds at most :data:`MAX_LINE_BYTES` bytes (1 MiB) of UTF-8;
+- values nest at most :data:`MAX_NESTING` levels (objects and lists);
+- a text (a key or a value) holds at most :data:`MAX_TEXT_CHARS` characters and no NUL
+  character (``\u0000``: PostgreSQL cannot store it);
+- integers lie within ±(2⁵³ − 1) (:data:`MAX_INTEGER`, what every JSON reader keeps
+  exactly); numbers are finite (no ``NaN``, ``Infinity`` or 1e999);
+- a study record's settings pass the same check as the Studies page
+  (:func:`playtest.study_config.study_record_problem`);
+- a tester's events, answers and assignments are not dated before their consent.
+
+A file that is not JSON Lines at all (Parquet, CSV, a spreadsheet, a SQLite file,
+gzip) is refused at its first line with what it looks like.
+
 CSV and Parquet exports write one tidy table per record kind next to ``--out``:
 ``<stem>.study.csv``, ``<stem>.participants.csv``, ``<stem>.assignments.csv``,
 ``<stem>.events.csv``, ``<stem>.responses.csv`` (or ``.parquet``). Nested values
@@ -21,6 +37,8 @@ top-level prop as its own ``props.<key>`` column so a spreadsheet can filter on 
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,6 +99,12 @@ OPTIONAL: dict[str, tuple[str, ...]] = {
 }
 MAX_PROBLEMS = 1000
 BATCH = 20_000
+#: Import limits (module docstring): bytes per line, nesting levels, characters per text,
+#: largest integer.
+MAX_LINE_BYTES = 1 << 20
+MAX_NESTING = 16
+MAX_TEXT_CHARS = 100_000
+MAX_INTEGER = 2**53 - 1
 
 
 # ---------------------------------------------------------------- reading the database
@@ -542,6 +566,12 @@ def _check_record(number: int, record: dict[str, Any], problems: _Problems) -> b
             bad.append("experiments must be a list of {key, variants: [names], target}")
         if "created_at" in record and not _is_time(record["created_at"]):
             bad.append("created_at must be an ISO 8601 time with a zone")
+        if not bad:
+            from playtest.study_config import study_record_problem
+
+            problem = study_record_problem(record)
+            if problem is not None:
+                bad.append(f"settings refused, {problem}")
     elif kind == "participant":
         if not _is_id(record["participant_id"]) or not _is_id(record["study_id"]):
             bad.append("participant_id and study_id must be non-empty strings")
@@ -623,10 +653,138 @@ def _check_optional(kind: str, record: dict[str, Any]) -> list[str]:
     return bad
 
 
-def _read_lines(handle: IO[str]) -> Iterator[tuple[int, str]]:
-    for number, line in enumerate(handle, start=1):
-        if line.strip():
-            yield number, line
+def _read_lines(handle: IO[bytes]) -> Iterator[tuple[int, str]]:
+    """Non-blank lines of a validated file (pass 2): ``(number, text)``."""
+    for number, text, _ in _checked_lines(handle):
+        if text is not None:
+            yield number, text
+
+
+def _checked_lines(handle: IO[bytes]) -> Iterator[tuple[int, str | None, str | None]]:
+    """``(number, text, None)`` per non-blank line, or ``(number, None, problem)``.
+
+    Reads at most :data:`MAX_LINE_BYTES` of a line: the rest of a longer one is skipped
+    in bounded pieces, so a 200 MB line costs no more memory than a short one.
+
+    >>> import io
+    >>> list(_checked_lines(io.BytesIO(b'{"a": 1}\\n\\n\\xff\\n')))
+    [(1, '{"a": 1}\\n', None), (3, None, 'not valid UTF-8 (byte 0xff at byte 1 of the line)')]
+    """
+    number = 0
+    while True:
+        raw = handle.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            while (more := handle.readline(MAX_LINE_BYTES)) and not more.endswith(b"\n"):
+                pass
+            yield number, None, f"line longer than {MAX_LINE_BYTES:,} bytes (the limit of one record)"
+            continue
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield (number, None,
+                   f"not valid UTF-8 (byte {raw[exc.start]:#04x} at byte {exc.start + 1} of the line)")
+            continue
+        if text.strip():
+            yield number, text, None
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+# Cheap screens (C-speed) before the full walk of a record: long digit runs, three-digit
+# exponents, escaped NULs, and (below) many brackets or a long line.
+_SUSPECT = re.compile(r"\d{16}|[eE][+-]?\d{3}|\\u0000")
+
+
+def _parse_line(text: str) -> tuple[Any, str | None]:
+    """The line's JSON value, or None and why it is refused (the import limits)."""
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        return None, f"not valid JSON: {exc.msg} (column {exc.colno})"
+    except RecursionError:
+        return None, f"values nest deeper than {MAX_NESTING} levels"
+    except ValueError as exc:  # NaN/Infinity, or an integer of more than 4300 digits
+        return None, f"not valid JSON: {str(exc).splitlines()[0][:120]}"
+    if (
+        len(text) > MAX_TEXT_CHARS
+        or text.count("{") + text.count("[") > MAX_NESTING
+        or _SUSPECT.search(text)
+    ):
+        return value, _value_problem(value)
+    return value, None
+
+
+def _value_problem(value: Any) -> str | None:
+    """Why a parsed record breaks an import limit, or None (walks without recursion).
+
+    >>> _value_problem({"props": {"n": 10**30}})
+    'props.n: the integer 1000000000000000000000000000000 is outside ±9007199254740991'
+    >>> _value_problem({"t": "a\\x00b"})
+    't: a text holds a NUL character (\\\\u0000)'
+    """
+    stack: list[tuple[Any, str, int]] = [(value, "", 0)]
+    while stack:
+        item, path, depth = stack.pop()
+        where = path or "record"
+        if isinstance(item, dict | list):
+            if depth >= MAX_NESTING:
+                return f"{where}: values nest deeper than {MAX_NESTING} levels"
+            if isinstance(item, dict):
+                for key, child in item.items():
+                    if "\x00" in key or len(key) > MAX_TEXT_CHARS:
+                        return f"{where}: a key holds a NUL character or is too long"
+                    stack.append((child, f"{path}.{key[:40]}" if path else key[:40], depth + 1))
+            else:
+                stack.extend((child, f"{where}[{n}]", depth + 1) for n, child in enumerate(item))
+        elif isinstance(item, str):
+            if "\x00" in item:
+                return f"{where}: a text holds a NUL character (\\u0000)"
+            if len(item) > MAX_TEXT_CHARS:
+                return f"{where}: a text of {len(item):,} characters (at most {MAX_TEXT_CHARS:,})"
+        elif isinstance(item, bool):
+            continue
+        elif isinstance(item, int):
+            if abs(item) > MAX_INTEGER:
+                shown = str(item) if len(str(item)) <= 40 else f"of {len(str(item))} digits"
+                return f"{where}: the integer {shown} is outside ±{MAX_INTEGER}"
+        elif isinstance(item, float) and not math.isfinite(item):
+            return f"{where}: the number {item} is not finite"
+    return None
+
+
+_NOT_JSONL = (
+    (b"PAR1", "a Parquet file"),
+    (b"PK\x03\x04", "a ZIP file (a spreadsheet?)"),
+    (b"\x1f\x8b", "a gzip file (unpack it first)"),
+    (b"SQLite format 3\x00", "a SQLite database (set DATABASE_URL to use it)"),
+    (b"\xd0\xcf\x11\xe0", "an Excel file"),
+)
+_HOW = ("playtest import reads the exchange format's JSON Lines: one JSON object per line "
+        "(`playtest export --format jsonl` writes it)")
+
+
+def _not_jsonl(path: Path) -> tuple[int, str] | None:
+    """(line, message) when the file is plainly not JSON Lines (item 16), else None."""
+    with path.open("rb") as handle:
+        head = handle.read(16)
+        for magic, what in _NOT_JSONL:
+            if head.startswith(magic):
+                return 1, f"this is {what}, not JSON Lines: {_HOW}"
+        handle.seek(0)
+        for number, text, _ in _checked_lines(handle):
+            if text is None:
+                return None  # the line's own problem is reported by the full check
+            first = text.lstrip("\ufeff \t\r\n")
+            if first.startswith("{"):
+                return None
+            looks = "CSV" if "," in first or ";" in first or "\t" in first else "text"
+            return number, f"line {number} is not a JSON object (this looks like {looks}): {_HOW}"
+    return None
 
 
 def _split_extra(kind: str, record: dict[str, Any]) -> dict[str, Any] | None:
@@ -649,6 +807,8 @@ class _Plan:
     needs_participant: dict[str, int] = field(default_factory=dict)
     # session_id → last_seq of sessions the database holds already
     stored_last_seq: dict[str, int] = field(default_factory=dict)
+    # participant_id → (earliest at_ms of their events/assignments/answers, its line)
+    earliest: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 def _chunks(values: list[str], size: int = 500) -> Iterator[list[str]]:
@@ -659,13 +819,15 @@ def _chunks(values: list[str], size: int = 500) -> Iterator[list[str]]:
 def _validate(engine: Engine, path: Path, report: ImportReport) -> _Plan:
     problems = _Problems()
     plan = _Plan()
-    with path.open("r", encoding="utf-8") as handle:
-        for number, line in _read_lines(handle):
+    with path.open("rb") as handle:
+        for number, line, unreadable in _checked_lines(handle):
             report.lines = number
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                problems.add(number, f"not valid JSON: {exc.msg}")
+            if line is None:
+                problems.add(number, str(unreadable))
+                continue
+            record, refused = _parse_line(line)
+            if refused is not None:
+                problems.add(number, refused)
                 continue
             if not isinstance(record, dict):
                 problems.add(number, "a line must hold one JSON object")
@@ -674,6 +836,12 @@ def _validate(engine: Engine, path: Path, report: ImportReport) -> _Plan:
                 continue
             kind = record["record"]
             report.read[kind] += 1
+            if kind != "study" and kind != "participant":
+                at_ms = ms_from_iso(record["at"])
+                pid = record["participant_id"]
+                known = plan.earliest.get(pid)
+                if known is None or at_ms < known[0]:
+                    plan.earliest[pid] = (at_ms, number)
             if kind == "study":
                 plan.studies[record["study_id"]] = record
             elif kind == "participant":
@@ -735,9 +903,10 @@ def _validate(engine: Engine, path: Path, report: ImportReport) -> _Plan:
                 problems.add(
                     number, f"participant {pid} belongs to unknown study {rec['study_id']}"
                 )
-        # participant_id → consented?
-        consent: dict[str, bool] = {
-            pid: rec["consented_at"] is not None for pid, (_, rec) in plan.participants.items()
+        # participant_id → consent time in ms (None: no consent)
+        consent: dict[str, int | None] = {
+            pid: None if rec["consented_at"] is None else ms_from_iso(rec["consented_at"])
+            for pid, (_, rec) in plan.participants.items()
         }
         stored_pids = sorted(set(plan.needs_participant) - set(consent))
         for chunk in _chunks(stored_pids):
@@ -746,14 +915,21 @@ def _validate(engine: Engine, path: Path, report: ImportReport) -> _Plan:
                     participants.c.participant_id.in_(chunk)
                 )
             ):
-                consent[pid] = consented_at is not None
+                consent[pid] = consented_at
         for pid, number in sorted(plan.needs_participant.items(), key=lambda item: item[1]):
             if pid not in consent:
                 problems.add(number, f"unknown participant {pid} (no participant record)")
-            elif not consent[pid]:
+            elif consent[pid] is None:
                 problems.add(
                     number,
                     f"participant {pid} has no consent (consented_at is null) but has data",
+                )
+            elif pid in plan.earliest and plan.earliest[pid][0] < int(consent[pid] or 0):
+                at_ms, line = plan.earliest[pid]
+                problems.add(
+                    line,
+                    f"dated {iso_from_ms(at_ms)}, before participant {pid} consented "
+                    f"({iso_from_ms(int(consent[pid] or 0))}): nothing is kept from before consent",
                 )
         # Sessions: owner and seq contiguity together with stored events.
         stored_sessions: dict[str, tuple[str, int]] = {}
@@ -812,7 +988,7 @@ def _insert_events(
     cursor = conn.connection.driver_connection.cursor()
     batch: list[tuple[Any, ...]] = []
     try:
-        with source.open("r", encoding="utf-8") as handle:
+        with source.open("rb") as handle:
             for _, line in _read_lines(handle):
                 if '"event"' not in line:
                     continue
@@ -858,6 +1034,9 @@ def import_jsonl(engine: Engine, path: str | Path) -> ImportReport:
     if not source.is_file():
         raise NotFound(f"no such file: {source}")
     report = ImportReport(path=str(source))
+    not_jsonl = _not_jsonl(source)
+    if not_jsonl is not None:
+        raise ImportRejected(str(source), [not_jsonl])
     plan = _validate(engine, source, report)
     report.studies = sorted(set(plan.studies)
                             | {record["study_id"] for _, record in plan.participants.values()})
