@@ -925,9 +925,9 @@ def _validate(engine: Engine, path: Path, report: ImportReport) -> _Plan:
                     f"participant {pid} has no consent (consented_at is null) but has data",
                 )
             elif pid in plan.earliest and plan.earliest[pid][0] < int(consent[pid] or 0):
-                at_ms, line = plan.earliest[pid]
+                at_ms, first_line = plan.earliest[pid]
                 problems.add(
-                    line,
+                    first_line,
                     f"dated {iso_from_ms(at_ms)}, before participant {pid} consented "
                     f"({iso_from_ms(int(consent[pid] or 0))}): nothing is kept from before consent",
                 )
