@@ -222,17 +222,21 @@ def iter_records(engine: Engine, study_id: str) -> Iterator[dict[str, Any]]:
 
 
 def export_jsonl(engine: Engine, study_id: str, out: str | Path) -> dict[str, int]:
-    """Write a study as JSON Lines; returns the number of records per kind."""
+    """Write a study as JSON Lines; returns the number of records per kind.
+
+    The file appears complete or not at all: it is written to a temporary file next to
+    ``out`` and renamed at the end; a failure (an unknown study, a full disk) removes it.
+    """
+    from playtest.storage.outfiles import written_together
+
     counts = dict.fromkeys(RECORD_KINDS, 0)
     path = Path(out)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".part")
-    with tmp.open("w", encoding="utf-8") as handle:
+    with written_together([path]) as (tmp,), tmp.open("w", encoding="utf-8") as handle:
         for record in iter_records(engine, study_id):
             counts[record["record"]] += 1
             handle.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
             handle.write("\n")
-    tmp.replace(path)
     return counts
 
 
@@ -244,6 +248,33 @@ def _json_text(value: Any) -> Any:
 
 def export_tables(engine: Engine, study_id: str, out: str | Path, fmt: str) -> dict[str, Path]:
     """Write one tidy table per record kind as CSV or Parquet; returns kind → file."""
+    return export_tables_counted(engine, study_id, out, fmt)[0]
+
+
+def table_paths(out: str | Path, fmt: str) -> dict[str, Path]:
+    """The files a table export to ``out`` writes: kind → ``<stem>.<table>.<fmt>``."""
+    base = Path(out)
+    stem = (
+        base.name[: -len(base.suffix)]
+        if base.suffix in (".csv", ".parquet", ".jsonl")
+        else base.name
+    )
+    names = {
+        "study": "study",
+        "participant": "participants",
+        "assignment": "assignments",
+        "event": "events",
+        "response": "responses",
+    }
+    return {kind: base.parent / f"{stem}.{names[kind]}.{fmt}" for kind in RECORD_KINDS}
+
+
+def export_tables_counted(
+    engine: Engine, study_id: str, out: str | Path, fmt: str
+) -> tuple[dict[str, Path], dict[str, int]]:
+    """:func:`export_tables`, also returning the rows per kind; all files or none."""
+    from playtest.storage.outfiles import written_together
+
     if fmt not in ("csv", "parquet"):
         raise ValueError(f"format must be csv or parquet, not {fmt!r}")
     rows: dict[str, list[dict[str, Any]]] = {kind: [] for kind in RECORD_KINDS}
@@ -253,36 +284,24 @@ def export_tables(engine: Engine, study_id: str, out: str | Path, fmt: str) -> d
             for key, value in record["props"].items():
                 record[f"props.{key}"] = _json_text(value)
         rows[kind].append({key: _json_text(value) for key, value in record.items()})
-    base = Path(out)
-    stem = (
-        base.name[: -len(base.suffix)]
-        if base.suffix in (".csv", ".parquet", ".jsonl")
-        else base.name
-    )
-    base.parent.mkdir(parents=True, exist_ok=True)
-    names = {
-        "study": "study",
-        "participant": "participants",
-        "assignment": "assignments",
-        "event": "events",
-        "response": "responses",
-    }
-    written: dict[str, Path] = {}
-    for kind, records in rows.items():
-        frame = pd.DataFrame.from_records(records)
-        target = base.parent / f"{stem}.{names[kind]}.{fmt}"
-        if fmt == "csv":
-            frame.to_csv(target, index=False)
-        else:
-            # Mixed-type columns (answers may be numbers or text) go to Parquet as text.
-            for column in frame.columns:
-                if frame[column].dtype == object:
-                    kinds = {type(v) for v in frame[column] if v is not None}
-                    if len(kinds) > 1:
-                        frame[column] = frame[column].map(lambda v: None if v is None else str(v))
-            frame.to_parquet(target, index=False)
-        written[kind] = target
-    return written
+    targets = table_paths(out, fmt)
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    with written_together(list(targets.values())) as temporaries:
+        for records, temporary in zip(rows.values(), temporaries, strict=True):
+            frame = pd.DataFrame.from_records(records)
+            if fmt == "csv":
+                frame.to_csv(temporary, index=False)
+            else:
+                # Mixed-type columns (answers may be numbers or text) go to Parquet as text.
+                for column in frame.columns:
+                    if frame[column].dtype == object:
+                        kinds = {type(v) for v in frame[column] if v is not None}
+                        if len(kinds) > 1:
+                            frame[column] = frame[column].map(
+                                lambda v: None if v is None else str(v)
+                            )
+                frame.to_parquet(temporary, index=False)
+    return dict(targets), {kind: len(records) for kind, records in rows.items()}
 
 
 # ---------------------------------------------------------------- analytics frames
@@ -1198,6 +1217,7 @@ __all__ = [
     "ImportReport",
     "export_jsonl",
     "export_tables",
+    "export_tables_counted",
     "import_jsonl",
     "iter_records",
     "load_study_data",
