@@ -14,6 +14,7 @@ from playtest import auth
 from playtest.cli import CommandError, arg, command, group
 from playtest.storage import repository as repo
 from playtest.storage.db import database_url, ready_engine, safe_url
+from playtest.study_config import StudyConfigError
 
 APP = Path(__file__).resolve().parent / "app.py"
 
@@ -77,7 +78,11 @@ def demo_command(args: argparse.Namespace) -> int:
         if study is None:
             raise CommandError(f"no study {args.study!r}")
     started = time.perf_counter()
-    report = demo.generate(engine, args.testers, seed=args.seed, study=study)
+    try:
+        report = demo.generate(engine, args.testers, seed=args.seed, study=study)
+    except StudyConfigError as err:  # a study stored before settings were checked
+        raise CommandError(f"study {args.study}: fix its settings on the Studies page "
+                           f"first ({err})") from None
     print(report.summary())
     done = refresh(engine, study.study_id if study else demo.DEMO_STUDY_ID)
     print(f"dashboard data {done.how} in {done.seconds:.1f} s")

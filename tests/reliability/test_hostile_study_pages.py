@@ -144,3 +144,22 @@ def test_a_hostile_rules_text_is_refused_with_a_message(db: Engine) -> None:
     assert not at.exception
     assert any("Not saved: rules: nested deeper than" in e.value for e in at.error)
     assert repo.list_studies(db) == []
+
+
+def test_playtest_demo_into_a_broken_study_says_so_in_one_line(
+    db: Engine, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from playtest.cli import main
+    from playtest.storage.db import dispose_engines
+
+    _store_broken(db, BROKEN_EXPERIMENTS["speed_fast"])
+    try:
+        status = main(["demo", "--testers", "1", "--study", "broken"])
+    finally:
+        dispose_engines()
+    err = capsys.readouterr().err
+    assert status == 2 and "Traceback" not in err
+    assert err.strip() == ("playtest: error: study broken: fix its settings on the Studies page "
+                           "first (experiments.0.variants.A: ui:speed must be 1, 2 or 3, "
+                           "not 'fast')")
+    assert _participants(db) == 0
