@@ -14,8 +14,10 @@ How it behaves
 - **Validation on submit**: each refused answer gets its message right under its
   widget (``st.error``); nothing is saved until the whole page passes.
 - **Text length**: a text box says how much it keeps ("Up to 2,000 characters.") and
-  stops there; an answer that reaches the limit (a long paste is cut to it) gets a
-  warning at the field and is saved when the page is submitted again unchanged.
+  counts towards it; typing stops there, and Streamlit 1.67's box ignores a paste that
+  would go past it (seen in Chromium). A longer value sent by hand is cut to the limit by
+  Streamlit's server: an answer at the limit gets a warning at the field and is saved
+  when the page is submitted again unchanged.
 - **Conditions** (``show_if``) and piping (``{answer:ID}``, ``{study:KEY}``) only use
   answers from earlier pages, which the loader enforces: inside ``st.form`` nothing
   reruns before submit, so a same-page condition could never update.
