@@ -706,6 +706,8 @@ def _checked_lines(handle: IO[bytes]) -> Iterator[tuple[int, str | None, str | N
             yield (number, None,
                    f"not valid UTF-8 (byte {raw[exc.start]:#04x} at byte {exc.start + 1} of the line)")
             continue
+        if number == 1 and text.startswith("\ufeff"):
+            text = text[1:]  # a byte order mark (Windows editors write one)
         if text.strip():
             yield number, text, None
 
@@ -726,6 +728,8 @@ def _finite_float(text: str) -> float:
 # many brackets or a long line. Numbers with a fraction or an exponent are checked by the
 # decoder itself (parse_float), NaN and Infinity by parse_constant.
 _SUSPECT = re.compile(r"[0-9]{16}")  # [0-9] scans faster than \d here
+# An escaped UTF-16 surrogate: alone it makes a text no database can store as UTF-8.
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 # One decoder for every line: ``json.loads(text, parse_constant=…)`` would build a new
 # decoder per call (twice the time of a whole import's first pass).
 _DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
@@ -746,9 +750,18 @@ def _parse_line(text: str) -> tuple[Any, str | None]:
         or text.count("{") + text.count("[") > MAX_NESTING
         or "\\u0000" in text
         or _SUSPECT.search(text)
+        or ("\\u" in text and _SURROGATE.search(text))
     ):
         return value, _value_problem(value)
     return value, None
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _value_problem(value: Any) -> str | None:
@@ -768,14 +781,16 @@ def _value_problem(value: Any) -> str | None:
                 return f"{where}: values nest deeper than {MAX_NESTING} levels"
             if isinstance(item, dict):
                 for key, child in item.items():
-                    if "\x00" in key or len(key) > MAX_TEXT_CHARS:
-                        return f"{where}: a key holds a NUL character or is too long"
+                    if "\x00" in key or len(key) > MAX_TEXT_CHARS or not _encodable(key):
+                        return f"{where}: a key holds a NUL character or a lone surrogate, or is too long"
                     stack.append((child, f"{path}.{key[:40]}" if path else key[:40], depth + 1))
             else:
                 stack.extend((child, f"{where}[{n}]", depth + 1) for n, child in enumerate(item))
         elif isinstance(item, str):
             if "\x00" in item:
                 return f"{where}: a text holds a NUL character (\\u0000)"
+            if not item.isascii() and not _encodable(item):
+                return f"{where}: a text holds a lone UTF-16 surrogate (\\ud800-\\udfff)"
             if len(item) > MAX_TEXT_CHARS:
                 return f"{where}: a text of {len(item):,} characters (at most {MAX_TEXT_CHARS:,})"
         elif isinstance(item, bool):

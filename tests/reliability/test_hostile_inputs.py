@@ -155,14 +155,21 @@ def test_the_cli_refuses_each_hostile_file_in_one_line_without_a_traceback(
         dispose_engines()
 
 
-def test_data_from_the_moment_of_consent_is_kept(engine: Engine, tmp_path: Path) -> None:
-    """The before-consent check refuses earlier data only: consent time itself is fine."""
-    path = tmp_path / "at_consent.jsonl"
+def test_lawful_edge_cases_are_kept(engine: Engine, tmp_path: Path) -> None:
+    """The checks refuse what breaks a limit only: data at the moment of consent, the
+    largest exact integer, an escaped emoji (a surrogate pair), the text "\\u0000", a
+    float with an exponent and a byte order mark all import."""
+    path = tmp_path / "edge.jsonl"
     lines = [*VALID_START,
              '{"record":"event","participant_id":"p1","session_id":"s1","seq":2,'
-             '"at":"2026-01-01T09:00:00.000Z","type":"page","props":{"n":9007199254740991}}']
-    path.write_text("\n".join(lines) + "\n")
+             '"at":"2026-01-01T09:00:00.000Z","type":"page","props":{"n":9007199254740991,'
+             '"m":-9007199254740991,"e":"\\ud83d\\ude00","lit":"\\\\u0000","f":1.5e-7}}']
+    path.write_bytes(b"\xef\xbb\xbf" + ("\n".join(lines) + "\n").encode())
     assert import_jsonl(engine, path).added["event"] == 2
+    out = tmp_path / "out.jsonl"
+    export_jsonl(engine, "h", out)
+    props = [json.loads(line) for line in out.read_text().splitlines()][-1]["props"]
+    assert props == {"n": 2**53 - 1, "m": -(2**53 - 1), "e": "😀", "lit": "\\u0000", "f": 1.5e-7}
 
 
 def test_an_export_of_a_demo_study_passes_the_new_checks(engine: Engine, tmp_path: Path) -> None:
