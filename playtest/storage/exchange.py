@@ -17,12 +17,15 @@ nothing of the file is stored). The file is read line by line, twice, and never 
 - a line (one record) holds at most :data:`MAX_LINE_BYTES` bytes (1 MiB) of UTF-8;
 - values nest at most :data:`MAX_NESTING` levels (objects and lists);
 - a text (a key or a value) holds at most :data:`MAX_TEXT_CHARS` characters and no NUL
-  character (``\u0000``: PostgreSQL cannot store it);
+  character (``\u0000``) or lone UTF-16 surrogate (PostgreSQL cannot store either);
 - integers lie within ±(2⁵³ − 1) (:data:`MAX_INTEGER`, what every JSON reader keeps
   exactly); numbers are finite (no ``NaN``, ``Infinity`` or 1e999);
 - a study record's settings pass the same check as the Studies page
   (:func:`playtest.study_config.study_record_problem`);
-- a tester's events, answers and assignments are not dated before their consent.
+- a tester's events, answers and assignments are not dated before their consent;
+- ids, types and versions fit their columns (64 characters for most ids), and whole
+  numbers stored in 32-bit columns (seq, games_completed) fit them;
+- title and game are strings.
 
 A file that is not JSON Lines at all (Parquet, CSV, a spreadsheet, a SQLite file,
 gzip) is refused at its first line with what it looks like.
@@ -45,7 +48,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import pandas as pd
-from sqlalchemy import Engine, Text, cast, func, select, update
+from sqlalchemy import BigInteger, Engine, Integer, Text, cast, func, select, update
 
 from analytics.data import (
     ASSIGNMENT_COLUMNS,
@@ -571,6 +574,8 @@ def _check_record(number: int, record: dict[str, Any], problems: _Problems) -> b
     if kind == "study":
         if not _is_id(record["study_id"]):
             bad.append("study_id must be a non-empty string")
+        if not isinstance(record["title"], str) or not isinstance(record["game"], str):
+            bad.append("title and game must be strings")
         if not isinstance(record["rules"], str | dict):
             bad.append("rules must be a preset name or a rule object")
         experiments = record["experiments"]
@@ -631,9 +636,45 @@ def _check_record(number: int, record: dict[str, Any], problems: _Problems) -> b
         if not _is_time(record["at"]):
             bad.append("at must be an ISO 8601 time with a zone")
     bad.extend(_check_optional(kind, record))
+    if not bad:
+        bad.extend(_column_problems(record))
     for message in bad:
         problems.add(number, f"{kind}: {message}")
     return not bad
+
+
+def _column_limits() -> tuple[dict[str, int], frozenset[str]]:
+    """Key → the shortest column length it is stored in; keys stored in 32-bit integers."""
+    lengths: dict[str, int] = {}
+    small_ints: set[str] = set()
+    for table in (studies, participants, assignments, events, responses, sessions):
+        for column in table.c:
+            length = getattr(column.type, "length", None)
+            if isinstance(length, int):
+                lengths[column.name] = min(length, lengths.get(column.name, length))
+            if isinstance(column.type, Integer) and not isinstance(column.type, BigInteger):
+                small_ints.add(column.name)
+    small_ints.add("seq")  # stored as the session's last_seq too
+    return lengths, frozenset(small_ints)
+
+
+_LENGTHS, _SMALL_INTS = _column_limits()
+_INT32 = 2**31 - 1
+
+
+def _column_problems(record: dict[str, Any]) -> list[str]:
+    """Texts longer than their column, whole numbers beyond a 32-bit column (PostgreSQL
+    refuses both with an error; SQLite would store them)."""
+    bad: list[str] = []
+    for key, value in record.items():
+        if isinstance(value, str):
+            limit = _LENGTHS.get(key)
+            if limit is not None and len(value) > limit:
+                bad.append(f"{key} must be at most {limit} characters (it has {len(value):,})")
+        elif (isinstance(value, int) and not isinstance(value, bool) and key in _SMALL_INTS
+              and not -_INT32 <= value <= _INT32):
+            bad.append(f"{key} must be at most {_INT32:,}")
+    return bad
 
 
 def _check_optional(kind: str, record: dict[str, Any]) -> list[str]:
