@@ -87,6 +87,8 @@ def _check_rules(_name: str, payload: Any) -> Any:
 
     if not isinstance(payload, str | dict):
         raise ValueError("rules must be a preset name or an object of options")
+    if isinstance(payload, str) and len(payload) > 64:
+        raise ValueError(f"rules: unknown preset {payload[:40]!r}… (a preset name is short)")
     try:
         Rules.from_obj(payload)
     except (RulesError, TypeError) as err:
