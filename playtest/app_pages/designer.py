@@ -36,6 +36,7 @@ from playtest.study_config import (
     StudyConfigError,
     load_settings_text,
     parse_study_config,
+    raw_config,
 )
 from playtest.study_data import StudyBundle
 from playtest.study_snapshot import load_prepared
@@ -267,7 +268,15 @@ def _stored_config(study: repo.Study | None) -> tuple[StudyConfig, str | None]:
     except StudyConfigError as err:
         st.error(f"Testers cannot play this study until it is saved again: {err}. "
                  "They see \"This study is being fixed\". Correct it below and save.")
-        return StudyConfig(), str(err)
+        # Keep the stored rules, seats, surveys … in the form when they pass on their own
+        # (the experiments come back as stored text), so saving loses none of them.
+        raw = raw_config(rules=study.rules, games_per_tester=study.games_per_tester,
+                         allow_more_games=study.allow_more_games, experiments=[],
+                         surveys=study.surveys or {}, settings=study.settings or {})
+        try:
+            return parse_study_config(raw), str(err)
+        except StudyConfigError:
+            return StudyConfig(), str(err)
 
 
 def _stored_experiments_text(study: repo.Study | None) -> str:

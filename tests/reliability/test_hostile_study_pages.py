@@ -68,7 +68,8 @@ def _texts(at: AppTest) -> str:
 
 def _store_broken(engine: Engine, experiment: dict[str, object]) -> repo.Study:
     """A study as the old app stored it: valid columns, then a broken experiment."""
-    columns = services.study_columns(StudyConfig(ai_think_ms=0))
+    columns = services.study_columns(StudyConfig(ai_think_ms=0, rules="house", speed=3,
+                                                 seats=["human", "ai:hard"]))
     columns["experiments"] = [experiment]
     return repo.create_study(engine, title="Broken study", study_id="broken", **columns)
 
@@ -115,7 +116,10 @@ def test_the_designer_sees_why_and_can_save_it_fixed(db: Engine) -> None:
     assert not at.exception
     fixed = repo.get_study(db, study.study_id)
     assert fixed is not None
-    assert services.study_config(fixed).experiments[0].variants == {"A": 1, "B": 3}
+    config = services.study_config(fixed)
+    assert config.experiments[0].variants == {"A": 1, "B": 3}
+    # the settings that were fine are kept, not replaced by the form's defaults
+    assert (config.rules, config.speed, config.seats) == ("house", 3, ["human", "ai:hard"])
 
 
 @pytest.mark.parametrize("name", sorted(PAGE_TEXTS))
