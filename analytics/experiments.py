@@ -47,6 +47,7 @@ from analytics.metrics import (
     MetricInputs,
     check_primary,
     completed_participants,
+    metric_by_key,
     metrics_for_target,
     target_kind,
 )
@@ -147,6 +148,7 @@ class MetricResult:
             "lower_is_better": self.metric.lower_is_better,
             "no_variance": self.no_variance,
             "worse": self.worse,
+            "min_effect": _num(self.metric.min_effect),
         }
 
 
@@ -181,10 +183,13 @@ class ExperimentResult:
         primary = self.primary_result
         if primary is None:
             return f"{self.verdict}: no metric could be measured yet."
+        if primary.no_variance:
+            return (f"{self.verdict}: {primary.metric.name.lower()} is the same for every "
+                    "tester so far (no variance), so it cannot be tested yet.")
         text = (f"{self.verdict} on {primary.metric.name.lower()}: "
                 f"{primary.compared[1]} − {primary.compared[0]} = {primary.effect_text()}"
                 f" (smallest difference worth acting on: "
-                f"{primary.metric.format_value(self.min_effect)})")
+                f"{primary.metric.format_size(self.min_effect)})")
         if self.verdict == VERDICT_TOO_FEW:
             text += (f"; about {self.n_needed} testers per variant needed for 80% power"
                      if self.n_needed else "; not enough spread yet to say how many more")
@@ -207,7 +212,8 @@ class ExperimentResult:
             "definition": primary.metric.definition if primary else None,
             "interval": primary.to_json()["interval"] if primary else None,
             "method": SEQUENTIAL_METHOD,
-            "metrics": [m.to_json() for m in self.metrics],
+            "metrics": [{**m.to_json(), "min_effect": _num(self.min_effect)}
+                        if m.role == "primary" else m.to_json() for m in self.metrics],
             "verdict": self.verdict, "n_needed": self.n_needed,
             "guardrails": [{"metric": m.metric.key, "name": m.metric.name,
                             "worse": m.worse, "effect_text": m.effect_text()}
@@ -442,3 +448,46 @@ def analyze_experiments(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFram
     """:func:`analyze_experiment` for every experiment of the study."""
     return [analyze_experiment(data, experiment, scores, quiz, seed=seed, draws=draws)
             for experiment in data.study.get("experiments") or []]
+
+
+# --- for people: one row per metric with readable names and rounded numbers -----------
+
+def _metric_of(entry: dict[str, Any]) -> Metric | None:
+    try:
+        return metric_by_key(str(entry.get("metric")))
+    except MetricError:
+        return None
+
+
+def readable_rows(experiment: dict[str, Any]) -> list[dict[str, str]]:
+    """The metrics of one ``experiments[]`` report entry as rows for a page or the plan:
+    people's column names, rounded values with units, the effect with its interval.
+
+    >>> readable_rows({"metrics": []})
+    []
+    """
+    rows = []
+    for entry in experiment.get("metrics", []):
+        metric = _metric_of(entry)
+        compared = entry.get("compared") or list(entry.get("variants", {}))[:2]
+        row: dict[str, str] = {
+            "Metric": str(entry.get("name") or entry.get("metric")),
+            "Role": ("primary (decides)" if entry.get("role") == "primary"
+                     else "guardrail" if entry.get("guardrail") else "secondary"),
+        }
+        for name, summary in entry.get("variants", {}).items():
+            mean = summary.get("mean")
+            value = metric.format_value(mean) if metric is not None else (
+                "–" if mean is None else f"{mean:.3g}")
+            row[f"{name} (n)"] = f"{value} ({summary.get('n', 0)})"
+        label = f"{compared[1]} − {compared[0]}" if len(compared) == 2 else "effect"
+        row[f"Difference {label} [95% interval]"] = str(entry.get("effect_text", "–"))
+        p_value = entry.get("p_adjusted")
+        row["p (secondaries: Holm-adjusted)"] = (
+            "not tested" if entry.get("no_variance") else
+            "–" if p_value is None else ("< 0.001" if p_value < 0.001 else f"{p_value:.3f}"))
+        best = entry.get("prob_best") or {}
+        row["Chance best"] = ", ".join(f"{k} {v:.0%}" for k, v in best.items()) or "–"
+        row["Definition"] = str(entry.get("definition", ""))
+        rows.append(row)
+    return rows

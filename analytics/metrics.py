@@ -90,11 +90,18 @@ class Metric:
         return target_kind(target) in self.targets
 
     def format_value(self, value: float | None) -> str:
-        """A value rounded for people, with its unit: ``'2.4 s'``."""
+        """A value rounded for people, with its unit: ``'2.4 s'``, ``'85.0%'``."""
         if value is None or not math.isfinite(value):
             return "–"
-        return f"{value * self.display_scale:.{self.digits}f} {self.shown_unit}".replace(
-            "-", "−")
+        # a share is shown in per cent; its differences in percentage points
+        unit = "%" if self.shown_unit == "pp" else f" {self.shown_unit}"
+        return f"{value * self.display_scale:.{self.digits}f}{unit}".replace("-", "−")
+
+    def format_size(self, difference: float | None) -> str:
+        """A size of difference (e.g. ``min_effect``): ``'10.0 pp'``, ``'1.0 s'``."""
+        if difference is None or not math.isfinite(difference):
+            return "–"
+        return f"{difference * self.display_scale:.{self.digits}f} {self.shown_unit}"
 
     def format_effect(self, effect: float | None,
                       interval: tuple[float | None, float | None]) -> str:
