@@ -315,7 +315,8 @@ def _add_message_responses(data: StudyData, table: pd.DataFrame) -> None:
     tester's next own action in the same session (a roll by a human seat, a click, a
     rules or menu opening); NaN when none follows. ``lookups_after``: ``rules_open``
     events after the message and before the end of the next human turn (the next roll of
-    any seat after that turn's roll; the session's end when there is none).
+    any seat after that turn's roll; the session's end when there is none) or the next
+    message, whichever comes first (so a lookup counts for one message only).
     """
     ordered = ordered_events(data)
     table["response_ms"] = pd.Series(np.nan, index=table.index, dtype="float64")
@@ -357,6 +358,13 @@ def _add_message_responses(data: StudyData, table: pd.DataFrame) -> None:
                    if len(roll_rows) else session_end[message_rows],
                    session_end[message_rows])
     end = np.minimum(end, session_end[message_rows])
+    # A later message takes over: a lookup counts for the latest message before it.
+    all_messages = np.sort(message_rows)
+    later = np.searchsorted(all_messages, message_rows, side="right")
+    next_message = np.where(later < len(all_messages),
+                            all_messages[np.minimum(later, len(all_messages) - 1)],
+                            session_end[message_rows])
+    end = np.minimum(end, next_message)
     open_rows = np.flatnonzero(kinds == "rules_open")
     table["lookups_after"] = (np.searchsorted(open_rows, end, side="left")
                               - np.searchsorted(open_rows, message_rows, side="right")

@@ -237,7 +237,10 @@ def _summary(values: dict[str, np.ndarray]) -> dict[str, dict[str, Any]]:
 
 def _no_variance(values: dict[str, np.ndarray]) -> bool:
     pooled = np.concatenate([v for v in values.values()]) if values else np.array([])
-    return len(pooled) >= 2 and bool(np.ptp(pooled) == 0)
+    if len(pooled) < 2:
+        return False
+    # equal up to float rounding (times computed from timestamps differ in the last bits)
+    return bool(np.ptp(pooled) <= 1e-9 * max(1.0, float(np.abs(pooled).max())))
 
 
 def compare_metric(values: MetricValues, role: str = "secondary", alpha: float = ALPHA,
@@ -262,6 +265,7 @@ def compare_metric(values: MetricValues, role: str = "secondary", alpha: float =
     a, b = values.values[control], values.values[treatment]
     flat = _no_variance(values.values)
     if flat:
+        prob = {}  # nothing to rank
         effect = float(b.mean() - a.mean()) if len(a) and len(b) else math.nan
         comparison = Comparison("none", effect, (math.nan, math.nan), math.nan)
     elif metric.kind == "rate":
@@ -282,7 +286,7 @@ def decide(primary: MetricResult, min_effect: float) -> tuple[str, int | None]:
     Returns the verdict and, for "too few participants", testers needed per variant.
     """
     sequential = primary.sequential
-    if sequential is None:
+    if sequential is None or primary.no_variance:
         return VERDICT_TOO_FEW, None
     low, high = sequential.ci95
     if not (math.isfinite(low) and math.isfinite(high)):
@@ -483,7 +487,7 @@ def readable_rows(experiment: dict[str, Any]) -> list[dict[str, str]]:
         label = f"{compared[1]} − {compared[0]}" if len(compared) == 2 else "effect"
         row[f"Difference {label} [95% interval]"] = str(entry.get("effect_text", "–"))
         p_value = entry.get("p_adjusted")
-        row["p (secondaries: Holm-adjusted)"] = (
+        row["p (primary: always-valid; others: Holm)"] = (
             "not tested" if entry.get("no_variance") else
             "–" if p_value is None else ("< 0.001" if p_value < 0.001 else f"{p_value:.3f}"))
         best = entry.get("prob_best") or {}

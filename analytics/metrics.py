@@ -250,7 +250,7 @@ METRICS: tuple[Metric, ...] = (
     Metric("rules_lookups_after", "Rules lookups after the message", "lookups per message",
            "lower", "mean over the messages shown", _MESSAGE,
            "Times the tester opened the rules between the message and the end of their "
-           "next turn, per message shown, averaged per tester.", 0.1, _lookups_after,
+           "next turn (or the next message), per message shown, averaged per tester.", 0.1, _lookups_after,
            digits=2),
     Metric("wrong_clicks_after", "Wrong clicks in the turn after", "per turn", "lower",
            "mean over the messages shown", _MESSAGE,
@@ -297,9 +297,10 @@ def survey_metric(instrument: str) -> Metric:
     ('lower', True)
     """
     lower = instrument.lower() in LOWER_IS_BETTER_INSTRUMENTS
-    return Metric(f"score:{instrument}", f"{instrument.upper()} score", "points",
+    shown = instrument.upper().replace("_", " ")
+    return Metric(f"score:{instrument}", f"{shown} score", "points",
                   "lower" if lower else "higher", "the tester's post-play total", _ALL,
-                  f"The tester's post-play total score on the {instrument.upper()} "
+                  f"The tester's post-play total score on the {shown} "
                   "questionnaire.", 5.0, _score_of(instrument), guardrail=True)
 
 

@@ -365,7 +365,9 @@ def sequential_test(control: Sequence[float] | np.ndarray,
                                     len(a) + len(b), math.nan)
     variance, sd = _unit_variance(a, b, kind)
     n = len(a) + len(b)
-    if variance <= 0:
+    scale = max(1.0, float(np.abs(np.concatenate([a, b])).max()))
+    if sd <= 1e-9 * scale:
+        # No spread beyond float rounding (e.g. the same 40 ms everywhere): untestable.
         return SequentialComparison(effect, (math.nan, math.nan), math.nan, n, 0.0)
     half = sequential_halfwidth(variance * n, n, alpha, tuning_n)
     rho2 = sequential_rho2(alpha, tuning_n)
