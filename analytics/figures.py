@@ -121,6 +121,21 @@ def score_distribution_figure(scores: pd.DataFrame, instrument: str,
     return _layout(fig, f"{instrument} scores", boxmode="group", yaxis_title="score")
 
 
+def _wrap(label: str, width: int = 26) -> str:
+    """A long axis label on two or more lines (narrow screens keep room for the plot).
+
+    >>> _wrap("Response time after the message (primary)")
+    'Response time after the<br>message (primary)'
+    """
+    lines: list[str] = []
+    for word in label.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "<br>".join(lines)
+
+
 def experiment_effect_figure(experiment: dict[str, Any]) -> go.Figure:
     """A forest plot: each metric's difference (treatment − control) with its 95 %
     interval, in units of that metric's smallest difference worth acting on
@@ -144,8 +159,9 @@ def experiment_effect_figure(experiment: dict[str, Any]) -> go.Figure:
         scale = metric.get("min_effect") or 1.0
         primary = metric.get("role") == "primary"
         if metric.get("no_variance") or effect is None or ci[0] is None or ci[1] is None:
-            names.append(html.escape(f"{label} (no variance: not tested)"
-                                     if metric.get("no_variance") else f"{label} (no data)"))
+            names.append(_wrap(html.escape(f"{label} (no variance: not tested)"
+                                           if metric.get("no_variance")
+                                           else f"{label} (no data)")))
             effects.append(None)
             lows.append(0.0)
             highs.append(0.0)
@@ -153,7 +169,9 @@ def experiment_effect_figure(experiment: dict[str, Any]) -> go.Figure:
             sizes.append(0)
             colours.append(OKABE_ITO[7])
             continue
-        names.append(html.escape(f"{label} ({'primary' if primary else 'secondary'})"))
+        role = "primary" if primary else "guardrail" if metric.get("guardrail") else \
+            "secondary"
+        names.append(_wrap(html.escape(f"{label} ({role})")))
         effects.append(effect / scale)
         lows.append((effect - ci[0]) / scale)
         highs.append((ci[1] - effect) / scale)
@@ -173,6 +191,6 @@ def experiment_effect_figure(experiment: dict[str, Any]) -> go.Figure:
     fig.update_yaxes(autorange="reversed")
     title = html.escape(f"Experiment {experiment.get('key', '')}: "
                         f"{experiment.get('verdict', '')}")
-    return _layout(fig, title, height=max(260, 70 + 42 * len(names)),
-                   xaxis={"title": "difference ÷ smallest difference worth acting on "
-                                   "(95% intervals)"})
+    return _layout(fig, title, height=max(280, 80 + 48 * len(names)),
+                   xaxis={"title": "difference ÷ smallest worthwhile difference, "
+                                   "95% intervals"})

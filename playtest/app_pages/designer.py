@@ -459,7 +459,9 @@ def _experiment_section(result: experiments.ExperimentResult) -> None:
     box = st.success if result.verdict.endswith(" better") else st.info
     if result.guardrails:
         box = st.warning
-    box(f"**{result.verdict}** — {result.summary()}")
+    summary = result.summary()
+    box(f"**{result.verdict}**{summary[len(result.verdict):]}"
+        if summary.startswith(result.verdict) else summary)
     if doc.get("definition"):
         st.caption(f"Primary metric: {doc['definition']}")
     for note in result.notes:
