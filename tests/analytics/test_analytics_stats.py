@@ -191,3 +191,16 @@ def test_sequential_interval_is_wider_than_the_fixed_one_and_p_matches_it() -> N
         result = stats.sequential_test(a, b - shift)
         excludes = result.ci95[1] < 0 or result.ci95[0] > 0
         assert (result.p_value < 0.05) == excludes
+
+
+def test_three_variants_compare_the_likely_best_with_the_control_at_a_split_alpha() -> None:
+    rng = np.random.default_rng(8)
+    metric = metric_by_key("response_time")
+    values = MetricValues(metric, {"A": rng.normal(4, 1, 20), "B": rng.normal(4, 1, 20),
+                                   "C": rng.normal(2, 1, 20)})
+    primary = analyze_metrics([values], draws=2000)[0]
+    assert primary.compared == ("A", "C")
+    assert decide(primary, 1.0) == ("C better", None)
+    # Bonferroni over the two comparisons: the interval is the one at α = 2.5 %.
+    two_arm = stats.sequential_test(values.values["A"], values.values["C"], alpha=0.025)
+    assert primary.interval == pytest.approx(two_arm.ci95)
