@@ -5,7 +5,8 @@ each: the measured value, the target and whether it is met (exit status 1 if one
 not). ``--fast`` runs few studies (the tests do); ``--studies N`` sets the number of
 studies per check. Each check is a function of :class:`Settings` returning
 :class:`CheckResult` records, so more checks (e.g. confusion ranking) are added by
-appending a function to :data:`CHECKS` (or passing ``checks=`` to :func:`run`).
+appending a function to :data:`CHECKS` (or passing ``checks=`` to :func:`run`), e.g.
+``CHECKS.append(lambda s: confusion_checks(studies=s.studies, seed=s.seed))``.
 
 The experiment checks run the report's own analysis
 (:func:`analytics.experiments.analyze_experiment`) on studies from
@@ -152,9 +153,13 @@ def run(settings: Settings, checks: Sequence[Check] | None = None) -> list[Check
 
 
 def format_result(result: CheckResult) -> str:
-    mark = "PASS" if result.passed else "FAIL"
+    """One printed line. ``passed`` None means informative (no target to meet); a
+    result without ``detail`` (another module's record of the same shape) prints too."""
+    passed: bool | None = result.passed
+    mark = "INFO" if passed is None else "PASS" if passed else "FAIL"
+    detail = getattr(result, "detail", "")
     return (f"{mark}  {result.name}: {result.value:.1%} (target {result.target})"
-            + (f"  [{result.detail}]" if result.detail else ""))
+            + (f"  [{detail}]" if detail else ""))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -171,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     results = run(Settings(studies=studies, seed=args.seed))
     for result in results:
         print(format_result(result))
-    return 0 if all(r.passed for r in results) else 1
+    return 0 if all(r.passed is not False for r in results) else 1
 
 
 if __name__ == "__main__":
