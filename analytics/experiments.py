@@ -408,8 +408,8 @@ def experiment_metric_values(data: StudyData, experiment: dict[str, Any],
     ordered = [primary] + [m for m in chosen if m.key != primary.key]
     result = []
     for metric in ordered:
-        if metric.key == "quiz_correct" and quiz.empty:
-            continue
+        if metric.key == "quiz_correct" and quiz.empty and metric is not primary:
+            continue  # no quiz in this study (kept when it decides: then "too few")
         series = metric.values(inputs)
         frame = pd.DataFrame({"variant": assigned}).join(series.rename("value"), how="inner")
         frame = frame[np.isfinite(frame["value"].astype(float))]

@@ -166,3 +166,12 @@ def test_values_equal_up_to_float_rounding_have_no_variance() -> None:
     primary = experiments.analyze_metrics([values], draws=200)[0]
     assert primary.no_variance
     assert experiments.decide(primary, 1.0) == ("too few participants", None)
+
+
+def test_a_primary_without_data_stays_primary_and_says_too_few() -> None:
+    data = _timed_study()
+    experiment = {**data.study["experiments"][0], "primary_metric": "quiz_correct"}
+    result = experiments.analyze_experiment(data, experiment, empty_scores(), empty_quiz())
+    assert result.metrics[0].metric.key == "quiz_correct"
+    assert result.metrics[0].role == "primary"
+    assert (result.verdict, result.n_needed) == ("too few participants", None)
