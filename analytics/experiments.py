@@ -402,7 +402,9 @@ def experiment_metric_values(data: StudyData, experiment: dict[str, Any],
     primary, _, _ = primary_of(experiment)
     message_key = target.split(":", 1)[1] if target_kind(target) == "message" else None
     inputs = MetricInputs(data, message_key, scores, quiz)
-    chosen = metrics_for_target(target, _instruments(scores))
+    # Quiz items the designer tied to the experiment (``quiz_items`` in its record).
+    items = [str(item) for item in experiment.get("quiz_items") or []]
+    chosen = metrics_for_target(target, _instruments(scores), items)
     if primary.key not in {m.key for m in chosen}:
         chosen.append(primary)
     ordered = [primary] + [m for m in chosen if m.key != primary.key]

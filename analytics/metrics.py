@@ -304,6 +304,29 @@ def survey_metric(instrument: str) -> Metric:
                   "questionnaire.", 5.0, _score_of(instrument), guardrail=True)
 
 
+def _quiz_item_of(item: str) -> ValuesFunction:
+    def values(inputs: MetricInputs) -> pd.Series:
+        quiz = inputs.quiz
+        require_columns(quiz, QUIZ_COLUMNS, "quiz")
+        rows = quiz[quiz["item"].astype(str) == item]
+        return rows["correct"].astype(float).groupby(rows["participant_id"]).mean()
+    return values
+
+
+def quiz_item_metric(item: str) -> Metric:
+    """The metric of one rules-quiz item tied to an experiment (``quiz:<item>``): 1 when
+    the tester answered it correctly, else 0.
+
+    >>> quiz_item_metric("capture").kind, quiz_item_metric("capture").direction
+    ('rate', 'higher')
+    """
+    return Metric(f"quiz:{item}", f"Quiz item {item} correct", "share", "higher",
+                  "1 if answered correctly, else 0", _ALL,
+                  f"Share of testers who answered the rules-quiz item {item} correctly.",
+                  0.15, _quiz_item_of(item), kind="rate", display_scale=100.0,
+                  display_unit="pp")
+
+
 def metric_by_key(key: str) -> Metric:
     """The metric named ``key`` (``score:<instrument>`` for survey scores).
 
@@ -314,17 +337,22 @@ def metric_by_key(key: str) -> Metric:
     """
     if key.startswith("score:") and len(key) > len("score:"):
         return survey_metric(key.split(":", 1)[1])
+    if key.startswith("quiz:") and len(key) > len("quiz:"):
+        return quiz_item_metric(key.split(":", 1)[1])
     if key not in _BY_KEY:
         raise MetricError(f"unknown metric {key!r}")
     return _BY_KEY[key]
 
 
-def metrics_for_target(target: str, instruments: Iterable[str] = ()) -> list[Metric]:
+def metrics_for_target(target: str, instruments: Iterable[str] = (),
+                       quiz_items: Iterable[str] = ()) -> list[Metric]:
     """The metrics an experiment with this target is measured on, primary default first
-    among its own kind, then survey scores of the given ``instruments``."""
+    among its own kind, then the quiz items the designer tied to the experiment
+    (``quiz_items``), then survey scores of the given ``instruments``."""
     kind = target_kind(target)
     fixed = [metric for metric in METRICS if kind in metric.targets]
-    return fixed + [survey_metric(name) for name in sorted(set(instruments))]
+    return (fixed + [quiz_item_metric(item) for item in dict.fromkeys(quiz_items)]
+            + [survey_metric(name) for name in sorted(set(instruments))])
 
 
 def default_primary(target: str) -> Metric:
@@ -348,7 +376,7 @@ def check_primary(target: str, key: str | None) -> Metric:
     >>> check_primary("rules", "response_time")
     Traceback (most recent call last):
     ...
-    analytics.metrics.MetricError: primary metric 'response_time' does not fit target 'rules': choose one of wrong_clicks_per_turn, think_time, wins_vs_computer, completion, quiz_correct, score:<questionnaire>
+    analytics.metrics.MetricError: primary metric 'response_time' does not fit target 'rules': choose one of wrong_clicks_per_turn, think_time, wins_vs_computer, completion, quiz_correct, score:<questionnaire>, quiz:<item>
     """
     if key is None:
         return default_primary(target)
@@ -359,5 +387,6 @@ def check_primary(target: str, key: str | None) -> Metric:
         metric = None
     if metric is None or not metric.applies_to(target) or metric.direction == "neither":
         raise MetricError(f"primary metric {key!r} does not fit target {target!r}: choose "
-                          f"one of {', '.join(choices)}, score:<questionnaire>")
+                          f"one of {', '.join(choices)}, score:<questionnaire>, "
+                          "quiz:<item>")
     return metric

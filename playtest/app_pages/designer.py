@@ -278,6 +278,11 @@ def _metric_choices(key: str) -> None:
                      "default min_effect": 5.0,
                      "definition": "The tester's post-play total score on that "
                                    "questionnaire."})
+        rows.append({"target": "any", "primary_metric": "quiz:<item>",
+                     "name": "One rules-quiz item (e.g. quiz:quiz.capture)", "default": "",
+                     "unit": "share", "better": "higher", "default min_effect": 0.15,
+                     "definition": "Share of testers who answered that quiz item "
+                                   "correctly."})
         st.dataframe(pd.DataFrame(rows), hide_index=True, key=f"metric-choices-{key}")
 
 

@@ -175,3 +175,18 @@ def test_a_primary_without_data_stays_primary_and_says_too_few() -> None:
     assert result.metrics[0].metric.key == "quiz_correct"
     assert result.metrics[0].role == "primary"
     assert (result.verdict, result.n_needed) == ("too few participants", None)
+
+
+def test_quiz_items_tied_to_an_experiment_become_its_metrics() -> None:
+    data = _timed_study()
+    quiz = pd.DataFrame({"participant_id": ["P1", "P2", "P1", "P2"],
+                         "item": ["capture", "capture", "brown", "brown"],
+                         "correct": [True, False, True, True]})
+    experiment = {**data.study["experiments"][0], "quiz_items": ["capture"],
+                  "primary_metric": "quiz:capture"}
+    result = experiments.analyze_experiment(data, experiment, empty_scores(), quiz)
+    primary = result.metrics[0]
+    assert primary.metric.key == "quiz:capture" and primary.metric.kind == "rate"
+    assert primary.variants["A"]["mean"] == 1.0 and primary.variants["B"]["mean"] == 0.0
+    assert [m.metric.key for m in result.metrics].count("quiz:capture") == 1
+    assert "quiz:brown" not in [m.metric.key for m in result.metrics]
