@@ -34,7 +34,7 @@ import json
 import math
 import string
 from collections.abc import Callable
-from typing import Any, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
 import yaml
 from pydantic import (
@@ -47,6 +47,8 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+
+from analytics.metrics import MetricError, check_primary
 
 SeatKind = str  # "human" or "ai:<level>"
 AI_LEVELS = ("easy", "medium", "hard", "expert")
@@ -170,6 +172,10 @@ class Experiment(BaseModel):
     # worth acting on, in the metric's unit; None takes the metric's default.
     primary_metric: str | None = Field(default=None, max_length=64)
     min_effect: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    # Rules-quiz items (survey item ids) whose correct-answer share is a metric of this
+    # experiment, e.g. the quiz question about the rule a message explains.
+    quiz_items: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(
+        default_factory=list, max_length=20)
 
     @field_validator("target")
     @classmethod
@@ -215,6 +221,16 @@ class Experiment(BaseModel):
                 raise _VariantError(variant, str(err)) from None
         return checked
 
+    @model_validator(mode="after")
+    def _primary_fits_target(self) -> Experiment:
+        """A named primary metric must be one the analysis can compute for this target."""
+        if self.primary_metric is not None:
+            try:
+                check_primary(self.target, self.primary_metric)
+            except MetricError as err:
+                raise ValueError(str(err)) from None
+        return self
+
     def record(self) -> dict[str, Any]:
         """The exchange-format form: ``{key, variants: [names], target}`` plus payloads."""
         record: dict[str, Any] = {
@@ -227,6 +243,8 @@ class Experiment(BaseModel):
             record["primary_metric"] = self.primary_metric
         if self.min_effect is not None:
             record["min_effect"] = self.min_effect
+        if self.quiz_items:
+            record["quiz_items"] = list(self.quiz_items)
         return record
 
 
@@ -365,7 +383,8 @@ def raw_config(*, rules: Any, games_per_tester: Any, allow_more_games: Any,
              "variants": e.get("payloads") or (
                  {v: v for v in e["variants"] if isinstance(v, str)}
                  if isinstance(e.get("variants"), list) else e.get("variants")),
-             **{k: e[k] for k in ("primary_metric", "min_effect") if e.get(k) is not None}}
+             **{k: e[k] for k in ("primary_metric", "min_effect", "quiz_items")
+                if e.get(k) is not None}}
             if isinstance(e, dict) else e
             for e in (experiments if isinstance(experiments, list) else [experiments])
         ],

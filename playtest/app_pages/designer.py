@@ -17,6 +17,7 @@ import streamlit as st
 import yaml
 
 from analytics import confusion, experiments, figures, funnel, questionnaires
+from analytics.metrics import MetricError, check_primary, metrics_for_target
 from analytics.report import (
     build_report,
     report_chart_names,
@@ -24,6 +25,7 @@ from analytics.report import (
     report_html,
     report_markdown,
 )
+from analytics.stats import SEQUENTIAL_METHOD
 from engine.core import EngineError
 from engine.vapoosh import PRESETS, Rules
 from playtest import auth, runtime, services
@@ -220,9 +222,12 @@ def _study_form(study: repo.Study | None) -> None:
             value=yaml.safe_dump([e.model_dump() for e in config.experiments],
                                  sort_keys=False, allow_unicode=True) if config.experiments
             else _stored_experiments_text(study) if stored_problem else "",
-            help="target: message:<key>, rules or ui:<setting>; variants: name → payload",
+            help="target: message:<key>, rules or ui:<setting>; variants: name → payload; "
+                 "optional primary_metric (decides the verdict) and min_effect (the "
+                 "smallest difference worth acting on, in the metric's unit)",
             key=f"exp-{key}", height=160)
         submitted = st.form_submit_button("Save study" if study else "Create study")
+    _metric_choices(key)
     if not submitted:
         return
     try:
@@ -238,7 +243,10 @@ def _study_form(study: repo.Study | None) -> None:
             "show_computer_dice": show_dice, "speed": int(speed_level),
             "ai_think_ms": config.ai_think_ms, "experiments": raw_experiments or [],
         })
-    except (StudyConfigError, EngineError, json.JSONDecodeError, yaml.YAMLError) as err:
+        for experiment in new_config.experiments:
+            check_primary(experiment.target, experiment.primary_metric)
+    except (StudyConfigError, EngineError, json.JSONDecodeError, yaml.YAMLError,
+            MetricError) as err:
         st.error(f"Not saved: {err}")
         return
     if not title.strip():
@@ -285,9 +293,41 @@ def _stored_experiments_text(study: repo.Study | None) -> str:
         return ""
     return yaml.safe_dump(
         [{"key": e.get("key"), "target": e.get("target"),
-          "variants": e.get("payloads") or {v: v for v in e.get("variants", [])}}
+          "variants": e.get("payloads") or {v: v for v in e.get("variants", [])},
+          **{k: e[k] for k in ("primary_metric", "min_effect", "quiz_items")
+             if e.get(k) is not None}}
          for e in study.experiments if isinstance(e, dict)],
         sort_keys=False, allow_unicode=True)
+
+
+def _metric_choices(key: str) -> None:
+    """The metrics an experiment's ``primary_metric`` may name, with their definitions."""
+    with st.expander("Metrics an experiment can be decided by (primary_metric, min_effect)"):
+        rows = []
+        for target in ("message:<key>", "rules", "ui:<setting>"):
+            concrete = target.replace("<key>", "x").replace("<setting>", "speed")
+            default = check_primary(concrete, None).key
+            for metric in metrics_for_target(concrete):
+                if metric.direction == "neither":
+                    continue
+                rows.append({"target": target, "primary_metric": metric.key,
+                             "name": metric.name,
+                             "default": "yes" if metric.key == default else "",
+                             "unit": metric.unit, "better": metric.direction,
+                             "default min_effect": metric.min_effect,
+                             "definition": metric.definition})
+        rows.append({"target": "any", "primary_metric": "score:<questionnaire>",
+                     "name": "Questionnaire score (e.g. score:sus)", "default": "",
+                     "unit": "points", "better": "higher (lower for workload)",
+                     "default min_effect": 5.0,
+                     "definition": "The tester's post-play total score on that "
+                                   "questionnaire."})
+        rows.append({"target": "any", "primary_metric": "quiz:<item>",
+                     "name": "One rules-quiz item (e.g. quiz:quiz.capture)", "default": "",
+                     "unit": "share", "better": "higher", "default min_effect": 0.15,
+                     "definition": "Share of testers who answered that quiz item "
+                                   "correctly."})
+        st.dataframe(pd.DataFrame(rows), hide_index=True, key=f"metric-choices-{key}")
 
 
 # -- overview ---------------------------------------------------------------------------
@@ -450,25 +490,41 @@ def experiments_page() -> None:
                    lambda: experiments.analyze_experiments(b.data, b.scores, b.quiz))
     if not results:
         st.info("This study has no experiments. Add them on the Studies page.")
+        return
+    st.caption(f"How verdicts are made: each experiment is decided by its primary metric "
+               f"alone, with an {SEQUENTIAL_METHOD}. It stays valid however often you "
+               "look, so checking every day does not make false 'better' verdicts more "
+               "likely. 'No difference' means the interval lies inside ± the smallest "
+               "difference worth acting on. Other metrics use fixed-sample tests with "
+               "Holm's correction; guardrails (completion, wrong clicks, survey scores) "
+               "are named when a variant is clearly worse on one.")
     for result in results:
-        doc = result.to_json()
-        st.subheader(result.key)
-        st.write(f"**Verdict:** {result.verdict}"
-                 + (f" — about {result.n_needed} participants per variant needed for 80% "
-                    "power" if result.n_needed else ""))
-        cols = st.columns(len(result.counts) + 1)
-        for col, (name, count) in zip(cols, result.counts.items(), strict=False):
-            col.metric(f"Variant {name}", count)
-        cols[-1].metric("Sample-ratio check p", "–" if doc["srm_p"] is None
-                        else f"{doc['srm_p']:.3f}")
-        if doc["metrics"]:
-            st.dataframe(pd.DataFrame([{
-                "metric": m["metric"], "test": m["test"], "effect": m["effect"],
-                "ci95": m["ci95"], "p": m["p_value"], "p (Holm)": m["p_adjusted"],
-                "P(best)": json.dumps(m["prob_best"]),
-                "by variant": json.dumps(m["variants"], default=str)}
-                for m in doc["metrics"]]), hide_index=True)
-            st.plotly_chart(figures.experiment_effect_figure(doc), key=f"eff-{result.key}")
+        _experiment_section(result)
+
+
+def _experiment_section(result: experiments.ExperimentResult) -> None:
+    doc = result.to_json()
+    st.subheader(f"{result.key} · {result.target}")
+    box = st.success if result.verdict.endswith(" better") else st.info
+    if result.guardrails:
+        box = st.warning
+    summary = result.summary()
+    box(f"**{result.verdict}**{summary[len(result.verdict):]}"
+        if summary.startswith(result.verdict) else summary)
+    if doc.get("definition"):
+        st.caption(f"Primary metric: {doc['definition']}")
+    for note in result.notes:
+        st.warning(note)
+    cols = st.columns(len(result.counts) + 1)
+    for col, (name, count) in zip(cols, result.counts.items(), strict=False):
+        col.metric(f"Testers with {name}", count)
+    cols[-1].metric("Sample-ratio check p", "–" if doc["srm_p"] is None
+                    else f"{doc['srm_p']:.3f}", help="Below 0.001 the split between "
+                    "variants is broken: do not trust the verdict.")
+    rows = experiments.readable_rows(doc)
+    if rows:
+        st.dataframe(pd.DataFrame(rows), hide_index=True)
+        st.plotly_chart(figures.experiment_effect_figure(doc), key=f"eff-{result.key}")
 
 
 # -- replay -------------------------------------------------------------------------------
