@@ -80,7 +80,7 @@ def code_signature() -> str:
 
 #: Above this share of changed testers, deriving the whole study is cheaper.
 REBUILD_SHARE = 0.3
-_JSON_COLUMNS = {"turns": ["options"], "responses": ["value"]}
+_JSON_COLUMNS = {"turns": ["options", "refused"], "responses": ["value"]}
 
 Mark = tuple[int, int, int]
 
