@@ -16,7 +16,7 @@ reached, and whether it persisted past the first game.
 - ``wrong:<kind>`` (maths kinds): occasions are all turns with a click;
 - ``message:<key>``: occasions are the showings; trouble is a wrong click in the next
   turn, hesitation above the study's 75th percentile, or a rules lookup with that context
-  (baseline: the same share over all turns);
+  (baseline: the same share after all messages of the study);
 - ``survey:<item>``: occasions are the answers to a free-text item that asks for
   problems (or a neutral one); trouble is an answer naming a problem theme. Answers to
   a praise item ("What did you like?") are never confusion: see :func:`what_works`.
@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats as sps
 
 from analytics import derive, severity
 from analytics.data import StudyData
@@ -158,8 +159,10 @@ def hardest_facts(data: StudyData, min_attempts: int = 5) -> pd.DataFrame:
 
     An attempt is a human turn with at least one click; it is wrong when it holds a wrong
     click other than a ``rule`` one. Columns: ``fact, a, b, attempts, wrong, wrong_rate,
-    median_ms, smoothed_rate``; facts with fewer than ``min_attempts`` attempts are left
-    out; ranked by ``smoothed_rate`` ((wrong+1)/(attempts+2)), then attempts.
+    median_ms, smoothed_rate, ci_low, ci_high``; facts with fewer than ``min_attempts``
+    attempts are left out. ``smoothed_rate`` is the wrong rate shrunk toward the study's
+    maths-error rate by empirical Bayes (:func:`analytics.severity.fit_prior` over all
+    facts), ``ci_low``/``ci_high`` its 95 % interval; ranked by it, then attempts.
     """
     # confusion_points, the page and the report all ask: computed once per StudyData
     return derive.remember(data, f"hardest_facts:{min_attempts}",
@@ -167,6 +170,8 @@ def hardest_facts(data: StudyData, min_attempts: int = 5) -> pd.DataFrame:
 
 
 def _hardest_facts(data: StudyData, min_attempts: int) -> pd.DataFrame:
+    columns = ["fact", "a", "b", "attempts", "wrong", "wrong_rate", "median_ms",
+               "smoothed_rate", "ci_low", "ci_high"]
     turn_table = derive.turns(data)
     attempted = turn_table[(turn_table["n_clicks"] > 0) & turn_table["fact"].notna()]
     grouped = attempted.assign(wrong=attempted["n_wrong_math"] > 0).groupby("fact")
@@ -175,15 +180,25 @@ def _hardest_facts(data: StudyData, min_attempts: int) -> pd.DataFrame:
         "attempts": grouped.size(), "wrong": grouped["wrong"].sum(),
         "median_ms": grouped["first_ms"].median(),
     }).rename_axis("fact").reset_index()
-    result = result[result["attempts"] >= min_attempts]
+    if result.empty:
+        return pd.DataFrame(columns=columns)
+    study_rate = float((attempted["n_wrong_math"] > 0).mean())
+    prior = severity.fit_prior(
+        [severity.Tally(str(f), "fact", int(n), int(k), 0, 0, 0, 0, 0, 0, study_rate, 1.0)
+         for f, n, k in zip(result["fact"], result["attempts"], result["wrong"],
+                            strict=True)], study_rate)
+    result = result[result["attempts"] >= min_attempts].copy()
     result["a"] = result["a"].astype(int)
     result["b"] = result["b"].astype(int)
     result["wrong"] = result["wrong"].astype(int)
     result["wrong_rate"] = result["wrong"] / result["attempts"]
-    result["smoothed_rate"] = (result["wrong"] + 1) / (result["attempts"] + 2)
+    alpha = prior.alpha + result["wrong"]
+    beta = prior.beta + result["attempts"] - result["wrong"]
+    result["smoothed_rate"] = alpha / (alpha + beta)
+    result["ci_low"] = sps.beta.ppf(0.025, alpha, beta) if len(result) else []
+    result["ci_high"] = sps.beta.ppf(0.975, alpha, beta) if len(result) else []
     return result.sort_values(["smoothed_rate", "attempts"], ascending=[False, False],
-                              kind="stable").reset_index(drop=True)[
-        ["fact", "a", "b", "attempts", "wrong", "wrong_rate", "median_ms", "smoothed_rate"]]
+                              kind="stable").reset_index(drop=True)[columns]
 
 
 def _trouble(turn_table: pd.DataFrame, slow_ms: float) -> pd.Series:
@@ -291,7 +306,7 @@ DEFINITIONS: dict[str, str] = {
     "wrong": "Occasions: turns with a click. Trouble: a wrong click of this kind.",
     "message": "Occasions: showings of the message. Trouble: a wrong click in the next "
                "turn, hesitation above the study's 75th percentile, or a rules lookup "
-               "from it. Baseline: the same share over all turns.",
+               "from it. Baseline: the same share after all messages of the study.",
     "survey": "Occasions: answers to this question. Trouble: an answer naming a problem "
               "theme.",
 }
@@ -362,7 +377,6 @@ def _message_occasions(data: StudyData, turn_table: pd.DataFrame, later: pd.Seri
     if shown.empty or turn_table.empty:
         return pd.DataFrame(columns=["candidate", "participant_id", "later", "trouble"]), 0.0
     slow_ms = float(turn_table["first_ms"].quantile(0.75))
-    baseline = float(_trouble(turn_table, slow_ms).mean())
     followed = _followed_by_lookup(data, shown)
     indexed = turn_table.assign(later=later).set_index("turn_id")[
         ["n_wrong", "first_ms", "later"]]
@@ -374,7 +388,9 @@ def _message_occasions(data: StudyData, turn_table: pd.DataFrame, later: pd.Seri
                           "participant_id": shown["participant_id"],
                           "later": next_turns["later"].fillna(False).astype(bool),
                           "trouble": trouble})
-    return frame[has_turn | followed], baseline
+    frame = frame[has_turn | followed]
+    # The study's rate: trouble after any message (lookups can only follow a message).
+    return frame, float(frame["trouble"].mean()) if len(frame) else 0.0
 
 
 def _followed_by_lookup(data: StudyData, shown: pd.DataFrame) -> pd.Series:
@@ -475,6 +491,42 @@ def _point(item: severity.Scored, extra: dict[str, Any]) -> ConfusionPoint:
     return ConfusionPoint(tally.id, _label(family, name, extra), item.severity, evidence,
                           _action(family, name, extra), item.interval,
                           DEFINITIONS.get(family, ""))
+
+
+def _percent(value: Any) -> str:
+    number = _finite(value)
+    return "–" if number is None else f"{100 * number:.0f} %"
+
+
+def evidence_text(point: dict[str, Any]) -> str:
+    """One readable line of a confusion point's evidence (its JSON, see ``to_json``).
+
+    >>> print(evidence_text({"id": "rule:x", "interval": [0.1, 0.3], "evidence": {
+    ...     "occasions": 50, "troubles": 10, "rate": 0.2, "shrunk_rate": 0.19,
+    ...     "baseline": 0.0, "testers": 12, "testers_affected": 7,
+    ...     "first_game_rate": 0.25, "later_games_rate": 0.1}}))
+    10 troubles in 50 occasions (20 %; shrunk 19 %, 95 % interval 10–30 %; baseline 0 %); 7 of 12 testers; first game 25 %, later games 10 %
+    """
+    evidence = point.get("evidence", {})
+    interval = point.get("interval") or [None, None]
+    unit = "answers naming a problem" if str(point.get("id", "")).startswith("survey:") \
+        else "troubles"
+    text = (f"{evidence.get('troubles', 0)} {unit} in {evidence.get('occasions', 0)} "
+            f"occasions ({_percent(evidence.get('rate'))}; shrunk "
+            f"{_percent(evidence.get('shrunk_rate'))}, 95 % interval "
+            f"{_percent(interval[0]).removesuffix(' %')}–{_percent(interval[1])}; baseline "
+            f"{_percent(evidence.get('baseline'))}); {evidence.get('testers_affected', 0)} "
+            f"of {evidence.get('testers', 0)} testers")
+    if evidence.get("later_games_rate") is not None:
+        text += (f"; first game {_percent(evidence.get('first_game_rate'))}, later games "
+                 f"{_percent(evidence.get('later_games_rate'))}")
+    if evidence.get("occasions_estimated"):
+        text += (f"; {evidence['occasions_estimated']} occasions estimated (rolls logged "
+                 "before 'refused' existed)")
+    if evidence.get("themes"):
+        text += "; themes: " + ", ".join(f"{name} {count}" for name, count
+                                         in evidence["themes"].items())
+    return text
 
 
 def _ratio(part: int, whole: int) -> float | None:

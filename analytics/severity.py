@@ -46,15 +46,17 @@ MIN_OCCASIONS = 10
 MIN_TESTERS = 3
 #: Prior strength (pseudo-occasions) when a kind has too few candidates to fit one.
 DEFAULT_STRENGTH = 10.0
-#: The fitted prior strength is kept within these bounds.
-STRENGTH_BOUNDS = (2.0, 500.0)
+#: The fitted prior strength is kept within these bounds. The upper bound (the prior
+#: never counts for more than 50 occasions) is there because one Beta prior fits worst
+#: the very case the lab looks for: most facts alike and one that really differs.
+STRENGTH_BOUNDS = (2.0, 50.0)
 
 SEVERITY_DEFINITION = (
     "Severity = extra trouble per occasion × (0.5 + 0.5 × reach) × persistence × impact. "
     "Occasions are the moments a point could happen (a turn whose roll the rule could "
     "refuse, a turn that rolled the fact, a showing of the message, an answer to the "
     "question). The trouble rate is shrunk toward the study's rate by empirical Bayes "
-    "(Beta-Binomial, method of moments), minus the baseline (the rate without this "
+    "(Beta-Binomial, method of moments, at most 50 pseudo-occasions), minus the baseline (the rate without this "
     "confusion). Reach: share of testers with an occasion who had a trouble. "
     "Persistence: 0.5 + 0.5 × min(1, later-games rate / first-game rate). Impact: 1 for "
     "a wrong click, 0.5 for a pause, rules lookup or written complaint. Listed only with "
@@ -118,27 +120,28 @@ def fit_prior(tallies: Sequence[Tally], mean: float | None = None) -> Prior:
     """Beta prior for one kind of point, by the method of moments.
 
     The mean is ``mean`` (the study's rate) or else the pooled rate. For rates ``p_i``
-    from ``n_i`` occasions, ``E[(p_i − m)²] = m(1 − m)·(1/n_i + (1 − 1/n_i)·ρ)`` with
-    ``ρ = 1/(strength + 1)``, solved for ``ρ`` with the averages over the candidates.
-    Fewer than three candidates: :data:`DEFAULT_STRENGTH`.
+    from ``n_i`` occasions, ``E[n_i (p_i − m)²] = m(1 − m)·(1 + (n_i − 1)·ρ)`` with
+    ``ρ = 1/(strength + 1)``, solved for ``ρ`` summed over the candidates (weights
+    ``n_i``: a rate from 3 occasions says little about the spread). Kept within
+    :data:`STRENGTH_BOUNDS`; fewer than three candidates: :data:`DEFAULT_STRENGTH`.
 
     >>> same = [Tally(str(i), "f", 50, 5, 5, 3, 50, 5, 0, 0, 0.1, 1.0) for i in range(5)]
-    >>> fit_prior(same).strength   # no scatter beyond noise: pooled all the way
-    500.0
+    >>> fit_prior(same).strength   # no scatter beyond noise: the strongest prior
+    50.0
     """
     used = [t for t in tallies if t.occasions > 0]
     total = sum(t.occasions for t in used)
     pooled = sum(t.troubles for t in used) / total if total else 0.0
     centre = pooled if mean is None else mean
     centre = min(max(centre, 1e-4), 1 - 1e-4)
+    low, high = STRENGTH_BOUNDS
     if len(used) < 3:
         return Prior(centre, DEFAULT_STRENGTH)
     n = np.array([t.occasions for t in used], dtype=float)
     p = np.array([t.troubles for t in used], dtype=float) / n
-    spread = float(np.mean((p - centre) ** 2)) / (centre * (1 - centre))
-    rho = (spread - float(np.mean(1 / n))) / float(np.mean(1 - 1 / n)) \
-        if np.mean(1 - 1 / n) > 0 else 0.0
-    low, high = STRENGTH_BOUNDS
+    # Weighted by occasions: sum n_i (p_i - m)^2 / (m (1 - m)) = K + rho (N - K).
+    spread = float(np.sum(n * (p - centre) ** 2)) / (centre * (1 - centre))
+    rho = (spread - len(used)) / (total - len(used)) if total > len(used) else 0.0
     strength = high if rho <= 1 / (high + 1) else min(max(1 / rho - 1, low), high)
     return Prior(centre, float(strength))
 
