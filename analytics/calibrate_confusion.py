@@ -71,10 +71,10 @@ def planted_study(testers: int = 24, seed: int = 0, plant: bool = True, games: i
         seq = 0
 
         def emit(kind: str, props: dict[str, Any], game: str,
-                 pid: str = pid, sid: str = sid) -> None:
+                 pid: str = pid, sid: str = sid, minute: int = index) -> None:
             nonlocal seq
             seq += 1
-            events.append([pid, sid, seq, 60.0 * index + seq, kind, props, game])
+            events.append([pid, sid, seq, 60.0 * minute + seq, kind, props, game])
 
         for game_no in range(games):
             game = f"{pid}-g{game_no}"

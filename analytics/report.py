@@ -146,7 +146,7 @@ def report_markdown(report: dict[str, Any],
                   f"    - Action: {e(point.get('action', ''))}"]
     if report.get("what_works"):
         lines += ["", "## What works (praise from free text)", ""]
-        lines += [f"- {e(row["theme"])}: {row["answers"]} of the answers to {e(row["item"])} "
+        lines += [f"- {e(row['theme'])}: {row['answers']} of the answers to {e(row['item'])} "
                   f"({row['share']:.0%})" for row in report["what_works"]]
     lines += ["", "## Hardest facts", "", "| fact | attempts | wrong rate | median ms |",
               "|---|---|---|---|"]
