@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 import yaml
 
-from analytics import confusion, experiments, figures, funnel, questionnaires
+from analytics import confusion, experiments, figures, funnel, questionnaires, severity
 from analytics.report import (
     build_report,
     report_chart_names,
@@ -29,6 +29,14 @@ from engine.vapoosh import PRESETS, Rules
 from playtest import auth, runtime, services
 from playtest.board import board_view
 from playtest.board.component import render_board
+from playtest.people_tables import (
+    AFTERMATH_NAMES,
+    OVERLAY_NAMES,
+    THEME_NAMES,
+    confusion_points_table,
+    facts_table,
+    people_table,
+)
 from playtest.replay import ReplayStep, games_of, replay_steps
 from playtest.storage import repository as repo
 from playtest.study_config import StudyConfig, StudyConfigError, parse_study_config
@@ -328,13 +336,12 @@ def confusion_page() -> None:
     fkey, data = _filtered(study, b)
     t = memo(b, ("confusion", *fkey), lambda: _confusion_tables(data))
     points = t["points"]
+    st.caption("Ranked by severity. " + severity.SEVERITY_DEFINITION)
     if points:
-        st.dataframe(pd.DataFrame([{"rank": i + 1, "id": p.id, "label": p.label,
-                                    "score": round(p.score, 3), "action": p.action,
-                                    "evidence": json.dumps(p.evidence, default=str)}
-                                   for i, p in enumerate(points)]), hide_index=True)
+        st.dataframe(confusion_points_table(points), hide_index=True, key="points_table")
     else:
-        st.info("No clicks recorded yet.")
+        st.info("No confusion point has enough evidence yet: each needs at least "
+                f"{severity.MIN_OCCASIONS} occasions and {severity.MIN_TESTERS} testers.")
     cols = st.columns(2)
     with cols[0]:
         st.plotly_chart(t["by_class"], key="wrong_class")
@@ -343,12 +350,16 @@ def confusion_page() -> None:
     st.plotly_chart(t["heat_wrong"], key="heat_wrong")
     st.plotly_chart(t["heat_hes"], key="heat_hes")
     st.subheader("Hardest multiplication facts")
+    st.caption("Wrong rate shrunk toward the study's maths-error rate (empirical Bayes), "
+               "with its 95 % interval; facts with at least 5 attempts.")
     st.plotly_chart(t["facts_figure"], key="facts")
-    st.dataframe(t["facts"], hide_index=True)
+    st.dataframe(facts_table(t["facts"]), hide_index=True)
     st.subheader("Messages followed by trouble")
-    st.dataframe(t["aftermath"], hide_index=True)
+    st.caption("Trouble: a wrong click in the next turn, hesitation above the study's 75th "
+               "percentile, or a rules lookup from the message.")
+    st.dataframe(people_table(t["aftermath"], AFTERMATH_NAMES), hide_index=True)
     st.subheader("Rules overlay use")
-    st.dataframe(t["overlay"], hide_index=True)
+    st.dataframe(people_table(t["overlay"], OVERLAY_NAMES), hide_index=True)
 
 
 # -- questionnaires -----------------------------------------------------------------------
@@ -390,8 +401,13 @@ def questionnaires_page() -> None:
     text_items = b.data.study.get("text_items")
     st.dataframe(memo(b, ("free_text", search, key), lambda: questionnaires.free_text(
         b.data.responses, search or None, variants, text_items)), hide_index=True)
-    st.dataframe(memo(b, ("themes",), lambda: questionnaires.theme_counts(
-        b.data.responses, text_items)), hide_index=True)
+    intent = (text_items, b.data.study.get("text_polarity"), b.data.study.get("text_themes"))
+    themes = memo(b, ("themes",), lambda: questionnaires.theme_counts(
+        b.data.responses, *intent))
+    st.caption("Themes by the question's intent: a mention in answers to a problem question "
+               "(\"What confused you?\") is a problem; in answers to a praise question "
+               "(\"What did you like?\") it is something that works, never a confusion.")
+    st.dataframe(people_table(themes, THEME_NAMES), hide_index=True, key="themes_table")
 
 
 # -- experiments --------------------------------------------------------------------------
@@ -527,8 +543,15 @@ def report_page() -> None:
                            file_name=f"plan-{study.study_id}.html", mime="text/html",
                            key="dl_html")
     st.subheader("Ranked confusion points")
+    st.caption(report.get("severity_definition", ""))
     for i, point in enumerate(report["confusion_points"][:15], start=1):
-        st.text(f"{i}. {point['label']} (score {point['score']:.2f}) → {point.get('action', '')}")
+        st.text(f"{i}. {point['label']} (severity {point['score']:.2f}) → "
+                f"{point.get('action', '')}\n   Evidence: {confusion.evidence_text(point)}")
+    if report.get("what_works"):
+        st.subheader("What works (praise from free text)")
+        st.text("\n".join(f"- {row['theme']}: {row['answers']} of the answers to "
+                          f"{row['item']} ({row['share']:.0%})"
+                          for row in report["what_works"]))
     st.subheader("Experiments")
     for e in report["experiments"]:
         st.text(f"{e['key']}: {e['verdict']}")
