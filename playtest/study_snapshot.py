@@ -55,6 +55,7 @@ from analytics import derive
 from analytics.data import QUIZ_COLUMNS, SCORE_COLUMNS, StudyData
 from playtest.storage.exchange import _decode_nullable, load_study_data
 from playtest.storage.models import participants, responses, sessions
+from playtest.storage.survey_records import parsed_definitions
 from playtest.study_data import StudyBundle, load_bundle, scores_and_quiz
 
 #: Bumped whenever what a snapshot holds changes shape: an older snapshot is rebuilt.
@@ -387,7 +388,7 @@ def load_prepared(
                             time.perf_counter() - started)
     replaced = changed | dropped
     fresh_tables = derive.prepared_tables(records)
-    scores, quiz = scores_and_quiz(records.responses)
+    scores, quiz = scores_and_quiz(records.responses, parsed_definitions(records.study))
     snapshot = _Snapshot(
         marks=marks,
         tables=derive.splice_prepared(old.tables, fresh_tables, replaced),
