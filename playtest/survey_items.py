@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from analytics.data import StudyData
+from playtest.storage.survey_records import parsed_definitions
 from surveys import SurveyDefinitionError, load_survey
 from surveys.model import LongText, ShortText, SurveyDefinition
 
@@ -60,8 +61,17 @@ def text_intents(survey_ids: list[str],
 
 def annotate(data: StudyData,
              lookup: Callable[[str], SurveyDefinition | None] | None = None) -> StudyData:
-    """Name the study's free-text items and their intent in ``data.study``; returns it."""
+    """Name the study's free-text items and their intent in ``data.study``; returns it.
+
+    The study's own survey definitions (imported with its ``survey`` records) come
+    first, then ``lookup``, then the bundled surveys.
+    """
     surveys = sorted({str(s) for s in data.responses["survey"].unique()}) \
         if len(data.responses) else []
-    data.study.update(text_intents(surveys, lookup))
+    stored = parsed_definitions(data.study)
+
+    def find(survey_id: str) -> SurveyDefinition | None:
+        return stored.get(survey_id) or (lookup(survey_id) if lookup else None)
+
+    data.study.update(text_intents(surveys, find))
     return data

@@ -40,7 +40,7 @@ from playtest.people_tables import (
 from playtest.replay import ReplayStep, games_of, replay_steps
 from playtest.storage import repository as repo
 from playtest.study_config import StudyConfig, StudyConfigError, parse_study_config
-from playtest.study_data import StudyBundle
+from playtest.study_data import StudyBundle, unscorable_answers
 from playtest.study_snapshot import load_prepared
 from playtest.survey_items import annotate
 from surveys import list_surveys
@@ -372,6 +372,16 @@ def questionnaires_page() -> None:
         return
     st.title("Questionnaires")
     b = bundle(study.study_id)
+    unscored = memo(b, ("unscorable",), lambda: unscorable_answers(b.data))
+    if unscored:
+        # survey names are data: shown in a table, never as Markdown
+        st.warning(f"{sum(u.answers for u in unscored)} answers cannot be scored: no "
+                   "definition of their survey is stored or bundled. They are kept (see "
+                   "the answers below) but are not in the scores. Import the study's "
+                   "survey records to score them.")
+        st.dataframe(pd.DataFrame([{"Survey": u.survey, "Version": u.survey_version,
+                                    "Answers": u.answers, "Testers": u.testers}
+                                   for u in unscored]), hide_index=True, key="unscorable")
     key = experiment_picker(study)
     variants = memo(b, ("variants", key), lambda: variants_of(b.data, key))
     st.subheader("Instrument scores")
