@@ -27,11 +27,11 @@ def confusion_points_table(points: list[confusion.ConfusionPoint]) -> pd.DataFra
             "Severity": round(point.score, 2),
             "Trouble rate (shrunk, 95 % interval)":
                 f"{evidence.get('shrunk_rate', 0):.0%} [{low:.0%}, {high:.0%}]",
-            "Occasions": evidence.get("occasions"),
             "Testers affected": f"{evidence.get('testers_affected')} of "
                                 f"{evidence.get('testers')}",
+            "What to do": point.action,
             "Evidence": confusion.evidence_text(point.to_json()),
-            "What to do": point.action, "Definition": point.definition})
+            "Occasions": evidence.get("occasions"), "Definition": point.definition})
     return pd.DataFrame(rows)
 
 

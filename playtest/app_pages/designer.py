@@ -336,7 +336,10 @@ def confusion_page() -> None:
     fkey, data = _filtered(study, b)
     t = memo(b, ("confusion", *fkey), lambda: _confusion_tables(data))
     points = t["points"]
-    st.caption("Ranked by severity. " + severity.SEVERITY_DEFINITION)
+    st.caption("Ranked by severity: the extra trouble per occasion, weighted by how many "
+               "testers it reached, whether it persisted after the first game, and impact.")
+    with st.expander("How severity is defined"):
+        st.caption(severity.SEVERITY_DEFINITION)
     if points:
         st.dataframe(confusion_points_table(points), hide_index=True, key="points_table")
     else:
