@@ -327,19 +327,35 @@ def _later_games(turn_table: pd.DataFrame) -> pd.Series:
 
 def _occasion_tallies(frame: pd.DataFrame, family: str, baseline: float
                       ) -> list[severity.Tally]:
-    """Tallies from one row per occasion: ``candidate, participant_id, later, trouble``."""
-    tallies = []
-    for candidate, group in frame.groupby("candidate", sort=True):
-        later = group["later"].astype(bool)
-        trouble = group["trouble"].astype(bool)
-        tallies.append(severity.Tally(
-            id=str(candidate), family=family, occasions=len(group),
-            troubles=int(trouble.sum()), testers=int(group["participant_id"].nunique()),
-            affected=int(group.loc[trouble, "participant_id"].nunique()),
-            first_occasions=int((~later).sum()), first_troubles=int((trouble & ~later).sum()),
-            later_occasions=int(later.sum()), later_troubles=int((trouble & later).sum()),
-            baseline=baseline, impact=IMPACT[family]))
-    return tallies
+    """Tallies from one row per occasion: ``candidate, participant_id, later, trouble``;
+    ``candidate`` is the name after ``<family>:`` (ids are made per candidate, not per
+    row: a string per row is what costs at 10,000 testers)."""
+    if frame.empty:
+        return []
+    later = frame["later"].fillna(False).astype(bool).to_numpy()
+    trouble = frame["trouble"].fillna(False).astype(bool).to_numpy()
+    # integer codes: counting distinct testers on strings is what costs here
+    tester = pd.factorize(frame["participant_id"])[0].astype(float)
+    codes, names = pd.factorize(frame["candidate"])
+    table = pd.DataFrame({
+        "candidate": codes,
+        "participant_id": tester,
+        "affected": np.where(trouble, tester, np.nan),
+        "trouble": trouble, "first": ~later, "later": later,
+        "first_trouble": trouble & ~later, "later_trouble": trouble & later})
+    grouped = table.groupby("candidate", sort=True).agg(
+        occasions=("trouble", "size"), troubles=("trouble", "sum"),
+        testers=("participant_id", "nunique"), affected=("affected", "nunique"),
+        first_occasions=("first", "sum"), first_troubles=("first_trouble", "sum"),
+        later_occasions=("later", "sum"), later_troubles=("later_trouble", "sum"))
+    return [severity.Tally(
+        id=f"{family}:{names[candidate]}", family=family, occasions=int(row.occasions),
+        troubles=int(row.troubles), testers=int(row.testers), affected=int(row.affected),
+        first_occasions=int(row.first_occasions), first_troubles=int(row.first_troubles),
+        later_occasions=int(row.later_occasions), later_troubles=int(row.later_troubles),
+        baseline=baseline, impact=IMPACT[family])
+        for candidate, row in zip(grouped.index, grouped.itertuples(index=False),
+                                  strict=True)]
 
 
 def _rule_occasions(data: StudyData, attempted: pd.DataFrame, later: pd.Series
@@ -349,25 +365,23 @@ def _rule_occasions(data: StudyData, attempted: pd.DataFrame, later: pd.Series
     table = derive.clicks(data)
     wrong = table[(table["turn_id"] >= 0) & ~table["ok"] & (table["wrong_kind"] == "rule")
                   & table["rule_reason"].notna()]
-    troubled = set(zip(wrong["turn_id"].astype("int64"), wrong["rule_reason"].astype(str),
-                       strict=True))
+    troubled = pd.MultiIndex.from_arrays([wrong["turn_id"].astype("int64"),
+                                          wrong["rule_reason"].astype(str)])
     seen = sorted(set(wrong["rule_reason"].astype(str)))
-    def listed(value: Any) -> bool:
-        return isinstance(value, list | tuple | np.ndarray)
-
-    logged = attempted["refused"].map(listed).astype(bool)
-    reasons = attempted["refused"].map(
-        lambda v: [str(r) for r in v] if listed(v) else seen)
+    logged = attempted["refused"].map(type).isin([list, tuple, np.ndarray])
+    reasons = attempted["refused"].where(logged, pd.Series([seen] * len(attempted),
+                                                           index=attempted.index,
+                                                           dtype=object))
     rows = pd.DataFrame({"turn_id": attempted["turn_id"].astype("int64"),
                          "participant_id": attempted["participant_id"],
                          "later": later.reindex(attempted.index).fillna(False).astype(bool),
                          "estimated": ~logged, "reason": reasons}).explode("reason")
     rows = rows[rows["reason"].notna()]
-    rows["candidate"] = "rule:" + rows["reason"].astype(str)
-    rows["trouble"] = [(t, r) in troubled for t, r in zip(
-        rows["turn_id"], rows["reason"].astype(str), strict=True)]
+    rows["candidate"] = rows["reason"]
+    rows["trouble"] = pd.MultiIndex.from_arrays(
+        [rows["turn_id"].astype("int64"), rows["reason"].astype(str)]).isin(troubled)
     estimated = rows[rows["estimated"].astype(bool)].groupby("candidate").size()
-    return rows, {str(k): int(v) for k, v in estimated.items()}
+    return rows, {f"rule:{k}": int(v) for k, v in estimated.items()}
 
 
 def _message_occasions(data: StudyData, turn_table: pd.DataFrame, later: pd.Series
@@ -384,7 +398,7 @@ def _message_occasions(data: StudyData, turn_table: pd.DataFrame, later: pd.Seri
     next_turns = indexed.reindex(shown["next_turn_id"].where(has_turn, -1).to_numpy())
     next_turns.index = shown.index
     trouble = (_trouble(next_turns, slow_ms) & has_turn) | followed
-    frame = pd.DataFrame({"candidate": "message:" + shown["key"].astype(str),
+    frame = pd.DataFrame({"candidate": shown["key"],
                           "participant_id": shown["participant_id"],
                           "later": next_turns["later"].fillna(False).astype(bool),
                           "trouble": trouble})
@@ -432,7 +446,7 @@ def _scored_candidates(data: StudyData, min_occasions: int, min_testers: int
         slips = facts["n_wrong_math"] > 0
         means["fact"] = float(slips.mean()) if len(facts) else 0.0
         tallies += _occasion_tallies(pd.DataFrame({
-            "candidate": "fact:" + facts["fact"].astype(str),
+            "candidate": facts["fact"],
             "participant_id": facts["participant_id"], "later": later.reindex(facts.index),
             "trouble": slips}), "fact", means["fact"])
         table = derive.clicks(data)
@@ -442,7 +456,7 @@ def _scored_candidates(data: StudyData, min_occasions: int, min_testers: int
             if not hit:
                 continue
             tallies += _occasion_tallies(pd.DataFrame({
-                "candidate": f"wrong:{kind}", "participant_id": attempted["participant_id"],
+                "candidate": kind, "participant_id": attempted["participant_id"],
                 "later": later.reindex(attempted.index),
                 "trouble": attempted["turn_id"].astype("int64").isin(hit)}), "wrong", 0.0)
     shown, baseline = _message_occasions(data, turn_table, later)
@@ -453,12 +467,12 @@ def _scored_candidates(data: StudyData, min_occasions: int, min_testers: int
                               data.study.get("text_polarity"), data.study.get("text_themes"))
     if len(answers):
         tallies += _occasion_tallies(pd.DataFrame({
-            "candidate": "survey:" + answers["item"].astype(str),
+            "candidate": answers["item"],
             "participant_id": answers["participant_id"], "later": False,
             "trouble": answers["problem"]}), "survey", 0.0)
         for item, group in answers.groupby("item"):
-            named = pd.Series([t for themes in group["themes"] for t in themes],
-                              dtype=object).value_counts()
+            themes = group.loc[group["themes"] != "", "themes"].astype(str)
+            named = themes.str.split("|").explode().value_counts()
             extra.setdefault(f"survey:{item}", {})["themes"] = {
                 str(k): int(v) for k, v in named.items()}
     return severity.score(tallies, means, min_occasions, min_testers), extra

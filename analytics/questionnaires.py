@@ -349,7 +349,8 @@ def problem_answers(responses: pd.DataFrame, text_items: Iterable[str] | None = 
     """Each answer to a free-text item that can name problems (``problem`` or
     ``neutral`` polarity; never a ``praise`` item), and whether it names one.
 
-    Columns: ``participant_id, item, problem, themes`` (the problem themes named).
+    Columns: ``participant_id, item, problem, themes`` (the problem themes named,
+    joined by ``|``; empty when none).
 
     >>> answers = pd.DataFrame({"participant_id": ["p", "q", "r"], "survey": "s",
     ...     "survey_version": "1", "phase": "post",
@@ -380,14 +381,15 @@ def problem_answers(responses: pd.DataFrame, text_items: Iterable[str] | None = 
         bad = [name for name in flags.columns
                if (sign == "problem" if item_themes is not None
                    else _is_negative(str(name), sign))]
-        named = flags[bad].to_numpy(dtype=bool) if bad else np.zeros((len(group), 0), bool)
+        named = flags[bad] if bad else pd.DataFrame(index=flags.index)
         denied = group["value"].astype(str).str.match(_DENIAL).to_numpy(dtype=bool)
-        problem = named.any(axis=1) & ~denied
+        problem = named.to_numpy(dtype=bool).any(axis=1) & ~denied
+        # "rules|bugs|" per answer at once (bool × str), split into lists
+        joined = (named.dot(pd.Index(bad).astype(str) + "|") if bad
+                  else pd.Series("", index=flags.index)).where(problem, "")
         frames.append(pd.DataFrame({
             "participant_id": group["participant_id"].to_numpy(), "item": item,
-            "problem": problem,
-            "themes": [[bad[j] for j in np.flatnonzero(row)] if keep else []
-                       for row, keep in zip(named, problem, strict=True)]}))
+            "problem": problem, "themes": joined.astype(str).str.rstrip("|").to_numpy()}))
     if not frames:
         return pd.DataFrame(columns=["participant_id", "item", "problem", "themes"])
     return pd.concat(frames, ignore_index=True)
