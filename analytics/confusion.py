@@ -354,8 +354,7 @@ def _occasion_tallies(frame: pd.DataFrame, family: str, baseline: float
         first_occasions=int(row.first_occasions), first_troubles=int(row.first_troubles),
         later_occasions=int(row.later_occasions), later_troubles=int(row.later_troubles),
         baseline=baseline, impact=IMPACT[family])
-        for candidate, row in zip(grouped.index, grouped.itertuples(index=False),
-                                  strict=True)]
+        for candidate, row in zip(grouped.index, _rows(grouped), strict=True)]
 
 
 def _rule_occasions(data: StudyData, attempted: pd.DataFrame, later: pd.Series

@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -385,7 +386,7 @@ def problem_answers(responses: pd.DataFrame, text_items: Iterable[str] | None = 
         denied = group["value"].astype(str).str.match(_DENIAL).to_numpy(dtype=bool)
         problem = named.to_numpy(dtype=bool).any(axis=1) & ~denied
         # "rules|bugs|" per answer at once (bool × str), split into lists
-        joined = (named.dot(pd.Index(bad).astype(str) + "|") if bad
+        joined = (cast(Any, named).dot(pd.Index(bad).astype(str) + "|") if bad
                   else pd.Series("", index=flags.index)).where(problem, "")
         frames.append(pd.DataFrame({
             "participant_id": group["participant_id"].to_numpy(), "item": item,
