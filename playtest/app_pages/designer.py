@@ -39,6 +39,7 @@ from playtest.people_tables import (
 )
 from playtest.replay import ReplayStep, games_of, replay_steps
 from playtest.storage import repository as repo
+from playtest.storage.db import database_url
 from playtest.study_config import StudyConfig, StudyConfigError, parse_study_config
 from playtest.study_data import StudyBundle, unscorable_answers
 from playtest.study_snapshot import load_prepared
@@ -106,7 +107,11 @@ def _guard() -> None:
 
 
 @st.cache_resource(ttl=600, max_entries=4, show_spinner="Loading the study's data…")
-def _bundle(study_id: str, _fingerprint: tuple[int, ...]) -> StudyBundle:
+def _bundle(study_id: str, fingerprint: tuple[int, ...], url: str) -> StudyBundle:
+    # Both are part of the cache key (Streamlit does not hash a parameter whose name
+    # starts with "_": with "_fingerprint" new data was not seen for up to ten minutes,
+    # and another database's study of the same id was served).
+    del fingerprint, url
     # Prepared (every page then only aggregates) by way of the study's snapshot on disk:
     # only testers whose data changed since it was written are derived again.
     # The refreshed snapshot is written in the background: the page need not wait.
@@ -117,7 +122,8 @@ def _bundle(study_id: str, _fingerprint: tuple[int, ...]) -> StudyBundle:
 
 def bundle(study_id: str) -> StudyBundle:
     # Reloaded when the study's data changes (a cheap fingerprint), not on a timer.
-    return _bundle(study_id, repo.study_fingerprint(runtime.database(), study_id))
+    return _bundle(study_id, repo.study_fingerprint(runtime.database(), study_id),
+                   database_url())
 
 
 def memo(b: StudyBundle, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
