@@ -39,7 +39,8 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
     ``confusion_points``: ranked by severity (``severity_definition``), each with ``id,
     label, score, evidence, action, definition, interval``; ``what_works``: the themes
     of the answers to praise questions (see :func:`what_works`);
-    ``hardest_facts``: ``fact, attempts, wrong_rate, median_ms``; ``experiments``: see
+    ``hardest_facts``: ``fact, attempts, wrong_rate, median_ms, shrunk_rate, interval``
+    (the rate shrunk toward the study's maths-error rate and its 95 % interval); ``experiments``: see
     :meth:`analytics.experiments.ExperimentResult.to_json`. JSON-safe (no NaN).
     Facts with fewer than ``min_attempts`` attempts are not ranked.
     """
@@ -59,7 +60,9 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
         "hardest_facts": [
             {"fact": str(row.fact), "attempts": int(row.attempts),
              "wrong_rate": float(row.wrong_rate),
-             "median_ms": None if pd.isna(row.median_ms) else float(row.median_ms)}
+             "median_ms": None if pd.isna(row.median_ms) else float(row.median_ms),
+             "shrunk_rate": round(float(row.smoothed_rate), 4),
+             "interval": [round(float(row.ci_low), 4), round(float(row.ci_high), 4)]}
             for row in confusion._rows(facts)],
         "experiments": [e.to_json() for e in experiments.analyze_experiments(
             data, scores, quiz, seed=seed)],

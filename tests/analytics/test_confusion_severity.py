@@ -3,6 +3,8 @@ the question's intent (issue 9, items 4, 5 and 7)."""
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 
 from analytics import confusion, questionnaires, report, severity
@@ -72,6 +74,9 @@ def test_severity_is_defined_once_and_shown_with_the_report() -> None:
     first = built["confusion_points"][0]
     assert {"id", "label", "score", "evidence", "interval", "definition"} <= set(first)
     assert confusion.evidence_text(first) in markdown
+    fact = built["hardest_facts"][0]
+    assert fact["interval"][0] <= fact["shrunk_rate"] <= fact["interval"][1]
+    json.dumps(built, allow_nan=False)  # strict JSON: no NaN in the new fields
 
 
 def _answers(rows: list[tuple[str, str, str]]) -> pd.DataFrame:
