@@ -240,7 +240,7 @@ class PlayController:
         self.sink.log(
             "roll",
             {"seat": seat, "dice": list(dice), "options": [list(o) for o in self.state.options]
-             if self.state.options else []},
+             if self.state.options else [], "refused": self.refused_reasons()},
             client_event_id,
         )
         self.options_shown_ms = self.clock_ms() if self.state.phase == "place" else None
@@ -319,6 +319,18 @@ class PlayController:
                 break
             cues.append(self.computer_turn()[0])
         return cues
+
+    def refused_reasons(self) -> list[str]:
+        """Why the rules refuse some rolled option now (``rule_reason`` codes, sorted).
+
+        Logged with each roll: a turn is an occasion for the wrong click
+        ``rule:<reason>`` only when one of its options is refused for that reason (e.g.
+        ``empty_priority``: one option empty, the other an opponent's).
+        """
+        if self.state.phase != "place":
+            return []
+        reasons = {self.state.rule_reason(c, r) for c, r in self.state.options}
+        return sorted(reason for reason in reasons if reason)
 
     # -- what the board shows ----------------------------------------------------------
 

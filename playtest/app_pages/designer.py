@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 import yaml
 
-from analytics import confusion, experiments, figures, funnel, questionnaires
+from analytics import confusion, experiments, figures, funnel, questionnaires, severity
 from analytics.metrics import MetricError, check_primary, metrics_for_target
 from analytics.report import (
     build_report,
@@ -31,8 +31,17 @@ from engine.vapoosh import PRESETS, Rules
 from playtest import auth, runtime, services
 from playtest.board import board_view
 from playtest.board.component import render_board
+from playtest.people_tables import (
+    AFTERMATH_NAMES,
+    OVERLAY_NAMES,
+    THEME_NAMES,
+    confusion_points_table,
+    facts_table,
+    people_table,
+)
 from playtest.replay import ReplayStep, games_of, replay_steps
 from playtest.storage import repository as repo
+from playtest.storage.db import database_url
 from playtest.study_config import (
     StudyConfig,
     StudyConfigError,
@@ -40,7 +49,7 @@ from playtest.study_config import (
     parse_study_config,
     raw_config,
 )
-from playtest.study_data import StudyBundle
+from playtest.study_data import StudyBundle, unscorable_answers
 from playtest.study_snapshot import load_prepared
 from playtest.survey_items import annotate
 from surveys import list_surveys
@@ -106,7 +115,11 @@ def _guard() -> None:
 
 
 @st.cache_resource(ttl=600, max_entries=4, show_spinner="Loading the study's data…")
-def _bundle(study_id: str, _fingerprint: tuple[int, ...]) -> StudyBundle:
+def _bundle(study_id: str, fingerprint: tuple[int, ...], url: str) -> StudyBundle:
+    # Both are part of the cache key (Streamlit does not hash a parameter whose name
+    # starts with "_": with "_fingerprint" new data was not seen for up to ten minutes,
+    # and another database's study of the same id was served).
+    del fingerprint, url
     # Prepared (every page then only aggregates) by way of the study's snapshot on disk:
     # only testers whose data changed since it was written are derived again.
     # The refreshed snapshot is written in the background: the page need not wait.
@@ -117,7 +130,8 @@ def _bundle(study_id: str, _fingerprint: tuple[int, ...]) -> StudyBundle:
 
 def bundle(study_id: str) -> StudyBundle:
     # Reloaded when the study's data changes (a cheap fingerprint), not on a timer.
-    return _bundle(study_id, repo.study_fingerprint(runtime.database(), study_id))
+    return _bundle(study_id, repo.study_fingerprint(runtime.database(), study_id),
+                   database_url())
 
 
 def memo(b: StudyBundle, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
@@ -410,13 +424,15 @@ def confusion_page() -> None:
     fkey, data = _filtered(study, b)
     t = memo(b, ("confusion", *fkey), lambda: _confusion_tables(data))
     points = t["points"]
+    st.caption("Ranked by severity: the extra trouble per occasion, weighted by how many "
+               "testers it reached, whether it persisted after the first game, and impact.")
+    with st.expander("How severity is defined"):
+        st.caption(severity.SEVERITY_DEFINITION)
     if points:
-        st.dataframe(pd.DataFrame([{"rank": i + 1, "id": p.id, "label": p.label,
-                                    "score": round(p.score, 3), "action": p.action,
-                                    "evidence": json.dumps(p.evidence, default=str)}
-                                   for i, p in enumerate(points)]), hide_index=True)
+        st.dataframe(confusion_points_table(points), hide_index=True, key="points_table")
     else:
-        st.info("No clicks recorded yet.")
+        st.info("No confusion point has enough evidence yet: each needs at least "
+                f"{severity.MIN_OCCASIONS} occasions and {severity.MIN_TESTERS} testers.")
     cols = st.columns(2)
     with cols[0]:
         st.plotly_chart(t["by_class"], key="wrong_class")
@@ -425,12 +441,16 @@ def confusion_page() -> None:
     st.plotly_chart(t["heat_wrong"], key="heat_wrong")
     st.plotly_chart(t["heat_hes"], key="heat_hes")
     st.subheader("Hardest multiplication facts")
+    st.caption("Wrong rate shrunk toward the study's maths-error rate (empirical Bayes), "
+               "with its 95 % interval; facts with at least 5 attempts.")
     st.plotly_chart(t["facts_figure"], key="facts")
-    st.dataframe(t["facts"], hide_index=True)
+    st.dataframe(facts_table(t["facts"]), hide_index=True)
     st.subheader("Messages followed by trouble")
-    st.dataframe(t["aftermath"], hide_index=True)
+    st.caption("Trouble: a wrong click in the next turn, hesitation above the study's 75th "
+               "percentile, or a rules lookup from the message.")
+    st.dataframe(people_table(t["aftermath"], AFTERMATH_NAMES), hide_index=True)
     st.subheader("Rules overlay use")
-    st.dataframe(t["overlay"], hide_index=True)
+    st.dataframe(people_table(t["overlay"], OVERLAY_NAMES), hide_index=True)
 
 
 # -- questionnaires -----------------------------------------------------------------------
@@ -443,6 +463,16 @@ def questionnaires_page() -> None:
         return
     st.title("Questionnaires")
     b = bundle(study.study_id)
+    unscored = memo(b, ("unscorable",), lambda: unscorable_answers(b.data))
+    if unscored:
+        # survey names are data: shown in a table, never as Markdown
+        st.warning(f"{sum(u.answers for u in unscored)} answers cannot be scored: no "
+                   "definition of their survey is stored or bundled. They are kept (see "
+                   "the answers below) but are not in the scores. Import the study's "
+                   "survey records to score them.")
+        st.dataframe(pd.DataFrame([{"Survey": u.survey, "Version": u.survey_version,
+                                    "Answers": u.answers, "Testers": u.testers}
+                                   for u in unscored]), hide_index=True, key="unscorable")
     key = experiment_picker(study)
     variants = memo(b, ("variants", key), lambda: variants_of(b.data, key))
     st.subheader("Instrument scores")
@@ -472,8 +502,13 @@ def questionnaires_page() -> None:
     text_items = b.data.study.get("text_items")
     st.dataframe(memo(b, ("free_text", search, key), lambda: questionnaires.free_text(
         b.data.responses, search or None, variants, text_items)), hide_index=True)
-    st.dataframe(memo(b, ("themes",), lambda: questionnaires.theme_counts(
-        b.data.responses, text_items)), hide_index=True)
+    intent = (text_items, b.data.study.get("text_polarity"), b.data.study.get("text_themes"))
+    themes = memo(b, ("themes",), lambda: questionnaires.theme_counts(
+        b.data.responses, *intent))
+    st.caption("Themes by the question's intent: a mention in answers to a problem question "
+               "(\"What confused you?\") is a problem; in answers to a praise question "
+               "(\"What did you like?\") it is something that works, never a confusion.")
+    st.dataframe(people_table(themes, THEME_NAMES), hide_index=True, key="themes_table")
 
 
 # -- experiments --------------------------------------------------------------------------
@@ -627,8 +662,15 @@ def report_page() -> None:
                            file_name=f"plan-{study.study_id}.html", mime="text/html",
                            key="dl_html")
     st.subheader("Ranked confusion points")
+    st.caption(report.get("severity_definition", ""))
     for i, point in enumerate(report["confusion_points"][:15], start=1):
-        st.text(f"{i}. {point['label']} (score {point['score']:.2f}) → {point.get('action', '')}")
+        st.text(f"{i}. {point['label']} (severity {point['score']:.2f}) → "
+                f"{point.get('action', '')}\n   Evidence: {confusion.evidence_text(point)}")
+    if report.get("what_works"):
+        st.subheader("What works (praise from free text)")
+        st.text("\n".join(f"- {row['theme']}: {row['answers']} of the answers to "
+                          f"{row['item']} ({row['share']:.0%})"
+                          for row in report["what_works"]))
     st.subheader("Experiments")
     for e in report["experiments"]:
         st.text(f"{e['key']}: {e['verdict']}")
