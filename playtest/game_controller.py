@@ -31,7 +31,7 @@ from engine.vapoosh import (
     deal_preplaced,
 )
 from playtest.board.view import glow_from_events
-from playtest.cues import Cue, base_values, pick_cue
+from playtest.cues import Cue, base_values, pick_cue, voice_for
 from playtest.storage.errors import ConflictError
 
 
@@ -109,8 +109,14 @@ class PlayController:
         self.game = VapooshGame(self.rules, players=len(self.seats))
         self.state: VapooshState = self.game.new_initial_state()
         self.actions: list[list[Any]] = []
+        # The last roll made in this game and who made it: what the dice bar shows, so
+        # the computer's dice are those of the move it is making (or has just made).
+        self.last_roll: tuple[int, tuple[int, int, int, int]] | None = None
         for action in actions:
-            self.state.apply(action_from_json(action))
+            parsed = action_from_json(action)
+            if isinstance(parsed, Roll):
+                self.last_roll = (int(self.state.to_move), parsed.dice)
+            self.state.apply(parsed)
             self.actions.append(list(action))
         self.players = {
             seat: make_player(kind.split(":", 1)[1], seed=seed * 10 + seat)
@@ -185,6 +191,7 @@ class PlayController:
             win_reason=outcome.reason if outcome else None, turns=self.state.turns,
             vapooh_compulsory=self.rules.vapooh == "brown_and_miss_next",
             highlight=self.highlight, rerolls_allowed=self.rules.own_suicide_rerolls,
+            seats=self.seats,
         )
 
     def _after(self, events: list[Event], seat: int) -> Cue:
@@ -237,6 +244,7 @@ class PlayController:
         dice = dice_for(self.seed, self.roll_count)
         events = self._apply(Roll(dice))
         self.last_dice[seat] = dice
+        self.last_roll = (seat, dice)
         self.sink.log(
             "roll",
             {"seat": seat, "dice": list(dice), "options": [list(o) for o in self.state.options]
@@ -278,12 +286,13 @@ class PlayController:
             key = f"wrong_{verdict.kind}"
             if verdict.kind == "rule":
                 key = f"wrong_rule_{verdict.rule_reason}"
-            values = base_values(seat, len(self.seats), self.state.dice)
+            values = base_values(seat, len(self.seats), self.state.dice, self.seats)
             legal = self.legal_tiles()
             other = legal[0] if legal else (0, 0)
             values.update(c=c, r=r, number=c * r, clicked=verdict.clicked,
                           expected=verdict.expected, other_c=other[0], other_r=other[1])
-            cue = Cue(key, values, False, fallback_text=verdict.message)
+            cue = Cue(key, values, False, fallback_text=verdict.message,
+                      voice=voice_for(seat, self.seats))
             return Outcome(False, cue, verdict.kind)
         action: Place | Brown = Brown(c, r) if use_brown else Place(c, r)
         events = self._apply(action)
@@ -295,13 +304,24 @@ class PlayController:
         if not self.computer_to_act:
             raise TurnError("not_your_turn", "it is not a computer player's turn")
         seat = self.to_move
-        cue = Cue(None)
+        cue, reason = self.computer_step()
+        # A blocked roll passes the turn (or re-rolls for the same seat); only place when
+        # the same computer player now has to place.
+        if self.state.phase == "place" and self.to_move == seat and not self.is_over:
+            cue, reason = self.computer_step()
+        return cue, reason
+
+    def computer_step(self) -> tuple[Cue, str]:
+        """One step of the computer's turn that the tester sees: its roll, or (once the
+        roll has been on screen) its placement. Returns the cue and the placement's
+        reason ("" for a roll)."""
+        if not self.computer_to_act:
+            raise TurnError("not_your_turn", "it is not a computer player's turn")
+        seat = self.to_move
         reason = ""
         if self.state.phase == "roll":
             cue = self._roll()
-        # A blocked roll passes the turn (or re-rolls for the same seat); only place when
-        # the same computer player now has to place.
-        if self.state.phase == "place" and self.to_move == seat:
+        else:
             decision = self.players[seat].choose(self.state)
             reason = decision.reason
             events = self._apply(decision.action)
