@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import streamlit as st
 
@@ -321,6 +321,14 @@ _PLAY_CSS = """<style>
 </style>"""
 
 
+def layout_for(tester: services.Tester | None) -> Literal["centered", "wide"]:
+    """The page layout for a visitor: wide while a tester plays (board and controls side
+    by side), centered for reading and forms."""
+    if tester is not None and tester.participant.stage == "play":
+        return "wide"
+    return "centered"
+
+
 def _paused() -> bool:
     return any(k in st.session_state for k in ("rules_open", "menu_open", "restart_ask"))
 
@@ -364,7 +372,6 @@ def play_page() -> None:
         _advance(tester, "play", "post_survey")
     engine = runtime.database()
     st.session_state.setdefault("speed", tester.effective.speed)
-    st.set_page_config(layout="wide")
     st.html(_PLAY_CSS)
     ctrl = _controller(tester)
     finished = services.games_finished(engine, tester)
@@ -409,9 +416,9 @@ def play_page() -> None:
         render_board(view, key=f"board-{ctrl.game_id}", on_click=_on_click, on_roll=_on_roll,
                      on_mute=_on_mute)
     with side_col:
-        st.caption(f"Game {finished + (0 if ctrl.is_over else 1)} · {tester.study.title}")
-        if ctrl.is_over:
+        if ctrl.is_over:  # first: on a phone this column is under the board
             _between_games(tester, finished, ctrl)
+        st.caption(f"Game {finished + (0 if ctrl.is_over else 1)} · {tester.study.title}")
         if brown == "forced" and ctrl.human_to_act:
             st.info("Vapooh! Your counter this time is a brown one.")
         if thinking and not paused:
@@ -597,7 +604,8 @@ def _between_games(tester: services.Tester, finished: int, ctrl: PlayController 
             st.button(f"Next game ({finished + 1} of {needed})", type="primary",
                       key="next_game", on_click=_next_game, width="stretch")
         return
-    st.success(f"You have played {finished} game{'s' if finished != 1 else ''}. Thank you!")
+    # One short line: on a phone the buttons below must still be in view under the board.
+    st.markdown(f"**You have played {finished} game{'s' if finished != 1 else ''}. Thank you!**")
     if st.button("Continue to the last questions", type="primary", key="to_post",
                  width="stretch"):
         st.session_state.pop("ctrl", None)

@@ -219,6 +219,22 @@ def test_at_1280_the_board_and_controls_fit_and_the_winner_stays(
     screenshot(page, "play-ux-2-winner-1280")
 
 
+def test_on_a_phone_the_result_and_the_way_on_are_in_view(
+    new_page: Callable[..., Any], app: Any, app_db: tuple[str, Engine],
+    screenshot: Callable[[Any, str], Path],
+) -> None:
+    engine = app_db[1]
+    code = _tester_at_play(engine, "ux-fast")
+    page = _open(new_page, app, code, PHONE)
+    _play_wide_game(page)  # mouse clicks: no magnifier, a quick game
+    assert _vb(page).get_attribute("data-phase") == "over"
+    page.evaluate("window.scrollTo(0, 0)")
+    assert _in_view(_box(page.locator(".vb-msg")), PHONE)
+    for name in ("Continue to the last questions", "Play another game"):
+        assert _in_view(_box(page.get_by_role("button", name=name)), PHONE), name
+    screenshot(page, "play-ux-2-winner-360")
+
+
 # -- 5. on a phone: a tap lands on the tile the child meant ----------------------------------
 
 
