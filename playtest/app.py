@@ -16,7 +16,6 @@ from playtest.storage import repository as repo
 from playtest.storage.errors import DatabaseUnavailable
 
 
-
 def _problem(title: str, text: str) -> st.Page:
     def page() -> None:
         st.title(title)
