@@ -392,7 +392,8 @@ def play_page() -> None:
         state.board_rows(),
         dice=dice,
         dice_seat=dice_seat,
-        options=state.options if state.phase == "place" else (),
+        # the tester's options only: the computer's would breathe as if waiting for a click
+        options=state.options if state.phase == "place" and ctrl.human_to_act else (),
         highlight=tester.effective.highlight_options,
         glow=_board_glow(ctrl),
         seats=seats,

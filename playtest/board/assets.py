@@ -106,6 +106,7 @@ CSS: Final = "\n".join(
 .vb-top { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; justify-content: space-between; }
 .vb-turn { display: flex; align-items: center; gap: 6px; font-weight: 600; font-size: clamp(14px, 3.6cqi, 20px); }
 .vb-swatch { display: inline-block; width: 1.1em; height: 1.1em; }
+.vb-swatch:not(.o1):not(.o2):not(.o3):not(.o4) { display: none; }
 .vb-controls { display: flex; gap: 6px; }
 .vb button.vb-roll, .vb button.vb-mute {
   font: inherit; font-size: 16px; border-radius: 8px; padding: 8px 14px; min-height: 44px;

@@ -79,6 +79,20 @@ def test_the_computers_first_move_shows_its_own_roll_and_logs_what_was_shown(
     assert board["turn_text"] == "Your turn"
 
 
+def test_with_the_computers_dice_hidden_its_message_names_no_dice(
+    db: Engine, make_study: Callable[..., repo.Study]
+) -> None:
+    code = _player_at_play(db, make_study, seats=["ai:easy", "human"],
+                           show_computer_dice=False)
+    at = _open(code)
+    board = _board(at)
+    placed = next(p for t, p in _events(db, code) if t == "place")
+    c, r = placed["tiles"][0]
+    assert board["dice"] is None
+    assert board["message"] == f"The computer put its counter on {c * r} (column {c}, row {r})."
+    assert [m for t, m in _events(db, code) if t == "message"][-1]["key"] == "computer_placed"
+
+
 def test_the_computers_turn_is_its_roll_then_its_placement(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
