@@ -189,6 +189,8 @@ CSS: Final = "\n".join(
   box-shadow: 0 1px 4px rgba(0,0,0,.45); touch-action: manipulation; white-space: nowrap;
 }
 .vb button.vb-brown.below { bottom: auto; top: 88%; }
+.vb button.vb-brown.first { left: 0; transform: none; }
+.vb button.vb-brown.last { left: auto; right: 0; transform: none; }
 .vb-zoom {
   position: absolute; inset: 0; z-index: 6; display: grid; gap: 4px; padding: 6px;
   grid-template-columns: .45fr repeat(5, minmax(0, 1fr)); grid-template-rows: .45fr repeat(5, minmax(0, 1fr));
@@ -196,9 +198,10 @@ CSS: Final = "\n".join(
   box-shadow: 0 4px 18px rgba(0,0,0,.35);
 }
 .vb-zoom[hidden] { display: none; }
+.vb[data-zoom] .vb-grid button.vb-brown { visibility: hidden; }
 .vb-zoom .tile { font-size: 20px; border-radius: 8px; }
 .vb-zoom .hdr { font-size: 15px; }
-.vb-zoom button.vb-brown { bottom: 4px; top: auto; min-height: 26px; font-size: 12px; padding: 2px 6px; min-width: 0; }
+.vb-zoom button.vb-brown { min-height: 26px; font-size: 12px; padding: 2px 8px; }
 .vb button.vb-zclose {
   font: inherit; font-size: 13px; font-weight: 700; line-height: 1.1; border-radius: 8px; padding: 2px;
   border: 1px solid rgba(128,128,128,.6); background: var(--tile-bg); color: var(--ink); cursor: pointer;
@@ -386,7 +389,7 @@ function build(root) {
   st.zoom.onclick = (e) => {
     if (e.target.closest("button.vb-zclose")) { closeZoom(st); return; }
     const chip = e.target.closest("button.vb-brown");
-    const z = e.target.closest("button.tile");
+    const z = chip || e.target.closest("button.tile");
     if (!z) return;
     const b = st.tiles[Number(z.dataset.index)];
     closeZoom(st);
@@ -491,7 +494,7 @@ function openZoom(st, i) {
       num.textContent = String((c + 1) * (r + 1));
       b.appendChild(num);
       cell.appendChild(b);
-      if (brown.has(j)) cell.appendChild(brownChip(j, false));
+      if (brown.has(j)) cell.appendChild(brownChip(j, r === rs, c === cs, c === cs + ZOOM_N - 1));
       parts.push(cell);
     }
   }
@@ -509,10 +512,12 @@ function closeZoom(st) {
   delete st.vb.dataset.zoom;
 }
 
-function brownChip(j, below) {
+function brownChip(j, below, first, last) {
+  // Beside its tile (above it; below it on the top row), never over the tile itself, so
+  // a tap on the tile stays a normal counter.
   const chip = document.createElement("button");
   chip.type = "button";
-  chip.className = below ? "vb-brown below" : "vb-brown";
+  chip.className = "vb-brown" + (below ? " below" : "") + (first ? " first" : "") + (last ? " last" : "");
   chip.dataset.index = String(j);
   chip.textContent = "Brown";
   chip.setAttribute("aria-label", "Put a brown counter on column " + (j % SIZE + 1) + ", row " + (Math.floor(j / SIZE) + 1));
@@ -526,7 +531,8 @@ function paintBrowns(st, list) {
   st.browns = key;
   for (const chip of st.grid.querySelectorAll("button.vb-brown")) chip.remove();
   for (const j of list || []) {
-    st.tiles[j].parentElement.appendChild(brownChip(j, Math.floor(j / SIZE) === 0));
+    const c = j % SIZE;
+    st.tiles[j].parentElement.appendChild(brownChip(j, Math.floor(j / SIZE) === 0, c === 0, c === SIZE - 1));
   }
 }
 

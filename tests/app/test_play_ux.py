@@ -319,3 +319,17 @@ def test_an_optional_brown_counter_is_offered_beside_its_tiles(
     assert sorted(board["brown"]) == sorted(tile_index(c, r) for c, r in ctrl.legal_tiles())
     assert not at.get("segmented_control") or all(
         s.label != "Vapooh! Which counter?" for s in at.get("segmented_control"))
+
+
+def test_a_finished_game_with_more_to_play_offers_the_next_one_beside_the_board(
+    db: Engine, make_study: Callable[..., repo.Study]
+) -> None:
+    code = _player_at_play(db, make_study, games_per_tester=2, allow_more_games=False)
+    at = _open(code)
+    first: PlayController = at.session_state["ctrl"]
+    _play_to_the_end(first)
+    at.run()
+    assert at.button(key="next_game").label == "Next game (2 of 2)"
+    at.button(key="next_game").click().run()
+    second: PlayController = at.session_state["ctrl"]
+    assert second.game_id != first.game_id and not second.is_over

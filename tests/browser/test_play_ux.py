@@ -352,9 +352,10 @@ def test_rules_menu_and_restart_open_as_dialogs_in_view_with_whole_labels(
 # -- 6. the brown counter on the board, next to its tiles ----------------------------------
 
 
+@pytest.mark.parametrize("size", [WIDE, PHONE], ids=["1280", "360"])
 def test_the_brown_counter_choice_sits_beside_the_tiles_it_concerns(
     new_page: Callable[..., Any], app: Any, app_db: tuple[str, Engine],
-    screenshot: Callable[[Any, str], Path],
+    screenshot: Callable[[Any, str], Path], size: dict[str, Any],
 ) -> None:
     engine = app_db[1]
     code = _tester_at_play(engine, "ux-fast")
@@ -363,9 +364,11 @@ def test_the_brown_counter_choice_sits_beside_the_tiles_it_concerns(
     seed = next(s for s in range(100_000) if sorted(dice_for(s, 0)).count(6) == 3)
     services.open_game(engine, EventLogger(engine), tester, repo.start_session(engine, code),
                        seed=seed)
-    page = _open(new_page, app, code, WIDE)
+    page = _open(new_page, app, code, size)
+    phone = size is PHONE
     mark = _mark(page)
-    page.get_by_role("button", name="Roll the dice").click()
+    roll = page.get_by_role("button", name="Roll the dice")
+    roll.tap() if phone else roll.click()
     _wait_change(page, mark)
     chips = page.locator(".vb-grid button.vb-brown")
     assert chips.count() == 2
@@ -374,13 +377,29 @@ def test_the_brown_counter_choice_sits_beside_the_tiles_it_concerns(
         index = chip.get_attribute("data-index")
         tile = _box(page.locator(f".vb-grid button.tile[data-index='{index}']"))
         box = _box(chip)
-        # right above its tile, centred on it
-        assert abs((box["x"] + box["width"] / 2) - (tile["x"] + tile["width"] / 2)) < 2
+        # right above its tile, touching it, and inside the window
+        assert box["x"] <= tile["x"] + tile["width"] and tile["x"] <= box["x"] + box["width"]
         assert tile["y"] - box["height"] <= box["y"] <= tile["y"] + 2
-    screenshot(page, "play-ux-6-brown-choice-1280")
+        assert _in_view(box, size)
+    name = str(size["width"])
+    screenshot(page, f"play-ux-6-brown-choice-{name}")
     index = chips.first.get_attribute("data-index")
-    mark = _mark(page)
-    chips.first.click()
+    if phone:
+        # through the magnifier: the tile there has its own Brown button beside it
+        tile = page.locator(f".vb-grid button.tile[data-index='{index}']")
+        _tap(page, _box(tile), random.Random(7))
+        page.locator(".vb[data-zoom]").wait_for()
+        chip = page.locator(f".vb-zoom button.vb-brown[data-index='{index}']")
+        zoomed = _box(page.locator(f".vb-zoom button.tile[data-index='{index}']"))
+        box = _box(chip)
+        middle = zoomed["y"] + zoomed["height"] / 2  # beside the tile, clear of a tap's ±6 px
+        assert box["y"] + box["height"] <= middle - 12 or box["y"] >= middle + 12
+        screenshot(page, "play-ux-6-brown-magnifier-360")
+        mark = _mark(page)
+        chip.tap()
+    else:
+        mark = _mark(page)
+        chips.first.click()
     _wait_change(page, mark)
     page.locator(f".vb-grid button.tile.o5[data-index='{index}']").wait_for()
     click = _events(engine, code, "click")[-1]
