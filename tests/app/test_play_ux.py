@@ -333,3 +333,15 @@ def test_a_finished_game_with_more_to_play_offers_the_next_one_beside_the_board(
     at.button(key="next_game").click().run()
     second: PlayController = at.session_state["ctrl"]
     assert second.game_id != first.game_id and not second.is_over
+
+
+def test_pass_and_play_page_names_the_seat_to_move_by_colour(
+    db: Engine, make_study: Callable[..., repo.Study]
+) -> None:
+    code = _player_at_play(db, make_study, seats=["human", "human"])
+    at = _open(code)
+    ctrl: PlayController = at.session_state["ctrl"]
+    assert _board(at)["turn_text"] == "Blue's turn"
+    ctrl.roll()
+    at.run()
+    assert _board(at)["dice_by"] == "Blue"
