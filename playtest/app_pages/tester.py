@@ -436,17 +436,18 @@ def play_page() -> None:
 def _game_controls(tester: services.Tester, ctrl: PlayController) -> None:
     paused = _paused()
     st.button("Rules", key="rules_button", on_click=_open_rules, args=(tester, ctrl),
-              disabled=paused, width="stretch", icon=":material/menu_book:")
-    level = st.segmented_control("Speed", [1, 2, 3], key="speed",
+              disabled=paused, width="stretch", wrap=True, icon=":material/menu_book:")
+    level = st.segmented_control("Speed", [1, 2, 3], key="speed", wrap=True,
                                  format_func=lambda s: speed(s).name, width="stretch")
     if level is not None and st.session_state.get("speed_logged") != level:
         if "speed_logged" in st.session_state:
             _log_setting("speed", level)
         st.session_state["speed_logged"] = level
     st.button("Restart game", key="restart", on_click=_ask_restart, disabled=paused or ctrl.is_over,
-              width="stretch", icon=":material/restart_alt:")
+              width="stretch", wrap=True, icon=":material/restart_alt:")
     st.button("Back to menu", key="menu_button", on_click=_open_menu, args=(tester, ctrl),
-              disabled=paused or ctrl.is_over, width="stretch", icon=":material/menu:")
+              disabled=paused or ctrl.is_over, width="stretch", wrap=True,
+              icon=":material/menu:")
 
 
 def _new_game(tester: services.Tester, ctrl: PlayController) -> None:
@@ -475,10 +476,11 @@ def _end_restart_ask(restart: bool) -> None:
 @st.dialog("Start a new game?", on_dismiss=lambda: _end_restart_ask(False))
 def _restart_dialog() -> None:
     st.write("This game stops here and does not count. The new game starts with an empty board.")
-    if st.button("Yes, start a new game", key="restart_yes", type="primary", width="stretch"):
+    if st.button("Yes, start a new game", key="restart_yes", type="primary", width="stretch",
+                 wrap=True):
         _end_restart_ask(True)
         st.rerun()
-    if st.button("No, keep playing", key="restart_no", width="stretch"):
+    if st.button("No, keep playing", key="restart_no", width="stretch", wrap=True):
         _end_restart_ask(False)
         st.rerun()
 
@@ -550,12 +552,13 @@ def _menu_dialog() -> None:
     tester, ctrl = current_tester(), st.session_state["ctrl"]
     st.write("The game is paused.")
     choice = None
-    if st.button("Back to the game", key="menu_resume", type="primary", width="stretch"):
+    if st.button("Back to the game", key="menu_resume", type="primary", width="stretch",
+                 wrap=True):
         choice = "resume"
-    if st.button("New game", key="menu_new_game", width="stretch"):
+    if st.button("New game", key="menu_new_game", width="stretch", wrap=True):
         choice = "new_game"
     if st.button("Stop playing and answer the last questions", key="menu_stop",
-                 width="stretch"):
+                 width="stretch", wrap=True):
         choice = "stop"
     if choice is not None:
         _close_menu(tester, ctrl, choice)
@@ -565,7 +568,8 @@ def _menu_dialog() -> None:
 @st.dialog("How to play", width="medium", on_dismiss=_dismissed(_close_rules))
 def _rules_dialog() -> None:
     st.markdown(RULES_SUMMARY)
-    if st.button("Back to the game", key="rules_close", type="primary", width="stretch"):
+    if st.button("Back to the game", key="rules_close", type="primary", width="stretch",
+                 wrap=True):
         _close_rules(current_tester(), st.session_state["ctrl"])
         st.rerun()
 
@@ -603,16 +607,17 @@ def _between_games(tester: services.Tester, finished: int, ctrl: PlayController 
     if finished < needed:
         if ctrl is not None and ctrl.is_over:
             st.button(f"Next game ({finished + 1} of {needed})", type="primary",
-                      key="next_game", on_click=_next_game, width="stretch")
+                      key="next_game", on_click=_next_game, width="stretch", wrap=True)
         return
     # One short line: on a phone the buttons below must still be in view under the board.
     st.markdown(f"**You have played {finished} game{'s' if finished != 1 else ''}. Thank you!**")
     if st.button("Continue to the last questions", type="primary", key="to_post",
-                 width="stretch"):
+                 width="stretch", wrap=True):
         st.session_state.pop("ctrl", None)
         _advance(tester, "play", "post_survey")
     if tester.config.allow_more_games:
-        st.button("Play another game", key="play_more", on_click=_next_game, width="stretch")
+        st.button("Play another game", key="play_more", on_click=_next_game, width="stretch",
+                  wrap=True)
 
 
 def _next_game() -> None:

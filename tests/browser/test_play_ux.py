@@ -27,6 +27,7 @@ pytestmark = pytest.mark.browser
 
 APP = "playtest/app.py"
 WIDE = {"width": 1280, "height": 800}
+TABLET = {"width": 1000, "height": 760}  # the side column is at its narrowest here
 PHONE = {"width": 360, "height": 740, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}
 
@@ -227,23 +228,26 @@ def test_at_1280_the_board_and_controls_fit_and_the_winner_stays(
     # ... and the way on is in view, without scrolling
     for name in ("Continue to the last questions", "Play another game"):
         assert _in_view(_box(page.get_by_role("button", name=name)), WIDE), name
+    assert _labels_whole(page, "[data-testid=stMain]") == []
     screenshot(page, "play-ux-2-winner-1280")
 
 
-def test_on_a_phone_the_result_and_the_way_on_are_in_view(
+@pytest.mark.parametrize("size", [TABLET, PHONE], ids=["1000", "360"])
+def test_on_smaller_screens_the_result_and_the_way_on_are_in_view(
     new_page: Callable[..., Any], app: Any, app_db: tuple[str, Engine],
-    screenshot: Callable[[Any, str], Path],
+    screenshot: Callable[[Any, str], Path], size: dict[str, Any],
 ) -> None:
     engine = app_db[1]
     code = _tester_at_play(engine, "ux-fast")
-    page = _open(new_page, app, code, PHONE)
+    page = _open(new_page, app, code, size)
     _play_wide_game(page)  # mouse clicks: no magnifier, a quick game
     assert _vb(page).get_attribute("data-phase") == "over"
     page.evaluate("window.scrollTo(0, 0)")
-    assert _in_view(_box(page.locator(".vb-msg")), PHONE)
+    assert _in_view(_box(page.locator(".vb-msg")), size)
     for name in ("Continue to the last questions", "Play another game"):
-        assert _in_view(_box(page.get_by_role("button", name=name)), PHONE), name
-    screenshot(page, "play-ux-2-winner-360")
+        assert _in_view(_box(page.get_by_role("button", name=name)), size), name
+    assert _labels_whole(page, "[data-testid=stMain]") == []
+    screenshot(page, f"play-ux-2-winner-{size['width']}")
 
 
 # -- 5. on a phone: a tap lands on the tile the child meant ----------------------------------
@@ -317,7 +321,7 @@ def _labels_whole(page: Any, scope: str) -> list[str]:
     return cut
 
 
-@pytest.mark.parametrize("size", [WIDE, PHONE], ids=["1280", "360"])
+@pytest.mark.parametrize("size", [WIDE, TABLET, PHONE], ids=["1280", "1000", "360"])
 def test_rules_menu_and_restart_open_as_dialogs_in_view_with_whole_labels(
     new_page: Callable[..., Any], app: Any, app_db: tuple[str, Engine],
     screenshot: Callable[[Any, str], Path], size: dict[str, Any],
