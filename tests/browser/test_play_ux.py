@@ -316,7 +316,13 @@ def _labels_whole(page: Any, scope: str) -> list[str]:
         f"{scope} button[data-testid^=stBaseButton]",
         """els => els.filter(b => b.offsetParent !== null).flatMap(b => {
              const inner = [b, ...b.querySelectorAll('p, span, div')];
-             return inner.some(e => e.scrollWidth > e.clientWidth + 1) ? [b.innerText] : [];
+             // cut inside the button (an ellipsis) ...
+             const cut = inner.some(e => e.scrollWidth > e.clientWidth + 1);
+             // ... or the button itself sticking out of its column or dialog
+             const box = b.closest('[data-testid=stColumn], [role=dialog], [data-testid=stMain]');
+             const r = b.getBoundingClientRect(), o = box.getBoundingClientRect();
+             const out = r.left < o.left - 1 || r.right > o.right + 1;
+             return cut || out ? [b.innerText] : [];
            })""")
     return cut
 
