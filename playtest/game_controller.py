@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from engine.core import Event
+from engine.core import Event, IllegalActionError
 from engine.players import make_player
 from engine.vapoosh import (
     Brown,
@@ -268,24 +268,29 @@ class PlayController:
             ms = int(self.clock_ms() - self.options_shown_ms)
         else:
             ms = None
-        brown_forced = all(isinstance(t, Brown) for t in self.state.targets())
+        targets = self.state.targets()
+        brown_forced = all(isinstance(t, Brown) for t in targets)
         use_brown = brown or brown_forced
-        ok = verdict.ok
-        if use_brown and ok is False:
-            ok = any(isinstance(t, Brown) and (t.c, t.r) == (c, r) for t in self.state.targets())
+        # Legal for the counter being put down: on a Vapooh roll a tile may take a brown
+        # counter but not a normal one (the tester's own tile, say), or the other way round.
+        wanted = Brown if use_brown else Place
+        ok = any(isinstance(t, wanted) and (t.c, t.r) == (c, r) for t in targets)
+        kind, rule_reason = verdict.kind, verdict.rule_reason
+        if verdict.ok and not ok:
+            kind, rule_reason = "rule", self._refusal(c, r, use_brown)
         props: dict[str, Any] = {
             "seat": seat, "c": c, "r": r, "ok": ok, "expected": verdict.expected,
             "clicked": verdict.clicked, "ms": ms, "brown": use_brown,
         }
         if not ok:
-            props["wrong_kind"] = verdict.kind
-            if verdict.kind == "rule":
-                props["rule_reason"] = verdict.rule_reason
+            props["wrong_kind"] = kind
+            if kind == "rule":
+                props["rule_reason"] = rule_reason
         self.sink.log("click", props, client_event_id)
         if not ok:
-            key = f"wrong_{verdict.kind}"
-            if verdict.kind == "rule":
-                key = f"wrong_rule_{verdict.rule_reason}"
+            key = f"wrong_{kind}"
+            if kind == "rule":
+                key = f"wrong_rule_{rule_reason}"
             values = base_values(seat, len(self.seats), self.state.dice, self.seats)
             legal = self.legal_tiles()
             other = legal[0] if legal else (0, 0)
@@ -293,11 +298,19 @@ class PlayController:
                           expected=verdict.expected, other_c=other[0], other_r=other[1])
             cue = Cue(key, values, False, fallback_text=verdict.message,
                       voice=voice_for(seat, self.seats))
-            return Outcome(False, cue, verdict.kind)
+            return Outcome(False, cue, kind)
         action: Place | Brown = Brown(c, r) if use_brown else Place(c, r)
         events = self._apply(action)
         self.options_shown_ms = None
         return Outcome(True, self._after(events, seat))
+
+    def _refusal(self, c: int, r: int, brown: bool) -> str:
+        """The engine's reason code for refusing this counter on (c, r)."""
+        try:
+            self.state.clone().apply(Brown(c, r) if brown else Place(c, r))
+        except IllegalActionError as err:
+            return err.reason
+        return "own_tile"  # not reached: the caller checked the move is not a target
 
     def computer_turn(self) -> tuple[Cue, str]:
         """The computer player to move rolls and places; returns the cue and its reason."""

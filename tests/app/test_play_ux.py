@@ -343,3 +343,26 @@ def test_pass_and_play_page_names_the_seat_to_move_by_colour(
     ctrl.roll()
     at.run()
     assert _board(at)["dice_by"] == "Blue"
+
+
+def test_a_normal_counter_on_own_tile_of_a_vapooh_roll_is_a_wrong_click_not_a_crash(
+    db: Engine, make_study: Callable[..., repo.Study]
+) -> None:
+    # Seed 1528: the tester rolls 4+4 / 6+6 (tiles (8,12) and (12,8)), then three sixes
+    # with the same tiles: one of them is already theirs, where only a brown counter fits.
+    study = make_study(seats=["human", "ai:easy"], rules="standard")
+    tester = services.load_tester(db, services.consent(db, study, {"child": False})
+                                  .participant_id)
+    assert tester is not None
+    ctrl = services.open_game(db, EventLogger(db), tester, repo.start_session(db, tester.code),
+                              seed=1528)
+    ctrl.roll()
+    assert ctrl.click(12, 8).accepted
+    ctrl.play_computers()
+    ctrl.roll()
+    assert ctrl.brown_choice() == "optional" and (12, 8) in ctrl.legal_tiles()
+    outcome = ctrl.click(12, 8)  # a normal counter on the tester's own tile
+    assert not outcome.accepted and outcome.wrong_kind == "rule"
+    assert outcome.cue.key == "wrong_rule_own_tile"
+    assert ctrl.click(12, 8, brown=True).accepted
+    assert ctrl.state.board_rows()[7][11] == "B"
