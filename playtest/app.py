@@ -16,8 +16,6 @@ from playtest.storage import repository as repo
 from playtest.storage.errors import DatabaseUnavailable
 from playtest.study_config import StudyConfigError
 
-st.set_page_config(page_title="Vapoosh! playtest", page_icon="🎲", layout="centered")
-
 
 def _problem(title: str, text: str) -> st.Page:
     def page() -> None:
@@ -78,5 +76,10 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
 
 
 pages, show_nav = _pages()
+# Set once per run, after the page is known: a second call with another layout would make
+# the page jump between the two layouts on every rerun (the play page is wide).
+st.set_page_config(page_title="Vapoosh! playtest", page_icon="🎲",
+                   layout=tester.layout_for(st.session_state.get("tester")
+                                            if st.query_params.get("p") else None))
 navigation = st.navigation(pages, position="sidebar" if show_nav else "hidden")
 navigation.run()

@@ -261,7 +261,7 @@ def _message_records(cues: list[Any], recorder: _Recorder, catalog: MessageCatal
     cue = shown[-1]
     variant = variants.get(cue.key, "default")
     try:
-        text = catalog.render(cue.key, variant, **cue.values).text
+        text = catalog.render(cue.key, variant, voice=cue.voice, **cue.values).text
     except MessageError:
         text, variant = cue.fallback_text, "fallback"
     recorder.log("message", {"key": cue.key, "variant": variant, "text": text,
