@@ -30,13 +30,13 @@ The planted-study generator (:func:`planted_study`) and its error model:
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from analytics import confusion
+from analytics.calibrate import CheckResult, format_result
 from analytics.data import (
     ASSIGNMENT_COLUMNS,
     EVENT_COLUMNS,
@@ -128,20 +128,6 @@ def planted_study(testers: int = 24, seed: int = 0, plant: bool = True, games: i
         events=frame, responses=pd.DataFrame(columns=RESPONSE_COLUMNS))
 
 
-@dataclass(frozen=True)
-class CheckResult:
-    """One calibration check: the measured ``value`` against its ``target``."""
-
-    name: str
-    value: float
-    target: str
-    passed: bool | None  # None: informative, no target to meet
-
-    def line(self) -> str:
-        verdict = "INFO" if self.passed is None else "PASS" if self.passed else "FAIL"
-        return f"{verdict}  {self.name}: {self.value:.3f} (target {self.target})"
-
-
 def _planted_found(studies: int, seed: int, testers: int) -> float:
     found = 0
     fact = "fact:{}x{}".format(*PLANTED_FACT)
@@ -183,10 +169,10 @@ def confusion_checks(studies: int = 200, seed: int = 0, testers: int = 24
     thin = _thin_in_top(studies, seed, testers, filtered=True)
     thin_raw = _thin_in_top(studies, seed, testers, filtered=False)
     return [
-        CheckResult("planted rule confusion and hard fact both in top 3", found, ">= 0.90",
-                    found >= 0.90),
-        CheckResult("null: top-3 point on < 10 occasions or < 3 testers", thin, "== 0",
-                    thin == 0),
+        CheckResult("planted rule confusion and hard fact both in top 3", found, "≥ 90 %",
+                    found >= 0.90, f"{studies} studies of {testers} testers"),
+        CheckResult("null: top-3 point on < 10 occasions or < 3 testers", thin, "0",
+                    thin == 0, f"{studies} studies of {testers} testers"),
         CheckResult("null, evidence rule off: top-3 point on < 10 occasions or < 3 "
                     "testers (shrinkage alone)", thin_raw, "informative", None),
     ]
@@ -202,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Confusion calibration: {args.studies} planted studies of {args.testers} "
           f"testers each (seed {args.seed})")
     for result in results:
-        print(result.line())
+        print(format_result(result))
     return 0 if all(r.passed is not False for r in results) else 1
 
 

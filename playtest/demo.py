@@ -132,7 +132,7 @@ PLANTED_HARD_FACTS = frozenset({(6, 7), (6, 8), (7, 8), (8, 9)})
 PLANTED_RULE = "empty_priority"
 #: Planted truth 3: the confusing wording. The default "Extra go!" text of
 #: ``extra_turn`` leaves testers unsure whose turn it is: a longer pause before the next
-#: click and more rules lookups from it (variant B, the formal wording, does not).
+#: roll and click, and more rules lookups from it (variant B, the formal wording, does not).
 PLANTED_WORDING = ("extra_turn", "default")
 
 
@@ -199,6 +199,11 @@ def _human_turn(ctrl: PlayController, tester: SimulatedTester, highlight: bool,
                 after_message: str | None, clock: list[float]) -> list[Any]:
     """Roll, maybe click wrong tiles, then place: returns the cues it caused."""
     rng = tester.rng
+    # The pause before rolling: a moment to look at the board, and longer after the
+    # planted wording, which leaves testers unsure whether it is their go (the metric
+    # "response time" measures exactly this pause).
+    wait = 700.0 + (4000.0 if after_message == "_".join(PLANTED_WORDING) else 0.0)
+    clock[0] += rng.lognormvariate(math.log(wait * tester.pace), 0.35)
     cues = [ctrl.roll()]
     if not ctrl.human_to_act or ctrl.state.phase != "place":
         return cues  # blocked: the turn passed (or a re-roll is due)
