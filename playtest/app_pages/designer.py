@@ -31,6 +31,7 @@ from playtest.board import board_view
 from playtest.board.component import render_board
 from playtest.replay import ReplayStep, games_of, replay_steps
 from playtest.storage import repository as repo
+from playtest.storage.game_counts import GameCounts, game_counts
 from playtest.study_config import StudyConfig, StudyConfigError, parse_study_config
 from playtest.study_data import StudyBundle
 from playtest.study_snapshot import load_prepared
@@ -164,14 +165,24 @@ def studies_page() -> None:
         with st.expander(f"{study.title} · {study.study_id} · {'open' if study.open else 'closed'}"):
             st.write("Share this link with testers (the copy button is at its right):")
             st.code(study_link(study.study_id), language=None)
-            cols = st.columns(4)
-            cols[0].metric("Participants", counts.participants)
-            cols[1].metric("Completed", counts.completed)
-            cols[2].metric("Games", counts.games_finished)
-            cols[3].metric("Events", counts.events)
+            _study_metrics(counts, game_counts(engine, study.study_id))
             _study_form(study)
     st.subheader("New study")
     _study_form(None)
+
+
+def _study_metrics(counts: repo.StudyCounts, games: GameCounts) -> None:
+    """Testers and games of a study, each number with its definition."""
+    cols = st.columns(4)
+    cols[0].metric("Testers", counts.participants, help="Testers who agreed at consent.")
+    cols[1].metric("Completed", counts.completed,
+                   help="Testers who reached the thank-you page.")
+    cols[2].metric("Games played out / started", f"{games.played_out} / {games.started}",
+                   help="Started: every game begun, by the app or imported. Played out: "
+                        "ended with a result (a win or a draw); restarted games and games "
+                        "left from the menu are not.")
+    cols[3].metric("Events", counts.events, help="Telemetry events stored for the study.")
+    st.caption(games.summary())
 
 
 def _study_form(study: repo.Study | None) -> None:
@@ -241,7 +252,9 @@ def _study_form(study: repo.Study | None) -> None:
     if study is None:
         created = services.create_study(engine, title=title.strip(), config=new_config,
                                         open=is_open)
-        st.success(f"Created study {created.study_id}.")
+        st.success(f"Created study {created.study_id}. Share this link with testers "
+                   "(the copy button is at its right):")
+        st.code(study_link(created.study_id), language=None)
     else:
         repo.update_study(engine, study.study_id, title=title.strip(), open=is_open,
                           **services.study_columns(new_config))
