@@ -81,7 +81,7 @@ def game_counts(engine: Engine, study_id: str) -> GameCounts:
             select(func.count(), func.count(func.distinct(events.c.participant_id)))
             .where(events.c.study_id == study_id)
             .where(events.c.type == "game_start")).one()
-        ended = dict(conn.execute(
+        ended: dict[str | None, int] = dict(conn.execute(
             select(reason, func.count())
             .where(events.c.study_id == study_id)
             .where(events.c.type == "game_end")
