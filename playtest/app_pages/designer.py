@@ -29,7 +29,7 @@ from engine.vapoosh import PRESETS, Rules
 from playtest import auth, runtime, services
 from playtest.board import board_view
 from playtest.board.component import render_board
-from playtest.replay import ReplayStep, games_of, replay_steps
+from playtest.replay import ReplayStep, game_label, game_outcome, games_of, replay_steps
 from playtest.storage import repository as repo
 from playtest.storage.game_counts import GameCounts, game_counts
 from playtest.study_config import StudyConfig, StudyConfigError, parse_study_config
@@ -461,15 +461,16 @@ def replay_page() -> None:
     if not games:
         st.info("This tester has not started a game.")
         return
-    game = st.selectbox("Game", games, key="replay_game",
-                        format_func=lambda g: f"{g.created_at:%Y-%m-%d %H:%M} · "
-                        f"{'finished' if g.finished else 'in progress'} · {g.game_id[:8]}")
+    game = st.selectbox("Game", games, key="replay_game", format_func=game_label)
+    st.caption(f"This game: {game_outcome(game)}.")
     steps = replay_steps(engine, game)
     if not steps:
         st.info("This game has no moves yet.")
         return
-    index = st.slider("Step", 0, len(steps) - 1, len(steps) - 1, key="replay_step")
-    step: ReplayStep = steps[index]
+    # Steps are numbered from 1 on the slider, as in the caption ("Step 3 of 40").
+    number = st.slider("Step", 1, len(steps), len(steps), key=f"replay_step-{game.game_id}") \
+        if len(steps) > 1 else 1
+    step: ReplayStep = steps[number - 1]
     view = board_view(step.rows, dice=step.dice, options=step.options, highlight=True,
                       glow=step.glow, seats=step.seat_kinds, to_move=step.to_move,
                       phase=step.phase, turn=step.turn, message=step.caption, interactive=False)
