@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 import yaml
 
-from analytics import confusion, experiments, figures, funnel, questionnaires
+from analytics import confusion, expectation, experiments, figures, funnel, questionnaires
 from analytics.report import (
     build_report,
     report_chart_names,
@@ -27,6 +27,8 @@ from analytics.report import (
 from engine.core import EngineError
 from engine.vapoosh import PRESETS, Rules
 from playtest import auth, runtime, services
+from playtest.app_pages import balance_view
+from playtest.app_pages.empty import no_testers_yet, plot
 from playtest.board import board_view
 from playtest.board.component import render_board
 from playtest.replay import ReplayStep, game_label, game_outcome, games_of, replay_steps
@@ -271,10 +273,22 @@ def overview_page() -> None:
         return
     st.title("Overview")
     b = bundle(study.study_id)
+    if no_testers_yet(len(b.data.participants), "the funnel"):
+        return
     fkey, data = _filtered(study, b)
     table = memo(b, ("funnel", *fkey), lambda: funnel.funnel(data))
-    st.plotly_chart(figures.funnel_figure(table), key="funnel")
-    st.dataframe(table, hide_index=True)
+    plot(figures.funnel_figure(table), "funnel", "no tester matches these filters")
+    st.caption(FUNNEL_NOTE)
+    st.dataframe(table, hide_index=True, column_config={
+        "drop_off_rate": st.column_config.NumberColumn("drop_off_rate", format="percent"),
+        "median_seconds": st.column_config.NumberColumn("median_seconds", format="%.0f s")})
+
+
+FUNNEL_NOTE = (
+    "Reached: testers who got to the step (its page, or their k-th game). Drop-off: "
+    "testers who reached the previous required step but not this one, and its share of "
+    "them. Games beyond the study's games per tester are optional (lighter bars): not "
+    "playing one is no drop-off. Median time: from reaching a step to reaching the next.")
 
 
 def _filtered(study: repo.Study, b: StudyBundle) -> tuple[tuple[Any, ...], Any]:
@@ -338,6 +352,8 @@ def confusion_page() -> None:
         return
     st.title("Confusion points")
     b = bundle(study.study_id)
+    if no_testers_yet(len(b.data.participants), "the confusion analysis"):
+        return
     fkey, data = _filtered(study, b)
     t = memo(b, ("confusion", *fkey), lambda: _confusion_tables(data))
     points = t["points"]
@@ -350,13 +366,13 @@ def confusion_page() -> None:
         st.info("No clicks recorded yet.")
     cols = st.columns(2)
     with cols[0]:
-        st.plotly_chart(t["by_class"], key="wrong_class")
+        plot(t["by_class"], "wrong_class")
     with cols[1]:
-        st.plotly_chart(t["by_reason"], key="reasons")
-    st.plotly_chart(t["heat_wrong"], key="heat_wrong")
-    st.plotly_chart(t["heat_hes"], key="heat_hes")
+        plot(t["by_reason"], "reasons")
+    plot(t["heat_wrong"], "heat_wrong")
+    plot(t["heat_hes"], "heat_hes")
     st.subheader("Hardest multiplication facts")
-    st.plotly_chart(t["facts_figure"], key="facts")
+    plot(t["facts_figure"], "facts")
     st.dataframe(t["facts"], hide_index=True)
     st.subheader("Messages followed by trouble")
     st.dataframe(t["aftermath"], hide_index=True)
@@ -374,6 +390,8 @@ def questionnaires_page() -> None:
         return
     st.title("Questionnaires")
     b = bundle(study.study_id)
+    if no_testers_yet(len(b.data.participants), "the questionnaires"):
+        return
     key = experiment_picker(study)
     variants = memo(b, ("variants", key), lambda: variants_of(b.data, key))
     st.subheader("Instrument scores")
@@ -383,11 +401,10 @@ def questionnaires_page() -> None:
     instruments = sorted(b.scores["instrument"].unique()) if len(b.scores) else []
     if instruments:
         chosen = st.selectbox("Distribution of", instruments, key="dist_instrument")
-        st.plotly_chart(memo(b, ("dist", chosen), lambda: figures.score_distribution_figure(
-            b.scores, chosen)), key="dist")
+        plot(memo(b, ("dist", chosen), lambda: figures.score_distribution_figure(
+            b.scores, chosen)), "dist")
     st.subheader("Expectation (pre) against experience (post)")
-    st.dataframe(memo(b, ("pre_post",), lambda: questionnaires.pre_post(b.scores)),
-                 hide_index=True)
+    _expectation_table(b)
     st.subheader("Rules quiz: correct answers")
     st.dataframe(memo(b, ("quiz", key),
                       lambda: questionnaires.quiz_correctness(b.quiz, variants)),
@@ -407,6 +424,23 @@ def questionnaires_page() -> None:
         b.data.responses, text_items)), hide_index=True)
 
 
+def _expectation_table(b: StudyBundle) -> None:
+    """The same question before and after playing, paired per tester (or why not yet)."""
+    table = memo(b, ("expectation",), lambda: expectation.expectation_vs_experience(
+        b.data.responses, b.scores))
+    if table.empty:
+        st.info("No data yet: no tester has answered both the before-play and the "
+                "after-play question (fun 0–10 for adults, the faces for children).")
+        return
+    st.caption("One pair per tester who answered both. Change: mean of after − before, "
+               "with its 95% interval (t) and the Wilcoxon signed-rank p-value; "
+               "blank below two pairs.")
+    st.dataframe(table, hide_index=True, column_config={
+        name: st.column_config.NumberColumn(name, format="%.2f")
+        for name in ("pre_mean", "post_mean", "change", "ci95_low", "ci95_high")} | {
+        "p_value": st.column_config.NumberColumn("p_value", format="%.3f")})
+
+
 # -- experiments --------------------------------------------------------------------------
 
 
@@ -421,6 +455,8 @@ def experiments_page() -> None:
                    lambda: experiments.analyze_experiments(b.data, b.scores, b.quiz))
     if not results:
         st.info("This study has no experiments. Add them on the Studies page.")
+    elif no_testers_yet(len(b.data.participants), "the experiments"):
+        return
     for result in results:
         doc = result.to_json()
         st.subheader(result.key)
@@ -439,7 +475,7 @@ def experiments_page() -> None:
                 "P(best)": json.dumps(m["prob_best"]),
                 "by variant": json.dumps(m["variants"], default=str)}
                 for m in doc["metrics"]]), hide_index=True)
-            st.plotly_chart(figures.experiment_effect_figure(doc), key=f"eff-{result.key}")
+            plot(figures.experiment_effect_figure(doc), f"eff-{result.key}")
 
 
 # -- replay -------------------------------------------------------------------------------
@@ -453,8 +489,7 @@ def replay_page() -> None:
     st.title("Replay")
     engine = runtime.database()
     people = repo.list_participant_ids(engine, study.study_id)
-    if not people:
-        st.info("No testers yet.")
+    if no_testers_yet(len(people), "the replay"):
         return
     code = st.selectbox("Tester", people, key="replay_tester")
     games = games_of(engine, code)
@@ -496,18 +531,25 @@ def balance_page() -> None:
         games = st.number_input("Games", 10, 20000, 500, step=100, key="bal_games")
         seed = st.number_input("Seed", 0, 10**9, 1, key="bal_seed")
         run = st.form_submit_button("Simulate")
-    if not run:
-        return
-    from engine.simulate import SimulationError, simulate
+    if run:
+        from engine.simulate import SimulationError, simulate
 
-    try:
-        report = simulate(Rules.from_obj(config.rules), [s.strip() for s in seats.split(",")],
-                          int(games), int(seed), workers=2)
-    except (SimulationError, EngineError, ValueError) as err:
-        st.error(str(err))
+        try:
+            report = simulate(Rules.from_obj(config.rules),
+                              [s.strip() for s in seats.split(",")], int(games), int(seed),
+                              workers=2)
+        except (SimulationError, EngineError, ValueError) as err:
+            st.error(str(err))
+            return
+        # Kept for this study, so the result stays while the designer reads and scrolls.
+        st.session_state["balance_report"] = (study.study_id, report)
+    kept = st.session_state.get("balance_report")
+    if not kept or kept[0] != study.study_id:
         return
-    st.text(report.to_text())
-    st.json(report.to_dict(), expanded=False)
+    balance_view.draw(kept[1])
+    with st.expander("The same as text and JSON (to copy)"):
+        st.text(kept[1].to_text())
+        st.json(kept[1].to_dict(), expanded=False)
 
 
 # -- report -------------------------------------------------------------------------------
@@ -520,6 +562,8 @@ def report_page() -> None:
         return
     st.title("UX design plan")
     b = bundle(study.study_id)
+    if no_testers_yet(len(b.data.participants), "the design plan"):
+        return
     report = memo(b, ("report",), lambda: build_report(b.data, b.scores, b.quiz))
     st.download_button("Download plan (Markdown)",
                        memo(b, ("report_md",), lambda: report_markdown(
