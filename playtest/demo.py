@@ -288,9 +288,8 @@ def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datet
     def survey(phase: str, survey_id: str | None) -> None:
         if survey_id is None:
             return
-        if tester.child:
-            survey_id = "vapoosh_pre_child" if phase == "pre" else "vapoosh_post_child"
-        definition = load_survey(survey_id)
+        # The form the app gives this tester (children's, or adults' after "An adult").
+        definition = load_survey(services.survey_id_for(survey_id, phase, child=tester.child))
         profile = {"enjoyment": tester.enjoyment, "confusion": 1 - tester.rules, "skip": 0.2}
         answers = plausible_answers(definition, rng, profile)
         clock[0] += rng.uniform(40_000, 150_000) * tester.pace
