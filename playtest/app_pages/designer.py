@@ -166,7 +166,7 @@ def studies_page() -> None:
         counts = repo.study_counts(engine, study.study_id)
         with st.expander(f"{study.title} · {study.study_id} · {'open' if study.open else 'closed'}"):
             st.write("Share this link with testers (the copy button is at its right):")
-            st.code(study_link(study.study_id), language=None)
+            st.code(study_link(study.study_id), language=None, wrap_lines=True)
             _study_metrics(counts, game_counts(engine, study.study_id))
             _study_form(study)
     st.subheader("New study")
@@ -175,7 +175,7 @@ def studies_page() -> None:
 
 def _study_metrics(counts: repo.StudyCounts, games: GameCounts) -> None:
     """Testers and games of a study, each number with its definition."""
-    cols = st.columns(4)
+    cols = st.columns([1, 1, 2, 1])  # the games' label is long: it gets room to be read
     cols[0].metric("Testers", counts.participants, help="Testers who agreed at consent.")
     cols[1].metric("Completed", counts.completed,
                    help="Testers who reached the thank-you page.")
@@ -256,7 +256,7 @@ def _study_form(study: repo.Study | None) -> None:
                                         open=is_open)
         st.success(f"Created study {created.study_id}. Share this link with testers "
                    "(the copy button is at its right):")
-        st.code(study_link(created.study_id), language=None)
+        st.code(study_link(created.study_id), language=None, wrap_lines=True)
     else:
         repo.update_study(engine, study.study_id, title=title.strip(), open=is_open,
                           **services.study_columns(new_config))
