@@ -51,8 +51,9 @@ BUNDLED_PAIRS: tuple[ItemPair, ...] = (
              "child.smileyometer"),
 )
 
-COLUMNS = ["measure", "pre_question", "post_question", "n_pairs", "pre_mean", "post_mean",
-           "change", "ci95_low", "ci95_high", "p_value"]
+# What a reader looks for first (the change and its interval) before the item ids.
+COLUMNS = ["measure", "n_pairs", "pre_mean", "post_mean", "change", "ci95_low", "ci95_high",
+           "p_value", "pre_question", "post_question"]
 
 
 def _numeric(values: pd.Series) -> pd.Series:

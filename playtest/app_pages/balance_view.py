@@ -45,7 +45,8 @@ def tables(report: SimulationReport) -> dict[str, pd.DataFrame]:
     rules = pd.DataFrame([
         {"rule": kind.replace("_", " "), "per_game": rate.per_game,
          "share_of_games": rate.games_share} for kind, rate in report.rules_fired.items()],
-        columns=["rule", "per_game", "share_of_games"])
+        columns=["rule", "per_game", "share_of_games"]).sort_values(
+        "share_of_games", ascending=False, kind="stable", ignore_index=True)
     length = pd.DataFrame([
         {"rolls": f"{low}–{high - 1}", "from": low, "games": count}
         for low, high, count in report.length.histogram], columns=["rolls", "from", "games"])
@@ -68,8 +69,9 @@ def figures(report: SimulationReport) -> dict[str, go.Figure]:
                  "arrayminus": (seats["share"] - seats["ci95_low"]).tolist()},
         hovertemplate="%{x}: %{y:.1%} of decided games<extra></extra>"))
     fair = report.first_seat_fair
-    win.add_hline(y=fair, line_dash="dot", annotation_text=f"fair share {fair:.0%}")
-    win.update_layout(title="Wins per seat (share of decided games, 95% interval)",
+    win.add_hline(y=fair, line_dash="dot", annotation_text=f"fair {fair:.0%}",
+                  annotation_position="top left")
+    win.update_layout(title="Wins per seat, 95% interval",
                       yaxis_tickformat=".0%", yaxis_title="share of decided games",
                       margin={"l": 60, "r": 20, "t": 60, "b": 50})
     rules = t["rules"].sort_values("share_of_games")
@@ -79,14 +81,14 @@ def figures(report: SimulationReport) -> dict[str, go.Figure]:
         customdata=rules[["per_game"]].to_numpy(),
         hovertemplate="%{y}: in %{x:.0%} of games, %{customdata[0]:.2f} per game"
                       "<extra></extra>"))
-    felt.update_layout(title="How often each rule is felt (share of games)",
+    felt.update_layout(title="Share of games with the rule",
                        xaxis_tickformat=".0%", xaxis_title="share of games",
                        margin={"l": 120, "r": 20, "t": 60, "b": 50},
                        height=max(300, 26 * len(rules) + 120))
     length = t["length"]
     rolls = go.Figure(go.Bar(x=length["rolls"], y=length["games"], marker_color=OKABE_ITO[0],
                              hovertemplate="%{x} rolls: %{y} games<extra></extra>"))
-    rolls.update_layout(title="Game length (rolls per game)", xaxis_title="rolls",
+    rolls.update_layout(title="Game length in rolls", xaxis_title="rolls",
                         yaxis_title="games", margin={"l": 60, "r": 20, "t": 60, "b": 50})
     return {"wins": win, "rules": felt, "length": rolls}
 

@@ -116,9 +116,8 @@ def test_balance_gives_tables_and_charts(db: Engine) -> None:
     rules = next(f.value for f in at.dataframe if "rule" in f.value.columns)
     assert len(rules) > 0 and rules["share_of_games"].between(0, 1).all()
     titles = [chart["layout"]["title"]["text"] for chart in _charts(at)]
-    assert titles == ["Wins per seat (share of decided games, 95% interval)",
-                      "How often each rule is felt (share of games)",
-                      "Game length (rolls per game)"]
+    assert titles == ["Wins per seat, 95% interval", "Share of games with the rule",
+                      "Game length in rolls"]
     assert [m.label for m in at.metric] == ["Games", "Draws", "First-seat advantage"]
     # The result stays on the page when the designer does something else.
     at.run()

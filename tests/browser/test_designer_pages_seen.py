@@ -77,17 +77,31 @@ def _go(page: Any, name: str, study: str | None = None) -> None:
     _settle(page)
     if study is not None:
         sidebar = _sidebar(page)
-        picker = sidebar.locator("[data-testid=stSelectbox]").first
-        if f"({study})" not in picker.inner_text():
-            picker.click()
-            page.get_by_role("option", name=re.compile(rf"\({study}\)$")).click()
+        chosen = sidebar.locator("[data-testid=stSelectbox]").first.get_by_role("combobox")
+        expect(chosen).to_have_value(re.compile(r"\)$"))
+        if not chosen.input_value().endswith(f"({study})"):
+            # Typed, not clicked: on a phone the list can open under the sidebar.
+            chosen.click()
+            page.keyboard.type(f"({study})")
+            page.keyboard.press("Enter")
             _settle(page)
+            expect(chosen).to_have_value(re.compile(rf"\({study}\)$"))
     _close_sidebar(page)
     assert page.locator("[data-testid=stException]").count() == 0, name
 
 
 def _charts(page: Any) -> int:
     return page.locator("[data-testid=stPlotlyChart]").count()
+
+
+def _expect_charts(page: Any, count: int) -> None:
+    """Plotly loads lazily: wait until ``count`` charts are drawn (their SVG is there)."""
+    expect(page.locator("[data-testid=stPlotlyChart] .main-svg >> nth=0")).to_be_visible(
+        timeout=60_000)
+    expect(page.locator("[data-testid=stPlotlyChart]")).to_have_count(count)
+    for chart in page.locator("[data-testid=stPlotlyChart]").all():
+        chart.scroll_into_view_if_needed()
+        expect(chart.locator(".main-svg").first).to_be_visible(timeout=60_000)
 
 
 @pytest.mark.parametrize("size", list(SIZES))
@@ -123,10 +137,13 @@ def test_overview_questionnaires_and_balance(
     _go(page, "Overview", "demo")
     expect(page.get_by_text("Games beyond the study's games per tester are optional",
                             exact=False)).to_be_visible()
-    assert _charts(page) == 1
+    _expect_charts(page, 1)
     expect(page.locator("[data-testid=stPlotlyChart]").get_by_text("game 2 (optional)")
            ).to_be_visible()
+    page.get_by_role("heading", name="Overview").scroll_into_view_if_needed()
     screenshot(page, f"h4-overview-{size}")
+    page.locator("[data-testid=stDataFrame]").first.scroll_into_view_if_needed()
+    screenshot(page, f"h4-overview-table-{size}")
     _go(page, "Questionnaires", "demo")
     heading = page.get_by_role("heading", name="Expectation (pre) against experience (post)")
     heading.scroll_into_view_if_needed()
@@ -137,9 +154,13 @@ def test_overview_questionnaires_and_balance(
     page.get_by_role("button", name="Simulate").click()
     _settle(page)
     expect(page.get_by_role("heading", name="Who wins")).to_be_visible(timeout=120_000)
-    assert _charts(page) == 3
+    _expect_charts(page, 3)
     assert page.locator("[data-testid=stDataFrame]").count() >= 3
+    page.get_by_role("heading", name="Who wins").scroll_into_view_if_needed()
     screenshot(page, f"h4-balance-{size}")
+    for part in ("How often each rule is felt", "How long games are"):
+        page.get_by_role("heading", name=part).scroll_into_view_if_needed()
+        screenshot(page, f"h4-balance-{part.split()[-2]}-{size}")
 
 
 @pytest.mark.parametrize("size", list(SIZES))
