@@ -29,6 +29,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 NO_DATA = "No data yet"
+ICON = ":material/hourglass_empty:"
 
 
 def _numbers(values: Any) -> list[float]:
@@ -73,7 +74,7 @@ def figure_title(fig: go.Figure) -> str:
 def plot(fig: go.Figure, key: str, when_empty: str | None = None) -> None:
     """Draw ``fig``, or one line saying there is nothing in it yet."""
     if figure_is_empty(fig):
-        st.info(f"{NO_DATA}: {when_empty or figure_title(fig)}.", icon="🫙")
+        st.info(f"{NO_DATA}: {when_empty or figure_title(fig)}.", icon=ICON)
         return
     st.plotly_chart(fig, key=key)
 
@@ -83,5 +84,5 @@ def no_testers_yet(participants: int, what: str = "this page") -> bool:
     if participants:
         return False
     st.info(f"{NO_DATA}: no tester has taken part in this study, so {what} has nothing "
-            "to show. Share the study's link from the Studies page.", icon="🫙")
+            "to show. Share the study's link from the Studies page.", icon=ICON)
     return True
