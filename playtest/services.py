@@ -206,7 +206,8 @@ class DbResponseStore:
                         {"survey": d.id, "phase": self.phase, "page": page_id,
                          "seconds": round(seconds_on_page, 3)},
                         client_event_id=f"{self.tester.code}:{d.id}:{page_id}:submit")
-        age_band = answers.get("age_band")
+        # The bundled surveys ask it as "demo.age_band"; a study's own may say "age_band".
+        age_band = answers.get("demo.age_band", answers.get("age_band"))
         if isinstance(age_band, str):
             repo.set_attributes(self.engine, self.tester.code, age_band=age_band)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 from collections.abc import Callable
+from pathlib import Path
 
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
@@ -133,3 +134,26 @@ def test_no_participant_before_i_agree(db: Engine, make_study: Callable[..., rep
 def test_docstring_examples() -> None:
     result = doctest.testmod(services)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_age_band_answered_in_the_survey_is_the_overview_filter_s(
+    db: Engine, make_study: Callable[..., repo.Study]
+) -> None:
+    """The Overview's "Age band" filter reads the participant's attribute, which the
+    pre-play survey's ``demo.age_band`` answer sets (it looked for ``age_band`` only)."""
+    study = make_study(audience="mixed")
+    at = _consent(study.study_id, "An adult (18 or over)")
+    at.radio[0].set_value("25–34")
+    at.button[0].click().run()
+    assert not at.exception, at.exception
+    code = repo.list_participants(db, study.study_id)[0].participant_id
+    participant = repo.get_participant(db, code)
+    assert participant is not None and participant.attributes.get("age_band") == "25–34"
+    page = AppTest.from_file(str(Path(__file__).parent / "apps" / "designer_page.py"),
+                             default_timeout=60)
+    page.query_params["page"] = "overview"
+    page.session_state["designer_signed_in"] = True
+    page.session_state["study_id"] = study.study_id
+    page.run()
+    assert not page.exception, page.exception
+    assert page.multiselect(key="f_bands").options == ["25–34"]
