@@ -101,7 +101,9 @@ def _guard() -> None:
 
 
 @st.cache_resource(ttl=600, max_entries=4, show_spinner="Loading the study's data…")
-def _bundle(study_id: str, _fingerprint: tuple[int, ...]) -> StudyBundle:
+def _bundle(database_url: str, study_id: str, fingerprint: tuple[int, ...]) -> StudyBundle:
+    # Every argument is part of the cache key (Streamlit leaves out only names starting
+    # with "_"): new data, or another database, is a new entry, not a 10-minute-old one.
     # Prepared (every page then only aggregates) by way of the study's snapshot on disk:
     # only testers whose data changed since it was written are derived again.
     # The refreshed snapshot is written in the background: the page need not wait.
@@ -112,7 +114,8 @@ def _bundle(study_id: str, _fingerprint: tuple[int, ...]) -> StudyBundle:
 
 def bundle(study_id: str) -> StudyBundle:
     # Reloaded when the study's data changes (a cheap fingerprint), not on a timer.
-    return _bundle(study_id, repo.study_fingerprint(runtime.database(), study_id))
+    return _bundle(runtime.database_url(), study_id,
+                   repo.study_fingerprint(runtime.database(), study_id))
 
 
 def memo(b: StudyBundle, key: tuple[Any, ...], compute: Callable[[], T]) -> T:

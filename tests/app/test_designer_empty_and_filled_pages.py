@@ -122,3 +122,16 @@ def test_balance_gives_tables_and_charts(db: Engine) -> None:
     # The result stays on the page when the designer does something else.
     at.run()
     assert len(_charts(at)) == 3
+
+
+def test_a_page_shows_new_testers_at_once_not_ten_minutes_later(db: Engine) -> None:
+    """The study's data is cached by its fingerprint: a new tester is a new cache entry
+    (the fingerprint was once an underscore argument, which Streamlit leaves out of the
+    key, so pages kept the old data until the cache's 10-minute expiry)."""
+    study = services.create_study(db, title="Growing", study_id="growing",
+                                  config=StudyConfig())
+    services.consent(db, study, {"child": False})
+    first = _page("overview", "growing").dataframe[0].value.set_index("step")
+    services.consent(db, study, {"child": False})
+    again = _page("overview", "growing").dataframe[0].value.set_index("step")
+    assert (first.loc["consent", "reached"], again.loc["consent", "reached"]) == (1, 2)
