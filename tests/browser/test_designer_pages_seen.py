@@ -26,6 +26,7 @@ pytestmark = pytest.mark.browser
 APP = "playtest/app.py"
 PASSWORD = "a designer's secret"
 SIZES = {"wide": (1280, 800), "phone": (360, 740)}
+KNOWN: dict[str, str] = {}  # filled by the app fixture
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +35,7 @@ def app(streamlit_app: Callable[..., Any], tmp_path_factory: pytest.TempPathFact
     engine = make_engine(url)
     upgrade(engine)
     demo.generate(engine, 30, seed=5, workers=1)
-    mixed_games(engine)
+    KNOWN["app_tester"] = mixed_games(engine).app_tester
     services.create_study(engine, title="Nobody yet", study_id="empty", config=StudyConfig())
     engine.dispose()
     return streamlit_app(APP, {"DATABASE_URL": url, auth.ENV_VAR: auth.hash_password(PASSWORD)})
@@ -169,13 +170,14 @@ def test_replay_labels_games_and_numbers_steps_like_the_slider(
 ) -> None:
     page = _sign_in(new_page, app, size)
     _go(page, "Replay", "mixed")
-    tester = page.locator("[data-testid=stSelectbox]").filter(has_text="Tester").first
+    tester = page.get_by_role("combobox", name="Tester")
     tester.click()
-    # The app tester is the fifth of the study (four imported testers came first).
-    page.get_by_role("option").nth(4).click()
+    page.keyboard.type(KNOWN["app_tester"])
+    page.keyboard.press("Enter")
     _settle(page)
-    game = page.locator("[data-testid=stSelectbox]").filter(has_text="Game")
-    game.click()
+    expect(tester).to_have_value(KNOWN["app_tester"])
+    page.get_by_role("combobox", name="Game").click()
+    expect(page.get_by_role("option")).to_have_count(3)
     options = [o.inner_text() for o in page.get_by_role("option").all()]
     assert any("restarted (abandoned" in o for o in options), options
     assert any("left unfinished (abandoned" in o for o in options), options
