@@ -45,7 +45,7 @@ from sqlalchemy.engine import Engine
 
 from engine.players import make_player
 from engine.vapoosh import Brown
-from playtest import services
+from playtest import demo_sequence, services
 from playtest.game_controller import PlayController
 from playtest.messages import MessageCatalog, MessageError, load_catalog, speed
 from playtest.storage import repository as repo
@@ -274,17 +274,20 @@ def _message_records(cues: list[Any], recorder: _Recorder, catalog: MessageCatal
     return f"{cue.key}_{variant}"
 
 
-def assign_variants(config: StudyConfig, testers: int, rng: random.Random) -> list[dict[str, str]]:
+def assign_variants(config: StudyConfig, testers: int, rng: random.Random,
+                    start: dict[str, dict[str, int]] | None = None) -> list[dict[str, str]]:
     """Balanced variant assignments for ``testers`` testers in arrival order.
 
     Each experiment gives the next tester its least-filled arm so far, ties broken at
     random (as the app does). Computed up front so testers can be simulated apart.
+    ``start``: the study's arm counts before these testers (experiment → variant → n).
 
     >>> arms = assign_variants(demo_config(), 4, random.Random(1))
     >>> sorted(a["highlight"] for a in arms)
     ['off', 'off', 'on', 'on']
     """
-    counts = {e.key: dict.fromkeys(e.variants, 0) for e in config.experiments}
+    counts = {e.key: {v: (start or {}).get(e.key, {}).get(v, 0) for v in e.variants}
+              for e in config.experiments}
     assignments: list[dict[str, str]] = []
     for _ in range(testers):
         assigned: dict[str, str] = {}
@@ -325,9 +328,8 @@ def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datet
     def survey(phase: str, survey_id: str | None) -> None:
         if survey_id is None:
             return
-        if tester.child:
-            survey_id = "vapoosh_pre_child" if phase == "pre" else "vapoosh_post_child"
-        definition = load_survey(survey_id)
+        # The form the app gives this tester (children's, or adults' after "An adult").
+        definition = load_survey(services.survey_id_for(survey_id, phase, child=tester.child))
         profile = {"enjoyment": tester.enjoyment, "confusion": 1 - tester.rules, "skip": 0.2}
         answers = plausible_answers(definition, rng, profile)
         clock[0] += rng.uniform(40_000, 150_000) * tester.pace
@@ -445,8 +447,10 @@ def generate(engine: Engine, testers: int, seed: int = 1,
              now: datetime | None = None) -> ImportReport:
     """Fill the demo study (or ``study``) with ``testers`` simulated testers.
 
-    Each tester gets its own seed (drawn from ``seed``) and a balanced assignment, so the
-    records do not depend on ``workers`` (processes simulating testers; default 2 for
+    Each tester gets its own seed (from ``seed``, the study and its place in it, so
+    testers can be added to a study that has some: :mod:`playtest.demo_sequence`) and a
+    balanced assignment, so the records do not depend on ``workers`` (processes
+    simulating testers; default 2 for
     100 testers or more, else 1). Testers arrive about 7 minutes apart, the last an hour
     before ``now`` (default: the current time). The records are imported
     :data:`CHUNK_TESTERS` testers per file (each file all or nothing; a tester's records
@@ -455,10 +459,13 @@ def generate(engine: Engine, testers: int, seed: int = 1,
     study = study or ensure_demo_study(engine)
     config = services.study_config(study)
     rng = random.Random(seed)
-    start = (now or datetime.now(UTC)) - timedelta(minutes=testers * 7 + 60)
-    first = len(repo.list_participants(engine, study.study_id))
-    seeds = [rng.getrandbits(64) for _ in range(testers)]
-    assignments = assign_variants(config, testers, random.Random(rng.getrandbits(64)))
+    # Testers added to a study that has some get places, seeds and arms of their own
+    # (a tester's arrival time counts from its place: the last still an hour ago).
+    first = demo_sequence.next_tester_index(engine, study.study_id)
+    start = (now or datetime.now(UTC)) - timedelta(minutes=(first + testers) * 7 + 60)
+    seeds = [demo_sequence.tester_seed(seed, study.study_id, first + i) for i in range(testers)]
+    assignments = assign_variants(config, testers, random.Random(rng.getrandbits(64)),
+                                  demo_sequence.assignment_tallies(engine, study.study_id))
     tasks = [_TesterTask(first + i, seeds[i], study.study_id, config, start, assignments[i])
              for i in range(testers)]
     total = ImportReport(path=f"{testers} simulated testers")

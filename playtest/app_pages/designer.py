@@ -16,7 +16,15 @@ import pandas as pd
 import streamlit as st
 import yaml
 
-from analytics import confusion, experiments, figures, funnel, questionnaires, severity
+from analytics import (
+    confusion,
+    expectation,
+    experiments,
+    figures,
+    funnel,
+    questionnaires,
+    severity,
+)
 from analytics.metrics import MetricError, check_primary, metrics_for_target
 from analytics.report import (
     build_report,
@@ -29,6 +37,8 @@ from analytics.stats import SEQUENTIAL_METHOD
 from engine.core import EngineError
 from engine.vapoosh import PRESETS, Rules
 from playtest import auth, runtime, services
+from playtest.app_pages import balance_view
+from playtest.app_pages.empty import no_testers_yet, plot
 from playtest.board import board_view
 from playtest.board.component import render_board
 from playtest.people_tables import (
@@ -39,9 +49,9 @@ from playtest.people_tables import (
     facts_table,
     people_table,
 )
-from playtest.replay import ReplayStep, games_of, replay_steps
+from playtest.replay import ReplayStep, game_label, game_outcome, games_of, replay_steps
 from playtest.storage import repository as repo
-from playtest.storage.db import database_url
+from playtest.storage.game_counts import GameCounts, game_counts
 from playtest.study_config import (
     StudyConfig,
     StudyConfigError,
@@ -115,11 +125,9 @@ def _guard() -> None:
 
 
 @st.cache_resource(ttl=600, max_entries=4, show_spinner="Loading the study's data…")
-def _bundle(study_id: str, fingerprint: tuple[int, ...], url: str) -> StudyBundle:
-    # Both are part of the cache key (Streamlit does not hash a parameter whose name
-    # starts with "_": with "_fingerprint" new data was not seen for up to ten minutes,
-    # and another database's study of the same id was served).
-    del fingerprint, url
+def _bundle(database_url: str, study_id: str, fingerprint: tuple[int, ...]) -> StudyBundle:
+    # Every argument is part of the cache key (Streamlit leaves out only names starting
+    # with "_"): new data, or another database, is a new entry, not a 10-minute-old one.
     # Prepared (every page then only aggregates) by way of the study's snapshot on disk:
     # only testers whose data changed since it was written are derived again.
     # The refreshed snapshot is written in the background: the page need not wait.
@@ -130,8 +138,8 @@ def _bundle(study_id: str, fingerprint: tuple[int, ...], url: str) -> StudyBundl
 
 def bundle(study_id: str) -> StudyBundle:
     # Reloaded when the study's data changes (a cheap fingerprint), not on a timer.
-    return _bundle(study_id, repo.study_fingerprint(runtime.database(), study_id),
-                   database_url())
+    return _bundle(runtime.database_url(), study_id,
+                   repo.study_fingerprint(runtime.database(), study_id))
 
 
 def memo(b: StudyBundle, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
@@ -185,15 +193,25 @@ def studies_page() -> None:
         counts = repo.study_counts(engine, study.study_id)
         with st.expander(f"{study.title} · {study.study_id} · {'open' if study.open else 'closed'}"):
             st.write("Share this link with testers (the copy button is at its right):")
-            st.code(study_link(study.study_id), language=None)
-            cols = st.columns(4)
-            cols[0].metric("Participants", counts.participants)
-            cols[1].metric("Completed", counts.completed)
-            cols[2].metric("Games", counts.games_finished)
-            cols[3].metric("Events", counts.events)
+            st.code(study_link(study.study_id), language=None, wrap_lines=True)
+            _study_metrics(counts, game_counts(engine, study.study_id))
             _study_form(study)
     st.subheader("New study")
     _study_form(None)
+
+
+def _study_metrics(counts: repo.StudyCounts, games: GameCounts) -> None:
+    """Testers and games of a study, each number with its definition."""
+    cols = st.columns([1, 1, 2, 1])  # the games' label is long: it gets room to be read
+    cols[0].metric("Testers", counts.participants, help="Testers who agreed at consent.")
+    cols[1].metric("Completed", counts.completed,
+                   help="Testers who reached the thank-you page.")
+    cols[2].metric("Games played out / started", f"{games.played_out} / {games.started}",
+                   help="Started: every game begun, by the app or imported. Played out: "
+                        "ended with a result (a win or a draw); restarted games and games "
+                        "left from the menu are not.")
+    cols[3].metric("Events", counts.events, help="Telemetry events stored for the study.")
+    st.caption(games.summary())
 
 
 def _study_form(study: repo.Study | None) -> None:
@@ -270,7 +288,9 @@ def _study_form(study: repo.Study | None) -> None:
     if study is None:
         created = services.create_study(engine, title=title.strip(), config=new_config,
                                         open=is_open)
-        st.success(f"Created study {created.study_id}.")
+        st.success(f"Created study {created.study_id}. Share this link with testers "
+                   "(the copy button is at its right):")
+        st.code(study_link(created.study_id), language=None, wrap_lines=True)
     else:
         repo.update_study(engine, study.study_id, title=title.strip(), open=is_open,
                           **services.study_columns(new_config))
@@ -354,10 +374,22 @@ def overview_page() -> None:
         return
     st.title("Overview")
     b = bundle(study.study_id)
+    if no_testers_yet(len(b.data.participants), "the funnel"):
+        return
     fkey, data = _filtered(study, b)
     table = memo(b, ("funnel", *fkey), lambda: funnel.funnel(data))
-    st.plotly_chart(figures.funnel_figure(table), key="funnel")
-    st.dataframe(table, hide_index=True)
+    plot(figures.funnel_figure(table), "funnel", "no tester matches these filters")
+    st.caption(FUNNEL_NOTE)
+    st.dataframe(table, hide_index=True, column_config={
+        "drop_off_rate": st.column_config.NumberColumn("drop_off_rate", format="percent"),
+        "median_seconds": st.column_config.NumberColumn("median_seconds", format="%.0f s")})
+
+
+FUNNEL_NOTE = (
+    "Reached: testers who got to the step (its page, or their k-th game). Drop-off: "
+    "testers who reached the previous required step but not this one, and its share of "
+    "them. Games beyond the study's games per tester are optional (lighter bars): not "
+    "playing one is no drop-off. Median time: from reaching a step to reaching the next.")
 
 
 def _filtered(study: repo.Study, b: StudyBundle) -> tuple[tuple[Any, ...], Any]:
@@ -421,6 +453,8 @@ def confusion_page() -> None:
         return
     st.title("Confusion points")
     b = bundle(study.study_id)
+    if no_testers_yet(len(b.data.participants), "the confusion analysis"):
+        return
     fkey, data = _filtered(study, b)
     t = memo(b, ("confusion", *fkey), lambda: _confusion_tables(data))
     points = t["points"]
@@ -435,15 +469,15 @@ def confusion_page() -> None:
                 f"{severity.MIN_OCCASIONS} occasions and {severity.MIN_TESTERS} testers.")
     cols = st.columns(2)
     with cols[0]:
-        st.plotly_chart(t["by_class"], key="wrong_class")
+        plot(t["by_class"], "wrong_class")
     with cols[1]:
-        st.plotly_chart(t["by_reason"], key="reasons")
-    st.plotly_chart(t["heat_wrong"], key="heat_wrong")
-    st.plotly_chart(t["heat_hes"], key="heat_hes")
+        plot(t["by_reason"], "reasons")
+    plot(t["heat_wrong"], "heat_wrong")
+    plot(t["heat_hes"], "heat_hes")
     st.subheader("Hardest multiplication facts")
     st.caption("Wrong rate shrunk toward the study's maths-error rate (empirical Bayes), "
                "with its 95 % interval; facts with at least 5 attempts.")
-    st.plotly_chart(t["facts_figure"], key="facts")
+    plot(t["facts_figure"], "facts")
     st.dataframe(facts_table(t["facts"]), hide_index=True)
     st.subheader("Messages followed by trouble")
     st.caption("Trouble: a wrong click in the next turn, hesitation above the study's 75th "
@@ -463,6 +497,8 @@ def questionnaires_page() -> None:
         return
     st.title("Questionnaires")
     b = bundle(study.study_id)
+    if no_testers_yet(len(b.data.participants), "the questionnaires"):
+        return
     unscored = memo(b, ("unscorable",), lambda: unscorable_answers(b.data))
     if unscored:
         # survey names are data: shown in a table, never as Markdown
@@ -482,11 +518,10 @@ def questionnaires_page() -> None:
     instruments = sorted(b.scores["instrument"].unique()) if len(b.scores) else []
     if instruments:
         chosen = st.selectbox("Distribution of", instruments, key="dist_instrument")
-        st.plotly_chart(memo(b, ("dist", chosen), lambda: figures.score_distribution_figure(
-            b.scores, chosen)), key="dist")
+        plot(memo(b, ("dist", chosen), lambda: figures.score_distribution_figure(
+            b.scores, chosen)), "dist")
     st.subheader("Expectation (pre) against experience (post)")
-    st.dataframe(memo(b, ("pre_post",), lambda: questionnaires.pre_post(b.scores)),
-                 hide_index=True)
+    _expectation_table(b)
     st.subheader("Rules quiz: correct answers")
     st.dataframe(memo(b, ("quiz", key),
                       lambda: questionnaires.quiz_correctness(b.quiz, variants)),
@@ -511,6 +546,23 @@ def questionnaires_page() -> None:
     st.dataframe(people_table(themes, THEME_NAMES), hide_index=True, key="themes_table")
 
 
+def _expectation_table(b: StudyBundle) -> None:
+    """The same question before and after playing, paired per tester (or why not yet)."""
+    table = memo(b, ("expectation",), lambda: expectation.expectation_vs_experience(
+        b.data.responses, b.scores))
+    if table.empty:
+        st.info("No data yet: no tester has answered both the before-play and the "
+                "after-play question (fun 0–10 for adults, the faces for children).")
+        return
+    st.caption("One pair per tester who answered both. Change: mean of after − before, "
+               "with its 95% interval (t) and the Wilcoxon signed-rank p-value; "
+               "blank below two pairs.")
+    st.dataframe(table, hide_index=True, column_config={
+        name: st.column_config.NumberColumn(name, format="%.2f")
+        for name in ("pre_mean", "post_mean", "change", "ci95_low", "ci95_high")} | {
+        "p_value": st.column_config.NumberColumn("p_value", format="%.3f")})
+
+
 # -- experiments --------------------------------------------------------------------------
 
 
@@ -525,6 +577,8 @@ def experiments_page() -> None:
                    lambda: experiments.analyze_experiments(b.data, b.scores, b.quiz))
     if not results:
         st.info("This study has no experiments. Add them on the Studies page.")
+        return
+    if no_testers_yet(len(b.data.participants), "the experiments"):
         return
     st.caption(f"How verdicts are made: each experiment is decided by its primary metric "
                f"alone, with an {SEQUENTIAL_METHOD}. It stays valid however often you "
@@ -559,7 +613,7 @@ def _experiment_section(result: experiments.ExperimentResult) -> None:
     rows = experiments.readable_rows(doc)
     if rows:
         st.dataframe(pd.DataFrame(rows), hide_index=True)
-        st.plotly_chart(figures.experiment_effect_figure(doc), key=f"eff-{result.key}")
+        plot(figures.experiment_effect_figure(doc), f"eff-{result.key}")
 
 
 # -- replay -------------------------------------------------------------------------------
@@ -573,23 +627,23 @@ def replay_page() -> None:
     st.title("Replay")
     engine = runtime.database()
     people = repo.list_participant_ids(engine, study.study_id)
-    if not people:
-        st.info("No testers yet.")
+    if no_testers_yet(len(people), "the replay"):
         return
     code = st.selectbox("Tester", people, key="replay_tester")
     games = games_of(engine, code)
     if not games:
         st.info("This tester has not started a game.")
         return
-    game = st.selectbox("Game", games, key="replay_game",
-                        format_func=lambda g: f"{g.created_at:%Y-%m-%d %H:%M} · "
-                        f"{'finished' if g.finished else 'in progress'} · {g.game_id[:8]}")
+    game = st.selectbox("Game", games, key="replay_game", format_func=game_label)
+    st.caption(f"This game: {game_outcome(game)}.")
     steps = replay_steps(engine, game)
     if not steps:
         st.info("This game has no moves yet.")
         return
-    index = st.slider("Step", 0, len(steps) - 1, len(steps) - 1, key="replay_step")
-    step: ReplayStep = steps[index]
+    # Steps are numbered from 1 on the slider, as in the caption ("Step 3 of 40").
+    number = st.slider("Step", 1, len(steps), len(steps), key=f"replay_step-{game.game_id}") \
+        if len(steps) > 1 else 1
+    step: ReplayStep = steps[number - 1]
     view = board_view(step.rows, dice=step.dice, options=step.options, highlight=True,
                       glow=step.glow, seats=step.seat_kinds, to_move=step.to_move,
                       phase=step.phase, turn=step.turn, message=step.caption, interactive=False)
@@ -617,18 +671,25 @@ def balance_page() -> None:
         games = st.number_input("Games", 10, 20000, 500, step=100, key="bal_games")
         seed = st.number_input("Seed", 0, 10**9, 1, key="bal_seed")
         run = st.form_submit_button("Simulate")
-    if not run:
-        return
-    from engine.simulate import SimulationError, simulate
+    if run:
+        from engine.simulate import SimulationError, simulate
 
-    try:
-        report = simulate(Rules.from_obj(config.rules), [s.strip() for s in seats.split(",")],
-                          int(games), int(seed), workers=2)
-    except (SimulationError, EngineError, ValueError) as err:
-        st.error(str(err))
+        try:
+            report = simulate(Rules.from_obj(config.rules),
+                              [s.strip() for s in seats.split(",")], int(games), int(seed),
+                              workers=2)
+        except (SimulationError, EngineError, ValueError) as err:
+            st.error(str(err))
+            return
+        # Kept for this study, so the result stays while the designer reads and scrolls.
+        st.session_state["balance_report"] = (study.study_id, report)
+    kept = st.session_state.get("balance_report")
+    if not kept or kept[0] != study.study_id:
         return
-    st.text(report.to_text())
-    st.json(report.to_dict(), expanded=False)
+    balance_view.draw(kept[1])
+    with st.expander("The same as text and JSON (to copy)"):
+        st.text(kept[1].to_text())
+        st.json(kept[1].to_dict(), expanded=False)
 
 
 # -- report -------------------------------------------------------------------------------
@@ -641,6 +702,8 @@ def report_page() -> None:
         return
     st.title("UX design plan")
     b = bundle(study.study_id)
+    if no_testers_yet(len(b.data.participants), "the design plan"):
+        return
     report = memo(b, ("report",), lambda: build_report(b.data, b.scores, b.quiz))
     st.download_button("Download plan (Markdown)",
                        memo(b, ("report_md",), lambda: report_markdown(

@@ -115,7 +115,7 @@ def _survey_page(phase: str) -> None:
     page_name = f"{phase}_survey"
     log_page(tester, page_name)
     engine = runtime.database()
-    definition = services.survey_for(tester, phase)
+    definition = services.survey_for(tester, phase, engine)
     nxt = "play" if phase == "pre" else "done"
     if definition is None:
         _advance(tester, page_name, nxt)
