@@ -273,8 +273,7 @@ class PlayController:
             props["wrong_kind"] = verdict.kind
             if verdict.kind == "rule":
                 props["rule_reason"] = verdict.rule_reason
-        self.sink.log("click", props, client_event_id)
-        if not ok:
+            self.sink.log("click", props, client_event_id)
             key = f"wrong_{verdict.kind}"
             if verdict.kind == "rule":
                 key = f"wrong_rule_{verdict.rule_reason}"
@@ -286,7 +285,16 @@ class PlayController:
             cue = Cue(key, values, False, fallback_text=verdict.message)
             return Outcome(False, cue, verdict.kind)
         action: Place | Brown = Brown(c, r) if use_brown else Place(c, r)
-        events = self._apply(action)
+        try:
+            events = self._apply(action)
+        except StaleGameError:
+            # This tab was behind: the engine accepted nothing, so the click is logged as
+            # stale, never as a right (or wrong) answer of the tester's.
+            props.update(ok=False, stale=True)
+            self.sink.log("click", props, client_event_id)
+            raise
+        # Logged once the record holds the placement: an ``ok`` click is one the game has.
+        self.sink.log("click", props, client_event_id)
         self.options_shown_ms = None
         return Outcome(True, self._after(events, seat))
 

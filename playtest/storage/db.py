@@ -35,6 +35,8 @@ SQLITE_PRAGMAS = (
     "PRAGMA synchronous=NORMAL",
     "PRAGMA busy_timeout=5000",
     "PRAGMA foreign_keys=ON",
+    # Freed cells are zeroed, so a deleted tester's bytes do not stay in the file.
+    "PRAGMA secure_delete=ON",
 )
 # Switching a new file to WAL can answer "database is locked" at once, busy timeout or
 # not, while another connection opens the same new file (several processes starting
