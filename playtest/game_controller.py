@@ -98,7 +98,11 @@ class PlayController:
         sink: GameSink,
         clock_ms: Callable[[], float],
         highlight: bool = False,
+        participant_id: str | None = None,
     ) -> None:
+        #: The tester whose game this is: a page checks it before every input, so a
+        #: browser session that changed tester (Back, then consent again) never plays on.
+        self.participant_id = participant_id
         self.highlight = highlight
         self.game_id = game_id
         self.rules = Rules.from_obj(rules)
