@@ -77,3 +77,23 @@ def events_of(engine: Engine, participant_id: str, type_: str | None = None
         query = query.where(EVENTS.c.type == type_)
     with engine.connect() as conn:
         return [dict(r._mapping) for r in conn.execute(query.order_by(EVENTS.c.event_id))]
+
+
+APP = str(ROOT / "playtest" / "app.py")
+
+
+@pytest.fixture
+def app_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Engine]:
+    """A migrated SQLite file that the app under test opens (via ``DATABASE_URL``)."""
+    url = f"sqlite:///{tmp_path / 'playtest.sqlite'}"
+    monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.chdir(tmp_path)
+    engine = make_engine(url)
+    upgrade(engine)
+    yield engine
+    engine.dispose()
+
+
+def make_study(engine: Engine, study_id: str = "s1", **settings: Any) -> repo.Study:
+    config = StudyConfig(**{"ai_think_ms": 0, **settings})
+    return services.create_study(engine, title="Fault study", config=config, study_id=study_id)
