@@ -30,7 +30,7 @@ def client_id() -> str:
         address = st.context.ip_address
     except Exception:  # noqa: BLE001 - no browser context (AppTest)
         address = None
-    return f"ip:{address}" if address else "local"
+    return f"ip:{address}" if isinstance(address, str) and address else "local"
 
 
 def is_signed_in() -> bool:
