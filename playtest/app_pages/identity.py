@@ -28,7 +28,7 @@ FRESH = "fresh_consent"  # studies where "Not you?" was chosen
 TESTER_COOKIE_DAYS = 60
 # Keys that are about the browser, not about a tester: they survive a change of tester.
 _KEEP = {OWNER, KNOWN, FRESH, cookies.PENDING, "designer_signed_in", "designer_cookie_checked",
-         "db_trouble", "tester_session", "pages_logged"}
+         "db_trouble", "db_trouble_fresh", "tester_session", "pages_logged"}
 
 
 def cookie_name(study_id: str) -> str:

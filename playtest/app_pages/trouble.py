@@ -27,13 +27,14 @@ from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
 from playtest import runtime
-from playtest.storage.errors import DatabaseUnavailable
+from playtest.storage.errors import DatabaseUnavailable, WriteFailed
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 TROUBLE = "db_trouble"
 START = "start"  # the fault came before any page could be shown
+FRESH = "db_trouble_fresh"
 CALM = ("We could not save that just now, so we are trying again. Please wait a moment, "
         "then carry on: everything you did before is kept.")
 UNREACHABLE = ("The playtest is having a short break: we cannot reach our storage just now. "
@@ -41,7 +42,7 @@ UNREACHABLE = ("The playtest is having a short break: we cannot reach our storag
 
 #: What counts as a database fault (rather than a bug to show the developer).
 DB_ERRORS: tuple[type[BaseException], ...] = (SQLAlchemyError, sqlite3.Error,
-                                               DatabaseUnavailable)
+                                               DatabaseUnavailable, WriteFailed)
 try:  # psycopg's own errors can escape SQLAlchemy in a pool's reset
     import psycopg
 
@@ -57,6 +58,7 @@ def note_failure(where: str, err: BaseException) -> None:
     runtime.configure_logging()
     log.error("database fault in %s: %s", where, type(err).__name__, exc_info=err)
     st.session_state[TROUBLE] = where
+    st.session_state[FRESH] = True  # the run that failed does not check again at once
     # The game in memory may be ahead of what was stored: rebuild it from the record.
     st.session_state.pop("ctrl", None)
 
@@ -97,7 +99,7 @@ def database_ok() -> bool:
 
 @st.fragment(run_every=3)
 def _retry_clock() -> None:
-    if TROUBLE not in st.session_state:
+    if TROUBLE not in st.session_state or st.session_state.pop(FRESH, False):
         return
     if database_ok():
         st.session_state.pop(TROUBLE, None)
