@@ -97,7 +97,7 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
     if designer.is_signed_in():
         pages["Designer"] = designer.pages()
     else:
-        pages["Designer (password needed)"] = [access.gated(p) for p in designer.pages()]
+        pages["Playtest lab"] += [access.gated(p) for p in designer.pages()]
     return pages, True
 
 
@@ -110,8 +110,10 @@ def main() -> None:
         pages, show_nav = [_problem("Please wait a moment", trouble.UNREACHABLE,
                                     retry=True)], False
     navigation = st.navigation(pages, position="sidebar" if show_nav else "hidden")
-    trouble.run_page(navigation.run)
+    # Before the page: a page may end the run early (st.stop, st.rerun); a cookie queued
+    # in the run before (a sign-in, a consent) is written in this one.
     cookies.flush()
+    trouble.run_page(navigation.run)
 
 
 main()

@@ -113,4 +113,6 @@ def gated(page: st.Page) -> st.Page:
         st.info("This designer page needs the designer's password.")
         sign_in_form()
 
-    return st.Page(ask, title=page.title, url_path=page.url_path, icon=page.icon)
+    # Hidden from the menu (nothing to see there before signing in), there for its link.
+    return st.Page(ask, title=page.title, url_path=page.url_path, icon=page.icon,
+                   visibility="hidden")

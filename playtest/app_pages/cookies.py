@@ -17,6 +17,7 @@ import re
 import streamlit as st
 
 PENDING = "cookies_pending"
+PENDING_RUNS = "cookies_pending_runs"
 _SAFE = re.compile(r"^[A-Za-z0-9._:-]{0,512}$")
 
 
@@ -35,6 +36,7 @@ def set_cookie(name: str, value: str, max_age_s: int) -> None:
         raise ValueError("cookie names and values are the app's own tokens")
     pending: dict[str, tuple[str, int]] = st.session_state.setdefault(PENDING, {})
     pending[name] = (value, max_age_s)
+    st.session_state[PENDING_RUNS] = 0
 
 
 def delete_cookie(name: str) -> None:
@@ -56,8 +58,21 @@ def script(pending: dict[str, tuple[str, int]]) -> str:
             f"{body}\n}})();\n</script>")
 
 
+#: Runs in which a queued cookie is written again: a run that ends in ``st.rerun`` (a
+#: consent moving on to the first page) may never reach the browser's page.
+RUNS = 3
+
+
 def flush() -> None:
-    """Write the queued cookies (once: the queue is emptied)."""
-    pending = st.session_state.pop(PENDING, None)
-    if pending:
-        st.html(script(pending), unsafe_allow_javascript=True)
+    """Write the queued cookies; each stays queued for :data:`RUNS` runs (setting the same
+    cookie again is harmless)."""
+    pending: dict[str, tuple[str, int]] | None = st.session_state.get(PENDING)
+    if not pending:
+        return
+    # The event container (where toasts go) takes no room: nothing on the page moves.
+    st._event.html(script(pending), unsafe_allow_javascript=True)
+    runs = st.session_state.get(PENDING_RUNS, 0) + 1
+    if runs >= RUNS:
+        st.session_state.pop(PENDING, None)
+        runs = 0
+    st.session_state[PENDING_RUNS] = runs

@@ -27,7 +27,7 @@ KNOWN = "known_testers"  # study id -> tester code, this session
 FRESH = "fresh_consent"  # studies where "Not you?" was chosen
 TESTER_COOKIE_DAYS = 60
 # Keys that are about the browser, not about a tester: they survive a change of tester.
-_KEEP = {OWNER, KNOWN, FRESH, cookies.PENDING, "designer_signed_in", "designer_cookie_checked",
+_KEEP = {OWNER, KNOWN, FRESH, cookies.PENDING, cookies.PENDING_RUNS, "designer_signed_in", "designer_cookie_checked",
          "db_trouble", "db_trouble_fresh", "tester_session", "pages_logged"}
 
 
