@@ -10,7 +10,7 @@ Nothing is stored before consent: a participant row is created at consent
 participants may have nothing else stored).
 
 >>> sorted(SQLModel.metadata.tables)[:3]
-['assignments', 'events', 'exposures']
+['app_secrets', 'assignments', 'events']
 """
 
 from __future__ import annotations
