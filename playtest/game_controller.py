@@ -168,6 +168,11 @@ class PlayController:
         self.actions.append(as_json)
         return list(events)
 
+    def _behind(self) -> bool:
+        """True when the stored record has moved past this controller (another tab)."""
+        stored = getattr(self.sink, "stored_actions", None)  # sinks without a store: never
+        return callable(stored) and int(stored()) > len(self.actions)
+
     def start(self) -> None:
         """Deal preplaced counters if the rules ask for it (the game's first action)."""
         if self.state.phase == "setup":
@@ -273,6 +278,11 @@ class PlayController:
             "seat": seat, "c": c, "r": r, "ok": ok, "expected": verdict.expected,
             "clicked": verdict.clicked, "ms": ms, "brown": use_brown,
         }
+        if not ok and self._behind():
+            # Wrong on this tab's board, which is out of date: not the tester's mistake.
+            props["stale"] = True
+            self.sink.log("click", props, client_event_id)
+            raise StaleGameError("this game was played on in another tab")
         if not ok:
             props["wrong_kind"] = verdict.kind
             if verdict.kind == "rule":

@@ -14,14 +14,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
 from playtest.game_controller import PlayController
 from playtest.storage import repository as repo
 from playtest.storage.errors import ConflictError
 from playtest.storage.events import EventLogger
-from playtest.storage.models import events
+from playtest.storage.models import events, game_actions
 from playtest.study_config import EffectiveConfig, StudyConfig, effective_config, parse_study_config
 from surveys import SurveyDefinition, load_survey
 from surveys.streamlit_renderer import Answer, SavedProgress
@@ -218,6 +218,12 @@ class DbGameSink:
 
     def append_action(self, index: int, action: list[Any]) -> bool:
         return repo.append_game_action(self.engine, self.game_id, index, action)
+
+    def stored_actions(self) -> int:
+        """How many actions the stored record holds (more than a tab has: it is stale)."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(game_actions)
+                                    .where(game_actions.c.game_id == self.game_id)).scalar_one())
 
     def log(self, type_: str, props: dict[str, Any], client_event_id: str | None = None) -> None:
         self.logger.log(self.session_id, self.participant_id, type_, props,

@@ -20,7 +20,8 @@ __all__ = ["fault_engine", "fault_postgres_server"]
 
 
 def _two_tabs_race(engine: Engine, rounds: int) -> tuple[str, str, int]:
-    """Two tabs of one tester; tab A always moves first, tab B clicks on its stale board.
+    """Tab A always moves first; tabs B and C, opened on the same board, click after it:
+    B a tile that was right on its board, C one that was wrong on it.
 
     Returns the tester's code, the game id and how many placements tab A made.
     """
@@ -33,14 +34,20 @@ def _two_tabs_race(engine: Engine, rounds: int) -> tuple[str, str, int]:
         tab_a.roll()
         if tab_a.state.phase != "place":
             continue
-        tab_b = services.open_game(engine, logger, tester, repo.start_session(engine, tester.code))
-        assert tab_b.state.to_json() == tab_a.state.to_json()
+        tab_b, tab_c = (services.open_game(engine, logger, tester,
+                                           repo.start_session(engine, tester.code))
+                        for _ in range(2))
+        assert tab_b.state.to_json() == tab_a.state.to_json() == tab_c.state.to_json()
         legal = tab_a.legal_tiles()
         brown = tab_a.brown_choice() == "forced"
         assert tab_a.click(*legal[0], brown=brown).accepted
         placements += 1
         with pytest.raises(StaleGameError):
             tab_b.click(*legal[-1], brown=brown)
+        wrong = next((c, r) for c in range(1, 13) for r in range(1, 13)
+                     if (c, r) not in legal)
+        with pytest.raises(StaleGameError):
+            tab_c.click(*wrong)
     return tester.code, tab_a.game_id, placements
 
 
@@ -56,7 +63,7 @@ def test_a_stale_tabs_click_is_stored_as_stale_not_ok(fault_engine: Engine) -> N
     # Every ok click is a placement the game record holds, and there is one per placement.
     assert len(ok) == placements == len(placed)
     assert [(c["c"], c["r"]) for c in ok] == placed
-    assert len(stale) == placements
+    assert len(stale) == 2 * placements  # B's right tile and C's wrong one, each round
     assert all(c["ok"] is False and "wrong_kind" not in c for c in stale)
 
 
