@@ -70,13 +70,15 @@ def log_file(url: str | None = None) -> Path:
     return folder / "playtest-logs" / "app.log"
 
 
-_configured: set[Path] = set()
+_handler: list[logging.Handler] = []  # the one file handler this module installed
 
 
 def configure_logging() -> Path | None:
-    """Send the ``playtest`` loggers to :func:`log_file` (once per file and process)."""
+    """Send the ``playtest`` loggers to :func:`log_file` (one file at a time: when the
+    database, and so the file, changes, the old handler is closed)."""
     path = log_file()
-    if path in _configured:
+    current = _handler[0] if _handler else None
+    if isinstance(current, logging.FileHandler) and Path(current.baseFilename) == path.resolve():
         return path
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -86,7 +88,10 @@ def configure_logging() -> Path | None:
         return None  # a read-only folder: the terminal's log (Streamlit's) still has it
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logger = logging.getLogger("playtest")
+    if current is not None:
+        logger.removeHandler(current)
+        current.close()
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
-    _configured.add(path)
+    _handler[:] = [handler]
     return path

@@ -113,8 +113,3 @@ def cookie_key(engine: Engine) -> bytes:
                                  .where(app_secrets.c.name == COOKIE_KEY)).scalar_one()
     return bytes.fromhex(value)
 
-
-def rotate_cookie_key(engine: Engine) -> None:
-    """A new key: every designer cookie issued so far stops working (sign out everywhere)."""
-    with write_lock(engine), engine.begin() as conn:
-        conn.execute(delete(app_secrets).where(app_secrets.c.name == COOKIE_KEY))

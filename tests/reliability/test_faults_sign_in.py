@@ -20,7 +20,7 @@ from faults_support import APP, ROOT, app_db, fault_engine, fault_postgres_serve
 from sqlalchemy import Engine, func, select
 from streamlit.testing.v1 import AppTest
 
-from playtest import auth
+from playtest import auth, runtime
 from playtest.storage import sign_in
 
 __all__ = ["app_db", "fault_engine", "fault_postgres_server"]
@@ -81,6 +81,9 @@ def test_forty_wrong_tries_over_eight_fresh_sessions_are_mostly_refused(
     # the password check however slow this machine is.
     assert verified <= sign_in.FREE_FAILURES + 1 + math.log2(1 + elapsed)
     refused = tried - verified
+    # Each checked failure is in the server log the designer reads.
+    log = runtime.log_file().read_text(encoding="utf-8")
+    assert log.count("designer sign-in failed from local") == verified
     assert refused >= 40 - 5 - 1 - math.log2(1 + elapsed)
     print(f"\nsign-in: {tried} wrong tries over 8 sessions, {refused} refused, "
           f"{verified} checked, in {elapsed:.1f} s")
