@@ -119,9 +119,14 @@ def show_notice(where: Any) -> None:
 
 def run_page(run: Callable[[], Any]) -> None:
     """Run the navigation's page; a database fault becomes the calm notice above it."""
-    notice = st.empty()
+    # The notice's place at the top exists only while there is trouble: an empty
+    # placeholder on every page would change the page's layout for nothing.
+    had_trouble = TROUBLE in st.session_state
+    notice = st.empty() if had_trouble else None
     try:
         run()
     except DB_ERRORS as err:
         note_failure("page", err)
-    show_notice(notice)
+        if not had_trouble:
+            st.rerun()  # once, so the notice stands at the top of the page drawn again
+    show_notice(notice if notice is not None else st.empty())
