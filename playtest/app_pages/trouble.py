@@ -113,7 +113,7 @@ def show_notice(where: Any) -> None:
         return
     with where.container():
         if cause != START:  # at start the page itself says what is happening
-            st.warning(CALM, icon="⏳")
+            st.warning(CALM)
         _retry_clock()
 
 

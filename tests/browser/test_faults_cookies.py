@@ -111,3 +111,37 @@ def test_a_tester_opening_the_study_link_again_comes_back(
         assert len(repo.list_participants(engine, loadtest.STUDY_ID)) == 2
     finally:
         engine.dispose()
+
+
+def test_a_locked_database_shows_the_calm_line_and_recovers(
+    new_page: Callable[..., Any], app: Any, screenshot: Callable[[Any, str], Path],
+) -> None:
+    import sqlite3
+
+    from playtest.app_pages import trouble
+
+    page = new_page(app, f"?study={loadtest.STUDY_ID}", width=1280, height=800)
+    page.get_by_text("I have read the above and I agree to take part.").click()
+    page.get_by_role("button", name="I agree").click()
+    _settle(page)
+    roll = page.get_by_role("button", name="Roll the dice")
+    roll.wait_for(timeout=30_000)
+    holder = sqlite3.connect(app.db_path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another writer, longer than the 5 s busy timeout
+    try:
+        roll.click()
+        notice = page.get_by_text(trouble.CALM)
+        notice.wait_for(timeout=30_000)
+        screenshot(page, "faults-calm-notice-locked-1280")
+        body = page.inner_text("body")
+        for leak in ("OperationalError", "INSERT", "locked", "Traceback"):
+            assert leak not in body, leak
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    # The page tries again by itself and the line goes; the game carries on.
+    expect(notice).to_have_count(0, timeout=30_000)
+    _settle(page)
+    page.get_by_role("button", name="Roll the dice").click()
+    _settle(page)
+    assert page.locator("[data-testid=stException]").count() == 0
