@@ -71,11 +71,15 @@ def log_file(url: str | None = None) -> Path:
 
 
 _handler: list[logging.Handler] = []  # the one file handler this module installed
+_where: list[tuple[tuple[str, str, str], Path]] = []  # what it was made for
 
 
 def configure_logging() -> Path | None:
     """Send the ``playtest`` loggers to :func:`log_file` (one file at a time: when the
     database, and so the file, changes, the old handler is closed)."""
+    where = (database_url(), os.environ.get(LOG_DIR_ENV, ""), os.getcwd())
+    if _where and _where[0][0] == where:  # every run asks: answer at once if nothing changed
+        return _where[0][1]
     path = log_file()
     current = _handler[0] if _handler else None
     if isinstance(current, logging.FileHandler) and Path(current.baseFilename) == path.resolve():
@@ -94,4 +98,5 @@ def configure_logging() -> Path | None:
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
     _handler[:] = [handler]
+    _where[:] = [(where, path)]
     return path
