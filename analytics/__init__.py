@@ -12,8 +12,14 @@ Imports nothing of ours. Modules:
 - ``questionnaires``: instrument scores with norms, item distributions, pre vs post, quiz
   correctness, free-text search and keyword themes.
 - ``stats``: one function per test (Welch, Mann–Whitney, Boschloo/Fisher, SRM χ², Holm,
-  probability to be best, power).
-- ``experiments``: per-participant metrics, ``analyze_experiment(s)``, ``verdict``.
+  probability to be best, power) and the always-valid ``sequential_test``.
+- ``metrics``: experiment metrics as typed definitions (name, unit, direction, one value
+  per tester, targets, definition, default ``min_effect``); ``metrics_for_target``,
+  ``default_primary``, ``check_primary``.
+- ``experiments``: ``analyze_experiment(s)``: the primary metric's verdict (``decide``),
+  secondaries with Holm, guardrails, ``readable_rows``.
+- ``planted`` / ``calibrate``: planted studies with a documented error model and
+  ``python -m analytics.calibrate`` (false alarms, power).
 - ``figures``: Plotly builders; ``report``: ``build_report``, ``report_markdown``,
   ``report_html``, ``report_figures``; ``bench`` / ``synth``: the benchmark.
 """

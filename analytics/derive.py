@@ -302,8 +302,130 @@ def messages(data: StudyData) -> pd.DataFrame:
         table["next_turn_id"] = np.where(same_session, candidate, -1).astype("int64")
     else:
         table["next_turn_id"] = pd.Series(-1, index=table.index, dtype="int64")
+    _add_message_responses(data, table)
     data._derived["messages"] = table
     return table
+
+
+#: The tester's own actions that end the wait after a message (see :func:`messages`).
+RESPONSE_ACTIONS = ("roll", "click", "rules_open", "menu_open")
+
+
+def _add_message_responses(data: StudyData, table: pd.DataFrame) -> None:
+    """Add ``response_ms`` and ``lookups_after`` to the message table (in place).
+
+    ``response_ms``: milliseconds from the message event's ``at`` to the ``at`` of the
+    tester's next own action in the same session (a roll by a human seat, a click, a
+    rules or menu opening); NaN when none follows. ``lookups_after``: ``rules_open``
+    events after the message and before the end of the next human turn (the next roll of
+    any seat after that turn's roll; the session's end when there is none) or the next
+    message, whichever comes first (so a lookup counts for one message only).
+    """
+    ordered = ordered_events(data)
+    table["response_ms"] = pd.Series(np.nan, index=table.index, dtype="float64")
+    table["lookups_after"] = pd.Series(0, index=table.index, dtype="int64")
+    if table.empty or ordered.empty:
+        return
+    kinds = ordered["type"].to_numpy()
+    human = _human_rolls(data)
+    human_rows = human.loc[human["human"], "row"].to_numpy(dtype="int64")
+    is_action = np.isin(kinds, [k for k in RESPONSE_ACTIONS if k != "roll"])
+    is_action[human_rows] = True
+    action_rows = np.flatnonzero(is_action)
+    session = ordered["session_code"].to_numpy()
+    at_ms = _at_ms(ordered["at"])
+    message_rows = table["row"].to_numpy(dtype="int64")
+    position = np.searchsorted(action_rows, message_rows, side="right")
+    found = position < len(action_rows)
+    next_rows = action_rows[np.minimum(position, max(len(action_rows) - 1, 0))] \
+        if len(action_rows) else np.zeros_like(message_rows)
+    valid = found & (session[next_rows] == session[message_rows]) if len(action_rows) \
+        else np.zeros(len(message_rows), dtype=bool)
+    waited = at_ms[next_rows] - at_ms[message_rows] if len(action_rows) else \
+        np.full(len(message_rows), np.nan)
+    table["response_ms"] = np.where(valid & (waited >= 0), waited, np.nan)
+    # Window of "the turn after": up to the first roll after the next human turn's roll.
+    session_end = pd.Series(np.arange(len(ordered))).groupby(session).transform("max") \
+        .to_numpy() + 1
+    roll_rows = np.flatnonzero(kinds == "roll")
+    roll_of_turn = pd.Series(ordered.index[kinds == "roll"].to_numpy(),
+                             index=ordered.loc[kinds == "roll", "roll_no"].to_numpy())
+    next_turn = table["next_turn_id"].to_numpy(dtype="int64")
+    start = np.where(next_turn >= 0,
+                     pd.Series(next_turn).map(roll_of_turn).fillna(-1).to_numpy(dtype="int64"),
+                     message_rows)
+    start = np.maximum(start, message_rows)
+    after = np.searchsorted(roll_rows, start, side="right")
+    end = np.where(after < len(roll_rows),
+                   roll_rows[np.minimum(after, max(len(roll_rows) - 1, 0))]
+                   if len(roll_rows) else session_end[message_rows],
+                   session_end[message_rows])
+    end = np.minimum(end, session_end[message_rows])
+    # A later message takes over: a lookup counts for the latest message before it.
+    all_messages = np.sort(message_rows)
+    later = np.searchsorted(all_messages, message_rows, side="right")
+    next_message = np.where(later < len(all_messages),
+                            all_messages[np.minimum(later, len(all_messages) - 1)],
+                            session_end[message_rows])
+    end = np.minimum(end, next_message)
+    open_rows = np.flatnonzero(kinds == "rules_open")
+    table["lookups_after"] = (np.searchsorted(open_rows, end, side="left")
+                              - np.searchsorted(open_rows, message_rows, side="right")
+                              ).astype("int64")
+
+
+def _at_ms(stamps: pd.Series) -> np.ndarray:
+    """Event times as float milliseconds since the epoch (NaN when missing)."""
+    converted = pd.to_datetime(stamps, utc=True, errors="coerce")
+    values = converted.to_numpy(dtype="datetime64[ns]").astype("int64").astype("float64")
+    values[converted.isna().to_numpy()] = np.nan
+    return values / 1e6
+
+
+def games(data: StudyData) -> pd.DataFrame:
+    """One row per ``game_end`` event: how long the game was and who won.
+
+    Columns: ``participant_id, game_id, turns, human_won, against_computer``.
+    ``human_won`` is 1.0 when the winner's seat is ``human`` in the game's
+    ``game_start`` (0.0 for another winner or a draw); ``against_computer`` is True when
+    the game had an ``ai:`` seat. Games without a ``game_start`` count as human against
+    computer with an unknown winner seat kind (``human_won`` NaN).
+    """
+    cached = _memo(data, "games")
+    if cached is not None:
+        return cached
+    ends = props_of(data, "game_end", ["game_id", "winner", "turns"])
+    starts = props_of(data, "game_start", ["game_id", "seats"])
+    columns = ["participant_id", "game_id", "turns", "human_won", "against_computer"]
+    if ends.empty:
+        result = pd.DataFrame(columns=columns)
+        data._derived["games"] = result
+        return result
+    game = ends["prop_game_id"].where(ends["prop_game_id"].notna(), ends["game_id"])
+    start_game = starts["prop_game_id"].where(starts["prop_game_id"].notna(),
+                                              starts["game_id"])
+    seats = pd.Series(starts["seats"].to_numpy(), index=start_game.astype(str).to_numpy())
+    seats = seats[~seats.index.duplicated(keep="last")]
+    seat_lists = game.astype(str).map(seats)
+    winner = pd.to_numeric(ends["winner"], errors="coerce")
+
+    def won(seat_list: Any, seat: float) -> float:
+        if not isinstance(seat_list, list):
+            return np.nan
+        if not np.isfinite(seat) or not 1 <= seat <= len(seat_list):
+            return 0.0
+        return 1.0 if seat_list[int(seat) - 1] == "human" else 0.0
+
+    result = pd.DataFrame({
+        "participant_id": ends["participant_id"].to_numpy(),
+        "game_id": game.astype(str).to_numpy(),
+        "turns": pd.to_numeric(ends["turns"], errors="coerce").to_numpy(dtype="float64"),
+        "human_won": [won(s, w) for s, w in zip(seat_lists, winner, strict=True)],
+        "against_computer": [not isinstance(s, list) or any(str(k).startswith("ai:")
+                                                             for k in s) for s in seat_lists],
+    })
+    data._derived["games"] = result
+    return result
 
 
 def prepare(data: StudyData) -> StudyData:
@@ -316,6 +438,7 @@ def prepare(data: StudyData) -> StudyData:
     clicks(data)
     turns(data)
     messages(data)
+    games(data)
     for event_type, keys in (("page", ["page"]), ("game_start", ["game_id"]),
                              ("rules_open", ["context"]), ("rules_close", ["context"])):
         props_of(data, event_type, keys)
@@ -364,6 +487,7 @@ PREPARED_KEYS = (
     "clicks",
     "turns",
     "messages",
+    "games",
     "props:page:page",
     "props:game_start:game_id",
     "props:rules_open:context",

@@ -1,24 +1,33 @@
-"""A/B experiments: per-participant metrics, tests, Holm adjustment, verdicts.
+"""A/B experiments: one primary metric decides, secondaries are shown, guardrails warn.
 
-Metric definitions (all aggregated to **one value per participant** first):
+Metrics are the definitions of :mod:`analytics.metrics` (one value per tester each). For
+every experiment:
 
-- ``wrong_per_turn_after_message`` (target ``message:<key>``): wrong clicks in the
-  human turn immediately following each ``message`` event of that key, divided by the
-  number of such turns — per participant. Lower is better.
-- ``hesitation_after_message_ms``: mean hesitation (first-click ``ms``) in those turns.
-  Lower is better.
-- ``wrong_per_turn`` / ``hesitation_ms``: the same over all human turns (other targets).
-- ``quiz_correct``: share of a participant's quiz items answered correctly. Higher is better.
-- ``score:<instrument>``: the post-play ``total`` score of each instrument in ``scores``.
-  Higher is better except workload instruments (``LOWER_IS_BETTER_INSTRUMENTS``).
-- ``completion``: 1 when the participant has a ``page`` event ``done``, else 0 (a rate).
+- **Primary metric** (the designer's ``primary_metric``, else the target's default):
+  treatment − control with an *always-valid* 95 % interval — the asymptotic confidence
+  sequence of Waudby-Smith et al. (2023), the method of GrowthBook's sequential testing
+  (:func:`analytics.stats.sequential_test`). It stays valid however often the designer
+  looks, so a daily look does not inflate false "better" verdicts.
+- **Verdict** (the contract's four words), from the primary alone:
 
-Verdict: among metrics with Holm-adjusted p < 0.05, the variant most significant metrics
-favour is "<name> better" (a tie goes to the variant the primary — earliest listed —
-significant metric favours). With no significant
-metric: "too few participants" when the smallest variant of the primary (first) metric
-has fewer participants than 80 % power needs for a medium effect (Cohen's d or h = 0.5),
-else "no difference".
+  - ``"<variant> better"`` when the interval excludes 0;
+  - ``"no difference"`` only when the interval lies inside ±``min_effect``
+    (equivalence: any difference is smaller than the smallest worth acting on);
+  - ``"too few participants"`` otherwise, with the testers per variant the interval
+    needs for 80 % power at ``min_effect`` given the spread observed
+    (:func:`analytics.stats.sequential_needed_n`).
+
+  With more than two variants the control is compared with the variant most likely
+  best, at α / (variants − 1) (Bonferroni).
+- **Secondary metrics**: fixed-sample tests (Welch or Mann–Whitney, exact tests for
+  rates) with Holm-adjusted p-values across the secondaries that vary. A metric where
+  every tester has the same value is marked ``no_variance`` and not tested.
+- **Guardrails** (completion, wrong clicks, survey scores): a variant whose 95 %
+  interval on one lies wholly on the harmful side is named beside the verdict.
+
+>>> from analytics.data import StudyData, empty_quiz, empty_scores
+>>> analyze_experiments(StudyData.empty("s"), empty_scores(), empty_quiz())
+[]
 """
 
 from __future__ import annotations
@@ -31,169 +40,300 @@ import numpy as np
 import pandas as pd
 
 from analytics import derive
-from analytics.data import (
-    QUIZ_COLUMNS,
-    SCORE_COLUMNS,
-    StudyData,
-    require_columns,
+from analytics.data import SCORE_COLUMNS, StudyData, require_columns
+from analytics.metrics import (
+    Metric,
+    MetricError,
+    MetricInputs,
+    check_primary,
+    completed_participants,
+    metric_by_key,
+    metrics_for_target,
+    target_kind,
 )
 from analytics.stats import (
     ALPHA,
     DRAWS,
+    SEQUENTIAL_METHOD,
     Comparison,
-    MetricKind,
+    SequentialComparison,
     holm,
     mean_test,
-    needed_n_per_variant,
     prob_best_means,
     prob_best_rates,
     rate_test,
+    sequential_needed_n,
+    sequential_test,
     srm_check,
 )
 
-LOWER_IS_BETTER_INSTRUMENTS = frozenset({"tlx", "rtlx", "raw_tlx", "nasa_tlx"})
+__all__ = ["completed_participants", "analyze_experiment", "analyze_experiments",
+           "participant_variants", "decide", "analyze_metrics", "MetricValues"]
+
 VERDICT_NO_DIFFERENCE = "no difference"
 VERDICT_TOO_FEW = "too few participants"
 
 
 @dataclass(frozen=True)
 class MetricValues:
-    """One metric's per-participant values by variant (NaN-free)."""
+    """One metric's per-tester values by variant (NaN-free), first variant = control."""
 
-    metric: str
-    kind: MetricKind
-    lower_is_better: bool
+    metric: Metric
     values: dict[str, np.ndarray]
 
 
 @dataclass(frozen=True)
 class MetricResult:
-    """A metric's comparison: control is the first variant, ``compared`` the other one."""
+    """A metric compared across variants: ``compared`` is (control, treatment).
 
-    metric: str
-    kind: MetricKind
-    lower_is_better: bool
+    ``comparison`` is the fixed-sample test; ``sequential`` the always-valid one (the
+    primary metric only). ``worse``: the variant clearly worse on a guardrail, if any.
+    """
+
+    metric: Metric
+    role: str  # "primary" or "secondary"
     variants: dict[str, dict[str, Any]]
     compared: tuple[str, str]
     comparison: Comparison
     prob_best: dict[str, float]
+    no_variance: bool = False
+    sequential: SequentialComparison | None = None
     p_adjusted: float = math.nan
+    worse: str | None = None
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The interval shown: always-valid for the primary, fixed-sample otherwise."""
+        return self.sequential.ci95 if self.sequential is not None else self.comparison.ci95
+
+    @property
+    def effect(self) -> float:
+        return self.comparison.effect
+
+    @property
+    def p_value(self) -> float:
+        return self.sequential.p_value if self.sequential is not None \
+            else self.comparison.p_value
+
+    def effect_text(self) -> str:
+        """``'−1.2 s [−2.0, −0.4]'`` (treatment − control)."""
+        if self.no_variance:
+            return "no variance: every tester has the same value"
+        return self.metric.format_effect(_num(self.effect),
+                                         (_num(self.interval[0]), _num(self.interval[1])))
 
     def to_json(self) -> dict[str, Any]:
-        """The ``metrics[]`` entry of the report JSON (plus ``test`` and ``compared``)."""
+        """The ``metrics[]`` entry of the report JSON, with the metric's definition."""
+        low, high = self.interval
+        method = "always-valid" if self.sequential is not None else self.comparison.test
         return {
-            "metric": self.metric,
+            "metric": self.metric.key,
+            "name": self.metric.name,
+            "unit": self.metric.unit,
+            "definition": self.metric.definition,
+            "per_tester": self.metric.per_tester,
+            "direction": self.metric.direction,
+            "role": self.role,
+            "guardrail": self.metric.guardrail,
             "variants": self.variants,
-            "effect": _num(self.comparison.effect),
-            "ci95": [_num(self.comparison.ci95[0]), _num(self.comparison.ci95[1])],
-            "p_value": _num(self.comparison.p_value),
+            "effect": _num(self.effect),
+            "ci95": [_num(low), _num(high)],
+            "interval": {"low": _num(low), "high": _num(high), "method": method},
+            "effect_text": self.effect_text(),
+            "p_value": _num(self.p_value),
             "p_adjusted": _num(self.p_adjusted),
             "prob_best": self.prob_best,
-            "test": self.comparison.test,
+            "test": "always-valid" if self.sequential is not None else self.comparison.test,
             "compared": list(self.compared),
-            "lower_is_better": self.lower_is_better,
+            "lower_is_better": self.metric.lower_is_better,
+            "no_variance": self.no_variance,
+            "worse": self.worse,
+            "min_effect": _num(self.metric.min_effect),
         }
 
 
 @dataclass(frozen=True)
 class ExperimentResult:
-    """One experiment: assignment counts, SRM p-value, metric results and verdict."""
+    """One experiment: counts, SRM p-value, metric results, verdict and its reasons."""
 
     key: str
     variants: list[str]
     counts: dict[str, int]
     srm_p: float
+    target: str = ""
+    primary: str = ""
+    min_effect: float = math.nan
     metrics: list[MetricResult] = field(default_factory=list)
     verdict: str = VERDICT_TOO_FEW
     n_needed: int | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def primary_result(self) -> MetricResult | None:
+        return next((m for m in self.metrics if m.role == "primary"), None)
+
+    @property
+    def guardrails(self) -> list[MetricResult]:
+        """Guardrail metrics a variant is clearly worse on."""
+        return [m for m in self.metrics if m.worse is not None]
+
+    def summary(self) -> str:
+        """The verdict in one sentence with the primary effect, its interval, the
+        guardrails named, and the testers needed when there are too few."""
+        primary = self.primary_result
+        if primary is None:
+            return f"{self.verdict}: no metric could be measured yet."
+        if primary.no_variance:
+            return (f"{self.verdict}: {primary.metric.name.lower()} is the same for every "
+                    "tester so far (no variance), so it cannot be tested yet.")
+        text = (f"{self.verdict} on {primary.metric.name.lower()}: "
+                f"{primary.compared[1]} − {primary.compared[0]} = {primary.effect_text()}"
+                f" (smallest difference worth acting on: "
+                f"{primary.metric.format_size(self.min_effect)})")
+        if self.verdict == VERDICT_TOO_FEW:
+            text += (f"; about {self.n_needed} testers per variant needed for 80% power"
+                     if self.n_needed else "; not enough spread yet to say how many more")
+        elif self.verdict.endswith(" better") and primary.sequential is not None and \
+                abs(primary.effect) < self.min_effect:
+            text += "; the difference is real but smaller than that"
+        for guard in self.guardrails:
+            text += (f". But {guard.worse} is worse on {guard.metric.name.lower()}: "
+                     f"{guard.effect_text()}")
+        return text + "."
 
     def to_json(self) -> dict[str, Any]:
         """The ``experiments[]`` entry of the report JSON."""
-        return {"key": self.key, "srm_p": _num(self.srm_p), "counts": self.counts,
-                "metrics": [m.to_json() for m in self.metrics], "verdict": self.verdict,
-                "n_needed": self.n_needed}
+        primary = self.primary_result
+        return {
+            "key": self.key, "target": self.target, "srm_p": _num(self.srm_p),
+            "counts": self.counts,
+            "primary_metric": self.primary,
+            "min_effect": _num(self.min_effect),
+            "definition": primary.metric.definition if primary else None,
+            "interval": primary.to_json()["interval"] if primary else None,
+            "method": SEQUENTIAL_METHOD,
+            "metrics": [{**m.to_json(), "min_effect": _num(self.min_effect)}
+                        if m.role == "primary" else m.to_json() for m in self.metrics],
+            "verdict": self.verdict, "n_needed": self.n_needed,
+            "guardrails": [{"metric": m.metric.key, "name": m.metric.name,
+                            "worse": m.worse, "effect_text": m.effect_text()}
+                           for m in self.guardrails],
+            "summary": self.summary(),
+            "notes": list(self.notes),
+        }
 
 
-def _num(value: float) -> float | None:
+def _num(value: float | None) -> float | None:
     """JSON has no NaN: missing numbers become null."""
     return None if value is None or not math.isfinite(value) else float(value)
 
 
-def compare_metric(values: MetricValues, seed: int = 0, draws: int = DRAWS) -> MetricResult:
-    """Test one metric across variants.
+def _summary(values: dict[str, np.ndarray]) -> dict[str, dict[str, Any]]:
+    return {name: {"n": int(len(v)),
+                   "mean": _num(float(v.mean())) if len(v) else None,
+                   "median": _num(float(np.median(v))) if len(v) else None}
+            for name, v in values.items()}
 
-    Two variants: control (first) vs the other. More: control vs the variant most likely
-    best. Means use :func:`analytics.stats.mean_test`; rates (0/1 per participant) use
-    :func:`analytics.stats.rate_test` and Beta posteriors.
+
+def _no_variance(values: dict[str, np.ndarray]) -> bool:
+    pooled = np.concatenate([v for v in values.values()]) if values else np.array([])
+    if len(pooled) < 2:
+        return False
+    # equal up to float rounding (times computed from timestamps differ in the last bits)
+    return bool(np.ptp(pooled) <= 1e-9 * max(1.0, float(np.abs(pooled).max())))
+
+
+def compare_metric(values: MetricValues, role: str = "secondary", alpha: float = ALPHA,
+                   seed: int = 0, draws: int = DRAWS) -> MetricResult:
+    """Compare one metric: control (first variant) against the variant most likely best.
+
+    ``role="primary"`` adds the always-valid comparison (at ``alpha`` / (variants − 1)).
     """
+    metric = values.metric
     names = list(values.values)
-    summary = {name: {"n": int(len(v)), "mean": _num(float(v.mean())) if len(v) else None}
-               for name, v in values.values.items()}
-    if values.kind == "rate":
-        successes = {name: int(np.asarray(v).sum()) for name, v in values.values.items()}
-        totals = {name: int(len(v)) for name, v in values.values.items()}
-        prob = prob_best_rates(successes, totals, values.lower_is_better, seed=seed,
-                               draws=draws)
+    lower = metric.lower_is_better
+    if metric.kind == "rate":
+        successes = {n: int(np.asarray(v).sum()) for n, v in values.values.items()}
+        totals = {n: int(len(v)) for n, v in values.values.items()}
+        prob = prob_best_rates(successes, totals, lower, seed=seed, draws=draws)
     else:
-        prob = prob_best_means(values.values, values.lower_is_better, seed=seed, draws=draws)
-    control = names[0]
-    others = names[1:]
-    treatment = max(others, key=lambda name: prob.get(name, 0.0)) if others else control
+        prob = prob_best_means(values.values, lower, seed=seed, draws=draws)
+    if metric.direction == "neither":
+        prob = {}
+    control, others = names[0], names[1:]
+    treatment = max(others, key=lambda n: prob.get(n, 0.0)) if others else control
     a, b = values.values[control], values.values[treatment]
-    if values.kind == "rate":
+    flat = _no_variance(values.values)
+    if flat:
+        prob = {}  # nothing to rank
+        effect = float(b.mean() - a.mean()) if len(a) and len(b) else math.nan
+        comparison = Comparison("none", effect, (math.nan, math.nan), math.nan)
+    elif metric.kind == "rate":
         comparison = rate_test(int(a.sum()), len(a), int(b.sum()), len(b))
     else:
         comparison = mean_test(a, b, seed=seed)
-    return MetricResult(values.metric, values.kind, values.lower_is_better,
-                        summary, (control, treatment), comparison, prob)
+    sequential = None
+    if role == "primary":
+        sequential = sequential_test(a, b, metric.kind,
+                                     alpha=alpha / max(len(names) - 1, 1))
+    return MetricResult(metric, role, _summary(values.values), (control, treatment),
+                        comparison, prob, flat, sequential)
 
 
-def verdict(metrics: list[MetricResult], alpha: float = ALPHA) -> tuple[str, int | None]:
-    """The plain verdict and, for "too few participants", the n needed per variant.
+def decide(primary: MetricResult, min_effect: float) -> tuple[str, int | None]:
+    """The verdict from the primary metric's always-valid interval (module docstring).
 
-    >>> verdict([])
-    ('too few participants', None)
+    Returns the verdict and, for "too few participants", testers needed per variant.
     """
-    votes: dict[str, int] = {}
-    first_winner: str | None = None
-    for metric in metrics:
-        if math.isfinite(metric.p_adjusted) and metric.p_adjusted < alpha:
-            control, treatment = metric.compared
-            better_is_treatment = (metric.comparison.effect < 0) == metric.lower_is_better
-            winner = treatment if better_is_treatment else control
-            votes[winner] = votes.get(winner, 0) + 1
-            first_winner = first_winner or winner
-    if votes:
-        most = max(votes.values())
-        leaders = [name for name, count in votes.items() if count == most]
-        # A tie in votes goes to the variant the earliest significant metric favours
-        # (metrics are listed primary first).
-        winner = first_winner if first_winner in leaders else leaders[0]
-        return f"{winner} better", None
-    if not metrics:
+    sequential = primary.sequential
+    if sequential is None or primary.no_variance:
         return VERDICT_TOO_FEW, None
-    primary = metrics[0]
-    needed = needed_n_per_variant(primary.kind)
-    smallest = min(int(v["n"]) for v in primary.variants.values())
-    if smallest < needed:
-        return VERDICT_TOO_FEW, needed
-    return VERDICT_NO_DIFFERENCE, None
+    low, high = sequential.ci95
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return VERDICT_TOO_FEW, None
+    control, treatment = primary.compared
+    if low > 0 or high < 0:
+        treatment_better = (sequential.effect < 0) == primary.metric.lower_is_better
+        return f"{treatment if treatment_better else control} better", None
+    if -min_effect < low and high < min_effect:
+        return VERDICT_NO_DIFFERENCE, None
+    return VERDICT_TOO_FEW, sequential_needed_n(sequential.sd, min_effect)
+
+
+def _guardrail_worse(result: MetricResult) -> str | None:
+    """The variant whose fixed-sample 95 % interval is wholly on the harmful side."""
+    low, high = result.comparison.ci95
+    if result.no_variance or not (math.isfinite(low) and math.isfinite(high)):
+        return None
+    control, treatment = result.compared
+    if low > 0:  # treatment higher
+        return treatment if result.metric.lower_is_better else control
+    if high < 0:  # treatment lower
+        return control if result.metric.lower_is_better else treatment
+    return None
 
 
 def analyze_metrics(values: list[MetricValues], seed: int = 0, draws: int = DRAWS
                     ) -> list[MetricResult]:
-    """Compare every metric and Holm-adjust the p-values across them.
+    """Compare every metric; the first is the primary, the others are Holm-adjusted
+    among themselves (metrics without variance are left out of the adjustment)."""
+    if not values:
+        return []
+    results = [compare_metric(values[0], "primary", seed=seed, draws=draws)]
+    results += [compare_metric(v, "secondary", seed=seed, draws=draws) for v in values[1:]]
+    secondary_p = [math.nan if r.no_variance else r.comparison.p_value for r in results[1:]]
+    adjusted = [results[0].p_value, *holm(secondary_p)]
+    final = []
+    for result, p_adj in zip(results, adjusted, strict=True):
+        worse = _guardrail_worse(result) if result.metric.guardrail and \
+            result.role == "secondary" else None
+        final.append(MetricResult(result.metric, result.role, result.variants,
+                                  result.compared, result.comparison, result.prob_best,
+                                  result.no_variance, result.sequential, p_adj, worse))
+    return final
 
-    ``draws``: Monte Carlo draws per posterior for the probability to be best.
-    """
-    results = [compare_metric(v, seed=seed, draws=draws) for v in values]
-    adjusted = holm([r.comparison.p_value for r in results])
-    return [MetricResult(r.metric, r.kind, r.lower_is_better, r.variants, r.compared,
-                         r.comparison, r.prob_best, p) for r, p in zip(results, adjusted,
-                                                                       strict=True)]
 
-
-# --- per-participant metrics from study data -----------------------------------------
+# --- per-tester values from study data ------------------------------------------------
 
 def participant_variants(data: StudyData, experiment: str) -> pd.Series:
     """variant by participant_id for one experiment (the latest assignment wins)."""
@@ -205,10 +345,10 @@ def participant_variants(data: StudyData, experiment: str) -> pd.Series:
 
 
 def message_turn_metrics(data: StudyData, key: str) -> pd.DataFrame:
-    """Per participant: turns after a ``key`` message, wrong clicks per turn, hesitation.
-
-    Columns: ``participant_id, turns, wrong_per_turn, hesitation_ms, rules_opened``.
-    """
+    """Per participant: the turns after a ``key`` message, wrong clicks per such turn and
+    the first click's ``ms`` in them (a confusion aid; experiments use
+    :mod:`analytics.metrics`). Columns: ``participant_id, turns, wrong_per_turn,
+    hesitation_ms``."""
     table = derive.messages(data)
     shown = table[(table["key"] == key) & (table["next_turn_id"] >= 0)]
     turn_table = derive.turns(data).set_index("turn_id")
@@ -223,91 +363,137 @@ def message_turn_metrics(data: StudyData, key: str) -> pd.DataFrame:
     return result.rename_axis("participant_id").reset_index()
 
 
-def participant_turn_metrics(data: StudyData) -> pd.DataFrame:
-    """Per participant over all human turns: ``turns, wrong_per_turn, hesitation_ms``."""
-    turn_table = derive.turns(data)
-    grouped = turn_table.groupby("participant_id")
-    return pd.DataFrame({
-        "turns": grouped.size(),
-        "wrong_per_turn": grouped["n_wrong"].mean(),
-        "hesitation_ms": grouped["first_ms"].mean(),
-    }).rename_axis("participant_id").reset_index()
+def _instruments(scores: pd.DataFrame) -> list[str]:
+    require_columns(scores, SCORE_COLUMNS, "scores")
+    totals = scores[(scores["scale"] == "total") & (scores["phase"] == "post")]
+    return sorted(str(name) for name in totals["instrument"].dropna().unique())
 
 
-def completed_participants(data: StudyData) -> set[str]:
-    """Participants with a ``page`` event whose ``page`` is ``done``."""
-    pages = derive.props_of(data, "page", ["page"])
-    return set(pages.loc[pages["page"] == "done", "participant_id"].astype(str))
+def primary_of(experiment: dict[str, Any]) -> tuple[Metric, float, tuple[str, ...]]:
+    """The experiment's primary metric and min_effect, with a note when the stored
+    choice could not be used (the target's default is used then)."""
+    target = str(experiment.get("target") or "")
+    notes: tuple[str, ...] = ()
+    chosen = experiment.get("primary_metric")
+    try:
+        metric = check_primary(target, str(chosen) if chosen else None)
+    except MetricError as error:
+        metric = check_primary(target, None)
+        notes = (f"{error}; the default {metric.key} is used",)
+    raw = experiment.get("min_effect")
+    try:
+        min_effect = float(raw) if raw is not None else metric.min_effect
+    except (TypeError, ValueError):
+        min_effect = math.nan
+    if not (math.isfinite(min_effect) and min_effect > 0):
+        notes += (f"min_effect {raw!r} is not a positive number; the metric's default "
+                  f"{metric.min_effect:g} is used",)
+        min_effect = metric.min_effect
+    return metric, min_effect, notes
 
 
 def experiment_metric_values(data: StudyData, experiment: dict[str, Any],
                              scores: pd.DataFrame, quiz: pd.DataFrame) -> list[MetricValues]:
-    """Every metric of one experiment as per-participant values by variant."""
+    """Every metric of one experiment as per-tester values by variant, primary first."""
     key = str(experiment["key"])
-    names = [str(v) for v in experiment.get("variants") or []]
-    assigned = participant_variants(data, key)
-    if not names:
-        names = sorted(assigned.unique())
     target = str(experiment.get("target") or "")
-    per_participant: list[tuple[str, MetricKind, bool, pd.Series]] = []
-    if target.startswith("message:"):
-        table = message_turn_metrics(data, target.split(":", 1)[1]).set_index("participant_id")
-        per_participant.append(("wrong_per_turn_after_message", "mean", True,
-                                table["wrong_per_turn"]))
-        per_participant.append(("hesitation_after_message_ms", "mean", True,
-                                table["hesitation_ms"]))
-    else:
-        table = participant_turn_metrics(data).set_index("participant_id")
-        per_participant.append(("wrong_per_turn", "mean", True, table["wrong_per_turn"]))
-        per_participant.append(("hesitation_ms", "mean", True, table["hesitation_ms"]))
-    require_columns(quiz, QUIZ_COLUMNS, "quiz")
-    if len(quiz):
-        share = quiz.assign(correct=quiz["correct"].astype(float)).groupby(
-            "participant_id")["correct"].mean()
-        per_participant.append(("quiz_correct", "mean", False, share))
-    require_columns(scores, SCORE_COLUMNS, "scores")
-    totals = scores[(scores["scale"] == "total") & (scores["phase"] == "post")]
-    for instrument, group in totals.groupby("instrument", sort=True):
-        value = pd.to_numeric(group["value"], errors="coerce").groupby(
-            group["participant_id"]).mean()
-        per_participant.append((f"score:{instrument}", "mean",
-                                str(instrument).lower() in LOWER_IS_BETTER_INSTRUMENTS, value))
-    done = completed_participants(data)
-    completion = pd.Series(assigned.index.isin(list(done)).astype(float),
-                           index=assigned.index)
-    per_participant.append(("completion", "rate", False, completion))
+    assigned = participant_variants(data, key)
+    names = [str(v) for v in experiment.get("variants") or []] or sorted(assigned.unique())
+    primary, _, _ = primary_of(experiment)
+    message_key = target.split(":", 1)[1] if target_kind(target) == "message" else None
+    inputs = MetricInputs(data, message_key, scores, quiz)
+    # Quiz items the designer tied to the experiment (``quiz_items`` in its record).
+    items = [str(item) for item in experiment.get("quiz_items") or []]
+    chosen = metrics_for_target(target, _instruments(scores), items)
+    if primary.key not in {m.key for m in chosen}:
+        chosen.append(primary)
+    ordered = [primary] + [m for m in chosen if m.key != primary.key]
     result = []
-    for metric, kind, lower, series in per_participant:
-        joined = pd.DataFrame({"variant": assigned}).join(series.rename("value"), how="inner")
-        joined = joined[np.isfinite(joined["value"].astype(float))]
-        by_variant = {name: joined.loc[joined["variant"] == name, "value"].to_numpy(float)
-                      for name in names}
-        result.append(MetricValues(metric, kind, lower, by_variant))
+    for metric in ordered:
+        if metric.key == "quiz_correct" and quiz.empty and metric is not primary:
+            continue  # no quiz in this study (kept when it decides: then "too few")
+        series = metric.values(inputs)
+        frame = pd.DataFrame({"variant": assigned}).join(series.rename("value"), how="inner")
+        frame = frame[np.isfinite(frame["value"].astype(float))]
+        result.append(MetricValues(metric, {
+            name: frame.loc[frame["variant"] == name, "value"].to_numpy(float)
+            for name in names}))
     return result
 
 
 def analyze_experiment(data: StudyData, experiment: dict[str, Any],
                        scores: pd.DataFrame, quiz: pd.DataFrame,
-                       seed: int = 0) -> ExperimentResult:
-    """Assignment counts + SRM, every metric with Holm adjustment, and the verdict.
+                       seed: int = 0, draws: int = DRAWS) -> ExperimentResult:
+    """Counts + SRM, the primary metric's verdict, secondaries with Holm, guardrails.
 
-    ``experiment`` is one entry of ``study["experiments"]``: ``{key, variants, target}``.
+    ``experiment`` is one entry of ``study["experiments"]``: ``{key, variants, target}``
+    and optionally ``primary_metric`` and ``min_effect``.
     """
     key = str(experiment["key"])
+    target = str(experiment.get("target") or "")
     assigned = participant_variants(data, key)
     names = [str(v) for v in experiment.get("variants") or []] or sorted(assigned.unique())
     counts = {name: int((assigned == name).sum()) for name in names}
     srm_p = srm_check(counts).p_value if len(names) >= 2 else math.nan
+    try:
+        primary, min_effect, notes = primary_of(experiment)
+    except MetricError as error:
+        return ExperimentResult(key, names, counts, srm_p, target, notes=(str(error),))
     if len(names) < 2:
-        return ExperimentResult(key, names, counts, srm_p)
+        return ExperimentResult(key, names, counts, srm_p, target, primary.key, min_effect,
+                                notes=notes)
     metrics = analyze_metrics(experiment_metric_values(data, experiment, scores, quiz),
-                              seed=seed)
-    text, needed = verdict(metrics)
-    return ExperimentResult(key, names, counts, srm_p, metrics, text, needed)
+                              seed=seed, draws=draws)
+    text, needed = decide(metrics[0], min_effect) if metrics else (VERDICT_TOO_FEW, None)
+    return ExperimentResult(key, names, counts, srm_p, target, primary.key, min_effect,
+                            metrics, text, needed, notes)
 
 
 def analyze_experiments(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
-                        seed: int = 0) -> list[ExperimentResult]:
+                        seed: int = 0, draws: int = DRAWS) -> list[ExperimentResult]:
     """:func:`analyze_experiment` for every experiment of the study."""
-    return [analyze_experiment(data, experiment, scores, quiz, seed=seed)
+    return [analyze_experiment(data, experiment, scores, quiz, seed=seed, draws=draws)
             for experiment in data.study.get("experiments") or []]
+
+
+# --- for people: one row per metric with readable names and rounded numbers -----------
+
+def _metric_of(entry: dict[str, Any]) -> Metric | None:
+    try:
+        return metric_by_key(str(entry.get("metric")))
+    except MetricError:
+        return None
+
+
+def readable_rows(experiment: dict[str, Any]) -> list[dict[str, str]]:
+    """The metrics of one ``experiments[]`` report entry as rows for a page or the plan:
+    people's column names, rounded values with units, the effect with its interval.
+
+    >>> readable_rows({"metrics": []})
+    []
+    """
+    rows = []
+    for entry in experiment.get("metrics", []):
+        metric = _metric_of(entry)
+        compared = entry.get("compared") or list(entry.get("variants", {}))[:2]
+        row: dict[str, str] = {
+            "Metric": str(entry.get("name") or entry.get("metric")),
+            "Role": ("primary (decides)" if entry.get("role") == "primary"
+                     else "guardrail" if entry.get("guardrail") else "secondary"),
+        }
+        for name, summary in entry.get("variants", {}).items():
+            mean = summary.get("mean")
+            value = metric.format_value(mean) if metric is not None else (
+                "–" if mean is None else f"{mean:.3g}")
+            row[f"{name} (n)"] = f"{value} ({summary.get('n', 0)})"
+        label = f"{compared[1]} − {compared[0]}" if len(compared) == 2 else "effect"
+        row[f"Difference {label} [95% interval]"] = str(entry.get("effect_text", "–"))
+        p_value = entry.get("p_adjusted")
+        row["p (primary: always-valid; others: Holm)"] = (
+            "not tested" if entry.get("no_variance") else
+            "–" if p_value is None else ("< 0.001" if p_value < 0.001 else f"{p_value:.3f}"))
+        best = entry.get("prob_best") or {}
+        row["Chance best"] = ", ".join(f"{k} {v:.0%}" for k, v in best.items()) or "–"
+        row["Definition"] = str(entry.get("definition", ""))
+        rows.append(row)
+    return rows

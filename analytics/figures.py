@@ -121,32 +121,76 @@ def score_distribution_figure(scores: pd.DataFrame, instrument: str,
     return _layout(fig, f"{instrument} scores", boxmode="group", yaxis_title="score")
 
 
-def experiment_effect_figure(experiment: dict[str, Any]) -> go.Figure:
-    """Each metric's effect (treatment − control) with its 95 % interval, zero marked.
+def _wrap(label: str, width: int = 26) -> str:
+    """A long axis label on two or more lines (narrow screens keep room for the plot).
 
-    ``experiment`` is one ``experiments[]`` entry of the report JSON. Effects are shown
-    relative to the control mean when it is non-zero (so metrics share one axis).
+    >>> _wrap("Response time after the message (primary)")
+    'Response time after the<br>message (primary)'
     """
-    names, effects, lows, highs, texts = [], [], [], [], []
+    lines: list[str] = []
+    for word in label.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "<br>".join(lines)
+
+
+def experiment_effect_figure(experiment: dict[str, Any]) -> go.Figure:
+    """A forest plot: each metric's difference (treatment − control) with its 95 %
+    interval, in units of that metric's smallest difference worth acting on
+    (``min_effect``), so metrics of different units share one axis; the band from −1 to
+    +1 holds differences too small to act on. The primary metric (always-valid interval)
+    is drawn first and larger; metrics without variance are listed, not plotted.
+
+    ``experiment`` is one ``experiments[]`` entry of the report JSON.
+    """
+    names: list[str] = []
+    effects: list[float | None] = []
+    lows: list[float] = []
+    highs: list[float] = []
+    texts: list[str] = []
+    sizes: list[int] = []
+    colours: list[str] = []
     for metric in experiment.get("metrics", []):
         control, treatment = metric.get("compared") or list(metric["variants"])[:2]
-        base = metric["variants"].get(control, {}).get("mean")
+        label = str(metric.get("name") or metric["metric"])
         effect, ci = metric.get("effect"), metric.get("ci95") or [None, None]
-        if effect is None or ci[0] is None or ci[1] is None:
+        scale = metric.get("min_effect") or 1.0
+        primary = metric.get("role") == "primary"
+        if metric.get("no_variance") or effect is None or ci[0] is None or ci[1] is None:
+            names.append(_wrap(html.escape(f"{label} (no variance: not tested)"
+                                           if metric.get("no_variance")
+                                           else f"{label} (no data)")))
+            effects.append(None)
+            lows.append(0.0)
+            highs.append(0.0)
+            texts.append("")
+            sizes.append(0)
+            colours.append(OKABE_ITO[7])
             continue
-        scale = abs(base) if base else 1.0
-        names.append(html.escape(f"{metric['metric']} ({treatment} vs {control})"))
+        role = "primary" if primary else "guardrail" if metric.get("guardrail") else \
+            "secondary"
+        names.append(_wrap(html.escape(f"{label} ({role})")))
         effects.append(effect / scale)
         lows.append((effect - ci[0]) / scale)
         highs.append((ci[1] - effect) / scale)
-        texts.append(f"p_adj={metric.get('p_adjusted')}")
+        texts.append(html.escape(f"{treatment} − {control}: "
+                                 f"{metric.get('effect_text', '')}"))
+        sizes.append(15 if primary else 10)
+        colours.append(OKABE_ITO[5] if primary else OKABE_ITO[4])
     fig = go.Figure(go.Scatter(
-        x=effects, y=names, mode="markers", marker={"color": OKABE_ITO[4], "size": 11},
+        x=effects, y=names, mode="markers",
+        marker={"color": colours, "size": sizes, "symbol": "diamond"},
         error_x={"type": "data", "symmetric": False, "array": highs, "arrayminus": lows,
                  "color": OKABE_ITO[4]}, text=texts,
-        hovertemplate="%{y}<br>relative effect %{x:.1%}<br>%{text}<extra></extra>"))
+        hovertemplate="%{y}<br>%{text}<extra></extra>"))
+    fig.add_vrect(x0=-1, x1=1, fillcolor=OKABE_ITO[7], opacity=0.12, line_width=0,
+                  annotation_text="too small to act on", annotation_position="top left")
     fig.add_vline(x=0, line_dash="dash", line_color=OKABE_ITO[7])
-    title = html.escape(f"Experiment {experiment.get('key', '')}: effect with 95% CI — "
+    fig.update_yaxes(autorange="reversed")
+    title = html.escape(f"Experiment {experiment.get('key', '')}: "
                         f"{experiment.get('verdict', '')}")
-    return _layout(fig, title,
-                   xaxis={"title": "effect relative to control mean", "tickformat": ".0%"})
+    return _layout(fig, title, height=max(280, 80 + 48 * len(names)),
+                   xaxis={"title": "difference ÷ smallest worthwhile difference, "
+                                   "95% intervals"})

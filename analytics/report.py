@@ -133,25 +133,54 @@ def report_markdown(report: dict[str, Any],
                      f"{fact['wrong_rate']:.0%} | {_fmt(fact.get('median_ms'), 5)} |")
     lines += ["", "## Experiments", ""]
     for experiment in report["experiments"]:
-        lines += [f"### {e(experiment['key'])}: {e(experiment['verdict'])}", "",
-                  f"Sample-ratio check p = {_fmt(experiment['srm_p'])}"
-                  + (f"; about {experiment['n_needed']} participants per variant needed "
-                     "for 80% power" if experiment.get("n_needed") else ""), "",
-                  "| metric | variants (n, mean) | effect | 95% CI | p | p (Holm) | P(best) |",
-                  "|---|---|---|---|---|---|---|"]
-        for metric in experiment["metrics"]:
-            variants = "; ".join(f"{e(name)}: {v['n']}, {_fmt(v['mean'])}"
-                                 for name, v in metric["variants"].items())
-            best = "; ".join(f"{e(name)} {p:.0%}" for name, p in metric["prob_best"].items())
-            ci = metric["ci95"]
-            lines.append(f"| {e(metric['metric'])} | {variants} | {_fmt(metric['effect'])} | "
-                         f"[{_fmt(ci[0])}, {_fmt(ci[1])}] | {_fmt(metric['p_value'])} | "
-                         f"{_fmt(metric['p_adjusted'])} | {best} |")
-        lines.append("")
+        lines += _experiment_markdown(experiment)
     if figures:
         lines += ["## Charts", "", "Interactive in the HTML report: "
                   + ", ".join(e(name) for name in figures) + "."]
     return "\n".join(lines) + "\n"
+
+
+def _experiment_intro(experiment: dict[str, Any]) -> list[str]:
+    """Plain-text lines under an experiment's heading (escape before use)."""
+    counts = ", ".join(f"{name}: {n}" for name, n in (experiment.get("counts") or {}).items())
+    lines = [str(experiment.get("summary") or experiment["verdict"])]
+    if experiment.get("definition"):
+        lines.append(f"Primary metric: {experiment.get('definition')}")
+    lines.append(f"Testers per variant: {counts or '–'}; sample-ratio check p = "
+                 f"{_fmt(experiment.get('srm_p'))} (below 0.001: the split is broken).")
+    if experiment.get("method"):
+        lines.append(f"Method: the verdict uses an {experiment['method']}, valid however "
+                     "often you look; other metrics use fixed-sample tests with Holm's "
+                     "correction.")
+    lines += [str(note) for note in experiment.get("notes") or []]
+    return lines
+
+
+def _experiment_markdown(experiment: dict[str, Any]) -> list[str]:
+    e = escape_markdown
+    lines = [f"### {e(experiment['key'])}: {e(experiment['verdict'])}", ""]
+    lines += [f"{e(line)}  " for line in _experiment_intro(experiment)]
+    rows = experiments.readable_rows(experiment)
+    if rows:
+        header = list(rows[0])
+        lines += ["", "| " + " | ".join(e(h) for h in header) + " |",
+                  "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(e(row.get(h, "")) for h in header) + " |" for row in rows]
+    return [*lines, ""]
+
+
+def _experiment_html(experiment: dict[str, Any]) -> list[str]:
+    x = html.escape
+    parts = [f"<h3>{x(str(experiment['key']))}: {x(str(experiment['verdict']))}</h3>"]
+    parts += [f"<p>{x(line)}</p>" for line in _experiment_intro(experiment)]
+    rows = experiments.readable_rows(experiment)
+    if rows:
+        header = list(rows[0])
+        parts.append("<table><tr>" + "".join(f"<th>{x(h)}</th>" for h in header) + "</tr>")
+        parts += ["<tr>" + "".join(f"<td>{x(row.get(h, ''))}</td>" for h in header)
+                  + "</tr>" for row in rows]
+        parts.append("</table>")
+    return parts
 
 
 def report_html(report: dict[str, Any], figures: dict[str, go.Figure] | None = None) -> str:
@@ -179,22 +208,7 @@ def report_html(report: dict[str, Any], figures: dict[str, go.Figure] | None = N
                      "</td></tr>")
     parts.append("</table><h2>Experiments</h2>")
     for experiment in report["experiments"]:
-        parts.append(f"<h3>{x(experiment['key'])}: {x(experiment['verdict'])}</h3>"
-                     f"<p>Sample-ratio check p = {_fmt(experiment['srm_p'])}"
-                     + (f"; about {experiment['n_needed']} participants per variant needed "
-                        "for 80% power" if experiment.get("n_needed") else "") + "</p>"
-                     "<table><tr><th>metric</th><th>variants (n, mean)</th><th>effect</th>"
-                     "<th>95% CI</th><th>p</th><th>p (Holm)</th><th>P(best)</th></tr>")
-        for metric in experiment["metrics"]:
-            variants = "; ".join(f"{x(name)}: {v['n']}, {_fmt(v['mean'])}"
-                                 for name, v in metric["variants"].items())
-            best = "; ".join(f"{x(name)} {p:.0%}" for name, p in metric["prob_best"].items())
-            ci = metric["ci95"]
-            parts.append(f"<tr><td>{x(metric['metric'])}</td><td>{variants}</td>"
-                         f"<td>{_fmt(metric['effect'])}</td><td>[{_fmt(ci[0])}, "
-                         f"{_fmt(ci[1])}]</td><td>{_fmt(metric['p_value'])}</td>"
-                         f"<td>{_fmt(metric['p_adjusted'])}</td><td>{best}</td></tr>")
-        parts.append("</table>")
+        parts += _experiment_html(experiment)
     first = True
     for name, fig in (figures or {}).items():
         parts.append(f"<h2>{x(name)}</h2>")

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
+from scipy import optimize
 from scipy import stats as sps
 from statsmodels.stats.power import NormalIndPower, TTestIndPower
 from statsmodels.stats.proportion import confint_proportions_2indep
@@ -271,3 +272,139 @@ def needed_n_per_variant(kind: MetricKind, effect_size: float = MIN_EFFECT_SIZE,
     n = solver.solve_power(effect_size=effect_size, alpha=alpha, power=power, ratio=1.0,
                            alternative="two-sided")
     return int(math.ceil(float(np.asarray(n).item())))
+
+
+# --- always-valid inference for the primary metric ---------------------------------------
+
+#: Total testers at which the confidence sequence is tightest (its "tuning" n): a typical
+#: playtest. The guarantee holds at every n; only the width trades off across n.
+SEQUENTIAL_TUNING_N = 40
+SEQUENTIAL_METHOD = ("always-valid 95% confidence sequence (asymptotic, Waudby-Smith et al. "
+                     "2023, eq. 9; as in GrowthBook's sequential testing)")
+
+
+@dataclass(frozen=True)
+class SequentialComparison:
+    """Treatment − control with an always-valid (time-uniform) 95 % interval.
+
+    ``ci95`` covers the true difference at every sample size simultaneously with
+    probability ≥ 95 % (asymptotically), so looking at it every day does not inflate
+    false positives. ``sd``: the pooled per-tester standard deviation it used.
+    """
+
+    effect: float
+    ci95: tuple[float, float]
+    p_value: float
+    n: int
+    sd: float
+    test: str = "always-valid"
+
+
+def sequential_rho2(alpha: float = ALPHA, tuning_n: float = SEQUENTIAL_TUNING_N) -> float:
+    """ρ² of the normal-mixture boundary tuned to be tightest at ``tuning_n``
+    (Waudby-Smith et al. 2023, eq. 161; GrowthBook's ``sequential_rho`` squared).
+
+    >>> round(sequential_rho2(0.05, 40), 4)
+    0.1984
+    """
+    log_term = -2 * math.log(alpha)
+    return (log_term + math.log(log_term + 1)) / tuning_n
+
+
+def sequential_halfwidth(unit_variance: float, n: float, alpha: float = ALPHA,
+                         tuning_n: float = SEQUENTIAL_TUNING_N) -> float:
+    """Half-width of the two-sided asymptotic confidence sequence after ``n`` units
+    whose per-unit variance is ``unit_variance`` (Waudby-Smith, Arbour, Sinha, Kennedy,
+    Ramdas 2023, "Time-uniform central limit theory and asymptotic confidence sequences",
+    Annals of Statistics, eq. 9)::
+
+        sqrt(σ²) · sqrt( 2 (n ρ² + 1) / (n² ρ²) · log( sqrt(n ρ² + 1) / α ) )
+
+    >>> round(sequential_halfwidth(1.0, 40) / (1.96 / math.sqrt(40)), 2)  # vs fixed-n
+    1.55
+    """
+    rho2 = sequential_rho2(alpha, tuning_n)
+    grown = n * rho2 + 1
+    return math.sqrt(unit_variance) * math.sqrt(
+        2 * grown * math.log(math.sqrt(grown) / alpha) / (n * n * rho2))
+
+
+def _unit_variance(a: np.ndarray, b: np.ndarray, kind: MetricKind) -> tuple[float, float]:
+    """Variance of the difference of means (Welch) and the pooled per-tester SD.
+
+    Rates use Agresti–Caffo's add-one proportions so that 12 of 12 against 12 of 12
+    still has spread (nothing is known exactly from 12 testers).
+    """
+    if kind == "rate":
+        pa = (a.sum() + 1) / (len(a) + 2)
+        pb = (b.sum() + 1) / (len(b) + 2)
+        va, vb = pa * (1 - pa), pb * (1 - pb)
+    else:
+        va, vb = float(np.var(a, ddof=1)), float(np.var(b, ddof=1))
+    return va / len(a) + vb / len(b), math.sqrt((va + vb) / 2)
+
+
+def sequential_test(control: Sequence[float] | np.ndarray,
+                    treatment: Sequence[float] | np.ndarray, kind: MetricKind = "mean",
+                    alpha: float = ALPHA, tuning_n: float = SEQUENTIAL_TUNING_N
+                    ) -> SequentialComparison:
+    """Treatment − control with an always-valid interval and p-value (see
+    :func:`sequential_halfwidth`; p-value: the reciprocal of the mixture e-value, eq. 155).
+
+    Each arm needs two testers; with no spread at all in either arm (means) the interval
+    is undefined (NaN): the metric cannot be tested yet.
+
+    >>> result = sequential_test([2.0, 2.5, 3.0, 2.2] * 5, [4.0, 4.4, 3.9, 4.6] * 5)
+    >>> result.ci95[0] > 0, result.p_value < 0.05
+    (True, True)
+    """
+    a, b = _clean(control), _clean(treatment)
+    effect = float(b.mean() - a.mean()) if len(a) and len(b) else math.nan
+    if len(a) < 2 or len(b) < 2:
+        return SequentialComparison(effect, (math.nan, math.nan), math.nan,
+                                    len(a) + len(b), math.nan)
+    variance, sd = _unit_variance(a, b, kind)
+    n = len(a) + len(b)
+    scale = max(1.0, float(np.abs(np.concatenate([a, b])).max()))
+    if sd <= 1e-9 * scale:
+        # No spread beyond float rounding (e.g. the same 40 ms everywhere): untestable.
+        return SequentialComparison(effect, (math.nan, math.nan), math.nan, n, 0.0)
+    half = sequential_halfwidth(variance * n, n, alpha, tuning_n)
+    rho2 = sequential_rho2(alpha, tuning_n)
+    grown = n * rho2 + 1
+    z2 = effect * effect / variance  # squared z statistic
+    log_e = rho2 * n * z2 / (2 * grown) - 0.5 * math.log(grown)
+    p_value = float(min(1.0, math.exp(-log_e)))
+    return SequentialComparison(effect, (effect - half, effect + half), p_value, n, sd)
+
+
+def sequential_needed_n(sd: float, min_effect: float, alpha: float = ALPHA,
+                        power: float = POWER, tuning_n: float = SEQUENTIAL_TUNING_N,
+                        limit: int = 100_000) -> int | None:
+    """Testers per variant for ``power`` to find a difference of ``min_effect`` with the
+    always-valid interval, given a per-tester SD of ``sd`` (equal arms).
+
+    Power is P(the interval excludes 0) when the true difference is ``min_effect``: the
+    estimate (SE = sd·√(2/n)) must exceed the half-width, so ``min_effect ≥ half-width +
+    z_power · SE``; the smallest such n is found with ``scipy.optimize.brentq``. None
+    when ``sd`` or ``min_effect`` is unusable or more than ``limit`` would be needed.
+
+    >>> sequential_needed_n(1.0, 1.0)  # a fixed-n t-test would need 17
+    31
+    """
+    if not (math.isfinite(sd) and sd > 0 and math.isfinite(min_effect) and min_effect > 0):
+        return None
+    z_power = float(sps.norm.ppf(power))
+
+    def gap(per_arm: float) -> float:
+        total = 2 * per_arm
+        se = sd * math.sqrt(2 / per_arm)
+        # per-unit variance of the difference: total · SE² = 4 sd² for equal arms
+        return min_effect - sequential_halfwidth(4 * sd * sd, total, alpha, tuning_n) \
+            - z_power * se
+
+    if gap(2) >= 0:
+        return 2
+    if gap(limit) < 0:
+        return None
+    return int(math.ceil(optimize.brentq(gap, 2, limit)))

@@ -20,6 +20,7 @@ from playtest.app_pages import access, cookies, designer, home, identity, tester
 from playtest.app_pages.common import plain
 from playtest.storage import repository as repo
 from playtest.storage.errors import DatabaseUnavailable
+from playtest.study_config import StudyConfigError
 
 st.set_page_config(page_title="Vapoosh! playtest", page_icon="🎲", layout="centered")
 
@@ -32,6 +33,13 @@ def _problem(title: str, text: str, *, retry: bool = False) -> st.Page:
             st.session_state[trouble.TROUBLE] = trouble.START
 
     return st.Page(page, title=title, url_path="sorry", default=True)
+
+
+# A study stored before its settings were validated (or edited in the database) that no
+# longer validates: testers wait calmly; the Studies page tells the designer why.
+BEING_FIXED = ("This study is being fixed",
+               "The study team is correcting a setting of this playtest. Please try this "
+               "link again later: nothing you did so far is lost.")
 
 
 def _welcome_back(study: repo.Study, participant: repo.Participant) -> st.Page:
@@ -64,7 +72,10 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
     study_code = st.query_params.get("study")
     if code:
         identity.bind(code)
-        who = services.load_tester(engine, code)
+        try:
+            who = services.load_tester(engine, code)
+        except StudyConfigError:
+            return [_problem(*BEING_FIXED)], False
         if who is None:
             st.session_state.pop("tester", None)
             return [_problem(
@@ -73,7 +84,10 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
                 "the whole link, or ask the study team for a new one.",
             )], False
         if who.participant.stage == "consent":  # a consent a fault stopped half-way
-            services.finish_consent(engine, who.study, code)
+            try:
+                services.finish_consent(engine, who.study, code)
+            except StudyConfigError:
+                return [_problem(*BEING_FIXED)], False
             who = services.load_tester(engine, code) or who
         identity.remember(who.study.study_id, code)
         st.session_state["tester"] = who
@@ -91,6 +105,10 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
             return [_problem("This study is closed",
                              "Thank you for your interest: this playtest is not taking new "
                              "players any more.")], False
+        try:
+            services.study_config(study)
+        except StudyConfigError:
+            return [_problem(*BEING_FIXED)], False
         st.session_state["study"] = study
         return [tester.consent_st_page()], False
     pages: dict[str, list[st.Page]] = {"Playtest lab": [home.page()]}

@@ -146,7 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status = run(args)
     except ImportRejected as exc:
-        for line, message in exc.problems[:50]:
+        # One problem: its one line says it all (the summary repeats it with the verdict).
+        for line, message in exc.problems[:50] if len(exc.problems) > 1 else ():
             print(f"{exc.path}:{line}: {message}", file=sys.stderr)
         if len(exc.problems) > 50:
             print(f"… {len(exc.problems) - 50} more problems", file=sys.stderr)

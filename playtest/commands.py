@@ -14,6 +14,7 @@ from playtest import auth
 from playtest.cli import CommandError, arg, command, group
 from playtest.storage import repository as repo
 from playtest.storage.db import database_url, ready_engine, safe_url
+from playtest.study_config import StudyConfigError
 
 APP = Path(__file__).resolve().parent / "app.py"
 
@@ -76,7 +77,11 @@ def demo_command(args: argparse.Namespace) -> int:
         if study is None:
             raise CommandError(f"no study {args.study!r}")
     started = time.perf_counter()
-    report = demo.generate(engine, args.testers, seed=args.seed, study=study)
+    try:
+        report = demo.generate(engine, args.testers, seed=args.seed, study=study)
+    except StudyConfigError as err:  # a study stored before settings were checked
+        raise CommandError(f"study {args.study}: fix its settings on the Studies page "
+                           f"first ({err})") from None
     print(report.summary())
     done = refresh(engine, study.study_id if study else demo.DEMO_STUDY_ID)
     print(f"dashboard data {done.how} in {done.seconds:.1f} s")
@@ -90,12 +95,21 @@ def demo_command(args: argparse.Namespace) -> int:
     arg("--json", dest="json_out", default=None, help="JSON file to write, e.g. plan.json"),
     arg("--html", dest="html_out", default=None,
         help="HTML file with the charts (default: next to --out, .html)"),
+    arg("--force", action="store_true", help="replace files that exist already"),
 ])
 def report_command(args: argparse.Namespace) -> int:
     from analytics.report import build_report, report_figures, report_html, report_markdown
+    from playtest.storage.outfiles import checked_out_path, written_together
     from playtest.study_snapshot import load_prepared
     from playtest.survey_items import annotate
 
+    # Every output is checked before the (slow) report is built, and all are written
+    # together: a bad --html path no longer leaves the .md behind.
+    out = checked_out_path(args.out, force=args.force)
+    html_out = checked_out_path(args.html_out or out.with_suffix(".html"), force=args.force,
+                                option="--html")
+    json_out = (checked_out_path(args.json_out, force=args.force, option="--json")
+                if args.json_out else None)
     engine = ready_engine()
     if repo.get_study(engine, args.study) is None:
         raise CommandError(f"no study {args.study!r}")
@@ -104,14 +118,13 @@ def report_command(args: argparse.Namespace) -> int:
     annotate(bundle.data)
     report = build_report(bundle.data, bundle.scores, bundle.quiz)
     charts = report_figures(bundle.data, report)
-    out = Path(args.out)
-    html_out = Path(args.html_out) if args.html_out else out.with_suffix(".html")
-    out.write_text(report_markdown(report, charts), encoding="utf-8")
-    html_out.write_text(report_html(report, charts), encoding="utf-8")
-    written = [str(out), str(html_out)]
-    if args.json_out:
-        Path(args.json_out).write_text(json.dumps(report, indent=2), encoding="utf-8")
-        written.append(args.json_out)
+    texts = {out: report_markdown(report, charts), html_out: report_html(report, charts)}
+    if json_out is not None:
+        texts[json_out] = json.dumps(report, indent=2)
+    with written_together(list(texts)) as temporaries:
+        for temporary, text in zip(temporaries, texts.values(), strict=True):
+            temporary.write_text(text, encoding="utf-8")
+    written = [str(path) for path in texts]
     print(f"wrote {', '.join(written)}: {report['participants']} participants, "
           f"{len(report['confusion_points'])} confusion points, "
           f"{len(report['experiments'])} experiments "

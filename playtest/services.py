@@ -22,7 +22,13 @@ from playtest.storage import repository as repo
 from playtest.storage.errors import ConflictError
 from playtest.storage.events import EventLogger
 from playtest.storage.models import events, game_actions
-from playtest.study_config import EffectiveConfig, StudyConfig, effective_config, parse_study_config
+from playtest.study_config import (
+    EffectiveConfig,
+    StudyConfig,
+    effective_config,
+    parse_study_config,
+    raw_config,
+)
 from surveys import SurveyDefinition, load_survey
 from surveys.streamlit_renderer import Answer, SavedProgress
 
@@ -36,21 +42,9 @@ def now_ms() -> float:
 
 def study_config(study: repo.Study) -> StudyConfig:
     """The validated config of a stored study (its columns folded into one model)."""
-    surveys = study.surveys or {}
-    settings = study.settings or {}
-    raw: dict[str, Any] = {
-        "rules": study.rules,
-        "games_per_tester": study.games_per_tester,
-        "allow_more_games": study.allow_more_games,
-        "experiments": [
-            {"key": e["key"], "target": e["target"],
-             "variants": e.get("payloads") or {v: v for v in e["variants"]}}
-            for e in study.experiments
-        ],
-        **{k: v for k, v in surveys.items() if k in ("pre_survey", "post_survey", "audience")},
-        **{k: v for k, v in settings.items()
-           if k in ("seats", "highlight_options", "show_computer_dice", "speed", "ai_think_ms")},
-    }
+    raw = raw_config(rules=study.rules, games_per_tester=study.games_per_tester,
+                     allow_more_games=study.allow_more_games, experiments=study.experiments,
+                     surveys=study.surveys or {}, settings=study.settings or {})
     return parse_study_config(raw)
 
 
@@ -99,9 +93,17 @@ class Tester:
 def consent(engine: Engine, study: repo.Study, details: Mapping[str, Any],
             rng: random.Random | None = None) -> repo.Participant:
     """Create the participant at the moment of consent and assign their variants."""
-    participant = repo.create_consented_participant(engine, study.study_id, dict(details))
+    participant = register_consent(engine, study, details)
     assign_variants(engine, study, participant.participant_id, rng)
     return participant
+
+
+def register_consent(engine: Engine, study: repo.Study,
+                     details: Mapping[str, Any]) -> repo.Participant:
+    """The consent row alone, once the study's settings are known to be valid (a study
+    that fails its check raises ``StudyConfigError`` before anyone is stored)."""
+    study_config(study)
+    return repo.create_consented_participant(engine, study.study_id, dict(details))
 
 
 def assign_variants(engine: Engine, study: repo.Study, participant_id: str,

@@ -8,21 +8,150 @@ A study's stored settings are a :class:`StudyConfig`. Experiments vary one thing
 ...     target="message:extra_turn", variants={"A": "default", "B": "formal"})])
 >>> effective_config(config, {"extra_turn_wording": "B"}).message_variants
 {'extra_turn': 'formal'}
+
+Every payload is checked against what play will do with it (one check per experiment
+target, :data:`PAYLOAD_CHECKS`), so a study that validates cannot fail at play:
+
+>>> parse_study_config({"experiments": [{"key": "pace", "target": "ui:speed",
+...     "variants": {"A": "fast", "B": 3}}]})
+Traceback (most recent call last):
+...
+playtest.study_config.StudyConfigError: experiments.0.variants.A: ui:speed must be 1, 2 or 3, not 'fast'
+
+Text a designer types (the Studies page's YAML and JSON) goes through
+:func:`load_settings_text`, which refuses YAML anchors and aliases (an alias bomb), nesting
+deeper than :data:`MAX_DEPTH` and text longer than :data:`MAX_SETTINGS_CHARS`:
+
+>>> load_settings_text("[&a [1, 2], *a]", "experiments")
+Traceback (most recent call last):
+...
+playtest.study_config.StudyConfigError: experiments: YAML anchors and aliases (&a, *a) are not allowed
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import json
+import math
+import string
+from collections.abc import Callable
+from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+import yaml
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from analytics.metrics import MetricError, check_primary
 
 SeatKind = str  # "human" or "ai:<level>"
 AI_LEVELS = ("easy", "medium", "hard", "expert")
 UI_SETTINGS = ("highlight_options", "show_computer_dice", "speed")
+SPEEDS: Final = (1, 2, 3)
+#: Longest literal message text a ``message:<key>`` variant may carry.
+MAX_MESSAGE_CHARS: Final = 300
+#: Most variants one experiment may have, and the longest variant name.
+MAX_VARIANTS: Final = 8
+MAX_VARIANT_NAME: Final = 64
+#: Limits of settings text typed on the Studies page (YAML or JSON).
+MAX_SETTINGS_CHARS: Final = 20_000
+MAX_DEPTH: Final = 8
 
 
 class StudyConfigError(ValueError):
     """A study setting that cannot work, in words a designer understands."""
+
+
+class _VariantError(ValueError):
+    """One variant's payload is refused; ``variant`` names it for the error's location."""
+
+    def __init__(self, variant: str, message: str) -> None:
+        super().__init__(message)
+        self.variant = variant
+        self.message = message
+
+
+# -- one check per experiment target ------------------------------------------------------
+# Each takes the target's name part (the message key, the UI setting) and one variant's
+# payload; it returns the payload as play will use it or raises ValueError saying why.
+
+
+def _check_rules(_name: str, payload: Any) -> Any:
+    """A preset name or a rules object the engine builds (what the game controller does)."""
+    from engine.core import RulesError
+    from engine.vapoosh.rules import Rules
+
+    if not isinstance(payload, str | dict):
+        raise ValueError("rules must be a preset name or an object of options")
+    if isinstance(payload, str) and len(payload) > 64:
+        raise ValueError(f"rules: unknown preset {payload[:40]!r}… (a preset name is short)")
+    try:
+        Rules.from_obj(payload)
+    except (RulesError, TypeError) as err:
+        raise ValueError(str(err)) from None
+    return payload
+
+
+def _check_message(key: str, payload: Any) -> str:
+    """A wording name of the catalog, or a literal text whose {placeholders} the key has."""
+    from playtest.messages.catalog import MessageError, load_catalog
+
+    catalog = load_catalog()
+    try:
+        entry = catalog.entry(key)
+    except MessageError:
+        raise ValueError(f"message:{key}: the catalog has no message {key!r}") from None
+    if not isinstance(payload, str) or not payload.strip():
+        raise ValueError(
+            f"message:{key}: a variant is a wording name ({', '.join(catalog.variants)}) "
+            "or a text"
+        )
+    if payload in catalog.variants:
+        return payload
+    if len(payload) > MAX_MESSAGE_CHARS:
+        raise ValueError(
+            f"message:{key}: a text of your own has at most {MAX_MESSAGE_CHARS} characters "
+            f"(this one has {len(payload)})"
+        )
+    try:
+        fields = {f for _, f, _, _ in string.Formatter().parse(payload) if f is not None}
+    except ValueError:
+        raise ValueError(f"message:{key}: unbalanced {{ or }} in {payload[:40]!r}") from None
+    unknown = sorted(fields - set(entry.values))
+    if unknown:
+        raise ValueError(
+            f"message:{key}: the text uses {{{unknown[0]}}}, but this message only has "
+            f"{', '.join('{' + v + '}' for v in entry.values) or 'no values'}"
+        )
+    return payload
+
+
+def _check_speed(_name: str, payload: Any) -> int:
+    if type(payload) is not int or payload not in SPEEDS:
+        raise ValueError(f"ui:speed must be 1, 2 or 3, not {payload!r}")
+    return payload
+
+
+def _check_flag(name: str, payload: Any) -> bool:
+    if not isinstance(payload, bool):
+        raise ValueError(f"ui:{name} must be true or false, not {payload!r}")
+    return payload
+
+
+#: target kind (``rules``, ``message``, ``ui:<setting>``) → payload check.
+PAYLOAD_CHECKS: Final[dict[str, Callable[[str, Any], Any]]] = {
+    "rules": _check_rules,
+    "message": _check_message,
+    "ui:speed": _check_speed,
+    "ui:highlight_options": _check_flag,
+    "ui:show_computer_dice": _check_flag,
+}
 
 
 class Experiment(BaseModel):
@@ -36,13 +165,17 @@ class Experiment(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     key: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9_\-]+$")
-    target: str
-    variants: dict[str, Any] = Field(min_length=2)
+    target: str = Field(max_length=80)
+    variants: dict[str, Any] = Field(min_length=2, max_length=MAX_VARIANTS)
     # The metric the verdict comes from (a name from analytics' metric registry for this
     # target); None takes the target type's default. min_effect: the smallest difference
     # worth acting on, in the metric's unit; None takes the metric's default.
     primary_metric: str | None = Field(default=None, max_length=64)
     min_effect: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    # Rules-quiz items (survey item ids) whose correct-answer share is a metric of this
+    # experiment, e.g. the quiz question about the rule a message explains.
+    quiz_items: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(
+        default_factory=list, max_length=20)
 
     @field_validator("target")
     @classmethod
@@ -59,6 +192,45 @@ class Experiment(BaseModel):
             f"(settings: {', '.join(UI_SETTINGS)})"
         )
 
+    @field_validator("variants")
+    @classmethod
+    def _variant_names(cls, variants: dict[str, Any]) -> dict[str, Any]:
+        for name in variants:
+            if not isinstance(name, str) or not 0 < len(name) <= MAX_VARIANT_NAME or not (
+                name.isprintable()
+            ):
+                raise ValueError(
+                    f"variant name {str(name)[:40]!r}: 1 to {MAX_VARIANT_NAME} printable characters"
+                )
+        return variants
+
+    @field_validator("variants")
+    @classmethod
+    def _payloads_work(cls, variants: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
+        """Every variant's payload is one play can use (see :data:`PAYLOAD_CHECKS`)."""
+        target = info.data.get("target")
+        if not isinstance(target, str):
+            return variants  # the target's own error is reported
+        kind, _, name = target.partition(":")
+        check = PAYLOAD_CHECKS[target if kind == "ui" else kind]
+        checked: dict[str, Any] = {}
+        for variant, payload in variants.items():
+            try:
+                checked[variant] = check(name, payload)
+            except ValueError as err:
+                raise _VariantError(variant, str(err)) from None
+        return checked
+
+    @model_validator(mode="after")
+    def _primary_fits_target(self) -> Experiment:
+        """A named primary metric must be one the analysis can compute for this target."""
+        if self.primary_metric is not None:
+            try:
+                check_primary(self.target, self.primary_metric)
+            except MetricError as err:
+                raise ValueError(str(err)) from None
+        return self
+
     def record(self) -> dict[str, Any]:
         """The exchange-format form: ``{key, variants: [names], target}`` plus payloads."""
         record: dict[str, Any] = {
@@ -71,6 +243,8 @@ class Experiment(BaseModel):
             record["primary_metric"] = self.primary_metric
         if self.min_effect is not None:
             record["min_effect"] = self.min_effect
+        if self.quiz_items:
+            record["quiz_items"] = list(self.quiz_items)
         return record
 
 
@@ -86,13 +260,28 @@ class StudyConfig(BaseModel):
     audience: Literal["adults", "children", "mixed"] = "mixed"
     pre_survey: str | None = "vapoosh_pre"
     post_survey: str | None = "vapoosh_post_short"
-    highlight_options: bool = False
-    show_computer_dice: bool = True
-    speed: int = Field(default=2, ge=1, le=3)
+    highlight_options: StrictBool = False
+    show_computer_dice: StrictBool = True
+    speed: int = Field(default=2, ge=1, le=3, strict=True)
     # Computer think time in ms; None follows the speed setting. 0 plays at once, which
     # the browser tests and very young testers' studies use.
     ai_think_ms: int | None = Field(default=None, ge=0, le=10_000)
-    experiments: list[Experiment] = Field(default_factory=list)
+    experiments: list[Experiment] = Field(default_factory=list, max_length=20)
+
+    @field_validator("rules")
+    @classmethod
+    def _rules_build(cls, rules: str | dict[str, Any]) -> str | dict[str, Any]:
+        return _check_rules("", rules)
+
+    @field_validator("pre_survey", "post_survey")
+    @classmethod
+    def _survey_is_bundled(cls, survey_id: str | None) -> str | None:
+        from surveys.loader import list_surveys
+
+        known = list_surveys()
+        if survey_id is not None and survey_id not in known:
+            raise ValueError(f"unknown survey {survey_id[:60]!r} (known: {', '.join(known)})")
+        return survey_id
 
     @field_validator("seats")
     @classmethod
@@ -174,14 +363,144 @@ def effective_config(config: StudyConfig, assigned: dict[str, str]) -> Effective
     )
 
 
+def raw_config(*, rules: Any, games_per_tester: Any, allow_more_games: Any,
+               experiments: Any, surveys: Any, settings: Any) -> dict[str, Any]:
+    """The settings of a study's stored columns (or exchange record) as one raw mapping.
+
+    ``experiments`` are exchange-format records (``key``, ``target``, ``variants`` as
+    names, ``payloads``); a record without payloads uses each variant's name as its
+    payload. Anything malformed is passed on as it is, for :func:`parse_study_config`
+    to name.
+    """
+    surveys = surveys if isinstance(surveys, dict) else {}
+    settings = settings if isinstance(settings, dict) else {}
+    raw: dict[str, Any] = {
+        "rules": rules,
+        "games_per_tester": games_per_tester,
+        "allow_more_games": allow_more_games,
+        "experiments": [
+            {"key": e.get("key"), "target": e.get("target"),
+             "variants": e.get("payloads") or (
+                 {v: v for v in e["variants"] if isinstance(v, str)}
+                 if isinstance(e.get("variants"), list) else e.get("variants")),
+             **{k: e[k] for k in ("primary_metric", "min_effect", "quiz_items")
+                if e.get(k) is not None}}
+            if isinstance(e, dict) else e
+            for e in (experiments if isinstance(experiments, list) else [experiments])
+        ],
+        **{k: v for k, v in surveys.items() if k in ("pre_survey", "post_survey", "audience")},
+        **{k: v for k, v in settings.items()
+           if k in ("seats", "highlight_options", "show_computer_dice", "speed", "ai_think_ms")},
+    }
+    return raw
+
+
+def study_record_problem(record: dict[str, Any]) -> str | None:
+    """Why an exchange-format ``study`` record's settings would fail at play, or None.
+
+    >>> study_record_problem({"rules": "standard", "experiments": [{"key": "s",
+    ...     "target": "ui:speed", "variants": ["A", "B"], "payloads": {"A": 98, "B": 99}}]})
+    'experiments.0.variants.A: ui:speed must be 1, 2 or 3, not 98'
+    """
+    raw = raw_config(
+        rules=record.get("rules"),
+        games_per_tester=record.get("games_per_tester") or 1,
+        allow_more_games=bool(record.get("allow_more_games", False)),
+        experiments=record.get("experiments"),
+        surveys=record.get("surveys"),
+        settings=record.get("settings"),
+    )
+    try:
+        parse_study_config(raw)
+    except StudyConfigError as err:
+        return str(err)
+    return None
+
+
 def parse_study_config(raw: dict[str, Any]) -> StudyConfig:
-    """Validate stored or edited settings; raise :class:`StudyConfigError` naming the field."""
+    """Validate stored or edited settings; raise :class:`StudyConfigError` naming the field.
+
+    >>> parse_study_config({"highlight_options": "no"})
+    Traceback (most recent call last):
+    ...
+    playtest.study_config.StudyConfigError: highlight_options: Input should be a valid boolean
+    """
+    if not isinstance(raw, dict):
+        raise StudyConfigError("settings: must be an object of settings")
+    problem = _too_deep(raw, MAX_DEPTH + 4)
+    if problem:
+        raise StudyConfigError(f"settings: {problem}")
     try:
         return StudyConfig.model_validate(raw)
-    except ValueError as err:  # pydantic.ValidationError is a ValueError
-        errors = getattr(err, "errors", None)
-        if callable(errors):
-            first = errors()[0]
-            where = ".".join(str(p) for p in first.get("loc", ())) or "settings"
-            raise StudyConfigError(f"{where}: {first.get('msg', err)}") from None
-        raise StudyConfigError(str(err)) from None
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "settings"
+        cause = (first.get("ctx") or {}).get("error")
+        if isinstance(cause, _VariantError):
+            raise StudyConfigError(f"{where}.{cause.variant}: {cause.message}") from None
+        message = str(first.get("msg", err)).removeprefix("Value error, ")
+        raise StudyConfigError(f"{where}: {message}") from None
+    except RecursionError:  # pragma: no cover - _too_deep refuses such input first
+        raise StudyConfigError("settings: nested too deeply") from None
+
+
+def _too_deep(value: Any, limit: int) -> str | None:
+    """Why ``value`` nests deeper than ``limit`` levels, or None (walks without recursion).
+
+    >>> _too_deep({"a": [[1]]}, 3), _too_deep({"a": [[[1]]]}, 3)
+    (None, 'nested deeper than 3 levels')
+    """
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth >= limit:
+                return f"nested deeper than {limit} levels"
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return None
+
+
+def load_settings_text(text: str, field: str) -> Any:
+    """Parse YAML (or JSON, which is YAML) a designer typed, within safe limits.
+
+    Refuses text longer than :data:`MAX_SETTINGS_CHARS`, anchors and aliases, and nesting
+    deeper than :data:`MAX_DEPTH` before anything is built from it, so neither an alias
+    bomb nor a deep list can cost memory, time or a ``RecursionError``. Raises
+    :class:`StudyConfigError` starting with ``field``.
+
+    >>> load_settings_text('{"base": "standard", "surround": "group"}', "rules")
+    {'base': 'standard', 'surround': 'group'}
+    >>> load_settings_text("[" * 50 + "]" * 50, "rules")
+    Traceback (most recent call last):
+    ...
+    playtest.study_config.StudyConfigError: rules: nested deeper than 8 levels
+    """
+    if len(text) > MAX_SETTINGS_CHARS:
+        raise StudyConfigError(
+            f"{field}: at most {MAX_SETTINGS_CHARS:,} characters (this has {len(text):,})"
+        )
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                name = getattr(event, "anchor", None) or "…"
+                raise StudyConfigError(
+                    f"{field}: YAML anchors and aliases (&{name}, *{name}) are not allowed"
+                )
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise StudyConfigError(f"{field}: nested deeper than {MAX_DEPTH} levels")
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+        value = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+        raise StudyConfigError(f"{field}: not valid YAML or JSON{where}: {problem}") from None
+    if isinstance(value, float) and not math.isfinite(value):
+        raise StudyConfigError(f"{field}: {value} is not a setting")
+    json.dumps(value, default=str)  # dates and the like become text, never a crash later
+    return value

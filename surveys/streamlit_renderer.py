@@ -13,6 +13,11 @@ How it behaves
   answers typed on an unsubmitted page are not kept (a form sends nothing before submit).
 - **Validation on submit**: each refused answer gets its message right under its
   widget (``st.error``); nothing is saved until the whole page passes.
+- **Text length**: a text box says how much it keeps ("Up to 2,000 characters.") and
+  counts towards it; typing stops there, and Streamlit 1.67's box ignores a paste that
+  would go past it (seen in Chromium). A longer value sent by hand is cut to the limit by
+  Streamlit's server: an answer at the limit gets a warning at the field and is saved
+  when the page is submitted again unchanged.
 - **Conditions** (``show_if``) and piping (``{answer:ID}``, ``{study:KEY}``) only use
   answers from earlier pages, which the loader enforces: inside ``st.form`` nothing
   reruns before submit, so a same-page condition could never update.
@@ -277,9 +282,11 @@ class _PageRenderer:
         elif isinstance(item, ShortText):
             value = st.text_input(label, value=prev if isinstance(prev, str) else "", key=k,
                                   max_chars=item.max_length)
+            st.caption(_length_note(item.max_length))
         elif isinstance(item, LongText):
             value = st.text_area(label, value=prev if isinstance(prev, str) else "", key=k,
                                  max_chars=item.max_length)
+            st.caption(_length_note(item.max_length))
         elif isinstance(item, NumberItem):
             initial = prev if isinstance(prev, int | float) and not isinstance(prev, bool) else None
             if item.integer:
@@ -316,6 +323,16 @@ class _PageRenderer:
             value = st.radio(self.text(row.text), vals, index=_index(vals, prev), key=self.wkey(row.id),
                              horizontal=_horizontal(item.points, item.labels), format_func=fmt)
             self.collected[row.id] = (value, matrix_row_item(item, row.id), st.empty())
+
+
+def _length_note(limit: int) -> str:
+    """The caption under a text box: how much it keeps (longer text is cut, issue 11)."""
+    return f"Up to {limit:,} characters."
+
+
+def _at_limit_warning(limit: int, submit_label: str) -> str:
+    return (f"This answer reached the limit of {limit:,} characters, so anything longer was "
+            f"cut off. Check its end, then press “{submit_label}” again to keep it.")
 
 
 def _normalise(value: Any) -> Answer:
@@ -360,16 +377,30 @@ def render_survey(definition: SurveyDefinition, store: ResponseStore, *,
         return False
     page_answers: dict[str, Answer] = {}
     problems = 0
+    # A text box keeps at most max_length characters (the browser stops there and
+    # Streamlit cuts a longer value, e.g. a pasted page): an answer at the limit may have
+    # been cut, so the tester is told at the field and confirms by submitting it again.
+    limit_key = f"{key}::at_limit::{page.id}"
+    confirmed: dict[str, Any] = st.session_state.get(limit_key, {})
+    at_limit: dict[str, str] = {}
     for answer_id, (raw, item_like, slot) in renderer.collected.items():
         value = _normalise(raw)
         message = validate_answer(item_like, value)
         if message is not None:
             slot.error(message)
             problems += 1
+        elif (isinstance(item_like, ShortText | LongText) and isinstance(value, str)
+              and len(value) >= item_like.max_length and confirmed.get(answer_id) != value):
+            slot.warning(_at_limit_warning(item_like.max_length, submit_label))
+            at_limit[answer_id] = value
         page_answers[answer_id] = value
     if problems:
         st.error(f"Please check {problems} marked question{'s' if problems > 1 else ''} above.")
         return False
+    if at_limit:
+        st.session_state[limit_key] = at_limit
+        return False
+    st.session_state.pop(limit_key, None)
     seconds = time.monotonic() - float(st.session_state[start_key])
     store.save_page(page.id, page_answers, seconds)
     del st.session_state[start_key]

@@ -17,6 +17,7 @@ import streamlit as st
 import yaml
 
 from analytics import confusion, experiments, figures, funnel, questionnaires
+from analytics.metrics import MetricError, check_primary, metrics_for_target
 from analytics.report import (
     build_report,
     report_chart_names,
@@ -24,6 +25,7 @@ from analytics.report import (
     report_html,
     report_markdown,
 )
+from analytics.stats import SEQUENTIAL_METHOD
 from engine.core import EngineError
 from engine.vapoosh import PRESETS, Rules
 from playtest import runtime, services
@@ -32,7 +34,13 @@ from playtest.board import board_view
 from playtest.board.component import render_board
 from playtest.replay import ReplayStep, games_of, replay_steps
 from playtest.storage import repository as repo
-from playtest.study_config import StudyConfig, StudyConfigError, parse_study_config
+from playtest.study_config import (
+    StudyConfig,
+    StudyConfigError,
+    load_settings_text,
+    parse_study_config,
+    raw_config,
+)
 from playtest.study_data import StudyBundle
 from playtest.study_snapshot import load_prepared
 from playtest.survey_items import annotate
@@ -153,7 +161,7 @@ def studies_page() -> None:
 
 def _study_form(study: repo.Study | None) -> None:
     key = study.study_id if study else "new"
-    config = services.study_config(study) if study else StudyConfig()
+    config, stored_problem = _stored_config(study)
     presets = list(PRESETS)
     survey_ids = [s for s in list_surveys()]
     with st.form(f"study-{key}"):
@@ -189,18 +197,22 @@ def _study_form(study: repo.Study | None) -> None:
         experiments_yaml = st.text_area(
             "Experiments (YAML list of key, target, variants)",
             value=yaml.safe_dump([e.model_dump() for e in config.experiments],
-                                 sort_keys=False, allow_unicode=True) if config.experiments else "",
-            help="target: message:<key>, rules or ui:<setting>; variants: name → payload",
+                                 sort_keys=False, allow_unicode=True) if config.experiments
+            else _stored_experiments_text(study) if stored_problem else "",
+            help="target: message:<key>, rules or ui:<setting>; variants: name → payload; "
+                 "optional primary_metric (decides the verdict) and min_effect (the "
+                 "smallest difference worth acting on, in the metric's unit)",
             key=f"exp-{key}", height=160)
         submitted = st.form_submit_button("Save study" if study else "Create study")
+    _metric_choices(key)
     if not submitted:
         return
     try:
         rules: Any = rules_text.strip()
         if rules.startswith("{"):
-            rules = json.loads(rules)
-        Rules.from_obj(rules)
-        raw_experiments = yaml.safe_load(experiments_yaml) if experiments_yaml.strip() else []
+            rules = load_settings_text(rules, "rules")
+        raw_experiments = (load_settings_text(experiments_yaml, "experiments")
+                           if experiments_yaml.strip() else [])
         new_config = parse_study_config({
             "rules": rules, "seats": [s.strip() for s in seats.split(",") if s.strip()],
             "games_per_tester": int(games), "allow_more_games": more, "audience": audience,
@@ -208,7 +220,10 @@ def _study_form(study: repo.Study | None) -> None:
             "show_computer_dice": show_dice, "speed": int(speed_level),
             "ai_think_ms": config.ai_think_ms, "experiments": raw_experiments or [],
         })
-    except (StudyConfigError, EngineError, json.JSONDecodeError, yaml.YAMLError) as err:
+        for experiment in new_config.experiments:
+            check_primary(experiment.target, experiment.primary_metric)
+    except (StudyConfigError, EngineError, json.JSONDecodeError, yaml.YAMLError,
+            MetricError) as err:
         st.error(f"Not saved: {err}")
         return
     if not title.strip():
@@ -223,6 +238,73 @@ def _study_form(study: repo.Study | None) -> None:
         repo.update_study(engine, study.study_id, title=title.strip(), open=is_open,
                           **services.study_columns(new_config))
         st.success("Saved.")
+
+
+def _stored_config(study: repo.Study | None) -> tuple[StudyConfig, str | None]:
+    """The study's config, or the defaults and why its stored settings fail validation.
+
+    A study saved before the settings were checked as a whole can fail the check: its
+    testers see "this study is being fixed" (app.py) and the designer sees why here.
+    """
+    if study is None:
+        return StudyConfig(), None
+    try:
+        return services.study_config(study), None
+    except StudyConfigError as err:
+        st.error(f"Testers cannot play this study until it is saved again: {err}. "
+                 "They see \"This study is being fixed\". Correct it below and save.")
+        # Keep the stored rules, seats, surveys … in the form when they pass on their own
+        # (the experiments come back as stored text), so saving loses none of them.
+        raw = raw_config(rules=study.rules, games_per_tester=study.games_per_tester,
+                         allow_more_games=study.allow_more_games, experiments=[],
+                         surveys=study.surveys or {}, settings=study.settings or {})
+        try:
+            return parse_study_config(raw), str(err)
+        except StudyConfigError:
+            return StudyConfig(), str(err)
+
+
+def _stored_experiments_text(study: repo.Study | None) -> str:
+    """The stored experiments as YAML to correct (payloads as stored)."""
+    if study is None or not study.experiments:
+        return ""
+    return yaml.safe_dump(
+        [{"key": e.get("key"), "target": e.get("target"),
+          "variants": e.get("payloads") or {v: v for v in e.get("variants", [])},
+          **{k: e[k] for k in ("primary_metric", "min_effect", "quiz_items")
+             if e.get(k) is not None}}
+         for e in study.experiments if isinstance(e, dict)],
+        sort_keys=False, allow_unicode=True)
+
+
+def _metric_choices(key: str) -> None:
+    """The metrics an experiment's ``primary_metric`` may name, with their definitions."""
+    with st.expander("Metrics an experiment can be decided by (primary_metric, min_effect)"):
+        rows = []
+        for target in ("message:<key>", "rules", "ui:<setting>"):
+            concrete = target.replace("<key>", "x").replace("<setting>", "speed")
+            default = check_primary(concrete, None).key
+            for metric in metrics_for_target(concrete):
+                if metric.direction == "neither":
+                    continue
+                rows.append({"target": target, "primary_metric": metric.key,
+                             "name": metric.name,
+                             "default": "yes" if metric.key == default else "",
+                             "unit": metric.unit, "better": metric.direction,
+                             "default min_effect": metric.min_effect,
+                             "definition": metric.definition})
+        rows.append({"target": "any", "primary_metric": "score:<questionnaire>",
+                     "name": "Questionnaire score (e.g. score:sus)", "default": "",
+                     "unit": "points", "better": "higher (lower for workload)",
+                     "default min_effect": 5.0,
+                     "definition": "The tester's post-play total score on that "
+                                   "questionnaire."})
+        rows.append({"target": "any", "primary_metric": "quiz:<item>",
+                     "name": "One rules-quiz item (e.g. quiz:quiz.capture)", "default": "",
+                     "unit": "share", "better": "higher", "default min_effect": 0.15,
+                     "definition": "Share of testers who answered that quiz item "
+                                   "correctly."})
+        st.dataframe(pd.DataFrame(rows), hide_index=True, key=f"metric-choices-{key}")
 
 
 # -- overview ---------------------------------------------------------------------------
@@ -385,25 +467,41 @@ def experiments_page() -> None:
                    lambda: experiments.analyze_experiments(b.data, b.scores, b.quiz))
     if not results:
         st.info("This study has no experiments. Add them on the Studies page.")
+        return
+    st.caption(f"How verdicts are made: each experiment is decided by its primary metric "
+               f"alone, with an {SEQUENTIAL_METHOD}. It stays valid however often you "
+               "look, so checking every day does not make false 'better' verdicts more "
+               "likely. 'No difference' means the interval lies inside ± the smallest "
+               "difference worth acting on. Other metrics use fixed-sample tests with "
+               "Holm's correction; guardrails (completion, wrong clicks, survey scores) "
+               "are named when a variant is clearly worse on one.")
     for result in results:
-        doc = result.to_json()
-        st.subheader(result.key)
-        st.write(f"**Verdict:** {result.verdict}"
-                 + (f" — about {result.n_needed} participants per variant needed for 80% "
-                    "power" if result.n_needed else ""))
-        cols = st.columns(len(result.counts) + 1)
-        for col, (name, count) in zip(cols, result.counts.items(), strict=False):
-            col.metric(f"Variant {name}", count)
-        cols[-1].metric("Sample-ratio check p", "–" if doc["srm_p"] is None
-                        else f"{doc['srm_p']:.3f}")
-        if doc["metrics"]:
-            st.dataframe(pd.DataFrame([{
-                "metric": m["metric"], "test": m["test"], "effect": m["effect"],
-                "ci95": m["ci95"], "p": m["p_value"], "p (Holm)": m["p_adjusted"],
-                "P(best)": json.dumps(m["prob_best"]),
-                "by variant": json.dumps(m["variants"], default=str)}
-                for m in doc["metrics"]]), hide_index=True)
-            st.plotly_chart(figures.experiment_effect_figure(doc), key=f"eff-{result.key}")
+        _experiment_section(result)
+
+
+def _experiment_section(result: experiments.ExperimentResult) -> None:
+    doc = result.to_json()
+    st.subheader(f"{result.key} · {result.target}")
+    box = st.success if result.verdict.endswith(" better") else st.info
+    if result.guardrails:
+        box = st.warning
+    summary = result.summary()
+    box(f"**{result.verdict}**{summary[len(result.verdict):]}"
+        if summary.startswith(result.verdict) else summary)
+    if doc.get("definition"):
+        st.caption(f"Primary metric: {doc['definition']}")
+    for note in result.notes:
+        st.warning(note)
+    cols = st.columns(len(result.counts) + 1)
+    for col, (name, count) in zip(cols, result.counts.items(), strict=False):
+        col.metric(f"Testers with {name}", count)
+    cols[-1].metric("Sample-ratio check p", "–" if doc["srm_p"] is None
+                    else f"{doc['srm_p']:.3f}", help="Below 0.001 the split between "
+                    "variants is broken: do not trust the verdict.")
+    rows = experiments.readable_rows(doc)
+    if rows:
+        st.dataframe(pd.DataFrame(rows), hide_index=True)
+        st.plotly_chart(figures.experiment_effect_figure(doc), key=f"eff-{result.key}")
 
 
 # -- replay -------------------------------------------------------------------------------
@@ -451,7 +549,9 @@ def balance_page() -> None:
     if study is None:
         return
     st.title("Balance")
-    config = services.study_config(study)
+    config, problem = _stored_config(study)
+    if problem:
+        return
     st.write("Computer players play many games of this study's rules, so you can see how "
              "often each rule is felt before testing it.")
     with st.form("balance"):

@@ -93,9 +93,9 @@ def consent_page() -> None:
         st.error("Please tick the box to agree, or close this page if you do not want to take part.")
         return
     engine = runtime.database()
-    participant = repo.create_consented_participant(
-        engine, study.study_id, {"child": who == "child", "parent_consent": bool(parent_ok),
-                                 "text_version": "1"},
+    participant = services.register_consent(
+        engine, study, {"child": who == "child", "parent_consent": bool(parent_ok),
+                        "text_version": "1"},
     )
     # Remembered at once: if what follows fails (a locked database), the retry finishes
     # this tester's consent instead of making another one.

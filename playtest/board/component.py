@@ -35,6 +35,7 @@ Example (inside a Streamlit script)::
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -126,13 +127,63 @@ class MuteEvent:
     nonce: str
 
 
+# Bounds of what a browser sends (hand-made messages beyond them are refused, issue 11):
+# ids are UUIDs (36 characters) or a fallback of about 20; a click's seq counts clicks in
+# one page view; t_ms counts from the turn's start and a tab left open for weeks stays
+# under 2^31 ms (24.8 days).
+MAX_ID_CHARS: Final = 128
+MAX_VIA_CHARS: Final = 16
+MAX_SEQ: Final = 10_000_000
+MAX_T_MS: Final = 2**31 - 1
+
+
 def _field(payload: Mapping[str, Any], name: str, kind: type) -> Any:
     value = payload.get(name)
     if kind is int and isinstance(value, bool):
         raise BoardEventError(f"trigger field {name!r} must be an integer, got {value!r}")
     if not isinstance(value, kind):
-        raise BoardEventError(f"trigger field {name!r} must be {kind.__name__}, got {value!r}")
+        raise BoardEventError(f"trigger field {name!r} must be {kind.__name__}, got {_short(value)}")
     return value
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:37]}…"
+
+
+def _text(payload: Mapping[str, Any], name: str, *, default: str | None = None,
+          limit: int = MAX_ID_CHARS) -> str:
+    """A text field of at most ``limit`` characters (``default`` when absent or null)."""
+    value = payload.get(name)
+    if value is None and default is not None:
+        return default
+    if not isinstance(value, str) or len(value) > limit or (default is None and not value):
+        raise BoardEventError(
+            f"trigger field {name!r} must be a text of 1 to {limit} characters, got {_short(value)}"
+        )
+    return value
+
+
+def _count(payload: Mapping[str, Any], name: str, high: int) -> int:
+    """A whole number 0..``high`` (absent or null → 0; a finite float is rounded).
+
+    >>> _count({"t_ms": 12.6}, "t_ms", 100), _count({}, "t_ms", 100)
+    (13, 0)
+    >>> _count({"t_ms": float("inf")}, "t_ms", 100)
+    Traceback (most recent call last):
+    ...
+    playtest.board.component.BoardEventError: trigger field 't_ms' must be a number from 0 to 100, got inf
+    """
+    value = payload.get(name)
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int | float) or not (
+        math.isfinite(value) and 0 <= value <= high
+    ):
+        raise BoardEventError(
+            f"trigger field {name!r} must be a number from 0 to {high}, got {_short(value)}"
+        )
+    return int(round(value))
 
 
 def parse_click(payload: Any) -> ClickEvent:
@@ -141,9 +192,13 @@ def parse_click(payload: Any) -> ClickEvent:
     >>> parse_click({"index": 88, "nonce": "n1", "seq": 1, "t_ms": 5, "via": "mouse",
     ...              "token": "t"}).c
     5
+    >>> parse_click({"index": 88, "nonce": "n" * 100_000, "t_ms": 5})
+    Traceback (most recent call last):
+    ...
+    playtest.board.component.BoardEventError: trigger field 'nonce' must be a text of 1 to 128 characters, got 'nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn…
     """
     if not isinstance(payload, Mapping):
-        raise BoardEventError(f"a click payload is an object, got {payload!r}")
+        raise BoardEventError(f"a click payload is an object, got {_short(payload)}")
     index = _field(payload, "index", int)
     if not 0 <= index < TILE_COUNT:
         raise BoardEventError(f"click index {index} is outside 0..{TILE_COUNT - 1}")
@@ -152,29 +207,29 @@ def parse_click(payload: Any) -> ClickEvent:
         index=index,
         c=c,
         r=r,
-        nonce=_field(payload, "nonce", str),
-        seq=int(payload.get("seq") or 0),
-        t_ms=int(payload.get("t_ms") or 0),
-        via=str(payload.get("via") or "mouse"),
-        token=str(payload.get("token") or ""),
+        nonce=_text(payload, "nonce"),
+        seq=_count(payload, "seq", MAX_SEQ),
+        t_ms=_count(payload, "t_ms", MAX_T_MS),
+        via=_text(payload, "via", default="mouse", limit=MAX_VIA_CHARS) or "mouse",
+        token=_text(payload, "token", default=""),
     )
 
 
 def parse_roll(payload: Any) -> RollEvent:
     if not isinstance(payload, Mapping):
-        raise BoardEventError(f"a roll payload is an object, got {payload!r}")
+        raise BoardEventError(f"a roll payload is an object, got {_short(payload)}")
     return RollEvent(
-        nonce=_field(payload, "nonce", str),
-        t_ms=int(payload.get("t_ms") or 0),
-        via=str(payload.get("via") or "mouse"),
-        token=str(payload.get("token") or ""),
+        nonce=_text(payload, "nonce"),
+        t_ms=_count(payload, "t_ms", MAX_T_MS),
+        via=_text(payload, "via", default="mouse", limit=MAX_VIA_CHARS) or "mouse",
+        token=_text(payload, "token", default=""),
     )
 
 
 def parse_mute(payload: Any) -> MuteEvent:
     if not isinstance(payload, Mapping):
-        raise BoardEventError(f"a mute payload is an object, got {payload!r}")
-    return MuteEvent(muted=_field(payload, "muted", bool), nonce=_field(payload, "nonce", str))
+        raise BoardEventError(f"a mute payload is an object, got {_short(payload)}")
+    return MuteEvent(muted=_field(payload, "muted", bool), nonce=_text(payload, "nonce"))
 
 
 class EventGate:

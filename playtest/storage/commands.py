@@ -28,7 +28,8 @@ def db_upgrade(args: argparse.Namespace) -> int:
     help="write a study in the exchange format (JSON Lines, or CSV/Parquet tables)",
     args=[
         arg("--study", required=True, help="study id"),
-        arg("--out", required=True, help="output file, e.g. study.jsonl"),
+        arg("--out", required=True, help="output file, e.g. study.jsonl (inside the current "
+            "folder unless absolute; see playtest/storage/outfiles.py)"),
         arg(
             "--format",
             choices=["jsonl", "csv", "parquet"],
@@ -36,22 +37,48 @@ def db_upgrade(args: argparse.Namespace) -> int:
             help="jsonl (default), or csv/parquet: one table per record kind, "
             "named <out stem>.<kind>.<format>",
         ),
+        arg("--force", action="store_true", help="replace files that exist already"),
     ],
 )
 def export(args: argparse.Namespace) -> int:
-    from playtest.storage.exchange import export_jsonl, export_tables
+    from playtest.storage import repository as repo
+    from playtest.storage.exchange import export_jsonl, export_tables_counted, table_paths
+    from playtest.storage.outfiles import checked_out_path
 
-    engine = ready_engine()
     fmt = args.format or {".csv": "csv", ".parquet": "parquet"}.get(Path(args.out).suffix, "jsonl")
+    out = checked_out_path(args.out, force=args.force)
+    if fmt != "jsonl":
+        for path in table_paths(out, fmt).values():
+            checked_out_path(path, force=args.force)
+    engine = ready_engine()
+    if repo.get_study(engine, args.study) is None:
+        raise CommandError(f"no study {args.study!r}: nothing written")
     if fmt == "jsonl":
-        counts = export_jsonl(engine, args.study, args.out)
-        summary = ", ".join(f"{count} {kind}" for kind, count in counts.items())
-        print(f"wrote {args.out}: {summary}")
+        counts = export_jsonl(engine, args.study, out)
+        print(f"wrote {out} ({_size(out)}): {_counted(counts)}")
     else:
-        files = export_tables(engine, args.study, args.out, fmt)
+        files, counts = export_tables_counted(engine, args.study, out, fmt)
+        print(f"wrote {len(files)} {fmt} files: {_counted(counts)}")
         for kind, path in files.items():
-            print(f"wrote {path} ({kind})")
+            print(f"  {path} ({_size(path)}): {_counted({kind: counts[kind]})}")
     return 0
+
+
+def _counted(counts: dict[str, int]) -> str:
+    """``1 study, 3 participants, …`` (the import summary's words)."""
+    plural = {"study": "studies"}
+    return ", ".join(
+        f"{n} {kind if n == 1 else plural.get(kind, kind + 's')}" for kind, n in counts.items()
+    )
+
+
+def _size(path: Path) -> str:
+    size = float(path.stat().st_size)
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if size < 1000 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
+        size /= 1000
+    return ""  # pragma: no cover
 
 
 @command(

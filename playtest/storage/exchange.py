@@ -11,6 +11,25 @@ transaction; a second import of the same file adds nothing (records are keyed by
 ``study_id``, ``participant_id``, (``participant_id``, ``experiment``),
 (``session_id``, ``seq``) and (``participant_id``, ``survey``, ``item``)).
 
+Limits of an import file (each broken limit is one error with its line number, and
+nothing of the file is stored). The file is read line by line, twice, and never whole:
+
+- a line (one record) holds at most :data:`MAX_LINE_BYTES` bytes (1 MiB) of UTF-8;
+- values nest at most :data:`MAX_NESTING` levels (objects and lists);
+- a text (a key or a value) holds at most :data:`MAX_TEXT_CHARS` characters and no NUL
+  character (``\u0000``) or lone UTF-16 surrogate (PostgreSQL cannot store either);
+- integers lie within ±(2⁵³ − 1) (:data:`MAX_INTEGER`, what every JSON reader keeps
+  exactly); numbers are finite (no ``NaN``, ``Infinity`` or 1e999);
+- a study record's settings pass the same check as the Studies page
+  (:func:`playtest.study_config.study_record_problem`);
+- a tester's events, answers and assignments are not dated before their consent;
+- ids, types and versions fit their columns (64 characters for most ids), and whole
+  numbers stored in 32-bit columns (seq, games_completed) fit them;
+- title and game are strings.
+
+A file that is not JSON Lines at all (Parquet, CSV, a spreadsheet, a SQLite file,
+gzip) is refused at its first line with what it looks like.
+
 CSV and Parquet exports write one tidy table per record kind next to ``--out``:
 ``<stem>.study.csv``, ``<stem>.participants.csv``, ``<stem>.assignments.csv``,
 ``<stem>.events.csv``, ``<stem>.responses.csv`` (or ``.parquet``). Nested values
@@ -21,13 +40,15 @@ top-level prop as its own ``props.<key>`` column so a spreadsheet can filter on 
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 import pandas as pd
-from sqlalchemy import Engine, Text, cast, func, select, update
+from sqlalchemy import BigInteger, Engine, Integer, Text, cast, func, select, update
 
 from analytics.data import (
     ASSIGNMENT_COLUMNS,
@@ -81,6 +102,12 @@ OPTIONAL: dict[str, tuple[str, ...]] = {
 }
 MAX_PROBLEMS = 1000
 BATCH = 20_000
+#: Import limits (module docstring): bytes per line, nesting levels, characters per text,
+#: largest integer.
+MAX_LINE_BYTES = 1 << 20
+MAX_NESTING = 16
+MAX_TEXT_CHARS = 100_000
+MAX_INTEGER = 2**53 - 1
 
 
 # ---------------------------------------------------------------- reading the database
@@ -198,17 +225,21 @@ def iter_records(engine: Engine, study_id: str) -> Iterator[dict[str, Any]]:
 
 
 def export_jsonl(engine: Engine, study_id: str, out: str | Path) -> dict[str, int]:
-    """Write a study as JSON Lines; returns the number of records per kind."""
+    """Write a study as JSON Lines; returns the number of records per kind.
+
+    The file appears complete or not at all: it is written to a temporary file next to
+    ``out`` and renamed at the end; a failure (an unknown study, a full disk) removes it.
+    """
+    from playtest.storage.outfiles import written_together
+
     counts = dict.fromkeys(RECORD_KINDS, 0)
     path = Path(out)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".part")
-    with tmp.open("w", encoding="utf-8") as handle:
+    with written_together([path]) as (tmp,), tmp.open("w", encoding="utf-8") as handle:
         for record in iter_records(engine, study_id):
             counts[record["record"]] += 1
             handle.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
             handle.write("\n")
-    tmp.replace(path)
     return counts
 
 
@@ -220,6 +251,33 @@ def _json_text(value: Any) -> Any:
 
 def export_tables(engine: Engine, study_id: str, out: str | Path, fmt: str) -> dict[str, Path]:
     """Write one tidy table per record kind as CSV or Parquet; returns kind → file."""
+    return export_tables_counted(engine, study_id, out, fmt)[0]
+
+
+def table_paths(out: str | Path, fmt: str) -> dict[str, Path]:
+    """The files a table export to ``out`` writes: kind → ``<stem>.<table>.<fmt>``."""
+    base = Path(out)
+    stem = (
+        base.name[: -len(base.suffix)]
+        if base.suffix in (".csv", ".parquet", ".jsonl")
+        else base.name
+    )
+    names = {
+        "study": "study",
+        "participant": "participants",
+        "assignment": "assignments",
+        "event": "events",
+        "response": "responses",
+    }
+    return {kind: base.parent / f"{stem}.{names[kind]}.{fmt}" for kind in RECORD_KINDS}
+
+
+def export_tables_counted(
+    engine: Engine, study_id: str, out: str | Path, fmt: str
+) -> tuple[dict[str, Path], dict[str, int]]:
+    """:func:`export_tables`, also returning the rows per kind; all files or none."""
+    from playtest.storage.outfiles import written_together
+
     if fmt not in ("csv", "parquet"):
         raise ValueError(f"format must be csv or parquet, not {fmt!r}")
     rows: dict[str, list[dict[str, Any]]] = {kind: [] for kind in RECORD_KINDS}
@@ -229,36 +287,24 @@ def export_tables(engine: Engine, study_id: str, out: str | Path, fmt: str) -> d
             for key, value in record["props"].items():
                 record[f"props.{key}"] = _json_text(value)
         rows[kind].append({key: _json_text(value) for key, value in record.items()})
-    base = Path(out)
-    stem = (
-        base.name[: -len(base.suffix)]
-        if base.suffix in (".csv", ".parquet", ".jsonl")
-        else base.name
-    )
-    base.parent.mkdir(parents=True, exist_ok=True)
-    names = {
-        "study": "study",
-        "participant": "participants",
-        "assignment": "assignments",
-        "event": "events",
-        "response": "responses",
-    }
-    written: dict[str, Path] = {}
-    for kind, records in rows.items():
-        frame = pd.DataFrame.from_records(records)
-        target = base.parent / f"{stem}.{names[kind]}.{fmt}"
-        if fmt == "csv":
-            frame.to_csv(target, index=False)
-        else:
-            # Mixed-type columns (answers may be numbers or text) go to Parquet as text.
-            for column in frame.columns:
-                if frame[column].dtype == object:
-                    kinds = {type(v) for v in frame[column] if v is not None}
-                    if len(kinds) > 1:
-                        frame[column] = frame[column].map(lambda v: None if v is None else str(v))
-            frame.to_parquet(target, index=False)
-        written[kind] = target
-    return written
+    targets = table_paths(out, fmt)
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    with written_together(list(targets.values())) as temporaries:
+        for records, temporary in zip(rows.values(), temporaries, strict=True):
+            frame = pd.DataFrame.from_records(records)
+            if fmt == "csv":
+                frame.to_csv(temporary, index=False)
+            else:
+                # Mixed-type columns (answers may be numbers or text) go to Parquet as text.
+                for column in frame.columns:
+                    if frame[column].dtype == object:
+                        kinds = {type(v) for v in frame[column] if v is not None}
+                        if len(kinds) > 1:
+                            frame[column] = frame[column].map(
+                                lambda v: None if v is None else str(v)
+                            )
+                frame.to_parquet(temporary, index=False)
+    return dict(targets), {kind: len(records) for kind, records in rows.items()}
 
 
 # ---------------------------------------------------------------- analytics frames
@@ -528,6 +574,8 @@ def _check_record(number: int, record: dict[str, Any], problems: _Problems) -> b
     if kind == "study":
         if not _is_id(record["study_id"]):
             bad.append("study_id must be a non-empty string")
+        if not isinstance(record["title"], str) or not isinstance(record["game"], str):
+            bad.append("title and game must be strings")
         if not isinstance(record["rules"], str | dict):
             bad.append("rules must be a preset name or a rule object")
         experiments = record["experiments"]
@@ -542,6 +590,12 @@ def _check_record(number: int, record: dict[str, Any], problems: _Problems) -> b
             bad.append("experiments must be a list of {key, variants: [names], target}")
         if "created_at" in record and not _is_time(record["created_at"]):
             bad.append("created_at must be an ISO 8601 time with a zone")
+        if not bad:
+            from playtest.study_config import study_record_problem
+
+            problem = study_record_problem(record)
+            if problem is not None:
+                bad.append(f"settings refused, {problem}")
     elif kind == "participant":
         if not _is_id(record["participant_id"]) or not _is_id(record["study_id"]):
             bad.append("participant_id and study_id must be non-empty strings")
@@ -582,9 +636,45 @@ def _check_record(number: int, record: dict[str, Any], problems: _Problems) -> b
         if not _is_time(record["at"]):
             bad.append("at must be an ISO 8601 time with a zone")
     bad.extend(_check_optional(kind, record))
+    if not bad:
+        bad.extend(_column_problems(record))
     for message in bad:
         problems.add(number, f"{kind}: {message}")
     return not bad
+
+
+def _column_limits() -> tuple[dict[str, int], frozenset[str]]:
+    """Key → the shortest column length it is stored in; keys stored in 32-bit integers."""
+    lengths: dict[str, int] = {}
+    small_ints: set[str] = set()
+    for table in (studies, participants, assignments, events, responses, sessions):
+        for column in table.c:
+            length = getattr(column.type, "length", None)
+            if isinstance(length, int):
+                lengths[column.name] = min(length, lengths.get(column.name, length))
+            if isinstance(column.type, Integer) and not isinstance(column.type, BigInteger):
+                small_ints.add(column.name)
+    small_ints.add("seq")  # stored as the session's last_seq too
+    return lengths, frozenset(small_ints)
+
+
+_LENGTHS, _SMALL_INTS = _column_limits()
+_INT32 = 2**31 - 1
+
+
+def _column_problems(record: dict[str, Any]) -> list[str]:
+    """Texts longer than their column, whole numbers beyond a 32-bit column (PostgreSQL
+    refuses both with an error; SQLite would store them)."""
+    bad: list[str] = []
+    for key, value in record.items():
+        if isinstance(value, str):
+            limit = _LENGTHS.get(key)
+            if limit is not None and len(value) > limit:
+                bad.append(f"{key} must be at most {limit} characters (it has {len(value):,})")
+        elif (isinstance(value, int) and not isinstance(value, bool) and key in _SMALL_INTS
+              and not -_INT32 <= value <= _INT32):
+            bad.append(f"{key} must be at most {_INT32:,}")
+    return bad
 
 
 def _check_optional(kind: str, record: dict[str, Any]) -> list[str]:
@@ -623,10 +713,166 @@ def _check_optional(kind: str, record: dict[str, Any]) -> list[str]:
     return bad
 
 
-def _read_lines(handle: IO[str]) -> Iterator[tuple[int, str]]:
-    for number, line in enumerate(handle, start=1):
-        if line.strip():
-            yield number, line
+def _read_lines(handle: IO[bytes]) -> Iterator[tuple[int, str]]:
+    """Non-blank lines of a validated file (pass 2): ``(number, text)``."""
+    for number, text, _ in _checked_lines(handle):
+        if text is not None:
+            yield number, text
+
+
+def _checked_lines(handle: IO[bytes]) -> Iterator[tuple[int, str | None, str | None]]:
+    """``(number, text, None)`` per non-blank line, or ``(number, None, problem)``.
+
+    Reads at most :data:`MAX_LINE_BYTES` of a line: the rest of a longer one is skipped
+    in bounded pieces, so a 200 MB line costs no more memory than a short one.
+
+    >>> import io
+    >>> list(_checked_lines(io.BytesIO(b'{"a": 1}\\n\\n\\xff\\n')))
+    [(1, '{"a": 1}\\n', None), (3, None, 'not valid UTF-8 (byte 0xff at byte 1 of the line)')]
+    """
+    number = 0
+    while True:
+        raw = handle.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            while (more := handle.readline(MAX_LINE_BYTES)) and not more.endswith(b"\n"):
+                pass
+            yield number, None, f"line longer than {MAX_LINE_BYTES:,} bytes (the limit of one record)"
+            continue
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield (number, None,
+                   f"not valid UTF-8 (byte {raw[exc.start]:#04x} at byte {exc.start + 1} of the line)")
+            continue
+        if number == 1 and text.startswith("\ufeff"):
+            text = text[1:]  # a byte order mark (Windows editors write one)
+        if text.strip():
+            yield number, text, None
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:40]} is not finite")
+    return value
+
+
+# Cheap screens (C-speed) before the full walk of a record: a run of 16 digits (a number
+# that may be out of range; ids and times rarely have one), an escaped NUL, and (below)
+# many brackets or a long line. Numbers with a fraction or an exponent are checked by the
+# decoder itself (parse_float), NaN and Infinity by parse_constant.
+_SUSPECT = re.compile(r"[0-9]{16}")  # [0-9] scans faster than \d here
+# An escaped UTF-16 surrogate: alone it makes a text no database can store as UTF-8.
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+# One decoder for every line: ``json.loads(text, parse_constant=…)`` would build a new
+# decoder per call (twice the time of a whole import's first pass).
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
+
+
+def _parse_line(text: str) -> tuple[Any, str | None]:
+    """The line's JSON value, or None and why it is refused (the import limits)."""
+    try:
+        value = _DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        return None, f"not valid JSON: {exc.msg} (column {exc.colno})"
+    except RecursionError:
+        return None, f"values nest deeper than {MAX_NESTING} levels"
+    except ValueError as exc:  # NaN/Infinity, 1e999, or an integer of over 4300 digits
+        return None, f"not valid JSON: {str(exc).splitlines()[0][:120]}"
+    if (
+        len(text) > MAX_TEXT_CHARS
+        or text.count("{") + text.count("[") > MAX_NESTING
+        or "\\u0000" in text
+        or _SUSPECT.search(text)
+        or ("\\u" in text and _SURROGATE.search(text))
+    ):
+        return value, _value_problem(value)
+    return value, None
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _value_problem(value: Any) -> str | None:
+    """Why a parsed record breaks an import limit, or None (walks without recursion).
+
+    >>> _value_problem({"props": {"n": 10**30}})
+    'props.n: the integer 1000000000000000000000000000000 is outside ±9007199254740991'
+    >>> _value_problem({"t": "a\\x00b"})
+    't: a text holds a NUL character (\\\\u0000)'
+    """
+    stack: list[tuple[Any, str, int]] = [(value, "", 0)]
+    while stack:
+        item, path, depth = stack.pop()
+        where = path or "record"
+        if isinstance(item, dict | list):
+            if depth >= MAX_NESTING:
+                return f"{where}: values nest deeper than {MAX_NESTING} levels"
+            if isinstance(item, dict):
+                for key, child in item.items():
+                    if "\x00" in key or len(key) > MAX_TEXT_CHARS or not _encodable(key):
+                        return f"{where}: a key holds a NUL character or a lone surrogate, or is too long"
+                    stack.append((child, f"{path}.{key[:40]}" if path else key[:40], depth + 1))
+            else:
+                stack.extend((child, f"{where}[{n}]", depth + 1) for n, child in enumerate(item))
+        elif isinstance(item, str):
+            if "\x00" in item:
+                return f"{where}: a text holds a NUL character (\\u0000)"
+            if not item.isascii() and not _encodable(item):
+                return f"{where}: a text holds a lone UTF-16 surrogate (\\ud800-\\udfff)"
+            if len(item) > MAX_TEXT_CHARS:
+                return f"{where}: a text of {len(item):,} characters (at most {MAX_TEXT_CHARS:,})"
+        elif isinstance(item, bool):
+            continue
+        elif isinstance(item, int):
+            if abs(item) > MAX_INTEGER:
+                shown = str(item) if len(str(item)) <= 40 else f"of {len(str(item))} digits"
+                return f"{where}: the integer {shown} is outside ±{MAX_INTEGER}"
+        elif isinstance(item, float) and not math.isfinite(item):
+            return f"{where}: the number {item} is not finite"
+    return None
+
+
+_NOT_JSONL = (
+    (b"PAR1", "a Parquet file"),
+    (b"PK\x03\x04", "a ZIP file (a spreadsheet?)"),
+    (b"\x1f\x8b", "a gzip file (unpack it first)"),
+    (b"SQLite format 3\x00", "a SQLite database (set DATABASE_URL to use it)"),
+    (b"\xd0\xcf\x11\xe0", "an Excel file"),
+)
+_HOW = ("playtest import reads the exchange format's JSON Lines: one JSON object per line "
+        "(`playtest export --format jsonl` writes it)")
+
+
+def _not_jsonl(path: Path) -> tuple[int, str] | None:
+    """(line, message) when the file is plainly not JSON Lines (item 16), else None."""
+    with path.open("rb") as handle:
+        head = handle.read(16)
+        for magic, what in _NOT_JSONL:
+            if head.startswith(magic):
+                return 1, f"this is {what}, not JSON Lines: {_HOW}"
+        handle.seek(0)
+        for number, text, _ in _checked_lines(handle):
+            if text is None:
+                return None  # the line's own problem is reported by the full check
+            first = text.lstrip("\ufeff \t\r\n")
+            if first.startswith("{"):
+                return None
+            looks = "CSV" if "," in first or ";" in first or "\t" in first else "text"
+            return number, f"line {number} is not a JSON object (this looks like {looks}): {_HOW}"
+    return None
 
 
 def _split_extra(kind: str, record: dict[str, Any]) -> dict[str, Any] | None:
@@ -649,6 +895,8 @@ class _Plan:
     needs_participant: dict[str, int] = field(default_factory=dict)
     # session_id → last_seq of sessions the database holds already
     stored_last_seq: dict[str, int] = field(default_factory=dict)
+    # participant_id → (earliest at_ms of their events/assignments/answers, its line)
+    earliest: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 def _chunks(values: list[str], size: int = 500) -> Iterator[list[str]]:
@@ -659,13 +907,15 @@ def _chunks(values: list[str], size: int = 500) -> Iterator[list[str]]:
 def _validate(engine: Engine, path: Path, report: ImportReport) -> _Plan:
     problems = _Problems()
     plan = _Plan()
-    with path.open("r", encoding="utf-8") as handle:
-        for number, line in _read_lines(handle):
+    with path.open("rb") as handle:
+        for number, line, unreadable in _checked_lines(handle):
             report.lines = number
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                problems.add(number, f"not valid JSON: {exc.msg}")
+            if line is None:
+                problems.add(number, str(unreadable))
+                continue
+            record, refused = _parse_line(line)
+            if refused is not None:
+                problems.add(number, refused)
                 continue
             if not isinstance(record, dict):
                 problems.add(number, "a line must hold one JSON object")
@@ -674,6 +924,11 @@ def _validate(engine: Engine, path: Path, report: ImportReport) -> _Plan:
                 continue
             kind = record["record"]
             report.read[kind] += 1
+            if kind != "study" and kind != "participant":
+                at_ms = ms_from_iso(record["at"])  # cached per day; cheap
+                known = plan.earliest.get(record["participant_id"])
+                if known is None or at_ms < known[0]:
+                    plan.earliest[record["participant_id"]] = (at_ms, number)
             if kind == "study":
                 plan.studies[record["study_id"]] = record
             elif kind == "participant":
@@ -687,7 +942,6 @@ def _validate(engine: Engine, path: Path, report: ImportReport) -> _Plan:
             elif kind == "event":
                 pid, sid = record["participant_id"], record["session_id"]
                 plan.needs_participant.setdefault(pid, number)
-                at_ms = ms_from_iso(record["at"])
                 session = plan.sessions.get(sid)
                 if session is None:
                     plan.sessions[sid] = [pid, number, at_ms, {record["seq"]: number}]
@@ -735,9 +989,10 @@ def _validate(engine: Engine, path: Path, report: ImportReport) -> _Plan:
                 problems.add(
                     number, f"participant {pid} belongs to unknown study {rec['study_id']}"
                 )
-        # participant_id → consented?
-        consent: dict[str, bool] = {
-            pid: rec["consented_at"] is not None for pid, (_, rec) in plan.participants.items()
+        # participant_id → consent time in ms (None: no consent)
+        consent: dict[str, int | None] = {
+            pid: None if rec["consented_at"] is None else ms_from_iso(rec["consented_at"])
+            for pid, (_, rec) in plan.participants.items()
         }
         stored_pids = sorted(set(plan.needs_participant) - set(consent))
         for chunk in _chunks(stored_pids):
@@ -746,14 +1001,21 @@ def _validate(engine: Engine, path: Path, report: ImportReport) -> _Plan:
                     participants.c.participant_id.in_(chunk)
                 )
             ):
-                consent[pid] = consented_at is not None
+                consent[pid] = consented_at
         for pid, number in sorted(plan.needs_participant.items(), key=lambda item: item[1]):
             if pid not in consent:
                 problems.add(number, f"unknown participant {pid} (no participant record)")
-            elif not consent[pid]:
+            elif consent[pid] is None:
                 problems.add(
                     number,
                     f"participant {pid} has no consent (consented_at is null) but has data",
+                )
+            elif pid in plan.earliest and plan.earliest[pid][0] < int(consent[pid] or 0):
+                at_ms, first_line = plan.earliest[pid]
+                problems.add(
+                    first_line,
+                    f"dated {iso_from_ms(at_ms)}, before participant {pid} consented "
+                    f"({iso_from_ms(int(consent[pid] or 0))}): nothing is kept from before consent",
                 )
         # Sessions: owner and seq contiguity together with stored events.
         stored_sessions: dict[str, tuple[str, int]] = {}
@@ -812,7 +1074,7 @@ def _insert_events(
     cursor = conn.connection.driver_connection.cursor()
     batch: list[tuple[Any, ...]] = []
     try:
-        with source.open("r", encoding="utf-8") as handle:
+        with source.open("rb") as handle:
             for _, line in _read_lines(handle):
                 if '"event"' not in line:
                     continue
@@ -858,6 +1120,9 @@ def import_jsonl(engine: Engine, path: str | Path) -> ImportReport:
     if not source.is_file():
         raise NotFound(f"no such file: {source}")
     report = ImportReport(path=str(source))
+    not_jsonl = _not_jsonl(source)
+    if not_jsonl is not None:
+        raise ImportRejected(str(source), [not_jsonl])
     plan = _validate(engine, source, report)
     report.studies = sorted(set(plan.studies)
                             | {record["study_id"] for _, record in plan.participants.values()})
@@ -1019,6 +1284,7 @@ __all__ = [
     "ImportReport",
     "export_jsonl",
     "export_tables",
+    "export_tables_counted",
     "import_jsonl",
     "iter_records",
     "load_study_data",

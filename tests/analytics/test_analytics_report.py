@@ -43,15 +43,31 @@ def test_report_json_has_exactly_the_documented_keys(small_study: StudyData) -> 
     experiment = built["experiments"][0]
     assert {"key", "srm_p", "metrics", "verdict"} <= set(experiment)
     assert experiment["verdict"] == "too few participants"
-    assert experiment["n_needed"] == 64
+    # One tester per variant: no spread to size the study from (the old fixed 64 for a
+    # "medium" Cohen's d ignored both the spread and the designer's min_effect).
+    assert experiment["n_needed"] is None
+    assert experiment["primary_metric"] == "response_time"
+    assert experiment["min_effect"] == 1.0
+    assert experiment["definition"].startswith("Seconds from the message appearing")
     metric = experiment["metrics"][0]
-    assert metric["metric"] == "wrong_per_turn_after_message"
+    assert metric["metric"] == "response_time" and metric["role"] == "primary"
     assert {"metric", "variants", "effect", "ci95", "p_value", "p_adjusted",
-            "prob_best"} <= set(metric)
-    assert metric["variants"] == {"A": {"n": 1, "mean": 1.0}, "B": {"n": 1, "mean": 0.0}}
+            "prob_best", "definition", "interval"} <= set(metric)
+    # Message at t = 9 s, the next roll at 10 s (P1); 6 s and 7 s (P2).
+    assert metric["variants"] == {"A": {"n": 1, "mean": 1.0, "median": 1.0},
+                                  "B": {"n": 1, "mean": 1.0, "median": 1.0}}
     names = [m["metric"] for m in experiment["metrics"]]
-    assert names == ["wrong_per_turn_after_message", "hesitation_after_message_ms",
-                     "quiz_correct", "score:sus", "completion"]
+    assert names == ["response_time", "rules_lookups_after", "wrong_clicks_after",
+                     "think_time_after", "completion", "quiz_correct", "score:sus"]
+    after = experiment["metrics"][2]["variants"]
+    assert (after["A"]["mean"], after["B"]["mean"]) == (1.0, 0.0)
+    lookups = experiment["metrics"][1]["variants"]
+    assert (lookups["A"]["mean"], lookups["B"]["mean"]) == (1.0, 0.0)
+    # 1 s against 1 s: no spread, so the primary is shown as such and not tested.
+    assert metric["no_variance"] and metric["p_value"] is None
+    assert experiment["summary"] == ("too few participants: response time after the "
+                                     "message is the same for every tester so far (no "
+                                     "variance), so it cannot be tested yet.")
 
 
 def _hostile_study(small_study: StudyData) -> StudyData:
@@ -150,12 +166,15 @@ def test_bad_input_frames_raise_typed_errors(small_study: StudyData) -> None:
 
 def test_synthetic_study_end_to_end_finds_the_planted_effect() -> None:
     data = synthesize_study(testers=160, seed=5, turns=20)
+    # The synthetic study plants its effect on wrong clicks after the message: the
+    # designer makes that the primary metric.
+    data.study["experiments"][0]["primary_metric"] = "wrong_clicks_after"
     scores, quiz = synthesize_scores_and_quiz(data, seed=5)
     built = report.build_report(data, scores, quiz)
     experiment = built["experiments"][0]
     first = experiment["metrics"][0]
-    assert first["metric"] == "wrong_per_turn_after_message"
-    # Variant B's message halves wrong clicks in the synthetic data.
+    assert first["metric"] == "wrong_clicks_after"
+    # Variant B's message makes wrong clicks after it rarer in the synthetic data.
     assert first["effect"] < 0 and first["prob_best"]["B"] > 0.95
     assert experiment["verdict"] == "B better"
     assert built["participants"] == 160

@@ -10,9 +10,12 @@ from sqlalchemy import Engine
 from playtest.storage import repository as repo
 from playtest.storage.events import EventLogger
 
+# Settings a study can really play with (imports check them as the Studies page does).
 EXPERIMENTS = [
-    {"key": "extra_turn_msg", "variants": ["A", "B"], "target": "message:extra_turn"},
-    {"key": "highlight", "variants": ["on", "off"], "target": "ui:highlight"},
+    {"key": "extra_turn_msg", "variants": ["A", "B"], "target": "message:extra_turn",
+     "payloads": {"A": "default", "B": "formal"}},
+    {"key": "highlight", "variants": ["on", "off"], "target": "ui:highlight_options",
+     "payloads": {"on": True, "off": False}},
 ]
 
 
@@ -22,11 +25,11 @@ def populate(engine: Engine, study_id: str = "s1", testers: int = 3) -> list[str
         engine,
         title="Vapoosh pilot",
         study_id=study_id,
-        rules={"preset": "standard", "brown": True},
+        rules={"base": "standard", "surround": "group"},
         surveys={"pre": "pre_v1", "post": "umux_lite", "form": "short"},
         experiments=EXPERIMENTS,
         games_per_tester=2,
-        settings={"highlight": True, "speed": "normal"},
+        settings={"highlight_options": True, "speed": 2},
     )
     rng = random.Random(7)
     logger = EventLogger(engine)

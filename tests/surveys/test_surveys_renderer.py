@@ -103,6 +103,13 @@ def test_too_long_text_is_capped_and_out_of_range_is_refused(tmp_path: Path) -> 
     _w(at.radio, "p1", "role").set_value("adult")
     _w(at.radio, "p1", "fun").set_value(3)
     assert _w(at.text_input, "p1", "name").proto.max_chars == 20
+    assert "Up to 20 characters." in [c.value for c in at.caption]
+    _submit(at)
+    # the cut is told at the field, and nothing is saved until the tester confirms it
+    assert [w.value for w in at.warning] == [
+        "This answer reached the limit of 20 characters, so anything longer was cut off. "
+        "Check its end, then press “Continue” again to keep it."]
+    assert _store(tmp_path) == {}
     _submit(at)
     assert _store(tmp_path)["answers"] == {"name": "x" * 20, "role": "adult", "fun": 3, "colour": None}
     _w(at.number_input, "p2", "count").set_value(25)

@@ -1,0 +1,37 @@
+"""The calibration command on a few planted studies (the full run prints the numbers)."""
+
+from __future__ import annotations
+
+import pytest
+
+from analytics import calibrate
+from analytics.calibrate import CheckResult, Settings
+
+
+def test_fast_calibration_meets_every_target(capsys: pytest.CaptureFixture[str]) -> None:
+    assert calibrate.main(["--studies", "12"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 6 and all(line.startswith("PASS") for line in lines)
+    assert any("A/A false 'better', any of 5 looks" in line for line in lines)
+    assert any(line.startswith("PASS  wrong arm named, large message effect") and
+               ": 0.0%" in line for line in lines)
+
+
+def test_checks_can_be_added_and_fail_loudly() -> None:
+    def impossible(settings: Settings) -> list[CheckResult]:
+        return [CheckResult("impossible", 1.0, "0", False, f"{settings.studies} studies")]
+
+    results = calibrate.run(Settings(studies=3), checks=[impossible])
+    assert results == [CheckResult("impossible", 1.0, "0", False, "3 studies")]
+    assert calibrate.format_result(results[0]).startswith("FAIL  impossible: 100.0%")
+
+
+def test_an_aa_rate_far_above_five_percent_fails() -> None:
+    assert calibrate._within_five_percent(10, 200)  # 5 %: fine
+    assert calibrate._within_five_percent(15, 200)  # binomial noise
+    assert not calibrate._within_five_percent(20, 200)  # 10 %: too many
+
+
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(SystemExit):
+        calibrate.main(["--studies", "-1"])
