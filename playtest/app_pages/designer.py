@@ -83,7 +83,10 @@ def _guard() -> None:
 
 
 @st.cache_resource(ttl=600, max_entries=4, show_spinner="Loading the study's data…")
-def _bundle(study_id: str, _fingerprint: tuple[int, ...]) -> StudyBundle:
+def _bundle(study_id: str, fingerprint: tuple[int, ...], url: str) -> StudyBundle:
+    # ``fingerprint`` and ``url`` are there only for the cache key: Streamlit leaves
+    # parameters whose names start with "_" out of it (they were, so the key was the
+    # study id alone: new data waited for the 10-minute ttl, and two databases mixed).
     # Prepared (every page then only aggregates) by way of the study's snapshot on disk:
     # only testers whose data changed since it was written are derived again.
     # The refreshed snapshot is written in the background: the page need not wait.
@@ -94,7 +97,10 @@ def _bundle(study_id: str, _fingerprint: tuple[int, ...]) -> StudyBundle:
 
 def bundle(study_id: str) -> StudyBundle:
     # Reloaded when the study's data changes (a cheap fingerprint), not on a timer.
-    return _bundle(study_id, repo.study_fingerprint(runtime.database(), study_id))
+    # The database's URL is in the key too: one process serving (or testing) two
+    # databases with a study of the same id and fingerprint must not mix them.
+    return _bundle(study_id, repo.study_fingerprint(runtime.database(), study_id),
+                   str(runtime.database().url))
 
 
 def memo(b: StudyBundle, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
