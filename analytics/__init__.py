@@ -8,9 +8,13 @@ Imports nothing of ours. Modules:
   per StudyData; ``prepare(data)`` computes them all once.
 - ``funnel``: ``funnel``, ``filter_study``.
 - ``confusion``: wrong clicks by class / rule reason, 12×12 heatmaps, hardest facts,
-  message aftermath, rules-overlay use, ranked ``confusion_points``.
+  message aftermath, rules-overlay use, ``confusion_points`` ranked by severity.
+- ``severity``: the one definition of a confusion point's severity (occasions, empirical
+  Bayes shrinkage, reach, persistence, impact) and its evidence rule;
+  ``calibrate_confusion``: the planted-study generator and checks of the ranking.
 - ``questionnaires``: instrument scores with norms, item distributions, pre vs post, quiz
-  correctness, free-text search and keyword themes.
+  correctness, free-text search, keyword themes by the question's intent (problems and
+  what works).
 - ``stats``: one function per test (Welch, Mann–Whitney, Boschloo/Fisher, SRM χ², Holm,
   probability to be best, power) and the always-valid ``sequential_test``.
 - ``metrics``: experiment metrics as typed definitions (name, unit, direction, one value

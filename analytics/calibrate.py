@@ -70,7 +70,7 @@ class CheckResult:
     name: str
     value: float
     target: str
-    passed: bool
+    passed: bool | None  # None: informative, no target to meet
     detail: str = ""
 
 
@@ -142,8 +142,16 @@ def power_moderate_message_effect(settings: Settings) -> list[CheckResult]:
     return _power(MODERATE_MESSAGE_EFFECT, "4 s vs 2 s response time", settings, 200_000)
 
 
+def confusion_ranking(settings: Settings) -> list[CheckResult]:
+    """The confusion-point checks (:mod:`analytics.calibrate_confusion`): planted points
+    reach the top 3; with nothing planted, no thin point does."""
+    from analytics.calibrate_confusion import confusion_checks  # it imports this module
+
+    return confusion_checks(studies=settings.studies, seed=settings.seed)
+
+
 CHECKS: list[Check] = [aa_false_better, power_large_message_effect,
-                       power_moderate_message_effect]
+                       power_moderate_message_effect, confusion_ranking]
 
 
 def run(settings: Settings, checks: Sequence[Check] | None = None) -> list[CheckResult]:

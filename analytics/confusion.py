@@ -1,16 +1,25 @@
 """Confusion signals: wrong clicks, board heatmaps, hardest facts, message aftermath,
-rules-overlay use, and the ranked list of confusion points.
+rules-overlay use, and the confusion points ranked by severity.
 
-See :mod:`analytics.derive` for "turn", "hesitation" and "fact". Scores of confusion
-points are all "extra trouble per occasion", in 0..1, so they rank together:
+See :mod:`analytics.derive` for "turn", "hesitation" and "fact". Every confusion point is
+scored on one basis (:mod:`analytics.severity` holds the definition): its **occasions**
+(the moments it could happen), its **troubles** on those occasions, the testers it
+reached, and whether it persisted past the first game.
 
-- ``wrong:<kind>`` / ``rule:<reason>``: wrong clicks of that class per human turn;
-- ``fact:<a>x<b>``: the fact's smoothed maths-error rate ((wrong+1)/(attempts+2)) minus the
-  study's overall rate (facts with at least ``min_attempts`` attempts);
-- ``message:<key>``: share of showings followed by trouble (a wrong click in the next turn,
-  hesitation above the study's 75th percentile, or a rules lookup with that context)
-  minus the same share over all turns (rules lookups excluded from the baseline);
-- ``survey:<item>``: share of the item's free-text answers with a negative theme.
+- ``rule:<reason>``: occasions are the human turns whose roll logged ``<reason>`` in
+  ``refused`` (a rolled option the rules refuse for that reason: ``empty_priority`` is
+  a turn with one option empty and the other an opponent's); trouble is a wrong click
+  with that reason. Rolls logged before ``refused`` existed count as an occasion of
+  every reason seen in the study (the evidence says so);
+- ``fact:<a>x<b>``: occasions are the turns that rolled the fact and got a click;
+  trouble is a maths wrong click (baseline: the study's maths-slip rate);
+- ``wrong:<kind>`` (maths kinds): occasions are all turns with a click;
+- ``message:<key>``: occasions are the showings; trouble is a wrong click in the next
+  turn, hesitation above the study's 75th percentile, or a rules lookup with that context
+  (baseline: the same share after all messages of the study);
+- ``survey:<item>``: occasions are the answers to a free-text item that asks for
+  problems (or a neutral one); trouble is an answer naming a problem theme. Answers to
+  a praise item ("What did you like?") are never confusion: see :func:`what_works`.
 """
 
 from __future__ import annotations
@@ -20,10 +29,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats as sps
 
-from analytics import derive
+from analytics import derive, severity
 from analytics.data import StudyData
-from analytics.questionnaires import theme_counts
+from analytics.questionnaires import problem_answers
 
 BOARD = list(range(1, 13))
 
@@ -49,17 +59,25 @@ ACTIONS: dict[str, str] = {
 
 @dataclass(frozen=True)
 class ConfusionPoint:
-    """One ranked confusion point of the report."""
+    """One ranked confusion point of the report: ``score`` is its severity
+    (:func:`analytics.severity.severity`), ``interval`` the 95 % interval of its shrunk
+    trouble rate, ``definition`` what its occasions and troubles are."""
 
     id: str
     label: str
     score: float
     evidence: dict[str, Any] = field(default_factory=dict)
     action: str = ""
+    interval: tuple[float, float] | None = None
+    definition: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "label": self.label, "score": round(self.score, 6),
-                "evidence": self.evidence, "action": self.action}
+        result: dict[str, Any] = {"id": self.id, "label": self.label,
+                                  "score": round(self.score, 6), "evidence": self.evidence,
+                                  "action": self.action, "definition": self.definition}
+        if self.interval is not None:
+            result["interval"] = [round(self.interval[0], 4), round(self.interval[1], 4)]
+        return result
 
 
 def human_turn_count(data: StudyData) -> int:
@@ -141,8 +159,10 @@ def hardest_facts(data: StudyData, min_attempts: int = 5) -> pd.DataFrame:
 
     An attempt is a human turn with at least one click; it is wrong when it holds a wrong
     click other than a ``rule`` one. Columns: ``fact, a, b, attempts, wrong, wrong_rate,
-    median_ms, smoothed_rate``; facts with fewer than ``min_attempts`` attempts are left
-    out; ranked by ``smoothed_rate`` ((wrong+1)/(attempts+2)), then attempts.
+    median_ms, smoothed_rate, ci_low, ci_high``; facts with fewer than ``min_attempts``
+    attempts are left out. ``smoothed_rate`` is the wrong rate shrunk toward the study's
+    maths-error rate by empirical Bayes (:func:`analytics.severity.fit_prior` over all
+    facts), ``ci_low``/``ci_high`` its 95 % interval; ranked by it, then attempts.
     """
     # confusion_points, the page and the report all ask: computed once per StudyData
     return derive.remember(data, f"hardest_facts:{min_attempts}",
@@ -150,6 +170,8 @@ def hardest_facts(data: StudyData, min_attempts: int = 5) -> pd.DataFrame:
 
 
 def _hardest_facts(data: StudyData, min_attempts: int) -> pd.DataFrame:
+    columns = ["fact", "a", "b", "attempts", "wrong", "wrong_rate", "median_ms",
+               "smoothed_rate", "ci_low", "ci_high"]
     turn_table = derive.turns(data)
     attempted = turn_table[(turn_table["n_clicks"] > 0) & turn_table["fact"].notna()]
     grouped = attempted.assign(wrong=attempted["n_wrong_math"] > 0).groupby("fact")
@@ -158,15 +180,25 @@ def _hardest_facts(data: StudyData, min_attempts: int) -> pd.DataFrame:
         "attempts": grouped.size(), "wrong": grouped["wrong"].sum(),
         "median_ms": grouped["first_ms"].median(),
     }).rename_axis("fact").reset_index()
-    result = result[result["attempts"] >= min_attempts]
+    if result.empty:
+        return pd.DataFrame(columns=columns)
+    study_rate = float((attempted["n_wrong_math"] > 0).mean())
+    prior = severity.fit_prior(
+        [severity.Tally(str(f), "fact", int(n), int(k), 0, 0, 0, 0, 0, 0, study_rate, 1.0)
+         for f, n, k in zip(result["fact"], result["attempts"], result["wrong"],
+                            strict=True)], study_rate)
+    result = result[result["attempts"] >= min_attempts].copy()
     result["a"] = result["a"].astype(int)
     result["b"] = result["b"].astype(int)
     result["wrong"] = result["wrong"].astype(int)
     result["wrong_rate"] = result["wrong"] / result["attempts"]
-    result["smoothed_rate"] = (result["wrong"] + 1) / (result["attempts"] + 2)
+    alpha = prior.alpha + result["wrong"]
+    beta = prior.beta + result["attempts"] - result["wrong"]
+    result["smoothed_rate"] = alpha / (alpha + beta)
+    result["ci_low"] = sps.beta.ppf(0.025, alpha, beta) if len(result) else []
+    result["ci_high"] = sps.beta.ppf(0.975, alpha, beta) if len(result) else []
     return result.sort_values(["smoothed_rate", "attempts"], ascending=[False, False],
-                              kind="stable").reset_index(drop=True)[
-        ["fact", "a", "b", "attempts", "wrong", "wrong_rate", "median_ms", "smoothed_rate"]]
+                              kind="stable").reset_index(drop=True)[columns]
 
 
 def _trouble(turn_table: pd.DataFrame, slow_ms: float) -> pd.Series:
@@ -263,68 +295,286 @@ def rules_overlay_use(data: StudyData) -> pd.DataFrame:
                                              kind="stable").reset_index(drop=True)
 
 
-def confusion_points(data: StudyData, min_attempts: int = 5, top_facts: int = 5
-                     ) -> list[ConfusionPoint]:
-    """All confusion points, ranked most confusing first (see the module docstring)."""
-    points: list[ConfusionPoint] = []
-    turns = human_turn_count(data)
-    for row in _rows(wrong_clicks_by_class(data)):
-        kind = str(row.wrong_kind)
-        points.append(ConfusionPoint(
-            f"wrong:{kind}", f"Wrong clicks: {kind.replace('_', ' ')}", float(row.per_turn),
-            {"clicks": int(row.clicks), "participants": int(row.participants),
-             "human_turns": turns}, ACTIONS.get(f"wrong:{kind}", "")))
-    for row in _rows(wrong_clicks_by_rule_reason(data)):
-        reason = str(row.rule_reason)
-        points.append(ConfusionPoint(
-            f"rule:{reason}", f"Rule not understood: {reason.replace('_', ' ')}",
-            float(row.per_turn),
-            {"clicks": int(row.clicks), "participants": int(row.participants),
-             "human_turns": turns},
-            ACTIONS.get(f"rule:{reason}", "Explain this rule where it applies.")))
-    facts = hardest_facts(data, min_attempts=min_attempts)
+MATHS_KINDS = ("arithmetic", "same_product", "near_miss")
+
+#: What each kind of point counts: shown beside the points (``definition``).
+DEFINITIONS: dict[str, str] = {
+    "rule": "Occasions: turns whose roll the rules refuse an option of for this reason. "
+            "Trouble: a wrong click for this reason.",
+    "fact": "Occasions: turns that rolled this fact and got a click. Trouble: a maths "
+            "wrong click. Baseline: the study's maths-slip rate.",
+    "wrong": "Occasions: turns with a click. Trouble: a wrong click of this kind.",
+    "message": "Occasions: showings of the message. Trouble: a wrong click in the next "
+               "turn, hesitation above the study's 75th percentile, or a rules lookup "
+               "from it. Baseline: the same share after all messages of the study.",
+    "survey": "Occasions: answers to this question. Trouble: an answer naming a problem "
+              "theme.",
+}
+IMPACT = {"rule": 1.0, "fact": 1.0, "wrong": 1.0, "message": 0.5, "survey": 0.5}
+
+
+def _later_games(turn_table: pd.DataFrame) -> pd.Series:
+    """Per turn: is it in a later game than the tester's first one?"""
+    if turn_table.empty:
+        return pd.Series(dtype=bool)
+    games = turn_table["game_id"].astype(object).where(turn_table["game_id"].notna(), "")
+    first = turn_table.assign(game=games).groupby(["participant_id", "game"], sort=False)[
+        "turn_id"].transform("min")
+    first_of_tester = turn_table.groupby("participant_id", sort=False)["turn_id"].transform(
+        "min")
+    return first != first_of_tester
+
+
+def _occasion_tallies(frame: pd.DataFrame, family: str, baseline: float
+                      ) -> list[severity.Tally]:
+    """Tallies from one row per occasion: ``candidate, participant_id, later, trouble``;
+    ``candidate`` is the name after ``<family>:`` (ids are made per candidate, not per
+    row: a string per row is what costs at 10,000 testers)."""
+    if frame.empty:
+        return []
+    later = frame["later"].fillna(False).astype(bool).to_numpy()
+    trouble = frame["trouble"].fillna(False).astype(bool).to_numpy()
+    # integer codes: counting distinct testers on strings is what costs here
+    tester = pd.factorize(frame["participant_id"])[0].astype(float)
+    codes, names = pd.factorize(frame["candidate"])
+    table = pd.DataFrame({
+        "candidate": codes,
+        "participant_id": tester,
+        "affected": np.where(trouble, tester, np.nan),
+        "trouble": trouble, "first": ~later, "later": later,
+        "first_trouble": trouble & ~later, "later_trouble": trouble & later})
+    grouped = table.groupby("candidate", sort=True).agg(
+        occasions=("trouble", "size"), troubles=("trouble", "sum"),
+        testers=("participant_id", "nunique"), affected=("affected", "nunique"),
+        first_occasions=("first", "sum"), first_troubles=("first_trouble", "sum"),
+        later_occasions=("later", "sum"), later_troubles=("later_trouble", "sum"))
+    return [severity.Tally(
+        id=f"{family}:{names[candidate]}", family=family, occasions=int(row.occasions),
+        troubles=int(row.troubles), testers=int(row.testers), affected=int(row.affected),
+        first_occasions=int(row.first_occasions), first_troubles=int(row.first_troubles),
+        later_occasions=int(row.later_occasions), later_troubles=int(row.later_troubles),
+        baseline=baseline, impact=IMPACT[family])
+        for candidate, row in zip(grouped.index, _rows(grouped), strict=True)]
+
+
+def _rule_occasions(data: StudyData, attempted: pd.DataFrame, later: pd.Series
+                    ) -> tuple[pd.DataFrame, dict[str, int]]:
+    """One row per (turn, refused reason); ``estimated`` counts per reason the occasions
+    taken from rolls that did not log ``refused`` (every reason seen in the study)."""
+    table = derive.clicks(data)
+    wrong = table[(table["turn_id"] >= 0) & ~table["ok"] & (table["wrong_kind"] == "rule")
+                  & table["rule_reason"].notna()]
+    troubled = pd.MultiIndex.from_arrays([wrong["turn_id"].astype("int64"),
+                                          wrong["rule_reason"].astype(str)])
+    seen = sorted(set(wrong["rule_reason"].astype(str)))
+    logged = attempted["refused"].map(type).isin([list, tuple, np.ndarray])
+    reasons = attempted["refused"].where(logged, pd.Series([seen] * len(attempted),
+                                                           index=attempted.index,
+                                                           dtype=object))
+    rows = pd.DataFrame({"turn_id": attempted["turn_id"].astype("int64"),
+                         "participant_id": attempted["participant_id"],
+                         "later": later.reindex(attempted.index).fillna(False).astype(bool),
+                         "estimated": ~logged, "reason": reasons}).explode("reason")
+    rows = rows[rows["reason"].notna()]
+    rows["candidate"] = rows["reason"]
+    rows["trouble"] = pd.MultiIndex.from_arrays(
+        [rows["turn_id"].astype("int64"), rows["reason"].astype(str)]).isin(troubled)
+    estimated = rows[rows["estimated"].astype(bool)].groupby("candidate").size()
+    return rows, {f"rule:{k}": int(v) for k, v in estimated.items()}
+
+
+def _message_occasions(data: StudyData, turn_table: pd.DataFrame, later: pd.Series
+                       ) -> tuple[pd.DataFrame, float]:
+    """One row per showing that has a next turn or a rules lookup, and the baseline."""
+    shown = derive.messages(data)
+    if shown.empty or turn_table.empty:
+        return pd.DataFrame(columns=["candidate", "participant_id", "later", "trouble"]), 0.0
+    slow_ms = float(turn_table["first_ms"].quantile(0.75))
+    followed = _followed_by_lookup(data, shown)
+    indexed = turn_table.assign(later=later).set_index("turn_id")[
+        ["n_wrong", "first_ms", "later"]]
+    has_turn = shown["next_turn_id"] >= 0
+    next_turns = indexed.reindex(shown["next_turn_id"].where(has_turn, -1).to_numpy())
+    next_turns.index = shown.index
+    trouble = (_trouble(next_turns, slow_ms) & has_turn) | followed
+    frame = pd.DataFrame({"candidate": shown["key"],
+                          "participant_id": shown["participant_id"],
+                          "later": next_turns["later"].fillna(False).astype(bool),
+                          "trouble": trouble})
+    frame = frame[has_turn | followed]
+    # The study's rate: trouble after any message (lookups can only follow a message).
+    return frame, float(frame["trouble"].mean()) if len(frame) else 0.0
+
+
+def _followed_by_lookup(data: StudyData, shown: pd.DataFrame) -> pd.Series:
+    followed = pd.Series(False, index=shown.index)
+    opens = derive.props_of(data, "rules_open", ["context"])
+    if opens.empty:
+        return followed
+    # Each rules lookup is credited to the latest message before it in its session.
+    shown_sorted = shown[["row", "session_code", "key"]].reset_index().sort_values("row")
+    matched = pd.merge_asof(opens[["row", "session_code", "context"]].sort_values("row"),
+                            shown_sorted, on="row", by="session_code", direction="backward")
+    matched = matched[matched["index"].notna() & (matched["key"] == matched["context"])]
+    followed.loc[matched["index"].astype(int).unique()] = True
+    return followed
+
+
+def scored_candidates(data: StudyData, min_occasions: int = severity.MIN_OCCASIONS,
+                      min_testers: int = severity.MIN_TESTERS
+                      ) -> tuple[list[severity.Scored], dict[str, Any]]:
+    """Every candidate scored (listed or not), with per-candidate extra evidence."""
+    return derive.remember(data, f"scored_candidates:{min_occasions}:{min_testers}",
+                           lambda: _scored_candidates(data, min_occasions, min_testers))
+
+
+def _scored_candidates(data: StudyData, min_occasions: int, min_testers: int
+                       ) -> tuple[list[severity.Scored], dict[str, Any]]:
     turn_table = derive.turns(data)
+    later = _later_games(turn_table)
     attempted = turn_table[turn_table["n_clicks"] > 0]
-    overall = float((attempted["n_wrong_math"] > 0).mean()) if len(attempted) else 0.0
-    for row in _rows(facts.head(top_facts)):
-        excess = float(row.smoothed_rate) - overall
-        if excess <= 0:
-            continue
-        points.append(ConfusionPoint(
-            f"fact:{row.fact}", f"Hard fact {row.a} × {row.b} = {row.a * row.b}", excess,
-            {"attempts": int(row.attempts), "wrong_rate": float(row.wrong_rate),
-             "overall_wrong_rate": overall, "median_ms": _finite(row.median_ms)},
-            f"When {row.a} × {row.b} is rolled, show the row and column headers of "
-            f"{row.a} and {row.b}; practise this fact in a warm-up."))
-    for row in _rows(message_aftermath(data)):
-        excess = float(row.trouble_rate) - float(row.baseline_trouble_rate)
-        if excess <= 0:
-            continue
-        points.append(ConfusionPoint(
-            f"message:{row.key}", f"Message '{row.key}' is followed by trouble", excess,
-            {"shown": int(row.shown), "participants": int(row.participants),
-             "trouble_rate": float(row.trouble_rate),
-             "baseline_trouble_rate": float(row.baseline_trouble_rate),
-             "wrong_per_turn_after": _finite(row.wrong_per_turn_after),
-             "wrong_per_turn_all": _finite(row.wrong_per_turn_all),
-             "hesitation_after_ms": _finite(row.hesitation_after_ms),
-             "hesitation_all_ms": _finite(row.hesitation_all_ms),
-             "rules_opened": int(row.rules_opened)},
-            f"Reword the '{row.key}' message or show it longer, and A/B test the new "
-            "wording."))
-    themes = theme_counts(data.responses, data.study.get("text_items"))
-    negative = themes[themes["negative"].astype(bool)] if len(themes) else themes
-    for item, group in negative.groupby("item", sort=True):
-        top = group.sort_values("share", ascending=False).iloc[0]
-        points.append(ConfusionPoint(
-            f"survey:{item}", f"Free-text answers to '{item}' mention: "
-            + ", ".join(group["theme"].astype(str)), float(top["share"]),
-            {"themes": {str(t): int(a) for t, a in zip(group["theme"], group["answers"],
-                                                         strict=True)},
-             "top_theme": str(top["theme"])},
-            f"Read the '{top['theme']}' answers to '{item}' and fix the most frequent "
-            "complaint."))
-    return sorted(points, key=lambda p: p.score, reverse=True)
+    tallies: list[severity.Tally] = []
+    means: dict[str, float] = {}
+    extra: dict[str, dict[str, Any]] = {}
+    if len(attempted):
+        rules, estimated = _rule_occasions(data, attempted, later)
+        tallies += _occasion_tallies(rules, "rule", 0.0)
+        for candidate, count in estimated.items():
+            extra.setdefault(candidate, {})["occasions_estimated"] = count
+        facts = attempted[attempted["fact"].notna()]
+        slips = facts["n_wrong_math"] > 0
+        means["fact"] = float(slips.mean()) if len(facts) else 0.0
+        tallies += _occasion_tallies(pd.DataFrame({
+            "candidate": facts["fact"],
+            "participant_id": facts["participant_id"], "later": later.reindex(facts.index),
+            "trouble": slips}), "fact", means["fact"])
+        table = derive.clicks(data)
+        wrong = table[(table["turn_id"] >= 0) & ~table["ok"]]
+        for kind in MATHS_KINDS:
+            hit = set(wrong.loc[wrong["wrong_kind"] == kind, "turn_id"].astype("int64"))
+            if not hit:
+                continue
+            tallies += _occasion_tallies(pd.DataFrame({
+                "candidate": kind, "participant_id": attempted["participant_id"],
+                "later": later.reindex(attempted.index),
+                "trouble": attempted["turn_id"].astype("int64").isin(hit)}), "wrong", 0.0)
+    shown, baseline = _message_occasions(data, turn_table, later)
+    if len(shown):
+        means["message"] = baseline
+        tallies += _occasion_tallies(shown, "message", baseline)
+    answers = problem_answers(data.responses, data.study.get("text_items"),
+                              data.study.get("text_polarity"), data.study.get("text_themes"))
+    if len(answers):
+        tallies += _occasion_tallies(pd.DataFrame({
+            "candidate": answers["item"],
+            "participant_id": answers["participant_id"], "later": False,
+            "trouble": answers["problem"]}), "survey", 0.0)
+        for item, group in answers.groupby("item"):
+            themes = group.loc[group["themes"] != "", "themes"].astype(str)
+            named = themes.str.split("|").explode().value_counts()
+            extra.setdefault(f"survey:{item}", {})["themes"] = {
+                str(k): int(v) for k, v in named.items()}
+    return severity.score(tallies, means, min_occasions, min_testers), extra
+
+
+def confusion_points(data: StudyData, min_attempts: int = 5, top_facts: int = 5,
+                     min_occasions: int = severity.MIN_OCCASIONS,
+                     min_testers: int = severity.MIN_TESTERS) -> list[ConfusionPoint]:
+    """The listed confusion points, most severe first (see :mod:`analytics.severity`).
+
+    ``min_attempts`` and ``top_facts`` are kept for older callers and no longer used: the
+    evidence rule (``min_occasions``, ``min_testers``) decides what is listed.
+    """
+    del min_attempts, top_facts
+    scored, extra = scored_candidates(data, min_occasions, min_testers)
+    return [_point(item, extra.get(item.tally.id, {})) for item in scored if item.listed]
+
+
+def _point(item: severity.Scored, extra: dict[str, Any]) -> ConfusionPoint:
+    tally = item.tally
+    family, _, name = tally.id.partition(":")
+    evidence: dict[str, Any] = {
+        "occasions": tally.occasions, "troubles": tally.troubles,
+        "rate": round(tally.rate, 4), "shrunk_rate": round(item.shrunk_rate, 4),
+        "baseline": round(tally.baseline, 4), "testers": tally.testers,
+        "testers_affected": tally.affected, "reach": round(item.reach, 4),
+        "first_game_rate": _ratio(tally.first_troubles, tally.first_occasions),
+        "later_games_rate": _ratio(tally.later_troubles, tally.later_occasions),
+        "persistence": round(item.persistence, 4), "impact": tally.impact, **extra}
+    return ConfusionPoint(tally.id, _label(family, name, extra), item.severity, evidence,
+                          _action(family, name, extra), item.interval,
+                          DEFINITIONS.get(family, ""))
+
+
+def _percent(value: Any) -> str:
+    number = _finite(value)
+    return "–" if number is None else f"{100 * number:.0f} %"
+
+
+def evidence_text(point: dict[str, Any]) -> str:
+    """One readable line of a confusion point's evidence (its JSON, see ``to_json``).
+
+    >>> print(evidence_text({"id": "rule:x", "interval": [0.1, 0.3], "evidence": {
+    ...     "occasions": 50, "troubles": 10, "rate": 0.2, "shrunk_rate": 0.19,
+    ...     "baseline": 0.0, "testers": 12, "testers_affected": 7,
+    ...     "first_game_rate": 0.25, "later_games_rate": 0.1}}))
+    10 troubles in 50 occasions (20 %; shrunk 19 %, 95 % interval 10–30 %; baseline 0 %); 7 of 12 testers; first game 25 %, later games 10 %
+    """
+    evidence = point.get("evidence", {})
+    interval = point.get("interval") or [None, None]
+    unit = "answers naming a problem" if str(point.get("id", "")).startswith("survey:") \
+        else "troubles"
+    text = (f"{evidence.get('troubles', 0)} {unit} in {evidence.get('occasions', 0)} "
+            f"occasions ({_percent(evidence.get('rate'))}; shrunk "
+            f"{_percent(evidence.get('shrunk_rate'))}, 95 % interval "
+            f"{_percent(interval[0]).removesuffix(' %')}–{_percent(interval[1])}; baseline "
+            f"{_percent(evidence.get('baseline'))}); {evidence.get('testers_affected', 0)} "
+            f"of {evidence.get('testers', 0)} testers")
+    if evidence.get("later_games_rate") is not None:
+        text += (f"; first game {_percent(evidence.get('first_game_rate'))}, later games "
+                 f"{_percent(evidence.get('later_games_rate'))}")
+    if evidence.get("occasions_estimated"):
+        text += (f"; {evidence['occasions_estimated']} occasions estimated (rolls logged "
+                 "before 'refused' existed)")
+    if evidence.get("themes"):
+        text += "; themes: " + ", ".join(f"{name} {count}" for name, count
+                                         in evidence["themes"].items())
+    return text
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def _label(family: str, name: str, extra: dict[str, Any]) -> str:
+    if family == "rule":
+        return f"Rule not understood: {name.replace('_', ' ')}"
+    if family == "fact":
+        a, _, b = name.partition("x")
+        return f"Hard fact {a} × {b} = {int(a) * int(b)}" if a.isdigit() and b.isdigit() \
+            else f"Hard fact {name}"
+    if family == "wrong":
+        return f"Wrong clicks: {name.replace('_', ' ')}"
+    if family == "message":
+        return f"Message '{name}' is followed by trouble"
+    themes = ", ".join(extra.get("themes", {})) or "problems"
+    return f"Answers to '{name}' name: {themes}"
+
+
+def _action(family: str, name: str, extra: dict[str, Any]) -> str:
+    if family == "rule":
+        return ACTIONS.get(f"rule:{name}", "Explain this rule where it applies.")
+    if family == "wrong":
+        return ACTIONS.get(f"wrong:{name}", "")
+    if family == "fact":
+        a, _, b = name.partition("x")
+        return (f"When {a} × {b} is rolled, show the row and column headers of {a} and "
+                f"{b}; practise this fact in a warm-up.")
+    if family == "message":
+        return (f"Reword the '{name}' message or show it longer, and A/B test the new "
+                "wording.")
+    top = next(iter(extra.get("themes", {})), "problem")
+    return f"Read the '{top}' answers to '{name}' and fix the most frequent complaint."
 
 
 def _finite(value: Any) -> float | None:

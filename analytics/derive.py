@@ -38,7 +38,7 @@ T = TypeVar("T")
 CLICK_PROPS = ["seat", "c", "r", "ok", "wrong_kind", "rule_reason", "expected", "clicked", "ms"]
 TURN_COLUMNS = [
     "turn_id", "participant_id", "session_id", "game_id", "seq", "at", "fact", "a", "b",
-    "options", "n_clicks", "n_wrong", "n_wrong_math", "first_ms", "first_ok",
+    "options", "refused", "n_clicks", "n_wrong", "n_wrong_math", "first_ms", "first_ok",
     "first_wrong_kind",
 ]
 
@@ -138,7 +138,7 @@ def _human_rolls(data: StudyData) -> pd.DataFrame:
 
 
 def _classify_rolls(data: StudyData) -> pd.DataFrame:
-    rolls = props_of(data, "roll", ["seat", "dice", "options"]).copy()
+    rolls = props_of(data, "roll", ["seat", "dice", "options", "refused"]).copy()
     starts = props_of(data, "game_start", ["game_id", "seats"])
     rolls["seat_no"] = pd.to_numeric(rolls["seat"], errors="coerce")
     if starts.empty or rolls.empty:
@@ -206,7 +206,9 @@ def turns(data: StudyData) -> pd.DataFrame:
     """One row per human turn (see module docstring), with click outcomes.
 
     Columns: ``turn_id, participant_id, session_id, game_id, seq, at, fact, a, b, options,
-    n_clicks, n_wrong, n_wrong_math, first_ms, first_ok, first_wrong_kind``.
+    refused, n_clicks, n_wrong, n_wrong_math, first_ms, first_ok, first_wrong_kind``.
+    ``refused`` is the roll's list of rule reasons refusing a rolled option (NaN when the
+    roll did not log it: data from before the prop existed).
     ``n_wrong_math`` counts wrong clicks other than ``rule`` ones (mental-maths errors).
     """
     cached = _memo(data, "turns")
@@ -240,6 +242,8 @@ def turns(data: StudyData) -> pd.DataFrame:
         "a": low,
         "b": high,
         "options": human["options"].to_numpy(),
+        # rule reasons that refuse a rolled option (a list; NaN where not logged)
+        "refused": human["refused"].to_numpy(),
     })
     # Fact labels by table lookup (dice sums are 2..12): no per-row string building.
     labels = np.array([None] + [f"{a}x{b}" for a in range(1, 13) for b in range(1, 13)],

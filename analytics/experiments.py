@@ -196,8 +196,13 @@ class ExperimentResult:
         elif self.verdict.endswith(" better") and primary.sequential is not None and \
                 abs(primary.effect) < self.min_effect:
             text += "; the difference is real but smaller than that"
+        winner = self.verdict.removesuffix(" better") if self.verdict.endswith(" better") \
+            else None
         for guard in self.guardrails:
-            text += (f". But {guard.worse} is worse on {guard.metric.name.lower()}: "
+            # A caveat only when the variant named better is the one worse on a guardrail.
+            lead = ("But " if winner in (None, guard.worse) else "") + str(guard.worse)
+            also = " also" if winner is not None and guard.worse != winner else ""
+            text += (f". {lead} is{also} worse on {guard.metric.name.lower()}: "
                      f"{guard.effect_text()}")
         return text + "."
 

@@ -42,12 +42,17 @@ def _layout(fig: go.Figure, title: str, **extra: Any) -> go.Figure:
 def funnel_figure(table: pd.DataFrame) -> go.Figure:
     """Bar per funnel step (participants reached), drop-off and median time in hover."""
     seconds = table["median_seconds"].astype(float).round(1).fillna(-1).tolist()
-    hover = [f"drop-off {drop} ({rate:.0%})<br>median time on step "
+    optional = (table["optional"].astype(bool).tolist() if "optional" in table
+                else [False] * len(table))
+    hover = [("optional extra game: no drop-off" if extra
+              else f"drop-off {drop} ({rate:.0%})") + "<br>median time on step "
              + (f"{sec:g} s" if sec >= 0 else "–")
-             for drop, rate, sec in zip(table["drop_off"], table["drop_off_rate"], seconds,
-                                        strict=True)]
+             for drop, rate, sec, extra in zip(table["drop_off"], table["drop_off_rate"],
+                                               seconds, optional, strict=True)]
     fig = go.Figure(go.Bar(x=[html.escape(str(step)) for step in table["step"]],
-                           y=table["reached"], marker_color=OKABE_ITO[4],
+                           y=table["reached"],
+                           marker_color=[OKABE_ITO[1] if extra else OKABE_ITO[4]
+                                         for extra in optional],
                            text=table["reached"], textposition="outside", hovertext=hover,
                            name="reached"))
     return _layout(fig, "Funnel: participants reaching each step",

@@ -5,6 +5,11 @@ A participant reaches ``consent`` by existing (a participant record or a ``page`
 that name; ``game k`` by their k-th ``game_start``. Time spent on a step is the time from
 reaching it to reaching the next step the participant reached (median over those who
 reached both).
+
+Games beyond the study's ``games_per_tester`` are optional ("May play more"): their
+steps are named ``game k (optional)`` and marked ``optional``; nobody drops off by not
+playing one, so they have no drop-off (rate NaN) and the next required step counts its
+drop-off from the last required step, not from the optional game.
 """
 
 from __future__ import annotations
@@ -17,7 +22,8 @@ import pandas as pd
 from analytics import derive
 from analytics.data import StudyData
 
-FUNNEL_COLUMNS = ["step", "reached", "drop_off", "drop_off_rate", "median_seconds"]
+FUNNEL_COLUMNS = ["step", "reached", "drop_off", "drop_off_rate", "median_seconds",
+                  "optional"]
 
 
 def _step_times(data: StudyData, max_games: int) -> pd.DataFrame:
@@ -50,14 +56,33 @@ def _step_times(data: StudyData, max_games: int) -> pd.DataFrame:
     return table
 
 
-def funnel(data: StudyData, max_games: int = 10) -> pd.DataFrame:
+def required_games(data: StudyData) -> int | None:
+    """The games every tester is asked to play (the study's ``games_per_tester``), or
+    None when the study record does not say (then every game step counts as required).
+
+    >>> required_games(StudyData.empty("s")) is None
+    True
+    """
+    value = data.study.get("games_per_tester")
+    return int(value) if isinstance(value, int | float) and value >= 1 else None
+
+
+def funnel(data: StudyData, max_games: int = 10,
+           games_required: int | None = None) -> pd.DataFrame:
     """Participants reaching each step, drop-off from the previous step, median time.
 
     Columns: ``step, reached, drop_off, drop_off_rate, median_seconds`` (time spent on
-    the step before the next one the participant reached; NaN for ``done``). A
-    participant "reaches" a step if they have it, whether or not they skipped earlier.
+    the step before the next one the participant reached; NaN for ``done``) and
+    ``optional`` (a game beyond ``games_required``, default :func:`required_games`;
+    it has no drop-off). A participant "reaches" a step if they have it, whether or not
+    they skipped earlier. Drop-off is from the previous required step.
     """
     table = _step_times(data, max_games)
+    required = games_required if games_required is not None else required_games(data)
+    optional = [required is not None and step.startswith("game ")
+                and int(step.split()[1]) > required for step in table.columns]
+    table.columns = [f"{step} (optional)" if extra else step
+                     for step, extra in zip(table.columns, optional, strict=True)]
     columns = list(table.columns)
     # Seconds since the epoch as floats (NaN: not reached); the time of the next reached
     # step is found by sweeping the steps backwards, vectorised over participants.
@@ -77,10 +102,15 @@ def funnel(data: StudyData, max_games: int = 10) -> pd.DataFrame:
         reached = int(np.count_nonzero(~np.isnan(times[:, index])))
         seconds = next_reached[:, index] - times[:, index]
         median = float(np.nanmedian(seconds)) if np.any(~np.isnan(seconds)) else np.nan
+        if optional[index]:  # an extra game: not playing it is no drop-off
+            rows.append({"step": step, "reached": reached, "drop_off": 0,
+                         "drop_off_rate": np.nan, "median_seconds": median,
+                         "optional": True})
+            continue
         drop = 0 if previous is None else max(previous - reached, 0)
         rate = (drop / previous) if previous else 0.0
         rows.append({"step": step, "reached": reached, "drop_off": drop,
-                     "drop_off_rate": rate, "median_seconds": median})
+                     "drop_off_rate": rate, "median_seconds": median, "optional": False})
         previous = reached
     return pd.DataFrame(rows, columns=FUNNEL_COLUMNS)
 

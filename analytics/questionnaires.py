@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -234,40 +235,173 @@ def free_text(responses: pd.DataFrame, search: str | None = None,
                                          "text", "themes"]]
 
 
-def _theme_flags(texts: pd.Series) -> pd.DataFrame:
-    """One bool column per theme: does the text mention one of its keywords?"""
+def _theme_flags(texts: pd.Series,
+                 themes: dict[str, tuple[str, ...]] | None = None) -> pd.DataFrame:
+    """One bool column per theme: does the text mention one of its keywords?
+
+    ``themes`` (name -> word stems) defaults to the built-in :data:`THEMES`.
+    """
+    words_by_theme = themes if themes is not None else {
+        name: words for name, (_, words) in THEMES.items()}
     # Each distinct answer is matched once ("no", "nothing" … come back again and again).
     codes, distinct = pd.factorize(texts.astype(object).str.lower())
     unique = pd.Series(distinct, dtype=object)
-    flags = {name: unique.str.contains(_theme_pattern(words), regex=True)
-             .fillna(False).astype(bool).to_numpy()
-             for name, (_, words) in THEMES.items()}
+    flags = {name: unique.str.contains(_theme_pattern(tuple(words)), regex=True)
+             .fillna(False).astype(bool).to_numpy() if words
+             else np.zeros(len(unique), dtype=bool)
+             for name, words in words_by_theme.items()}
     missing = codes < 0
     return pd.DataFrame({name: np.where(missing, False, column[np.maximum(codes, 0)])
                          if len(column) else np.zeros(len(codes), dtype=bool)
                          for name, column in flags.items()}, index=texts.index)
 
 
+THEME_COLUMNS = ["item", "theme", "negative", "polarity", "answers", "share"]
+
+
+def _is_negative(theme: str, polarity: str) -> bool:
+    """A mention is a problem in a ``problem`` item, never in a ``praise`` item, and keeps
+    the built-in theme's sign in a ``neutral`` one (an item's own themes: not negative).
+
+    >>> _is_negative("fun", "problem"), _is_negative("rules", "praise")
+    (True, False)
+    >>> _is_negative("rules", "neutral"), _is_negative("fun", "neutral")
+    (True, False)
+    """
+    if polarity == "problem":
+        return True
+    if polarity == "praise":
+        return False
+    return bool(THEMES.get(theme, (False, ()))[0])
+
+
 def theme_counts(responses: pd.DataFrame,
-                 text_items: Iterable[str] | None = None) -> pd.DataFrame:
+                 text_items: Iterable[str] | None = None,
+                 polarity: Mapping[str, str] | None = None,
+                 themes: Mapping[str, Mapping[str, Iterable[str]] | None] | None = None
+                 ) -> pd.DataFrame:
     """Per free-text item × theme: answers mentioning it, share of the item's answers.
 
-    Columns: ``item, theme, negative, answers, share``.
+    ``polarity`` maps an item to what its question asks for (``problem``, ``praise`` or
+    ``neutral``, the default); ``themes`` maps an item to its own keyword themes (else
+    :data:`THEMES`). ``negative`` says whether a mention is a problem (see
+    :func:`_is_negative`). Answers that mention no theme count in the share's
+    denominator only.
+
+    Columns: ``item, theme, negative, polarity, answers, share``.
+
+    >>> answers = pd.DataFrame({"participant_id": ["p", "q"], "survey": "s",
+    ...     "survey_version": "1", "phase": "post", "item": "open.liked",
+    ...     "value": ["ok", "the rules were fun"], "at": None})
+    >>> theme_counts(answers.iloc[:1]).empty
+    True
+    >>> table = theme_counts(answers, polarity={"open.liked": "praise"})
+    >>> table[["theme", "negative", "answers", "share"]].values.tolist()
+    [['fun', False, 1, 0.5], ['rules', False, 1, 0.5]]
     """
     require_columns(responses, RESPONSE_COLUMNS, "responses")
     is_text = responses["value"].map(lambda v: isinstance(v, str))
     if text_items is not None:
         is_text &= responses["item"].isin(list(text_items))
     texts = responses.loc[is_text, ["item", "value"]]
-    texts = texts[texts["value"].str.strip() != ""]
+    texts = texts[texts["value"].astype(str).str.strip() != ""]
+    empty = pd.DataFrame({name: pd.Series(dtype=dtype) for name, dtype in (
+        ("item", object), ("theme", object), ("negative", bool), ("polarity", object),
+        ("answers", "int64"), ("share", float))})
     if texts.empty:
-        return pd.DataFrame(columns=["item", "theme", "negative", "answers", "share"])
-    flags = _theme_flags(texts["value"])
-    totals = texts.groupby("item").size()
-    counts = flags.groupby(texts["item"]).sum().rename_axis("item").reset_index().melt(
-        id_vars="item", var_name="theme", value_name="answers")
-    counts = counts[counts["answers"] > 0].copy()
-    counts["negative"] = counts["theme"].map(lambda name: THEMES[name][0]).astype(bool)
-    counts["share"] = counts["answers"] / counts["item"].map(totals)
-    return counts[["item", "theme", "negative", "answers", "share"]].sort_values(
-        ["share", "item"], ascending=[False, True]).reset_index(drop=True)
+        return empty
+    polarity = polarity or {}
+    themes = themes or {}
+    frames = []
+    for item, group in texts.groupby(texts["item"].astype(str), sort=True):
+        own = themes.get(item)
+        item_themes = ({str(k): tuple(str(w).lower() for w in v) for k, v in own.items()}
+                       if own else None)
+        flags = _theme_flags(group["value"].astype(str), item_themes)
+        counts = flags.sum(axis=0).astype("int64")
+        counts = counts[counts > 0]
+        if counts.empty:
+            continue
+        sign = str(polarity.get(item, "neutral"))
+        frames.append(pd.DataFrame({
+            "item": item, "theme": counts.index.astype(str),
+            "negative": [_is_negative(str(t), sign) if item_themes is None
+                         else sign == "problem" for t in counts.index],
+            "polarity": sign, "answers": counts.to_numpy(dtype="int64"),
+            "share": counts.to_numpy(dtype=float) / len(group)}))
+    if not frames:
+        return empty
+    counts_table = pd.concat(frames, ignore_index=True)
+    counts_table["negative"] = counts_table["negative"].astype(bool)
+    return counts_table[THEME_COLUMNS].sort_values(
+        ["share", "item", "theme"], ascending=[False, True, True],
+        kind="stable").reset_index(drop=True)
+
+
+#: An answer that opens with a plain "no" ("nothing", "none", "no") names no problem,
+#: even when it goes on with a theme word ("nothing was confusing").
+_DENIAL = re.compile(r"^\s*(?:no|nope|none|nothing|not really|n/?a)\b", re.IGNORECASE)
+
+
+def problem_answers(responses: pd.DataFrame, text_items: Iterable[str] | None = None,
+                    polarity: Mapping[str, str] | None = None,
+                    themes: Mapping[str, Mapping[str, Iterable[str]] | None] | None = None
+                    ) -> pd.DataFrame:
+    """Each answer to a free-text item that can name problems (``problem`` or
+    ``neutral`` polarity; never a ``praise`` item), and whether it names one.
+
+    Columns: ``participant_id, item, problem, themes`` (the problem themes named,
+    joined by ``|``; empty when none).
+
+    >>> answers = pd.DataFrame({"participant_id": ["p", "q", "r"], "survey": "s",
+    ...     "survey_version": "1", "phase": "post",
+    ...     "item": ["open.confused", "open.confused", "open.liked"],
+    ...     "value": ["the rules", "nothing was confusing", "the rules"], "at": None})
+    >>> table = problem_answers(answers, polarity={"open.confused": "problem",
+    ...                                            "open.liked": "praise"})
+    >>> table[["participant_id", "problem"]].values.tolist()
+    [['p', True], ['q', False]]
+    """
+    require_columns(responses, RESPONSE_COLUMNS, "responses")
+    polarity = polarity or {}
+    themes = themes or {}
+    is_text = responses["value"].map(lambda v: isinstance(v, str))
+    if text_items is not None:
+        is_text &= responses["item"].isin(list(text_items))
+    texts = responses.loc[is_text, ["participant_id", "item", "value"]]
+    texts = texts[(texts["value"].astype(str).str.strip() != "")
+                  & (texts["item"].astype(str).map(
+                      lambda i: polarity.get(i, "neutral")) != "praise")]
+    frames = []
+    for item, group in texts.groupby(texts["item"].astype(str), sort=True):
+        own = themes.get(item)
+        item_themes = ({str(k): tuple(str(w).lower() for w in v) for k, v in own.items()}
+                       if own else None)
+        flags = _theme_flags(group["value"].astype(str), item_themes)
+        sign = str(polarity.get(item, "neutral"))
+        bad = [name for name in flags.columns
+               if (sign == "problem" if item_themes is not None
+                   else _is_negative(str(name), sign))]
+        named = flags[bad] if bad else pd.DataFrame(index=flags.index)
+        denied = group["value"].astype(str).str.match(_DENIAL).to_numpy(dtype=bool)
+        problem = named.to_numpy(dtype=bool).any(axis=1) & ~denied
+        # "rules|bugs|" per answer at once (bool × str), split into lists
+        joined = (cast(Any, named).dot(pd.Index(bad).astype(str) + "|") if bad
+                  else pd.Series("", index=flags.index)).where(problem, "")
+        frames.append(pd.DataFrame({
+            "participant_id": group["participant_id"].to_numpy(), "item": item,
+            "problem": problem, "themes": joined.astype(str).str.rstrip("|").to_numpy()}))
+    if not frames:
+        return pd.DataFrame(columns=["participant_id", "item", "problem", "themes"])
+    return pd.concat(frames, ignore_index=True)
+
+
+def what_works(responses: pd.DataFrame, text_items: Iterable[str] | None = None,
+               polarity: Mapping[str, str] | None = None,
+               themes: Mapping[str, Mapping[str, Iterable[str]] | None] | None = None
+               ) -> pd.DataFrame:
+    """The praise: themes of the answers to ``praise`` items (and the positive themes of
+    ``neutral`` ones), most mentioned first. Columns as :func:`theme_counts`."""
+    counts = theme_counts(responses, text_items, polarity, themes)
+    return counts[~counts["negative"].astype(bool)
+                  & (counts["polarity"] != "problem")].reset_index(drop=True)

@@ -3,7 +3,7 @@
 >>> from analytics.data import StudyData, empty_quiz, empty_scores
 >>> report = build_report(StudyData.empty("s1"), empty_scores(), empty_quiz())
 >>> sorted(report)
-['completed', 'confusion_points', 'experiments', 'hardest_facts', 'participants', 'study_id']
+['completed', 'confusion_points', 'experiments', 'hardest_facts', 'participants', 'severity_definition', 'study_id', 'what_works']
 >>> "&lt;script&gt;" in report_html({**report, "study_id": "<script>"}, {})
 True
 """
@@ -19,14 +19,15 @@ import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from analytics import confusion, experiments, figures, funnel
+from analytics import confusion, experiments, figures, funnel, questionnaires, severity
 from analytics.data import StudyData, validate_study
 from analytics.figures import FILE_TEMPLATE
 
 #: Characters that make inline Markdown markup (emphasis, code, links, tables, strike).
 #: Line-start markup (``#``, ``-``, ``1.``) cannot occur: text is flattened to one line
-#: and always follows a prefix; ``<``/``>``/``&`` are HTML-escaped.
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+#: and always follows a prefix; ``<``/``>``/``&`` are HTML-escaped. An underscore inside
+#: a word (``empty_priority``) cannot start emphasis, so it stays as it is.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
 
 
 def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
@@ -35,8 +36,11 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
     """The report JSON of telemetry-format.md.
 
     ``participants``: consented participants; ``completed``: those with a ``done`` page;
-    ``confusion_points``: ranked, each with ``id, label, score, evidence, action``;
-    ``hardest_facts``: ``fact, attempts, wrong_rate, median_ms``; ``experiments``: see
+    ``confusion_points``: ranked by severity (``severity_definition``), each with ``id,
+    label, score, evidence, action, definition, interval``; ``what_works``: the themes
+    of the answers to praise questions (see :func:`what_works`);
+    ``hardest_facts``: ``fact, attempts, wrong_rate, median_ms, shrunk_rate, interval``
+    (the rate shrunk toward the study's maths-error rate and its 95 % interval); ``experiments``: see
     :meth:`analytics.experiments.ExperimentResult.to_json`. JSON-safe (no NaN).
     Facts with fewer than ``min_attempts`` attempts are not ranked.
     """
@@ -51,14 +55,29 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
         "completed": len(ids & done),
         "confusion_points": [p.to_json() for p in confusion.confusion_points(
             data, min_attempts=min_attempts)],
+        "severity_definition": severity.SEVERITY_DEFINITION,
+        "what_works": what_works(data),
         "hardest_facts": [
             {"fact": str(row.fact), "attempts": int(row.attempts),
              "wrong_rate": float(row.wrong_rate),
-             "median_ms": None if pd.isna(row.median_ms) else float(row.median_ms)}
+             "median_ms": None if pd.isna(row.median_ms) else float(row.median_ms),
+             "shrunk_rate": round(float(row.smoothed_rate), 4),
+             "interval": [round(float(row.ci_low), 4), round(float(row.ci_high), 4)]}
             for row in confusion._rows(facts)],
         "experiments": [e.to_json() for e in experiments.analyze_experiments(
             data, scores, quiz, seed=seed)],
     }
+
+
+def what_works(data: StudyData) -> list[dict[str, Any]]:
+    """Praise from free text: per praise item × theme, answers and share (never
+    confusion: see :func:`analytics.questionnaires.what_works`)."""
+    table = questionnaires.what_works(data.responses, data.study.get("text_items"),
+                                      data.study.get("text_polarity"),
+                                      data.study.get("text_themes"))
+    return [{"item": str(row["item"]), "theme": str(row["theme"]),
+             "answers": int(row["answers"]), "share": round(float(row["share"]), 4)}
+            for row in table.to_dict("records")]
 
 
 _FIXED_CHARTS = ("Funnel", "Wrong clicks by class", "Wrong clicks on the board",
@@ -118,14 +137,20 @@ def report_markdown(report: dict[str, Any],
     e = escape_markdown
     lines = [f"# UX design plan: study {e(report['study_id'])}", "",
              f"Participants: {report['participants']}, completed: {report['completed']}.",
-             "", "## Confusion points (most confusing first)", ""]
+             "", "## Confusion points (most severe first)", ""]
+    if report.get("severity_definition"):
+        lines += [e(report["severity_definition"]), ""]
     if not report["confusion_points"]:
-        lines.append("No confusion points found.")
+        lines.append("No confusion point has enough evidence to be listed.")
     for rank, point in enumerate(report["confusion_points"], start=1):
-        evidence = ", ".join(f"{e(k)}: {e(_fmt(v))}" for k, v in point["evidence"].items())
-        lines += [f"{rank}\\. **{e(point['label'])}** (`{e(point['id'])}`, score "
-                  f"{_fmt(point['score'])})",
-                  f"    - Evidence: {evidence}", f"    - Action: {e(point.get('action', ''))}"]
+        lines += [f"{rank}. **{e(point['label'])}**: severity {point['score']:.2f} "
+                  f"(id {e(point['id'])})",
+                  f"    - Evidence: {e(confusion.evidence_text(point))}",
+                  f"    - Action: {e(point.get('action', ''))}"]
+    if report.get("what_works"):
+        lines += ["", "## What works (praise from free text)", ""]
+        lines += [f"- {e(row['theme'])}: {row['answers']} of the answers to {e(row['item'])} "
+                  f"({row['share']:.0%})" for row in report["what_works"]]
     lines += ["", "## Hardest facts", "", "| fact | attempts | wrong rate | median ms |",
               "|---|---|---|---|"]
     for fact in report["hardest_facts"]:
@@ -194,13 +219,20 @@ def report_html(report: dict[str, Any], figures: dict[str, go.Figure] | None = N
              "padding:.2rem .5rem}</style></head><body>",
              f"<h1>UX design plan: study {x(str(report['study_id']))}</h1>",
              f"<p>Participants: {report['participants']}, completed: "
-             f"{report['completed']}.</p>", "<h2>Confusion points</h2><ol>"]
+             f"{report['completed']}.</p>", "<h2>Confusion points</h2>",
+             f"<p>{x(report.get('severity_definition', ''))}</p><ol>"]
     for point in report["confusion_points"]:
-        evidence = ", ".join(f"{x(str(k))}: {x(_fmt(v))}" for k, v in point["evidence"].items())
-        parts.append(f"<li><strong>{x(point['label'])}</strong> (<code>{x(point['id'])}</code>,"
-                     f" score {_fmt(point['score'])})<br>Evidence: {evidence}<br>Action: "
+        parts.append(f"<li><strong>{x(point['label'])}</strong>: severity "
+                     f"{point['score']:.2f} (id <code>{x(point['id'])}</code>)<br>Evidence: "
+                     f"{x(confusion.evidence_text(point))}<br>Action: "
                      f"{x(point.get('action', ''))}</li>")
-    parts += ["</ol><h2>Hardest facts</h2><table><tr><th>fact</th><th>attempts</th>"
+    parts.append("</ol>")
+    if report.get("what_works"):
+        parts.append("<h2>What works (praise from free text)</h2><ul>")
+        parts += [f"<li>{x(row['theme'])}: {row['answers']} answers to {x(row['item'])} "
+                  f"({row['share']:.0%})</li>" for row in report["what_works"]]
+        parts.append("</ul>")
+    parts += ["<h2>Hardest facts</h2><table><tr><th>fact</th><th>attempts</th>"
               "<th>wrong rate</th><th>median ms</th></tr>"]
     for fact in report["hardest_facts"]:
         parts.append(f"<tr><td>{x(fact['fact'])}</td><td>{fact['attempts']}</td>"

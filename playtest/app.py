@@ -22,8 +22,6 @@ from playtest.storage import repository as repo
 from playtest.storage.errors import DatabaseUnavailable
 from playtest.study_config import StudyConfigError
 
-st.set_page_config(page_title="Vapoosh! playtest", page_icon="🎲", layout="centered")
-
 
 def _problem(title: str, text: str, *, retry: bool = False) -> st.Page:
     def page() -> None:
@@ -127,6 +125,11 @@ def main() -> None:
         trouble.note_failure(trouble.START, err)
         pages, show_nav = [_problem("Please wait a moment", trouble.UNREACHABLE,
                                     retry=True)], False
+    # Set once per run, after the page is known: a second call with another layout would
+    # make the page jump between the two layouts on every rerun (the play page is wide).
+    st.set_page_config(page_title="Vapoosh! playtest", page_icon="🎲",
+                       layout=tester.layout_for(st.session_state.get("tester")
+                                                if st.query_params.get("p") else None))
     navigation = st.navigation(pages, position="sidebar" if show_nav else "hidden")
     # Before the page: a page may end the run early (st.stop, st.rerun); a cookie queued
     # in the run before (a sign-in, a consent) is written in this one.

@@ -8,6 +8,15 @@ The values cover every placeholder the catalog's messages use, so any key render
 >>> pick_cue([Event("place", 1, ((7, 7),)), Event("extra_turn", 1)], mover=1, players=2,
 ...          dice=(3, 4, 2, 5), human=True).key
 'extra_turn'
+
+Given the game's seats, a cue also says whose *voice* tells it (see the catalog): the one
+human against the computer hears "you", the computer's moves are told as its own, and in
+pass-and-play each seat is named by its colour.
+
+>>> cue = pick_cue([Event("blocked_own", 2, (), {"next_seat": 1})], mover=2, players=2,
+...                dice=(1, 2, 3, 4), human=False, seats=("human", "ai:easy"))
+>>> cue.key, cue.voice, cue.values["name"], cue.values["next_name"]
+('blocked_own', 'computer', 'the computer', 'you')
 """
 
 from __future__ import annotations
@@ -34,25 +43,107 @@ class Cue:
     computer: bool = False
     # Plain words to show when the catalog has no message for ``key``.
     fallback_text: str = ""
+    # Who tells it: "you" (the one human tester), "computer" (its own move) or "seat".
+    voice: str = "seat"
 
 
-def base_values(mover: int, players: int, dice: tuple[int, int, int, int] | None) -> dict[str, Any]:
+# Seat colours as a child names them (the board's Okabe-Ito counters, seat 1 first).
+COLOUR_NAMES: tuple[str, ...] = ("Blue", "Orange", "Green", "Pink")
+
+
+def seat_names(seats: Sequence[str]) -> dict[int, str]:
+    """Each seat's name as the tester knows it, by the seats' kinds ("human", "ai:...").
+
+    >>> seat_names(["human", "ai:easy"])
+    {1: 'you', 2: 'the computer'}
+    >>> seat_names(["human", "human", "ai:hard"])
+    {1: 'Blue', 2: 'Orange', 3: 'the computer'}
+    >>> seat_names(["human", "ai:easy", "ai:hard"])[3]
+    'the green computer'
+    """
+    humans = sum(1 for kind in seats if kind == "human")
+    computers = len(seats) - humans
+    names: dict[int, str] = {}
+    for seat, kind in enumerate(seats, start=1):
+        colour = COLOUR_NAMES[seat - 1]
+        if kind == "human":
+            names[seat] = "you" if humans == 1 else colour
+        else:
+            names[seat] = "the computer" if computers == 1 else f"the {colour.lower()} computer"
+    return names
+
+
+def voice_for(seat: int, seats: Sequence[str]) -> str:
+    """The catalog voice for a message about ``seat``'s move (see the module docstring)."""
+    if not 1 <= seat <= len(seats):
+        return "seat"
+    if seats[seat - 1] != "human":
+        return "computer"
+    return "you" if sum(1 for kind in seats if kind == "human") == 1 else "seat"
+
+
+def possessive(name: str) -> str:
+    """A seat's name as an owner.
+
+    >>> possessive("you"), possessive("the computer")
+    ('your', "the computer's")
+    """
+    return "your" if name == "you" else f"{name}'s"
+
+
+def name_values(values: dict[str, Any], seats: Sequence[str] | None) -> dict[str, Any]:
+    """Fill ``name``, ``next_name`` and ``victim_of`` from the seat numbers in ``values``."""
+    if not seats:
+        names: dict[int, str] = {}
+    else:
+        names = seat_names(seats)
+
+    def name(seat: Any) -> str:
+        return names.get(int(seat or 0), f"player {seat}")
+
+    values["name"] = name(values.get("seat"))
+    values["next_name"] = name(values.get("next_seat"))
+    values["victim_of"] = possessive(name(values.get("victim")))
+    return values
+
+
+def base_values(mover: int, players: int, dice: tuple[int, int, int, int] | None,
+                seats: Sequence[str] | None = None) -> dict[str, Any]:
     p = dice[0] + dice[1] if dice else 0
     g = dice[2] + dice[3] if dice else 0
-    return {
+    return name_values({
         "seat": mover, "next_seat": mover % players + 1, "p": p, "g": g, "c": 0, "r": 0,
         "number": 0, "clicked": 0, "expected": p * g, "left": 0, "victim": 0, "count": 0,
         "turns": 0, "other_c": 0, "other_r": 0,
-    }
+    }, seats)
 
 
 def pick_cue(
     events: Sequence[Event], *, mover: int, players: int,
     dice: tuple[int, int, int, int] | None, human: bool, win_reason: str | None = None,
     turns: int = 0, vapooh_compulsory: bool = False, highlight: bool = False,
-    rerolls_allowed: int = 3,
+    rerolls_allowed: int = 3, seats: Sequence[str] | None = None,
 ) -> Cue:
-    """The cue after an action by seat ``mover`` that caused ``events``."""
+    """The cue after an action by seat ``mover`` that caused ``events``.
+
+    ``seats`` (the seats' kinds, "human" / "ai:<level>") names the seats and picks the
+    cue's voice; without it, seats are "player N" and the voice is the plain one.
+    """
+    cue = _pick(events, mover=mover, players=players, dice=dice, human=human,
+                win_reason=win_reason, turns=turns, vapooh_compulsory=vapooh_compulsory,
+                highlight=highlight, rerolls_allowed=rerolls_allowed)
+    if not seats:
+        return cue
+    values = name_values(dict(cue.values), seats)
+    return Cue(cue.key, values, cue.computer, cue.fallback_text,
+               voice_for(int(values.get("seat") or mover), seats))
+
+
+def _pick(
+    events: Sequence[Event], *, mover: int, players: int,
+    dice: tuple[int, int, int, int] | None, human: bool, win_reason: str | None,
+    turns: int, vapooh_compulsory: bool, highlight: bool, rerolls_allowed: int,
+) -> Cue:
     values = base_values(mover, players, dice)
     values["turns"] = turns
     by_kind = {e.kind: e for e in events}
@@ -116,4 +207,6 @@ def _after_roll(events: Sequence[Event], values: dict[str, Any], human: bool,
         return Cue("vapooh_compulsory" if vapooh_compulsory else "vapooh", values, not human)
     if values["p"] == values["g"] and values["p"]:
         return Cue("square_roll", values, not human)
+    if not human:  # the computer's roll, on screen for a moment before it places
+        return Cue("computer_rolled", values, True)
     return Cue("place_prompt_hint" if highlight else "place_prompt", values, not human)

@@ -5,12 +5,18 @@ survey, plays games through the same :class:`PlayController` the app uses (so th
 are exactly what a real tester produces) with a human error model, and answers the
 post-play survey. The error model:
 
-- arithmetic slips, more likely on hard facts (both factors 6–9, not squares) and for
-  testers with weaker times tables; fewer when options are highlighted;
-- rule misunderstandings: clicking a rolled option the rules forbid (a taken tile when
-  the other is empty, one's own tile), more likely for testers unsure of the rules;
-- hesitation: lognormal time to the first click, longer on hard facts and after some
-  messages (the "Extra go!" wording leaves some testers unsure whose turn it is).
+- arithmetic slips, far more likely on the planted hard facts (:data:`PLANTED_HARD_FACTS`:
+  6 × 7, 6 × 8, 7 × 8, 8 × 9) and for testers with weaker times tables; fewer when
+  options are highlighted;
+- rule misunderstandings: the planted misunderstood rule (:data:`PLANTED_RULE`,
+  ``empty_priority``): on turns where it applies, testers unsure of the rules click the
+  opponent's tile instead of the free one; other refusals are rare slips (2 %);
+- hesitation: lognormal time to the first click, longer on hard facts and after the
+  planted confusing wording (:data:`PLANTED_WORDING`: the default "Extra go!" text of
+  ``extra_turn``), which is also followed by rules lookups 30 % of the time.
+
+The designer's dashboard should find these three truths: see the README, "What the demo
+should show".
 
 The records go through ``playtest import`` (validated, all or nothing), so a demo study
 is also a test of the exchange format.
@@ -39,7 +45,7 @@ from sqlalchemy.engine import Engine
 
 from engine.players import make_player
 from engine.vapoosh import Brown
-from playtest import services
+from playtest import demo_sequence, services
 from playtest.game_controller import PlayController
 from playtest.messages import MessageCatalog, MessageError, load_catalog, speed
 from playtest.storage import repository as repo
@@ -115,16 +121,36 @@ class _Recorder:
 
 _HARD = {6, 7, 8, 9}
 
+#: Planted truth 1: the hardest single-digit products, known from research on the
+#: "problem-size effect" (Campbell & Graham 1985; Chan, Au & Tang 2014): 6 × 7, 6 × 8,
+#: 7 × 8 and 8 × 9 draw the most errors and the longest answers. Simulated testers slip
+#: on these far more often than on any other fact.
+PLANTED_HARD_FACTS = frozenset({(6, 7), (6, 8), (7, 8), (8, 9)})
+#: Planted truth 2: the misunderstood rule. Testers unsure of the rules (most children)
+#: believe they may capture even when the other rolled tile is free, so they click the
+#: opponent's tile on many turns where ``empty_priority`` applies.
+PLANTED_RULE = "empty_priority"
+#: Planted truth 3: the confusing wording. The default "Extra go!" text of
+#: ``extra_turn`` leaves testers unsure whose turn it is: a longer pause before the next
+#: roll and click, and more rules lookups from it (variant B, the formal wording, does not).
+PLANTED_WORDING = ("extra_turn", "default")
+
 
 def fact_difficulty(p: int, g: int) -> float:
-    """0 (easy: ×2, ×10, ×11, squares of small numbers) … 1 (7×8, 6×9 …)."""
+    """0 (easy: ×2, ×10, ×11, squares of small numbers) … 1 (the planted hard facts).
+
+    >>> fact_difficulty(8, 7), fact_difficulty(2, 9)
+    (1.0, 0.1)
+    """
     a, b = sorted((p, g))
+    if (a, b) in PLANTED_HARD_FACTS:
+        return 1.0
     if a in (2, 10, 11) or b in (2, 10, 11):
         return 0.1
     if a == b:
-        return 0.3 if a <= 6 else 0.5
-    score = 0.2 + 0.2 * (a in _HARD) + 0.2 * (b in _HARD) + 0.1 * (b == 12)
-    return min(score + 0.25 * (a >= 6 and b >= 6), 1.0)
+        return 0.3 if a <= 6 else 0.4
+    score = 0.15 + 0.1 * (a in _HARD) + 0.1 * (b in _HARD) + 0.1 * (b == 12)
+    return min(score, 0.5)
 
 
 class SimulatedTester:
@@ -159,17 +185,25 @@ def _wrong_tile(ctrl: PlayController, kind: str, rng: random.Random) -> tuple[in
                 if (dc or dr) and 1 <= c + dc <= 12 and 1 <= r + dr <= 12
                 and (c + dc, r + dr) not in options]
         return rng.choice(near) if near else None
-    # arithmetic: a product off by one factor step, a classic slip (7×8 → 48 or 63)
-    slips = [(p + d, g) for d in (-1, 1)] + [(p, g + d) for d in (-1, 1)]
-    slips = [(c, r) for c, r in slips if 1 <= c <= 12 and 1 <= r <= 12
+    # arithmetic: a wrong product near the right one (7×8 → 54 or 60). A slip by one
+    # factor step (7×8 → 48) lands next to the answer, which the engine calls a near miss.
+    slips = [(c, r) for c in range(1, 13) for r in range(1, 13)
+             if 0 < abs(c * r - p * g) <= max(8, p + g) and (c, r) not in options
              and all(abs(c - oc) > 1 or abs(r - orr) > 1 for oc, orr in legal)]
-    return rng.choice(slips) if slips else None
+    if slips:
+        return rng.choice(slips)
+    return _wrong_tile(ctrl, "near_miss", rng) if legal else None
 
 
 def _human_turn(ctrl: PlayController, tester: SimulatedTester, highlight: bool,
                 after_message: str | None, clock: list[float]) -> list[Any]:
     """Roll, maybe click wrong tiles, then place: returns the cues it caused."""
     rng = tester.rng
+    # The pause before rolling: a moment to look at the board, and longer after the
+    # planted wording, which leaves testers unsure whether it is their go (the metric
+    # "response time" measures exactly this pause).
+    wait = 700.0 + (4000.0 if after_message == "_".join(PLANTED_WORDING) else 0.0)
+    clock[0] += rng.lognormvariate(math.log(wait * tester.pace), 0.35)
     cues = [ctrl.roll()]
     if not ctrl.human_to_act or ctrl.state.phase != "place":
         return cues  # blocked: the turn passed (or a re-roll is due)
@@ -179,12 +213,18 @@ def _human_turn(ctrl: PlayController, tester: SimulatedTester, highlight: bool,
     base = 1800 + 4200 * difficulty * (1.2 - tester.maths)
     if highlight:
         base *= 0.55
-    if after_message == "extra_turn_default":
-        base += 2500  # "Extra go!" leaves some unsure whose turn it is
+    if after_message == "_".join(PLANTED_WORDING):
+        base += 2500  # planted: "Extra go!" leaves some unsure whose turn it is
     elapsed = rng.lognormvariate(math.log(base * tester.pace), 0.35)
+    # planted: the misunderstood rule bites only where it applies (empty_priority);
+    # other refusals are rare slips
+    misread = PLANTED_RULE in ctrl.refused_reasons()
     slips = {
-        "arithmetic": (1 - tester.maths) * difficulty * (0.25 if highlight else 0.9),
-        "rule": (1 - tester.rules) * 0.8,
+        # planted: the hard facts trip even good calculators; others follow difficulty
+        "arithmetic": ((0.3 + 0.4 * (1 - tester.maths)) if (min(p, g), max(p, g))
+                       in PLANTED_HARD_FACTS else (1 - tester.maths) * difficulty * 0.6)
+        * (0.4 if highlight else 1.0),
+        "rule": (1 - tester.rules) * 0.9 if misread else 0.02,
         "near_miss": (1 - tester.maths) * 0.15,
         "same_product": (1 - tester.maths) * 0.1 * (0.2 if highlight else 1.0),
     }
@@ -226,7 +266,7 @@ def _message_records(cues: list[Any], recorder: _Recorder, catalog: MessageCatal
     cue = shown[-1]
     variant = variants.get(cue.key, "default")
     try:
-        text = catalog.render(cue.key, variant, **cue.values).text
+        text = catalog.render(cue.key, variant, voice=cue.voice, **cue.values).text
     except MessageError:
         text, variant = cue.fallback_text, "fallback"
     recorder.log("message", {"key": cue.key, "variant": variant, "text": text,
@@ -234,17 +274,20 @@ def _message_records(cues: list[Any], recorder: _Recorder, catalog: MessageCatal
     return f"{cue.key}_{variant}"
 
 
-def assign_variants(config: StudyConfig, testers: int, rng: random.Random) -> list[dict[str, str]]:
+def assign_variants(config: StudyConfig, testers: int, rng: random.Random,
+                    start: dict[str, dict[str, int]] | None = None) -> list[dict[str, str]]:
     """Balanced variant assignments for ``testers`` testers in arrival order.
 
     Each experiment gives the next tester its least-filled arm so far, ties broken at
     random (as the app does). Computed up front so testers can be simulated apart.
+    ``start``: the study's arm counts before these testers (experiment → variant → n).
 
     >>> arms = assign_variants(demo_config(), 4, random.Random(1))
     >>> sorted(a["highlight"] for a in arms)
     ['off', 'off', 'on', 'on']
     """
-    counts = {e.key: dict.fromkeys(e.variants, 0) for e in config.experiments}
+    counts = {e.key: {v: (start or {}).get(e.key, {}).get(v, 0) for v in e.variants}
+              for e in config.experiments}
     assignments: list[dict[str, str]] = []
     for _ in range(testers):
         assigned: dict[str, str] = {}
@@ -285,9 +328,8 @@ def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datet
     def survey(phase: str, survey_id: str | None) -> None:
         if survey_id is None:
             return
-        if tester.child:
-            survey_id = "vapoosh_pre_child" if phase == "pre" else "vapoosh_post_child"
-        definition = load_survey(survey_id)
+        # The form the app gives this tester (children's, or adults' after "An adult").
+        definition = load_survey(services.survey_id_for(survey_id, phase, child=tester.child))
         profile = {"enjoyment": tester.enjoyment, "confusion": 1 - tester.rules, "skip": 0.2}
         answers = plausible_answers(definition, rng, profile)
         clock[0] += rng.uniform(40_000, 150_000) * tester.pace
@@ -327,8 +369,11 @@ def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datet
                 cues = _human_turn(ctrl, tester, effective.highlight_options, last, clock)
             last = _message_records(cues, recorder, catalog, effective.message_variants,
                                     ms_visible)
-            if last and last.startswith(("wrong_rule", "blocked", "reroll")) and \
-                    rng.random() < 0.25 * (1 - tester.rules):
+            lookup = 0.25 * (1 - tester.rules) if last and last.startswith(
+                ("wrong_rule", "blocked", "reroll")) else 0.0
+            if last == "_".join(PLANTED_WORDING):
+                lookup = 0.3  # planted: testers look up whose turn it is
+            if last and rng.random() < lookup:
                 recorder.log("rules_open", {"context": last.rsplit("_", 1)[0]})
                 clock[0] += rng.uniform(5000, 20000)
                 recorder.log("rules_close", {"context": last.rsplit("_", 1)[0]})
@@ -402,8 +447,10 @@ def generate(engine: Engine, testers: int, seed: int = 1,
              now: datetime | None = None) -> ImportReport:
     """Fill the demo study (or ``study``) with ``testers`` simulated testers.
 
-    Each tester gets its own seed (drawn from ``seed``) and a balanced assignment, so the
-    records do not depend on ``workers`` (processes simulating testers; default 2 for
+    Each tester gets its own seed (from ``seed``, the study and its place in it, so
+    testers can be added to a study that has some: :mod:`playtest.demo_sequence`) and a
+    balanced assignment, so the records do not depend on ``workers`` (processes
+    simulating testers; default 2 for
     100 testers or more, else 1). Testers arrive about 7 minutes apart, the last an hour
     before ``now`` (default: the current time). The records are imported
     :data:`CHUNK_TESTERS` testers per file (each file all or nothing; a tester's records
@@ -412,10 +459,13 @@ def generate(engine: Engine, testers: int, seed: int = 1,
     study = study or ensure_demo_study(engine)
     config = services.study_config(study)
     rng = random.Random(seed)
-    start = (now or datetime.now(UTC)) - timedelta(minutes=testers * 7 + 60)
-    first = len(repo.list_participants(engine, study.study_id))
-    seeds = [rng.getrandbits(64) for _ in range(testers)]
-    assignments = assign_variants(config, testers, random.Random(rng.getrandbits(64)))
+    # Testers added to a study that has some get places, seeds and arms of their own
+    # (a tester's arrival time counts from its place: the last still an hour ago).
+    first = demo_sequence.next_tester_index(engine, study.study_id)
+    start = (now or datetime.now(UTC)) - timedelta(minutes=(first + testers) * 7 + 60)
+    seeds = [demo_sequence.tester_seed(seed, study.study_id, first + i) for i in range(testers)]
+    assignments = assign_variants(config, testers, random.Random(rng.getrandbits(64)),
+                                  demo_sequence.assignment_tallies(engine, study.study_id))
     tasks = [_TesterTask(first + i, seeds[i], study.study_id, config, start, assignments[i])
              for i in range(testers)]
     total = ImportReport(path=f"{testers} simulated testers")

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from engine.core import Event
+from engine.core import Event, IllegalActionError
 from engine.players import make_player
 from engine.vapoosh import (
     Brown,
@@ -31,7 +31,7 @@ from engine.vapoosh import (
     deal_preplaced,
 )
 from playtest.board.view import glow_from_events
-from playtest.cues import Cue, base_values, pick_cue
+from playtest.cues import Cue, base_values, pick_cue, voice_for
 from playtest.storage.errors import ConflictError
 
 
@@ -113,8 +113,14 @@ class PlayController:
         self.game = VapooshGame(self.rules, players=len(self.seats))
         self.state: VapooshState = self.game.new_initial_state()
         self.actions: list[list[Any]] = []
+        # The last roll made in this game and who made it: what the dice bar shows, so
+        # the computer's dice are those of the move it is making (or has just made).
+        self.last_roll: tuple[int, tuple[int, int, int, int]] | None = None
         for action in actions:
-            self.state.apply(action_from_json(action))
+            parsed = action_from_json(action)
+            if isinstance(parsed, Roll):
+                self.last_roll = (int(self.state.to_move), parsed.dice)
+            self.state.apply(parsed)
             self.actions.append(list(action))
         self.players = {
             seat: make_player(kind.split(":", 1)[1], seed=seed * 10 + seat)
@@ -194,6 +200,7 @@ class PlayController:
             win_reason=outcome.reason if outcome else None, turns=self.state.turns,
             vapooh_compulsory=self.rules.vapooh == "brown_and_miss_next",
             highlight=self.highlight, rerolls_allowed=self.rules.own_suicide_rerolls,
+            seats=self.seats,
         )
 
     def _after(self, events: list[Event], seat: int) -> Cue:
@@ -246,10 +253,11 @@ class PlayController:
         dice = dice_for(self.seed, self.roll_count)
         events = self._apply(Roll(dice))
         self.last_dice[seat] = dice
+        self.last_roll = (seat, dice)
         self.sink.log(
             "roll",
             {"seat": seat, "dice": list(dice), "options": [list(o) for o in self.state.options]
-             if self.state.options else []},
+             if self.state.options else [], "refused": self.refused_reasons()},
             client_event_id,
         )
         self.options_shown_ms = self.clock_ms() if self.state.phase == "place" else None
@@ -269,11 +277,16 @@ class PlayController:
             ms = int(self.clock_ms() - self.options_shown_ms)
         else:
             ms = None
-        brown_forced = all(isinstance(t, Brown) for t in self.state.targets())
+        targets = self.state.targets()
+        brown_forced = all(isinstance(t, Brown) for t in targets)
         use_brown = brown or brown_forced
-        ok = verdict.ok
-        if use_brown and ok is False:
-            ok = any(isinstance(t, Brown) and (t.c, t.r) == (c, r) for t in self.state.targets())
+        # Legal for the counter being put down: on a Vapooh roll a tile may take a brown
+        # counter but not a normal one (the tester's own tile, say), or the other way round.
+        wanted = Brown if use_brown else Place
+        ok = any(isinstance(t, wanted) and (t.c, t.r) == (c, r) for t in targets)
+        kind, rule_reason = verdict.kind, verdict.rule_reason
+        if verdict.ok and not ok:
+            kind, rule_reason = "rule", self._refusal(c, r, use_brown)
         props: dict[str, Any] = {
             "seat": seat, "c": c, "r": r, "ok": ok, "expected": verdict.expected,
             "clicked": verdict.clicked, "ms": ms, "brown": use_brown,
@@ -284,20 +297,21 @@ class PlayController:
             self.sink.log("click", props, client_event_id)
             raise StaleGameError("this game was played on in another tab")
         if not ok:
-            props["wrong_kind"] = verdict.kind
-            if verdict.kind == "rule":
-                props["rule_reason"] = verdict.rule_reason
+            props["wrong_kind"] = kind
+            if kind == "rule":
+                props["rule_reason"] = rule_reason
             self.sink.log("click", props, client_event_id)
-            key = f"wrong_{verdict.kind}"
-            if verdict.kind == "rule":
-                key = f"wrong_rule_{verdict.rule_reason}"
-            values = base_values(seat, len(self.seats), self.state.dice)
+            key = f"wrong_{kind}"
+            if kind == "rule":
+                key = f"wrong_rule_{rule_reason}"
+            values = base_values(seat, len(self.seats), self.state.dice, self.seats)
             legal = self.legal_tiles()
             other = legal[0] if legal else (0, 0)
             values.update(c=c, r=r, number=c * r, clicked=verdict.clicked,
                           expected=verdict.expected, other_c=other[0], other_r=other[1])
-            cue = Cue(key, values, False, fallback_text=verdict.message)
-            return Outcome(False, cue, verdict.kind)
+            cue = Cue(key, values, False, fallback_text=verdict.message,
+                      voice=voice_for(seat, self.seats))
+            return Outcome(False, cue, kind)
         action: Place | Brown = Brown(c, r) if use_brown else Place(c, r)
         try:
             events = self._apply(action)
@@ -312,18 +326,37 @@ class PlayController:
         self.options_shown_ms = None
         return Outcome(True, self._after(events, seat))
 
+    def _refusal(self, c: int, r: int, brown: bool) -> str:
+        """The engine's reason code for refusing this counter on (c, r)."""
+        try:
+            self.state.clone().apply(Brown(c, r) if brown else Place(c, r))
+        except IllegalActionError as err:
+            return err.reason
+        return "own_tile"  # not reached: the caller checked the move is not a target
+
     def computer_turn(self) -> tuple[Cue, str]:
         """The computer player to move rolls and places; returns the cue and its reason."""
         if not self.computer_to_act:
             raise TurnError("not_your_turn", "it is not a computer player's turn")
         seat = self.to_move
-        cue = Cue(None)
+        cue, reason = self.computer_step()
+        # A blocked roll passes the turn (or re-rolls for the same seat); only place when
+        # the same computer player now has to place.
+        if self.state.phase == "place" and self.to_move == seat and not self.is_over:
+            cue, reason = self.computer_step()
+        return cue, reason
+
+    def computer_step(self) -> tuple[Cue, str]:
+        """One step of the computer's turn that the tester sees: its roll, or (once the
+        roll has been on screen) its placement. Returns the cue and the placement's
+        reason ("" for a roll)."""
+        if not self.computer_to_act:
+            raise TurnError("not_your_turn", "it is not a computer player's turn")
+        seat = self.to_move
         reason = ""
         if self.state.phase == "roll":
             cue = self._roll()
-        # A blocked roll passes the turn (or re-rolls for the same seat); only place when
-        # the same computer player now has to place.
-        if self.state.phase == "place" and self.to_move == seat:
+        else:
             decision = self.players[seat].choose(self.state)
             reason = decision.reason
             events = self._apply(decision.action)
@@ -341,6 +374,18 @@ class PlayController:
                 break
             cues.append(self.computer_turn()[0])
         return cues
+
+    def refused_reasons(self) -> list[str]:
+        """Why the rules refuse some rolled option now (``rule_reason`` codes, sorted).
+
+        Logged with each roll: a turn is an occasion for the wrong click
+        ``rule:<reason>`` only when one of its options is refused for that reason (e.g.
+        ``empty_priority``: one option empty, the other an opponent's).
+        """
+        if self.state.phase != "place":
+            return []
+        reasons = {self.state.rule_reason(c, r) for c, r in self.state.options}
+        return sorted(reason for reason in reasons if reason)
 
     # -- what the board shows ----------------------------------------------------------
 

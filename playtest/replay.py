@@ -55,6 +55,57 @@ def _describe(event: dict[str, Any]) -> str:
     return f"{kind} {props}"
 
 
+def game_outcome(game: GameRecord) -> str:
+    """How a game ended, in words: played out (and who won), restarted, left, or going.
+
+    A restarted game (Restart / New game) and one left from the menu (Stop playing)
+    have an end but no result; the games table marks them finished all the same.
+
+    >>> from datetime import datetime
+    >>> def game(**end): return GameRecord("g", "p", None, "standard", ["human", "ai:easy"],
+    ...                                    1, (), datetime(2026, 1, 1), **end)
+    >>> [game_outcome(game(finished=f, winner=w, reason=r)) for f, w, r in [
+    ...     (True, 2, "four_in_row"), (True, None, "draw"), (True, None, "restarted"),
+    ...     (True, None, "left"), (False, None, None)]]
+    ['played out: seat 2 (computer) won', 'played out: a draw', 'restarted (abandoned, does not count)', 'left unfinished (abandoned from the menu)', 'not ended (in progress or the page was closed)']
+    """
+    if not game.finished:
+        return "not ended (in progress or the page was closed)"
+    if game.reason == "restarted":
+        return "restarted (abandoned, does not count)"
+    if game.reason == "left":
+        return "left unfinished (abandoned from the menu)"
+    if isinstance(game.winner, int) and 1 <= game.winner <= len(game.seats):
+        return f"played out: seat {game.winner} ({_seat_kind(game.seats, game.winner)}) won"
+    return "played out: a draw"
+
+
+def game_label(game: GameRecord) -> str:
+    """The game picker's line: when, how it ended, moves, and the start of its id."""
+    moves = len(game.actions)
+    return (f"{game.created_at:%Y-%m-%d %H:%M} · {game_outcome(game)} · "
+            f"{moves} step{'' if moves == 1 else 's'} · {game.game_id[:8]}")
+
+
+def _seat_kind(seats: list[str], seat: int) -> str:
+    return "tester" if seats[seat - 1] == "human" else "computer"
+
+
+def _step_caption(index: int, total: int, action: Any, mover: int | None,
+                  seats: list[str], kinds: str) -> str:
+    """``Step k of n: who did what → engine events`` (k as on the page's slider)."""
+    who = f"seat {mover} ({_seat_kind(seats, mover)})" if mover else "the game"
+    kind, values = action[0], action[1] if len(action) > 1 else None
+    if kind == "roll" and isinstance(values, list) and len(values) == 4:
+        what = f"rolled {values[0]}+{values[1]} and {values[2]}+{values[3]}"
+    elif kind in ("place", "brown") and isinstance(values, list) and len(values) == 2:
+        counter = "a brown counter" if kind == "brown" else "a counter"
+        what = f"put {counter} on column {values[0]}, row {values[1]}"
+    else:
+        what = f"{kind} {values if values is not None else ''}".strip()
+    return f"Step {index + 1} of {total}: {who} {what} → {kinds}"
+
+
 def games_of(engine: Engine, participant_id: str) -> list[GameRecord]:
     """The tester's games: those the app stored, and those known only from their events.
 
@@ -147,7 +198,7 @@ def replay_steps(engine: Engine, game: GameRecord) -> list[ReplayStep]:
             to_move=None if state.phase == "over" else state.to_move,
             phase=state.phase if state.phase in ("roll", "place", "over") else "roll",
             turn=state.turns,
-            caption=f"Step {index + 1}: {action[0]} {action[1] if len(action) > 1 else ''} → {kinds}",
+            caption=_step_caption(index, len(game.actions), action, mover, game.seats, kinds),
             timeline=list(timeline[-30:]),
         ))
     return steps

@@ -29,7 +29,7 @@ from playtest.study_config import (
     parse_study_config,
     raw_config,
 )
-from surveys import SurveyDefinition, load_survey
+from surveys import SurveyDefinition, list_surveys, load_survey
 from surveys.streamlit_renderer import Answer, SavedProgress
 
 
@@ -144,15 +144,44 @@ def load_tester(engine: Engine, code: str) -> Tester | None:
     return Tester(participant, study, config, effective_config(config, assigned))
 
 
-def survey_for(tester: Tester, phase: str) -> SurveyDefinition | None:
-    """The pre- or post-play survey this tester answers (children get the children's form)."""
+def survey_id_for(survey_id: str, phase: str, *, child: bool) -> str:
+    """The form of a study's survey that a tester answers, from what consent recorded.
+
+    Children get the children's form. Adults (consent said "An adult", or an adults-only
+    study) get the survey's ``<id>_adult`` form where one is bundled: it does not ask
+    again who is playing, nor offer children's answers ("A child player", "under 6").
+
+    >>> survey_id_for("vapoosh_pre", "pre", child=False)
+    'vapoosh_pre_adult'
+    >>> survey_id_for("vapoosh_pre", "pre", child=True)
+    'vapoosh_pre_child'
+    >>> survey_id_for("vapoosh_post_short", "post", child=False)
+    'vapoosh_post_short'
+    """
+    if child:
+        if survey_id.endswith("_child"):
+            return survey_id
+        return "vapoosh_pre_child" if phase == "pre" else "vapoosh_post_child"
+    adult = f"{survey_id}_adult"
+    return adult if adult in list_surveys() else survey_id
+
+
+def survey_for(tester: Tester, phase: str,
+               engine: Engine | None = None) -> SurveyDefinition | None:
+    """The pre- or post-play survey this tester answers (:func:`survey_id_for`).
+
+    With ``engine``: a tester who already began the study's own form (answers stored
+    before the adults' form existed) carries on with it, so nothing they gave is lost.
+    """
     survey_id = tester.config.pre_survey if phase == "pre" else tester.config.post_survey
     if survey_id is None:
         return None
-    if tester.is_child and not survey_id.endswith("_child"):
-        child_id = "vapoosh_pre_child" if phase == "pre" else "vapoosh_post_child"
-        survey_id = child_id
-    return load_survey(survey_id)
+    chosen = survey_id_for(survey_id, phase, child=tester.is_child)
+    if engine is not None and chosen != survey_id and not tester.is_child and (
+            repo.load_responses(engine, tester.code, survey_id)
+            or submitted_pages(engine, tester.code, survey_id)):
+        chosen = survey_id
+    return load_survey(chosen)
 
 
 def submitted_pages(engine: Engine, participant_id: str, survey_id: str) -> dict[str, float]:
@@ -199,7 +228,8 @@ class DbResponseStore:
                         {"survey": d.id, "phase": self.phase, "page": page_id,
                          "seconds": round(seconds_on_page, 3)},
                         client_event_id=f"{self.tester.code}:{d.id}:{page_id}:submit")
-        age_band = answers.get("age_band")
+        # The bundled surveys ask it as "demo.age_band"; a study's own may say "age_band".
+        age_band = answers.get("demo.age_band", answers.get("age_band"))
         if isinstance(age_band, str):
             repo.set_attributes(self.engine, self.tester.code, age_band=age_band)
 

@@ -19,6 +19,12 @@ from sqlalchemy.engine import Engine
 
 from analytics.data import QUIZ_COLUMNS, SCORE_COLUMNS, StudyData
 from playtest.storage.exchange import load_study_data
+from playtest.storage.survey_records import (
+    DEFINITIONS_KEY,
+    Unscorable,
+    parsed_definitions,
+    unscorable,
+)
 from surveys import (
     SurveyDefinition,
     SurveyDefinitionError,
@@ -132,8 +138,13 @@ def _answer_sets(responses: pd.DataFrame) -> dict[tuple[Any, Any, Any], dict[Any
     return sets
 
 
-def scores_and_quiz(responses: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+def scores_and_quiz(responses: pd.DataFrame,
+                    definitions: Mapping[str, SurveyDefinition] | None = None
+                    ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Instrument scores (one row per scale) and quiz correctness from item answers.
+
+    ``definitions`` (survey id → definition) are the ones the study keeps (imported with
+    its ``survey`` records): they come before the bundled surveys of the same id.
 
     >>> rows = pd.DataFrame({"participant_id": ["p1"], "survey": ["vapoosh_post_short"],
     ...                      "phase": ["post"], "item": ["nope"], "value": [1]})
@@ -154,7 +165,7 @@ def scores_and_quiz(responses: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame
         for name in SCORE_COLUMNS:
             score_cols[name].append(row.get(name))
 
-    cache: dict[str, SurveyDefinition | None] = {}
+    cache: dict[str, SurveyDefinition | None] = dict(definitions or {})
     scored, quizzed = _Memo(score_definition_answers), _Memo(quiz_results)
     for (participant_id, survey_id, phase), answers in _answer_sets(responses).items():
         definition = _definition(str(survey_id), cache)
@@ -178,5 +189,17 @@ def scores_and_quiz(responses: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame
 def load_bundle(engine: Engine, study_id: str) -> StudyBundle:
     """The study's records (``storage.load_study_data``) with scores and quiz results."""
     data = load_study_data(engine, study_id)
-    scores, quiz = scores_and_quiz(data.responses)
+    scores, quiz = scores_and_quiz(data.responses, parsed_definitions(data.study))
     return StudyBundle(data, scores, quiz)
+
+
+def unscorable_answers(data: StudyData) -> list[Unscorable]:
+    """The study's answers that no stored or bundled survey definition can score."""
+    responses = data.responses
+    if responses.empty:
+        return []
+    groups = responses.groupby(["survey", "survey_version"], sort=True)[
+        "participant_id"].agg(["size", "nunique"]).reset_index()
+    return unscorable([(str(survey), str(version), int(size), int(testers))
+                       for survey, version, size, testers in groups.itertuples(index=False)],
+                      data.study.get(DEFINITIONS_KEY) or {})

@@ -55,6 +55,7 @@ from analytics import derive
 from analytics.data import QUIZ_COLUMNS, SCORE_COLUMNS, StudyData
 from playtest.storage.exchange import _decode_nullable, load_study_data
 from playtest.storage.models import participants, responses, sessions
+from playtest.storage.survey_records import parsed_definitions
 from playtest.study_data import StudyBundle, load_bundle, scores_and_quiz
 
 #: Bumped whenever what a snapshot holds changes shape: an older snapshot is rebuilt.
@@ -80,7 +81,7 @@ def code_signature() -> str:
 
 #: Above this share of changed testers, deriving the whole study is cheaper.
 REBUILD_SHARE = 0.3
-_JSON_COLUMNS = {"turns": ["options"], "responses": ["value"]}
+_JSON_COLUMNS = {"turns": ["options", "refused"], "responses": ["value"]}
 
 Mark = tuple[int, int, int]
 
@@ -387,7 +388,7 @@ def load_prepared(
                             time.perf_counter() - started)
     replaced = changed | dropped
     fresh_tables = derive.prepared_tables(records)
-    scores, quiz = scores_and_quiz(records.responses)
+    scores, quiz = scores_and_quiz(records.responses, parsed_definitions(records.study))
     snapshot = _Snapshot(
         marks=marks,
         tables=derive.splice_prepared(old.tables, fresh_tables, replaced),

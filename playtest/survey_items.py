@@ -1,32 +1,77 @@
 """Which survey items are free text, so analytics reads only those as testers' words.
 
 A choice item's answer is a string too; analytics cannot tell them apart (it imports no
-survey code), so the app names the free-text items in ``study["text_items"]``.
+survey code), so the app names the free-text items in ``study["text_items"]``, what each
+asks for in ``study["text_polarity"]`` (``problem``, ``praise`` or ``neutral``) and any
+item's own keyword themes in ``study["text_themes"]``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from analytics.data import StudyData
+from playtest.storage.survey_records import parsed_definitions
 from surveys import SurveyDefinitionError, load_survey
-from surveys.model import LongText, ShortText
+from surveys.model import LongText, ShortText, SurveyDefinition
+
+
+def _free_text_items(survey_ids: list[str],
+                     lookup: Callable[[str], SurveyDefinition | None] | None = None
+                     ) -> list[LongText | ShortText]:
+    found: dict[str, LongText | ShortText] = {}
+    for survey_id in survey_ids:
+        definition: SurveyDefinition | None = None
+        if lookup is not None:
+            definition = lookup(survey_id)
+        if definition is None:
+            try:
+                definition = load_survey(survey_id)
+            except (SurveyDefinitionError, FileNotFoundError, KeyError, ValueError):
+                continue
+        for _, item in definition.items():
+            if isinstance(item, LongText | ShortText):
+                found.setdefault(item.id, item)
+    return [found[key] for key in sorted(found)]
 
 
 def text_items(survey_ids: list[str]) -> list[str]:
     """The ids of the short and long text items of these surveys (unknown ones skipped)."""
-    found: set[str] = set()
-    for survey_id in survey_ids:
-        try:
-            definition = load_survey(survey_id)
-        except (SurveyDefinitionError, FileNotFoundError, KeyError, ValueError):
-            continue
-        found.update(item.id for _, item in definition.items()
-                     if isinstance(item, LongText | ShortText))
-    return sorted(found)
+    return [item.id for item in _free_text_items(survey_ids)]
 
 
-def annotate(data: StudyData) -> StudyData:
-    """Name the study's free-text items in ``data.study["text_items"]``; returns ``data``."""
+def text_intents(survey_ids: list[str],
+                 lookup: Callable[[str], SurveyDefinition | None] | None = None
+                 ) -> dict[str, Any]:
+    """``text_items``, ``text_polarity`` and ``text_themes`` of these surveys.
+
+    ``lookup`` may supply a definition (e.g. one an import stored) before the bundled
+    ones are tried.
+
+    >>> intents = text_intents(["vapoosh_post_short"])
+    >>> intents["text_polarity"]["open.liked"], intents["text_polarity"]["open.confused"]
+    ('praise', 'problem')
+    """
+    items = _free_text_items(survey_ids, lookup)
+    return {"text_items": [item.id for item in items],
+            "text_polarity": {item.id: item.polarity for item in items},
+            "text_themes": {item.id: item.themes for item in items if item.themes}}
+
+
+def annotate(data: StudyData,
+             lookup: Callable[[str], SurveyDefinition | None] | None = None) -> StudyData:
+    """Name the study's free-text items and their intent in ``data.study``; returns it.
+
+    The study's own survey definitions (imported with its ``survey`` records) come
+    first, then ``lookup``, then the bundled surveys.
+    """
     surveys = sorted({str(s) for s in data.responses["survey"].unique()}) \
         if len(data.responses) else []
-    data.study["text_items"] = text_items(surveys)
+    stored = parsed_definitions(data.study)
+
+    def find(survey_id: str) -> SurveyDefinition | None:
+        return stored.get(survey_id) or (lookup(survey_id) if lookup else None)
+
+    data.study.update(text_intents(surveys, find))
     return data

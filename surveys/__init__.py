@@ -4,7 +4,7 @@ Streamlit renderer. Imports nothing else from this project.
 >>> from surveys import load_survey, list_surveys
 >>> d = load_survey("vapoosh_post_short")
 >>> d.version, len(d.content_hash)
-('1.0.0', 64)
+('1.1.0', 64)
 """
 
 from __future__ import annotations

@@ -168,12 +168,27 @@ class MultipleChoice(_Choices):
         return self
 
 
-class ShortText(_ItemBase):
+#: What a free-text question asks for: ``problem`` (e.g. "What confused you?"): every
+#: theme its answers mention is a problem; ``praise`` ("What did you like?"): every theme
+#: is something that works, never a problem; ``neutral``: each theme keeps its own sign.
+Polarity = Literal["problem", "praise", "neutral"]
+
+
+class _FreeText(_ItemBase):
+    polarity: Polarity = Field(default="neutral", description="what the question asks for: "
+                               "problem (answers name troubles), praise (answers name what "
+                               "works) or neutral (each theme keeps its own sign)")
+    themes: dict[str, list[str]] | None = Field(
+        default=None, description="keyword themes for this item's answers: theme name -> "
+        "lower-case word stems matched at a word start (default: the lab's built-in themes)")
+
+
+class ShortText(_FreeText):
     type: Literal["short_text"]
     max_length: int = Field(default=200, ge=1, le=10_000)
 
 
-class LongText(_ItemBase):
+class LongText(_FreeText):
     type: Literal["long_text"]
     max_length: int = Field(default=2000, ge=1, le=100_000)
 

@@ -16,7 +16,15 @@ import pandas as pd
 import streamlit as st
 import yaml
 
-from analytics import confusion, experiments, figures, funnel, questionnaires
+from analytics import (
+    confusion,
+    expectation,
+    experiments,
+    figures,
+    funnel,
+    questionnaires,
+    severity,
+)
 from analytics.metrics import MetricError, check_primary, metrics_for_target
 from analytics.report import (
     build_report,
@@ -29,11 +37,21 @@ from analytics.stats import SEQUENTIAL_METHOD
 from engine.core import EngineError
 from engine.vapoosh import PRESETS, Rules
 from playtest import runtime, services
-from playtest.app_pages import access
+from playtest.app_pages import access, balance_view
+from playtest.app_pages.empty import no_testers_yet, plot
 from playtest.board import board_view
 from playtest.board.component import render_board
-from playtest.replay import ReplayStep, games_of, replay_steps
+from playtest.people_tables import (
+    AFTERMATH_NAMES,
+    OVERLAY_NAMES,
+    THEME_NAMES,
+    confusion_points_table,
+    facts_table,
+    people_table,
+)
+from playtest.replay import ReplayStep, game_label, game_outcome, games_of, replay_steps
 from playtest.storage import repository as repo
+from playtest.storage.game_counts import GameCounts, game_counts
 from playtest.study_config import (
     StudyConfig,
     StudyConfigError,
@@ -41,7 +59,7 @@ from playtest.study_config import (
     parse_study_config,
     raw_config,
 )
-from playtest.study_data import StudyBundle
+from playtest.study_data import StudyBundle, unscorable_answers
 from playtest.study_snapshot import load_prepared
 from playtest.survey_items import annotate
 from surveys import list_surveys
@@ -83,10 +101,9 @@ def _guard() -> None:
 
 
 @st.cache_resource(ttl=600, max_entries=4, show_spinner="Loading the study's data…")
-def _bundle(study_id: str, fingerprint: tuple[int, ...], url: str) -> StudyBundle:
-    # ``fingerprint`` and ``url`` are there only for the cache key: Streamlit leaves
-    # parameters whose names start with "_" out of it (they were, so the key was the
-    # study id alone: new data waited for the 10-minute ttl, and two databases mixed).
+def _bundle(database_url: str, study_id: str, fingerprint: tuple[int, ...]) -> StudyBundle:
+    # Every argument is part of the cache key (Streamlit leaves out only names starting
+    # with "_"): new data, or another database, is a new entry, not a 10-minute-old one.
     # Prepared (every page then only aggregates) by way of the study's snapshot on disk:
     # only testers whose data changed since it was written are derived again.
     # The refreshed snapshot is written in the background: the page need not wait.
@@ -97,10 +114,8 @@ def _bundle(study_id: str, fingerprint: tuple[int, ...], url: str) -> StudyBundl
 
 def bundle(study_id: str) -> StudyBundle:
     # Reloaded when the study's data changes (a cheap fingerprint), not on a timer.
-    # The database's URL is in the key too: one process serving (or testing) two
-    # databases with a study of the same id and fingerprint must not mix them.
-    return _bundle(study_id, repo.study_fingerprint(runtime.database(), study_id),
-                   str(runtime.database().url))
+    return _bundle(runtime.database_url(), study_id,
+                   repo.study_fingerprint(runtime.database(), study_id))
 
 
 def memo(b: StudyBundle, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
@@ -154,15 +169,25 @@ def studies_page() -> None:
         counts = repo.study_counts(engine, study.study_id)
         with st.expander(f"{study.title} · {study.study_id} · {'open' if study.open else 'closed'}"):
             st.write("Share this link with testers (the copy button is at its right):")
-            st.code(study_link(study.study_id), language=None)
-            cols = st.columns(4)
-            cols[0].metric("Participants", counts.participants)
-            cols[1].metric("Completed", counts.completed)
-            cols[2].metric("Games", counts.games_finished)
-            cols[3].metric("Events", counts.events)
+            st.code(study_link(study.study_id), language=None, wrap_lines=True)
+            _study_metrics(counts, game_counts(engine, study.study_id))
             _study_form(study)
     st.subheader("New study")
     _study_form(None)
+
+
+def _study_metrics(counts: repo.StudyCounts, games: GameCounts) -> None:
+    """Testers and games of a study, each number with its definition."""
+    cols = st.columns([1, 1, 2, 1])  # the games' label is long: it gets room to be read
+    cols[0].metric("Testers", counts.participants, help="Testers who agreed at consent.")
+    cols[1].metric("Completed", counts.completed,
+                   help="Testers who reached the thank-you page.")
+    cols[2].metric("Games played out / started", f"{games.played_out} / {games.started}",
+                   help="Started: every game begun, by the app or imported. Played out: "
+                        "ended with a result (a win or a draw); restarted games and games "
+                        "left from the menu are not.")
+    cols[3].metric("Events", counts.events, help="Telemetry events stored for the study.")
+    st.caption(games.summary())
 
 
 def _study_form(study: repo.Study | None) -> None:
@@ -239,7 +264,9 @@ def _study_form(study: repo.Study | None) -> None:
     if study is None:
         created = services.create_study(engine, title=title.strip(), config=new_config,
                                         open=is_open)
-        st.success(f"Created study {created.study_id}.")
+        st.success(f"Created study {created.study_id}. Share this link with testers "
+                   "(the copy button is at its right):")
+        st.code(study_link(created.study_id), language=None, wrap_lines=True)
     else:
         repo.update_study(engine, study.study_id, title=title.strip(), open=is_open,
                           **services.study_columns(new_config))
@@ -323,10 +350,22 @@ def overview_page() -> None:
         return
     st.title("Overview")
     b = bundle(study.study_id)
+    if no_testers_yet(len(b.data.participants), "the funnel"):
+        return
     fkey, data = _filtered(study, b)
     table = memo(b, ("funnel", *fkey), lambda: funnel.funnel(data))
-    st.plotly_chart(figures.funnel_figure(table), key="funnel")
-    st.dataframe(table, hide_index=True)
+    plot(figures.funnel_figure(table), "funnel", "no tester matches these filters")
+    st.caption(FUNNEL_NOTE)
+    st.dataframe(table, hide_index=True, column_config={
+        "drop_off_rate": st.column_config.NumberColumn("drop_off_rate", format="percent"),
+        "median_seconds": st.column_config.NumberColumn("median_seconds", format="%.0f s")})
+
+
+FUNNEL_NOTE = (
+    "Reached: testers who got to the step (its page, or their k-th game). Drop-off: "
+    "testers who reached the previous required step but not this one, and its share of "
+    "them. Games beyond the study's games per tester are optional (lighter bars): not "
+    "playing one is no drop-off. Median time: from reaching a step to reaching the next.")
 
 
 def _filtered(study: repo.Study, b: StudyBundle) -> tuple[tuple[Any, ...], Any]:
@@ -390,30 +429,38 @@ def confusion_page() -> None:
         return
     st.title("Confusion points")
     b = bundle(study.study_id)
+    if no_testers_yet(len(b.data.participants), "the confusion analysis"):
+        return
     fkey, data = _filtered(study, b)
     t = memo(b, ("confusion", *fkey), lambda: _confusion_tables(data))
     points = t["points"]
+    st.caption("Ranked by severity: the extra trouble per occasion, weighted by how many "
+               "testers it reached, whether it persisted after the first game, and impact.")
+    with st.expander("How severity is defined"):
+        st.caption(severity.SEVERITY_DEFINITION)
     if points:
-        st.dataframe(pd.DataFrame([{"rank": i + 1, "id": p.id, "label": p.label,
-                                    "score": round(p.score, 3), "action": p.action,
-                                    "evidence": json.dumps(p.evidence, default=str)}
-                                   for i, p in enumerate(points)]), hide_index=True)
+        st.dataframe(confusion_points_table(points), hide_index=True, key="points_table")
     else:
-        st.info("No clicks recorded yet.")
+        st.info("No confusion point has enough evidence yet: each needs at least "
+                f"{severity.MIN_OCCASIONS} occasions and {severity.MIN_TESTERS} testers.")
     cols = st.columns(2)
     with cols[0]:
-        st.plotly_chart(t["by_class"], key="wrong_class")
+        plot(t["by_class"], "wrong_class")
     with cols[1]:
-        st.plotly_chart(t["by_reason"], key="reasons")
-    st.plotly_chart(t["heat_wrong"], key="heat_wrong")
-    st.plotly_chart(t["heat_hes"], key="heat_hes")
+        plot(t["by_reason"], "reasons")
+    plot(t["heat_wrong"], "heat_wrong")
+    plot(t["heat_hes"], "heat_hes")
     st.subheader("Hardest multiplication facts")
-    st.plotly_chart(t["facts_figure"], key="facts")
-    st.dataframe(t["facts"], hide_index=True)
+    st.caption("Wrong rate shrunk toward the study's maths-error rate (empirical Bayes), "
+               "with its 95 % interval; facts with at least 5 attempts.")
+    plot(t["facts_figure"], "facts")
+    st.dataframe(facts_table(t["facts"]), hide_index=True)
     st.subheader("Messages followed by trouble")
-    st.dataframe(t["aftermath"], hide_index=True)
+    st.caption("Trouble: a wrong click in the next turn, hesitation above the study's 75th "
+               "percentile, or a rules lookup from the message.")
+    st.dataframe(people_table(t["aftermath"], AFTERMATH_NAMES), hide_index=True)
     st.subheader("Rules overlay use")
-    st.dataframe(t["overlay"], hide_index=True)
+    st.dataframe(people_table(t["overlay"], OVERLAY_NAMES), hide_index=True)
 
 
 # -- questionnaires -----------------------------------------------------------------------
@@ -426,6 +473,18 @@ def questionnaires_page() -> None:
         return
     st.title("Questionnaires")
     b = bundle(study.study_id)
+    if no_testers_yet(len(b.data.participants), "the questionnaires"):
+        return
+    unscored = memo(b, ("unscorable",), lambda: unscorable_answers(b.data))
+    if unscored:
+        # survey names are data: shown in a table, never as Markdown
+        st.warning(f"{sum(u.answers for u in unscored)} answers cannot be scored: no "
+                   "definition of their survey is stored or bundled. They are kept (see "
+                   "the answers below) but are not in the scores. Import the study's "
+                   "survey records to score them.")
+        st.dataframe(pd.DataFrame([{"Survey": u.survey, "Version": u.survey_version,
+                                    "Answers": u.answers, "Testers": u.testers}
+                                   for u in unscored]), hide_index=True, key="unscorable")
     key = experiment_picker(study)
     variants = memo(b, ("variants", key), lambda: variants_of(b.data, key))
     st.subheader("Instrument scores")
@@ -435,11 +494,10 @@ def questionnaires_page() -> None:
     instruments = sorted(b.scores["instrument"].unique()) if len(b.scores) else []
     if instruments:
         chosen = st.selectbox("Distribution of", instruments, key="dist_instrument")
-        st.plotly_chart(memo(b, ("dist", chosen), lambda: figures.score_distribution_figure(
-            b.scores, chosen)), key="dist")
+        plot(memo(b, ("dist", chosen), lambda: figures.score_distribution_figure(
+            b.scores, chosen)), "dist")
     st.subheader("Expectation (pre) against experience (post)")
-    st.dataframe(memo(b, ("pre_post",), lambda: questionnaires.pre_post(b.scores)),
-                 hide_index=True)
+    _expectation_table(b)
     st.subheader("Rules quiz: correct answers")
     st.dataframe(memo(b, ("quiz", key),
                       lambda: questionnaires.quiz_correctness(b.quiz, variants)),
@@ -455,8 +513,30 @@ def questionnaires_page() -> None:
     text_items = b.data.study.get("text_items")
     st.dataframe(memo(b, ("free_text", search, key), lambda: questionnaires.free_text(
         b.data.responses, search or None, variants, text_items)), hide_index=True)
-    st.dataframe(memo(b, ("themes",), lambda: questionnaires.theme_counts(
-        b.data.responses, text_items)), hide_index=True)
+    intent = (text_items, b.data.study.get("text_polarity"), b.data.study.get("text_themes"))
+    themes = memo(b, ("themes",), lambda: questionnaires.theme_counts(
+        b.data.responses, *intent))
+    st.caption("Themes by the question's intent: a mention in answers to a problem question "
+               "(\"What confused you?\") is a problem; in answers to a praise question "
+               "(\"What did you like?\") it is something that works, never a confusion.")
+    st.dataframe(people_table(themes, THEME_NAMES), hide_index=True, key="themes_table")
+
+
+def _expectation_table(b: StudyBundle) -> None:
+    """The same question before and after playing, paired per tester (or why not yet)."""
+    table = memo(b, ("expectation",), lambda: expectation.expectation_vs_experience(
+        b.data.responses, b.scores))
+    if table.empty:
+        st.info("No data yet: no tester has answered both the before-play and the "
+                "after-play question (fun 0–10 for adults, the faces for children).")
+        return
+    st.caption("One pair per tester who answered both. Change: mean of after − before, "
+               "with its 95% interval (t) and the Wilcoxon signed-rank p-value; "
+               "blank below two pairs.")
+    st.dataframe(table, hide_index=True, column_config={
+        name: st.column_config.NumberColumn(name, format="%.2f")
+        for name in ("pre_mean", "post_mean", "change", "ci95_low", "ci95_high")} | {
+        "p_value": st.column_config.NumberColumn("p_value", format="%.3f")})
 
 
 # -- experiments --------------------------------------------------------------------------
@@ -473,6 +553,8 @@ def experiments_page() -> None:
                    lambda: experiments.analyze_experiments(b.data, b.scores, b.quiz))
     if not results:
         st.info("This study has no experiments. Add them on the Studies page.")
+        return
+    if no_testers_yet(len(b.data.participants), "the experiments"):
         return
     st.caption(f"How verdicts are made: each experiment is decided by its primary metric "
                f"alone, with an {SEQUENTIAL_METHOD}. It stays valid however often you "
@@ -507,7 +589,7 @@ def _experiment_section(result: experiments.ExperimentResult) -> None:
     rows = experiments.readable_rows(doc)
     if rows:
         st.dataframe(pd.DataFrame(rows), hide_index=True)
-        st.plotly_chart(figures.experiment_effect_figure(doc), key=f"eff-{result.key}")
+        plot(figures.experiment_effect_figure(doc), f"eff-{result.key}")
 
 
 # -- replay -------------------------------------------------------------------------------
@@ -521,23 +603,23 @@ def replay_page() -> None:
     st.title("Replay")
     engine = runtime.database()
     people = repo.list_participant_ids(engine, study.study_id)
-    if not people:
-        st.info("No testers yet.")
+    if no_testers_yet(len(people), "the replay"):
         return
     code = st.selectbox("Tester", people, key="replay_tester")
     games = games_of(engine, code)
     if not games:
         st.info("This tester has not started a game.")
         return
-    game = st.selectbox("Game", games, key="replay_game",
-                        format_func=lambda g: f"{g.created_at:%Y-%m-%d %H:%M} · "
-                        f"{'finished' if g.finished else 'in progress'} · {g.game_id[:8]}")
+    game = st.selectbox("Game", games, key="replay_game", format_func=game_label)
+    st.caption(f"This game: {game_outcome(game)}.")
     steps = replay_steps(engine, game)
     if not steps:
         st.info("This game has no moves yet.")
         return
-    index = st.slider("Step", 0, len(steps) - 1, len(steps) - 1, key="replay_step")
-    step: ReplayStep = steps[index]
+    # Steps are numbered from 1 on the slider, as in the caption ("Step 3 of 40").
+    number = st.slider("Step", 1, len(steps), len(steps), key=f"replay_step-{game.game_id}") \
+        if len(steps) > 1 else 1
+    step: ReplayStep = steps[number - 1]
     view = board_view(step.rows, dice=step.dice, options=step.options, highlight=True,
                       glow=step.glow, seats=step.seat_kinds, to_move=step.to_move,
                       phase=step.phase, turn=step.turn, message=step.caption, interactive=False)
@@ -565,18 +647,25 @@ def balance_page() -> None:
         games = st.number_input("Games", 10, 20000, 500, step=100, key="bal_games")
         seed = st.number_input("Seed", 0, 10**9, 1, key="bal_seed")
         run = st.form_submit_button("Simulate")
-    if not run:
-        return
-    from engine.simulate import SimulationError, simulate
+    if run:
+        from engine.simulate import SimulationError, simulate
 
-    try:
-        report = simulate(Rules.from_obj(config.rules), [s.strip() for s in seats.split(",")],
-                          int(games), int(seed), workers=2)
-    except (SimulationError, EngineError, ValueError) as err:
-        st.error(str(err))
+        try:
+            report = simulate(Rules.from_obj(config.rules),
+                              [s.strip() for s in seats.split(",")], int(games), int(seed),
+                              workers=2)
+        except (SimulationError, EngineError, ValueError) as err:
+            st.error(str(err))
+            return
+        # Kept for this study, so the result stays while the designer reads and scrolls.
+        st.session_state["balance_report"] = (study.study_id, report)
+    kept = st.session_state.get("balance_report")
+    if not kept or kept[0] != study.study_id:
         return
-    st.text(report.to_text())
-    st.json(report.to_dict(), expanded=False)
+    balance_view.draw(kept[1])
+    with st.expander("The same as text and JSON (to copy)"):
+        st.text(kept[1].to_text())
+        st.json(kept[1].to_dict(), expanded=False)
 
 
 # -- report -------------------------------------------------------------------------------
@@ -589,6 +678,8 @@ def report_page() -> None:
         return
     st.title("UX design plan")
     b = bundle(study.study_id)
+    if no_testers_yet(len(b.data.participants), "the design plan"):
+        return
     report = memo(b, ("report",), lambda: build_report(b.data, b.scores, b.quiz))
     st.download_button("Download plan (Markdown)",
                        memo(b, ("report_md",), lambda: report_markdown(
@@ -610,8 +701,15 @@ def report_page() -> None:
                            file_name=f"plan-{study.study_id}.html", mime="text/html",
                            key="dl_html")
     st.subheader("Ranked confusion points")
+    st.caption(report.get("severity_definition", ""))
     for i, point in enumerate(report["confusion_points"][:15], start=1):
-        st.text(f"{i}. {point['label']} (score {point['score']:.2f}) → {point.get('action', '')}")
+        st.text(f"{i}. {point['label']} (severity {point['score']:.2f}) → "
+                f"{point.get('action', '')}\n   Evidence: {confusion.evidence_text(point)}")
+    if report.get("what_works"):
+        st.subheader("What works (praise from free text)")
+        st.text("\n".join(f"- {row['theme']}: {row['answers']} of the answers to "
+                          f"{row['item']} ({row['share']:.0%})"
+                          for row in report["what_works"]))
     st.subheader("Experiments")
     for e in report["experiments"]:
         st.text(f"{e['key']}: {e['verdict']}")

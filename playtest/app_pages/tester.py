@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import streamlit as st
 
@@ -20,7 +20,8 @@ from playtest.app_pages.common import log_page, plain, tester_session
 from playtest.app_pages.trouble import guarded
 from playtest.board import board_view
 from playtest.board.component import ClickEvent, MuteEvent, RollEvent, render_board
-from playtest.cues import Cue
+from playtest.board.view import winning_tiles
+from playtest.cues import Cue, seat_names
 from playtest.game_controller import PlayController, StaleGameError, TurnError
 from playtest.messages import MessageError, speed
 from playtest.storage import repository as repo
@@ -119,7 +120,7 @@ def _survey_page(phase: str) -> None:
     page_name = f"{phase}_survey"
     log_page(tester, page_name)
     engine = runtime.database()
-    definition = services.survey_for(tester, phase)
+    definition = services.survey_for(tester, phase, engine)
     nxt = "play" if phase == "pre" else "done"
     if definition is None:
         _advance(tester, page_name, nxt)
@@ -176,14 +177,22 @@ def _think_ms(tester: services.Tester) -> int:
     return int(speed(st.session_state.get("speed", tester.effective.speed)).think_s * 1000)
 
 
-def _after_action(ctrl: PlayController, cues: list[Cue]) -> None:
-    """Let computers move (at once, or after their think time) and queue the message."""
+def _after_action(ctrl: PlayController, cues: list[Cue], *, after_tester: bool = True) -> None:
+    """Let computers move (at once, or one visible step per think time) and queue the
+    message.
+
+    With a think time, the computer's turn is two steps the tester sees: its roll (after
+    half a think time, so the tester's own message is read first), then, a whole think
+    time later, its placement. Its dice are on screen while it "thinks".
+    """
     tester = current_tester()
     if ctrl.computer_to_act:
-        if _think_ms(tester) == 0:
+        think = _think_ms(tester)
+        if think == 0:
             cues = cues + ctrl.play_computers()
         else:
-            st.session_state["ai_due"] = time.monotonic() + _think_ms(tester) / 1000
+            wait_ms = think / 2 if after_tester else think
+            st.session_state["ai_due"] = time.monotonic() + wait_ms / 1000
     shown = [c for c in cues if c.key]
     if shown:
         own = [c for c in shown if not c.computer and c.key in _STICKY]
@@ -226,12 +235,11 @@ def _on_roll(event: RollEvent) -> None:
 
 @guarded
 def _on_click(event: ClickEvent) -> None:
-    brown = st.session_state.get("brown_mode") == "Brown counter"
+    # A brown counter is chosen on the board itself (the "Brown" button beside a tile).
     done = _tester_input(lambda ctrl: ctrl.click(
-        event.c, event.r, brown=brown, client_ms=event.t_ms, client_event_id=event.nonce))
+        event.c, event.r, brown=event.brown, client_ms=event.t_ms, client_event_id=event.nonce))
     if done is not None:
         ctrl, outcome = done
-        st.session_state["brown_mode"] = "Normal counter"
         _after_action(ctrl, [outcome.cue])
 
 
@@ -247,14 +255,28 @@ def _log_setting(name: str, value: Any) -> None:
                                {"name": name, "value": value}, client_event_id=None)
 
 
+# With the computer's dice hidden (a UI variant), its messages must not name them either.
+_DICE_HIDDEN_KEYS = {"computer_moved": "computer_placed", "computer_rolled": "turn_computer"}
+
+
+def _message_ms(tester: services.Tester, ctrl: PlayController) -> int | None:
+    """How long a message stays: the speed's time, or (game over) until the tester moves on."""
+    if ctrl.is_over:
+        return None
+    return speed(st.session_state.get("speed", tester.effective.speed)).message_ms
+
+
 def _render_message(tester: services.Tester, ctrl: PlayController) -> tuple[str, str, str | None]:
     """The text, tone and sound of the current cue; logs it (and an exposure) once."""
     cue: Cue | None = st.session_state.get("cue")
     if cue is None or cue.key is None:
         return "", "info", None
-    variant = tester.effective.message_variants.get(cue.key, "default")
+    key = cue.key
+    if not tester.effective.show_computer_dice:
+        key = _DICE_HIDDEN_KEYS.get(key, key)
+    variant = tester.effective.message_variants.get(key, "default")
     try:
-        message = runtime.catalog().render(cue.key, variant, **cue.values)
+        message = runtime.catalog().render(key, variant, voice=cue.voice, **cue.values)
         text, tone, sound = message.text, message.tone, message.sound
     except MessageError:
         text, tone, sound = cue.fallback_text, "warn", "wrong"
@@ -263,18 +285,18 @@ def _render_message(tester: services.Tester, ctrl: PlayController) -> tuple[str,
     logged: set[int] = st.session_state.setdefault("cues_logged", set())
     if cue_id not in logged:
         logged.add(cue_id)
-        ms_visible = speed(st.session_state.get("speed", tester.effective.speed)).message_ms
         session_id = tester_session(tester)
+        props: dict[str, Any] = {"key": key, "variant": variant, "text": text,
+                                 "ms_visible": _message_ms(tester, ctrl)}
         runtime.event_logger().log(
-            session_id, tester.code, "message",
-            {"key": cue.key, "variant": variant, "text": text, "ms_visible": ms_visible},
+            session_id, tester.code, "message", props,
             client_event_id=f"{session_id}:message:{cue_id}", game_id=ctrl.game_id,
         )
-        experiment = tester.effective.varied.get(f"message:{cue.key}")
+        experiment = tester.effective.varied.get(f"message:{key}")
         if experiment:
             repo.log_exposure(runtime.database(), tester.code, experiment,
                               tester.effective.variants[experiment],
-                              {"message": cue.key, "game_id": ctrl.game_id})
+                              {"message": key, "game_id": ctrl.game_id})
     return text, tone, sound
 
 
@@ -291,7 +313,7 @@ def _log_ui_exposures(tester: services.Tester) -> None:
 
 @st.fragment(run_every=0.5)
 def _computer_clock() -> None:
-    """Ticks only while a computer player thinks; moves it once its time is up."""
+    """Ticks only while a computer player thinks; makes its next step once time is up."""
     ctrl: PlayController | None = st.session_state.get("ctrl")
     due = st.session_state.get("ai_due")
     if ctrl is None or due is None or not ctrl.computer_to_act:
@@ -299,10 +321,61 @@ def _computer_clock() -> None:
         return
     if time.monotonic() < due:
         return
-    cue, _reason = ctrl.computer_turn()
+    cue, _reason = ctrl.computer_step()
     st.session_state.pop("ai_due", None)
-    _after_action(ctrl, [cue])
+    _after_action(ctrl, [cue], after_tester=False)
     st.rerun(scope="app")
+
+
+# The play page uses the whole width: the board on the left, its controls beside it (on
+# a phone, Streamlit stacks them under the board), and less empty space above the board.
+_PLAY_CSS = """<style>
+.stMainBlockContainer { padding-top: 2.5rem; padding-bottom: 1rem; }
+</style>"""
+
+
+def layout_for(tester: services.Tester | None) -> Literal["centered", "wide"]:
+    """The page layout for a visitor: wide while a tester plays (board and controls side
+    by side), centered for reading and forms."""
+    if tester is not None and tester.participant.stage == "play":
+        return "wide"
+    return "centered"
+
+
+def _paused() -> bool:
+    return any(k in st.session_state for k in ("rules_open", "menu_open", "restart_ask"))
+
+
+def _turn_text(ctrl: PlayController, names: dict[int, str]) -> str | None:
+    """The board's top line once the game is over: who won (None while it goes on)."""
+    if not ctrl.is_over:
+        return None
+    winner = ctrl.state.winner
+    if not winner:
+        return "It's a draw"
+    name = names.get(int(winner), f"player {winner}")
+    return "You won!" if name == "you" else f"{name[0].upper()}{name[1:]} won!"
+
+
+def _shown_dice(tester: services.Tester, ctrl: PlayController) -> tuple[Any, int | None]:
+    """The dice of the last roll made in the game and who made it (the computer's only
+    when the study shows them): a computer's roll is shown for the move it is making."""
+    if ctrl.last_roll is None:
+        return None, None
+    seat, dice = ctrl.last_roll
+    if ctrl.seat_kind(seat) != "human" and not tester.effective.show_computer_dice:
+        return None, None
+    return dice, seat
+
+
+def _board_glow(ctrl: PlayController) -> dict[tuple[int, int], str]:
+    glow = dict(ctrl.glow)
+    winner = ctrl.state.winner if ctrl.is_over else None
+    if winner:
+        last = next(iter(glow), None)
+        for tile in winning_tiles(ctrl.state.board_rows(), int(winner), last):
+            glow[tile] = "win"
+    return glow
 
 
 def play_page() -> None:
@@ -312,80 +385,82 @@ def play_page() -> None:
         _advance(tester, "play", "post_survey")
     engine = runtime.database()
     st.session_state.setdefault("speed", tester.effective.speed)
+    st.html(_PLAY_CSS)
     ctrl = _controller(tester)
     finished = services.games_finished(engine, tester)
     if ctrl is None:
-        _between_games(tester, finished)
+        _between_games(tester, finished, None)
         return
     _log_ui_exposures(tester)
     text, tone, sound = _render_message(tester, ctrl)
     state = ctrl.state
     seats = ["human" if k == "human" else "computer" for k in ctrl.seats]
-    show_dice = ctrl.human_to_act or tester.effective.show_computer_dice
+    names = seat_names(ctrl.seats)
+    dice, dice_seat = _shown_dice(tester, ctrl)
     thinking = ctrl.computer_to_act and st.session_state.get("ai_due") is not None
-    paused = "rules_open" in st.session_state or "menu_open" in st.session_state
-    if "menu_open" in st.session_state:
-        _menu_overlay(tester, ctrl)
-    elif paused:
-        _rules_overlay(tester, ctrl)
+    paused = _paused()
     phase = state.phase if state.phase in ("roll", "place", "over") else "roll"
+    brown = ctrl.brown_choice()
     view = board_view(
         state.board_rows(),
-        dice=(state.dice or ctrl.last_dice.get(ctrl.to_move)) if show_dice else None,
-        dice_seat=ctrl.to_move,
-        options=state.options if state.phase == "place" else (),
+        dice=dice,
+        dice_seat=dice_seat,
+        # the tester's options only: the computer's would breathe as if waiting for a click
+        options=state.options if state.phase == "place" and ctrl.human_to_act else (),
         highlight=tester.effective.highlight_options,
-        glow=ctrl.glow,
+        glow=_board_glow(ctrl),
         seats=seats,
         to_move=None if ctrl.is_over else ctrl.to_move,
         phase=phase,
         turn=state.turns,
+        turn_text=_turn_text(ctrl, names),
         message=text,
         tone=tone if tone in ("info", "good", "bad", "warn", "celebrate") else "info",
-        message_ms=speed(st.session_state["speed"]).message_ms,
+        message_ms=_message_ms(tester, ctrl),
         sound=sound,
         nonce=str(st.session_state.get("cue_id", 0)),
         muted=bool(st.session_state.get("muted", False)),
         interactive=ctrl.human_to_act and not thinking and not paused,
+        names=[names[s] for s in range(1, len(seats) + 1)],
+        zoom=True,
+        brown_tiles=ctrl.legal_tiles() if brown == "optional" and ctrl.human_to_act else (),
     )
-    st.caption(f"Game {finished + (0 if ctrl.is_over else 1)} · {tester.study.title}")
-    render_board(view, key=f"board-{ctrl.game_id}", on_click=_on_click, on_roll=_on_roll,
-                 on_mute=_on_mute)
-    choice = ctrl.brown_choice()
-    if choice == "optional" and ctrl.human_to_act:
-        # The click callback resets the choice through session state, so the widget takes
-        # its start value from there too (a default as well would make Streamlit warn).
-        st.session_state.setdefault("brown_mode", "Normal counter")
-        st.segmented_control("Vapooh! Which counter?", ["Normal counter", "Brown counter"],
-                             key="brown_mode")
-    elif choice == "forced" and ctrl.human_to_act:
-        st.info("Vapooh! Your counter this time is a brown one.")
-    if thinking and not paused:
-        _computer_clock()
-    _game_controls(tester, ctrl)
-    if ctrl.is_over:
-        _between_games(tester, finished)
+    board_col, side_col = st.columns([3, 1], gap="medium")
+    with board_col:
+        render_board(view, key=f"board-{ctrl.game_id}", on_click=_on_click, on_roll=_on_roll,
+                     on_mute=_on_mute)
+    with side_col:
+        if ctrl.is_over:  # first: on a phone this column is under the board
+            _between_games(tester, finished, ctrl)
+        st.caption(f"Game {finished + (0 if ctrl.is_over else 1)} · {tester.study.title}")
+        if brown == "forced" and ctrl.human_to_act:
+            st.info("Vapooh! Your counter this time is a brown one.")
+        if thinking and not paused:
+            _computer_clock()
+        _game_controls(tester, ctrl)
+    if "rules_open" in st.session_state:
+        _rules_dialog()
+    elif "menu_open" in st.session_state:
+        _menu_dialog()
+    elif "restart_ask" in st.session_state:
+        _restart_dialog()
 
 
 def _game_controls(tester: services.Tester, ctrl: PlayController) -> None:
-    cols = st.columns(4)
-    paused = "rules_open" in st.session_state or "menu_open" in st.session_state
-    with cols[0]:
-        st.button("Rules", key="rules_button", on_click=_open_rules, args=(tester, ctrl),
-                  disabled=paused)
-    with cols[1]:
-        level = st.segmented_control("Speed", [1, 2, 3], key="speed",
-                                     format_func=lambda s: speed(s).name)
-        if level is not None and st.session_state.get("speed_logged") != level:
-            if "speed_logged" in st.session_state:
-                _log_setting("speed", level)
-            st.session_state["speed_logged"] = level
-    with cols[2]:
-        if st.button("Restart game", key="restart"):
-            _restart(tester, ctrl)
-    with cols[3]:
-        st.button("Back to menu", key="menu_button", on_click=_open_menu, args=(tester, ctrl),
-                  disabled=paused or ctrl.is_over)
+    paused = _paused()
+    st.button("Rules", key="rules_button", on_click=_open_rules, args=(tester, ctrl),
+              disabled=paused, width="stretch", wrap=True, icon=":material/menu_book:")
+    level = st.segmented_control("Speed", [1, 2, 3], key="speed", wrap=True,
+                                 format_func=lambda s: speed(s).name, width="stretch")
+    if level is not None and st.session_state.get("speed_logged") != level:
+        if "speed_logged" in st.session_state:
+            _log_setting("speed", level)
+        st.session_state["speed_logged"] = level
+    st.button("Restart game", key="restart", on_click=_ask_restart, disabled=paused or ctrl.is_over,
+              width="stretch", wrap=True, icon=":material/restart_alt:")
+    st.button("Back to menu", key="menu_button", on_click=_open_menu, args=(tester, ctrl),
+              disabled=paused or ctrl.is_over, width="stretch", wrap=True,
+              icon=":material/menu:")
 
 
 def _new_game(tester: services.Tester, ctrl: PlayController) -> None:
@@ -395,14 +470,37 @@ def _new_game(tester: services.Tester, ctrl: PlayController) -> None:
     _controller(tester, new=True)
 
 
-def _restart(tester: services.Tester, ctrl: PlayController) -> None:
-    _new_game(tester, ctrl)
-    st.rerun()
+def _ask_restart() -> None:
+    """Restart asks first (a dialog): a slip of the finger must not throw a game away."""
+    st.session_state["restart_ask"] = {"at": time.monotonic()}
+
+
+def _end_restart_ask(restart: bool) -> None:
+    asked = st.session_state.pop("restart_ask", None)
+    if asked is None:
+        return
+    _resume_clock(asked["at"])
+    tester = current_tester()
+    ctrl: PlayController | None = st.session_state.get("ctrl")
+    if restart and ctrl is not None:
+        _new_game(tester, ctrl)
+
+
+@st.dialog("Start a new game?", on_dismiss=lambda: _end_restart_ask(False))
+def _restart_dialog() -> None:
+    st.write("This game stops here and does not count. The new game starts with an empty board.")
+    if st.button("Yes, start a new game", key="restart_yes", type="primary", width="stretch",
+                 wrap=True):
+        _end_restart_ask(True)
+        st.rerun()
+    if st.button("No, keep playing", key="restart_no", width="stretch", wrap=True):
+        _end_restart_ask(False)
+        st.rerun()
 
 
 @guarded
 def _open_rules(tester: services.Tester, ctrl: PlayController) -> None:
-    """The rules overlay pauses the game: no clicks, and the computer's clock stops."""
+    """The rules dialog pauses the game: no clicks, and the computer's clock stops."""
     cue: Cue | None = st.session_state.get("cue")
     context = cue.key if cue else None
     st.session_state["rules_open"] = {"context": context, "at": time.monotonic()}
@@ -457,25 +555,40 @@ def _close_menu(tester: services.Tester, ctrl: PlayController, choice: str) -> N
         st.session_state["stop_playing"] = True
 
 
-def _menu_overlay(tester: services.Tester, ctrl: PlayController) -> None:
-    with st.container(border=True, key="menu_overlay"):
-        st.subheader("Menu")
-        st.write("The game is paused.")
-        cols = st.columns(3)
-        cols[0].button("Back to the game", key="menu_resume", type="primary",
-                       on_click=_close_menu, args=(tester, ctrl, "resume"))
-        cols[1].button("New game", key="menu_new_game",
-                       on_click=_close_menu, args=(tester, ctrl, "new_game"))
-        cols[2].button("Stop playing: go to the last questions", key="menu_stop",
-                       on_click=_close_menu, args=(tester, ctrl, "stop"))
+def _dismissed(close: Callable[[services.Tester, PlayController], None]) -> Callable[[], None]:
+    """A dialog closed with its X, Escape or a click outside: closed like its own button."""
+    def on_dismiss() -> None:
+        ctrl: PlayController | None = st.session_state.get("ctrl")
+        if ctrl is not None:
+            close(current_tester(), ctrl)
+    return on_dismiss
 
 
-def _rules_overlay(tester: services.Tester, ctrl: PlayController) -> None:
-    with st.container(border=True, key="rules_overlay"):
-        st.subheader("How to play")
-        st.markdown(RULES_SUMMARY)
-        st.button("Back to the game", key="rules_close", type="primary",
-                  on_click=_close_rules, args=(tester, ctrl))
+@st.dialog("Menu", on_dismiss=_dismissed(lambda t, c: _close_menu(t, c, "resume")))
+def _menu_dialog() -> None:
+    tester, ctrl = current_tester(), st.session_state["ctrl"]
+    st.write("The game is paused.")
+    choice = None
+    if st.button("Back to the game", key="menu_resume", type="primary", width="stretch",
+                 wrap=True):
+        choice = "resume"
+    if st.button("New game", key="menu_new_game", width="stretch", wrap=True):
+        choice = "new_game"
+    if st.button("Stop playing and answer the last questions", key="menu_stop",
+                 width="stretch", wrap=True):
+        choice = "stop"
+    if choice is not None:
+        _close_menu(tester, ctrl, choice)
+        st.rerun()
+
+
+@st.dialog("How to play", width="medium", on_dismiss=_dismissed(_close_rules))
+def _rules_dialog() -> None:
+    st.markdown(RULES_SUMMARY)
+    if st.button("Back to the game", key="rules_close", type="primary", width="stretch",
+                 wrap=True):
+        _close_rules(current_tester(), st.session_state["ctrl"])
+        st.rerun()
 
 
 RULES_SUMMARY = """
@@ -489,29 +602,44 @@ row *green* or column *green*, row *pink*.
 - **Surrounded tiles:** you cannot go on an empty tile boxed in by one other player.
 - **Same total on pink and green:** one tile, and you get an extra go.
 - **Both tiles already yours:** the next player misses a turn.
-- **Three sixes (Vapooh):** you may put down a brown counter that belongs to nobody.
+- **Three sixes (Vapooh):** you may put down a brown counter that belongs to nobody:
+  press **Brown** next to the tile instead of the tile itself.
 - **Four sixes (VAPOOSH!):** you win straight away.
 
 **Win** with four in a row (across, down or diagonal) or a 2 × 2 square.
+
+**What glows on the board**
+- **Every square number glows gold** (1, 4, 9, 16, 25, …, 144), all game long. The glow
+  only shows where the square numbers are: landing on one does **not** give an extra go.
+- **An extra go comes only from the dice:** when the pink total and the green total are
+  the same (pink 2 + 4 = 6 and green 5 + 1 = 6: 6 × 6 = 36).
+- The last counter put down is outlined; the computer's move has a dotted outline and
+  a ⚙; a captured counter has a dashed outline; the winning four shine at the end.
 """
 
 
-def _between_games(tester: services.Tester, finished: int) -> None:
+def _between_games(tester: services.Tester, finished: int, ctrl: PlayController | None) -> None:
+    """After a game: the result stays, and the way on is right beside the board."""
     needed = tester.config.games_per_tester
     if finished < needed:
+        if ctrl is not None and ctrl.is_over:
+            st.button(f"Next game ({finished + 1} of {needed})", type="primary",
+                      key="next_game", on_click=_next_game, width="stretch", wrap=True)
         return
-    st.success(f"You have played {finished} game{'s' if finished != 1 else ''}. Thank you!")
-    cols = st.columns(2)
-    with cols[0]:
-        if st.button("Continue to the last questions", type="primary", key="to_post"):
-            st.session_state.pop("ctrl", None)
-            _advance(tester, "play", "post_survey")
+    # One short line: on a phone the buttons below must still be in view under the board.
+    st.markdown(f"**You have played {finished} game{'s' if finished != 1 else ''}. Thank you!**")
+    if st.button("Continue to the last questions", type="primary", key="to_post",
+                 width="stretch", wrap=True):
+        st.session_state.pop("ctrl", None)
+        _advance(tester, "play", "post_survey")
     if tester.config.allow_more_games:
-        with cols[1]:
-            if st.button("Play another game", key="play_more"):
-                st.session_state.pop("cue", None)
-                _controller(tester, new=True)
-                st.rerun()
+        st.button("Play another game", key="play_more", on_click=_next_game, width="stretch",
+                  wrap=True)
+
+
+def _next_game() -> None:
+    st.session_state.pop("cue", None)
+    _controller(current_tester(), new=True)
 
 
 # -- done -------------------------------------------------------------------------------

@@ -29,21 +29,28 @@ from playtest.board.view import SEAT_STYLES
 
 HTML: Final = """
 <div class="vb" data-testid="vapoosh-board">
-  <div class="vb-top">
+ <div class="vb-body">
+  <div class="vb-panel">
+   <div class="vb-top">
     <div class="vb-turn" data-role="turn"><span class="vb-swatch"></span><span class="vb-turn-text"></span></div>
     <div class="vb-controls">
       <button type="button" class="vb-roll" data-role="roll">Roll the dice</button>
       <button type="button" class="vb-mute" data-role="mute" aria-pressed="false">Sound on</button>
     </div>
-  </div>
-  <div class="vb-dicebar" data-role="dicebar">
+   </div>
+   <div class="vb-dicebar" data-role="dicebar">
     <span class="vb-dice-by"></span>
-    <span class="vb-pair vb-pink" role="group" aria-label="pink dice"></span>
-    <span class="vb-pair vb-green" role="group" aria-label="green dice"></span>
+    <span class="vb-dice"><span class="vb-pair vb-pink" role="group" aria-label="pink dice"></span>
+    <span class="vb-pair vb-green" role="group" aria-label="green dice"></span></span>
     <span class="vb-sums"></span>
+   </div>
+   <div class="vb-msg" role="status" aria-live="polite" data-role="message"></div>
   </div>
-  <div class="vb-msg" role="status" aria-live="polite" data-role="message"></div>
-  <div class="vb-grid" role="grid" aria-label="Multiplication board, 12 columns by 12 rows"></div>
+  <div class="vb-board">
+   <div class="vb-grid" role="grid" aria-label="Multiplication board, 12 columns by 12 rows"></div>
+   <div class="vb-zoom" role="group" aria-label="Magnified part of the board: tap your tile" hidden></div>
+  </div>
+ </div>
 </div>
 """
 
@@ -76,7 +83,6 @@ CSS: Final = "\n".join(
 .vb {
   container-type: inline-size;
   width: 100%;
-  max-width: 680px;
   margin: 0 auto;
   box-sizing: border-box;
   color: var(--ink);
@@ -84,9 +90,23 @@ CSS: Final = "\n".join(
   -webkit-tap-highlight-color: transparent;
 }
 .vb *, .vb *::before, .vb *::after { box-sizing: border-box; }
+/* Narrow (phone): the panel (turn, roll, dice, message) above the board, every part of
+   it a fixed height, so a new message or dice never move the board under a finger.
+   Wide: the panel beside the board, and the board no taller than the window. */
+.vb-body { display: flex; flex-direction: column; gap: 4px; }
+.vb-board { position: relative; width: 100%; max-width: min(100%, calc(100dvh - 40px)); margin: 0 auto; }
+@container (min-width: 560px) {
+  .vb-body { flex-direction: row-reverse; align-items: flex-start; gap: 14px; }
+  .vb-panel { flex: 0 0 230px; position: sticky; top: 0; }
+  .vb-board { flex: 1 1 auto; max-width: calc(100dvh - 64px); margin: 0; }
+  .vb-dicebar { height: auto; flex-wrap: wrap; }
+  .vb-dice-by { flex-basis: 100%; }
+  .vb .vb-msg { height: auto; min-height: 5.2em; font-size: 17px; }
+}
 .vb-top { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; justify-content: space-between; }
 .vb-turn { display: flex; align-items: center; gap: 6px; font-weight: 600; font-size: clamp(14px, 3.6cqi, 20px); }
 .vb-swatch { display: inline-block; width: 1.1em; height: 1.1em; }
+.vb-swatch:not(.o1):not(.o2):not(.o3):not(.o4) { display: none; }
 .vb-controls { display: flex; gap: 6px; }
 .vb button.vb-roll, .vb button.vb-mute {
   font: inherit; font-size: 16px; border-radius: 8px; padding: 8px 14px; min-height: 44px;
@@ -96,8 +116,9 @@ CSS: Final = "\n".join(
 .vb button.vb-roll { background: var(--accent); color: #fff; border-color: transparent; font-weight: 700; }
 .vb button.vb-roll[hidden], .vb button.vb-mute[hidden] { display: none; }
 .vb button:focus-visible { outline: 3px solid #000; outline-offset: 2px; box-shadow: 0 0 0 5px #fff; }
-.vb-dicebar { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 10px; min-height: 40px; margin: 6px 0; }
-.vb-dice-by { font-size: 14px; }
+.vb-dicebar { display: flex; flex-wrap: nowrap; align-items: center; gap: 6px 10px; height: 40px; margin: 4px 0; overflow: hidden; }
+.vb-dice-by { font-size: 14px; white-space: nowrap; }
+.vb-dice { display: inline-flex; gap: 10px; }
 .vb-pair { display: inline-flex; gap: 4px; }
 .die {
   width: 34px; height: 34px; border-radius: 7px; display: grid; padding: 4px;
@@ -110,7 +131,8 @@ CSS: Final = "\n".join(
 .pip.on { visibility: visible; }
 .vb-sums { font-size: 14px; }
 .vb-msg {
-  min-height: 2.6em; padding: 4px 10px; border-radius: 8px; margin-bottom: 6px;
+  height: calc(3.75em + 8px); line-height: 1.25; overflow: hidden;
+  padding: 4px 10px; border-radius: 8px; margin-bottom: 4px;
   font-size: clamp(14px, 3.4cqi, 18px); display: flex; align-items: center;
   transition: opacity .3s;
 }
@@ -139,7 +161,7 @@ CSS: Final = "\n".join(
   position: relative; width: 100%; height: 100%; margin: 0; padding: 0; min-width: 0;
   border: 1px solid rgba(128,128,128,.35); border-radius: clamp(2px, .8cqi, 6px);
   background: var(--tile-bg); color: var(--ink);
-  font: inherit; font-size: clamp(8px, 2.5cqi, 15px); font-weight: 600; font-variant-numeric: tabular-nums;
+  font: inherit; font-size: clamp(9px, 2.2cqi, 15px); font-weight: 600; font-variant-numeric: tabular-nums;
   display: flex; align-items: center; justify-content: center; overflow: hidden;
   cursor: pointer; touch-action: manipulation; isolation: isolate;
 }
@@ -157,6 +179,33 @@ CSS: Final = "\n".join(
 .tile.g-computer { outline: 3px dotted #000; outline-offset: -3px; box-shadow: 0 0 0 3px #56B4E9; animation: pulse 1.2s ease-out 3; }
 .tile.g-computer::after { content: "\\2699"; position: absolute; top: -1px; right: 1px; font-size: .75em; z-index: 2; color: #000; }
 .tile.g-captured::after { content: "!"; position: absolute; top: -1px; right: 2px; font-size: .8em; font-weight: 900; z-index: 2; color: #D55E00; }
+.tile.g-win { outline: 4px solid #009E73; outline-offset: -4px; box-shadow: 0 0 12px 4px rgba(0,158,115,.85); z-index: 2; animation: sparkle 1.2s ease-in-out infinite; }
+.tile.g-win::after { content: "\2605"; position: absolute; top: -2px; right: 1px; font-size: .8em; z-index: 2; color: #009E73; }
+.cell { position: relative; }
+.vb button.vb-brown {
+  position: absolute; left: 50%; bottom: 88%; transform: translateX(-50%); z-index: 4;
+  font: inherit; font-size: 13px; font-weight: 700; padding: 4px 10px; min-height: 30px; min-width: 56px;
+  border-radius: 15px; border: 2px solid #fff; background: #7B4A1E; color: #fff; cursor: pointer;
+  box-shadow: 0 1px 4px rgba(0,0,0,.45); touch-action: manipulation; white-space: nowrap;
+}
+.vb button.vb-brown.below { bottom: auto; top: 88%; }
+.vb button.vb-brown.first { left: 0; transform: none; }
+.vb button.vb-brown.last { left: auto; right: 0; transform: none; }
+.vb-zoom {
+  position: absolute; inset: 0; z-index: 6; display: grid; gap: 4px; padding: 6px;
+  grid-template-columns: .45fr repeat(5, minmax(0, 1fr)); grid-template-rows: .45fr repeat(5, minmax(0, 1fr));
+  background: var(--st-background-color, #fff); border: 2px solid var(--ink); border-radius: 10px;
+  box-shadow: 0 4px 18px rgba(0,0,0,.35);
+}
+.vb-zoom[hidden] { display: none; }
+.vb[data-zoom] .vb-grid button.vb-brown { visibility: hidden; }
+.vb-zoom .tile { font-size: 20px; border-radius: 8px; }
+.vb-zoom .hdr { font-size: 15px; }
+.vb-zoom button.vb-brown { min-height: 26px; font-size: 12px; padding: 2px 8px; }
+.vb button.vb-zclose {
+  font: inherit; font-size: 13px; font-weight: 700; line-height: 1.1; border-radius: 8px; padding: 2px;
+  border: 1px solid rgba(128,128,128,.6); background: var(--tile-bg); color: var(--ink); cursor: pointer;
+}
 .tile.hl { box-shadow: inset 0 0 0 3px var(--accent); animation: breathe 1.4s ease-in-out infinite; }
 .tile:focus-visible { outline: 3px solid #000; outline-offset: 1px; box-shadow: 0 0 0 5px #fff; z-index: 3; }
 .tile.pressed { transform: scale(.92); }
@@ -273,6 +322,8 @@ function build(root) {
     pink: root.querySelector(".vb-pink"),
     green: root.querySelector(".vb-green"),
     sums: root.querySelector(".vb-sums"),
+    zoom: root.querySelector(".vb-zoom"),
+    zoomAt: null, browns: "[]",
     trigger: () => {},
   };
   const frag = document.createDocumentFragment();
@@ -326,24 +377,25 @@ function build(root) {
 
   st.grid.onpointerdown = () => { audio(); };
   st.grid.onclick = (e) => {
-    const b = e.target.closest("button.tile");
+    const chip = e.target.closest("button.vb-brown");
+    const b = chip ? st.tiles[Number(chip.dataset.index)] : e.target.closest("button.tile");
     if (!b) return;
     const i = Number(b.dataset.index);
     moveFocus(st, i, false);
-    if (!st.data || !st.data.interactive) {
-      b.classList.remove("nope"); void b.offsetWidth; b.classList.add("nope");
-      return;
-    }
-    b.classList.add("pressed");
-    // the next data repaints the tile; this only matters if the app sends nothing new
-    setTimeout(() => b.classList.remove("pressed"), 600);
-    st.seq += 1;
-    st.trigger("click", {
-      index: i, c: Number(b.dataset.c), r: Number(b.dataset.r), nonce: nonce(), seq: st.seq,
-      t_ms: Math.round(performance.now() - st.shownAt), via: e.detail === 0 ? "keyboard" : (e.pointerType || "mouse"),
-      token: st.token,
-    });
+    // A touch on a small tile opens the magnifier first; the tap there is the click.
+    if (!chip && wantsZoom(st, b, e)) { openZoom(st, i); return; }
+    sendClick(st, b, e, !!chip);
   };
+  st.zoom.onclick = (e) => {
+    if (e.target.closest("button.vb-zclose")) { closeZoom(st); return; }
+    const chip = e.target.closest("button.vb-brown");
+    const z = chip || e.target.closest("button.tile");
+    if (!z) return;
+    const b = st.tiles[Number(z.dataset.index)];
+    closeZoom(st);
+    sendClick(st, b, e, !!chip);
+  };
+  st.zoom.onkeydown = (e) => { if (e.key === "Escape") { e.preventDefault(); closeZoom(st); } };
   st.grid.onkeydown = (e) => {
     const b = e.target.closest("button.tile");
     if (!b) return;
@@ -376,6 +428,112 @@ function build(root) {
     st.trigger("mute", {muted: st.muted, nonce: nonce()});
   };
   return st;
+}
+
+function sendClick(st, b, e, brown) {
+  const i = Number(b.dataset.index);
+  if (!st.data || !st.data.interactive) {
+    b.classList.remove("nope"); void b.offsetWidth; b.classList.add("nope");
+    return;
+  }
+  b.classList.add("pressed");
+  // the next data repaints the tile; this only matters if the app sends nothing new
+  setTimeout(() => b.classList.remove("pressed"), 600);
+  st.seq += 1;
+  st.trigger("click", {
+    index: i, c: Number(b.dataset.c), r: Number(b.dataset.r), nonce: nonce(), seq: st.seq,
+    t_ms: Math.round(performance.now() - st.shownAt), via: e.detail === 0 ? "keyboard" : (e.pointerType || "mouse"),
+    token: st.token, brown: brown,
+  });
+}
+
+const ZOOM_N = 5;        // the magnifier shows 5 x 5 tiles ...
+const ZOOM_BELOW = 40;   // ... when a touched tile is narrower than this (CSS px)
+
+function wantsZoom(st, b, e) {
+  const d = st.data;
+  if (!d || !d.zoom || !d.interactive || d.phase !== "place") return false;
+  if (e.detail === 0 || e.pointerType !== "touch") return false;
+  return b.getBoundingClientRect().width < ZOOM_BELOW;
+}
+
+function openZoom(st, i) {
+  const c0 = i % SIZE, r0 = Math.floor(i / SIZE);
+  const cs = Math.max(0, Math.min(SIZE - ZOOM_N, c0 - 2));
+  const rs = Math.max(0, Math.min(SIZE - ZOOM_N, r0 - 2));
+  const z = st.zoom;
+  const brown = new Set(st.data.brown || []);
+  const close = document.createElement("button");
+  close.type = "button";
+  close.className = "vb-zclose";
+  close.textContent = "\u2715 Back";
+  close.setAttribute("aria-label", "Back to the whole board");
+  const parts = [close];
+  for (let c = cs; c < cs + ZOOM_N; c++) {
+    const h = document.createElement("span");
+    h.className = "hdr col";
+    h.textContent = String(c + 1);
+    parts.push(h);
+  }
+  for (let r = rs; r < rs + ZOOM_N; r++) {
+    const h = document.createElement("span");
+    h.className = "hdr row";
+    h.textContent = String(r + 1);
+    parts.push(h);
+    for (let c = cs; c < cs + ZOOM_N; c++) {
+      const j = r * SIZE + c;
+      const src = st.tiles[j];
+      const cell = document.createElement("span");
+      cell.className = "cell";
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = src.className.replace(/ ?(pressed|nope)/g, "");
+      b.dataset.index = String(j);
+      b.setAttribute("aria-label", src.getAttribute("aria-label") || "");
+      const num = document.createElement("span");
+      num.textContent = String((c + 1) * (r + 1));
+      b.appendChild(num);
+      cell.appendChild(b);
+      if (brown.has(j)) cell.appendChild(brownChip(j, r === rs, c === cs, c === cs + ZOOM_N - 1));
+      parts.push(cell);
+    }
+  }
+  z.replaceChildren(...parts);
+  z.hidden = false;
+  st.zoomAt = i;
+  st.vb.dataset.zoom = String(i);
+}
+
+function closeZoom(st) {
+  if (st.zoomAt === null) return;
+  st.zoom.hidden = true;
+  st.zoom.replaceChildren();
+  st.zoomAt = null;
+  delete st.vb.dataset.zoom;
+}
+
+function brownChip(j, below, first, last) {
+  // Beside its tile (above it; below it on the top row), never over the tile itself, so
+  // a tap on the tile stays a normal counter.
+  const chip = document.createElement("button");
+  chip.type = "button";
+  chip.className = "vb-brown" + (below ? " below" : "") + (first ? " first" : "") + (last ? " last" : "");
+  chip.dataset.index = String(j);
+  chip.textContent = "Brown";
+  chip.setAttribute("aria-label", "Put a brown counter on column " + (j % SIZE + 1) + ", row " + (Math.floor(j / SIZE) + 1));
+  return chip;
+}
+
+function paintBrowns(st, list) {
+  // Only when the list changes (a Vapooh roll): no work on an ordinary rerun.
+  const key = JSON.stringify(list || []);
+  if (key === st.browns) return;
+  st.browns = key;
+  for (const chip of st.grid.querySelectorAll("button.vb-brown")) chip.remove();
+  for (const j of list || []) {
+    const c = j % SIZE;
+    st.tiles[j].parentElement.appendChild(brownChip(j, Math.floor(j / SIZE) === 0, c === 0, c === SIZE - 1));
+  }
 }
 
 function moveFocus(st, j, focus) {
@@ -426,7 +584,9 @@ function update(st, d) {
   paintMute(st);
 
   const turnKey = [d.turn, d.phase, d.to_move, JSON.stringify(d.dice)].join("|");
-  if (turnKey !== st.turnKey) { st.turnKey = turnKey; st.shownAt = performance.now(); }
+  if (turnKey !== st.turnKey) { st.turnKey = turnKey; st.shownAt = performance.now(); closeZoom(st); }
+  if (!d.interactive) closeZoom(st);
+  paintBrowns(st, d.interactive ? d.brown : []);
 
   const diceKey = JSON.stringify([d.dice, d.dice_by, d.show_sums]);
   if (!prev || diceKey !== JSON.stringify([prev.dice, prev.dice_by, prev.show_sums])) {

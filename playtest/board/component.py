@@ -11,7 +11,8 @@ the callback changes the game and the script then draws the new state):
 
 Raw trigger payloads (JSON, what the JavaScript sends):
     click: {"index": 88, "c": 5, "r": 8, "nonce": "<uuid>", "seq": 3, "t_ms": 2140,
-            "via": "mouse" | "touch" | "pen" | "keyboard", "token": "<view token shown>"}
+            "via": "mouse" | "touch" | "pen" | "keyboard", "token": "<view token shown>",
+            "brown": false}   (brown: the "Brown" button beside the tile was pressed)
     roll:  {"nonce": "<uuid>", "t_ms": 812, "via": "mouse" | ..., "token": "..."}
     mute:  {"muted": true, "nonce": "<uuid>"}
 `t_ms` counts from the moment the browser showed the current turn's dice/phase.
@@ -107,6 +108,7 @@ class ClickEvent:
     t_ms: int
     via: str
     token: str
+    brown: bool = False
 
 
 @dataclass(frozen=True)
@@ -212,6 +214,7 @@ def parse_click(payload: Any) -> ClickEvent:
         t_ms=_count(payload, "t_ms", MAX_T_MS),
         via=_text(payload, "via", default="mouse", limit=MAX_VIA_CHARS) or "mouse",
         token=_text(payload, "token", default=""),
+        brown=payload.get("brown") is True,
     )
 
 

@@ -30,15 +30,15 @@ TILE_COUNT: Final = SIZE * SIZE
 BROWN: Final = 5
 
 SeatKind = Literal["human", "computer"]
-GlowKind = Literal["placed", "square", "captured", "computer"]
+GlowKind = Literal["placed", "square", "captured", "computer", "win"]
 Tone = Literal["info", "good", "bad", "warn", "celebrate"]
 Phase = Literal["setup", "roll", "place", "over"]
 
-GLOW_KINDS: Final[tuple[str, ...]] = ("placed", "square", "captured", "computer")
+GLOW_KINDS: Final[tuple[str, ...]] = ("placed", "square", "captured", "computer", "win")
 TONES: Final[tuple[str, ...]] = ("info", "good", "bad", "warn", "celebrate")
 PHASES: Final[tuple[str, ...]] = ("setup", "roll", "place", "over")
 # A later kind wins when two events mark one tile (a capture outranks the placement).
-_GLOW_RANK: Final = {"placed": 0, "square": 1, "computer": 2, "captured": 3}
+_GLOW_RANK: Final = {"placed": 0, "square": 1, "computer": 2, "captured": 3, "win": 4}
 
 
 @dataclass(frozen=True)
@@ -144,6 +144,13 @@ class BoardView:
     interactive: bool
     can_roll: bool
     show_sums: bool
+    # seat names as the tester knows them ("you", "the computer", "Blue"), seat 1 first
+    names: tuple[str, ...] = ()
+    # touch: a tap on a small tile opens a magnified view of its neighbourhood first
+    zoom: bool = False
+    # tiles where the mover may put a brown counter instead (Vapooh): a choice drawn
+    # on the board next to each of them
+    brown_tiles: tuple[tuple[int, int], ...] = ()
     token: str = field(default="")
 
     def tile(self, c: int, r: int) -> TileView:
@@ -166,7 +173,8 @@ class BoardView:
             "dice": list(self.dice) if self.dice else None,
             "dice_seat": self.dice_seat,
             "dice_by": (
-                _seat_name(self.dice_seat, self.seats) if self.dice_seat is not None else ""
+                _seat_name(self.dice_seat, self.seats, self.names)
+                if self.dice_seat is not None else ""
             ),
             "seats": list(self.seats),
             "to_move": self.to_move,
@@ -182,6 +190,8 @@ class BoardView:
             "interactive": self.interactive,
             "can_roll": self.can_roll,
             "show_sums": self.show_sums,
+            "zoom": self.zoom,
+            "brown": [tile_index(c, r) for c, r in self.brown_tiles],
             "token": self.token,
         }
 
@@ -220,18 +230,21 @@ def _parse_rows(rows: Iterable[str]) -> list[int]:
     return owners
 
 
-def _seat_name(seat: int, seats: tuple[str, ...]) -> str:
+def _seat_name(seat: int, seats: tuple[str, ...], names: tuple[str, ...] = ()) -> str:
+    if 1 <= seat <= len(names):
+        return names[seat - 1]
     if 1 <= seat <= len(seats) and seats[seat - 1] == "computer":
         return f"computer (player {seat})"
     return f"player {seat}"
 
 
-def _owner_words(owner: int, seats: tuple[str, ...]) -> str:
+def _owner_words(owner: int, seats: tuple[str, ...], names: tuple[str, ...] = ()) -> str:
     if owner == 0:
         return "empty"
     if owner == BROWN:
         return "brown counter"
-    return f"{_seat_name(owner, seats)}, {SEAT_STYLES[owner].name}"
+    name = _seat_name(owner, seats, names)
+    return f"{'yours' if name == 'you' else name}, {SEAT_STYLES[owner].name}"
 
 
 _GLOW_WORDS: Final = {
@@ -239,6 +252,7 @@ _GLOW_WORDS: Final = {
     "square": "placed on a square roll",
     "captured": "just captured",
     "computer": "the computer's move",
+    "win": "part of the winning line",
 }
 
 
@@ -263,6 +277,9 @@ def board_view(
     muted: bool = False,
     interactive: bool = True,
     show_sums: bool = False,
+    names: Iterable[str] | None = None,
+    zoom: bool = False,
+    brown_tiles: Iterable[tuple[int, int]] = (),
 ) -> BoardView:
     """Build the view of one moment of a game. Pure: same input, same view.
 
@@ -278,7 +295,14 @@ def board_view(
     can_roll (derived): the roll button shows when the view is interactive and the
     phase is "roll". show_sums: print "pink 7, green 5" next to the dice (off by
     default: adding the dice is part of the mental-maths step).
+    names: how the turn line, dice line and tile labels name each seat ("you", "the
+    computer", "Blue"); by default "player N" / "computer (player N)".
+    zoom: on a touch screen whose tiles are small, a tap opens a magnified view of the
+    tapped tile's neighbourhood and the tap there is the click (see assets.py).
+    brown_tiles: tiles where a brown counter may go instead (an optional Vapooh): the
+    board draws a "brown" button beside each; its click carries `brown: true`.
     """
+    names_t = tuple(str(n) for n in (names or ()))
     owners = _parse_rows(rows)
     seats_t = tuple(str(s) for s in seats)
     if not 1 <= len(seats_t) <= 4 or any(s not in ("human", "computer") for s in seats_t):
@@ -314,7 +338,7 @@ def board_view(
         is_option = (c, r) in option_set
         lit = highlight and is_option
         g = glow_map.get(i, "")
-        words = [f"column {c}", f"row {r}", str(number), _owner_words(owner, seats_t)]
+        words = [f"column {c}", f"row {r}", str(number), _owner_words(owner, seats_t, names_t)]
         if g:
             words.append(_GLOW_WORDS[g])
         if lit:
@@ -334,8 +358,8 @@ def board_view(
         if phase == "over" or to_move is None:
             turn_text = "Game over"
         else:
-            who = _seat_name(to_move, seats_t)
-            turn_text = f"{who[0].upper()}{who[1:]}'s turn"
+            who = _seat_name(to_move, seats_t, names_t)
+            turn_text = "Your turn" if who == "you" else f"{who[0].upper()}{who[1:]}'s turn"
     view = BoardView(
         tiles=tuple(tiles),
         dice=dice_t,
@@ -356,6 +380,9 @@ def board_view(
         interactive=interactive,
         can_roll=can_roll,
         show_sums=show_sums,
+        names=names_t,
+        zoom=zoom,
+        brown_tiles=tuple(dict.fromkeys(_check_tile(t) for t in brown_tiles)),
     )
     return _with_token(view)
 
@@ -408,3 +435,39 @@ def glow_from_events(
             if old is None or _GLOW_RANK[new] >= _GLOW_RANK[old]:
                 marks[tile] = new
     return marks
+
+
+def winning_tiles(
+    rows: Iterable[str], seat: int, last: tuple[int, int] | None = None
+) -> tuple[tuple[int, int], ...]:
+    """The tiles of ``seat``'s winning pattern on the board: four in a row (across, down,
+    either diagonal) or a 2×2 square; the one through ``last`` (the last placement) when
+    there are several; () when there is none (a VAPOOSH! win, a draw).
+
+    >>> rows = ["." * 12] * 12
+    >>> rows = ["1111" + "." * 8] + rows[1:]
+    >>> winning_tiles(rows, 1)
+    ((1, 1), (2, 1), (3, 1), (4, 1))
+    >>> winning_tiles(rows, 2)
+    ()
+    """
+    owners = _parse_rows(rows)
+    mine = {(i % SIZE + 1, i // SIZE + 1) for i, o in enumerate(owners) if o == seat}
+    found: list[tuple[tuple[int, int], ...]] = []
+    shapes = (
+        ((0, 0), (1, 0), (2, 0), (3, 0)),
+        ((0, 0), (0, 1), (0, 2), (0, 3)),
+        ((0, 0), (1, 1), (2, 2), (3, 3)),
+        ((3, 0), (2, 1), (1, 2), (0, 3)),
+        ((0, 0), (1, 0), (0, 1), (1, 1)),
+    )
+    for r in range(1, SIZE + 1):
+        for c in range(1, SIZE + 1):
+            for shape in shapes:
+                tiles = tuple((c + dc, r + dr) for dc, dr in shape)
+                if all(t in mine for t in tiles):
+                    found.append(tiles)
+    if not found:
+        return ()
+    through = [t for t in found if last in t]
+    return (through or found)[0]

@@ -7,6 +7,16 @@
 "Player 2's EXTRA turn"
 >>> catalog.render("extra_turn", "formal", seat=2).tone
 'good'
+
+A variant's text may differ by *voice*: who the message speaks to or about. ``seat``
+(the plain text; pass-and-play, each seat by its colour name), ``you`` (the one human
+tester in a game against the computer, about their own move) and ``computer`` (the
+computer's own move, told to that tester). A voice a message does not define falls
+back to ``seat``:
+
+>>> catalog.render("blocked_own", voice="you", seat=1, next_seat=2, name="you",
+...                next_name="the computer").text
+'Both tiles are already yours! The computer misses a turn.'
 """
 
 from __future__ import annotations
@@ -16,6 +26,7 @@ import re
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass
+from dataclasses import field as dc_field
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
@@ -28,6 +39,10 @@ from playtest.board.sounds import CUE_NAMES
 _LOADER: Final = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 TONES: Final = ("info", "good", "bad", "warn", "celebrate")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+# Who a message speaks to or about (see the module docstring); "seat" is the plain text.
+VOICES: Final = ("seat", "you", "computer")
+# A lower-case letter opening a sentence ("… wins! the computer …" -> "The computer").
+_SENTENCE_START = re.compile(r"(?:^|(?<=[.!?] ))[a-z]")
 
 # Every situation the game screen must be able to announce (issue 5).
 REQUIRED_KEYS: Final[frozenset[str]] = frozenset(
@@ -122,6 +137,11 @@ class Entry:
     sound: str | None
     values: tuple[str, ...]
     variants: Mapping[str, str]
+    # variant -> voice -> text, for the voices ("you", "computer") a variant words apart
+    voiced: Mapping[str, Mapping[str, str]] = dc_field(default_factory=dict)
+
+    def text(self, variant: str, voice: str = "seat") -> str:
+        return self.voiced.get(variant, {}).get(voice, self.variants[variant])
 
 
 def _placeholders(template: str, where: str) -> set[str]:
@@ -213,17 +233,23 @@ class MessageCatalog:
                     f"{where}.variants: missing {missing}, undeclared {unknown} "
                     f"(every message defines exactly {variants})"
                 )
+            plain: dict[str, str] = {}
+            voiced: dict[str, dict[str, str]] = {}
             for variant, text in texts.items():
-                if not isinstance(text, str) or not text.strip():
-                    raise CatalogError(f"{where}.variants.{variant}: must be non-empty text")
-                used = _placeholders(text, f"{where}.variants.{variant}")
-                undeclared = used - set(values)
-                if undeclared:
-                    raise CatalogError(
-                        f"{where}.variants.{variant}: placeholder(s) {sorted(undeclared)} "
-                        f"are not in values {values}"
-                    )
-            entries[key] = Entry(key, tone, sound, tuple(values), dict(texts))
+                by_voice = _voices(text, f"{where}.variants.{variant}")
+                for voice, wording in by_voice.items():
+                    vwhere = f"{where}.variants.{variant}" + ("" if voice == "seat" else f".{voice}")
+                    used = _placeholders(wording, vwhere)
+                    undeclared = used - set(values)
+                    if undeclared:
+                        raise CatalogError(
+                            f"{vwhere}: placeholder(s) {sorted(undeclared)} "
+                            f"are not in values {values}"
+                        )
+                plain[variant] = by_voice["seat"]
+                if len(by_voice) > 1:
+                    voiced[variant] = {v: t for v, t in by_voice.items() if v != "seat"}
+            entries[key] = Entry(key, tone, sound, tuple(values), plain, voiced)
         absent = sorted(required - set(entries))
         if absent:
             raise CatalogError(f"{source}: missing required message(s) {absent}")
@@ -231,6 +257,10 @@ class MessageCatalog:
 
     def render(self, key: str, variant: str = "default", /, **values: object) -> Message:
         """The message `key` in `variant`, with its {placeholders} filled from `values`.
+
+        `voice` picks the wording for the tester (`you`), the computer's move (`computer`)
+        or a seat named by its colour (`seat`, the plain text); the first letter of the
+        result is upper case (a sentence may start with a name such as "the computer").
 
         Every value the message declares must be given (MissingValueError); extra values
         are ignored, so a caller can pass the same context (seat, c, r, ...) to any key.
@@ -245,10 +275,15 @@ class MessageCatalog:
             raise UnknownVariantError(
                 f"no variant {variant!r} (the catalog has {', '.join(self.variants)})"
             )
+        values = {**_derived_names(values), **values}
         missing = [v for v in entry.values if v not in values]
         if missing:
             raise MissingValueError(f"message {key!r} needs value(s) {missing}")
-        text = entry.variants[variant].format(**{v: values[v] for v in entry.values})
+        voice = str(values.pop("voice", "seat"))
+        if voice not in VOICES:
+            raise UnknownVariantError(f"no voice {voice!r} (voices are {', '.join(VOICES)})")
+        text = entry.text(variant, voice).format(**{v: values[v] for v in entry.values})
+        text = _SENTENCE_START.sub(lambda m: m.group(0).upper(), text)
         return Message(key, variant, text, entry.tone, entry.sound)
 
     def wrong_click(
@@ -265,6 +300,32 @@ class MessageCatalog:
             chosen = values.pop("variant")
             variant = chosen if isinstance(chosen, str) else repr(chosen)
         return self.render(key, variant, **values)
+
+
+def _derived_names(values: Mapping[str, object]) -> dict[str, object]:
+    """Seat names for a caller that passes only seat numbers: "player 2"."""
+    derived: dict[str, object] = {}
+    for name, seat in (("name", "seat"), ("next_name", "next_seat")):
+        if seat in values:
+            derived[name] = f"player {values[seat]}"
+    if "victim" in values:
+        derived["victim_of"] = f"player {values['victim']}'s"
+    return derived
+
+
+def _voices(text: Any, where: str) -> dict[str, str]:
+    """A variant's text as voice -> wording: a plain string is the "seat" voice."""
+    if isinstance(text, str):
+        text = {"seat": text}
+    if not isinstance(text, Mapping) or "seat" not in text:
+        raise CatalogError(f"{where}: must be non-empty text, or voices with a 'seat' text")
+    unknown = [v for v in text if v not in VOICES]
+    if unknown:
+        raise CatalogError(f"{where}: unknown voice(s) {unknown} (voices are {list(VOICES)})")
+    for voice, wording in text.items():
+        if not isinstance(wording, str) or not wording.strip():
+            raise CatalogError(f"{where}.{voice}: must be non-empty text")
+    return {str(v): str(t) for v, t in text.items()}
 
 
 DEFAULT_PATH: Final = "catalog.yaml"

@@ -111,18 +111,21 @@ def _refresh_snapshots(engine: Engine, study_ids: list[str]) -> None:
     "participant",
     "delete",
     help="delete everything of one tester (events, games, answers, assignments)",
-    args=[arg("code", help="the participant's pseudonymous code")],
+    args=[arg("code", help="the participant's pseudonymous code, or the completion code "
+                           "the tester was given at the end")],
 )
 def participant_delete(args: argparse.Namespace) -> int:
-    from playtest.storage.privacy import delete_participant
+    from playtest.storage.privacy import delete_participant, resolve_code
     from playtest.study_snapshot import discard
 
     engine = ready_engine()
-    deleted = delete_participant(engine, args.code)
+    participant_id = resolve_code(engine, args.code)
+    deleted = delete_participant(engine, participant_id)
     # The dashboard's snapshots hold tester data too: gone with the tester.
     discard(engine)
     summary = ", ".join(f"{count} {table}" for table, count in deleted.items() if count)
-    print(f"deleted participant {args.code}: {summary}")
+    via = "" if participant_id == args.code else f" (completion code {args.code.strip()})"
+    print(f"deleted participant {participant_id}{via}: {summary}")
     return 0
 
 

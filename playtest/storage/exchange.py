@@ -57,6 +57,7 @@ from analytics.data import (
     RESPONSE_COLUMNS,
     StudyData,
 )
+from playtest.storage import survey_records
 from playtest.storage.db import write_lock
 from playtest.storage.errors import ImportRejected, NotFound
 from playtest.storage.models import (
@@ -71,13 +72,16 @@ from playtest.storage.models import (
 from playtest.storage.repository import PHASES, upsert_insert
 from playtest.storage.timeutil import iso_from_ms, ms_from_iso, now_ms
 
-RECORD_KINDS = ("study", "participant", "assignment", "event", "response")
+RECORD_KINDS = ("study", "participant", "assignment", "event", "response", "survey")
+#: Record kinds stored as rows of their own table (a ``survey`` goes with its studies).
+TABLE_KINDS = RECORD_KINDS[:-1]
 REQUIRED: dict[str, tuple[str, ...]] = {
     "study": ("study_id", "title", "game", "rules", "experiments"),
     "participant": ("study_id", "participant_id", "created_at", "consented_at"),
     "assignment": ("participant_id", "experiment", "variant", "at"),
     "event": ("participant_id", "session_id", "seq", "at", "type", "props"),
     "response": ("participant_id", "survey", "survey_version", "phase", "item", "value", "at"),
+    "survey": ("survey", "survey_version", "definition"),
 }
 # Keys we know beyond the required ones: they map to columns, not to ``extra``.
 OPTIONAL: dict[str, tuple[str, ...]] = {
@@ -99,6 +103,7 @@ OPTIONAL: dict[str, tuple[str, ...]] = {
     "assignment": (),
     "event": ("game_id", "client_event_id"),
     "response": ("survey_hash", "page_id", "seconds_on_page"),
+    "survey": (),
 }
 MAX_PROBLEMS = 1000
 BATCH = 20_000
@@ -137,8 +142,15 @@ def iter_records(engine: Engine, study_id: str) -> Iterator[dict[str, Any]]:
             "settings": study.settings or {},
             "open": bool(study.open),
             "created_at": iso_from_ms(study.created_at_ms),
-            **_extra(study.extra),
+            **{key: value for key, value in _extra(study.extra).items()
+               if key != survey_records.DEFINITIONS_KEY},
         }
+        used = conn.execute(
+            select(responses.c.survey, responses.c.survey_version)
+            .where(responses.c.study_id == study_id).distinct()).all()
+        yield from survey_records.export_records(
+            _extra(study.extra).get(survey_records.DEFINITIONS_KEY) or {},
+            [(str(survey), str(version)) for survey, version in used])
         for row in conn.execute(
             select(participants)
             .where(participants.c.study_id == study_id)
@@ -268,6 +280,7 @@ def table_paths(out: str | Path, fmt: str) -> dict[str, Path]:
         "assignment": "assignments",
         "event": "events",
         "response": "responses",
+        "survey": "surveys",
     }
     return {kind: base.parent / f"{stem}.{names[kind]}.{fmt}" for kind in RECORD_KINDS}
 
@@ -287,7 +300,9 @@ def export_tables_counted(
             for key, value in record["props"].items():
                 record[f"props.{key}"] = _json_text(value)
         rows[kind].append({key: _json_text(value) for key, value in record.items()})
-    targets = table_paths(out, fmt)
+    # A study whose answers use no known survey gets no table of definitions.
+    rows = {kind: records for kind, records in rows.items() if kind != "survey" or records}
+    targets = {kind: path for kind, path in table_paths(out, fmt).items() if kind in rows}
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     with written_together(list(targets.values())) as temporaries:
         for records, temporary in zip(rows.values(), temporaries, strict=True):
@@ -524,6 +539,8 @@ class ImportReport:
     read: dict[str, int] = field(default_factory=lambda: dict.fromkeys(RECORD_KINDS, 0))
     # ids of the studies the file's records belong to
     studies: list[str] = field(default_factory=list)
+    # answers kept that no known survey definition can score
+    unscorable: list[survey_records.Unscorable] = field(default_factory=list)
 
     def summary(self) -> str:
         plural = {"study": "studies"}
@@ -532,7 +549,8 @@ class ImportReport:
             for kind in RECORD_KINDS
         ]
         skipped = sum(self.read.values()) - sum(self.added.values())
-        return f"imported {self.path}: added " + ", ".join(parts) + f" ({skipped} already stored)"
+        text = f"imported {self.path}: added " + ", ".join(parts) + f" ({skipped} already stored)"
+        return "\n".join([text, *(item.sentence() for item in self.unscorable)])
 
 
 class _Problems:
@@ -623,6 +641,14 @@ def _check_record(number: int, record: dict[str, Any], problems: _Problems) -> b
             bad.append("props must be an object")
         if record.get("game_id") is not None and not isinstance(record["game_id"], str):
             bad.append("game_id must be a string or null")
+    elif kind == "survey":
+        if not _is_id(record["survey"]) or not isinstance(record["survey_version"],
+                                                          str | int | float):
+            bad.append("survey and survey_version must be a name and a version")
+        else:
+            problem = survey_records.check_record(record)
+            if problem:
+                bad.append(problem)
     elif kind == "response":
         for key in ("participant_id", "survey", "item"):
             if not _is_id(record[key]):
@@ -889,6 +915,7 @@ class _Plan:
     participants: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
     assignments: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     responses: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    surveys: list[dict[str, Any]] = field(default_factory=list)
     # session_id → [participant_id, first line, min at_ms, {seq: line}]
     sessions: dict[str, list[Any]] = field(default_factory=dict)
     # participant_id → first line that needs the participant (event/assignment/response)
@@ -924,13 +951,15 @@ def _validate(engine: Engine, path: Path, report: ImportReport) -> _Plan:
                 continue
             kind = record["record"]
             report.read[kind] += 1
-            if kind != "study" and kind != "participant":
+            if kind not in ("study", "participant", "survey"):
                 at_ms = ms_from_iso(record["at"])  # cached per day; cheap
                 known = plan.earliest.get(record["participant_id"])
                 if known is None or at_ms < known[0]:
                     plan.earliest[record["participant_id"]] = (at_ms, number)
             if kind == "study":
                 plan.studies[record["study_id"]] = record
+            elif kind == "survey":
+                plan.surveys.append(record)
             elif kind == "participant":
                 pid = record["participant_id"]
                 earlier = plan.participants.get(pid)
@@ -1126,7 +1155,7 @@ def import_jsonl(engine: Engine, path: str | Path) -> ImportReport:
     plan = _validate(engine, source, report)
     report.studies = sorted(set(plan.studies)
                             | {record["study_id"] for _, record in plan.participants.values()})
-    tables = {
+    tables = {  # one per kind of TABLE_KINDS
         "study": studies,
         "participant": participants,
         "assignment": assignments,
@@ -1270,14 +1299,35 @@ def import_jsonl(engine: Engine, path: str | Path) -> ImportReport:
         }
         if pending_sessions:
             _insert_events(conn, engine, source, study_of, pending_sessions)
+        surveys_added = survey_records.store(conn, report.studies, plan.surveys)
+        report.unscorable = _unscorable(conn, report.studies)
         after = {
             kind: conn.execute(select(func.count()).select_from(t)).scalar_one()
             for kind, t in tables.items()
         }
         if engine.dialect.name == "sqlite":
             conn.exec_driver_sql("PRAGMA cache_size = -2000")  # back to SQLite's default
-    report.added = {kind: after[kind] - before[kind] for kind in RECORD_KINDS}
+    report.added = {kind: after[kind] - before[kind] for kind in TABLE_KINDS}
+    report.added["survey"] = surveys_added
     return report
+
+
+def _unscorable(conn: Any, study_ids: list[str]) -> list[survey_records.Unscorable]:
+    """The answers of these studies that no stored or bundled definition can score."""
+    found: list[survey_records.Unscorable] = []
+    for study_id in study_ids:
+        extra = conn.execute(select(studies.c.extra).where(
+            studies.c.study_id == study_id)).scalar_one_or_none()
+        stored = _extra(extra).get(survey_records.DEFINITIONS_KEY) or {}
+        groups = conn.execute(
+            select(responses.c.survey, responses.c.survey_version, func.count(),
+                   func.count(responses.c.participant_id.distinct()))
+            .where(responses.c.study_id == study_id)
+            .group_by(responses.c.survey, responses.c.survey_version)).all()
+        found += survey_records.unscorable(
+            [(survey, version, answers, testers)
+             for survey, version, answers, testers in groups], stored)
+    return found
 
 
 __all__ = [

@@ -17,16 +17,23 @@ WAL recycling: :func:`scrub_files` runs ``VACUUM`` on the tables it touched.)
 1
 >>> repo.get_participant(engine, tester.participant_id) is None
 True
+
+A tester who finished knows only the completion code the thank-you page gave them:
+
+>>> done = repo.create_consented_participant(engine, "demo", {})
+>>> shown = repo.set_completion_code(engine, done.participant_id)
+>>> resolve_code(engine, shown.lower()) == done.participant_id
+True
 """
 
 from __future__ import annotations
 
 import logging
 
-from sqlalchemy import Engine, delete, select, text
+from sqlalchemy import Engine, delete, func, select, text
 
 from playtest.storage.db import is_sqlite, write_lock
-from playtest.storage.errors import NotFound
+from playtest.storage.errors import NotFound, StorageError
 from playtest.storage.models import (
     AssignmentRow,
     EventRow,
@@ -98,3 +105,35 @@ def scrub_files(engine: Engine, tables: list[str] | None = None) -> bool:
             for name in tables or []:
                 conn.execute(text(f'VACUUM "{name}"'))
     return True
+class AmbiguousCode(StorageError):
+    """A completion code that more than one tester was given (codes are 8 random hex
+    digits, so two testers can share one): the tester's own code is needed instead."""
+
+
+def resolve_code(engine: Engine, code: str) -> str:
+    """The participant id behind ``code``: a participant code, or a completion code.
+
+    Testers keep either the code of their resume link or, once finished, the completion
+    code of the thank-you page; a deletion request may come with either. A participant
+    code wins over a completion code (they are never made alike). Completion codes are
+    matched without regard to case or surrounding spaces, as people copy them by hand.
+    Raises :class:`NotFound` for neither, :class:`AmbiguousCode` when two testers share
+    the completion code.
+    """
+    table = ParticipantRow.__table__  # type: ignore[attr-defined]
+    given = code.strip()
+    with engine.connect() as conn:
+        if conn.execute(select(table.c.participant_id)
+                        .where(table.c.participant_id == given)).first() is not None:
+            return given
+        owners = [row[0] for row in conn.execute(
+            select(table.c.participant_id)
+            .where(func.upper(table.c.completion_code) == given.upper())).all()] \
+            if given else []
+    if not owners:
+        raise NotFound(f"no participant with the code or completion code {code!r}")
+    if len(owners) > 1:
+        raise AmbiguousCode(
+            f"completion code {code!r} belongs to {len(owners)} testers: ask for the "
+            "tester's own code (the one in their link, ?p=…) to delete the right one")
+    return str(owners[0])

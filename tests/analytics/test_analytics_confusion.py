@@ -71,12 +71,20 @@ def test_per_participant_message_metrics(small_study: StudyData) -> None:
 
 
 def test_confusion_points_are_ranked_with_known_ids(small_study: StudyData) -> None:
-    points = confusion.confusion_points(small_study, min_attempts=1)
+    # Two testers are too little evidence: nothing is listed (the old list named points
+    # from one or two testers, "followed by trouble" included).
+    assert confusion.confusion_points(small_study) == []
+    points = confusion.confusion_points(small_study, min_occasions=1, min_testers=1)
     ids = [p.id for p in points]
-    assert {"wrong:near_miss", "wrong:rule", "rule:suicide", "survey:feedback"} <= set(ids)
+    # ``wrong:rule`` is no longer a point of its own: its reasons are (rule:<reason>).
+    assert {"wrong:near_miss", "rule:suicide", "survey:feedback"} <= set(ids)
+    assert "wrong:rule" not in ids
     scores = [p.score for p in points]
     assert scores == sorted(scores, reverse=True)
-    assert all(p.action for p in points)
+    assert all(p.action and p.definition and p.interval for p in points)
+    # The rolls of this study predate ``refused``: the rule's occasions are estimated.
+    suicide = next(p for p in points if p.id == "rule:suicide")
+    assert suicide.evidence["occasions_estimated"] == suicide.evidence["occasions"]
 
 
 def test_funnel_counts_drop_off_and_time(small_study: StudyData) -> None:

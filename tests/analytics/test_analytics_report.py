@@ -34,7 +34,8 @@ def test_report_json_has_exactly_the_documented_keys(small_study: StudyData) -> 
     built = report.build_report(small_study, _scores(), quiz, min_attempts=1)
     json.dumps(built, allow_nan=False)  # strict JSON: no NaN anywhere
     assert set(built) == {"study_id", "participants", "completed", "confusion_points",
-                          "hardest_facts", "experiments"}
+                          "hardest_facts", "experiments", "severity_definition",
+                          "what_works"}
     assert (built["study_id"], built["participants"], built["completed"]) == ("st", 2, 1)
     for point in built["confusion_points"]:
         assert {"id", "label", "score", "evidence", "action"} <= set(point)

@@ -35,6 +35,21 @@ def _events(db: Engine, code: str) -> list[tuple[str, dict[str, Any]]]:
     return [(r.type, r.props) for r in rows]
 
 
+def _dialogs(at: AppTest) -> list[str]:
+    """Titles of the dialogs on screen (st.dialog blocks)."""
+    titles: list[str] = []
+
+    def walk(node: Any) -> None:
+        if getattr(node, "type", None) == "dialog":
+            titles.append(node.proto.dialog.title)
+        children = getattr(node, "children", None)
+        for child in (children.values() if isinstance(children, dict) else []):
+            walk(child)
+
+    walk(at._tree)
+    return titles
+
+
 def _open(code: str) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=30)
     at.query_params["p"] = code
@@ -58,10 +73,10 @@ def test_rules_overlay_pauses_and_is_logged(db: Engine, make_study: Callable[...
     code = _player_at_play(db, make_study)
     at = _open(code)
     at.button(key="rules_button").click().run()
-    assert "How to play" in [h.value for h in at.subheader]
+    assert _dialogs(at) == ["How to play"]
     assert at.button(key="rules_button").disabled
     at.button(key="rules_close").click().run()
-    assert "How to play" not in [h.value for h in at.subheader]
+    assert _dialogs(at) == []
     events = _events(db, code)
     opened = [p for t, p in events if t == "rules_open"]
     closed = [p for t, p in events if t == "rules_close"]
@@ -79,6 +94,8 @@ def test_speed_change_and_restart_are_logged(
     settings = [p for t, p in _events(db, code) if t == "setting"]
     assert settings == [{"name": "speed", "value": 3}]
     at.button(key="restart").click().run()
+    assert _dialogs(at) == ["Start a new game?"]  # restart asks first
+    at.button(key="restart_yes").click().run()
     assert not at.exception
     ends = [p for t, p in _events(db, code) if t == "game_end"]
     assert len(ends) == 1 and ends[0]["reason"] == "restarted"
@@ -95,10 +112,10 @@ def test_back_to_menu_pauses_and_offers_resume_new_game_and_stop(
     at = _open(code)
     first = repo.latest_unfinished_game(db, code)
     at.button(key="menu_button").click().run()
-    assert "Menu" in [h.value for h in at.subheader]
-    assert at.button(key="rules_button").disabled  # paused: one overlay at a time
+    assert _dialogs(at) == ["Menu"]
+    assert at.button(key="rules_button").disabled  # paused: one dialog at a time
     at.button(key="menu_resume").click().run()
-    assert "Menu" not in [h.value for h in at.subheader]
+    assert _dialogs(at) == []
     assert repo.latest_unfinished_game(db, code).game_id == first.game_id  # type: ignore[union-attr]
 
     at.button(key="menu_button").click().run()

@@ -82,7 +82,7 @@ def test_render_errors_are_typed() -> None:
         catalog.render("nope")
     with pytest.raises(UnknownVariantError, match="no variant 'pirate'"):
         catalog.render("extra_turn", "pirate", seat=1)
-    with pytest.raises(MissingValueError, match=r"needs value\(s\) \['seat'\]"):
+    with pytest.raises(MissingValueError, match=r"needs value\(s\) \['seat', 'name'\]"):
         catalog.render("extra_turn")
     # extra values are ignored, so one context dict serves every key
     assert catalog.render("draw", turns=400, seat=1).text.endswith("400 turns.")

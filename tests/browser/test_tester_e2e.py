@@ -271,7 +271,8 @@ def test_a_tester_goes_from_study_link_to_completion_code(
                 )
             )
         }
-    assert ("pre", "demo.role") in answers
+    assert ("pre", "demo.age_band") in answers  # the adults' form: consent said who plays
+    assert ("pre", "demo.role") not in answers
     assert ("post", "quiz.square_roll") in answers
     assert answers[("post", "open.confused")] == HOSTILE
 

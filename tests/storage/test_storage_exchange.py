@@ -48,7 +48,9 @@ def test_export_import_round_trip_is_equal_and_idempotent(
     populate(engine)
     first = tmp_path / "s1.jsonl"
     counts = export_jsonl(engine, "s1", first)
-    assert counts == {"study": 1, "participant": 3, "assignment": 6, "event": 18, "response": 15}
+    # umux_lite of the helper is no survey the project has: no survey record to export
+    assert counts == {"study": 1, "participant": 3, "assignment": 6, "event": 18, "response": 15,
+                      "survey": 0}
     records = _lines(first)
     assert [r["record"] for r in records][:2] == ["study", "participant"]
     event = next(r for r in records if r["record"] == "event")
@@ -56,6 +58,10 @@ def test_export_import_round_trip_is_equal_and_idempotent(
 
     report = import_jsonl(fresh_sqlite, first)
     assert report.added == counts
+    # its answers are kept, and the import names and counts them as unscorable
+    assert [(u.survey, u.answers, u.testers) for u in report.unscorable] == [
+        ("umux_lite", 15, 3)]
+    assert "15 answers from 3 testers to survey 'umux_lite'" in report.summary()
     second = tmp_path / "again.jsonl"
     export_jsonl(fresh_sqlite, "s1", second)
     assert _lines(second) == records  # exactly the same records, unknown keys included

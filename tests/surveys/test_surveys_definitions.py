@@ -14,7 +14,8 @@ from surveys import load_survey, parse_survey, quiz_results, score_definition_an
 from surveys.loader import SCHEMA_PATH, SurveyDefinitionError, json_schema_text, list_surveys
 from surveys.model import Matrix
 
-DEFAULT_IDS = ["vapoosh_post_child", "vapoosh_post_long", "vapoosh_post_short", "vapoosh_pre", "vapoosh_pre_child"]
+DEFAULT_IDS = ["vapoosh_post_child", "vapoosh_post_long", "vapoosh_post_short", "vapoosh_pre",
+               "vapoosh_pre_adult", "vapoosh_pre_child"]
 
 
 def _doc(*pages: dict) -> dict:

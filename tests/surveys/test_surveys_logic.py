@@ -108,7 +108,7 @@ def test_visible_answers_drops_hidden_and_unknown() -> None:
     assert visible_answers(d, answers) == {"demo.role": "adult", "expect.fun_0_10": 0}
 
 
-@pytest.mark.parametrize("sid", ["vapoosh_pre", "vapoosh_pre_child", "vapoosh_post_short", "vapoosh_post_long",
+@pytest.mark.parametrize("sid", ["vapoosh_pre", "vapoosh_pre_adult", "vapoosh_pre_child", "vapoosh_post_short", "vapoosh_post_long",
                                  "vapoosh_post_child"])
 def test_simulated_answers_are_valid_and_respect_conditions(sid: str) -> None:
     from surveys.logic import answerable_units

@@ -276,7 +276,7 @@ def _set_widget(at: AppTest, key: str, value: Any) -> bool:
     return False
 
 
-@pytest.mark.parametrize("survey_id", ["vapoosh_pre", "vapoosh_pre_child", "vapoosh_post_short",
+@pytest.mark.parametrize("survey_id", ["vapoosh_pre", "vapoosh_pre_adult", "vapoosh_pre_child", "vapoosh_post_short",
                                        "vapoosh_post_long", "vapoosh_post_child"])
 def test_bundled_survey_end_to_end_with_simulated_answers(tmp_path: Path, survey_id: str) -> None:
     import random

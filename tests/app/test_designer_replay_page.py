@@ -1,0 +1,66 @@
+"""The Replay page: restarted and abandoned games are labelled as such, and the step
+caption says the step the slider is on."""
+
+from __future__ import annotations
+
+import doctest
+from pathlib import Path
+
+from sqlalchemy.engine import Engine
+from streamlit.testing.v1 import AppTest
+
+from playtest import replay
+from playtest.storage import repository as repo
+from tests.app.games_of_every_kind import mixed_games
+
+PAGE_APP = str(Path(__file__).parent / "apps" / "designer_page.py")
+
+
+def _replay_page(tester: str) -> AppTest:
+    at = AppTest.from_file(PAGE_APP, default_timeout=60)
+    at.query_params["page"] = "replay"
+    at.session_state["designer_signed_in"] = True
+    at.session_state["study_id"] = "mixed"
+    at.session_state["replay_tester"] = tester
+    return at.run()
+
+
+def test_every_game_is_labelled_by_how_it_ended(db: Engine) -> None:
+    mixed = mixed_games(db)
+    at = _replay_page(mixed.app_tester)
+    assert not at.exception, at.exception
+    picker = at.selectbox(key="replay_game")
+    labels = dict(zip([g.game_id for g in replay.games_of(db, mixed.app_tester)],
+                      picker.options, strict=True))
+    assert "played out: seat" in labels[mixed.played_out] and " won" in labels[mixed.played_out]
+    assert "restarted (abandoned" in labels[mixed.restarted]
+    assert "left unfinished (abandoned" in labels[mixed.left]
+    # Before the fix all three read "finished".
+    assert not any("· finished ·" in label for label in labels.values())
+    picker.select_index(list(labels).index(mixed.restarted)).run()
+    assert "This game: restarted (abandoned, does not count)." in [c.value for c in at.caption]
+    going = _replay_page(mixed.waiting_tester)
+    assert "not ended" in going.selectbox(key="replay_game").options[0]
+
+
+def test_the_step_caption_matches_the_slider(db: Engine) -> None:
+    mixed = mixed_games(db)
+    at = _replay_page(mixed.app_tester)
+    game = repo.load_game(db, mixed.played_out)
+    assert game is not None
+    slider = at.slider(key=f"replay_step-{mixed.played_out}")
+    total = len(game.actions)
+    assert (slider.min, slider.max, slider.value) == (1, total, total)
+    for number in (1, 2, 5, total):
+        slider.set_value(number).run()
+        captions = [str(c.value) for c in at.caption if str(c.value).startswith("Step ")]
+        assert len(captions) == 1
+        assert captions[0].startswith(f"Step {number} of {total}: "), captions[0]
+    slider.set_value(1).run()
+    first = next(str(c.value) for c in at.caption if str(c.value).startswith("Step "))
+    assert "seat 1 (tester) rolled" in first
+
+
+def test_docstring_examples() -> None:
+    result = doctest.testmod(replay)
+    assert result.attempted > 0 and result.failed == 0

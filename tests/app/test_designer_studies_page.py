@@ -1,0 +1,55 @@
+"""The Studies page: games counted right (imported ones too), each number defined, and
+the tester link shown right after "Create"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy.engine import Engine
+from streamlit.testing.v1 import AppTest
+
+from playtest.storage import repository as repo
+from playtest.storage.exchange import load_study_data
+from tests.app.games_of_every_kind import mixed_games
+
+PAGE_APP = str(Path(__file__).parent / "apps" / "designer_page.py")
+
+
+def _studies_page() -> AppTest:
+    at = AppTest.from_file(PAGE_APP, default_timeout=60)
+    at.query_params["page"] = "studies"
+    at.session_state["designer_signed_in"] = True
+    return at.run()
+
+
+def test_games_played_out_and_started_count_every_game(db: Engine) -> None:
+    mixed_games(db)
+    at = _studies_page()
+    assert not at.exception, at.exception
+    metrics = {m.label: m for m in at.metric}
+    events = load_study_data(db, "mixed").events
+    started = int((events["type"] == "game_start").sum())
+    ends = [p["reason"] for p in events[events["type"] == "game_end"]["props"]]
+    played_out = len([r for r in ends if r not in ("restarted", "left")])
+    # One expander per study; "mixed" is the newest, so listed first.
+    games = [m for m in at.metric if m.label == "Games played out / started"]
+    assert len(games) == 2
+    assert games[0].value == f"{played_out} / {started}"
+    assert played_out > 3  # the imported games count (the old figure was the app's 3)
+    assert "Played out" in (games[0].help or "") and "Started" in (games[0].help or "")
+    assert "Testers" in metrics and metrics["Testers"].help
+    summaries = [c.value for c in at.caption if "games started by" in str(c.value)]
+    assert summaries[0].startswith(f"{started} games started by 6 testers: {played_out} "
+                                   "played out, 1 restarted, 1 left unfinished, 1 in progress")
+
+
+def test_create_shows_the_new_study_s_tester_link(db: Engine) -> None:
+    at = _studies_page()
+    at.text_input(key="title-new").input("Wording test")
+    at.button(key="FormSubmitter:study-new-Create study").click().run()
+    assert not at.exception
+    created = [s for s in repo.list_studies(db) if s.title == "Wording test"]
+    assert len(created) == 1
+    assert f"Created study {created[0].study_id}" in at.success[0].value
+    links = [c.value for c in at.code]
+    assert links and links[-1].endswith(f"/?study={created[0].study_id}")

@@ -1,0 +1,368 @@
+"""The game as a child plays it (issue 10, items 1-6), on the page logic: AppTest and the
+controller on a real SQLite file. What a person sees in Chromium is in
+tests/browser/test_play_ux.py.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+from streamlit.testing.v1 import AppTest
+
+from playtest import services
+from playtest.board.view import tile_index
+from playtest.cues import Cue, seat_names
+from playtest.game_controller import PlayController, dice_for
+from playtest.messages import load_catalog
+from playtest.storage import repository as repo
+from playtest.storage.events import EventLogger
+from playtest.storage.models import EventRow
+from tests.app.conftest import APP
+from tests.app.test_play_page import _dialogs, _player_at_play
+
+
+def _events(db: Engine, code: str) -> list[tuple[str, dict[str, Any]]]:
+    table = EventRow.__table__  # type: ignore[attr-defined]
+    with db.connect() as conn:
+        rows = conn.execute(select(table.c.type, table.c.props)
+                            .where(table.c.participant_id == code)
+                            .order_by(table.c.event_id)).all()
+    return [(r.type, r.props) for r in rows]
+
+
+def _open(code: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.query_params["p"] = code
+    return at.run()
+
+
+def _board(at: AppTest) -> dict[str, Any]:
+    """The data the board component was given on the last run."""
+    data: dict[str, Any] = json.loads(at.get("bidi_component")[0].proto.json)
+    return data
+
+
+def _sums(dice: list[int]) -> tuple[int, int]:
+    return dice[0] + dice[1], dice[2] + dice[3]
+
+
+# -- 1. the computer's dice are those of the move it makes ---------------------------
+
+
+def test_the_computers_first_move_shows_its_own_roll_and_logs_what_was_shown(
+    db: Engine, make_study: Callable[..., repo.Study]
+) -> None:
+    # The computer moves first (think time 0: it plays as the page opens).
+    code = _player_at_play(db, make_study, seats=["ai:easy", "human"])
+    at = _open(code)
+    assert not at.exception
+    board = _board(at)
+    events = _events(db, code)
+    roll = next(p for t, p in events if t == "roll")
+    placed = next(p for t, p in events if t == "place")
+    assert roll["seat"] == 1 and placed["seat"] == 1
+    # The dice on screen are the roll of the move the computer made, marked as its roll.
+    assert board["dice"] == roll["dice"] and board["dice_seat"] == 1
+    assert board["dice_by"] == "the computer"
+    p, g = _sums(roll["dice"])
+    c, r = placed["tiles"][0]
+    assert c * r == p * g
+    assert board["message"] == f"The computer rolled {p} and {g}: {p} × {g} = {p * g}."
+    assert board["glow"] == {str(tile_index(c, r)): "computer"}
+    # What was shown is what was logged.
+    shown = [m for t, m in events if t == "message"]
+    assert shown[-1]["key"] == "computer_moved" and shown[-1]["text"] == board["message"]
+    assert board["turn_text"] == "Your turn"
+
+
+def test_with_the_computers_dice_hidden_its_message_names_no_dice(
+    db: Engine, make_study: Callable[..., repo.Study]
+) -> None:
+    code = _player_at_play(db, make_study, seats=["ai:easy", "human"],
+                           show_computer_dice=False)
+    at = _open(code)
+    board = _board(at)
+    placed = next(p for t, p in _events(db, code) if t == "place")
+    c, r = placed["tiles"][0]
+    assert board["dice"] is None
+    assert board["message"] == f"The computer put its counter on {c * r} (column {c}, row {r})."
+    assert [m for t, m in _events(db, code) if t == "message"][-1]["key"] == "computer_placed"
+
+
+def test_the_computers_turn_is_its_roll_then_its_placement(
+    db: Engine, make_study: Callable[..., repo.Study]
+) -> None:
+    study = make_study(seats=["human", "ai:medium"])
+    tester = services.load_tester(db, services.consent(db, study, {"child": False})
+                                  .participant_id)
+    assert tester is not None
+    ctrl = services.open_game(db, EventLogger(db), tester, repo.start_session(db, tester.code),
+                              seed=11)
+    catalog = load_catalog()
+    for _ in range(6):
+        if ctrl.is_over:
+            break
+        ctrl.roll()
+        if ctrl.state.phase == "place":
+            ctrl.click(*ctrl.legal_tiles()[0])
+        while ctrl.computer_to_act:
+            before = len(ctrl.actions)
+            roll_cue, reason = ctrl.computer_step()
+            # Step one: only the roll is made, and it is what the dice bar shows.
+            assert len(ctrl.actions) == before + 1 and reason == ""
+            seat, dice = ctrl.last_roll  # type: ignore[misc]
+            assert seat == 2 and ctrl.actions[-1] == ["roll", list(dice)]
+            p, g = _sums(list(dice))
+            if ctrl.state.phase != "place" or ctrl.to_move != 2:
+                continue  # a blocked roll: nothing to place
+            assert roll_cue.key in ("computer_rolled", "square_roll", "vapooh",
+                                    "vapooh_compulsory")
+            cue, reason = ctrl.computer_step()
+            # Step two: the placement, told with the same dice.
+            assert reason and ctrl.last_roll == (2, dice)
+            if cue.key == "computer_moved":
+                assert cue.voice == "computer"
+                text = catalog.render(cue.key, voice=cue.voice, **cue.values).text
+                assert text == f"The computer rolled {p} and {g}: {p} × {g} = {p * g}."
+                assert "computer" in ctrl.glow.values()
+
+
+def test_a_reloaded_game_shows_the_last_roll_and_its_roller(
+    db: Engine, make_study: Callable[..., repo.Study]
+) -> None:
+    code = _player_at_play(db, make_study, seats=["ai:easy", "human"])
+    _open(code)
+    game = repo.latest_unfinished_game(db, code)
+    assert game is not None
+    # A second visit rebuilds the controller from the record: the dice bar still shows
+    # the computer's roll (not nothing, not an older roll).
+    at = _open(code)
+    roll = next(p for t, p in _events(db, code) if t == "roll")
+    assert _board(at)["dice"] == roll["dice"] and _board(at)["dice_seat"] == 1
+
+
+# -- 2. the winner stays --------------------------------------------------------------
+
+
+def _play_to_the_end(ctrl: PlayController) -> Cue:
+    """Play on (the tester takes the first legal tile); the cue of the last move."""
+    cue = Cue(None)
+    for _ in range(1000):
+        if ctrl.is_over:
+            break
+        if ctrl.human_to_act:
+            if ctrl.state.phase == "roll":
+                cue = ctrl.roll()
+            else:
+                cue = ctrl.click(*ctrl.legal_tiles()[0]).cue
+        else:
+            cue = ctrl.play_computers()[-1]
+    return cue
+
+
+def test_the_result_and_the_winning_four_stay_until_the_tester_moves_on(
+    db: Engine, make_study: Callable[..., repo.Study]
+) -> None:
+    code = _player_at_play(db, make_study, games_per_tester=1, allow_more_games=True)
+    at = _open(code)
+    ctrl: PlayController = at.session_state["ctrl"]
+    last = _play_to_the_end(ctrl)
+    assert ctrl.is_over
+    winner = ctrl.state.winner
+    # what the board callback does with the last move's cue
+    at.session_state["cue"] = last
+    at.session_state["cue_id"] = 1000
+    at.run()
+    board = _board(at)
+    # No timer clears the result: it stays until "Continue" or "Play another game".
+    assert board["message_ms"] is None
+    names = seat_names(ctrl.seats)
+    expected = "It's a draw" if not winner else (
+        "You won!" if names[int(winner)] == "you" else "The computer won!")
+    assert board["turn_text"] == expected
+    if winner and ctrl.state.outcome and ctrl.state.outcome.reason in ("row", "square"):
+        assert list(board["glow"].values()).count("win") == 4
+    assert at.button(key="to_post").label == "Continue to the last questions"
+    assert at.button(key="play_more").label == "Play another game"
+    message = [p for t, p in _events(db, code) if t == "message"][-1]
+    assert message["ms_visible"] is None
+
+
+def test_winning_tiles_are_found_through_the_last_placement() -> None:
+    from playtest.board.view import winning_tiles
+
+    rows = ["." * 12 for _ in range(12)]
+    grid = [list(r) for r in rows]
+    for c, r in ((2, 2), (3, 3), (4, 4), (5, 5), (9, 1), (9, 2), (9, 3), (9, 4)):
+        grid[r - 1][c - 1] = "1"
+    board = ["".join(r) for r in grid]
+    assert winning_tiles(board, 1, (5, 5)) == ((2, 2), (3, 3), (4, 4), (5, 5))
+    assert winning_tiles(board, 1, (9, 4)) == ((9, 1), (9, 2), (9, 3), (9, 4))
+
+
+# -- 3. "you", not "player 1" -----------------------------------------------------------
+
+
+def test_one_human_hears_you_and_the_computers_events_are_its_own() -> None:
+    catalog = load_catalog()
+    mine = catalog.render("blocked_own", voice="you", seat=1, next_seat=2, name="you",
+                          next_name="the computer").text
+    assert mine == "Both tiles are already yours! The computer misses a turn."
+    theirs = catalog.render("blocked_own", voice="computer", seat=2, next_seat=1,
+                            name="the computer", next_name="you").text
+    assert "yours" not in theirs and "Player" not in theirs
+    assert theirs.startswith("Both of the computer's tiles")
+    assert catalog.render("win_row", voice="you", seat=1, name="you").text == (
+        "Four in a row! You win!")
+    assert catalog.render("win_row", voice="computer", seat=2, name="the computer").text == (
+        "Four in a row! The computer wins!")
+    # every key, variant and voice renders without a "Player N"
+    for key in catalog.keys:
+        values = {v: "x" for v in catalog.entry(key).values}
+        values.update(name="you", next_name="the computer", victim_of="the computer's")
+        for variant in catalog.variants:
+            for voice in ("you", "computer"):
+                text = catalog.render(key, variant, voice=voice, **values).text
+                if variant == "default":
+                    assert "Player x" not in text and "player x" not in text, (key, voice)
+
+
+def test_pass_and_play_names_each_seat_by_its_colour() -> None:
+    from engine.core import Event
+    from playtest.cues import pick_cue
+
+    seats = ("human", "human")
+    cue = pick_cue([Event("place", 2, ((3, 4),)), Event("win", 2, (), {"reason": "row"})],
+                   mover=2, players=2, dice=(1, 2, 3, 1), human=True, seats=seats)
+    text = load_catalog().render(cue.key, voice=cue.voice, **cue.values).text
+    assert text == "Four in a row! Orange wins!"
+    cue = pick_cue([Event("blocked_own", 1, (), {"next_seat": 2})], mover=1, players=2,
+                   dice=(1, 2, 3, 1), human=True, seats=seats)
+    text = load_catalog().render(cue.key, voice=cue.voice, **cue.values).text
+    assert text == "Both tiles are already Blue's! Orange must miss a turn."
+
+
+def test_the_page_speaks_to_the_tester(
+    db: Engine, make_study: Callable[..., repo.Study]
+) -> None:
+    code = _player_at_play(db, make_study, seats=["human", "ai:easy"])
+    at = _open(code)
+    ctrl: PlayController = at.session_state["ctrl"]
+    board = _board(at)
+    assert board["turn_text"] == "Your turn"
+    ctrl.roll()
+    at.run()
+    assert _board(at)["dice_by"] == "you"
+    labels = " ".join(_board(at)["labels"].values())
+    assert "player 1" not in labels.lower()
+
+
+# -- 4. dialogs ---------------------------------------------------------------------------
+
+
+def test_restart_asks_first_and_no_keeps_the_game(
+    db: Engine, make_study: Callable[..., repo.Study]
+) -> None:
+    code = _player_at_play(db, make_study)
+    at = _open(code)
+    first = repo.latest_unfinished_game(db, code)
+    at.button(key="restart").click().run()
+    assert _dialogs(at) == ["Start a new game?"]
+    assert _board(at)["interactive"] is False  # paused while it asks
+    at.button(key="restart_no").click().run()
+    assert _dialogs(at) == []
+    again = repo.latest_unfinished_game(db, code)
+    assert first is not None and again is not None and again.game_id == first.game_id
+    assert not [p for t, p in _events(db, code) if t == "game_end"]
+
+
+# -- 6. what glows, and the brown counter on the board --------------------------------------
+
+
+def test_rules_say_every_square_glows_but_only_equal_totals_give_an_extra_go(
+    db: Engine, make_study: Callable[..., repo.Study]
+) -> None:
+    code = _player_at_play(db, make_study)
+    at = _open(code)
+    at.button(key="rules_button").click().run()
+    text = " ".join(m.value for m in at.markdown)
+    assert "Every square number glows" in text
+    assert "does **not** give an extra go" in text
+    assert "pink total and the green total are\n  the same" in text
+
+
+def _three_sixes_seed() -> int:
+    return next(s for s in range(100_000)
+                if sorted(dice_for(s, 0)).count(6) == 3)
+
+
+def test_an_optional_brown_counter_is_offered_beside_its_tiles(
+    db: Engine, make_study: Callable[..., repo.Study]
+) -> None:
+    code = _player_at_play(db, make_study, seats=["human", "ai:easy"], rules="standard")
+    tester = services.load_tester(db, code)
+    assert tester is not None
+    seed = _three_sixes_seed()
+    services.open_game(db, EventLogger(db), tester, repo.start_session(db, code), seed=seed)
+    at = _open(code)
+    ctrl: PlayController = at.session_state["ctrl"]
+    ctrl.roll()
+    at.run()
+    board = _board(at)
+    assert ctrl.brown_choice() == "optional"
+    assert sorted(board["brown"]) == sorted(tile_index(c, r) for c, r in ctrl.legal_tiles())
+    assert not at.get("segmented_control") or all(
+        s.label != "Vapooh! Which counter?" for s in at.get("segmented_control"))
+
+
+def test_a_finished_game_with_more_to_play_offers_the_next_one_beside_the_board(
+    db: Engine, make_study: Callable[..., repo.Study]
+) -> None:
+    code = _player_at_play(db, make_study, games_per_tester=2, allow_more_games=False)
+    at = _open(code)
+    first: PlayController = at.session_state["ctrl"]
+    _play_to_the_end(first)
+    at.run()
+    assert at.button(key="next_game").label == "Next game (2 of 2)"
+    at.button(key="next_game").click().run()
+    second: PlayController = at.session_state["ctrl"]
+    assert second.game_id != first.game_id and not second.is_over
+
+
+def test_pass_and_play_page_names_the_seat_to_move_by_colour(
+    db: Engine, make_study: Callable[..., repo.Study]
+) -> None:
+    code = _player_at_play(db, make_study, seats=["human", "human"])
+    at = _open(code)
+    ctrl: PlayController = at.session_state["ctrl"]
+    assert _board(at)["turn_text"] == "Blue's turn"
+    ctrl.roll()
+    at.run()
+    assert _board(at)["dice_by"] == "Blue"
+
+
+def test_a_normal_counter_on_own_tile_of_a_vapooh_roll_is_a_wrong_click_not_a_crash(
+    db: Engine, make_study: Callable[..., repo.Study]
+) -> None:
+    # Seed 1528: the tester rolls 4+4 / 6+6 (tiles (8,12) and (12,8)), then three sixes
+    # with the same tiles: one of them is already theirs, where only a brown counter fits.
+    study = make_study(seats=["human", "ai:easy"], rules="standard")
+    tester = services.load_tester(db, services.consent(db, study, {"child": False})
+                                  .participant_id)
+    assert tester is not None
+    ctrl = services.open_game(db, EventLogger(db), tester, repo.start_session(db, tester.code),
+                              seed=1528)
+    ctrl.roll()
+    assert ctrl.click(12, 8).accepted
+    ctrl.play_computers()
+    ctrl.roll()
+    assert ctrl.brown_choice() == "optional" and (12, 8) in ctrl.legal_tiles()
+    outcome = ctrl.click(12, 8)  # a normal counter on the tester's own tile
+    assert not outcome.accepted and outcome.wrong_kind == "rule"
+    assert outcome.cue.key == "wrong_rule_own_tile"
+    assert ctrl.click(12, 8, brown=True).accepted
+    assert ctrl.state.board_rows()[7][11] == "B"

@@ -1,0 +1,416 @@
+"""The game as a child plays it (issue 10, items 1-6), in Debian's Chromium at 1280×800
+and on a 360×740 touch phone. Screenshots go to artifacts/screenshots/play-ux-*.png.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+
+from playtest import services
+from playtest.game_controller import dice_for
+from playtest.messages import SPEEDS
+from playtest.storage import repository as repo
+from playtest.storage.db import make_engine, upgrade
+from playtest.storage.events import EventLogger
+from playtest.storage.models import EventRow
+from playtest.study_config import StudyConfig
+
+pytestmark = pytest.mark.browser
+
+APP = "playtest/app.py"
+WIDE = {"width": 1280, "height": 800}
+TABLET = {"width": 1000, "height": 760}  # the side column is at its narrowest here
+PHONE = {"width": 360, "height": 740, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 2}
+
+
+@pytest.fixture(scope="module")
+def app_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Engine]:
+    url = f"sqlite:///{tmp_path_factory.mktemp('ux') / 'playtest.sqlite'}"
+    engine = make_engine(url)
+    upgrade(engine)
+    common: dict[str, Any] = {"games_per_tester": 1, "allow_more_games": True,
+                              "audience": "adults", "speed": 3}
+    services.create_study(engine, title="UX think", study_id="ux-think", config=StudyConfig(
+        seats=["human", "ai:easy"], ai_think_ms=1200, highlight_options=True, **common))
+    services.create_study(engine, title="UX fast", study_id="ux-fast", config=StudyConfig(
+        seats=["human", "ai:easy"], ai_think_ms=0, highlight_options=True, **common))
+    return url, engine
+
+
+@pytest.fixture(scope="module")
+def app(streamlit_app: Callable[..., Any], app_db: tuple[str, Engine]) -> Any:
+    return streamlit_app(APP, {"DATABASE_URL": app_db[0]})
+
+
+def _tester_at_play(engine: Engine, study_id: str) -> str:
+    study = repo.get_study(engine, study_id)
+    assert study is not None
+    code = services.consent(engine, study, {"child": False}).participant_id
+    repo.advance_stage(engine, code, "consent", "pre_survey")
+    repo.advance_stage(engine, code, "pre_survey", "play")
+    return code
+
+
+def _events(engine: Engine, code: str, kind: str) -> list[dict[str, Any]]:
+    table = EventRow.__table__  # type: ignore[attr-defined]
+    with engine.connect() as conn:
+        rows = conn.execute(select(table.c.props).where(table.c.participant_id == code)
+                            .where(table.c.type == kind).order_by(table.c.event_id)).all()
+    return [r.props for r in rows]
+
+
+def _settle(page: Any) -> None:
+    page.locator("[data-testid=stApp][data-test-script-state=notRunning]"
+                 "[data-test-connection-state=CONNECTED]").wait_for(timeout=30_000)
+
+
+def _open(new_page: Callable[..., Any], app: Any, code: str, size: dict[str, Any]) -> Any:
+    page = new_page(app, f"?p={code}", **size)
+    page.locator(".vb[data-token][data-phase]").wait_for(timeout=30_000)
+    _settle(page)
+    return page
+
+
+def _vb(page: Any) -> Any:
+    return page.locator(".vb")
+
+
+def _mark(page: Any) -> tuple[str, str]:
+    vb = _vb(page)
+    return (vb.get_attribute("data-token") or "", vb.get_attribute("data-last-sound") or "")
+
+
+def _wait_change(page: Any, before: tuple[str, str]) -> None:
+    page.wait_for_function(
+        "([el, t, s]) => (el.dataset.token ?? '') !== t || (el.dataset.lastSound ?? '') !== s",
+        arg=[_vb(page).element_handle(), before[0], before[1]], timeout=30_000)
+    _settle(page)
+
+
+def _options(page: Any) -> list[int]:
+    return [int(i) for i in page.eval_on_selector_all(
+        ".vb-grid button.tile.hl", "els => els.map(e => e.dataset.index)")]
+
+
+def _box(locator: Any) -> dict[str, float]:
+    box = locator.bounding_box()
+    assert box is not None
+    return dict(box)
+
+
+def _in_view(box: dict[str, float], size: dict[str, Any]) -> bool:
+    return (box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5
+            and box["y"] + box["height"] <= size["height"] + 0.5)
+
+
+# -- 1. the computer's roll, then its move ------------------------------------------------
+
+
+def test_the_computer_shows_its_roll_then_places_with_a_glow_and_one_line(
+    new_page: Callable[..., Any], app: Any, app_db: tuple[str, Engine],
+    screenshot: Callable[[Any, str], Path],
+) -> None:
+    engine = app_db[1]
+    code = _tester_at_play(engine, "ux-think")
+    page = _open(new_page, app, code, WIDE)
+    seen = 0
+    for _ in range(8):
+        if seen == 2:
+            break
+        page.get_by_role("button", name="Roll the dice").click()
+        page.locator(".vb-grid button.tile.hl").first.wait_for()
+        _settle(page)
+        for index in _options(page):
+            mark = _mark(page)
+            page.locator(f".vb-grid button.tile[data-index='{index}']").click()
+            _wait_change(page, mark)
+            if not page.locator(".vb-grid button.tile.hl").count():
+                break
+        # the computer's roll comes first, on screen with its dice and nothing placed yet
+        computer_rolled = page.locator(".vb-dice-by", has_text="The computer rolled:")
+        computer_rolled.or_(page.get_by_role("button", name="Roll the dice")).first.wait_for(
+            timeout=30_000)
+        if not computer_rolled.count():
+            continue  # a square roll: the tester's extra go
+        turn = seen
+        rolled = [int(v) for v in page.eval_on_selector_all(
+            ".vb-dicebar .die", "els => els.map(e => e.dataset.value)")]
+        assert len(rolled) == 4
+        p, g = rolled[0] + rolled[1], rolled[2] + rolled[3]
+        if turn == 0:
+            screenshot(page, "play-ux-1-computer-rolled-1280")
+        # then its counter, with a glow and the one line naming the same dice
+        line = f"The computer rolled {p} and {g}: {p} × {g} = {p * g}."
+        msg = page.locator(".vb-msg", has_text=line)
+        try:
+            msg.wait_for(timeout=30_000)
+        except Exception:  # a blocked roll or an extra go says something else: next turn
+            page.get_by_role("button", name="Roll the dice").wait_for()
+            continue
+        seen += 1
+        glowing = page.locator(".vb-grid button.tile.g-computer")
+        assert glowing.count() >= 1
+        assert int(glowing.first.inner_text()) == p * g
+        assert page.locator(".vb-dice-by").inner_text() == "The computer rolled:"
+        if turn == 0:
+            screenshot(page, "play-ux-1-computer-moved-1280")
+        # the log holds exactly what was shown: the roll and the message text
+        rolls = [r for r in _events(engine, code, "roll") if r["seat"] == 2]
+        assert rolls[-1]["dice"] == rolled
+        shown = _events(engine, code, "message")
+        assert any(m["text"] == line and m["key"] == "computer_moved" for m in shown)
+        page.get_by_role("button", name="Roll the dice").wait_for()
+    assert seen >= 1
+
+
+# -- 2 and 5. a whole game: the board fits, messages do not move it, the winner stays -------
+
+
+def _play_wide_game(page: Any) -> list[float]:
+    """Play to the end with the mouse; the board's top after each answer."""
+    tops: list[float] = []
+    for _ in range(200):
+        if _vb(page).get_attribute("data-phase") == "over":
+            break
+        mark = _mark(page)
+        page.get_by_role("button", name="Roll the dice").click()
+        _wait_change(page, mark)
+        tops.append(_box(page.locator(".vb-grid"))["y"])
+        for index in _options(page):
+            mark = _mark(page)
+            page.locator(f".vb-grid button.tile[data-index='{index}']").click()
+            _wait_change(page, mark)
+            tops.append(_box(page.locator(".vb-grid"))["y"])
+            if not page.locator(".vb-grid button.tile.hl").count():
+                break
+    return tops
+
+
+def test_at_1280_the_board_and_controls_fit_and_the_winner_stays(
+    new_page: Callable[..., Any], app: Any, app_db: tuple[str, Engine],
+    screenshot: Callable[[Any, str], Path],
+) -> None:
+    engine = app_db[1]
+    code = _tester_at_play(engine, "ux-fast")
+    page = _open(new_page, app, code, WIDE)
+    screenshot(page, "play-ux-5-board-1280")
+    # the whole board and its controls are in the window, the controls beside the board
+    board = _box(page.locator(".vb-board"))
+    assert _in_view(board, WIDE)
+    for key in ("rules_button", "speed", "restart", "menu_button"):
+        control = _box(page.locator(f".st-key-{key}"))
+        assert _in_view(control, WIDE), key
+        assert control["x"] >= board["x"] + board["width"], f"{key} is beside the board"
+    top = _box(page.locator(".vb-grid"))["y"]
+    tops = _play_wide_game(page)
+    # no message moved the board under the pointer
+    assert tops and all(abs(t - top) < 0.5 for t in tops)
+    assert _vb(page).get_attribute("data-phase") == "over"
+    message = page.locator(".vb-msg").inner_text()
+    assert re.search(r"wins!|win!|draw", message), message
+    # the result stays however long the tester looks at it: here for longer than the
+    # study's message time (3 s at "fast"), which cleared it before
+    page.wait_for_timeout(SPEEDS[3].message_ms + 1500)
+    assert page.locator(".vb-msg").inner_text() == message
+    winner = page.locator(".vb-turn-text").inner_text()
+    assert winner in ("You won!", "The computer won!", "It's a draw")
+    if "won" in winner and "VAPOOSH" not in message:
+        assert page.locator(".vb-grid button.tile.g-win").count() == 4
+    # ... and the way on is in view, without scrolling
+    for name in ("Continue to the last questions", "Play another game"):
+        assert _in_view(_box(page.get_by_role("button", name=name)), WIDE), name
+    assert _labels_whole(page, "[data-testid=stMain]") == []
+    screenshot(page, "play-ux-2-winner-1280")
+
+
+@pytest.mark.parametrize("size", [TABLET, PHONE], ids=["1000", "360"])
+def test_on_smaller_screens_the_result_and_the_way_on_are_in_view(
+    new_page: Callable[..., Any], app: Any, app_db: tuple[str, Engine],
+    screenshot: Callable[[Any, str], Path], size: dict[str, Any],
+) -> None:
+    engine = app_db[1]
+    code = _tester_at_play(engine, "ux-fast")
+    page = _open(new_page, app, code, size)
+    _play_wide_game(page)  # mouse clicks: no magnifier, a quick game
+    assert _vb(page).get_attribute("data-phase") == "over"
+    page.evaluate("window.scrollTo(0, 0)")
+    assert _in_view(_box(page.locator(".vb-msg")), size)
+    for name in ("Continue to the last questions", "Play another game"):
+        assert _in_view(_box(page.get_by_role("button", name=name)), size), name
+    assert _labels_whole(page, "[data-testid=stMain]") == []
+    screenshot(page, f"play-ux-2-winner-{size['width']}")
+
+
+# -- 5. on a phone: a tap lands on the tile the child meant ----------------------------------
+
+
+def _tap(page: Any, box: dict[str, float], rng: random.Random) -> tuple[float, float]:
+    x = box["x"] + box["width"] / 2 + rng.uniform(-6, 6)
+    y = box["y"] + box["height"] / 2 + rng.uniform(-6, 6)
+    page.touchscreen.tap(x, y)
+    return x, y
+
+
+def test_on_a_phone_every_jittered_tap_lands_on_the_intended_tile(
+    new_page: Callable[..., Any], app: Any, app_db: tuple[str, Engine],
+    screenshot: Callable[[Any, str], Path],
+) -> None:
+    engine = app_db[1]
+    code = _tester_at_play(engine, "ux-fast")
+    page = _open(new_page, app, code, PHONE)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    rng = random.Random(20261124)
+    intended: list[tuple[int, int]] = []
+    tops: list[float] = []
+    top = _box(page.locator(".vb-grid"))["y"]
+    shot = False
+    for _ in range(12):
+        if _vb(page).get_attribute("data-phase") == "over":
+            break
+        mark = _mark(page)
+        page.get_by_role("button", name="Roll the dice").tap()
+        _wait_change(page, mark)
+        tops.append(_box(page.locator(".vb-grid"))["y"])
+        for index in _options(page):
+            tile = page.locator(f".vb-grid button.tile[data-index='{index}']")
+            small = _box(tile)
+            assert small["width"] < 40  # too small to hit for sure: the magnifier opens
+            _tap(page, small, rng)
+            page.locator(".vb[data-zoom]").wait_for()
+            zoomed = page.locator(f".vb-zoom button.tile[data-index='{index}']")
+            big = _box(zoomed)
+            assert big["width"] >= 44 and big["height"] >= 44
+            if not shot:
+                screenshot(page, "play-ux-5-phone-magnifier-360")
+                shot = True
+            mark = _mark(page)
+            _tap(page, big, rng)
+            intended.append((index % 12 + 1, index // 12 + 1))
+            _wait_change(page, mark)
+            tops.append(_box(page.locator(".vb-grid"))["y"])
+            if not page.locator(".vb-grid button.tile.hl").count():
+                break
+    clicks = [(c["c"], c["r"]) for c in _events(engine, code, "click")]
+    assert len(intended) >= 6
+    assert clicks == intended  # every tap landed where the child meant, none elsewhere
+    assert all(abs(t - top) < 0.5 for t in tops)  # messages never moved the board
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    screenshot(page, "play-ux-5-phone-360")
+
+
+# -- 4. dialogs where people look, labels whole -----------------------------------------------
+
+
+def _labels_whole(page: Any, scope: str) -> list[str]:
+    """Buttons under `scope` whose label is cut (wider than the button shows)."""
+    cut: list[str] = page.eval_on_selector_all(
+        f"{scope} button[data-testid^=stBaseButton]",
+        """els => els.filter(b => b.offsetParent !== null).flatMap(b => {
+             const inner = [b, ...b.querySelectorAll('p, span, div')];
+             // cut inside the button (an ellipsis) ...
+             const cut = inner.some(e => e.scrollWidth > e.clientWidth + 1);
+             // ... or the button itself sticking out of its column or dialog
+             const box = b.closest('[data-testid=stColumn], [role=dialog], [data-testid=stMain]');
+             const r = b.getBoundingClientRect(), o = box.getBoundingClientRect();
+             const out = r.left < o.left - 1 || r.right > o.right + 1;
+             return cut || out ? [b.innerText] : [];
+           })""")
+    return cut
+
+
+@pytest.mark.parametrize("size", [WIDE, TABLET, PHONE], ids=["1280", "1000", "360"])
+def test_rules_menu_and_restart_open_as_dialogs_in_view_with_whole_labels(
+    new_page: Callable[..., Any], app: Any, app_db: tuple[str, Engine],
+    screenshot: Callable[[Any, str], Path], size: dict[str, Any],
+) -> None:
+    engine = app_db[1]
+    code = _tester_at_play(engine, "ux-fast")
+    page = _open(new_page, app, code, size)
+    name = str(size["width"])
+    assert _labels_whole(page, "[data-testid=stMain]") == []
+    for button, title, shot in (("Rules", "How to play", "rules"),
+                                ("Back to menu", "Menu", "menu"),
+                                ("Restart game", "Start a new game?", "restart")):
+        page.get_by_role("button", name=button).click()
+        dialog = page.get_by_role("dialog")
+        dialog.wait_for()
+        _settle(page)
+        assert title in dialog.inner_text()
+        box = _box(dialog)
+        assert box["y"] >= 0 and box["y"] < size["height"] / 2  # where people look
+        assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5
+        assert _labels_whole(page, "[role=dialog]") == []
+        screenshot(page, f"play-ux-4-{shot}-dialog-{name}")
+        close = {"Rules": "Back to the game", "Back to menu": "Back to the game",
+                 "Restart game": "No, keep playing"}[button]
+        dialog.get_by_role("button", name=close).click()
+        dialog.wait_for(state="detached")
+        _settle(page)
+    ends = _events(engine, code, "game_end")
+    assert ends == []  # "No, keep playing" kept the game
+
+
+# -- 6. the brown counter on the board, next to its tiles ----------------------------------
+
+
+@pytest.mark.parametrize("size", [WIDE, PHONE], ids=["1280", "360"])
+def test_the_brown_counter_choice_sits_beside_the_tiles_it_concerns(
+    new_page: Callable[..., Any], app: Any, app_db: tuple[str, Engine],
+    screenshot: Callable[[Any, str], Path], size: dict[str, Any],
+) -> None:
+    engine = app_db[1]
+    code = _tester_at_play(engine, "ux-fast")
+    tester = services.load_tester(engine, code)
+    assert tester is not None
+    seed = next(s for s in range(100_000) if sorted(dice_for(s, 0)).count(6) == 3)
+    services.open_game(engine, EventLogger(engine), tester, repo.start_session(engine, code),
+                       seed=seed)
+    page = _open(new_page, app, code, size)
+    phone = size is PHONE
+    mark = _mark(page)
+    roll = page.get_by_role("button", name="Roll the dice")
+    roll.tap() if phone else roll.click()
+    _wait_change(page, mark)
+    chips = page.locator(".vb-grid button.vb-brown")
+    assert chips.count() == 2
+    for i in range(2):
+        chip = chips.nth(i)
+        index = chip.get_attribute("data-index")
+        tile = _box(page.locator(f".vb-grid button.tile[data-index='{index}']"))
+        box = _box(chip)
+        # right above its tile, touching it, and inside the window
+        assert box["x"] <= tile["x"] + tile["width"] and tile["x"] <= box["x"] + box["width"]
+        assert tile["y"] - box["height"] <= box["y"] <= tile["y"] + 2
+        assert _in_view(box, size)
+    name = str(size["width"])
+    screenshot(page, f"play-ux-6-brown-choice-{name}")
+    index = chips.first.get_attribute("data-index")
+    if phone:
+        # through the magnifier: the tile there has its own Brown button beside it
+        tile = page.locator(f".vb-grid button.tile[data-index='{index}']")
+        _tap(page, _box(tile), random.Random(7))
+        page.locator(".vb[data-zoom]").wait_for()
+        chip = page.locator(f".vb-zoom button.vb-brown[data-index='{index}']")
+        zoomed = _box(page.locator(f".vb-zoom button.tile[data-index='{index}']"))
+        box = _box(chip)
+        middle = zoomed["y"] + zoomed["height"] / 2  # beside the tile, clear of a tap's ±6 px
+        assert box["y"] + box["height"] <= middle - 12 or box["y"] >= middle + 12
+        screenshot(page, "play-ux-6-brown-magnifier-360")
+        mark = _mark(page)
+        chip.tap()
+    else:
+        mark = _mark(page)
+        chips.first.click()
+    _wait_change(page, mark)
+    page.locator(f".vb-grid button.tile.o5[data-index='{index}']").wait_for()
+    click = _events(engine, code, "click")[-1]
+    assert click["ok"] is True and click["brown"] is True

@@ -1,0 +1,105 @@
+"""``playtest participant delete`` takes the completion code a tester was given, too.
+
+A tester who finished keeps the completion code of the thank-you page, not the code in
+their link; a deletion request may quote either. Runs on a SQLite file and on PostgreSQL
+(``engine`` fixture): the code is matched in SQL, where the two differ.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine
+
+from playtest.cli import main
+from playtest.storage import repository as repo
+from playtest.storage.db import dispose_engines
+from playtest.storage.privacy import AmbiguousCode, resolve_code
+from tests.storage.helpers import populate
+
+
+def _url(engine: Engine) -> str:
+    return engine.url.render_as_string(hide_password=False)
+
+
+def _run(engine: Engine, monkeypatch: pytest.MonkeyPatch,
+         capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    monkeypatch.setenv("DATABASE_URL", _url(engine))
+    try:
+        status = main(list(args))
+    finally:
+        dispose_engines()
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_delete_by_the_completion_code_removes_that_tester_only(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gone, kept, other = populate(engine)
+    shown = repo.set_completion_code(engine, gone)
+    repo.set_completion_code(engine, kept)
+    # As a person types it from a note: lower case, a space around it.
+    status, out, err = _run(engine, monkeypatch, capsys, "participant", "delete",
+                            f" {shown.lower()} ")
+    assert status == 0, err
+    assert f"deleted participant {gone} (completion code {shown.lower()})" in out
+    assert repo.get_participant(engine, gone) is None
+    assert repo.get_participant(engine, kept) is not None
+    assert repo.get_participant(engine, other) is not None
+    # The tester's own code still works as before.
+    status, out, _ = _run(engine, monkeypatch, capsys, "participant", "delete", kept)
+    assert status == 0 and f"deleted participant {kept}:" in out
+
+
+def test_a_completion_code_two_testers_share_deletes_nobody(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first, second, _ = populate(engine)
+    repo.set_completion_code(engine, first, "ABCD1234")
+    repo.set_completion_code(engine, second, "ABCD1234")
+    with pytest.raises(AmbiguousCode):
+        resolve_code(engine, "abcd1234")
+    status, out, err = _run(engine, monkeypatch, capsys, "participant", "delete", "ABCD1234")
+    assert status == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "belongs to 2 testers" in lines[0] and "Traceback" not in err
+    assert repo.get_participant(engine, first) is not None
+    assert repo.get_participant(engine, second) is not None
+
+
+def test_an_unknown_code_is_one_line_and_deletes_nothing(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    codes = populate(engine)
+    for code in ("NOPE0000", "", "   "):
+        status, _, err = _run(engine, monkeypatch, capsys, "participant", "delete", code)
+        assert status == 2 and "no participant" in err and len(err.strip().splitlines()) == 1
+    assert all(repo.get_participant(engine, code) is not None for code in codes)
+
+
+def test_the_installed_command_takes_a_completion_code(tmp_path: Path) -> None:
+    """The real ``python -m playtest.cli`` process on a SQLite file."""
+    url = f"sqlite:///{tmp_path / 'lab.sqlite'}"
+    env = {**os.environ, "DATABASE_URL": url}
+    subprocess.run([sys.executable, "-m", "playtest.cli", "db", "upgrade"], env=env,
+                   cwd=tmp_path, check=True, capture_output=True, timeout=120)
+    from playtest.storage.db import make_engine
+
+    engine = make_engine(url)
+    gone, kept, _ = populate(engine)
+    shown = repo.set_completion_code(engine, gone)
+    engine.dispose()
+    result = subprocess.run([sys.executable, "-m", "playtest.cli", "participant", "delete",
+                             shown], env=env, cwd=tmp_path, capture_output=True, text=True,
+                            timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
+    assert f"deleted participant {gone} (completion code {shown})" in result.stdout
+    engine = make_engine(url)
+    assert repo.get_participant(engine, gone) is None
+    assert repo.get_participant(engine, kept) is not None
+    engine.dispose()
