@@ -137,4 +137,7 @@ def main() -> None:
     trouble.run_page(navigation.run)
 
 
-main()
+# A process pool started from a page (the Balance page's simulation) runs this file again
+# in each worker as ``__mp_main__``: there is no app to draw there.
+if __name__ != "__mp_main__":
+    main()
