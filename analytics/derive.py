@@ -181,7 +181,10 @@ def clicks(data: StudyData) -> pd.DataFrame:
     cached = _memo(data, "clicks")
     if cached is not None:
         return cached
-    table = props_of(data, "click", CLICK_PROPS).copy()
+    table = props_of(data, "click", [*CLICK_PROPS, "stale"])
+    # A stale tab's click (``stale: true``) was never the tester's answer to this board.
+    stale = table["stale"].eq(True)
+    table = table[~stale].drop(columns="stale").reset_index(drop=True)
     table["ok"] = table["ok"].fillna(False).astype(bool)
     table["ms"] = pd.to_numeric(table["ms"], errors="coerce")
     table["c"] = pd.to_numeric(table["c"], errors="coerce")

@@ -1,9 +1,14 @@
 """The Streamlit app: ``streamlit run playtest/app.py`` (or ``playtest up``).
 
-Who sees what is decided here, on every run, from the URL and the database:
+Who sees what is decided here, on every run, from the URL, the browser and the database:
 - ``?p=CODE``: a tester; only the page of their current stage exists (forward only).
-- ``?study=CODE``: a new tester of an open study; only the consent page exists.
-- neither: the start page, and the designer pages once the password was given.
+- ``?study=CODE``: a new tester of an open study gets the consent page; a browser that
+  already is a tester of it gets "Carry on where I left off" (or "Not you?").
+- neither: the start page, and the designer pages once the password was given (their
+  direct links ask for it first).
+
+Session state belongs to one tester at a time (``identity.bind``). A database fault shows
+a calm line and tries again (``trouble``); its details go to the server log only.
 """
 
 from __future__ import annotations
@@ -11,16 +16,19 @@ from __future__ import annotations
 import streamlit as st
 
 from playtest import runtime, services
-from playtest.app_pages import designer, home, tester
+from playtest.app_pages import access, cookies, designer, home, identity, tester, trouble
+from playtest.app_pages.common import plain
 from playtest.storage import repository as repo
 from playtest.storage.errors import DatabaseUnavailable
 from playtest.study_config import StudyConfigError
 
 
-def _problem(title: str, text: str) -> st.Page:
+def _problem(title: str, text: str, *, retry: bool = False) -> st.Page:
     def page() -> None:
         st.title(title)
         st.write(text)
+        if retry:  # the page tries again by itself (trouble.run_page)
+            st.session_state[trouble.TROUBLE] = trouble.START
 
     return st.Page(page, title=title, url_path="sorry", default=True)
 
@@ -32,15 +40,36 @@ BEING_FIXED = ("This study is being fixed",
                "link again later: nothing you did so far is lost.")
 
 
+def _welcome_back(study: repo.Study, participant: repo.Participant) -> st.Page:
+    def page() -> None:
+        st.title("Welcome back")
+        plain(study.title)
+        if participant.stage == "done":
+            st.write("You have finished this playtest in this browser. Thank you!")
+        else:
+            st.write("You have already started this playtest in this browser.")
+        if st.button("Carry on where I left off", type="primary", key="welcome_back_resume"):
+            st.query_params.clear()
+            st.query_params["p"] = participant.participant_id
+            st.rerun()
+        if st.button("Not you? Start as a new tester", key="welcome_back_new"):
+            identity.forget(study.study_id)
+            st.rerun()
+
+    return st.Page(page, title="Welcome back", url_path=tester.TESTER_PATH, default=True)
+
+
 def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
     """The pages that exist for this visitor, and whether to show the navigation."""
     try:
         engine = runtime.database()
     except DatabaseUnavailable as err:
-        return [_problem("The database is not reachable", str(err))], False
+        trouble.note_failure(trouble.START, err)
+        return [_problem("Please wait a moment", trouble.UNREACHABLE, retry=True)], False
     code = st.query_params.get("p")
     study_code = st.query_params.get("study")
     if code:
+        identity.bind(code)
         try:
             who = services.load_tester(engine, code)
         except StudyConfigError:
@@ -52,13 +81,24 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
                 "The code in this link is not one we know. Please check that you copied "
                 "the whole link, or ask the study team for a new one.",
             )], False
+        if who.participant.stage == "consent":  # a consent a fault stopped half-way
+            try:
+                services.finish_consent(engine, who.study, code)
+            except StudyConfigError:
+                return [_problem(*BEING_FIXED)], False
+            who = services.load_tester(engine, code) or who
+        identity.remember(who.study.study_id, code)
         st.session_state["tester"] = who
         return [tester.page_for_stage(who.participant.stage)], False
     if study_code:
+        identity.bind(None)
         study = repo.get_study(engine, study_code)
         if study is None:
             return [_problem("We can't find that study",
                              "Please check the link, or ask the study team for a new one.")], False
+        known = identity.returning(engine, study.study_id)
+        if known is not None:
+            return [_welcome_back(study, known)], False
         if not study.open:
             return [_problem("This study is closed",
                              "Thank you for your interest: this playtest is not taking new "
@@ -72,14 +112,32 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
     pages: dict[str, list[st.Page]] = {"Playtest lab": [home.page()]}
     if designer.is_signed_in():
         pages["Designer"] = designer.pages()
+    else:
+        pages["Playtest lab"] += [access.gated(p) for p in designer.pages()]
     return pages, True
 
 
-pages, show_nav = _pages()
-# Set once per run, after the page is known: a second call with another layout would make
-# the page jump between the two layouts on every rerun (the play page is wide).
-st.set_page_config(page_title="Vapoosh! playtest", page_icon="🎲",
-                   layout=tester.layout_for(st.session_state.get("tester")
-                                            if st.query_params.get("p") else None))
-navigation = st.navigation(pages, position="sidebar" if show_nav else "hidden")
-navigation.run()
+def main() -> None:
+    runtime.configure_logging()
+    try:
+        pages, show_nav = _pages()
+    except trouble.DB_ERRORS as err:
+        trouble.note_failure(trouble.START, err)
+        pages, show_nav = [_problem("Please wait a moment", trouble.UNREACHABLE,
+                                    retry=True)], False
+    # Set once per run, after the page is known: a second call with another layout would
+    # make the page jump between the two layouts on every rerun (the play page is wide).
+    st.set_page_config(page_title="Vapoosh! playtest", page_icon="🎲",
+                       layout=tester.layout_for(st.session_state.get("tester")
+                                                if st.query_params.get("p") else None))
+    navigation = st.navigation(pages, position="sidebar" if show_nav else "hidden")
+    # Before the page: a page may end the run early (st.stop, st.rerun); a cookie queued
+    # in the run before (a sign-in, a consent) is written in this one.
+    cookies.flush()
+    trouble.run_page(navigation.run)
+
+
+# A process pool started from a page (the Balance page's simulation) runs this file again
+# in each worker as ``__mp_main__``: there is no app to draw there.
+if __name__ != "__mp_main__":
+    main()

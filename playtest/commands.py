@@ -47,8 +47,7 @@ def up(args: argparse.Namespace) -> int:
         refresh(engine, study.study_id)  # the dashboard's first visit reads this
     password = auth.ensure_password()
     if password:
-        print(f"Designer password (shown once; change it with `playtest designer "
-              f"set-password`): {password}")
+        auth.announce_password(password, sys.stdout)
     base = f"http://{args.address}:{args.port}"
     print(f"Database: {safe_url(os.environ['DATABASE_URL'])}")
     print(f"Designer start page: {base}/")

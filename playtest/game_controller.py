@@ -98,7 +98,11 @@ class PlayController:
         sink: GameSink,
         clock_ms: Callable[[], float],
         highlight: bool = False,
+        participant_id: str | None = None,
     ) -> None:
+        #: The tester whose game this is: a page checks it before every input, so a
+        #: browser session that changed tester (Back, then consent again) never plays on.
+        self.participant_id = participant_id
         self.highlight = highlight
         self.game_id = game_id
         self.rules = Rules.from_obj(rules)
@@ -169,6 +173,11 @@ class PlayController:
         self.state = trial
         self.actions.append(as_json)
         return list(events)
+
+    def _behind(self) -> bool:
+        """True when the stored record has moved past this controller (another tab)."""
+        stored = getattr(self.sink, "stored_actions", None)  # sinks without a store: never
+        return callable(stored) and int(stored()) > len(self.actions)
 
     def start(self) -> None:
         """Deal preplaced counters if the rules ask for it (the game's first action)."""
@@ -282,12 +291,16 @@ class PlayController:
             "seat": seat, "c": c, "r": r, "ok": ok, "expected": verdict.expected,
             "clicked": verdict.clicked, "ms": ms, "brown": use_brown,
         }
+        if not ok and self._behind():
+            # Wrong on this tab's board, which is out of date: not the tester's mistake.
+            props["stale"] = True
+            self.sink.log("click", props, client_event_id)
+            raise StaleGameError("this game was played on in another tab")
         if not ok:
             props["wrong_kind"] = kind
             if kind == "rule":
                 props["rule_reason"] = rule_reason
-        self.sink.log("click", props, client_event_id)
-        if not ok:
+            self.sink.log("click", props, client_event_id)
             key = f"wrong_{kind}"
             if kind == "rule":
                 key = f"wrong_rule_{rule_reason}"
@@ -300,7 +313,16 @@ class PlayController:
                       voice=voice_for(seat, self.seats))
             return Outcome(False, cue, kind)
         action: Place | Brown = Brown(c, r) if use_brown else Place(c, r)
-        events = self._apply(action)
+        try:
+            events = self._apply(action)
+        except StaleGameError:
+            # This tab was behind: the engine accepted nothing, so the click is logged as
+            # stale, never as a right (or wrong) answer of the tester's.
+            props.update(ok=False, stale=True)
+            self.sink.log("click", props, client_event_id)
+            raise
+        # Logged once the record holds the placement: an ``ok`` click is one the game has.
+        self.sink.log("click", props, client_event_id)
         self.options_shown_ms = None
         return Outcome(True, self._after(events, seat))
 

@@ -1,18 +1,29 @@
-"""Process-wide resources of the Streamlit app: one database engine, one event logger.
+"""Process-wide resources of the Streamlit app: one database engine, one event logger, the log.
 
 Streamlit caches them per process (``st.cache_resource``), keyed by ``DATABASE_URL`` so a
 changed URL (as in tests) gets its own engine. The database is migrated to the latest
 schema the first time, so a fresh install and an upgraded one both just start.
+
+Server-side problems (database faults, failed designer sign-ins) are written to
+:func:`log_file`: ``playtest-logs/app.log`` next to a SQLite database file, else in the
+working folder, or in ``$PLAYTEST_LOG_DIR``. Visitors never see them.
 """
 
 from __future__ import annotations
 
+import logging
+import logging.handlers
+import os
+from pathlib import Path
+
 import streamlit as st
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 
 from playtest.messages import MessageCatalog, load_catalog
 from playtest.storage.db import database_url, make_engine, upgrade
 from playtest.storage.events import EventLogger
+
+LOG_DIR_ENV = "PLAYTEST_LOG_DIR"
 
 
 @st.cache_resource(show_spinner=False)
@@ -38,3 +49,54 @@ def event_logger() -> EventLogger:
 @st.cache_resource(show_spinner=False)
 def catalog() -> MessageCatalog:
     return load_catalog()
+
+
+def log_file(url: str | None = None) -> Path:
+    """Where the app's server-side log goes (see the module docstring).
+
+    >>> log_file("sqlite:////srv/lab/playtest.sqlite").as_posix()
+    '/srv/lab/playtest-logs/app.log'
+    """
+    configured = os.environ.get(LOG_DIR_ENV, "").strip()
+    if configured:
+        return Path(configured) / "app.log"
+    folder = Path.cwd()
+    try:
+        parsed = make_url(url or database_url())
+        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+            folder = Path(parsed.database).resolve().parent
+    except Exception:  # noqa: BLE001 - an unparseable URL: the working folder
+        pass
+    return folder / "playtest-logs" / "app.log"
+
+
+_handler: list[logging.Handler] = []  # the one file handler this module installed
+_where: list[tuple[tuple[str, str, str], Path]] = []  # what it was made for
+
+
+def configure_logging() -> Path | None:
+    """Send the ``playtest`` loggers to :func:`log_file` (one file at a time: when the
+    database, and so the file, changes, the old handler is closed)."""
+    where = (database_url(), os.environ.get(LOG_DIR_ENV, ""), os.getcwd())
+    if _where and _where[0][0] == where:  # every run asks: answer at once if nothing changed
+        return _where[0][1]
+    path = log_file()
+    current = _handler[0] if _handler else None
+    if isinstance(current, logging.FileHandler) and Path(current.baseFilename) == path.resolve():
+        return path
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handler = logging.handlers.RotatingFileHandler(path, maxBytes=5_000_000,
+                                                       backupCount=3, encoding="utf-8")
+    except OSError:
+        return None  # a read-only folder: the terminal's log (Streamlit's) still has it
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logger = logging.getLogger("playtest")
+    if current is not None:
+        logger.removeHandler(current)
+        current.close()
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    _handler[:] = [handler]
+    _where[:] = [(where, path)]
+    return path

@@ -6,6 +6,7 @@ tester pages, the demo-data generator and the tests.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import secrets
 import time
@@ -13,13 +14,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
 from playtest.game_controller import PlayController
 from playtest.storage import repository as repo
+from playtest.storage.errors import ConflictError
 from playtest.storage.events import EventLogger
-from playtest.storage.models import events
+from playtest.storage.models import events, game_actions
 from playtest.study_config import (
     EffectiveConfig,
     StudyConfig,
@@ -91,13 +93,39 @@ class Tester:
 def consent(engine: Engine, study: repo.Study, details: Mapping[str, Any],
             rng: random.Random | None = None) -> repo.Participant:
     """Create the participant at the moment of consent and assign their variants."""
+    participant = register_consent(engine, study, details)
+    assign_variants(engine, study, participant.participant_id, rng)
+    return participant
+
+
+def register_consent(engine: Engine, study: repo.Study,
+                     details: Mapping[str, Any]) -> repo.Participant:
+    """The consent row alone, once the study's settings are known to be valid (a study
+    that fails its check raises ``StudyConfigError`` before anyone is stored)."""
+    study_config(study)
+    return repo.create_consented_participant(engine, study.study_id, dict(details))
+
+
+def assign_variants(engine: Engine, study: repo.Study, participant_id: str,
+                    rng: random.Random | None = None) -> None:
+    """Give a consented tester their variant of every experiment (sticky: a second call,
+    e.g. after a database fault half-way through, keeps what was assigned)."""
     config = study_config(study)
-    participant = repo.create_consented_participant(engine, study.study_id, dict(details))
     rng = rng or random.Random(secrets.randbits(64))
     for experiment in config.experiments:
-        repo.assign_balanced(engine, study.study_id, participant.participant_id,
+        repo.assign_balanced(engine, study.study_id, participant_id,
                              experiment.key, list(experiment.variants), rng)
-    return participant
+
+
+def finish_consent(engine: Engine, study: repo.Study, participant_id: str) -> None:
+    """Everything after the consent row, idempotent: variants, then the pre-play stage.
+
+    The consent page calls it; so does loading a tester still at ``consent`` (a fault
+    stopped their consent half-way), so a retry finishes the same tester's consent.
+    """
+    assign_variants(engine, study, participant_id)
+    with contextlib.suppress(ConflictError):
+        repo.advance_stage(engine, participant_id, "consent", "pre_survey")
 
 
 def load_tester(engine: Engine, code: str) -> Tester | None:
@@ -223,6 +251,12 @@ class DbGameSink:
     def append_action(self, index: int, action: list[Any]) -> bool:
         return repo.append_game_action(self.engine, self.game_id, index, action)
 
+    def stored_actions(self) -> int:
+        """How many actions the stored record holds (more than a tab has: it is stale)."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(game_actions)
+                                    .where(game_actions.c.game_id == self.game_id)).scalar_one())
+
     def log(self, type_: str, props: dict[str, Any], client_event_id: str | None = None) -> None:
         self.logger.log(self.session_id, self.participant_id, type_, props,
                         client_event_id=client_event_id, game_id=self.game_id)
@@ -245,7 +279,8 @@ def open_game(engine: Engine, logger: EventLogger, tester: Tester, session_id: s
         controller = PlayController(game_id=game_id, rules=rules,
                                     seats=tester.effective.seats, seed=seed, actions=(),
                                     sink=sink, clock_ms=now_ms,
-                                    highlight=tester.effective.highlight_options)
+                                    highlight=tester.effective.highlight_options,
+                                    participant_id=tester.code)
         sink.log("game_start", {"game_id": game_id, "rules": controller.rules.to_obj(),
                                 "seats": list(tester.effective.seats), "seed": seed})
         controller.start()
@@ -254,7 +289,8 @@ def open_game(engine: Engine, logger: EventLogger, tester: Tester, session_id: s
                       game_id=record.game_id)
     controller = PlayController(game_id=record.game_id, rules=record.rules, seats=record.seats,
                                 seed=int(record.seed or 0), actions=record.actions, sink=sink,
-                                clock_ms=now_ms, highlight=tester.effective.highlight_options)
+                                clock_ms=now_ms, highlight=tester.effective.highlight_options,
+                                participant_id=tester.code)
     controller.start()
     return controller
 

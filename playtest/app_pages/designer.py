@@ -36,8 +36,8 @@ from analytics.report import (
 from analytics.stats import SEQUENTIAL_METHOD
 from engine.core import EngineError
 from engine.vapoosh import PRESETS, Rules
-from playtest import auth, runtime, services
-from playtest.app_pages import balance_view
+from playtest import runtime, services
+from playtest.app_pages import access, balance_view
 from playtest.app_pages.empty import no_testers_yet, plot
 from playtest.board import board_view
 from playtest.board.component import render_board
@@ -82,36 +82,12 @@ def study_link(study_id: str) -> str:
 
 
 def is_signed_in() -> bool:
-    return bool(st.session_state.get(SIGNED_IN))
+    return access.is_signed_in()
 
 
 def sign_in_form() -> None:
-    """The password form (on the start page); a few attempts per browser session."""
-    if is_signed_in():
-        st.success("Signed in as the designer.")
-        if st.button("Sign out", key="sign_out"):
-            st.session_state[SIGNED_IN] = False
-            st.rerun()
-        return
-    stored = auth.stored_hash()
-    if stored is None:
-        st.info("No designer password is set yet: run `playtest designer set-password` "
-                "(or `playtest up`, which creates one and prints it once).")
-        return
-    if st.session_state.get(ATTEMPTS, 0) >= MAX_ATTEMPTS:
-        st.error("Too many wrong passwords in this browser session. Reload the page to try again.")
-        return
-    with st.form("designer_login"):
-        password = st.text_input("Designer password", type="password", key="designer_password")
-        submitted = st.form_submit_button("Sign in")
-    if submitted:
-        ok = auth.verify_password(password or "", stored)
-        st.session_state.pop("designer_password", None)
-        if ok:
-            st.session_state[SIGNED_IN] = True
-            st.rerun()
-        st.session_state[ATTEMPTS] = st.session_state.get(ATTEMPTS, 0) + 1
-        st.error("That password is not right.")
+    """The password form (on the start page): see :mod:`playtest.app_pages.access`."""
+    access.sign_in_form()
 
 
 def _guard() -> None:

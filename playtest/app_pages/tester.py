@@ -15,7 +15,9 @@ from typing import Any, Literal, TypeVar
 import streamlit as st
 
 from playtest import runtime, services
+from playtest.app_pages import identity
 from playtest.app_pages.common import log_page, plain, tester_session
+from playtest.app_pages.trouble import guarded
 from playtest.board import board_view
 from playtest.board.component import ClickEvent, MuteEvent, RollEvent, render_board
 from playtest.board.view import winning_tiles
@@ -92,11 +94,14 @@ def consent_page() -> None:
         st.error("Please tick the box to agree, or close this page if you do not want to take part.")
         return
     engine = runtime.database()
-    participant = services.consent(
+    participant = services.register_consent(
         engine, study, {"child": who == "child", "parent_consent": bool(parent_ok),
                         "text_version": "1"},
     )
-    repo.advance_stage(engine, participant.participant_id, "consent", "pre_survey")
+    # Remembered at once: if what follows fails (a locked database), the retry finishes
+    # this tester's consent instead of making another one.
+    identity.remember(study.study_id, participant.participant_id)
+    services.finish_consent(engine, study, participant.participant_id)
     tester = services.load_tester(engine, participant.participant_id)
     assert tester is not None
     st.session_state["tester"] = tester
@@ -152,6 +157,8 @@ def _resume_link(tester: services.Tester) -> None:
 def _controller(tester: services.Tester, *, new: bool = False) -> PlayController | None:
     engine = runtime.database()
     ctrl: PlayController | None = st.session_state.get("ctrl")
+    if ctrl is not None and ctrl.participant_id != tester.code:
+        ctrl = None  # another tester's game, left in this browser session: never played on
     if new or ctrl is None:
         if not new and repo.latest_unfinished_game(engine, tester.code) is None:
             if services.games_finished(engine, tester) >= tester.config.games_per_tester:
@@ -205,7 +212,10 @@ def _show(cue: Cue) -> None:
 def _tester_input(act: Callable[[PlayController], T]) -> tuple[PlayController, T] | None:
     """Apply one input of the tester: a refused one shows why (a message, nothing stored);
     one from an outdated tab drops the controller, so the next run reloads the game."""
-    ctrl: PlayController = st.session_state["ctrl"]
+    ctrl: PlayController | None = st.session_state.get("ctrl")
+    if ctrl is None or ctrl.participant_id != current_tester().code:
+        st.session_state.pop("ctrl", None)  # not this tester's game: reload, store nothing
+        return None
     try:
         return ctrl, act(ctrl)
     except TurnError as err:
@@ -215,6 +225,7 @@ def _tester_input(act: Callable[[PlayController], T]) -> tuple[PlayController, T
     return None
 
 
+@guarded
 def _on_roll(event: RollEvent) -> None:
     done = _tester_input(lambda ctrl: ctrl.roll(client_event_id=event.nonce))
     if done is not None:
@@ -222,6 +233,7 @@ def _on_roll(event: RollEvent) -> None:
         _after_action(ctrl, [cue])
 
 
+@guarded
 def _on_click(event: ClickEvent) -> None:
     # A brown counter is chosen on the board itself (the "Brown" button beside a tile).
     done = _tester_input(lambda ctrl: ctrl.click(
@@ -231,6 +243,7 @@ def _on_click(event: ClickEvent) -> None:
         _after_action(ctrl, [outcome.cue])
 
 
+@guarded
 def _on_mute(event: MuteEvent) -> None:
     st.session_state["muted"] = event.muted
     _log_setting("mute", event.muted)
@@ -485,6 +498,7 @@ def _restart_dialog() -> None:
         st.rerun()
 
 
+@guarded
 def _open_rules(tester: services.Tester, ctrl: PlayController) -> None:
     """The rules dialog pauses the game: no clicks, and the computer's clock stops."""
     cue: Cue | None = st.session_state.get("cue")
@@ -495,6 +509,7 @@ def _open_rules(tester: services.Tester, ctrl: PlayController) -> None:
                                game_id=ctrl.game_id)
 
 
+@guarded
 def _close_rules(tester: services.Tester, ctrl: PlayController) -> None:
     opened = st.session_state.pop("rules_open", None)
     if opened is None:
@@ -516,12 +531,14 @@ def _resume_clock(paused_at: float) -> float:
 # The seed game's "Back to menu". In a study the tester does not pick a mode (the study
 # does), so the menu offers what is left to choose: carry on, a new game, or stop playing
 # and go to the last questions (a tester may always stop; the game is logged as left).
+@guarded
 def _open_menu(tester: services.Tester, ctrl: PlayController) -> None:
     st.session_state["menu_open"] = {"at": time.monotonic()}
     runtime.event_logger().log(tester_session(tester), tester.code, "menu_open", {},
                                client_event_id=None, game_id=ctrl.game_id)
 
 
+@guarded
 def _close_menu(tester: services.Tester, ctrl: PlayController, choice: str) -> None:
     opened = st.session_state.pop("menu_open", None)
     if opened is None:  # a second press of a menu button (double click): already handled

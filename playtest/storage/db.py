@@ -35,11 +35,14 @@ SQLITE_PRAGMAS = (
     "PRAGMA synchronous=NORMAL",
     "PRAGMA busy_timeout=5000",
     "PRAGMA foreign_keys=ON",
+    # Freed cells are zeroed, so a deleted tester's bytes do not stay in the file.
+    "PRAGMA secure_delete=ON",
 )
 # Switching a new file to WAL can answer "database is locked" at once, busy timeout or
 # not, while another connection opens the same new file (several processes starting
 # together): it is tried again for up to this long.
 _WAL_SWITCH_S = 5.0
+LOCK_TIMEOUT_MS = 5000  # PostgreSQL's lock_timeout, the counterpart of busy_timeout
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 
 _engines: dict[str, Engine] = {}
@@ -114,6 +117,10 @@ def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
             event.listen(engine, "connect", _set_sqlite_pragmas)
             _sqlite_write_locks[id(engine)] = threading.Lock()
         else:
+            # Like SQLite's busy timeout: a lock held by someone else for more than 5 s
+            # is an error the app can show calmly, not a tester's page that hangs.
+            kwargs.setdefault("connect_args", {})
+            kwargs["connect_args"].setdefault("options", f"-c lock_timeout={LOCK_TIMEOUT_MS}")
             kwargs.setdefault("pool_pre_ping", True)
             kwargs.setdefault("pool_size", 10)
             kwargs.setdefault("max_overflow", 40)
@@ -199,6 +206,8 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
             if is_sqlite(engine):
                 connection.exec_driver_sql("BEGIN IMMEDIATE")
             elif engine.dialect.name == "postgresql":
+                # Another process migrating may take longer than the lock timeout.
+                connection.execute(text("SET LOCAL lock_timeout = 0"))
                 connection.execute(text("SELECT pg_advisory_xact_lock(7270001)"))
             config.attributes["connection"] = connection
             command.upgrade(config, revision)

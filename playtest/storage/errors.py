@@ -15,6 +15,11 @@ class DatabaseUnavailable(StorageError):
     """The database behind ``DATABASE_URL`` cannot be reached or opened."""
 
 
+class WriteFailed(StorageError):
+    """The database refused a write (locked past the busy timeout, disk full, gone);
+    nothing of that write is stored."""
+
+
 class NotFound(StorageError):
     """A study, participant, session or game that does not exist."""
 

@@ -45,7 +45,7 @@ from sqlalchemy import Engine, insert, select, text, update
 from sqlalchemy.exc import IntegrityError, StatementError
 
 from playtest.storage.db import SQLITE_PRAGMAS, write_lock
-from playtest.storage.errors import NotFound, StorageError
+from playtest.storage.errors import NotFound, StorageError, WriteFailed
 from playtest.storage.models import (
     events,
     participants,
@@ -135,7 +135,7 @@ class _SqliteGroupWriter:
 
     @staticmethod
     def _fail(group: list[_Pending], exc: BaseException) -> None:
-        error = StorageError(f"could not store the event: {exc}")
+        error = WriteFailed(f"could not store the event: {exc}")
         for pending in group:
             pending.seq = None
             pending.error = error

@@ -10,7 +10,7 @@ Nothing is stored before consent: a participant row is created at consent
 participants may have nothing else stored).
 
 >>> sorted(SQLModel.metadata.tables)[:3]
-['assignments', 'events', 'exposures']
+['app_secrets', 'assignments', 'events']
 """
 
 from __future__ import annotations
@@ -204,6 +204,27 @@ class ExposureRow(SQLModel, table=True):
     variant: str = Field(max_length=64)
     context: Any = _json(nullable=True)
     at_ms: int = Field(sa_type=BigInteger)
+
+
+class SignInAttemptRow(SQLModel, table=True):
+    """One designer sign-in attempt (for the rate limit shared by every app process)."""
+
+    __tablename__ = "sign_in_attempts"
+
+    attempt_id: int | None = Field(default=None, primary_key=True, sa_type=RowIdType)
+    client: str = Field(max_length=128, index=True)
+    ok: bool = False
+    at_ms: int = Field(sa_type=BigInteger, index=True)
+
+
+class AppSecretRow(SQLModel, table=True):
+    """A server-side secret (the key that signs designer sign-in cookies)."""
+
+    __tablename__ = "app_secrets"
+
+    name: str = Field(primary_key=True, max_length=64)
+    value: str = Field(max_length=256)
+    created_at_ms: int = Field(sa_type=BigInteger)
 
 
 ALL_TABLES = (

@@ -1,4 +1,12 @@
-"""Privacy operations: removing a tester entirely.
+"""Privacy operations: removing a tester entirely, from the tables and from the files.
+
+On SQLite a deleted row's bytes outlive the ``DELETE``: in the write-ahead log
+(``playtest.sqlite-wal``) until it is checkpointed and truncated, and in the freed pages of
+the main file unless ``secure_delete`` is on. Every connection turns ``secure_delete`` on
+(:data:`playtest.storage.db.SQLITE_PRAGMAS`), and :func:`delete_participant` ends with
+:func:`scrub_files`, so the tester's code and free text are gone from both files. (On
+PostgreSQL dead rows stay in the table files and the server's WAL until ``VACUUM`` and
+WAL recycling: :func:`scrub_files` runs ``VACUUM`` on the tables it touched.)
 
 >>> from playtest.storage.db import make_engine, upgrade
 >>> from playtest.storage import repository as repo
@@ -20,9 +28,11 @@ True
 
 from __future__ import annotations
 
-from sqlalchemy import Engine, delete, func, select
+import logging
 
-from playtest.storage.db import write_lock
+from sqlalchemy import Engine, delete, func, select, text
+
+from playtest.storage.db import is_sqlite, write_lock
 from playtest.storage.errors import NotFound, StorageError
 from playtest.storage.models import (
     AssignmentRow,
@@ -65,9 +75,36 @@ def delete_participant(engine: Engine, participant_id: str) -> dict[str, int]:
             deleted[name] = conn.execute(statement).rowcount
         if deleted["participants"] == 0:
             raise NotFound(f"no participant {participant_id!r}")
+    scrub_files(engine, tables=list(tables))
     return deleted
 
 
+_log = logging.getLogger(__name__)
+
+
+def scrub_files(engine: Engine, tables: list[str] | None = None) -> bool:
+    """Make deleted rows unreadable on disk; True when the files are known clean.
+
+    SQLite: checkpoint the WAL into the main file and truncate it to zero bytes
+    (``secure_delete`` already zeroed the freed cells). A reader holding an old snapshot
+    can make the checkpoint incomplete: then this says False and logs it, and the next
+    call (e.g. the next delete) finishes the job. PostgreSQL: ``VACUUM`` the tables.
+    """
+    if is_sqlite(engine):
+        with write_lock(engine), engine.connect() as conn:
+            conn.exec_driver_sql("PRAGMA secure_delete=ON")
+            busy, _log_frames, _moved = conn.exec_driver_sql(
+                "PRAGMA wal_checkpoint(TRUNCATE)").one()
+            conn.commit()
+        if busy:
+            _log.warning("the write-ahead log could not be truncated after a delete "
+                         "(a reader was busy); it will be on the next delete")
+        return not busy
+    if engine.dialect.name == "postgresql":
+        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            for name in tables or []:
+                conn.execute(text(f'VACUUM "{name}"'))
+    return True
 class AmbiguousCode(StorageError):
     """A completion code that more than one tester was given (codes are 8 random hex
     digits, so two testers can share one): the tester's own code is needed instead."""

@@ -67,8 +67,8 @@ def test_designer_pages_are_not_reachable_without_the_password(
     new_page: Callable[..., Any], app: Any
 ) -> None:
     page = new_page(app, "confusion", width=1280, height=1000)
-    # The address of a designer page falls back to the start page, with no dashboard.
-    expect(page.get_by_text("Vapoosh! playtest lab")).to_be_visible()
+    # The address of a designer page asks for the password there, with no dashboard.
+    expect(page.get_by_text("This designer page needs the designer's password.")).to_be_visible()
     assert page.get_by_text("Confusion points").count() == 0
 
 

@@ -1,0 +1,99 @@
+"""Shared pieces of the fault tests (``test_faults_*.py``): a database per backend, a tester.
+
+Every fault test that is about storage runs on a SQLite file and on a real PostgreSQL
+(``tests/pg_server.py``); the ``engine`` fixture here is parametrised over both. Test
+modules import the fixtures from here (this folder's ``conftest.py`` belongs to the
+hostile-input suite).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, select
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from playtest import services  # noqa: E402
+from playtest.storage import repository as repo  # noqa: E402
+from playtest.storage.db import make_engine, upgrade  # noqa: E402
+from playtest.storage.events import EventLogger  # noqa: E402
+from playtest.storage.models import EventRow  # noqa: E402
+from playtest.study_config import StudyConfig  # noqa: E402
+from tests.pg_server import create_database, drop_database, postgres_url_or_skip  # noqa: E402
+
+EVENTS = EventRow.__table__  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="session")
+def fault_postgres_server() -> Iterator[str]:
+    yield from postgres_url_or_skip()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def fault_engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
+    """A migrated engine on a fresh SQLite file or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'playtest.sqlite'}"
+        server = None
+    else:
+        server = request.getfixturevalue("fault_postgres_server")
+        url = create_database(server)
+    engine = make_engine(url)
+    upgrade(engine)
+    try:
+        yield engine
+    finally:
+        engine.dispose()
+        if server is not None:
+            drop_database(server, url)
+
+
+def make_tester(engine: Engine, study_id: str = "s1", **settings: Any
+                ) -> tuple[services.Tester, EventLogger, str]:
+    """A consented tester of a new study, an event logger and a session."""
+    if repo.get_study(engine, study_id) is None:
+        config = StudyConfig(**{"ai_think_ms": 0, **settings})
+        services.create_study(engine, title="Fault study", config=config, study_id=study_id)
+    study = repo.get_study(engine, study_id)
+    assert study is not None
+    participant = services.consent(engine, study, {"child": False})
+    tester = services.load_tester(engine, participant.participant_id)
+    assert tester is not None
+    return tester, EventLogger(engine), repo.start_session(engine, tester.code)
+
+
+def events_of(engine: Engine, participant_id: str, type_: str | None = None
+              ) -> list[dict[str, Any]]:
+    query = select(EVENTS.c.type, EVENTS.c.props, EVENTS.c.game_id, EVENTS.c.session_id,
+                   EVENTS.c.seq).where(EVENTS.c.participant_id == participant_id)
+    if type_ is not None:
+        query = query.where(EVENTS.c.type == type_)
+    with engine.connect() as conn:
+        return [dict(r._mapping) for r in conn.execute(query.order_by(EVENTS.c.event_id))]
+
+
+APP = str(ROOT / "playtest" / "app.py")
+
+
+@pytest.fixture
+def app_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Engine]:
+    """A migrated SQLite file that the app under test opens (via ``DATABASE_URL``)."""
+    url = f"sqlite:///{tmp_path / 'playtest.sqlite'}"
+    monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.chdir(tmp_path)
+    engine = make_engine(url)
+    upgrade(engine)
+    yield engine
+    engine.dispose()
+
+
+def make_study(engine: Engine, study_id: str = "s1", **settings: Any) -> repo.Study:
+    config = StudyConfig(**{"ai_think_ms": 0, **settings})
+    return services.create_study(engine, title="Fault study", config=config, study_id=study_id)
