@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 import websockets
+from async_run import run_async
 from sqlalchemy import Engine, select
 
 from engine.vapoosh import Rules, VapooshGame, action_from_json
@@ -138,7 +139,7 @@ def test_kill_9_during_play_loses_and_doubles_nothing(tmp_path: Path) -> None:
             os.kill(server.proc.pid, signal.SIGKILL)  # mid-flight: some actions unanswered
             await asyncio.wait_for(asyncio.gather(*tasks), 60)
 
-        asyncio.run(first_run())
+        run_async(first_run())
         server.proc.wait(timeout=30)
     finally:
         server.stop()
@@ -152,7 +153,7 @@ def test_kill_9_during_play_loses_and_doubles_nothing(tmp_path: Path) -> None:
             await asyncio.wait_for(asyncio.gather(
                 *(_after_restart(again.url, engine, t) for t in testers)), 180)
 
-        asyncio.run(second_run())
+        run_async(second_run())
     finally:
         again.stop()
 

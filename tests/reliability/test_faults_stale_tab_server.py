@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import websockets
+from async_run import run_async
 from sqlalchemy import select
 
 from playtest import loadtest
@@ -75,7 +76,7 @@ def test_a_stale_tabs_click_over_the_protocol_is_stale(tmp_path: Path) -> None:
     url, engine = loadtest.prepare_database(tmp_path / "race.sqlite")
     server = start_streamlit(loadtest.APP, {"DATABASE_URL": url}, tmp_path)
     try:
-        code, sent_stale = asyncio.run(asyncio.wait_for(_race(server.url), 180))
+        code, sent_stale = run_async(asyncio.wait_for(_race(server.url), 180))
     finally:
         server.stop()
     with engine.connect() as conn:
