@@ -27,9 +27,10 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import Engine, func, insert, or_, select, update
+from sqlalchemy import Engine, bindparam, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
@@ -355,6 +356,36 @@ def get_participant(engine: Engine, participant_id: str) -> Participant | None:
             select(participants).where(participants.c.participant_id == participant_id)
         ).first()
     return None if row is None else _participant_from_row(row)
+
+
+def _columns(mapping: Any, table: Any) -> SimpleNamespace:
+    return SimpleNamespace(**{column.name: mapping[column] for column in table.c})
+
+
+_PARTICIPANT_WITH_STUDY = (
+    select(participants, studies)
+    .join_from(participants, studies, participants.c.study_id == studies.c.study_id,
+               isouter=True)
+    .where(participants.c.participant_id == bindparam("participant_id"))
+)
+
+
+def get_participant_with_study(
+    engine: Engine, participant_id: str
+) -> tuple[Participant, Study | None] | None:
+    """The tester with this code and their study, in one query (what every run of a
+    tester's page reads); None for an unknown, malformed or tampered code."""
+    if not isinstance(participant_id, str) or not CODE_PATTERN.match(participant_id):
+        return None
+    with engine.connect() as conn:
+        row = conn.execute(_PARTICIPANT_WITH_STUDY, {"participant_id": participant_id}).first()
+    if row is None:
+        return None
+    mapping = row._mapping
+    participant = _participant_from_row(_columns(mapping, participants))
+    if mapping[studies.c.study_id] is None:
+        return participant, None
+    return participant, _study_from_row(_columns(mapping, studies))
 
 
 def list_participants(engine: Engine, study_id: str) -> list[Participant]:
@@ -769,6 +800,16 @@ def get_assignment(engine: Engine, participant_id: str, experiment_key: str) -> 
             .where(assignments.c.participant_id == participant_id)
             .where(assignments.c.experiment == experiment_key)
         ).scalar_one_or_none()
+
+
+def get_assignments(engine: Engine, participant_id: str) -> dict[str, str]:
+    """Every experiment's variant assigned to this tester (experiment key -> variant)."""
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(assignments.c.experiment, assignments.c.variant)
+            .where(assignments.c.participant_id == participant_id)
+        ).all()
+    return {str(row.experiment): str(row.variant) for row in rows if row.variant}
 
 
 def assign_balanced(
