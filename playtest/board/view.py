@@ -456,6 +456,13 @@ def winning_tiles(
     >>> winning_tiles(rows, 2)
     ()
     """
+    return _winning_tiles(tuple(rows), seat, last)
+
+
+@functools.lru_cache(maxsize=1024)
+def _winning_tiles(rows: tuple[str, ...], seat: int,
+                   last: tuple[int, int] | None) -> tuple[tuple[int, int], ...]:
+    # Kept: a finished game's board is drawn again on every rerun until the next game.
     owners = _parse_rows(rows)
     mine = {(i % SIZE + 1, i // SIZE + 1) for i, o in enumerate(owners) if o == seat}
     found: list[tuple[tuple[int, int], ...]] = []
