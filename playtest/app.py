@@ -70,8 +70,12 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
     study_code = st.query_params.get("study")
     if code:
         identity.bind(code)
+        # Last run's tester of this session (bind cleared any other's): reused when the
+        # database rows it came from are unchanged (one query), else loaded afresh.
+        previous = st.session_state.get("tester")
         try:
-            who = services.load_tester(engine, code)
+            who = services.load_tester(
+                engine, code, previous if isinstance(previous, services.Tester) else None)
         except StudyConfigError:
             return [_problem(*BEING_FIXED)], False
         if who is None:

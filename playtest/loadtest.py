@@ -27,6 +27,13 @@ describes the same mechanism); Nagle then holds the rest of a rerun's messages u
 client ACKs the first one, which a Linux client delays ~40 ms. Clients that ACK at once
 show what the server itself costs; real browsers do not do that.
 
+"server CPU ... per rerun" is the server process's user + system CPU time (from
+``/proc/<pid>/stat``) over the play phase divided by the reruns measured; it includes
+Streamlit's own work and the event writer thread, and moves less with a busy machine
+than the round trips do. To see where it goes, sample the server while a run plays:
+``py-spy record --pid <streamlit pid> --gil --format raw -o spy.txt --duration 25``
+(``pip install py-spy``; the pid is the ``streamlit run`` child of this command).
+
 Exit status: 0 when the storage check passes, there were no errors and the targets
 (median <= 50 ms, p95 <= 250 ms) hold; 1 otherwise; 2 for bad arguments.
 

@@ -128,19 +128,29 @@ def finish_consent(engine: Engine, study: repo.Study, participant_id: str) -> No
         repo.advance_stage(engine, participant_id, "consent", "pre_survey")
 
 
-def load_tester(engine: Engine, code: str) -> Tester | None:
-    """The tester behind a resume code, or None for an unknown or tampered code."""
-    participant = repo.get_participant(engine, code)
-    if participant is None:
+def load_tester(engine: Engine, code: str, previous: Tester | None = None) -> Tester | None:
+    """The tester behind a resume code, or None for an unknown or tampered code.
+
+    Every run of a tester's page calls this, so it reads the tester and their study in
+    one query. With ``previous`` (the tester this browser session loaded last time):
+    when neither row changed, ``previous`` is returned as it is, without validating the
+    study's settings again or reading the assignments (they are fixed at consent, which
+    moves the tester's stage on). Any change of either row (a stage, a finished game, a
+    study the designer closed or edited) loads everything afresh.
+    """
+    found = repo.get_participant_with_study(engine, code)
+    if found is None:
         return None
-    study = repo.get_study(engine, participant.study_id)
+    participant, study = found
     if study is None:
         return None
+    if (previous is not None and previous.participant == participant
+            and previous.study == study):
+        return previous
     config = study_config(study)
-    assigned = {
-        e.key: variant for e in config.experiments
-        if (variant := repo.get_assignment(engine, participant.participant_id, e.key))
-    }
+    stored = repo.get_assignments(engine, participant.participant_id) if config.experiments \
+        else {}
+    assigned = {e.key: stored[e.key] for e in config.experiments if stored.get(e.key)}
     return Tester(participant, study, config, effective_config(config, assigned))
 
 

@@ -378,16 +378,32 @@ def _board_glow(ctrl: PlayController) -> dict[tuple[int, int], str]:
     return glow
 
 
+def _games_finished(tester: services.Tester, ctrl: PlayController | None) -> int:
+    """:func:`services.games_finished`, counted again only when it can have changed: a
+    finished game (in any tab) raises the tester's ``games_completed``, which the run
+    reloaded, and a game finished during this run is the current game now over."""
+    key = (tester.code, tester.participant.games_completed,
+           None if ctrl is None else ctrl.game_id, None if ctrl is None else ctrl.is_over)
+    cached = st.session_state.get(FINISHED_GAMES)
+    if isinstance(cached, tuple) and cached[0] == key:
+        return int(cached[1])
+    finished = services.games_finished(runtime.database(), tester)
+    st.session_state[FINISHED_GAMES] = (key, finished)
+    return finished
+
+
+FINISHED_GAMES = "finished_games"
+
+
 def play_page() -> None:
     tester = current_tester()
     log_page(tester, "play")
     if st.session_state.pop("stop_playing", False):
         _advance(tester, "play", "post_survey")
-    engine = runtime.database()
     st.session_state.setdefault("speed", tester.effective.speed)
     st.html(_PLAY_CSS)
     ctrl = _controller(tester)
-    finished = services.games_finished(engine, tester)
+    finished = _games_finished(tester, ctrl)
     if ctrl is None:
         _between_games(tester, finished, None)
         return

@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -333,21 +334,9 @@ def board_view(
 
     tiles: list[TileView] = []
     for i, owner in enumerate(owners):
-        c, r = i % SIZE + 1, i // SIZE + 1
-        number = c * r
-        is_option = (c, r) in option_set
-        lit = highlight and is_option
-        g = glow_map.get(i, "")
-        words = [f"column {c}", f"row {r}", str(number), _owner_words(owner, seats_t, names_t)]
-        if g:
-            words.append(_GLOW_WORDS[g])
-        if lit:
-            words.append("a rolled option")
-        tiles.append(
-            TileView(
-                c, r, number, owner, is_square_number(number), g, is_option, lit, ", ".join(words)
-            )
-        )
+        is_option = (i % SIZE + 1, i // SIZE + 1) in option_set
+        tiles.append(_tile(i, owner, glow_map.get(i, ""), is_option, highlight and is_option,
+                           seats_t, names_t))
 
     # Input is taken only from a human seat in a live game: while the computer moves
     # (or the app says it is busy) the board ignores clicks, and so does render_board.
@@ -385,6 +374,22 @@ def board_view(
         brown_tiles=tuple(dict.fromkeys(_check_tile(t) for t in brown_tiles)),
     )
     return _with_token(view)
+
+
+@functools.lru_cache(maxsize=16384)
+def _tile(i: int, owner: int, g: str, is_option: bool, lit: bool, seats_t: tuple[str, ...],
+          names_t: tuple[str, ...]) -> TileView:
+    """Tile `i` as drawn. Pure, and its result is immutable: kept, because a board is
+    144 of them on every rerun and most tiles look as they did on the last one."""
+    c, r = i % SIZE + 1, i // SIZE + 1
+    number = c * r
+    words = [f"column {c}", f"row {r}", str(number), _owner_words(owner, seats_t, names_t)]
+    if g:
+        words.append(_GLOW_WORDS[g])
+    if lit:
+        words.append("a rolled option")
+    return TileView(c, r, number, owner, is_square_number(number), g, is_option, lit,
+                    ", ".join(words))
 
 
 def _with_token(view: BoardView) -> BoardView:
@@ -451,6 +456,13 @@ def winning_tiles(
     >>> winning_tiles(rows, 2)
     ()
     """
+    return _winning_tiles(tuple(rows), seat, last)
+
+
+@functools.lru_cache(maxsize=1024)
+def _winning_tiles(rows: tuple[str, ...], seat: int,
+                   last: tuple[int, int] | None) -> tuple[tuple[int, int], ...]:
+    # Kept: a finished game's board is drawn again on every rerun until the next game.
     owners = _parse_rows(rows)
     mine = {(i % SIZE + 1, i // SIZE + 1) for i, o in enumerate(owners) if o == seat}
     found: list[tuple[tuple[int, int], ...]] = []

@@ -27,9 +27,10 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import Engine, func, insert, or_, select, update
+from sqlalchemy import Engine, bindparam, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
@@ -357,6 +358,36 @@ def get_participant(engine: Engine, participant_id: str) -> Participant | None:
     return None if row is None else _participant_from_row(row)
 
 
+def _columns(mapping: Any, table: Any) -> SimpleNamespace:
+    return SimpleNamespace(**{column.name: mapping[column] for column in table.c})
+
+
+_PARTICIPANT_WITH_STUDY = (
+    select(participants, studies)
+    .join_from(participants, studies, participants.c.study_id == studies.c.study_id,
+               isouter=True)
+    .where(participants.c.participant_id == bindparam("participant_id"))
+)
+
+
+def get_participant_with_study(
+    engine: Engine, participant_id: str
+) -> tuple[Participant, Study | None] | None:
+    """The tester with this code and their study, in one query (what every run of a
+    tester's page reads); None for an unknown, malformed or tampered code."""
+    if not isinstance(participant_id, str) or not CODE_PATTERN.match(participant_id):
+        return None
+    with engine.connect() as conn:
+        row = conn.execute(_PARTICIPANT_WITH_STUDY, {"participant_id": participant_id}).first()
+    if row is None:
+        return None
+    mapping = row._mapping
+    participant = _participant_from_row(_columns(mapping, participants))
+    if mapping[studies.c.study_id] is None:
+        return participant, None
+    return participant, _study_from_row(_columns(mapping, studies))
+
+
 def list_participants(engine: Engine, study_id: str) -> list[Participant]:
     with engine.connect() as conn:
         rows = conn.execute(
@@ -535,6 +566,18 @@ def create_game(
     return code
 
 
+# Built once: every click stores an action, and building the statements each time cost
+# more CPU than running them.
+_CLAIM_ACTION = (
+    update(games)
+    .where(games.c.game_id == bindparam("b_game_id"))
+    .where(games.c.action_count == bindparam("b_index"))
+    .where(games.c.finished_at_ms.is_(None))
+    .values(action_count=games.c.action_count + 1)
+)
+_INSERT_ACTION = insert(game_actions)
+
+
 def append_game_action(engine: Engine, game_id: str, index: int, action: Any) -> bool:
     """Store action number ``index`` (0-based) of a game; True if stored by this call.
 
@@ -543,19 +586,10 @@ def append_game_action(engine: Engine, game_id: str, index: int, action: Any) ->
     index, a gap, or a finished game is a :class:`ConflictError`.
     """
     with write_lock(engine), engine.begin() as conn:
-        claimed = conn.execute(
-            update(games)
-            .where(games.c.game_id == game_id)
-            .where(games.c.action_count == index)
-            .where(games.c.finished_at_ms.is_(None))
-            .values(action_count=games.c.action_count + 1)
-        )
+        claimed = conn.execute(_CLAIM_ACTION, {"b_game_id": game_id, "b_index": index})
         if claimed.rowcount == 1:
-            conn.execute(
-                insert(game_actions).values(
-                    game_id=game_id, idx=index, action=action, at_ms=now_ms()
-                )
-            )
+            conn.execute(_INSERT_ACTION, {"game_id": game_id, "idx": index, "action": action,
+                                          "at_ms": now_ms()})
             return True
         state = conn.execute(
             select(games.c.action_count, games.c.finished_at_ms).where(games.c.game_id == game_id)
@@ -769,6 +803,16 @@ def get_assignment(engine: Engine, participant_id: str, experiment_key: str) -> 
             .where(assignments.c.participant_id == participant_id)
             .where(assignments.c.experiment == experiment_key)
         ).scalar_one_or_none()
+
+
+def get_assignments(engine: Engine, participant_id: str) -> dict[str, str]:
+    """Every experiment's variant assigned to this tester (experiment key -> variant)."""
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(assignments.c.experiment, assignments.c.variant)
+            .where(assignments.c.participant_id == participant_id)
+        ).all()
+    return {str(row.experiment): str(row.variant) for row in rows if row.variant}
 
 
 def assign_balanced(
