@@ -21,7 +21,7 @@ from playtest.app_pages.trouble import guarded
 from playtest.board import board_view
 from playtest.board.component import ClickEvent, MuteEvent, RollEvent, render_board
 from playtest.board.view import winning_tiles
-from playtest.cues import Cue, seat_names
+from playtest.cues import Cue, cue_to_show, seat_names
 from playtest.game_controller import PlayController, StaleGameError, TurnError
 from playtest.messages import MessageError, speed
 from playtest.storage import repository as repo
@@ -193,14 +193,9 @@ def _after_action(ctrl: PlayController, cues: list[Cue], *, after_tester: bool =
         else:
             wait_ms = think / 2 if after_tester else think
             st.session_state["ai_due"] = time.monotonic() + wait_ms / 1000
-    shown = [c for c in cues if c.key]
-    if shown:
-        own = [c for c in shown if not c.computer and c.key in _STICKY]
-        _show(own[0] if own else shown[-1])
-
-
-# Messages about the tester's own move that computer moves must not hide.
-_STICKY = {"win_row", "win_square", "vapoosh", "extra_turn", "capture", "surround", "blocked_own"}
+    chosen = cue_to_show(cues)
+    if chosen is not None:
+        _show(chosen)
 
 
 def _show(cue: Cue) -> None:

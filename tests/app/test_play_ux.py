@@ -161,7 +161,12 @@ def _play_to_the_end(ctrl: PlayController) -> Cue:
             if ctrl.state.phase == "roll":
                 cue = ctrl.roll()
             else:
-                cue = ctrl.click(*ctrl.legal_tiles()[0]).cue
+                # A tile of the tester's own after three sixes takes only a brown counter:
+                # try the tiles with a normal counter, then with a brown one.
+                outcome = next(o for o in (ctrl.click(c, r, brown=brown)
+                                           for brown in (False, True)
+                                           for c, r in ctrl.legal_tiles()) if o.accepted)
+                cue = outcome.cue
         else:
             cue = ctrl.play_computers()[-1]
     return cue
