@@ -190,6 +190,8 @@ def test_replay_labels_games_and_numbers_steps_like_the_slider(
         re.compile(r"^Step \d+ of \d+: "))
     board_line = page.get_by_test_id("vapoosh-board").get_by_text(
         re.compile(r"^Step \d+ of \d+: "))
+    # The previous game's slider can linger for a moment while the page redraws.
+    expect(shown).to_have_count(1)
     total = int(shown.inner_text())  # the slider starts on the last step
     expect(caption).to_have_text(re.compile(rf"^Step {total} of {total}: "))
     page.get_by_role("slider").focus()
