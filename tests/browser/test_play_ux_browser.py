@@ -192,6 +192,13 @@ def _play_wide_game(page: Any) -> list[float]:
             tops.append(_box(page.locator(".vb-grid"))["y"])
             if not page.locator(".vb-grid button.tile.hl").count():
                 break
+        if _vb(page).get_attribute("data-phase") == "place" and \
+                page.locator(".vb-grid button.vb-brown").count():
+            # Three sixes and only the tester's own tiles: only a brown counter fits.
+            mark = _mark(page)
+            page.locator(".vb-grid button.vb-brown").first.click()
+            _wait_change(page, mark)
+            tops.append(_box(page.locator(".vb-grid"))["y"])
     return tops
 
 
