@@ -33,6 +33,7 @@ from engine.vapoosh import (
 from playtest.board.view import glow_from_events
 from playtest.cues import Cue, base_values, pick_cue, voice_for
 from playtest.storage.errors import ConflictError
+from playtest.storage.game_counts import RESTARTED
 
 
 def dice_for(seed: int, roll_number: int) -> tuple[int, int, int, int]:
@@ -224,7 +225,7 @@ class PlayController:
         if any(e.kind in ("place", "brown") for e in events):
             self.glow = glow_from_events(events, computer=self.seat_kind(seat) != "human")
 
-    def abandon(self, reason: str = "restarted") -> None:
+    def abandon(self, reason: str = RESTARTED) -> None:
         """End an unfinished game without a result (restart): logged and stored as such."""
         if self.is_over or self.finished_logged:
             return

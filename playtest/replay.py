@@ -15,6 +15,7 @@ from sqlalchemy.engine import Engine
 
 from engine.vapoosh import Rules, VapooshGame, action_from_json
 from playtest.board.view import glow_from_events
+from playtest.storage.game_counts import LEFT, RESTARTED
 from playtest.storage.models import events as _events
 from playtest.storage.models import game_actions as _actions
 from playtest.storage.repository import GameRecord, list_games
@@ -71,9 +72,9 @@ def game_outcome(game: GameRecord) -> str:
     """
     if not game.finished:
         return "not ended (in progress or the page was closed)"
-    if game.reason == "restarted":
+    if game.reason == RESTARTED:
         return "restarted (abandoned, does not count)"
-    if game.reason == "left":
+    if game.reason == LEFT:
         return "left unfinished (abandoned from the menu)"
     if isinstance(game.winner, int) and 1 <= game.winner <= len(game.seats):
         return f"played out: seat {game.winner} ({_seat_kind(game.seats, game.winner)}) won"

@@ -21,6 +21,7 @@ from playtest.game_controller import PlayController
 from playtest.storage import repository as repo
 from playtest.storage.errors import ConflictError
 from playtest.storage.events import EventLogger
+from playtest.storage.game_counts import LEFT, RESTARTED
 from playtest.storage.models import events, game_actions
 from playtest.study_config import (
     EffectiveConfig,
@@ -306,7 +307,7 @@ def open_game(engine: Engine, logger: EventLogger, tester: Tester, session_id: s
 
 
 #: ``game_end`` reasons of games the tester did not play to the end.
-UNFINISHED_REASONS = ("restarted", "left")
+UNFINISHED_REASONS = (RESTARTED, LEFT)
 
 
 def games_finished(engine: Engine, tester: Tester) -> int:

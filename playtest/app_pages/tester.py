@@ -26,6 +26,7 @@ from playtest.game_controller import PlayController, StaleGameError, TurnError
 from playtest.messages import MessageError, speed
 from playtest.storage import repository as repo
 from playtest.storage.errors import ConflictError
+from playtest.storage.game_counts import LEFT, RESTARTED
 from surveys.streamlit_renderer import render_survey
 
 T = TypeVar("T")
@@ -476,7 +477,7 @@ def _game_controls(tester: services.Tester, ctrl: PlayController) -> None:
 
 def _new_game(tester: services.Tester, ctrl: PlayController) -> None:
     """Leave this game unfinished ("restarted": it does not count) and start another."""
-    ctrl.abandon("restarted")
+    ctrl.abandon(RESTARTED)
     st.session_state.pop("cue", None)
     _controller(tester, new=True)
 
@@ -561,7 +562,7 @@ def _close_menu(tester: services.Tester, ctrl: PlayController, choice: str) -> N
     if choice == "new_game":
         _new_game(tester, ctrl)
     elif choice == "stop":
-        ctrl.abandon("left")
+        ctrl.abandon(LEFT)
         st.session_state.pop("ctrl", None)
         st.session_state["stop_playing"] = True
 

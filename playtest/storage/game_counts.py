@@ -42,7 +42,8 @@ from sqlalchemy import Engine, func, select
 
 from playtest.storage.models import events
 
-# game_end reasons of games that ended without a result (playtest.services has the same).
+# game_end reasons of games that ended without a result: the one definition (services,
+# the game controller, replay and the play page use these).
 RESTARTED, LEFT = "restarted", "left"
 
 
