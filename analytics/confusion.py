@@ -29,7 +29,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from analytics import derive, severity
 from analytics.data import StudyData
@@ -192,11 +191,10 @@ def _hardest_facts(data: StudyData, min_attempts: int) -> pd.DataFrame:
     result["b"] = result["b"].astype(int)
     result["wrong"] = result["wrong"].astype(int)
     result["wrong_rate"] = result["wrong"] / result["attempts"]
-    alpha = prior.alpha + result["wrong"]
-    beta = prior.beta + result["attempts"] - result["wrong"]
-    result["smoothed_rate"] = alpha / (alpha + beta)
-    result["ci_low"] = sps.beta.ppf(0.025, alpha, beta) if len(result) else []
-    result["ci_high"] = sps.beta.ppf(0.975, alpha, beta) if len(result) else []
+    rate, low, high = prior.posterior(result["wrong"], result["attempts"])
+    result["smoothed_rate"] = rate
+    result["ci_low"] = low if len(result) else []
+    result["ci_high"] = high if len(result) else []
     return result.sort_values(["smoothed_rate", "attempts"], ascending=[False, False],
                               kind="stable").reset_index(drop=True)[columns]
 

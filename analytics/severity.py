@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from scipy import stats as sps
@@ -100,6 +101,19 @@ class Prior:
     @property
     def beta(self) -> float:
         return (1.0 - self.mean) * self.strength
+
+    def posterior(self, troubles: Any, occasions: Any) -> tuple[Any, Any, Any]:
+        """Shrunk rate and its 95 % interval after ``troubles`` on ``occasions`` (numbers
+        or arrays of them): the Beta posterior's mean, 2.5 % and 97.5 % points.
+
+        >>> rate, low, high = Prior(0.1, 10.0).posterior(3, 10)
+        >>> round(rate, 2), bool(low < rate < high)
+        (0.2, True)
+        """
+        alpha = self.alpha + troubles
+        beta = self.beta + occasions - troubles
+        return (alpha / (alpha + beta), sps.beta.ppf(0.025, alpha, beta),
+                sps.beta.ppf(0.975, alpha, beta))
 
 
 @dataclass(frozen=True)
@@ -180,10 +194,8 @@ def score(tallies: Sequence[Tally], means: dict[str, float] | None = None,
     result = []
     for tally in tallies:
         prior = priors[tally.family]
-        alpha = prior.alpha + tally.troubles
-        beta = prior.beta + tally.occasions - tally.troubles
-        shrunk = alpha / (alpha + beta)
-        low, high = (float(v) for v in sps.beta.ppf([0.025, 0.975], alpha, beta))
+        shrunk, low, high = (float(v) for v in prior.posterior(tally.troubles,
+                                                                 tally.occasions))
         reach = tally.affected / tally.testers if tally.testers else 0.0
         kept = persistence(tally)
         value = severity(shrunk - tally.baseline, reach, kept, tally.impact)
