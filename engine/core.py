@@ -38,6 +38,9 @@ __all__ = [
     "Event",
     "Game",
     "State",
+    "Refusal",
+    "ClickResult",
+    "PlayableState",
     "GameRecord",
     "register_game",
     "make_game",
@@ -132,6 +135,77 @@ class State(Protocol):
     def returns(self) -> list[float]: ...
 
     def to_json(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why the rules refuse a click: a stable ``reason`` code for logs and analytics
+    (``"walled"``, ``"own_tile"``, ...) and a ``message`` in the player's words.
+
+    >>> Refusal("walled", "That brick is in a wall.").reason
+    'walled'
+    """
+
+    reason: str
+    message: str
+
+
+@dataclass(frozen=True)
+class ClickResult:
+    """What one click on a target means, decided by the rules alone (pure).
+
+    - ``action``: the legal action the click completes (apply it), or ``None``;
+    - ``refusal``: why the click is refused (``None`` when it is not);
+    - ``selection``: the targets held selected after the click (a Morris brick picked
+      up before its move; ``()`` when nothing is held);
+    - ``fields``: the game's own telemetry fields for the ``click`` event
+      (telemetry-format.md: morris ``point`` and ``from``, vasco ``cell`` and ``tile``,
+      dokusen ``at``).
+
+    A click that only selects has ``action is None and refusal is None``.
+
+    >>> r = ClickResult(None, Refusal("empty", "Pick one of your bricks."), (), {"point": "d4"})
+    >>> r.ok
+    False
+    >>> ClickResult(7, None, (), {"point": "a1"}).ok
+    True
+    """
+
+    action: int | None
+    refusal: Refusal | None
+    selection: tuple[str, ...] = ()
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """True unless the rules refused the click."""
+        return self.refusal is None
+
+
+@runtime_checkable
+class PlayableState(State, Protocol):
+    """What the app needs from a state beyond OpenSpiel's, in game terms.
+
+    - ``phase``: the game's own name of what is due now (``"roll"``, ``"place"``,
+      ``"remove"``, ``"move"``, ``"over"``, ...);
+    - ``legal_targets(selection)``: the targets a click may choose now, as the game's
+      own strings (Morris points ``"a7"``, Vapoosh tiles ``"5,8"``), given what is
+      already selected;
+    - ``click(target, selection)``: what a click means (:class:`ClickResult`), without
+      changing the state;
+    - ``to_text()``: a plain-text view of the position, for logs, tests and screen
+      readers.
+
+    Whose turn it is stays ``current_player()``.
+    """
+
+    phase: str
+
+    def legal_targets(self, selection: Sequence[str] = ()) -> list[str]: ...
+
+    def click(self, target: str, selection: Sequence[str] = ()) -> ClickResult: ...
+
+    def to_text(self) -> str: ...
 
 
 @runtime_checkable
