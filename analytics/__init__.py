@@ -25,5 +25,6 @@ Imports nothing of ours. Modules:
 - ``planted`` / ``calibrate``: planted studies with a documented error model and
   ``python -m analytics.calibrate`` (false alarms, power).
 - ``figures``: Plotly builders; ``report``: ``build_report``, ``report_markdown``,
-  ``report_html``, ``report_figures``; ``bench`` / ``synth``: the benchmark.
+  ``report_html``, ``report_figures``; ``synth``: seeded synthetic studies (tests and
+  ``benchmarks/bench_analytics.py``).
 """

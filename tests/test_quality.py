@@ -18,7 +18,9 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff_is_clean() -> None:
-    result = _run(str(BIN / "ruff"), "check", "engine", "surveys", "analytics", "playtest", "tests")
+    result = _run(
+        str(BIN / "ruff"), "check", "engine", "surveys", "analytics", "playtest", "benchmarks", "tests"
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -2,7 +2,7 @@
 
 Modules: ``db`` (engines, migrations), ``models`` (tables), ``repository`` (studies,
 participants, sessions, games, responses, assignments), ``events`` (``EventLogger``),
-``exchange`` (export/import, ``load_study_data``), ``privacy``, ``bench``, ``commands``
+``exchange`` (export/import, ``load_study_data``), ``privacy``, ``commands``
 (the CLI's storage subcommands). Import from the modules; this package imports nothing
 heavy on its own so the CLI starts fast.
 """

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from sqlalchemy.engine import Engine
@@ -140,8 +141,23 @@ def participant_delete(args: argparse.Namespace) -> int:
     ],
 )
 def bench_db(args: argparse.Namespace) -> int:
-    from playtest.storage.bench import run_benchmarks
-
+    # The benchmarks live in the top-level ``benchmarks/`` package of a source checkout,
+    # which the wheel does not ship: forward to it when it is there (next to this package
+    # in an editable install, whatever the working folder).
+    checkout = Path(__file__).resolve().parents[2]
+    if (checkout / "benchmarks" / "__init__.py").is_file() and str(checkout) not in sys.path:
+        sys.path.append(str(checkout))
+    try:
+        from benchmarks.bench_storage import run_benchmarks
+    except ModuleNotFoundError as err:
+        if err.name not in ("benchmarks", "benchmarks.bench_storage"):
+            raise
+        print(
+            "playtest bench-db: the benchmarks are not installed; run"
+            " `python -m benchmarks.bench_storage` from a source checkout",
+            file=sys.stderr,
+        )
+        return 2
     run_benchmarks(
         directory=args.dir, url=args.url, import_events=args.events, only=args.only or None
     )

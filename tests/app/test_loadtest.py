@@ -1,6 +1,6 @@
 """The load client against a real `streamlit run` server: every click it sends is stored once.
 
-No timing assertions: speed is what `python -m playtest.loadtest` prints.
+No timing assertions: speed is what `python -m benchmarks.loadtest` prints.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from playtest import loadtest
+from benchmarks import loadtest
 from playtest.storage.db import make_engine
 from playtest.storage.models import EventRow
 

@@ -12,7 +12,7 @@ from playtest.board import assets
 from playtest.board.component import COMPONENT_NAME
 
 ROOT = Path(__file__).resolve().parents[2]
-HARNESS = str(ROOT / "playtest" / "board" / "harness_app.py")
+HARNESS = str(ROOT / "benchmarks" / "board_harness_app.py")
 
 
 def test_static_board_js_is_the_generated_module() -> None:

@@ -4,7 +4,7 @@ Fixtures (reuse them from any test under tests/browser/):
 
 - `streamlit_app(script, env=None) -> StreamlitServer`: starts `streamlit run <script>`
   on a free port (headless, cwd = project root so `.streamlit/config.toml` applies; see
-  playtest/board/devserver.py), polls `/_stcore/health` until it answers `ok`, and stops
+  benchmarks/devserver.py), polls `/_stcore/health` until it answers `ok`, and stops
   it at the end of the session.
   Servers are shared per (script, env) within a session; each browser context is a new
   Streamlit session, so tests stay isolated.
@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from playtest.board.devserver import (
+from benchmarks.devserver import (
     CHROMIUM,
     CHROMIUM_ARGS,
     ROOT,
@@ -45,7 +45,7 @@ APP_RENDER_TIMEOUT_MS = 30_000
 def streamlit_app(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[Callable[..., StreamlitServer]]:
-    """Factory: `streamlit_app("playtest/board/harness_app.py", {"X": "1"})`."""
+    """Factory: `streamlit_app("benchmarks/board_harness_app.py", {"X": "1"})`."""
     servers: dict[tuple[str, tuple[tuple[str, str], ...]], StreamlitServer] = {}
     log_dir = tmp_path_factory.mktemp("streamlit-logs")
 

@@ -1,4 +1,4 @@
-"""The board component in real Chromium, through playtest/board/harness_app.py."""
+"""The board component in real Chromium, through benchmarks/board_harness_app.py."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from playtest.board.view import default_label
 
 pytestmark = pytest.mark.browser
 
-HARNESS = "playtest/board/harness_app.py"
+HARNESS = "benchmarks/board_harness_app.py"
 TILES = ".st-key-board button.tile"
 LOG = ".st-key-harness_log [data-testid=stText]"
 

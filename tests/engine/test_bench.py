@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from engine.bench import decision_positions, main
+from benchmarks.bench_engine import decision_positions, main
 from engine.vapoosh import Rules
 
 

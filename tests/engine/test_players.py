@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from engine.bench import decision_positions
+from benchmarks.bench_engine import decision_positions
 from engine.players import LEVELS, Decision, ExpectimaxPlayer, Player, PlayerError, make_player
 from engine.players import geometry as geo
 from engine.vapoosh import Brown, Place, Roll, Rules, VapooshGame

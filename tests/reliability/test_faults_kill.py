@@ -1,7 +1,7 @@
 """``kill -9`` of the server while testers play, then a restart (issue 11, reliability).
 
 Real ``streamlit run`` processes on one SQLite file; testers speak Streamlit's websocket
-protocol (``playtest.loadtest``). An action is *acknowledged* when its rerun finished (the
+protocol (``benchmarks.loadtest``). An action is *acknowledged* when its rerun finished (the
 app stores an action before it draws the answer). After the kill the testers come back
 with their resume links on a new server and play on. Checked: every acknowledged roll and
 click is stored exactly once, an unacknowledged one at most once, no session's ``seq`` has
@@ -25,10 +25,10 @@ import websockets
 from async_run import run_async
 from sqlalchemy import Engine, select
 
+from benchmarks import loadtest
+from benchmarks.devserver import StreamlitServer, start_streamlit
 from engine.vapoosh import Rules, VapooshGame, action_from_json
-from playtest import loadtest
 from playtest.board import board_view
-from playtest.board.devserver import StreamlitServer, start_streamlit
 from playtest.storage import repository as repo
 from playtest.storage.models import EventRow, SessionRow
 

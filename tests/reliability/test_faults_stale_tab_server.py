@@ -18,8 +18,8 @@ import websockets
 from async_run import run_async
 from sqlalchemy import select
 
-from playtest import loadtest
-from playtest.board.devserver import start_streamlit
+from benchmarks import loadtest
+from benchmarks.devserver import start_streamlit
 from playtest.storage import repository as repo
 from playtest.storage.models import EventRow
 

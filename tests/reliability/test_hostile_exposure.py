@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from playtest.board.devserver import free_port, healthy  # noqa: E402
+from benchmarks.devserver import free_port, healthy  # noqa: E402
 
 LISTEN = "0A"
 

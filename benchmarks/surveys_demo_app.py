@@ -1,4 +1,4 @@
-"""Standalone demo: ``streamlit run surveys/demo_app.py``.
+"""Standalone demo: ``streamlit run benchmarks/surveys_demo_app.py``.
 
 Pick a bundled survey, answer it (progress kept in ``st.session_state``), then see the
 instrument scores, quiz results and the response records the app would store.

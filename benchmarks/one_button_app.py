@@ -1,6 +1,6 @@
 """The baseline for the latency benchmark: one st.button and a counter.
 
-streamlit run playtest/board/one_button_app.py
+streamlit run benchmarks/one_button_app.py
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A small app that shows the board for manual viewing and browser tests.
 
-    streamlit run playtest/board/harness_app.py
+    streamlit run benchmarks/board_harness_app.py
     # options as query parameters: ?highlight=1 &interactive=0 &seats=human,computer
     #   &sums=1 &free=1 (every click on an empty tile places; for the latency benchmark)
     #   &seed=7 (dice) &muted=1 (start with sound off) &log=0 (no event log below the board)

@@ -2,7 +2,7 @@
 
 Run::
 
-    python -m playtest.bench_dashboard --testers 10000 [--db PATH] [--breakdown]
+    python -m benchmarks.bench_dashboard --testers 10000 [--db PATH] [--breakdown]
 
 It creates a SQLite file filled by the demo generator (or reuses ``--db`` if that file
 already holds the demo study's testers), then for every designer page measures
@@ -237,7 +237,7 @@ def breakdown(db: Path) -> list[tuple[str, float]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m playtest.bench_dashboard",
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_dashboard",
                                      description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--testers", type=int, default=10000,
                         help="simulated testers when the database is new (default 10000)")

@@ -1,6 +1,6 @@
 """Click-to-repaint latency of the board, against a one-button Streamlit app.
 
-    python -m playtest.board.bench_latency [--clicks 30] [--warmup 3] [--json] [--stages]
+    python -m benchmarks.bench_board_latency [--clicks 30] [--warmup 3] [--json] [--stages]
 
 Starts both apps with `streamlit run` (the project's .streamlit/config.toml applies),
 opens each in headless Debian Chromium, and for every sample does a real mouse click:
@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from playtest.board.devserver import CHROMIUM, CHROMIUM_ARGS, start_streamlit
+from benchmarks.devserver import CHROMIUM, CHROMIUM_ARGS, start_streamlit
 
 IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
 
@@ -216,7 +216,7 @@ def bench_button(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m playtest.board.bench_latency", description=__doc__.splitlines()[0]
+        prog="python -m benchmarks.bench_board_latency", description=__doc__.splitlines()[0]
     )
     parser.add_argument("--clicks", type=int, default=30)
     parser.add_argument("--warmup", type=int, default=3)
@@ -236,8 +236,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     button_stages: list[list[float]] | None = [] if args.stages else None
     board_stages: list[list[float]] | None = [] if args.stages else None
-    board_srv = start_streamlit("playtest/board/harness_app.py")
-    button_srv = start_streamlit("playtest/board/one_button_app.py")
+    board_srv = start_streamlit("benchmarks/board_harness_app.py")
+    button_srv = start_streamlit("benchmarks/one_button_app.py")
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

@@ -2,7 +2,7 @@
 
 Used by the browser tests (tests/browser/conftest.py) and the latency benchmark.
 
->>> server = start_streamlit("playtest/board/harness_app.py")  # doctest: +SKIP
+>>> server = start_streamlit("benchmarks/board_harness_app.py")  # doctest: +SKIP
 >>> server.url  # doctest: +SKIP
 'http://127.0.0.1:41235'
 >>> server.stop()  # doctest: +SKIP
@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 START_TIMEOUT_S = 60.0
 # Debian's Chromium, as the browser tests and the latency benchmark launch it.
 CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))

@@ -1,4 +1,9 @@
-"""Storage benchmarks (``playtest bench-db``): prints numbers, asserts nothing.
+"""Storage benchmarks: prints numbers, asserts nothing.
+
+    python -m benchmarks.bench_storage [--dir D] [--url URL] [--events N] [--only latency ...]
+
+(``playtest bench-db`` forwards here from a source checkout.)
+
 
 * ``latency`` — one click event (insert + commit) through ``EventLogger.log``: p50/p99
   with 16 writer threads at once (closed loop: every thread logs again as soon as its
@@ -12,10 +17,12 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import resource
 import statistics
+import sys
 import tempfile
 import threading
 import time
@@ -348,3 +355,25 @@ def _show(values: dict[str, Any]) -> str:
         f"{key}={value:.3f}" if isinstance(value, float) else f"{key}={value}"
         for key, value in values.items()
     )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m benchmarks.bench_storage``: run the chosen benchmarks, print the numbers."""
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.bench_storage", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("--dir", default=None, help="folder for the scratch database")
+    parser.add_argument("--url", default=None, help="benchmark this database URL instead")
+    parser.add_argument("--events", type=int, default=1_000_000, help="events in the import")
+    parser.add_argument(
+        "--only", choices=["latency", "writers", "import", "load"], action="append"
+    )
+    args = parser.parse_args(argv)
+    run_benchmarks(
+        directory=args.dir, url=args.url, import_events=args.events, only=args.only or None
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

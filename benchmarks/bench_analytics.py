@@ -1,4 +1,4 @@
-"""Benchmark: ``python -m analytics.bench --testers 10000`` prints seconds per function.
+"""Benchmark: ``python -m benchmarks.bench_analytics --testers 10000`` prints seconds per function.
 
 The input is :func:`analytics.synth.synthesize_study` (≈100 events per tester). The one-off
 derivation (``analytics.derive.prepare``) is timed first, then every page-facing function

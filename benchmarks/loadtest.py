@@ -1,6 +1,6 @@
 """Load benchmark: many simulated testers playing at once over Streamlit's own protocol.
 
-    python -m playtest.loadtest --testers 50 --turns 10 [--think-ms 500:1500] [--seed 1]
+    python -m benchmarks.loadtest --testers 50 --turns 10 [--think-ms 500:1500] [--seed 1]
                                 [--time-limit 600] [--keep DIR] [--quickack]
 
 Starts the real app (``streamlit run playtest/app.py``, the project's
@@ -76,8 +76,8 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.runtime.state.session_state import STREAMLIT_INTERNAL_KEY_PREFIX
 
+from benchmarks.devserver import StreamlitServer, start_streamlit
 from playtest import services
-from playtest.board.devserver import StreamlitServer, start_streamlit
 from playtest.storage.db import make_engine, upgrade
 from playtest.storage.models import EventRow, SessionRow
 from playtest.study_config import StudyConfig
@@ -650,7 +650,7 @@ def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500,
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m playtest.loadtest",
+        prog="python -m benchmarks.loadtest",
         description="Simulated testers playing at once against the real app over "
                     "Streamlit's websocket protocol; prints round trips and checks storage.")
     parser.add_argument("--testers", type=int, default=50, help="simultaneous testers (1-200)")
