@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from playtest import auth, loadtest
+from benchmarks import loadtest
+from playtest import auth
 from playtest.storage import repository as repo
 from playtest.storage.db import make_engine
 
