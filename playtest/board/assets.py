@@ -191,6 +191,10 @@ CSS: Final = "\n".join(
 .vb button.vb-brown.below { bottom: auto; top: 88%; }
 .vb button.vb-brown.first { left: 0; transform: none; }
 .vb button.vb-brown.last { left: auto; right: 0; transform: none; }
+.vb button.vb-brown.on {
+inset: 0; left: 0; bottom: 0; transform: none; min-width: 0; min-height: 0; width: 100%; height: 100%;
+padding: 0; border-radius: clamp(2px, .8cqi, 6px); font-size: clamp(7px, 2cqi, 13px); overflow: hidden;
+}
 .vb-zoom {
   position: absolute; inset: 0; z-index: 6; display: grid; gap: 4px; padding: 6px;
   grid-template-columns: .45fr repeat(5, minmax(0, 1fr)); grid-template-rows: .45fr repeat(5, minmax(0, 1fr));
@@ -500,6 +504,10 @@ function openZoom(st, i) {
   }
   z.replaceChildren(...parts);
   z.hidden = false;
+  const zoomTiles = Array.from(z.querySelectorAll("button.tile"));
+  for (const chip of z.querySelectorAll("button.vb-brown")) {
+    placeChip(chip, zoomTiles.find((t) => t.dataset.index === chip.dataset.index), zoomTiles);
+  }
   st.zoomAt = i;
   st.vb.dataset.zoom = String(i);
 }
@@ -532,8 +540,42 @@ function paintBrowns(st, list) {
   for (const chip of st.grid.querySelectorAll("button.vb-brown")) chip.remove();
   for (const j of list || []) {
     const c = j % SIZE;
-    st.tiles[j].parentElement.appendChild(brownChip(j, Math.floor(j / SIZE) === 0, c === 0, c === SIZE - 1));
+    const chip = brownChip(j, Math.floor(j / SIZE) === 0, c === 0, c === SIZE - 1);
+    st.tiles[j].parentElement.appendChild(chip);
+    placeChip(chip, st.tiles[j], st.tiles);
   }
+}
+
+function overlaps(a, b) {
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}
+
+function coversAnOption(chip, own, tiles) {
+  const a = chip.getBoundingClientRect();
+  for (const t of tiles) {
+    if (t !== own && t.classList.contains("hl") && overlaps(a, t.getBoundingClientRect())) return true;
+  }
+  return false;
+}
+
+function placeChip(chip, own, tiles) {
+  // A chip must never lie over a tile the tester may tap for a normal counter: on a phone
+  // a chip beside its tile is wider than a tile and covered the option above it, so a tap
+  // meant for that option put a brown counter elsewhere. When the tile itself takes no
+  // normal counter (the tester's own tile after three 6s), the chip sits on it; otherwise
+  // it goes above or below, on the side where it covers no other option.
+  if (!own) return;
+  if (!own.classList.contains("hl")) {
+    chip.classList.remove("below");
+    chip.classList.add("on");
+    return;
+  }
+  const first = chip.classList.contains("below");
+  for (const below of [first, !first]) {
+    chip.classList.toggle("below", below);
+    if (!coversAnOption(chip, own, tiles)) return;
+  }
+  chip.classList.toggle("below", first);
 }
 
 function moveFocus(st, j, focus) {

@@ -185,6 +185,7 @@ def _play_wide_game(page: Any) -> list[float]:
         page.get_by_role("button", name="Roll the dice").click()
         _wait_change(page, mark)
         tops.append(_box(page.locator(".vb-grid"))["y"])
+        assert _chips_covering_options(page) == []
         for index in _options(page):
             mark = _mark(page)
             page.locator(f".vb-grid button.tile[data-index='{index}']").click()
@@ -287,6 +288,7 @@ def test_on_a_phone_every_jittered_tap_lands_on_the_intended_tile(
         page.get_by_role("button", name="Roll the dice").tap()
         _wait_change(page, mark)
         tops.append(_box(page.locator(".vb-grid"))["y"])
+        assert _chips_covering_options(page) == []
         for index in _options(page):
             tile = page.locator(f".vb-grid button.tile[data-index='{index}']")
             small = _box(tile)
@@ -369,6 +371,28 @@ def test_rules_menu_and_restart_open_as_dialogs_in_view_with_whole_labels(
 # -- 6. the brown counter on the board, next to its tiles ----------------------------------
 
 
+def _chips_covering_options(page: Any) -> list[tuple[str, str]]:
+    """(chip's tile, covered tile) for every Brown chip lying over another option tile.
+
+    A tap on a covered option would put a brown counter on the chip's tile instead
+    (seen at 360 px: the chip of tile 142 lay over option 131).
+    """
+    # the board lives in a shadow root: a locator reaches it, document.querySelector does not
+    return page.locator(".vb-grid").evaluate("""(grid) => {
+      const hit = [];
+      for (const chip of grid.querySelectorAll('button.vb-brown')) {
+        const a = chip.getBoundingClientRect();
+        for (const t of grid.querySelectorAll('button.tile.hl')) {
+          if (t.dataset.index === chip.dataset.index) continue;
+          const b = t.getBoundingClientRect();
+          if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+            hit.push([chip.dataset.index, t.dataset.index]);
+        }
+      }
+      return hit;
+    }""")
+
+
 @pytest.mark.parametrize("size", [WIDE, PHONE], ids=["1280", "360"])
 def test_the_brown_counter_choice_sits_beside_the_tiles_it_concerns(
     new_page: Callable[..., Any], app: Any, app_db: tuple[str, Engine],
@@ -394,10 +418,13 @@ def test_the_brown_counter_choice_sits_beside_the_tiles_it_concerns(
         index = chip.get_attribute("data-index")
         tile = _box(page.locator(f".vb-grid button.tile[data-index='{index}']"))
         box = _box(chip)
-        # right above its tile, touching it, and inside the window
+        # right above or below its tile, touching it, and inside the window
         assert box["x"] <= tile["x"] + tile["width"] and tile["x"] <= box["x"] + box["width"]
-        assert tile["y"] - box["height"] <= box["y"] <= tile["y"] + 2
+        above = tile["y"] - box["height"] <= box["y"] <= tile["y"] + 2
+        below = tile["y"] + tile["height"] - 2 <= box["y"] <= tile["y"] + tile["height"]
+        assert above or below
         assert _in_view(box, size)
+    assert _chips_covering_options(page) == []
     name = str(size["width"])
     screenshot(page, f"play-ux-6-brown-choice-{name}")
     index = chips.first.get_attribute("data-index")
