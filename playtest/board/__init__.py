@@ -2,7 +2,8 @@
 
 `playtest.board.view` and `playtest.board.sounds` import no Streamlit; the component
 lives in `playtest.board.component` (imports Streamlit; registers the component on first
-mount) and its front end in the generated `static/board.js` (see `playtest.board.assets`).
+mount) and its front end in real files under `static/`: `board.js` (the ES module Streamlit
+loads), `board.html`, `board.css` and the sound cues `cues.json`.
 """
 
 from __future__ import annotations

@@ -40,6 +40,7 @@ import math
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final
 
 import streamlit as st
@@ -49,13 +50,17 @@ from streamlit.components.v2.manifest_scanner import ComponentConfig, ComponentM
 from streamlit.components.v2.types import ComponentRenderer
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
-from playtest.board.assets import BOARD_JS_FILE, STATIC_DIR
 from playtest.board.view import TILE_COUNT, BoardView, tile_at
 
 # "<project>.<component>", the name Streamlit gives a packaged component.
 PROJECT_NAME: Final = "vapoosh-playtest-lab"
 COMPONENT_NAME: Final = f"{PROJECT_NAME}.board"
 _SEEN_MAX: Final = 256
+# The board's front end: real files in the component's asset dir. board.js is the ES module
+# Streamlit loads; it fetches board.html, board.css and cues.json from beside itself.
+STATIC_DIR: Final = Path(__file__).resolve().parent / "static"
+BOARD_JS_FILE: Final = "board.js"
+FRONT_END_FILES: Final = ("board.js", "board.html", "board.css", "cues.json")
 
 
 def ensure_asset_dir(manager: BidiComponentManager) -> None:

@@ -1,8 +1,9 @@
-"""Sound cues, made in code: one spec table drives both players.
+"""Sound cues, synthesised from one table that drives both players.
 
-The board component's JavaScript plays `CUES` with WebAudio oscillators (the table is
-sent to the browser as JSON), and `wav_bytes` renders the same notes to 16-bit mono WAV
-with numpy, for tests and as an `st.audio` fallback. No audio files are shipped.
+The table is one file, `static/cues.json`, beside the board's front end: the component's
+JavaScript (`static/board.js`) fetches it and plays it with WebAudio oscillators, and
+`wav_bytes` renders the same notes to 16-bit mono WAV with numpy, for tests and as an
+`st.audio` fallback. No audio files are shipped.
 
 >>> sorted(CUES) == sorted(CUE_NAMES)
 True
@@ -14,8 +15,10 @@ True
 from __future__ import annotations
 
 import io
+import json
 import wave
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Final
 
 import numpy as np
@@ -41,45 +44,24 @@ class Note:
     gain: float
 
 
-def _n(
-    at: float, dur: float, wave: str, f0: float, f1: float | None = None, gain: float = 0.3
-) -> Note:
-    return Note(at, dur, wave, f0, f0 if f1 is None else f1, gain)
+CUES_FILE: Final = Path(__file__).resolve().parent / "static" / "cues.json"
+
+
+def _load_cues(path: Path = CUES_FILE) -> dict[str, tuple[Note, ...]]:
+    """The cue table from ``static/cues.json``: ``{name: {"about": ..., "notes": [[at, dur,
+    wave, f0, f1, gain], ...]}}``, the one file both players read."""
+    table = json.loads(path.read_text(encoding="utf-8"))
+    return {
+        name: tuple(Note(*(float(v) if i != 2 else str(v) for i, v in enumerate(note)))
+                    for note in entry["notes"])
+        for name, entry in table.items()
+    }
 
 
 # Event classes from the seed's "Audio and Visual Feedback" list, plus "miss" (the comment
-# thread asks for a "silly / disappointing noise" when a player misses a turn).
-CUES: Final[dict[str, tuple[Note, ...]]] = {
-    # dice rattle: short noise clicks
-    "roll": tuple(_n(0.045 * i, 0.035, "noise", 0, gain=0.25) for i in range(6)),
-    # soft wooden "tok"
-    "place": (_n(0, 0.12, "triangle", 660, 440, 0.45), _n(0, 0.05, "sine", 1320, 880, 0.15)),
-    # two rising notes, a bit brighter
-    "capture": (_n(0, 0.1, "square", 392, gain=0.18), _n(0.1, 0.16, "square", 587, gain=0.18)),
-    # sparkly arpeggio C-E-G-C
-    "square": tuple(
-        _n(0.07 * i, 0.16, "sine", f, gain=0.3) for i, f in enumerate((523, 659, 784, 1047))
-    ),
-    # low double buzz
-    "blocked": (_n(0, 0.14, "sawtooth", 130, 110, 0.2), _n(0.18, 0.14, "sawtooth", 130, 98, 0.2)),
-    # the disappointed slide: wah-wah down
-    "miss": (_n(0, 0.22, "triangle", 392, 370, 0.35), _n(0.24, 0.45, "triangle", 349, 262, 0.35)),
-    # gentle "uh-uh": two falling blips (kind, not harsh, for children)
-    "wrong": (_n(0, 0.09, "sine", 330, 300, 0.4), _n(0.12, 0.12, "sine", 262, 233, 0.4)),
-    # big fanfare: fast rising sweep then a chord
-    "vapoosh": (
-        _n(0, 0.35, "sawtooth", 220, 880, 0.15),
-        _n(0.35, 0.6, "square", 523, gain=0.12),
-        _n(0.35, 0.6, "square", 659, gain=0.12),
-        _n(0.35, 0.6, "square", 784, gain=0.12),
-        _n(0.35, 0.6, "noise", 0, gain=0.08),
-    ),
-    # winner: G-C-E-G ta-da
-    "winner": tuple(
-        _n(0.12 * i, 0.3 if i < 3 else 0.55, "triangle", f, gain=0.35)
-        for i, f in enumerate((392, 523, 659, 784))
-    ),
-}
+# thread asks for a "silly / disappointing noise" when a player misses a turn); what each
+# sounds like is its "about" in cues.json.
+CUES: Final[dict[str, tuple[Note, ...]]] = _load_cues()
 CUE_NAMES: Final[tuple[str, ...]] = tuple(CUES)
 
 

@@ -299,7 +299,7 @@ def board_view(
     names: how the turn line, dice line and tile labels name each seat ("you", "the
     computer", "Blue"); by default "player N" / "computer (player N)".
     zoom: on a touch screen whose tiles are small, a tap opens a magnified view of the
-    tapped tile's neighbourhood and the tap there is the click (see assets.py).
+    tapped tile's neighbourhood and the tap there is the click (see static/board.js).
     brown_tiles: tiles where a brown counter may go instead (an optional Vapooh): the
     board draws a "brown" button beside each; its click carries `brown: true`.
     """

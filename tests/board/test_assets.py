@@ -1,48 +1,71 @@
-"""The board's front end ships as one generated file, served from the component's asset dir."""
+"""The board's front end is real files (board.js, board.html, board.css, cues.json) in the
+component's asset dir, served by Streamlit, shipped in the wheel, and in step with Python."""
 
 from __future__ import annotations
 
 import fnmatch
+import json
+import re
 import tomllib
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from playtest.board import assets
-from playtest.board.component import COMPONENT_NAME
+from playtest.board import sounds
+from playtest.board.component import BOARD_JS_FILE, COMPONENT_NAME, FRONT_END_FILES, STATIC_DIR
+from playtest.board.view import SEAT_STYLES
 
 ROOT = Path(__file__).resolve().parents[2]
 HARNESS = str(ROOT / "benchmarks" / "board_harness_app.py")
 
 
-def test_static_board_js_is_the_generated_module() -> None:
-    assert assets.static_is_current(), (
-        "playtest/board/static/board.js is stale: run `python -m playtest.board.assets`"
-    )
-    assert assets.main(["--check"]) == 0
+def _read(name: str) -> str:
+    return (STATIC_DIR / name).read_text(encoding="utf-8")
 
 
-def test_board_module_holds_markup_style_and_code() -> None:
-    js = assets.BOARD_JS
+def test_board_module_loads_its_markup_style_and_cues_from_beside_itself() -> None:
+    js = _read(BOARD_JS_FILE)
     assert "export default function" in js
-    assert 'data-testid=\\"vapoosh-board\\"' in js  # the markup, as a JS string
-    assert ".tile.o1{color:#ffffff;}" in js  # the seat styles from SEAT_STYLES
-    assert '"place":[[' in js  # the sound cues from sounds.cue_spec()
+    for name in ("board.html", "board.css", "cues.json"):
+        assert f'asset("{name}")' in js
+    assert "import.meta.url" in js  # relative to wherever Streamlit serves the module
+    assert 'data-testid="vapoosh-board"' in _read("board.html")
 
 
-def test_write_static_writes_what_static_is_current_checks(tmp_path: Path) -> None:
-    assert not assets.static_is_current(tmp_path)
-    path = assets.write_static(tmp_path)
-    assert path.name == assets.BOARD_JS_FILE
-    assert assets.static_is_current(tmp_path)
+def test_seat_styles_in_the_css_are_the_python_ones() -> None:
+    css = _read("board.css")
+    for owner, style in SEAT_STYLES.items():
+        assert f".tile.o{owner} {{ color: {style.text_colour}; }}" in css
+        shape = f"background: {style.colour}; clip-path: var(--shape-{style.shape});"
+        assert f".tile.o{owner}::before {{ {shape} }}" in css
+        assert f".vb-swatch.o{owner} {{ {shape} }}" in css
+        assert f"--shape-{style.shape}:" in css
+    # no stray seat rule beyond SEAT_STYLES
+    assert {int(n) for n in re.findall(r"\.tile\.o(\d)\b", css)} == {0, *SEAT_STYLES}
 
 
-def test_a_normal_install_ships_the_static_file() -> None:
+def test_css_escapes_are_the_intended_symbols() -> None:
+    css = _read("board.css")
+    assert 'content: "\\2605"' in css  # a star on the winning tiles
+    assert 'content: "\\2699"' in css  # a gear on the computer's tile
+
+
+def test_one_cue_table_for_the_browser_and_the_wav_renderer() -> None:
+    table = json.loads(_read("cues.json"))
+    assert set(table) == set(sounds.CUE_NAMES)
+    for name, entry in table.items():
+        assert entry["about"]
+        assert [list(note.values()) for note in sounds.cue_spec()[name]] == entry["notes"]
+
+
+def test_a_normal_install_ships_the_front_end_files() -> None:
     # setuptools package-data patterns are relative to the package directory
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
     patterns = data["tool"]["setuptools"]["package-data"].get("playtest.board", [])
-    rel = f"{assets.STATIC_DIR.name}/{assets.BOARD_JS_FILE}"
-    assert any(fnmatch.fnmatch(rel, p) for p in patterns), patterns
+    for name in FRONT_END_FILES:
+        assert (STATIC_DIR / name).is_file()
+        rel = f"{STATIC_DIR.name}/{name}"
+        assert any(fnmatch.fnmatch(rel, p) for p in patterns), (rel, patterns)
 
 
 def test_rerun_message_carries_the_file_path_not_the_code() -> None:
@@ -51,6 +74,6 @@ def test_rerun_message_carries_the_file_path_not_the_code() -> None:
     (board,) = at.get("bidi_component")
     proto = board.proto
     assert proto.component_name == COMPONENT_NAME
-    assert proto.js_source_path == assets.BOARD_JS_FILE
+    assert proto.js_source_path == BOARD_JS_FILE
     assert (proto.js_content, proto.css_content, proto.html_content) == ("", "", "")
     assert proto.ByteSize() < 4000  # the view data only (it was ~20 KB with inline code)

@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from playtest.board.assets import BOARD_JS, BOARD_JS_FILE
-from playtest.board.component import COMPONENT_NAME
+from playtest.board.component import BOARD_JS_FILE, COMPONENT_NAME, FRONT_END_FILES, STATIC_DIR
 from playtest.board.view import default_label
 
 pytestmark = pytest.mark.browser
@@ -91,14 +90,17 @@ def test_board_is_drawn_from_the_packaged_module(
     new_page: Callable[..., Any], harness: Any
 ) -> None:
     page = _open(new_page, harness)
-    url = f"{harness.url}/_stcore/bidi-components/{COMPONENT_NAME}/{BOARD_JS_FILE}"
+    base = f"{harness.url}/_stcore/bidi-components/{COMPONENT_NAME}"
     loaded = page.evaluate("() => performance.getEntriesByType('resource').map((e) => e.name)")
-    assert url in loaded  # the browser fetched the board's code from the asset route
-    # ... and the route serves the generated module (the page has no other copy of it)
-    with urllib.request.urlopen(url, timeout=10) as resp:
-        assert resp.status == 200
-        assert "javascript" in resp.headers["Content-Type"]
-        assert resp.read().decode() == BOARD_JS
+    for name in FRONT_END_FILES:
+        # the browser fetched the board's code, markup, style and cues from the asset route
+        assert f"{base}/{name}" in loaded, name
+        # ... and the route serves the real file (the page has no other copy of it)
+        with urllib.request.urlopen(f"{base}/{name}", timeout=10) as resp:
+            assert resp.status == 200
+            if name == BOARD_JS_FILE:
+                assert "javascript" in resp.headers["Content-Type"]
+            assert resp.read().decode() == (STATIC_DIR / name).read_text(encoding="utf-8")
     # the markup and style came from that module: styled tiles, one <style> in the board
     assert page.locator(".st-key-board style").count() == 1
     assert page.locator(TILES).first.evaluate("(b) => getComputedStyle(b).cursor") == "pointer"
