@@ -52,8 +52,10 @@ def _load_cues(path: Path = CUES_FILE) -> dict[str, tuple[Note, ...]]:
     wave, f0, f1, gain], ...]}}``, the one file both players read."""
     table = json.loads(path.read_text(encoding="utf-8"))
     return {
-        name: tuple(Note(*(float(v) if i != 2 else str(v) for i, v in enumerate(note)))
-                    for note in entry["notes"])
+        name: tuple(
+            Note(float(at), float(dur), str(wave), float(f0), float(f1), float(gain))
+            for at, dur, wave, f0, f1, gain in entry["notes"]
+        )
         for name, entry in table.items()
     }
 
