@@ -1,4 +1,4 @@
-"""The ``playtest`` command line: a registry of subcommands.
+"""The ``playtest`` command line, on Click: a registry of subcommands.
 
 Commands live next to what they drive, in modules named ``commands``: this file finds
 ``playtest.commands`` and every ``playtest.<package>.commands`` and imports them; each
@@ -13,9 +13,20 @@ touches this file::
         ...
         return 0
 
-Nested names (``command("designer", "set-password", ...)``) make groups; a group's own
-help comes from :func:`group`. Errors that users can fix raise :class:`CommandError` or a
-``playtest.storage.errors.StorageError``: ``main`` prints one line and exits with 2.
+:func:`arg` takes the familiar ``add_argument`` vocabulary (``type``, ``default``,
+``required``, ``choices``, ``dest``, ``action="store_true"``/``"append"``, ``help``) and
+:func:`build_cli` turns each registration into a :class:`click.Command` (options,
+arguments, help, type checks and usage errors are Click's); the decorated function gets
+the parsed values as attributes of one namespace. Nested names (``command("designer",
+"set-password", ...)``) make :class:`click.Group` s; a group's own help comes from
+:func:`group`. ``playtest`` and ``python -m playtest`` run :func:`main`.
+
+Exit statuses: 0 done; 2 for a usage error (one line: ``playtest: error: …``), a
+:class:`CommandError` or a ``playtest.storage.errors.StorageError`` (one line) and for
+no command at all (the help is printed); 130 when interrupted.
+
+>>> main(["--version-of-nothing"])
+2
 """
 
 from __future__ import annotations
@@ -28,8 +39,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import click
+
 Runner = Callable[[argparse.Namespace], int | None]
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
 
 
 class CommandError(Exception):
@@ -100,51 +114,89 @@ def load_command_modules() -> None:
                 raise
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _click_param(argument: Arg) -> tuple[click.Parameter, str | None]:
+    """One registered :class:`Arg` as a Click option or argument (and an argument's help)."""
+    options = dict(argument.options)
+    help_text = options.pop("help", None)
+    action = options.pop("action", None)
+    dest = options.pop("dest", None)
+    choices = options.pop("choices", None)
+    if choices is not None:
+        options["type"] = click.Choice(list(choices))
+    if not argument.flags[0].startswith("-"):  # positional
+        return click.Argument([dest or argument.flags[0]], **options), help_text
+    declarations = [*argument.flags, *([dest] if dest else [])]
+    if action == "store_true":
+        options.update(is_flag=True, default=False)
+    elif action == "append":
+        options.update(multiple=True)
+    elif action is not None:
+        raise ValueError(f"unsupported action {action!r} for {argument.flags}")
+    return click.Option(declarations, help=help_text, **options), None
+
+
+def _click_command(entry: Command) -> click.Command:
+    params: list[click.Parameter] = []
+    argument_help: list[str] = []
+    for argument in entry.args:
+        param, help_text = _click_param(argument)
+        params.append(param)
+        if help_text:
+            argument_help.append(f"{argument.flags[0].upper()}: {help_text}")
+    run = entry.run
+
+    def callback(**values: Any) -> int:
+        return int(run(argparse.Namespace(**values)) or 0)
+
+    text = "\n\n".join([entry.help, *argument_help])
+    return click.Command(entry.path[-1], callback=callback, params=params, help=text,
+                         short_help=entry.help)
+
+
+def build_cli() -> click.Group:
+    """The ``playtest`` group with every registered command (after :func:`load_command_modules`)."""
     listing = "\n".join(
         f"  playtest {' '.join(path):<28} {entry.help}" for path, entry in sorted(_COMMANDS.items())
     )
-    parser = argparse.ArgumentParser(
-        prog="playtest",
-        description="Playtest lab: run studies, store and exchange playtest data.",
-        epilog="all commands:\n" + listing,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    root = click.Group(
+        "playtest",
+        help="Playtest lab: run studies, store and exchange playtest data.",
+        epilog="\b\nall commands:\n" + listing,  # \b: Click keeps these lines as they are
+        context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     )
-    root = parser.add_subparsers(dest="command", metavar="COMMAND")
-    parsers: dict[tuple[str, ...], Any] = {(): root}
+    groups: dict[tuple[str, ...], click.Group] = {(): root}
     for path in sorted(_COMMANDS):
         for depth in range(1, len(path)):
             prefix = path[:depth]
-            if prefix not in parsers:
-                holder = parsers[prefix[:-1]]
+            if prefix not in groups:
                 group_help = _GROUPS.get(prefix, f"{' '.join(prefix)} commands")
-                group_parser = holder.add_parser(
-                    prefix[-1], help=group_help, description=group_help
-                )
-                parsers[prefix] = group_parser.add_subparsers(
-                    dest="_".join(("sub",) + prefix), metavar="COMMAND", required=True
-                )
-        entry = _COMMANDS[path]
-        sub = parsers[path[:-1]].add_parser(path[-1], help=entry.help, description=entry.help)
-        for argument in entry.args:
-            sub.add_argument(*argument.flags, **argument.options)
-        sub.set_defaults(_run=entry.run)
-    return parser
+                groups[prefix] = click.Group(prefix[-1], help=group_help)
+                groups[prefix[:-1]].add_command(groups[prefix])
+        groups[path[:-1]].add_command(_click_command(_COMMANDS[path]))
+    return root
+
+
+def _usage_line(err: click.UsageError) -> str:
+    where = err.ctx.command_path if err.ctx is not None else "playtest"
+    return f"playtest: error: {err.format_message()} (see {where} --help)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``playtest`` console script."""
+    """Entry point of the ``playtest`` console script and of ``python -m playtest``."""
     from playtest.storage.errors import ImportRejected, StorageError
 
     load_command_modules()
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    run = getattr(args, "_run", None)
-    if run is None:
-        parser.print_help()
-        return EXIT_USAGE
+    cli = build_cli()
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
-        status = run(args)
+        status = cli.main(args, prog_name="playtest", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as err:
+        # a bare ``playtest`` or ``playtest db``: the help, and the usage status
+        print(err.ctx.get_help() if err.ctx is not None else err.format_message())
+        return EXIT_USAGE
+    except click.UsageError as err:
+        print(_usage_line(err), file=sys.stderr)
+        return EXIT_USAGE
     except ImportRejected as exc:
         # One problem: its one line says it all (the summary repeats it with the verdict).
         for line, message in exc.problems[:50] if len(exc.problems) > 1 else ():
@@ -156,9 +208,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CommandError, StorageError, OSError) as exc:
         print(f"playtest: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, click.Abort):
         print("playtest: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     return int(status or 0)
 
 
