@@ -28,20 +28,17 @@ import hmac
 import os
 import secrets
 import time
-import tomllib
 from pathlib import Path
 from typing import TextIO
 
-ENV_VAR = "PLAYTEST_DESIGNER_PASSWORD_HASH"
-SECRETS_KEY = "designer_password_hash"
+from playtest.settings import PASSWORD_HASH_ENV, SECRETS_KEY, load_settings, secrets_path
+
+ENV_VAR = PASSWORD_HASH_ENV
 _N, _R, _P = 2**14, 8, 1
 MIN_PASSPHRASE = 12
 COOKIE_NAME = "playtest_designer"
 COOKIE_LIFETIME_S = 12 * 3600
 
-
-def secrets_path(folder: Path | None = None) -> Path:
-    return (folder or Path.cwd()) / ".streamlit" / "secrets.toml"
 
 
 def hash_password(password: str, *, salt: bytes | None = None) -> str:
@@ -68,19 +65,9 @@ def verify_password(password: str, stored: str) -> bool:
 
 
 def stored_hash(folder: Path | None = None) -> str | None:
-    """The configured password hash, or None when no password is set yet."""
-    from_env = os.environ.get(ENV_VAR)
-    if from_env:
-        return from_env
-    path = secrets_path(folder)
-    if path.is_file():
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError):
-            return None
-        value = data.get(SECRETS_KEY)
-        return str(value) if value else None
-    return None
+    """The configured password hash, or None when no password is set yet
+    (:mod:`playtest.settings`: the environment, then the secrets file)."""
+    return load_settings(folder).designer_password_hash
 
 
 def write_hash(password_hash: str, folder: Path | None = None) -> Path:

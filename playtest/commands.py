@@ -49,7 +49,7 @@ def up(args: argparse.Namespace) -> int:
     if password:
         auth.announce_password(password, sys.stdout)
     base = f"http://{args.address}:{args.port}"
-    print(f"Database: {safe_url(os.environ['DATABASE_URL'])}")
+    print(f"Database: {safe_url(database_url())}")
     print(f"Designer start page: {base}/")
     print(f"Tester link of the demo study: {base}/?study={study.study_id}", flush=True)
     command_line = [sys.executable, "-m", "streamlit", "run", str(APP),

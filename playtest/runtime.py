@@ -20,10 +20,10 @@ import streamlit as st
 from sqlalchemy.engine import Engine, make_url
 
 from playtest.messages import MessageCatalog, load_catalog
+from playtest.settings import LOG_DIR_ENV as LOG_DIR_ENV  # re-exported (tests, docs)
+from playtest.settings import load_settings
 from playtest.storage.db import database_url, make_engine, upgrade
 from playtest.storage.events import EventLogger
-
-LOG_DIR_ENV = "PLAYTEST_LOG_DIR"
 
 
 @st.cache_resource(show_spinner=False)
@@ -57,9 +57,9 @@ def log_file(url: str | None = None) -> Path:
     >>> log_file("sqlite:////srv/lab/playtest.sqlite").as_posix()
     '/srv/lab/playtest-logs/app.log'
     """
-    configured = os.environ.get(LOG_DIR_ENV, "").strip()
-    if configured:
-        return Path(configured) / "app.log"
+    configured = load_settings().log_dir
+    if configured is not None:
+        return configured / "app.log"
     folder = Path.cwd()
     try:
         parsed = make_url(url or database_url())
@@ -77,7 +77,7 @@ _where: list[tuple[tuple[str, str, str], Path]] = []  # what it was made for
 def configure_logging() -> Path | None:
     """Send the ``playtest`` loggers to :func:`log_file` (one file at a time: when the
     database, and so the file, changes, the old handler is closed)."""
-    where = (database_url(), os.environ.get(LOG_DIR_ENV, ""), os.getcwd())
+    where = (database_url(), str(load_settings().log_dir or ""), os.getcwd())
     if _where and _where[0][0] == where:  # every run asks: answer at once if nothing changed
         return _where[0][1]
     path = log_file()

@@ -53,6 +53,7 @@ from sqlalchemy.engine import Engine
 
 from analytics import derive
 from analytics.data import QUIZ_COLUMNS, SCORE_COLUMNS, StudyData
+from playtest.settings import load_settings
 from playtest.storage.exchange import _decode_nullable, load_study_data
 from playtest.storage.models import participants, responses, sessions
 from playtest.storage.survey_records import parsed_definitions
@@ -102,11 +103,11 @@ class SnapshotLoad:
 
 def snapshot_folder(engine: Engine) -> Path | None:
     """Where this database's snapshots go (None: nowhere, e.g. in-memory SQLite)."""
-    configured = os.environ.get("PLAYTEST_CACHE_DIR")
+    configured = load_settings().cache_dir
     url = engine.url
-    if configured:
+    if configured is not None:
         digest = hashlib.sha256(url.render_as_string(hide_password=True).encode()).hexdigest()
-        return Path(configured) / digest[:16]
+        return configured / digest[:16]
     if url.get_backend_name() == "sqlite":
         database = url.database
         if not database or database == ":memory:" or database.startswith("file:"):

@@ -14,7 +14,6 @@ psycopg 3. One engine per process: :func:`get_engine`.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import threading
 import time
@@ -27,9 +26,9 @@ from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
+from playtest.settings import DEFAULT_URL, load_settings
 from playtest.storage.errors import DatabaseUnavailable
 
-DEFAULT_URL = "sqlite:///playtest.sqlite"
 SQLITE_PRAGMAS = (
     "PRAGMA journal_mode=WAL",
     "PRAGMA synchronous=NORMAL",
@@ -54,8 +53,9 @@ _sqlite_write_locks: dict[int, threading.Lock] = {}
 
 
 def database_url() -> str:
-    """``DATABASE_URL`` from the environment, else a SQLite file in the working folder."""
-    return os.environ.get("DATABASE_URL", "").strip() or DEFAULT_URL
+    """``DATABASE_URL`` from the environment, else a SQLite file in the working folder
+    (:mod:`playtest.settings`)."""
+    return load_settings().database_url
 
 
 def normalise_url(url: str) -> str:
