@@ -13,11 +13,14 @@ from __future__ import annotations
 import html
 import math
 import re
-from typing import Any
+from pathlib import Path
+from typing import Any, Final
 
+import jinja2
 import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
+from markupsafe import Markup
 
 from analytics import confusion, experiments, figures, funnel, questionnaires, severity
 from analytics.data import StudyData, validate_study
@@ -131,38 +134,62 @@ def _fmt(value: Any, digits: int = 3) -> str:
     return str(value)
 
 
+def _markdown_cell(value: Any) -> str:
+    """What a ``{{ value }}`` of the Markdown template prints: escaped unless marked safe."""
+    return str(value) if isinstance(value, Markup) else escape_markdown(value)
+
+
+def _environment(*, markdown: bool) -> jinja2.Environment:
+    """The plan's templates (``analytics/templates``): HTML with Jinja's autoescape, Markdown
+    with every printed value passed through :func:`escape_markdown` (its finalize)."""
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
+        autoescape=not markdown,
+        finalize=_markdown_cell if markdown else None,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    environment.filters.update(
+        f2=lambda value: f"{value:.2f}",
+        pct=lambda value: f"{value:.0%}",
+        num=lambda value, digits=3: _fmt(value, digits),
+    )
+    return environment
+
+
+TEMPLATES_DIR: Final = Path(__file__).resolve().parent / "templates"
+_MARKDOWN: Final = _environment(markdown=True)
+_HTML: Final = _environment(markdown=False)
+
+
+def _plan_context(report: dict[str, Any]) -> dict[str, Any]:
+    """What both templates show, worked out once: evidence sentences, experiment rows."""
+    points = [{"action": "", **point, "evidence_text": confusion.evidence_text(point)}
+              for point in report["confusion_points"]]
+    shown = []
+    for experiment in report["experiments"]:
+        rows = experiments.readable_rows(experiment)
+        shown.append({"key": experiment["key"], "verdict": experiment["verdict"],
+                      "intro": _experiment_intro(experiment), "rows": rows,
+                      "header": list(rows[0]) if rows else []})
+    return {"report": {"severity_definition": "", "what_works": [], **report},
+            "points": points, "experiments": shown}
+
+
 def report_markdown(report: dict[str, Any],
                     figures: dict[str, go.Figure] | list[str] | None = None) -> str:
-    """The UX design plan as Markdown (all strings from data are escaped)."""
-    e = escape_markdown
-    lines = [f"# UX design plan: study {e(report['study_id'])}", "",
-             f"Participants: {report['participants']}, completed: {report['completed']}.",
-             "", "## Confusion points (most severe first)", ""]
-    if report.get("severity_definition"):
-        lines += [e(report["severity_definition"]), ""]
-    if not report["confusion_points"]:
-        lines.append("No confusion point has enough evidence to be listed.")
-    for rank, point in enumerate(report["confusion_points"], start=1):
-        lines += [f"{rank}. **{e(point['label'])}**: severity {point['score']:.2f} "
-                  f"(id {e(point['id'])})",
-                  f"    - Evidence: {e(confusion.evidence_text(point))}",
-                  f"    - Action: {e(point.get('action', ''))}"]
-    if report.get("what_works"):
-        lines += ["", "## What works (praise from free text)", ""]
-        lines += [f"- {e(row['theme'])}: {row['answers']} of the answers to {e(row['item'])} "
-                  f"({row['share']:.0%})" for row in report["what_works"]]
-    lines += ["", "## Hardest facts", "", "| fact | attempts | wrong rate | median ms |",
-              "|---|---|---|---|"]
-    for fact in report["hardest_facts"]:
-        lines.append(f"| {e(fact['fact'])} | {fact['attempts']} | "
-                     f"{fact['wrong_rate']:.0%} | {_fmt(fact.get('median_ms'), 5)} |")
-    lines += ["", "## Experiments", ""]
-    for experiment in report["experiments"]:
-        lines += _experiment_markdown(experiment)
-    if figures:
-        lines += ["## Charts", "", "Interactive in the HTML report: "
-                  + ", ".join(e(name) for name in figures) + "."]
-    return "\n".join(lines) + "\n"
+    """The UX design plan as Markdown, from ``templates/plan.md.j2`` (every string from
+    data is escaped: a hostile answer cannot make a heading, link or tag).
+
+    >>> page = report_markdown({"study_id": "[x](javascript:1)", "participants": 0,
+    ...     "completed": 0, "confusion_points": [], "hardest_facts": [], "experiments": []})
+    >>> print(page.splitlines()[0])
+    # UX design plan: study \\[x\\](javascript:1)
+    """
+    names = list(figures or [])
+    return _MARKDOWN.get_template("plan.md.j2").render(**_plan_context(report),
+                                                        chart_names=names)
 
 
 def _experiment_intro(experiment: dict[str, Any]) -> list[str]:
@@ -181,74 +208,20 @@ def _experiment_intro(experiment: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _experiment_markdown(experiment: dict[str, Any]) -> list[str]:
-    e = escape_markdown
-    lines = [f"### {e(experiment['key'])}: {e(experiment['verdict'])}", ""]
-    lines += [f"{e(line)}  " for line in _experiment_intro(experiment)]
-    rows = experiments.readable_rows(experiment)
-    if rows:
-        header = list(rows[0])
-        lines += ["", "| " + " | ".join(e(h) for h in header) + " |",
-                  "|" + "---|" * len(header)]
-        lines += ["| " + " | ".join(e(row.get(h, "")) for h in header) + " |" for row in rows]
-    return [*lines, ""]
-
-
-def _experiment_html(experiment: dict[str, Any]) -> list[str]:
-    x = html.escape
-    parts = [f"<h3>{x(str(experiment['key']))}: {x(str(experiment['verdict']))}</h3>"]
-    parts += [f"<p>{x(line)}</p>" for line in _experiment_intro(experiment)]
-    rows = experiments.readable_rows(experiment)
-    if rows:
-        header = list(rows[0])
-        parts.append("<table><tr>" + "".join(f"<th>{x(h)}</th>" for h in header) + "</tr>")
-        parts += ["<tr>" + "".join(f"<td>{x(row.get(h, ''))}</td>" for h in header)
-                  + "</tr>" for row in rows]
-        parts.append("</table>")
-    return parts
-
-
 def report_html(report: dict[str, Any], figures: dict[str, go.Figure] | None = None) -> str:
-    """A self-contained HTML page: escaped text, tables, and the Plotly charts with
-    plotly.js inlined once (the file works offline)."""
-    x = html.escape
-    parts = ["<!DOCTYPE html>", "<html lang=\"en\"><head><meta charset=\"utf-8\">",
-             f"<title>UX design plan: {x(str(report['study_id']))}</title>",
-             "<style>body{font-family:system-ui,sans-serif;max-width:70rem;margin:auto;"
-             "padding:1rem}table{border-collapse:collapse}td,th{border:1px solid #999;"
-             "padding:.2rem .5rem}</style></head><body>",
-             f"<h1>UX design plan: study {x(str(report['study_id']))}</h1>",
-             f"<p>Participants: {report['participants']}, completed: "
-             f"{report['completed']}.</p>", "<h2>Confusion points</h2>",
-             f"<p>{x(report.get('severity_definition', ''))}</p><ol>"]
-    for point in report["confusion_points"]:
-        parts.append(f"<li><strong>{x(point['label'])}</strong>: severity "
-                     f"{point['score']:.2f} (id <code>{x(point['id'])}</code>)<br>Evidence: "
-                     f"{x(confusion.evidence_text(point))}<br>Action: "
-                     f"{x(point.get('action', ''))}</li>")
-    parts.append("</ol>")
-    if report.get("what_works"):
-        parts.append("<h2>What works (praise from free text)</h2><ul>")
-        parts += [f"<li>{x(row['theme'])}: {row['answers']} answers to {x(row['item'])} "
-                  f"({row['share']:.0%})</li>" for row in report["what_works"]]
-        parts.append("</ul>")
-    parts += ["<h2>Hardest facts</h2><table><tr><th>fact</th><th>attempts</th>"
-              "<th>wrong rate</th><th>median ms</th></tr>"]
-    for fact in report["hardest_facts"]:
-        parts.append(f"<tr><td>{x(fact['fact'])}</td><td>{fact['attempts']}</td>"
-                     f"<td>{fact['wrong_rate']:.0%}</td><td>{_fmt(fact.get('median_ms'), 5)}"
-                     "</td></tr>")
-    parts.append("</table><h2>Experiments</h2>")
-    for experiment in report["experiments"]:
-        parts += _experiment_html(experiment)
-    first = True
-    for name, fig in (figures or {}).items():
-        parts.append(f"<h2>{x(name)}</h2>")
+    """A self-contained HTML page from ``templates/plan.html.j2`` (autoescaped text,
+    tables, and the Plotly charts with plotly.js inlined once: the file works offline).
+
+    >>> page = report_html({"study_id": "<b>", "participants": 0, "completed": 0,
+    ...     "confusion_points": [], "hardest_facts": [], "experiments": []})
+    >>> "<title>UX design plan: &lt;b&gt;</title>" in page
+    True
+    """
+    charts = []
+    for number, (name, fig) in enumerate((figures or {}).items()):
         # plotly.js goes inline with the first chart only: offline, and loaded once.
         spec = fig.to_plotly_json()
         spec["layout"] = {**spec.get("layout", {}), "template": FILE_TEMPLATE}
-        parts.append(pio.to_html(spec, full_html=False, include_plotlyjs=first,
-                                 validate=False))
-        first = False
-    parts.append("</body></html>")
-    return "\n".join(parts)
+        drawn = pio.to_html(spec, full_html=False, include_plotlyjs=number == 0, validate=False)
+        charts.append({"name": name, "html": Markup(drawn)})  # Plotly's own markup
+    return _HTML.get_template("plan.html.j2").render(**_plan_context(report), charts=charts)
