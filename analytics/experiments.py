@@ -39,7 +39,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analytics import derive
 from analytics.data import SCORE_COLUMNS, StudyData, require_columns
 from analytics.metrics import (
     Metric,
@@ -347,25 +346,6 @@ def participant_variants(data: StudyData, experiment: str) -> pd.Series:
                                                                      keep="last")
     return pd.Series(table["variant"].astype(str).to_numpy(),
                      index=table["participant_id"].to_numpy())
-
-
-def message_turn_metrics(data: StudyData, key: str) -> pd.DataFrame:
-    """Per participant: the turns after a ``key`` message, wrong clicks per such turn and
-    the first click's ``ms`` in them (a confusion aid; experiments use
-    :mod:`analytics.metrics`). Columns: ``participant_id, turns, wrong_per_turn,
-    hesitation_ms``."""
-    table = derive.messages(data)
-    shown = table[(table["key"] == key) & (table["next_turn_id"] >= 0)]
-    turn_table = derive.turns(data).set_index("turn_id")
-    after = turn_table.loc[shown["next_turn_id"].to_numpy(), ["participant_id", "n_wrong",
-                                                              "first_ms"]]
-    grouped = after.groupby("participant_id")
-    result = pd.DataFrame({
-        "turns": grouped.size(),
-        "wrong_per_turn": grouped["n_wrong"].mean(),
-        "hesitation_ms": grouped["first_ms"].mean(),
-    })
-    return result.rename_axis("participant_id").reset_index()
 
 
 def _instruments(scores: pd.DataFrame) -> list[str]:

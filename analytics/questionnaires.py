@@ -161,33 +161,6 @@ def pre_post(scores: pd.DataFrame) -> pd.DataFrame:
                                        "post_mean", "change", "p_value"])
 
 
-def pre_post_items(responses: pd.DataFrame, pre_item: str, post_item: str
-                   ) -> dict[str, float]:
-    """Expectation vs experience for two numeric items (e.g. a pre-play "how good will it
-    be?" and a post-play "how good was it?" face scale), paired per participant.
-
-    Returns ``n_pairs, pre_mean, post_mean, change`` and the Wilcoxon signed-rank
-    ``p_value`` (NaN when fewer than two pairs or no change at all).
-    """
-    require_columns(responses, RESPONSE_COLUMNS, "responses")
-    values = pd.to_numeric(responses["value"].where(
-        responses["value"].map(lambda v: isinstance(v, int | float) and not isinstance(
-            v, bool))), errors="coerce")
-    table = responses.assign(number=values)
-    pre = table[(table["item"] == pre_item) & (table["phase"] == "pre")].groupby(
-        "participant_id")["number"].mean()
-    post = table[(table["item"] == post_item) & (table["phase"] == "post")].groupby(
-        "participant_id")["number"].mean()
-    pairs = pd.concat([pre.rename("pre"), post.rename("post")], axis=1).dropna()
-    diff = (pairs["post"] - pairs["pre"]).to_numpy(float)
-    p_value = float(sps.wilcoxon(diff).pvalue) if len(diff) >= 2 and np.any(diff != 0) \
-        else math.nan
-    return {"n_pairs": float(len(diff)),
-            "pre_mean": float(pairs["pre"].mean()) if len(diff) else math.nan,
-            "post_mean": float(pairs["post"].mean()) if len(diff) else math.nan,
-            "change": float(diff.mean()) if len(diff) else math.nan, "p_value": p_value}
-
-
 def quiz_correctness(quiz: pd.DataFrame, variants: pd.Series | None = None) -> pd.DataFrame:
     """Per quiz item (× variant): answers, correct answers and the share correct."""
     require_columns(quiz, QUIZ_COLUMNS, "quiz")

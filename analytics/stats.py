@@ -23,7 +23,6 @@ from typing import Literal
 import numpy as np
 from scipy import optimize
 from scipy import stats as sps
-from statsmodels.stats.power import NormalIndPower, TTestIndPower
 from statsmodels.stats.proportion import confint_proportions_2indep
 
 MetricKind = Literal["mean", "rate"]
@@ -31,10 +30,6 @@ MetricKind = Literal["mean", "rate"]
 #: Boschloo's exact test is more powerful than Fisher's but its cost grows fast with n;
 #: above this many participants in total Fisher's exact test is used.
 BOSCHLOO_MAX_TOTAL = 400
-#: Smallest effect worth detecting when no difference was found: Cohen's d (means) or
-#: Cohen's h (rates) of 0.5, "medium". The power analysis for "too few participants"
-#: asks how many testers per variant would find such an effect 80 % of the time.
-MIN_EFFECT_SIZE = 0.5
 ALPHA = 0.05
 POWER = 0.8
 DRAWS = 20_000
@@ -257,21 +252,6 @@ def _share_best(names: list[str], samples: np.ndarray, lower_is_better: bool
     # Ties (e.g. two degenerate posteriors) share the win instead of favouring column 0.
     share = (winners / winners.sum(axis=1, keepdims=True)).mean(axis=0)
     return {name: float(round(value, 6)) for name, value in zip(names, share, strict=True)}
-
-
-def needed_n_per_variant(kind: MetricKind, effect_size: float = MIN_EFFECT_SIZE,
-                         alpha: float = ALPHA, power: float = POWER) -> int:
-    """Participants per variant for ``power`` to detect ``effect_size`` (two-sided).
-
-    Means: Cohen's d with ``TTestIndPower``; rates: Cohen's h with ``NormalIndPower``.
-
-    >>> needed_n_per_variant("mean"), needed_n_per_variant("rate")
-    (64, 63)
-    """
-    solver = TTestIndPower() if kind == "mean" else NormalIndPower()
-    n = solver.solve_power(effect_size=effect_size, alpha=alpha, power=power, ratio=1.0,
-                           alternative="two-sided")
-    return int(math.ceil(float(np.asarray(n).item())))
 
 
 # --- always-valid inference for the primary metric ---------------------------------------

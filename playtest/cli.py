@@ -94,10 +94,6 @@ def group(*path: str, help: str) -> None:
     _GROUPS[tuple(path)] = help
 
 
-def registered() -> dict[tuple[str, ...], Command]:
-    return dict(_COMMANDS)
-
-
 def load_command_modules() -> None:
     """Import ``playtest.commands`` and every ``playtest.<package>.commands``."""
     import playtest

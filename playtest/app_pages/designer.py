@@ -66,8 +66,6 @@ from surveys import list_surveys
 
 T = TypeVar("T")
 SIGNED_IN = "designer_signed_in"
-ATTEMPTS = "designer_attempts"
-MAX_ATTEMPTS = 5
 
 
 def study_link(study_id: str) -> str:

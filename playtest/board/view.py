@@ -31,9 +31,6 @@ TILE_COUNT: Final = SIZE * SIZE
 BROWN: Final = 5
 
 SeatKind = Literal["human", "computer"]
-GlowKind = Literal["placed", "square", "captured", "computer", "win"]
-Tone = Literal["info", "good", "bad", "warn", "celebrate"]
-Phase = Literal["setup", "roll", "place", "over"]
 
 GLOW_KINDS: Final[tuple[str, ...]] = ("placed", "square", "captured", "computer", "win")
 TONES: Final[tuple[str, ...]] = ("info", "good", "bad", "warn", "celebrate")

@@ -381,20 +381,6 @@ class EventLogger:
         return None if row is None else int(row[0])
 
 
-_loggers: dict[int, EventLogger] = {}
-_loggers_lock = threading.Lock()
-
-
-def get_event_logger(engine: Engine) -> EventLogger:
-    """The process's one logger for ``engine`` (so SQLite commits can be grouped)."""
-    with _loggers_lock:
-        logger = _loggers.get(id(engine))
-        if logger is None or logger.engine is not engine:
-            logger = EventLogger(engine)
-            _loggers[id(engine)] = logger
-        return logger
-
-
 def session_seqs(engine: Engine, session_id: str) -> list[int]:
     """The stored ``seq`` numbers of a session, ascending (for checks and tests)."""
     with engine.connect() as conn:

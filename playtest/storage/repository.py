@@ -897,13 +897,3 @@ def log_exposure(
         )
 
 
-def exposure_counts(engine: Engine, study_id: str, experiment_key: str) -> dict[str, int]:
-    """Distinct exposed testers per variant."""
-    with engine.connect() as conn:
-        rows = conn.execute(
-            select(exposures.c.variant, func.count(func.distinct(exposures.c.participant_id)))
-            .where(exposures.c.study_id == study_id)
-            .where(exposures.c.experiment == experiment_key)
-            .group_by(exposures.c.variant)
-        ).all()
-    return {variant: count for variant, count in rows}

@@ -6,7 +6,7 @@ import math
 
 import pandas as pd
 
-from analytics import confusion, derive, experiments, funnel
+from analytics import confusion, derive, funnel
 from analytics.data import StudyData
 
 
@@ -60,14 +60,6 @@ def test_message_aftermath_and_rules_overlay(small_study: StudyData) -> None:
     overlay = confusion.rules_overlay_use(small_study).set_index("context")
     assert overlay.loc["extra_turn", "opens"] == 1
     assert overlay.loc["extra_turn", "median_open_s"] == 5.0
-
-
-def test_per_participant_message_metrics(small_study: StudyData) -> None:
-    table = experiments.message_turn_metrics(small_study, "extra_turn").set_index(
-        "participant_id")
-    assert table.loc["P1", "wrong_per_turn"] == 1.0
-    assert table.loc["P2", "wrong_per_turn"] == 0.0
-    assert table.loc["P1", "hesitation_ms"] == 9000
 
 
 def test_confusion_points_are_ranked_with_known_ids(small_study: StudyData) -> None:

@@ -148,14 +148,6 @@ def test_questionnaire_summaries(small_study: StudyData) -> None:
     by_variant = questionnaires.quiz_correctness(quiz, variants).set_index(["item",
                                                                              "variant"])
     assert by_variant.loc[("q1", "A"), "share_correct"] == 1.0
-    faces = pd.DataFrame([["P1", "s", 1, "pre", "expect", 4, None],
-                          ["P1", "s", 1, "post", "experience", 5, None],
-                          ["P2", "s", 1, "pre", "expect", 3, None],
-                          ["P2", "s", 1, "post", "experience", 5, None],
-                          ["P3", "s", 1, "pre", "expect", 2, None]],
-                         columns=small_study.responses.columns)
-    gap = questionnaires.pre_post_items(faces, "expect", "experience")
-    assert gap["n_pairs"] == 2 and gap["change"] == pytest.approx(1.5)
     distribution = questionnaires.item_distribution(small_study.responses, "age_band")
     assert distribution.iloc[0]["count"] == 1
 

@@ -8,11 +8,12 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Engine, select
 
 from playtest.storage import repository as repo
 from playtest.storage.db import make_engine
 from playtest.storage.errors import ConflictError
+from playtest.storage.models import exposures
 
 
 def _study(engine: Engine, **kwargs: object) -> repo.Study:
@@ -144,4 +145,8 @@ def test_assignments_are_sticky_and_balanced_under_concurrency(engine: Engine) -
     ]
     assert again == variants
     repo.log_exposure(engine, testers[0], "msg", variants[0], {"screen": "play"})
-    assert repo.exposure_counts(engine, "s1", "msg") == {variants[0]: 1}
+    with engine.connect() as conn:
+        stored = conn.execute(
+            select(exposures.c.participant_id, exposures.c.experiment, exposures.c.variant)
+        ).all()
+    assert [tuple(row) for row in stored] == [(testers[0], "msg", variants[0])]
