@@ -22,7 +22,7 @@ The planted-study generator (:func:`planted_study`) and its error model:
   ``extra_turn`` message is shown (no planted effect), 5 % of showings followed by a
   rules lookup.
 
->>> data = planted_study(testers=4, seed=1)
+>>> data = planted_study(testers=8, seed=1)
 >>> sorted(data.events["type"].unique())
 ['click', 'game_end', 'game_start', 'message', 'roll', 'rules_open']
 """

@@ -32,7 +32,9 @@ _KEEP = {OWNER, KNOWN, FRESH, cookies.PENDING, cookies.PENDING_RUNS, "designer_s
 
 
 def cookie_name(study_id: str) -> str:
-    """>>> cookie_name("demo study/1")
+    """The tester cookie's name for a study (characters a cookie name may not hold → ``_``).
+
+    >>> cookie_name("demo study/1")
     'playtest_tester_demo_study_1'
     """
     return "playtest_tester_" + re.sub(r"[^A-Za-z0-9_-]", "_", study_id)[:64]

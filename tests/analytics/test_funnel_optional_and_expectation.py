@@ -4,8 +4,6 @@ interval covers a zero change about 95% of the time)."""
 
 from __future__ import annotations
 
-import doctest
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -107,9 +105,3 @@ def test_only_testers_who_answered_both_are_paired() -> None:
     row = expectation.expectation_vs_experience(frame).iloc[0]
     assert row["n_pairs"] == 2 and row["pre_mean"] == 3.5 and row["change"] == 0.5
     assert expectation.expectation_vs_experience(frame[frame["phase"] == "pre"]).empty
-
-
-def test_docstring_examples() -> None:
-    for module in (expectation, funnel):
-        result = doctest.testmod(module)
-        assert result.failed == 0

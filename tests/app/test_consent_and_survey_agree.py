@@ -3,7 +3,6 @@ the survey no longer asks "I am… a child player" or offers "under 6"."""
 
 from __future__ import annotations
 
-import doctest
 from collections.abc import Callable
 from pathlib import Path
 
@@ -129,11 +128,6 @@ def test_no_participant_before_i_agree(db: Engine, make_study: Callable[..., rep
     at.run()
     with db.connect() as conn:
         assert conn.execute(select(func.count()).select_from(ParticipantRow)).scalar_one() == 0
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(services)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_the_age_band_answered_in_the_survey_is_the_overview_filter_s(

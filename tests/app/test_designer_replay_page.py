@@ -3,7 +3,6 @@ caption says the step the slider is on."""
 
 from __future__ import annotations
 
-import doctest
 from pathlib import Path
 
 from sqlalchemy.engine import Engine
@@ -59,8 +58,3 @@ def test_the_step_caption_matches_the_slider(db: Engine) -> None:
     slider.set_value(1).run()
     first = next(str(c.value) for c in at.caption if str(c.value).startswith("Step "))
     assert "seat 1 (tester) rolled" in first
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(replay)
-    assert result.attempted > 0 and result.failed == 0

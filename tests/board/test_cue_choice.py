@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
-
-from playtest import cues
 from playtest.cues import Cue, cue_to_show
 
 
@@ -24,7 +21,3 @@ def test_otherwise_the_latest_message_and_none_without_any() -> None:
     first, last = Cue("computer_rolled", computer=True), Cue("computer_moved", computer=True)
     assert cue_to_show([first, last]) is last
     assert cue_to_show([Cue(None)]) is None
-
-
-def test_the_docstring_examples_hold() -> None:
-    assert doctest.testmod(cues).failed == 0

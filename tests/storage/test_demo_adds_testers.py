@@ -99,12 +99,3 @@ def test_testers_added_after_a_deletion_take_new_places_and_arrive_in_the_past(
     for code in codes:
         participant = repo.get_participant(engine, code)
         assert participant is not None and participant.created_at.replace(tzinfo=UTC) < now
-
-
-def test_docstring_examples() -> None:
-    import doctest
-
-    from playtest import demo_sequence
-
-    result = doctest.testmod(demo_sequence)
-    assert result.attempted > 0 and result.failed == 0

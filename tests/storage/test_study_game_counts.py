@@ -42,12 +42,3 @@ def test_a_study_without_games_counts_zero(engine: Engine) -> None:
     assert (counts.started, counts.played_out, counts.in_progress, counts.testers) == (
         0, 0, 0, 0)
     assert counts.summary().startswith("0 games started by 0 testers")
-
-
-def test_docstring_examples() -> None:
-    import doctest
-
-    from playtest.storage import game_counts as module
-
-    result = doctest.testmod(module)
-    assert result.attempted > 0 and result.failed == 0
