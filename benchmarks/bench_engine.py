@@ -1,6 +1,7 @@
 """Speed and strength numbers for the Vapoosh! engine and its computer players.
 
     python -m engine bench                       # playouts/s, simulate time, decision times
+    python -m benchmarks.bench_engine            # the same (engine bench forwards here)
     python -m engine bench --strength --games 2000 --workers 2
 
 It prints numbers and asserts nothing: targets are judged by people reading them.
@@ -239,3 +240,7 @@ def _text(result: dict[str, Any]) -> str:
             f"[{s['low']:.1%}, {s['high']:.1%}], draws {s['draws']}, {s['seconds']:.0f} s"
         )
     return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
