@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from engine.core import Event, IllegalActionError
+from engine.core import Event
 from engine.players import make_player
 from engine.vapoosh import (
     Brown,
@@ -27,7 +27,6 @@ from engine.vapoosh import (
     VapooshGame,
     VapooshState,
     action_from_json,
-    classify_click,
     deal_preplaced,
 )
 from playtest.board.view import glow_from_events
@@ -271,26 +270,20 @@ class PlayController:
         """A tester clicked tile (c, r): log it with its class, place if it is legal."""
         self._check_human_turn("place")
         seat = self.to_move
-        verdict = classify_click(self.state, c, r)
+        result = self.state.click(f"{c},{r}", ("brown",) if brown else ())
         if client_ms is not None:
             ms = int(client_ms)
         elif self.options_shown_ms is not None:
             ms = int(self.clock_ms() - self.options_shown_ms)
         else:
             ms = None
-        targets = self.state.targets()
-        brown_forced = all(isinstance(t, Brown) for t in targets)
-        use_brown = brown or brown_forced
-        # Legal for the counter being put down: on a Vapooh roll a tile may take a brown
-        # counter but not a normal one (the tester's own tile, say), or the other way round.
-        wanted = Brown if use_brown else Place
-        ok = any(isinstance(t, wanted) and (t.c, t.r) == (c, r) for t in targets)
-        kind, rule_reason = verdict.kind, verdict.rule_reason
-        if verdict.ok and not ok:
-            kind, rule_reason = "rule", self._refusal(c, r, use_brown)
+        ok = result.ok
+        fields = dict(result.fields)
+        kind, rule_reason = fields.pop("wrong_kind", None), fields.pop("rule_reason", None)
+        use_brown = bool(fields["brown"])
         props: dict[str, Any] = {
-            "seat": seat, "c": c, "r": r, "ok": ok, "expected": verdict.expected,
-            "clicked": verdict.clicked, "ms": ms, "brown": use_brown,
+            "seat": seat, "c": c, "r": r, "ok": ok, "expected": fields["expected"],
+            "clicked": fields["clicked"], "ms": ms, "brown": use_brown,
         }
         if not ok and self._behind():
             # Wrong on this tab's board, which is out of date: not the tester's mistake.
@@ -308,14 +301,15 @@ class PlayController:
             values = base_values(seat, len(self.seats), self.state.dice, self.seats)
             legal = self.legal_tiles()
             other = legal[0] if legal else (0, 0)
-            values.update(c=c, r=r, number=c * r, clicked=verdict.clicked,
-                          expected=verdict.expected, other_c=other[0], other_r=other[1])
-            cue = Cue(key, values, False, fallback_text=verdict.message,
+            values.update(c=c, r=r, number=c * r, clicked=fields["clicked"],
+                          expected=fields["expected"], other_c=other[0], other_r=other[1])
+            message = result.refusal.message if result.refusal else ""
+            cue = Cue(key, values, False, fallback_text=message,
                       voice=voice_for(seat, self.seats))
             return Outcome(False, cue, kind)
-        action: Place | Brown = Brown(c, r) if use_brown else Place(c, r)
+        assert result.action is not None
         try:
-            events = self._apply(action)
+            events = self._apply(self.game.decode(result.action))
         except StaleGameError:
             # This tab was behind: the engine accepted nothing, so the click is logged as
             # stale, never as a right (or wrong) answer of the tester's.
@@ -326,14 +320,6 @@ class PlayController:
         self.sink.log("click", props, client_event_id)
         self.options_shown_ms = None
         return Outcome(True, self._after(events, seat))
-
-    def _refusal(self, c: int, r: int, brown: bool) -> str:
-        """The engine's reason code for refusing this counter on (c, r)."""
-        try:
-            self.state.clone().apply(Brown(c, r) if brown else Place(c, r))
-        except IllegalActionError as err:
-            return err.reason
-        return "own_tile"  # not reached: the caller checked the move is not a target
 
     def computer_turn(self) -> tuple[Cue, str]:
         """The computer player to move rolls and places; returns the cue and its reason."""
