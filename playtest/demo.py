@@ -355,7 +355,8 @@ def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datet
         ctrl = PlayController(game_id=game_id, rules=effective.rules, seats=effective.seats,
                               seed=seed, actions=(), sink=recorder, clock_ms=lambda: clock[0],
                               highlight=effective.highlight_options)
-        recorder.log("game_start", {"game_id": game_id, "rules": ctrl.rules.to_obj(),
+        recorder.log("game_start", {"game_id": game_id, "game": effective.game,
+                                    "rules": ctrl.rules.to_obj(),
                                     "seats": list(effective.seats), "seed": seed})
         ctrl.start()
         last: str | None = None

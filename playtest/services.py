@@ -43,7 +43,7 @@ def now_ms() -> float:
 
 def study_config(study: repo.Study) -> StudyConfig:
     """The validated config of a stored study (its columns folded into one model)."""
-    raw = raw_config(rules=study.rules, games_per_tester=study.games_per_tester,
+    raw = raw_config(game=study.game, rules=study.rules, games_per_tester=study.games_per_tester,
                      allow_more_games=study.allow_more_games, experiments=study.experiments,
                      surveys=study.surveys or {}, settings=study.settings or {})
     return parse_study_config(raw)
@@ -52,6 +52,7 @@ def study_config(study: repo.Study) -> StudyConfig:
 def study_columns(config: StudyConfig) -> dict[str, Any]:
     """The storage columns of a study from its config (inverse of :func:`study_config`)."""
     return {
+        "game": config.game,
         "rules": config.rules,
         "games_per_tester": config.games_per_tester,
         "allow_more_games": config.allow_more_games,
@@ -283,8 +284,9 @@ def open_game(engine: Engine, logger: EventLogger, tester: Tester, session_id: s
     if record is None:
         seed = secrets.randbits(31) if seed is None else seed
         rules = tester.effective.rules
+        game = tester.effective.game
         game_id = repo.create_game(engine, tester.code, session_id, rules,
-                                   tester.effective.seats, seed)
+                                   tester.effective.seats, seed, game=game)
         sink = DbGameSink(engine, logger, participant_id=tester.code, session_id=session_id,
                           game_id=game_id)
         controller = PlayController(game_id=game_id, rules=rules,
@@ -292,7 +294,8 @@ def open_game(engine: Engine, logger: EventLogger, tester: Tester, session_id: s
                                     sink=sink, clock_ms=now_ms,
                                     highlight=tester.effective.highlight_options,
                                     participant_id=tester.code)
-        sink.log("game_start", {"game_id": game_id, "rules": controller.rules.to_obj(),
+        sink.log("game_start", {"game_id": game_id, "game": game,
+                                "rules": controller.rules.to_obj(),
                                 "seats": list(tester.effective.seats), "seed": seed})
         controller.start()
         return controller

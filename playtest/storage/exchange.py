@@ -57,6 +57,7 @@ from analytics.data import (
     RESPONSE_COLUMNS,
     StudyData,
 )
+from playtest.games.registry import DEFAULT_GAME
 from playtest.storage import survey_records
 from playtest.storage.db import write_lock
 from playtest.storage.errors import ImportRejected, NotFound
@@ -76,7 +77,7 @@ RECORD_KINDS = ("study", "participant", "assignment", "event", "response", "surv
 #: Record kinds stored as rows of their own table (a ``survey`` goes with its studies).
 TABLE_KINDS = RECORD_KINDS[:-1]
 REQUIRED: dict[str, tuple[str, ...]] = {
-    "study": ("study_id", "title", "game", "rules", "experiments"),
+    "study": ("study_id", "title", "rules", "experiments"),
     "participant": ("study_id", "participant_id", "created_at", "consented_at"),
     "assignment": ("participant_id", "experiment", "variant", "at"),
     "event": ("participant_id", "session_id", "seq", "at", "type", "props"),
@@ -86,6 +87,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
 # Keys we know beyond the required ones: they map to columns, not to ``extra``.
 OPTIONAL: dict[str, tuple[str, ...]] = {
     "study": (
+        "game",  # absent in exports from before the lab had more than one game
         "surveys",
         "games_per_tester",
         "allow_more_games",
@@ -592,8 +594,10 @@ def _check_record(number: int, record: dict[str, Any], problems: _Problems) -> b
     if kind == "study":
         if not _is_id(record["study_id"]):
             bad.append("study_id must be a non-empty string")
-        if not isinstance(record["title"], str) or not isinstance(record["game"], str):
-            bad.append("title and game must be strings")
+        game = record.get("game", DEFAULT_GAME)
+        if not isinstance(record["title"], str) or not isinstance(game, str) or not (
+                0 < len(game) <= 40):
+            bad.append("title and game must be strings (a game name has 1 to 40 characters)")
         if not isinstance(record["rules"], str | dict):
             bad.append("rules must be a preset name or a rule object")
         experiments = record["experiments"]
@@ -1182,7 +1186,7 @@ def import_jsonl(engine: Engine, path: str | Path) -> ImportReport:
                 {
                     "study_id": rec["study_id"],
                     "title": rec["title"],
-                    "game": rec["game"],
+                    "game": rec.get("game", DEFAULT_GAME),
                     "rules": rec["rules"],
                     "experiments": rec["experiments"],
                     "surveys": rec.get("surveys") or {},

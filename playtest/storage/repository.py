@@ -34,6 +34,7 @@ from sqlalchemy import Engine, bindparam, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
+from playtest.games.registry import DEFAULT_GAME
 from playtest.storage.db import write_lock
 from playtest.storage.errors import ConflictError, NotFound
 from playtest.storage.models import (
@@ -150,7 +151,7 @@ def create_study(
     *,
     title: str,
     study_id: str | None = None,
-    game: str = "vapoosh",
+    game: str = DEFAULT_GAME,
     rules: Any = "standard",
     surveys: Mapping[str, Any] | None = None,
     experiments: Sequence[Mapping[str, Any]] = (),
@@ -534,6 +535,8 @@ class GameRecord:
     winner: Any = None
     reason: str | None = None
     turns: int | None = None
+    #: The registry's name of the game (``playtest.games.registry``).
+    game: str = DEFAULT_GAME
 
 
 def create_game(
@@ -544,8 +547,9 @@ def create_game(
     seats: Sequence[str],
     seed: int | None,
     game_id: str | None = None,
+    game: str = DEFAULT_GAME,
 ) -> str:
-    """Start a game record; returns its id."""
+    """Start a game record of ``game`` (a registry name); returns its id."""
     code = game_id or uuid.uuid4().hex
     try:
         with write_lock(engine), engine.begin() as conn:
@@ -554,6 +558,7 @@ def create_game(
                     game_id=code,
                     participant_id=participant_id,
                     session_id=session_id,
+                    game=game,
                     rules=rules,
                     seats=list(seats),
                     seed=seed,
@@ -654,6 +659,7 @@ def _game_from_row(conn: Any, row: Any) -> GameRecord:
         winner=row.winner,
         reason=row.reason,
         turns=row.turns,
+        game=row.game,
     )
 
 
