@@ -26,9 +26,9 @@ from playtest.storage.models import events, game_actions
 from playtest.study_config import (
     EffectiveConfig,
     StudyConfig,
+    config_document,
     effective_config,
     parse_study_config,
-    raw_config,
 )
 from surveys import SurveyDefinition, list_surveys, load_survey
 from surveys.streamlit_renderer import Answer, SavedProgress
@@ -42,27 +42,13 @@ def now_ms() -> float:
 
 
 def study_config(study: repo.Study) -> StudyConfig:
-    """The validated config of a stored study (its columns folded into one model)."""
-    raw = raw_config(game=study.game, rules=study.rules, games_per_tester=study.games_per_tester,
-                     allow_more_games=study.allow_more_games, experiments=study.experiments,
-                     surveys=study.surveys or {}, settings=study.settings or {})
-    return parse_study_config(raw)
+    """The validated config of a stored study (its settings document and its game)."""
+    return parse_study_config({**study.config, "game": study.game})
 
 
 def study_columns(config: StudyConfig) -> dict[str, Any]:
     """The storage columns of a study from its config (inverse of :func:`study_config`)."""
-    return {
-        "game": config.game,
-        "rules": config.rules,
-        "games_per_tester": config.games_per_tester,
-        "allow_more_games": config.allow_more_games,
-        "surveys": {"pre_survey": config.pre_survey, "post_survey": config.post_survey,
-                    "audience": config.audience},
-        "settings": {"seats": config.seats, "highlight_options": config.highlight_options,
-                     "show_computer_dice": config.show_computer_dice, "speed": config.speed,
-                     "ai_think_ms": config.ai_think_ms},
-        "experiments": [e.record() for e in config.experiments],
-    }
+    return {"game": config.game, "config": config_document(config)}
 
 
 def create_study(engine: Engine, *, title: str, config: StudyConfig,

@@ -398,6 +398,24 @@ def effective_config(config: StudyConfig, assigned: dict[str, str]) -> Effective
     )
 
 
+def _ordered_payloads(variants: Any, payloads: Any) -> Any:
+    """An experiment record's variants as ``{name: payload}`` in the order of its list of
+    names (PostgreSQL's JSONB keeps no key order; the list is the order); a record without
+    payloads uses each name as its payload.
+
+    >>> _ordered_payloads(["slow", "fast"], {"fast": 3, "slow": 1})
+    {'slow': 1, 'fast': 3}
+    """
+    if isinstance(variants, list) and isinstance(payloads, dict) and \
+            set(payloads) == {v for v in variants if isinstance(v, str)}:
+        return {v: payloads[v] for v in variants}
+    if payloads:
+        return payloads
+    if isinstance(variants, list):
+        return {v: v for v in variants if isinstance(v, str)}
+    return variants
+
+
 def raw_config(*, rules: Any, games_per_tester: Any, allow_more_games: Any,
                experiments: Any, surveys: Any, settings: Any,
                game: Any = DEFAULT_GAME) -> dict[str, Any]:
@@ -406,20 +424,18 @@ def raw_config(*, rules: Any, games_per_tester: Any, allow_more_games: Any,
     ``experiments`` are exchange-format records (``key``, ``target``, ``variants`` as
     names, ``payloads``); a record without payloads uses each variant's name as its
     payload. Anything malformed is passed on as it is, for :func:`parse_study_config`
-    to name.
+    to name. ``game=None`` leaves the game out (the settings document a study stores).
     """
     surveys = surveys if isinstance(surveys, dict) else {}
     settings = settings if isinstance(settings, dict) else {}
     raw: dict[str, Any] = {
-        "game": game,
+        **({"game": game} if game is not None else {}),
         "rules": rules,
         "games_per_tester": games_per_tester,
         "allow_more_games": allow_more_games,
         "experiments": [
             {"key": e.get("key"), "target": e.get("target"),
-             "variants": e.get("payloads") or (
-                 {v: v for v in e["variants"] if isinstance(v, str)}
-                 if isinstance(e.get("variants"), list) else e.get("variants")),
+             "variants": _ordered_payloads(e.get("variants"), e.get("payloads")),
              **{k: e[k] for k in ("primary_metric", "min_effect", "quiz_items")
                 if e.get(k) is not None}}
             if isinstance(e, dict) else e
@@ -430,6 +446,53 @@ def raw_config(*, rules: Any, games_per_tester: Any, allow_more_games: Any,
            if k in ("seats", "highlight_options", "show_computer_dice", "speed", "ai_think_ms")},
     }
     return raw
+
+
+def config_document(config: StudyConfig) -> dict[str, Any]:
+    """The settings document a study stores (``studies.config``): every field but the game,
+    which is a column of its own.
+
+    >>> doc = config_document(StudyConfig(rules="house"))
+    >>> doc["rules"], "game" in doc, parse_study_config(doc) == StudyConfig(rules="house")
+    ('house', False, True)
+    """
+    return config.model_dump(mode="json", exclude={"game"})
+
+
+def exchange_fields(document: Any) -> dict[str, Any]:
+    """A stored settings document as the exchange format's ``study`` record fields
+    (``rules``, ``experiments`` as records, ``surveys``, ``games_per_tester``,
+    ``allow_more_games``, ``settings``); inverse of :func:`raw_config` for what it keeps.
+
+    >>> fields = exchange_fields(config_document(StudyConfig(speed=3)))
+    >>> fields["rules"], fields["settings"]["speed"], fields["surveys"]["audience"]
+    ('standard', 3, 'mixed')
+    >>> parse_study_config(raw_config(**fields)) == StudyConfig(speed=3)
+    True
+    """
+    doc = document if isinstance(document, dict) else {}
+    experiments = doc.get("experiments")
+    records = []
+    for e in experiments if isinstance(experiments, list) else []:
+        if not isinstance(e, dict):
+            continue
+        variants = e.get("variants")
+        record = {"key": e.get("key"),
+                  "variants": list(variants) if isinstance(variants, dict) else variants,
+                  "target": e.get("target"), "payloads": variants}
+        record.update({k: e[k] for k in ("primary_metric", "min_effect", "quiz_items")
+                       if e.get(k)})
+        records.append(record)
+    return {
+        "rules": doc.get("rules", "standard"),
+        "experiments": records,
+        "surveys": {k: doc[k] for k in ("pre_survey", "post_survey", "audience") if k in doc},
+        "games_per_tester": doc.get("games_per_tester", 1),
+        "allow_more_games": doc.get("allow_more_games", True),
+        "settings": {k: doc[k] for k in
+                     ("seats", "highlight_options", "show_computer_dice", "speed", "ai_think_ms")
+                     if k in doc},
+    }
 
 
 def study_record_problem(record: dict[str, Any]) -> str | None:

@@ -57,7 +57,6 @@ from playtest.study_config import (
     StudyConfigError,
     load_settings_text,
     parse_study_config,
-    raw_config,
 )
 from playtest.study_data import StudyBundle, unscorable_answers
 from playtest.study_snapshot import load_prepared
@@ -151,7 +150,7 @@ def variants_of(data: Any, key: str | None) -> pd.Series | None:
 
 
 def experiment_picker(study: repo.Study, label: str = "Split by experiment") -> str | None:
-    keys = [e["key"] for e in study.experiments]
+    keys = [e["key"] for e in study.experiment_records]
     if not keys:
         return None
     choice = st.selectbox(label, ["(no split)", *keys], key=f"split-{label}")
@@ -288,9 +287,7 @@ def _stored_config(study: repo.Study | None) -> tuple[StudyConfig, str | None]:
                  "They see \"This study is being fixed\". Correct it below and save.")
         # Keep the stored rules, seats, surveys … in the form when they pass on their own
         # (the experiments come back as stored text), so saving loses none of them.
-        raw = raw_config(rules=study.rules, games_per_tester=study.games_per_tester,
-                         allow_more_games=study.allow_more_games, experiments=[],
-                         surveys=study.surveys or {}, settings=study.settings or {})
+        raw = {**study.config, "game": study.game, "experiments": []}
         try:
             return parse_study_config(raw), str(err)
         except StudyConfigError:
@@ -299,15 +296,11 @@ def _stored_config(study: repo.Study | None) -> tuple[StudyConfig, str | None]:
 
 def _stored_experiments_text(study: repo.Study | None) -> str:
     """The stored experiments as YAML to correct (payloads as stored)."""
-    if study is None or not study.experiments:
+    stored = study.config.get("experiments") if study is not None else None
+    if not stored or not isinstance(stored, list):
         return ""
-    return yaml.safe_dump(
-        [{"key": e.get("key"), "target": e.get("target"),
-          "variants": e.get("payloads") or {v: v for v in e.get("variants", [])},
-          **{k: e[k] for k in ("primary_metric", "min_effect", "quiz_items")
-             if e.get(k) is not None}}
-         for e in study.experiments if isinstance(e, dict)],
-        sort_keys=False, allow_unicode=True)
+    return yaml.safe_dump([e for e in stored if isinstance(e, dict)],
+                          sort_keys=False, allow_unicode=True)
 
 
 def _metric_choices(key: str) -> None:
@@ -384,7 +377,7 @@ def _filtered(study: repo.Study, b: StudyBundle) -> tuple[tuple[Any, ...], Any]:
         key = experiment_picker(study, "Variant filter: experiment")
         chosen_variants: list[str] = []
         if key:
-            names = next(e["variants"] for e in study.experiments if e["key"] == key)
+            names = next(e["variants"] for e in study.experiment_records if e["key"] == key)
             chosen_variants = st.multiselect("Variants", names, key="f_variants")
     start = end = None
     if dates and isinstance(dates, tuple) and len(dates) == 2:

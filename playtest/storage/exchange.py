@@ -72,6 +72,7 @@ from playtest.storage.models import (
 )
 from playtest.storage.repository import PHASES, upsert_insert
 from playtest.storage.timeutil import iso_from_ms, ms_from_iso, now_ms
+from playtest.study_config import exchange_fields, raw_config
 
 RECORD_KINDS = ("study", "participant", "assignment", "event", "response", "survey")
 #: Record kinds stored as rows of their own table (a ``survey`` goes with its studies).
@@ -136,12 +137,7 @@ def iter_records(engine: Engine, study_id: str) -> Iterator[dict[str, Any]]:
             "study_id": study.study_id,
             "title": study.title,
             "game": study.game,
-            "rules": study.rules,
-            "experiments": study.experiments or [],
-            "surveys": study.surveys or {},
-            "games_per_tester": study.games_per_tester,
-            "allow_more_games": bool(study.allow_more_games),
-            "settings": study.settings or {},
+            **exchange_fields(study.config),
             "open": bool(study.open),
             "created_at": iso_from_ms(study.created_at_ms),
             **{key: value for key, value in _extra(study.extra).items()
@@ -391,11 +387,8 @@ def load_study_data(
             "study_id": study.study_id,
             "title": study.title,
             "game": study.game,
-            "rules": study.rules,
-            "experiments": study.experiments or [],
-            "surveys": study.surveys or {},
-            "games_per_tester": study.games_per_tester,
-            "settings": study.settings or {},
+            **{key: value for key, value in exchange_fields(study.config).items()
+               if key != "allow_more_games"},
             **_extra(study.extra),
         }
         part_rows = conn.execute(
@@ -1187,12 +1180,12 @@ def import_jsonl(engine: Engine, path: str | Path) -> ImportReport:
                     "study_id": rec["study_id"],
                     "title": rec["title"],
                     "game": rec.get("game", DEFAULT_GAME),
-                    "rules": rec["rules"],
-                    "experiments": rec["experiments"],
-                    "surveys": rec.get("surveys") or {},
-                    "games_per_tester": int(rec.get("games_per_tester") or 1),
-                    "allow_more_games": bool(rec.get("allow_more_games", False)),
-                    "settings": rec.get("settings") or {},
+                    "config": raw_config(
+                        rules=rec["rules"], experiments=rec["experiments"],
+                        surveys=rec.get("surveys") or {},
+                        games_per_tester=int(rec.get("games_per_tester") or 1),
+                        allow_more_games=bool(rec.get("allow_more_games", False)),
+                        settings=rec.get("settings") or {}, game=None),
                     "open": bool(rec.get("open", True)),
                     "created_at_ms": ms_from_iso(rec["created_at"])
                     if rec.get("created_at")

@@ -46,19 +46,18 @@ def _fk(target: str, *, nullable: bool = False, index: bool = False) -> Any:
 
 
 class StudyRow(SQLModel, table=True):
-    """A study: game, rules, surveys, experiments and how many games a tester plays."""
+    """A study: its game and its settings (rules, seats, surveys, experiments …)."""
 
     __tablename__ = "studies"
 
     study_id: str = Field(primary_key=True, max_length=64)
     title: str = ""
     game: str = DEFAULT_GAME
-    rules: Any = _json()
-    surveys: Any = _json()
-    experiments: Any = _json()
-    games_per_tester: int = 1
-    allow_more_games: bool = False
-    settings: Any = _json()
+    # Everything the study sets for its testers, as one document: the fields of
+    # playtest.study_config.StudyConfig but its game (the column above). JSON text, not
+    # JSONB: an experiment's variants are a dict whose order the assignment follows.
+    config: Any = Field(default=None, sa_type=JSON, nullable=False,
+                        sa_column_kwargs={"server_default": "{}"})
     open: bool = True
     created_at_ms: int = Field(sa_type=BigInteger)
     extra: Any = _json(nullable=True)

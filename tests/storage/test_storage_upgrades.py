@@ -3,12 +3,13 @@ through each migration with their meaning kept (SQLite file and PostgreSQL)."""
 
 from __future__ import annotations
 
+from alembic import command
 from sqlalchemy import Engine, text
 from test_storage_migrations import HEAD
 
 from playtest.games.registry import DEFAULT_GAME
 from playtest.storage import repository as repo
-from playtest.storage.db import current_revision, make_engine, upgrade
+from playtest.storage.db import alembic_config, current_revision, make_engine, upgrade
 
 
 def _old_rows(engine: Engine) -> None:
@@ -48,5 +49,50 @@ def test_games_stored_before_the_game_column_are_the_first_game(
         assert repo.load_game(engine, new_id).game == "other"  # type: ignore[union-attr]
         assert repo.load_game(engine, repo.create_game(
             engine, "p1", None, "classic", ["human"], 2)).game == DEFAULT_GAME  # type: ignore[union-attr]
+    finally:
+        engine.dispose()
+
+
+def test_a_studys_old_setting_columns_become_one_settings_document(
+        empty_database_url: str) -> None:
+    from playtest import services
+    from playtest.study_config import StudyConfig, exchange_fields
+
+    engine = make_engine(empty_database_url)
+    try:
+        upgrade(engine, "0003")
+        _old_rows(engine)
+        with engine.begin() as conn:  # an experiment as the old columns held it
+            conn.execute(text(
+                "UPDATE studies SET experiments = '[{\"key\": \"pace\", \"target\": "
+                "\"ui:speed\", \"variants\": [\"slow\", \"fast\"], \"payloads\": "
+                "{\"slow\": 1, \"fast\": 3}}]', surveys = '{\"audience\": \"adults\"}'"))
+        upgrade(engine)
+        study = repo.get_study(engine, "old")
+        assert study is not None
+        config = services.study_config(study)
+        assert config == StudyConfig(
+            rules="house", games_per_tester=2, allow_more_games=False, audience="adults",
+            seats=["human", "ai:easy"],
+            experiments=[{"key": "pace", "target": "ui:speed",  # type: ignore[list-item]
+                          "variants": {"slow": 1, "fast": 3}}])
+        assert study.experiment_records == [
+            {"key": "pace", "target": "ui:speed", "variants": ["slow", "fast"]}]
+        # Down and up again: the columns come back as they were, then fold the same.
+        with engine.begin() as conn:
+            alembic = alembic_config(engine)
+            alembic.attributes["connection"] = conn
+            command.downgrade(alembic, "0003")
+        with engine.connect() as conn:
+            row = conn.execute(text("SELECT rules, games_per_tester, experiments FROM studies"
+                                    )).one()
+        assert row.games_per_tester == 2
+        assert "payloads" in (row.experiments if isinstance(row.experiments, str)
+                              else str(row.experiments))
+        upgrade(engine)
+        again = repo.get_study(engine, "old")
+        assert again is not None and services.study_config(again) == config
+        assert exchange_fields(again.config)["experiments"][0]["payloads"] == {
+            "slow": 1, "fast": 3}
     finally:
         engine.dispose()
