@@ -352,11 +352,12 @@ def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datet
         game_id = uuid.UUID(int=rng.getrandbits(128)).hex
         recorder = _Recorder(out, participant_id, session_id, clock, seq, game_id)
         seed = rng.randrange(1 << 31)
-        ctrl = PlayController(game_id=game_id, rules=effective.rules, seats=effective.seats,
+        ctrl = PlayController(game_id=game_id, game=effective.game, rules=effective.rules,
+                              seats=effective.seats,
                               seed=seed, actions=(), sink=recorder, clock_ms=lambda: clock[0],
                               highlight=effective.highlight_options)
         recorder.log("game_start", {"game_id": game_id, "game": effective.game,
-                                    "rules": ctrl.rules.to_obj(),
+                                    "rules": ctrl.game.rules_obj(),
                                     "seats": list(effective.seats), "seed": seed})
         ctrl.start()
         last: str | None = None

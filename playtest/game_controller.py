@@ -15,35 +15,28 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from engine.core import Event
 from engine.players import make_player
-from engine.vapoosh import (
-    Brown,
-    Place,
-    Roll,
-    Rules,
-    VapooshGame,
-    VapooshState,
-    action_from_json,
-    deal_preplaced,
-)
 from playtest.board.view import glow_from_events
 from playtest.cues import Cue, base_values, pick_cue, voice_for
+from playtest.games.registry import DEFAULT_GAME, game_plugin
 from playtest.storage.errors import ConflictError
 from playtest.storage.game_counts import RESTARTED
 
 
-def dice_for(seed: int, roll_number: int) -> tuple[int, int, int, int]:
+def dice_for(seed: int, roll_number: int, game: str = DEFAULT_GAME) -> tuple[int, int, int, int]:
     """The four dice (pink, pink, green, green) of a game's ``roll_number``-th roll.
+
+    Seeded by ``"<game's seed prefix>:<seed>:<roll number>"`` (the registry's name).
 
     >>> dice_for(7, 0) == dice_for(7, 0)
     True
     >>> all(1 <= d <= 6 for d in dice_for(7, 3))
     True
     """
-    rng = random.Random(f"vapoosh:{seed}:{roll_number}")
+    rng = random.Random(f"{game_plugin(game).seed_prefix}:{seed}:{roll_number}")
     return (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
 
 
@@ -99,27 +92,31 @@ class PlayController:
         clock_ms: Callable[[], float],
         highlight: bool = False,
         participant_id: str | None = None,
+        game: str = DEFAULT_GAME,
     ) -> None:
         #: The tester whose game this is: a page checks it before every input, so a
         #: browser session that changed tester (Back, then consent again) never plays on.
         self.participant_id = participant_id
         self.highlight = highlight
         self.game_id = game_id
-        self.rules = Rules.from_obj(rules)
+        self.plugin = game_plugin(game)
         self.seats = list(seats)
         self.seed = seed
         self.sink = sink
         self.clock_ms = clock_ms
-        self.game = VapooshGame(self.rules, players=len(self.seats))
-        self.state: VapooshState = self.game.new_initial_state()
+        # The game's own engine objects (the play screen is this game's: its rules
+        # object, its state's phase, dice and targets), built through the registry.
+        self.game: Any = cast(Any, self.plugin.make_game(rules, len(self.seats)))
+        self.rules: Any = self.game.rules
+        self.state: Any = cast(Any, self.game.new_initial_state())
         self.actions: list[list[Any]] = []
         # The last roll made in this game and who made it: what the dice bar shows, so
         # the computer's dice are those of the move it is making (or has just made).
         self.last_roll: tuple[int, tuple[int, int, int, int]] | None = None
         for action in actions:
-            parsed = action_from_json(action)
-            if isinstance(parsed, Roll):
-                self.last_roll = (int(self.state.to_move), parsed.dice)
+            parsed = self._action(action)
+            if action[0] == "roll":
+                self.last_roll = (int(self.state.to_move), tuple(parsed.dice))
             self.state.apply(parsed)
             self.actions.append(list(action))
         self.players = {
@@ -159,7 +156,11 @@ class PlayController:
 
     # -- applying actions -----------------------------------------------------------
 
-    def _apply(self, action: Roll | Place | Brown | Any) -> list[Event]:
+    def _action(self, as_json: list[Any]) -> Any:
+        """The engine's action object of an action's JSON form."""
+        return self.game.decode(self.game.action_from_json(as_json))
+
+    def _apply(self, action: Any) -> list[Event]:
         """Apply one action: store it first, then change the state."""
         trial = self.state.clone()
         events = trial.apply(action)  # raises IllegalActionError, state untouched
@@ -182,7 +183,8 @@ class PlayController:
     def start(self) -> None:
         """Deal preplaced counters if the rules ask for it (the game's first action)."""
         if self.state.phase == "setup":
-            self._apply(deal_preplaced(self.rules, len(self.seats), self.seed))
+            assert self.plugin.deal is not None, "a game with a setup phase deals from its seed"
+            self._apply(self.plugin.deal(self.rules, len(self.seats), self.seed))
 
     def _log_engine_events(self, events: Sequence[Event]) -> None:
         for event in events:
@@ -250,8 +252,8 @@ class PlayController:
 
     def _roll(self, client_event_id: str | None = None) -> Cue:
         seat = self.to_move
-        dice = dice_for(self.seed, self.roll_count)
-        events = self._apply(Roll(dice))
+        dice = dice_for(self.seed, self.roll_count, self.plugin.name)
+        events = self._apply(self._action(["roll", list(dice)]))
         self.last_dice[seat] = dice
         self.last_roll = (seat, dice)
         self.sink.log(
@@ -386,7 +388,7 @@ class PlayController:
         if self.state.phase != "place":
             return "none"
         targets = self.state.targets()
-        browns = [t for t in targets if isinstance(t, Brown)]
+        browns = [t for t in targets if t.to_json()[0] == "brown"]
         if not browns:
             return "none"
         return "forced" if len(browns) == len(targets) else "optional"

@@ -275,19 +275,20 @@ def open_game(engine: Engine, logger: EventLogger, tester: Tester, session_id: s
                                    tester.effective.seats, seed, game=game)
         sink = DbGameSink(engine, logger, participant_id=tester.code, session_id=session_id,
                           game_id=game_id)
-        controller = PlayController(game_id=game_id, rules=rules,
+        controller = PlayController(game_id=game_id, rules=rules, game=game,
                                     seats=tester.effective.seats, seed=seed, actions=(),
                                     sink=sink, clock_ms=now_ms,
                                     highlight=tester.effective.highlight_options,
                                     participant_id=tester.code)
         sink.log("game_start", {"game_id": game_id, "game": game,
-                                "rules": controller.rules.to_obj(),
+                                "rules": controller.game.rules_obj(),
                                 "seats": list(tester.effective.seats), "seed": seed})
         controller.start()
         return controller
     sink = DbGameSink(engine, logger, participant_id=tester.code, session_id=session_id,
                       game_id=record.game_id)
-    controller = PlayController(game_id=record.game_id, rules=record.rules, seats=record.seats,
+    controller = PlayController(game_id=record.game_id, game=record.game,
+                                rules=record.rules, seats=record.seats,
                                 seed=int(record.seed or 0), actions=record.actions, sink=sink,
                                 clock_ms=now_ms, highlight=tester.effective.highlight_options,
                                 participant_id=tester.code)

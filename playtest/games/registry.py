@@ -73,6 +73,9 @@ class GamePlugin:
     child_surveys: Mapping[str, str] = field(default_factory=dict)
     catalog_path: Path | None = None
     board_module: str = ""
+    #: The setup chance action a game's seed deals (``deal(rules, players, seed)``), for
+    #: games whose rules start with a random setup; None for the others.
+    deal: Callable[[Any, int, int], Any] | None = None
 
     @property
     def seed_prefix(self) -> str:

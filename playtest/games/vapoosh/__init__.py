@@ -22,6 +22,7 @@ from engine.vapoosh.rules import (
     VAPOOH_CHOICES,
     Rules,
 )
+from engine.vapoosh.state import deal_preplaced
 from playtest.games.registry import GamePlugin
 
 HERE = Path(__file__).parent
@@ -57,4 +58,5 @@ PLUGIN = GamePlugin(
     child_surveys={"pre": "vapoosh_pre_child", "post": "vapoosh_post_child"},
     catalog_path=HERE.parent.parent / "messages" / "catalog.yaml",
     board_module="playtest.board.component",
+    deal=deal_preplaced,
 )
