@@ -18,6 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
 from playtest.game_controller import PlayController
+from playtest.games.registry import DEFAULT_GAME, game_plugin
 from playtest.storage import repository as repo
 from playtest.storage.errors import ConflictError
 from playtest.storage.events import EventLogger
@@ -142,10 +143,11 @@ def load_tester(engine: Engine, code: str, previous: Tester | None = None) -> Te
     return Tester(participant, study, config, effective_config(config, assigned))
 
 
-def survey_id_for(survey_id: str, phase: str, *, child: bool) -> str:
+def survey_id_for(survey_id: str, phase: str, *, child: bool,
+                  game: str = DEFAULT_GAME) -> str:
     """The form of a study's survey that a tester answers, from what consent recorded.
 
-    Children get the children's form. Adults (consent said "An adult", or an adults-only
+    Children get the children's form (the game's, see its plug-in's ``child_surveys``). Adults (consent said "An adult", or an adults-only
     study) get the survey's ``<id>_adult`` form where one is bundled: it does not ask
     again who is playing, nor offer children's answers ("A child player", "under 6").
 
@@ -159,7 +161,7 @@ def survey_id_for(survey_id: str, phase: str, *, child: bool) -> str:
     if child:
         if survey_id.endswith("_child"):
             return survey_id
-        return "vapoosh_pre_child" if phase == "pre" else "vapoosh_post_child"
+        return game_plugin(game).child_surveys.get(phase, survey_id)
     adult = f"{survey_id}_adult"
     return adult if adult in list_surveys() else survey_id
 
@@ -174,7 +176,7 @@ def survey_for(tester: Tester, phase: str,
     survey_id = tester.config.pre_survey if phase == "pre" else tester.config.post_survey
     if survey_id is None:
         return None
-    chosen = survey_id_for(survey_id, phase, child=tester.is_child)
+    chosen = survey_id_for(survey_id, phase, child=tester.is_child, game=tester.config.game)
     if engine is not None and chosen != survey_id and not tester.is_child and (
             repo.load_responses(engine, tester.code, survey_id)
             or submitted_pages(engine, tester.code, survey_id)):

@@ -145,7 +145,7 @@ def test_schema_accepts_defaults_and_rejects_unknown_type() -> None:
     jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     for sid in DEFAULT_IDS:
-        path = Path(sys.modules["surveys.loader"].__file__).parent / "defaults" / f"{sid}.yaml"  # type: ignore[arg-type]
+        path = Path(sys.modules["surveys.loader"].__file__).parent / "games" / "vapoosh" / f"{sid}.yaml"  # type: ignore[arg-type]
         jsonschema.validate(yaml.safe_load(path.read_text(encoding="utf-8")), schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(_doc(_page("p", {"id": "a", "type": "essay"})), schema)
@@ -203,7 +203,7 @@ def test_children_variants_use_faces_and_yes_maybe_no() -> None:
 
 
 def test_check_cli_on_defaults() -> None:
-    path = Path(sys.modules["surveys.loader"].__file__).parent / "defaults" / "vapoosh_pre.yaml"  # type: ignore[arg-type]
+    path = Path(sys.modules["surveys.loader"].__file__).parent / "games" / "vapoosh" / "vapoosh_pre.yaml"  # type: ignore[arg-type]
     out = subprocess.run([sys.executable, "-m", "surveys", "check", str(path)], capture_output=True, text=True)
     assert out.returncode == 0 and "ok: vapoosh_pre 1.0.0" in out.stdout and out.stdout.count("\n") == 1
 
