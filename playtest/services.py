@@ -147,9 +147,10 @@ def survey_id_for(survey_id: str, phase: str, *, child: bool,
                   game: str = DEFAULT_GAME) -> str:
     """The form of a study's survey that a tester answers, from what consent recorded.
 
-    Children get the children's form (the game's, see its plug-in's ``child_surveys``). Adults (consent said "An adult", or an adults-only
-    study) get the survey's ``<id>_adult`` form where one is bundled: it does not ask
-    again who is playing, nor offer children's answers ("A child player", "under 6").
+    Children get the children's form (the game's plug-in names it: ``child_surveys``).
+    Adults (consent said "An adult", or an adults-only study) get the survey's
+    ``<id>_adult`` form where one is bundled: it does not ask again who is playing, nor
+    offer children's answers ("A child player", "under 6").
 
     >>> survey_id_for("vapoosh_pre", "pre", child=False)
     'vapoosh_pre_adult'
