@@ -35,12 +35,13 @@ from analytics.report import (
 )
 from analytics.stats import SEQUENTIAL_METHOD
 from engine.core import EngineError
-from engine.vapoosh import PRESETS, Rules
+from engine.vapoosh import Rules
 from playtest import runtime, services
 from playtest.app_pages import access, balance_view
 from playtest.app_pages.empty import no_testers_yet, plot
 from playtest.board import board_view
 from playtest.board.component import render_board
+from playtest.games.registry import GamePlugin, game_plugin, games
 from playtest.people_tables import (
     AFTERMATH_NAMES,
     OVERLAY_NAMES,
@@ -189,18 +190,42 @@ def _study_metrics(counts: repo.StudyCounts, games: GameCounts) -> None:
     st.caption(games.summary())
 
 
+def _game_choice(study: repo.Study | None, key: str) -> GamePlugin:
+    """The study's game: chosen from the registry for a new study (outside the form, so
+    its presets and rule options show at once), fixed once a study exists."""
+    if study is not None:
+        plugin = game_plugin(study.game)
+        st.caption(f"Game: {plugin.title}")
+        return plugin
+    plugins = games()
+    chosen = st.selectbox("Game", plugins, format_func=lambda p: p.title, key=f"game-{key}",
+                          help="The game testers play in this study (the registry's games).")
+    with st.expander(f"{chosen.title}: presets and rule options"):
+        st.write(f"Presets: {', '.join(chosen.presets)} (default {chosen.default_rules}). "
+                 f"Seats: {chosen.seats[0]} to {chosen.seats[1]}.")
+        st.dataframe(pd.DataFrame(
+            [{"option": name, "choices": ", ".join(map(str, choices))}
+             for name, choices in chosen.rule_options.items()]), hide_index=True)
+    return chosen
+
+
 def _study_form(study: repo.Study | None) -> None:
     key = study.study_id if study else "new"
+    plugin = _game_choice(study, key)
     config, stored_problem = _stored_config(study)
-    presets = list(PRESETS)
+    if study is None and config.game != plugin.name:
+        config = StudyConfig(game=plugin.name)
+    presets = list(plugin.presets)
     survey_ids = [s for s in list_surveys()]
     with st.form(f"study-{key}"):
         title = st.text_input("Title", value=study.title if study else "", key=f"title-{key}")
         rules_text = st.text_input(
             "Rules: a preset name or a JSON rules object",
             value=config.rules if isinstance(config.rules, str) else json.dumps(config.rules),
-            help=f"Presets: {', '.join(presets)}. Example: "
-                 '{"base": "standard", "surround": "group"}', key=f"rules-{key}")
+            help=f"Presets: {', '.join(presets)}. Rule options: "
+                 f"{', '.join(o for o in plugin.rule_options if o != 'base')}. Example: "
+                 f'{{"base": "{plugin.default_rules}", "<option>": <choice>}}',
+            key=f"rules-{key}")
         seats = st.text_input("Seats (comma separated: human, ai:easy, ai:medium, ai:hard, "
                               "ai:expert)", value=", ".join(config.seats), key=f"seats-{key}")
         cols = st.columns(3)
@@ -244,7 +269,7 @@ def _study_form(study: repo.Study | None) -> None:
         raw_experiments = (load_settings_text(experiments_yaml, "experiments")
                            if experiments_yaml.strip() else [])
         new_config = parse_study_config({
-            "rules": rules, "seats": [s.strip() for s in seats.split(",") if s.strip()],
+            "game": plugin.name, "rules": rules, "seats": [s.strip() for s in seats.split(",") if s.strip()],
             "games_per_tester": int(games), "allow_more_games": more, "audience": audience,
             "pre_survey": pre, "post_survey": post, "highlight_options": highlight,
             "show_computer_dice": show_dice, "speed": int(speed_level),
