@@ -20,8 +20,8 @@ from typing import Any, Protocol, cast
 from engine.core import Event
 from engine.players import make_player
 from playtest.board.view import glow_from_events
-from playtest.cues import Cue, base_values, pick_cue, voice_for
 from playtest.games.registry import DEFAULT_GAME, game_plugin
+from playtest.games.vapoosh.cues import Cue, base_values, pick_cue, voice_for
 from playtest.storage.errors import ConflictError
 from playtest.storage.game_counts import RESTARTED
 

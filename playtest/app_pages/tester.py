@@ -21,8 +21,8 @@ from playtest.app_pages.trouble import guarded
 from playtest.board import board_view
 from playtest.board.component import ClickEvent, MuteEvent, RollEvent, render_board
 from playtest.board.view import winning_tiles
-from playtest.cues import Cue, cue_to_show, seat_names
 from playtest.game_controller import PlayController, StaleGameError, TurnError
+from playtest.games.vapoosh.cues import Cue, cue_to_show, seat_names
 from playtest.messages import MessageError, speed
 from playtest.storage import repository as repo
 from playtest.storage.errors import ConflictError

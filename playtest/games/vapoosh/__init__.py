@@ -56,7 +56,7 @@ PLUGIN = GamePlugin(
     pre_survey="vapoosh_pre",
     post_survey="vapoosh_post_short",
     child_surveys={"pre": "vapoosh_pre_child", "post": "vapoosh_post_child"},
-    catalog_path=HERE.parent.parent / "messages" / "catalog.yaml",
+    catalog_path=HERE / "catalog.yaml",
     board_module="playtest.board.component",
     deal=deal_preplaced,
 )
