@@ -409,6 +409,10 @@ class MorrisState:
         """Occupied points and their colour, in point order."""
         return {POINTS[i]: COLOURS[v - 1] for i, v in enumerate(self._board) if v}
 
+    def cells(self) -> tuple[int, ...]:
+        """The board by point index: 0 empty, 1 White, 2 Black (for fast evaluation)."""
+        return tuple(self._board)
+
     @property
     def reserve(self) -> dict[str, int]:
         """Bricks left to place, by colour (the "placements left")."""
