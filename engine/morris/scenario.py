@@ -39,7 +39,7 @@ from typing import Any
 from engine.core import IllegalActionError, RulesError
 from engine.morris.actions import Action, Move, Place, Remove
 from engine.morris.board import is_point
-from engine.morris.state import COLOURS, MorrisGame, MorrisState
+from engine.morris.state import COLOUR_NAMES, COLOURS, MorrisGame, MorrisState
 
 KNOWN_FIELDS = (
     "game",
@@ -171,10 +171,12 @@ def run_parsed(scenario: Scenario) -> dict[str, Any]:
     for k, step in enumerate(scenario.steps):
         if step.player is not None and step.player != state.to_move:
             events.append("illegal")
-            who = "nobody: the game is over" if state.to_move is None else state.to_move
-            refused.append(
-                {"action_index": k, "reason": "not_your_turn", "message": f"It is {who}'s turn."}
-            )
+            if state.to_move is None:
+                reason, message = "game_over", "The game is over."
+            else:
+                who = COLOUR_NAMES[COLOURS.index(state.to_move)]
+                reason, message = "not_your_turn", f"It is {who}'s turn."
+            refused.append({"action_index": k, "reason": reason, "message": message})
             continue
         try:
             done = state.apply(step.action)

@@ -164,7 +164,7 @@ class MorrisGame:
                 if not is_point(point):
                     raise RulesError(f"board: {point!r} is not a point of the board")
                 cells[index(point)] = _seat_of(colour, f"board.{point}") + 1
-        res = [n - cells.count(1), n - cells.count(2)]  # by default: the rest in reserve
+        res = [max(0, n - cells.count(1)), max(0, n - cells.count(2))]  # default: the rest
         if reserve is not None:
             if not isinstance(reserve, Mapping):
                 raise RulesError('reserve: must be an object {"W": 9, "B": 9}')
