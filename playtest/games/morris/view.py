@@ -243,6 +243,8 @@ def board_data(
             "bricks": "Bricks left",
             "board": "Bricks & Walls board: 24 points on three squares",
             "turn": "to play",
+            "over": "Game over",
+            "computer": "computer",
             "sound_on": "Sound on",
             "sound_off": "Sound off",
         },

@@ -69,9 +69,10 @@ function build(parent, data) {
     const who = el("div", { class: "who" }, side);
     el("span", { class: "swatch" }, who);
     const name = el("span", {}, who);
+    const kind = el("div", { class: "kind" }, side);
     const count = el("div", { class: "count" }, side);
     const label = el("div", { class: "label" }, side);
-    sides[c] = { side, name, count, label };
+    sides[c] = { side, name, kind, count, label };
   }
   const wrap = el("div", { class: "mb-svgwrap" }, body);
   const svg = el("svg", { viewBox: "-0.6 -0.6 7.2 7.2", role: "grid", "aria-label": data.labels.board }, wrap, true);
@@ -198,7 +199,7 @@ function draw(st) {
   root.dataset.token = d.token;
   root.dataset.selection = st.selection || "";
   const mover = d.toMove ? d.counts[d.toMove] : null;
-  st.turn.textContent = mover ? `${mover.name} ${d.labels.turn}` : "";
+  st.turn.textContent = mover ? `${mover.name} ${d.labels.turn}` : d.labels.over;
   st.msg.className = `mb-msg t-${d.message.tone}`;
   st.msg.textContent = d.message.text;
   st.msg.dataset.key = d.message.key;
@@ -206,7 +207,8 @@ function draw(st) {
   for (const c of ["W", "B"]) {
     const s = st.sides[c], info = d.counts[c];
     s.side.classList.toggle("active", d.toMove === c);
-    s.name.textContent = info.kind === "computer" ? `${info.name} (computer)` : info.name;
+    s.name.textContent = info.name;
+    s.kind.textContent = info.kind === "computer" ? d.labels.computer : "";
     s.count.textContent = d.placing ? info.reserve : info.board;
     s.label.textContent = d.placing ? d.labels.placements : d.labels.bricks;
   }
