@@ -8,8 +8,8 @@ before any is run, so a malformed file prints nothing on standard output: one li
 standard error, exit status 2. A result with an ``error`` key (a game whose format
 stops at a forbidden action) makes the exit status 1 once all results are printed.
 
->>> game_of({"game": "morris"}), game_of({"actions": []}), game_of(42)
-('morris', 'vapoosh', 'vapoosh')
+>>> game_of({"game": "chess"}), game_of({"actions": []}), game_of(42)
+('chess', 'vapoosh', 'vapoosh')
 """
 
 from __future__ import annotations
