@@ -443,3 +443,32 @@ def test_doctests(name: str) -> None:
 
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_wall_against_fewer_than_three_after_placement_also_wins_at_once() -> None:
+    # the reading of 1.5-4 for an opponent already below 3: no removal is requested
+    s = pos({"a7": "W", "d7": "W", "b6": "B", "e3": "B"}, {"W": 1, "B": 0})
+    assert kinds(s.apply(Place("g7"))) == ["place", "wall", "win"]
+    assert s.winner == "W" and not s.pending_removal
+
+
+def test_both_below_three_when_placement_ends_the_mover_wins() -> None:
+    s = pos({"a7": "W", "b6": "B", "e3": "B"}, {"W": 0, "B": 1}, "B")
+    assert kinds(s.apply(Place("g1"))) == ["place", "win"]
+    assert s.winner == "B"
+
+
+def test_a_player_blocked_when_movement_begins_is_skipped_at_once() -> None:
+    # Black makes the 18th placement and White (4 bricks) cannot step: Black moves again
+    board = {"a7": "W", "g7": "W", "a1": "W", "g1": "W", "d7": "B", "a4": "B", "g4": "B"}
+    s = pos(board, {"W": 0, "B": 1}, "B")
+    events = s.apply(Place("d1"))
+    assert [(e.kind, e.seat) for e in events] == [("place", 2), ("skip", 1)]
+    assert s.to_move == "B" and s.phase == "move"
+
+
+def test_positions_that_cannot_arise_are_refused() -> None:
+    with pytest.raises(RulesError, match="reserve.W"):
+        pos({}, {"W": 0, "B": 1}, "W")  # White to place with nothing left while Black has some
+    with pytest.raises(RulesError, match="pendingRemoval"):
+        pos({"a7": "W"}, {"W": 8, "B": 9}, "W", pending=True)  # nothing to take
