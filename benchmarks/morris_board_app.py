@@ -26,6 +26,7 @@ st.set_page_config(page_title="Bricks & Walls board", layout="centered")
 mode = st.query_params.get("mode", "pass")
 sides = Sides((HUMAN, COMPUTER)) if mode == "computer" else Sides((HUMAN, HUMAN))
 variant = st.query_params.get("variant", "default")
+highlight = st.query_params.get("highlight", "1") != "0"
 ss = st.session_state
 if "morris_state" not in ss:
     ss.morris_state = MorrisGame().new_initial_state()
@@ -62,6 +63,7 @@ render_board(
     refusal=ss.morris_refusal,
     variant=variant,
     game_id=str(ss.morris_game),
+    highlight=highlight,
 )
 ss.morris_refusal = None  # a refusal is said once
 

@@ -170,3 +170,9 @@ def test_render_board_in_bare_mode_returns_the_data() -> None:
 def test_doctests(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_highlight_setting_is_passed_to_the_browser() -> None:
+    s = MorrisGame().new_initial_state()
+    assert board_data(s)["highlight"] is True
+    assert board_data(s, highlight=False)["highlight"] is False

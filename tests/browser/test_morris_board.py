@@ -278,3 +278,11 @@ def test_phone_taps_a_whole_game_against_the_computer_at_360x740(
     d = board.dom()
     assert d["message"] in ("You win!", "The computer wins this time.")
     assert all(c["seat"] == 1 for c in board.clicks_logged())
+
+
+def test_highlight_off_rings_nothing(streamlit_app: Any, new_page: Any, tmp_path: Path) -> None:
+    server = streamlit_app(APP, {"MORRIS_HARNESS_LOG": str(tmp_path / "clicks.jsonl")})
+    on = Board(new_page(server, width=1280, height=800), tmp_path / "on.jsonl")
+    assert on.root.evaluate("r => r.querySelectorAll('.pt.target').length") == 24
+    off = Board(new_page(server, "?highlight=0", width=1280, height=800), tmp_path / "off.jsonl")
+    assert off.root.evaluate("r => r.querySelectorAll('.pt.target').length") == 0

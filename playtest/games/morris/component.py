@@ -232,11 +232,13 @@ def render_board(
     catalog: MessageCatalog | None = None,
     variant: str = "default",
     game_id: str = "",
+    highlight: bool = True,
 ) -> dict[str, Any]:
     """Mount the board for ``state`` under Streamlit ``key`` (element class ``st-key-<key>``).
 
     ``refusal``: the last click's refusal, shown as the message; ``variant``: the catalog
-    wording; ``game_id``: tells games apart in position tokens. Returns the data sent to
+    wording; ``game_id``: tells games apart in position tokens; ``highlight``: ring the
+    points a click may choose. Returns the data sent to
     the browser (for tests and logs).
     """
     data = board_data(
@@ -247,6 +249,7 @@ def render_board(
         catalog=catalog,
         variant=variant,
         game_id=game_id,
+        highlight=highlight,
     )
     if get_script_run_ctx(suppress_warning=True) is None:
         return data  # bare mode (no `streamlit run`): nothing to mount

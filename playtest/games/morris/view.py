@@ -169,8 +169,14 @@ def board_data(
     variant: str = "default",
     game_id: str = "",
     sound: bool = True,
+    highlight: bool = True,
 ) -> dict[str, Any]:
-    """Everything the board's JavaScript draws, JSON-ready."""
+    """Everything the board's JavaScript draws, JSON-ready.
+
+    ``highlight``: ring the points a click may choose (the ``ui:highlight`` setting); off,
+    the board shows only what the seed shows (the selected brick's inner colour, grey
+    walled bricks during a removal).
+    """
     catalog = catalog or load_catalog()
     seat = state.current_player()
     phase = state.phase
@@ -236,6 +242,7 @@ def board_data(
         if sound_cue is None
         else {"name": sound_cue, "notes": cue_spec().get(sound_cue, [])},
         "interactive": interactive,
+        "highlight": highlight,
         "token": position_token(state, game_id),
         "refused": refusal is not None,
         "labels": {

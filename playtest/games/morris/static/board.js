@@ -75,7 +75,7 @@ function build(parent, data) {
     sides[c] = { side, name, kind, count, label };
   }
   const wrap = el("div", { class: "mb-svgwrap" }, body);
-  const svg = el("svg", { viewBox: "-0.6 -0.6 7.2 7.2", role: "grid", "aria-label": data.labels.board }, wrap, true);
+  const svg = el("svg", { viewBox: "-0.6 -0.6 7.2 7.2", role: "group", "aria-label": data.labels.board }, wrap, true);
   const pos = {};
   for (const p of data.points) pos[p.id] = p;
   for (const [a, b] of data.edges) {
@@ -226,7 +226,7 @@ function draw(st) {
     g.classList.toggle("grey", grey.has(id));
     g.classList.toggle("last", last.has(id));
     g.classList.toggle("wall", walls.has(id));
-    const isTarget = d.interactive && targets.has(id);
+    const isTarget = d.interactive && d.highlight && targets.has(id);
     g.classList.toggle("target", isTarget);
     const what = owner ? (owner === "W" ? "white brick" : "black brick") : "empty";
     const extra = grey.has(id) ? ", walled" : (id === sel ? ", selected" : "");
