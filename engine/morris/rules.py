@@ -14,6 +14,11 @@ options exist so a designer can test variants; they are off in ``standard``.
 9
 >>> Rules.from_obj({"base": "standard", "blocked": "lose"}).blocked
 'lose'
+>>> Rules.from_obj({"base": "classic", "blocked": "skip"}).name
+'standard'
+>>> r = Rules.from_obj({"base": "standard", "move_cap": 200})
+>>> r.name, r.to_obj(), Rules.from_obj(r.to_obj()) == r
+('custom', {'base': 'standard', 'move_cap': 200}, True)
 >>> Rules.from_obj({"base": "standard", "bricks": 2})
 Traceback (most recent call last):
 ...
@@ -75,8 +80,11 @@ class Rules:
                 raise RulesError(f"rules.{key}: unknown option (known: {', '.join(OPTIONS)})")
         if not options:
             return base
-        changed = replace(base, **options)
-        return changed if changed == replace(base) else replace(changed, name="custom")
+        changed = replace(base, **options, name="custom")
+        for preset in PRESETS.values():  # options that spell a preset are that preset
+            if replace(preset, name="custom") == changed:
+                return preset
+        return changed
 
     def to_obj(self) -> str | dict[str, Any]:
         """The preset name when unchanged, else ``{"base": "standard", **options}``."""
