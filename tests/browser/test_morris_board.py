@@ -230,7 +230,9 @@ def test_pass_and_play_whole_game_at_1280x800(
     # a finished game takes no clicks: they are dropped before Python judges them
     n = len(clicks)
     board.press("a7")
-    board.page.wait_for_timeout(300)
+    board.wait(lambda d: d["key"] == "win", "the rerun after the click")
+    board.page.locator("[data-testid=stExpander]").click()
+    board.page.get_by_text("'not_interactive': 1").wait_for(timeout=20_000)
     assert len(board.clicks_logged()) == n
 
 

@@ -11,7 +11,9 @@ sends every click made since it last drew, so a quick select-then-move loses not
 ``from`` is the brick the browser had selected (or null); ``ms`` counts from the moment
 the position appeared. Before ``on_click`` is called, a click is dropped (and counted in
 ``dropped_clicks(key)``) when its nonce was seen, it was made on another position than
-the one on screen (``token``), or the board took no input (computer to play, game over).
+the one on screen (``token``, e.g. the second click of a double click), or the board
+took no input (computer to play, game over): the browser sends those too, so that every
+click is counted somewhere.
 Every other click is judged by the engine (``state.click(point, selection)``) and handed
 to ``on_click`` as a :class:`JudgedClick`, whose ``telemetry()`` is the ``click`` event of
 telemetry-format.md (``seat``, ``point``, ``from``, ``ok``, ``reason``, ``ms``). The

@@ -158,9 +158,13 @@ function blink(st, id, times) {
 
 function press(st, id, via) {
   const d = st.data;
-  if (!d.interactive || st.busy) return;
-  if (!st.muted) audio();
   const from = st.selection;
+  if (!d.interactive || st.busy) {
+    // still sent: Python counts it as dropped (not the tester's turn, or an outdated board)
+    send(st, id, from, via);
+    return;
+  }
+  if (!st.muted) audio();
   const mine = d.cells[id] === d.toMove;
   // instant feedback; the engine in Python is the judge and the next drawing the truth
   if (d.phase === "move" || d.phase === "fly") {
@@ -175,9 +179,13 @@ function press(st, id, via) {
   } else if (d.phase === "place" || d.phase === "remove") {
     if (d.targets.includes(id)) st.busy = true;
   }
-  st.pending.push({ point: id, from: from, nonce: nonce(), ms: Math.round(performance.now() - st.shownAt),
-    via: via, token: d.token });
   draw(st);
+  send(st, id, from, via);
+}
+
+function send(st, id, from, via) {
+  st.pending.push({ point: id, from: from, nonce: nonce(), ms: Math.round(performance.now() - st.shownAt),
+    via: via, token: st.data.token });
   st.trigger("click", { clicks: st.pending.slice() });
 }
 
