@@ -18,7 +18,10 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from engine.morris import MorrisGame, Place, decode
-from playtest.board.devserver import CHROMIUM, CHROMIUM_ARGS, start_streamlit
+try:  # the dev server moves to benchmarks/devserver.py (the "house" work)
+    from benchmarks.devserver import CHROMIUM, CHROMIUM_ARGS, start_streamlit
+except ImportError:
+    from playtest.board.devserver import CHROMIUM, CHROMIUM_ARGS, start_streamlit
 
 MEASURE = """(root, [point, before]) => new Promise(resolve => {
   const t0 = performance.now();
