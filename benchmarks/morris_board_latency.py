@@ -18,6 +18,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from engine.morris import MorrisGame, Place, decode
+
 try:  # the dev server moves to benchmarks/devserver.py (the "house" work)
     from benchmarks.devserver import CHROMIUM, CHROMIUM_ARGS, start_streamlit
 except ImportError:
