@@ -47,6 +47,7 @@ from engine.players import make_player
 from engine.vapoosh import Brown
 from playtest import demo_sequence, services
 from playtest.game_controller import PlayController
+from playtest.games.registry import games
 from playtest.messages import MessageCatalog, MessageError, load_catalog, speed
 from playtest.storage import repository as repo
 from playtest.storage.exchange import ImportReport, import_jsonl
@@ -76,11 +77,28 @@ def demo_config() -> StudyConfig:
 
 
 def ensure_demo_study(engine: Engine) -> repo.Study:
+    """The demo study (simulated testers go here), and a demo study of every other
+    registered game (``demo-<game>``: its default rules and surveys, a tester against the
+    computer), so each game can be tried from the Studies page's links at once."""
+    ensure_game_demo_studies(engine)
     study = repo.get_study(engine, DEMO_STUDY_ID)
     if study is not None:
         return study
     return services.create_study(engine, title="Vapoosh! demo study", config=demo_config(),
                                  study_id=DEMO_STUDY_ID)
+
+
+def ensure_game_demo_studies(engine: Engine) -> list[repo.Study]:
+    """A demo study per registered game other than the first (whose demo study is
+    :data:`DEMO_STUDY_ID`, with simulated testers): ``demo-<game>``, created once."""
+    studies = []
+    for plugin in games()[1:]:
+        study_id = f"{DEMO_STUDY_ID}-{plugin.name}"
+        study = repo.get_study(engine, study_id) or services.create_study(
+            engine, title=f"{plugin.title} demo study", study_id=study_id,
+            config=StudyConfig(game=plugin.name, seats=["human", "ai:easy"]))
+        studies.append(study)
+    return studies
 
 
 def _iso(moment: datetime) -> str:

@@ -31,6 +31,7 @@ from engine.core import Game, make_game
 #: The games, by their plug-in module: ONE LINE PER GAME.
 GAME_MODULES: Final[tuple[str, ...]] = (
     "playtest.games.vapoosh",
+    "playtest.games.morris",
 )
 
 #: The game of a study, game record or event that does not say (everything stored
@@ -73,6 +74,9 @@ class GamePlugin:
     child_surveys: Mapping[str, str] = field(default_factory=dict)
     catalog_path: Path | None = None
     board_module: str = ""
+    #: The module whose ``play_page(tester, to_post_survey=...)`` draws the tester's play
+    #: step; "" for the dice-and-tiles play screen of playtest/app_pages/tester.py.
+    play_module: str = ""
     #: The setup chance action a game's seed deals (``deal(rules, players, seed)``), for
     #: games whose rules start with a random setup; None for the others.
     deal: Callable[[Any, int, int], Any] | None = None

@@ -83,3 +83,19 @@ def test_a_study_of_an_unknown_game_is_refused_with_the_known_ones() -> None:
         assert str(err) == f"game: unknown game 'chess' (known: {', '.join(GAME_NAMES)})"
     else:  # pragma: no cover - the assertion below says what went wrong
         raise AssertionError("a study of an unregistered game was accepted")
+
+
+def test_every_registered_game_has_a_demo_study(db: Engine) -> None:
+    from playtest import demo
+    from playtest.games.registry import games
+
+    first = demo.ensure_demo_study(db)
+    assert first.game == DEFAULT_GAME
+    others = {s.game: s for s in demo.ensure_game_demo_studies(db)}
+    assert set(others) == set(GAME_NAMES) - {DEFAULT_GAME}
+    for plugin in games()[1:]:
+        study = others[plugin.name]
+        config = services.study_config(study)  # valid for its game
+        assert (config.game, config.rules) == (plugin.name, plugin.default_rules)
+        assert config.pre_survey == plugin.pre_survey
+    assert demo.ensure_game_demo_studies(db) == list(others.values())  # created once

@@ -38,6 +38,9 @@ PLUGIN = GamePlugin(
         "move_cap": (0, 200),
     },
     seats=(2, 2),
+    pre_survey="morris_pre",
+    post_survey="morris_post",
     catalog_path=HERE / "messages.yaml",
     board_module="playtest.games.morris.component",
+    play_module="playtest.games.morris.play",
 )
