@@ -77,10 +77,8 @@ def demo_config() -> StudyConfig:
 
 
 def ensure_demo_study(engine: Engine) -> repo.Study:
-    """The demo study (simulated testers go here), and a demo study of every other
-    registered game (``demo-<game>``: its default rules and surveys, a tester against the
-    computer), so each game can be tried from the Studies page's links at once."""
-    ensure_game_demo_studies(engine)
+    """The demo study (simulated testers go here); ``playtest up`` also makes
+    :func:`ensure_game_demo_studies`."""
     study = repo.get_study(engine, DEMO_STUDY_ID)
     if study is not None:
         return study
@@ -90,7 +88,9 @@ def ensure_demo_study(engine: Engine) -> repo.Study:
 
 def ensure_game_demo_studies(engine: Engine) -> list[repo.Study]:
     """A demo study per registered game other than the first (whose demo study is
-    :data:`DEMO_STUDY_ID`, with simulated testers): ``demo-<game>``, created once."""
+    :data:`DEMO_STUDY_ID`, with simulated testers): ``demo-<game>``, created once, with
+    the game's default rules and surveys and a tester against the computer, so each game
+    can be tried at once from its tester link."""
     studies = []
     for plugin in games()[1:]:
         study_id = f"{DEMO_STUDY_ID}-{plugin.name}"

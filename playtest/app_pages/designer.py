@@ -41,7 +41,7 @@ from playtest.app_pages import access, balance_view
 from playtest.app_pages.empty import no_testers_yet, plot
 from playtest.board import board_view
 from playtest.board.component import render_board
-from playtest.games.registry import GamePlugin, game_plugin, games
+from playtest.games.registry import DEFAULT_GAME, GamePlugin, game_plugin, games
 from playtest.people_tables import (
     AFTERMATH_NAMES,
     OVERLAY_NAMES,
@@ -210,8 +210,11 @@ def _game_choice(study: repo.Study | None, key: str) -> GamePlugin:
 
 
 def _study_form(study: repo.Study | None) -> None:
-    key = study.study_id if study else "new"
-    plugin = _game_choice(study, key)
+    plugin = _game_choice(study, "new")
+    # A new study's form is the chosen game's: its widgets start from that game's
+    # defaults (surveys, rules), not from what was picked for another game.
+    key = study.study_id if study else ("new" if plugin.name == DEFAULT_GAME
+                                        else f"new-{plugin.name}")
     config, stored_problem = _stored_config(study)
     if study is None and config.game != plugin.name:
         config = StudyConfig(game=plugin.name)

@@ -67,8 +67,9 @@ def test_a_new_study_plays_the_game_chosen_from_the_registry(db: Engine) -> None
         # The game's presets and rule options are shown before the form is filled in.
         shown = " ".join(str(m.value) for m in at.markdown)
         assert f"Presets: {', '.join(plugin.presets)}" in shown
-        at.text_input(key="title-new").input(f"A {plugin.name} study")
-        at.button(key="FormSubmitter:study-new-Create study").click().run()
+        form = "new" if plugin is games()[0] else f"new-{plugin.name}"
+        at.text_input(key=f"title-{form}").input(f"A {plugin.name} study")
+        at.button(key=f"FormSubmitter:study-{form}-Create study").click().run()
         assert not at.exception
         (created,) = [s for s in repo.list_studies(db) if s.title == f"A {plugin.name} study"]
         assert created.game == plugin.name

@@ -91,6 +91,7 @@ def test_every_registered_game_has_a_demo_study(db: Engine) -> None:
 
     first = demo.ensure_demo_study(db)
     assert first.game == DEFAULT_GAME
+    assert [s.study_id for s in repo.list_studies(db)] == [first.study_id]
     others = {s.game: s for s in demo.ensure_game_demo_studies(db)}
     assert set(others) == set(GAME_NAMES) - {DEFAULT_GAME}
     for plugin in games()[1:]:

@@ -14,7 +14,8 @@ from surveys import load_survey, parse_survey, quiz_results, score_definition_an
 from surveys.loader import SCHEMA_PATH, SurveyDefinitionError, json_schema_text, list_surveys
 from surveys.model import Matrix
 
-DEFAULT_IDS = ["vapoosh_post_child", "vapoosh_post_long", "vapoosh_post_short", "vapoosh_pre",
+DEFAULT_IDS = ["morris_post", "morris_pre",
+               "vapoosh_post_child", "vapoosh_post_long", "vapoosh_post_short", "vapoosh_pre",
                "vapoosh_pre_adult", "vapoosh_pre_child"]
 
 
@@ -145,7 +146,8 @@ def test_schema_accepts_defaults_and_rejects_unknown_type() -> None:
     jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     for sid in DEFAULT_IDS:
-        path = Path(sys.modules["surveys.loader"].__file__).parent / "games" / "vapoosh" / f"{sid}.yaml"  # type: ignore[arg-type]
+        games = Path(sys.modules["surveys.loader"].__file__).parent / "games"  # type: ignore[arg-type]
+        (path,) = games.glob(f"*/{sid}.yaml")
         jsonschema.validate(yaml.safe_load(path.read_text(encoding="utf-8")), schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(_doc(_page("p", {"id": "a", "type": "essay"})), schema)
