@@ -205,3 +205,23 @@ def replay_steps(engine: Engine, game: GameRecord) -> list[ReplayStep]:
             timeline=list(timeline[-30:]),
         ))
     return steps
+
+
+def text_steps(game: GameRecord) -> list[str]:
+    """Every position of ``game`` after each action, as the engine's text view
+    (``PlayableState.to_text``): the replay of a game without a board of its own here.
+
+    >>> from datetime import UTC, datetime
+    >>> record = GameRecord("g", "p", None, "standard", ["human", "human"], 1,
+    ...     (["roll", [3, 4, 2, 5]], ["place", [7, 7]]), datetime.now(UTC), False)
+    >>> [step.splitlines()[0] for step in text_steps(record)][:1]
+    ['seat 1 to place: dice 3 4 2 5 (7 × 7 = 49), tiles 7,7']
+    """
+    engine_game = game_plugin(game.game).make_game(game.rules, len(game.seats))
+    state: Any = engine_game.new_initial_state()
+    steps = []
+    for action in game.actions:
+        state.apply_action(engine_game.action_from_json(action))
+        steps.append(str(state.to_text()))
+    return steps
+

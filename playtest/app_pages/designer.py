@@ -50,7 +50,14 @@ from playtest.people_tables import (
     facts_table,
     people_table,
 )
-from playtest.replay import ReplayStep, game_label, game_outcome, games_of, replay_steps
+from playtest.replay import (
+    ReplayStep,
+    game_label,
+    game_outcome,
+    games_of,
+    replay_steps,
+    text_steps,
+)
 from playtest.storage import repository as repo
 from playtest.storage.game_counts import GameCounts, game_counts
 from playtest.study_config import (
@@ -633,6 +640,15 @@ def replay_page() -> None:
         return
     game = st.selectbox("Game", games, key="replay_game", format_func=game_label)
     st.caption(f"This game: {game_outcome(game)}.")
+    if game_plugin(game.game).play_module:  # a game with its own board: its text view
+        texts = text_steps(game)
+        if not texts:
+            st.info("This game has no moves yet.")
+            return
+        number = st.slider("Step", 1, len(texts), len(texts),
+                           key=f"replay_step-{game.game_id}") if len(texts) > 1 else 1
+        st.code(texts[number - 1], language=None)
+        return
     steps = replay_steps(engine, game)
     if not steps:
         st.info("This game has no moves yet.")
@@ -660,6 +676,10 @@ def balance_page() -> None:
     st.title("Balance")
     config, problem = _stored_config(study)
     if problem:
+        return
+    if config.game != DEFAULT_GAME:
+        st.info(f"Balance simulations are not available for {game_plugin(config.game).title} "
+                "yet.")
         return
     st.write("Computer players play many games of this study's rules, so you can see how "
              "often each rule is felt before testing it.")
