@@ -35,7 +35,6 @@ from analytics.report import (
 )
 from analytics.stats import SEQUENTIAL_METHOD
 from engine.core import EngineError
-from engine.vapoosh import Rules
 from playtest import runtime, services
 from playtest.app_pages import access, balance_view
 from playtest.app_pages.empty import no_testers_yet, plot
@@ -692,7 +691,7 @@ def balance_page() -> None:
         from engine.simulate import SimulationError, simulate
 
         try:
-            report = simulate(Rules.from_obj(config.rules),
+            report = simulate(config.rules,
                               [s.strip() for s in seats.split(",")], int(games), int(seed),
                               workers=2)
         except (SimulationError, EngineError, ValueError) as err:
