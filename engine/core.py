@@ -156,11 +156,11 @@ class ClickResult:
 
     - ``action``: the legal action the click completes (apply it), or ``None``;
     - ``refusal``: why the click is refused (``None`` when it is not);
-    - ``selection``: the targets held selected after the click (a Morris brick picked
-      up before its move; ``()`` when nothing is held);
-    - ``fields``: the game's own telemetry fields for the ``click`` event
-      (telemetry-format.md: morris ``point`` and ``from``, vasco ``cell`` and ``tile``,
-      dokusen ``at``).
+    - ``selection``: the targets held selected after the click (a piece picked up
+      before its move; ``()`` when nothing is held);
+    - ``fields``: the game's own telemetry fields for the ``click`` event (the
+      game's target, e.g. a ``point`` and the ``from`` point; telemetry-format.md
+      lists each game's).
 
     A click that only selects has ``action is None and refusal is None``.
 
@@ -189,7 +189,7 @@ class PlayableState(State, Protocol):
     - ``phase``: the game's own name of what is due now (``"roll"``, ``"place"``,
       ``"remove"``, ``"move"``, ``"over"``, ...);
     - ``legal_targets(selection)``: the targets a click may choose now, as the game's
-      own strings (Morris points ``"a7"``, Vapoosh tiles ``"5,8"``), given what is
+      own strings (board points ``"a7"``, tiles ``"5,8"``), given what is
       already selected;
     - ``click(target, selection)``: what a click means (:class:`ClickResult`), without
       changing the state;
@@ -283,7 +283,7 @@ def sample_chance(state: State, rng: random.Random) -> int:
 class GameRecord:
     """A whole game: which game, its rules, seat count and every action.
 
-    ``actions`` are the human-readable JSON list forms (for Vapoosh!
+    ``actions`` are the human-readable JSON list forms (for a dice game
     ``["roll", [3, 4, 2, 5]]``, ``["place", [7, 7]]``, ...). ``start`` is
     ``None`` for games that begin at the game's initial state, otherwise the
     ``to_json()`` of the starting state (e.g. a designer's scenario position).

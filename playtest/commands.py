@@ -52,6 +52,8 @@ def up(args: argparse.Namespace) -> int:
     print(f"Database: {safe_url(database_url())}")
     print(f"Designer start page: {base}/")
     print(f"Tester link of the demo study: {base}/?study={study.study_id}", flush=True)
+    for other in demo.ensure_game_demo_studies(engine):  # one per registered game
+        print(f"Tester link of the {other.title}: {base}/?study={other.study_id}", flush=True)
     command_line = [sys.executable, "-m", "streamlit", "run", str(APP),
                     "--server.port", str(args.port), "--server.address", args.address,
                     *STREAMLIT_FLAGS]

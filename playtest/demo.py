@@ -47,6 +47,7 @@ from engine.players import make_player
 from engine.vapoosh import Brown
 from playtest import demo_sequence, services
 from playtest.game_controller import PlayController
+from playtest.games.registry import games
 from playtest.messages import MessageCatalog, MessageError, load_catalog, speed
 from playtest.storage import repository as repo
 from playtest.storage.exchange import ImportReport, import_jsonl
@@ -76,11 +77,28 @@ def demo_config() -> StudyConfig:
 
 
 def ensure_demo_study(engine: Engine) -> repo.Study:
+    """The demo study (simulated testers go here); ``playtest up`` also makes
+    :func:`ensure_game_demo_studies`."""
     study = repo.get_study(engine, DEMO_STUDY_ID)
     if study is not None:
         return study
     return services.create_study(engine, title="Vapoosh! demo study", config=demo_config(),
                                  study_id=DEMO_STUDY_ID)
+
+
+def ensure_game_demo_studies(engine: Engine) -> list[repo.Study]:
+    """A demo study per registered game other than the first (whose demo study is
+    :data:`DEMO_STUDY_ID`, with simulated testers): ``demo-<game>``, created once, with
+    the game's default rules and surveys and a tester against the computer, so each game
+    can be tried at once from its tester link."""
+    studies = []
+    for plugin in games()[1:]:
+        study_id = f"{DEMO_STUDY_ID}-{plugin.name}"
+        study = repo.get_study(engine, study_id) or services.create_study(
+            engine, title=f"{plugin.title} demo study", study_id=study_id,
+            config=StudyConfig(game=plugin.name, seats=["human", "ai:easy"]))
+        studies.append(study)
+    return studies
 
 
 def _iso(moment: datetime) -> str:
@@ -352,10 +370,12 @@ def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datet
         game_id = uuid.UUID(int=rng.getrandbits(128)).hex
         recorder = _Recorder(out, participant_id, session_id, clock, seq, game_id)
         seed = rng.randrange(1 << 31)
-        ctrl = PlayController(game_id=game_id, rules=effective.rules, seats=effective.seats,
+        ctrl = PlayController(game_id=game_id, game=effective.game, rules=effective.rules,
+                              seats=effective.seats,
                               seed=seed, actions=(), sink=recorder, clock_ms=lambda: clock[0],
                               highlight=effective.highlight_options)
-        recorder.log("game_start", {"game_id": game_id, "rules": ctrl.rules.to_obj(),
+        recorder.log("game_start", {"game_id": game_id, "game": effective.game,
+                                    "rules": ctrl.game.rules_obj(),
                                     "seats": list(effective.seats), "seed": seed})
         ctrl.start()
         last: str | None = None

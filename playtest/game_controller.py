@@ -15,36 +15,28 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
-from engine.core import Event, IllegalActionError
+from engine.core import Event
 from engine.players import make_player
-from engine.vapoosh import (
-    Brown,
-    Place,
-    Roll,
-    Rules,
-    VapooshGame,
-    VapooshState,
-    action_from_json,
-    classify_click,
-    deal_preplaced,
-)
 from playtest.board.view import glow_from_events
-from playtest.cues import Cue, base_values, pick_cue, voice_for
+from playtest.games.registry import DEFAULT_GAME, game_plugin
+from playtest.games.vapoosh.cues import Cue, base_values, pick_cue, voice_for
 from playtest.storage.errors import ConflictError
 from playtest.storage.game_counts import RESTARTED
 
 
-def dice_for(seed: int, roll_number: int) -> tuple[int, int, int, int]:
+def dice_for(seed: int, roll_number: int, game: str = DEFAULT_GAME) -> tuple[int, int, int, int]:
     """The four dice (pink, pink, green, green) of a game's ``roll_number``-th roll.
+
+    Seeded by ``"<game's seed prefix>:<seed>:<roll number>"`` (the registry's name).
 
     >>> dice_for(7, 0) == dice_for(7, 0)
     True
     >>> all(1 <= d <= 6 for d in dice_for(7, 3))
     True
     """
-    rng = random.Random(f"vapoosh:{seed}:{roll_number}")
+    rng = random.Random(f"{game_plugin(game).seed_prefix}:{seed}:{roll_number}")
     return (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
 
 
@@ -100,27 +92,31 @@ class PlayController:
         clock_ms: Callable[[], float],
         highlight: bool = False,
         participant_id: str | None = None,
+        game: str = DEFAULT_GAME,
     ) -> None:
         #: The tester whose game this is: a page checks it before every input, so a
         #: browser session that changed tester (Back, then consent again) never plays on.
         self.participant_id = participant_id
         self.highlight = highlight
         self.game_id = game_id
-        self.rules = Rules.from_obj(rules)
+        self.plugin = game_plugin(game)
         self.seats = list(seats)
         self.seed = seed
         self.sink = sink
         self.clock_ms = clock_ms
-        self.game = VapooshGame(self.rules, players=len(self.seats))
-        self.state: VapooshState = self.game.new_initial_state()
+        # The game's own engine objects (the play screen is this game's: its rules
+        # object, its state's phase, dice and targets), built through the registry.
+        self.game: Any = cast(Any, self.plugin.make_game(rules, len(self.seats)))
+        self.rules: Any = self.game.rules
+        self.state: Any = cast(Any, self.game.new_initial_state())
         self.actions: list[list[Any]] = []
         # The last roll made in this game and who made it: what the dice bar shows, so
         # the computer's dice are those of the move it is making (or has just made).
         self.last_roll: tuple[int, tuple[int, int, int, int]] | None = None
         for action in actions:
-            parsed = action_from_json(action)
-            if isinstance(parsed, Roll):
-                self.last_roll = (int(self.state.to_move), parsed.dice)
+            parsed = self._action(action)
+            if action[0] == "roll":
+                self.last_roll = (int(self.state.to_move), tuple(parsed.dice))
             self.state.apply(parsed)
             self.actions.append(list(action))
         self.players = {
@@ -160,7 +156,11 @@ class PlayController:
 
     # -- applying actions -----------------------------------------------------------
 
-    def _apply(self, action: Roll | Place | Brown | Any) -> list[Event]:
+    def _action(self, as_json: list[Any]) -> Any:
+        """The engine's action object of an action's JSON form."""
+        return self.game.decode(self.game.action_from_json(as_json))
+
+    def _apply(self, action: Any) -> list[Event]:
         """Apply one action: store it first, then change the state."""
         trial = self.state.clone()
         events = trial.apply(action)  # raises IllegalActionError, state untouched
@@ -183,7 +183,8 @@ class PlayController:
     def start(self) -> None:
         """Deal preplaced counters if the rules ask for it (the game's first action)."""
         if self.state.phase == "setup":
-            self._apply(deal_preplaced(self.rules, len(self.seats), self.seed))
+            assert self.plugin.deal is not None, "a game with a setup phase deals from its seed"
+            self._apply(self.plugin.deal(self.rules, len(self.seats), self.seed))
 
     def _log_engine_events(self, events: Sequence[Event]) -> None:
         for event in events:
@@ -251,8 +252,8 @@ class PlayController:
 
     def _roll(self, client_event_id: str | None = None) -> Cue:
         seat = self.to_move
-        dice = dice_for(self.seed, self.roll_count)
-        events = self._apply(Roll(dice))
+        dice = dice_for(self.seed, self.roll_count, self.plugin.name)
+        events = self._apply(self._action(["roll", list(dice)]))
         self.last_dice[seat] = dice
         self.last_roll = (seat, dice)
         self.sink.log(
@@ -271,26 +272,20 @@ class PlayController:
         """A tester clicked tile (c, r): log it with its class, place if it is legal."""
         self._check_human_turn("place")
         seat = self.to_move
-        verdict = classify_click(self.state, c, r)
+        result = self.state.click(f"{c},{r}", ("brown",) if brown else ())
         if client_ms is not None:
             ms = int(client_ms)
         elif self.options_shown_ms is not None:
             ms = int(self.clock_ms() - self.options_shown_ms)
         else:
             ms = None
-        targets = self.state.targets()
-        brown_forced = all(isinstance(t, Brown) for t in targets)
-        use_brown = brown or brown_forced
-        # Legal for the counter being put down: on a Vapooh roll a tile may take a brown
-        # counter but not a normal one (the tester's own tile, say), or the other way round.
-        wanted = Brown if use_brown else Place
-        ok = any(isinstance(t, wanted) and (t.c, t.r) == (c, r) for t in targets)
-        kind, rule_reason = verdict.kind, verdict.rule_reason
-        if verdict.ok and not ok:
-            kind, rule_reason = "rule", self._refusal(c, r, use_brown)
+        ok = result.ok
+        fields = dict(result.fields)
+        kind, rule_reason = fields.pop("wrong_kind", None), fields.pop("rule_reason", None)
+        use_brown = bool(fields["brown"])
         props: dict[str, Any] = {
-            "seat": seat, "c": c, "r": r, "ok": ok, "expected": verdict.expected,
-            "clicked": verdict.clicked, "ms": ms, "brown": use_brown,
+            "seat": seat, "c": c, "r": r, "ok": ok, "expected": fields["expected"],
+            "clicked": fields["clicked"], "ms": ms, "brown": use_brown,
         }
         if not ok and self._behind():
             # Wrong on this tab's board, which is out of date: not the tester's mistake.
@@ -308,14 +303,15 @@ class PlayController:
             values = base_values(seat, len(self.seats), self.state.dice, self.seats)
             legal = self.legal_tiles()
             other = legal[0] if legal else (0, 0)
-            values.update(c=c, r=r, number=c * r, clicked=verdict.clicked,
-                          expected=verdict.expected, other_c=other[0], other_r=other[1])
-            cue = Cue(key, values, False, fallback_text=verdict.message,
+            values.update(c=c, r=r, number=c * r, clicked=fields["clicked"],
+                          expected=fields["expected"], other_c=other[0], other_r=other[1])
+            message = result.refusal.message if result.refusal else ""
+            cue = Cue(key, values, False, fallback_text=message,
                       voice=voice_for(seat, self.seats))
             return Outcome(False, cue, kind)
-        action: Place | Brown = Brown(c, r) if use_brown else Place(c, r)
+        assert result.action is not None
         try:
-            events = self._apply(action)
+            events = self._apply(self.game.decode(result.action))
         except StaleGameError:
             # This tab was behind: the engine accepted nothing, so the click is logged as
             # stale, never as a right (or wrong) answer of the tester's.
@@ -326,14 +322,6 @@ class PlayController:
         self.sink.log("click", props, client_event_id)
         self.options_shown_ms = None
         return Outcome(True, self._after(events, seat))
-
-    def _refusal(self, c: int, r: int, brown: bool) -> str:
-        """The engine's reason code for refusing this counter on (c, r)."""
-        try:
-            self.state.clone().apply(Brown(c, r) if brown else Place(c, r))
-        except IllegalActionError as err:
-            return err.reason
-        return "own_tile"  # not reached: the caller checked the move is not a target
 
     def computer_turn(self) -> tuple[Cue, str]:
         """The computer player to move rolls and places; returns the cue and its reason."""
@@ -400,7 +388,7 @@ class PlayController:
         if self.state.phase != "place":
             return "none"
         targets = self.state.targets()
-        browns = [t for t in targets if isinstance(t, Brown)]
+        browns = [t for t in targets if t.to_json()[0] == "brown"]
         if not browns:
             return "none"
         return "forced" if len(browns) == len(targets) else "optional"

@@ -13,8 +13,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
-from engine.vapoosh import Rules, VapooshGame, action_from_json
 from playtest.board.view import glow_from_events
+from playtest.games.registry import DEFAULT_GAME, game_plugin
 from playtest.storage.game_counts import LEFT, RESTARTED
 from playtest.storage.models import events as _events
 from playtest.storage.models import game_actions as _actions
@@ -146,6 +146,7 @@ def games_of(engine: Engine, participant_id: str) -> list[GameRecord]:
         from_events.append(GameRecord(
             game_id=game_id, participant_id=participant_id, session_id=begun.session_id,
             rules=opening.get("rules", "standard"), seats=[str(s) for s in seats],
+            game=str(opening.get("game") or DEFAULT_GAME),
             seed=opening.get("seed"), actions=tuple(record),
             created_at=datetime_from_ms(begun.at_ms),  # type: ignore[arg-type]
             finished=True, winner=props.get("winner"), reason=props.get("reason"),
@@ -176,12 +177,13 @@ def replay_steps(engine: Engine, game: GameRecord) -> list[ReplayStep]:
     if not action_times and game.actions:
         action_times = _action_times_from_events(game.actions, events)
     seat_kinds = ["human" if s == "human" else "computer" for s in game.seats]
-    state = VapooshGame(Rules.from_obj(game.rules), players=len(game.seats)).new_initial_state()
+    rules = game_plugin(game.game).make_game(game.rules, len(game.seats))
+    state: Any = rules.new_initial_state()
     steps: list[ReplayStep] = []
     shown = 0
     timeline: list[dict[str, Any]] = []
     for index, action in enumerate(game.actions):
-        applied = state.apply(action_from_json(action))
+        applied = state.apply_action(rules.action_from_json(action))
         until = action_times[index] if index < len(action_times) else None
         while shown < len(events) and (until is None or events[shown]["at_ms"] <= until):
             event = events[shown]
@@ -203,3 +205,23 @@ def replay_steps(engine: Engine, game: GameRecord) -> list[ReplayStep]:
             timeline=list(timeline[-30:]),
         ))
     return steps
+
+
+def text_steps(game: GameRecord) -> list[str]:
+    """Every position of ``game`` after each action, as the engine's text view
+    (``PlayableState.to_text``): the replay of a game without a board of its own here.
+
+    >>> from datetime import UTC, datetime
+    >>> record = GameRecord("g", "p", None, "standard", ["human", "human"], 1,
+    ...     (["roll", [3, 4, 2, 5]], ["place", [7, 7]]), datetime.now(UTC), False)
+    >>> [step.splitlines()[0] for step in text_steps(record)][:1]
+    ['seat 1 to place: dice 3 4 2 5 (7 × 7 = 49), tiles 7,7']
+    """
+    engine_game = game_plugin(game.game).make_game(game.rules, len(game.seats))
+    state: Any = engine_game.new_initial_state()
+    steps = []
+    for action in game.actions:
+        state.apply_action(engine_game.action_from_json(action))
+        steps.append(str(state.to_text()))
+    return steps
+

@@ -18,6 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
 from playtest.game_controller import PlayController
+from playtest.games.registry import DEFAULT_GAME, game_plugin
 from playtest.storage import repository as repo
 from playtest.storage.errors import ConflictError
 from playtest.storage.events import EventLogger
@@ -26,9 +27,9 @@ from playtest.storage.models import events, game_actions
 from playtest.study_config import (
     EffectiveConfig,
     StudyConfig,
+    config_document,
     effective_config,
     parse_study_config,
-    raw_config,
 )
 from surveys import SurveyDefinition, list_surveys, load_survey
 from surveys.streamlit_renderer import Answer, SavedProgress
@@ -42,26 +43,13 @@ def now_ms() -> float:
 
 
 def study_config(study: repo.Study) -> StudyConfig:
-    """The validated config of a stored study (its columns folded into one model)."""
-    raw = raw_config(rules=study.rules, games_per_tester=study.games_per_tester,
-                     allow_more_games=study.allow_more_games, experiments=study.experiments,
-                     surveys=study.surveys or {}, settings=study.settings or {})
-    return parse_study_config(raw)
+    """The validated config of a stored study (its settings document and its game)."""
+    return parse_study_config({**study.config, "game": study.game})
 
 
 def study_columns(config: StudyConfig) -> dict[str, Any]:
     """The storage columns of a study from its config (inverse of :func:`study_config`)."""
-    return {
-        "rules": config.rules,
-        "games_per_tester": config.games_per_tester,
-        "allow_more_games": config.allow_more_games,
-        "surveys": {"pre_survey": config.pre_survey, "post_survey": config.post_survey,
-                    "audience": config.audience},
-        "settings": {"seats": config.seats, "highlight_options": config.highlight_options,
-                     "show_computer_dice": config.show_computer_dice, "speed": config.speed,
-                     "ai_think_ms": config.ai_think_ms},
-        "experiments": [e.record() for e in config.experiments],
-    }
+    return {"game": config.game, "config": config_document(config)}
 
 
 def create_study(engine: Engine, *, title: str, config: StudyConfig,
@@ -155,12 +143,14 @@ def load_tester(engine: Engine, code: str, previous: Tester | None = None) -> Te
     return Tester(participant, study, config, effective_config(config, assigned))
 
 
-def survey_id_for(survey_id: str, phase: str, *, child: bool) -> str:
+def survey_id_for(survey_id: str, phase: str, *, child: bool,
+                  game: str = DEFAULT_GAME) -> str:
     """The form of a study's survey that a tester answers, from what consent recorded.
 
-    Children get the children's form. Adults (consent said "An adult", or an adults-only
-    study) get the survey's ``<id>_adult`` form where one is bundled: it does not ask
-    again who is playing, nor offer children's answers ("A child player", "under 6").
+    Children get the children's form (the game's plug-in names it: ``child_surveys``).
+    Adults (consent said "An adult", or an adults-only study) get the survey's
+    ``<id>_adult`` form where one is bundled: it does not ask again who is playing, nor
+    offer children's answers ("A child player", "under 6").
 
     >>> survey_id_for("vapoosh_pre", "pre", child=False)
     'vapoosh_pre_adult'
@@ -172,7 +162,7 @@ def survey_id_for(survey_id: str, phase: str, *, child: bool) -> str:
     if child:
         if survey_id.endswith("_child"):
             return survey_id
-        return "vapoosh_pre_child" if phase == "pre" else "vapoosh_post_child"
+        return game_plugin(game).child_surveys.get(phase, survey_id)
     adult = f"{survey_id}_adult"
     return adult if adult in list_surveys() else survey_id
 
@@ -187,7 +177,7 @@ def survey_for(tester: Tester, phase: str,
     survey_id = tester.config.pre_survey if phase == "pre" else tester.config.post_survey
     if survey_id is None:
         return None
-    chosen = survey_id_for(survey_id, phase, child=tester.is_child)
+    chosen = survey_id_for(survey_id, phase, child=tester.is_child, game=tester.config.game)
     if engine is not None and chosen != survey_id and not tester.is_child and (
             repo.load_responses(engine, tester.code, survey_id)
             or submitted_pages(engine, tester.code, survey_id)):
@@ -283,22 +273,25 @@ def open_game(engine: Engine, logger: EventLogger, tester: Tester, session_id: s
     if record is None:
         seed = secrets.randbits(31) if seed is None else seed
         rules = tester.effective.rules
+        game = tester.effective.game
         game_id = repo.create_game(engine, tester.code, session_id, rules,
-                                   tester.effective.seats, seed)
+                                   tester.effective.seats, seed, game=game)
         sink = DbGameSink(engine, logger, participant_id=tester.code, session_id=session_id,
                           game_id=game_id)
-        controller = PlayController(game_id=game_id, rules=rules,
+        controller = PlayController(game_id=game_id, rules=rules, game=game,
                                     seats=tester.effective.seats, seed=seed, actions=(),
                                     sink=sink, clock_ms=now_ms,
                                     highlight=tester.effective.highlight_options,
                                     participant_id=tester.code)
-        sink.log("game_start", {"game_id": game_id, "rules": controller.rules.to_obj(),
+        sink.log("game_start", {"game_id": game_id, "game": game,
+                                "rules": controller.game.rules_obj(),
                                 "seats": list(tester.effective.seats), "seed": seed})
         controller.start()
         return controller
     sink = DbGameSink(engine, logger, participant_id=tester.code, session_id=session_id,
                       game_id=record.game_id)
-    controller = PlayController(game_id=record.game_id, rules=record.rules, seats=record.seats,
+    controller = PlayController(game_id=record.game_id, game=record.game,
+                                rules=record.rules, seats=record.seats,
                                 seed=int(record.seed or 0), actions=record.actions, sink=sink,
                                 clock_ms=now_ms, highlight=tester.effective.highlight_options,
                                 participant_id=tester.code)

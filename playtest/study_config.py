@@ -49,6 +49,7 @@ from pydantic import (
 )
 
 from analytics.metrics import MetricError, check_primary
+from playtest.games.registry import DEFAULT_GAME, GAME_NAMES, UnknownGameError, game_plugin
 
 SeatKind = str  # "human" or "ai:<level>"
 AI_LEVELS = ("easy", "medium", "hard", "expert")
@@ -82,18 +83,17 @@ class _VariantError(ValueError):
 # payload; it returns the payload as play will use it or raises ValueError saying why.
 
 
-def _check_rules(_name: str, payload: Any) -> Any:
-    """A preset name or a rules object the engine builds (what the game controller does)."""
+def _check_rules(_name: str, payload: Any, game: str | None = None) -> Any:
+    """A preset name or a rules object the game's engine builds (what play does)."""
     from engine.core import RulesError
-    from engine.vapoosh.rules import Rules
 
     if not isinstance(payload, str | dict):
         raise ValueError("rules must be a preset name or an object of options")
     if isinstance(payload, str) and len(payload) > 64:
         raise ValueError(f"rules: unknown preset {payload[:40]!r}… (a preset name is short)")
     try:
-        Rules.from_obj(payload)
-    except (RulesError, TypeError) as err:
+        game_plugin(game).check_rules(payload)
+    except (RulesError, TypeError, UnknownGameError) as err:
         raise ValueError(str(err)) from None
     return payload
 
@@ -213,10 +213,12 @@ class Experiment(BaseModel):
             return variants  # the target's own error is reported
         kind, _, name = target.partition(":")
         check = PAYLOAD_CHECKS[target if kind == "ui" else kind]
+        game = (info.context or {}).get("game") if kind == "rules" else None
         checked: dict[str, Any] = {}
         for variant, payload in variants.items():
             try:
-                checked[variant] = check(name, payload)
+                checked[variant] = check(name, payload) if game is None else _check_rules(
+                    name, payload, game)
             except ValueError as err:
                 raise _VariantError(variant, str(err)) from None
         return checked
@@ -253,13 +255,17 @@ class StudyConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    # The game (a name in playtest.games.registry); its rules, presets and default
+    # surveys are the ones below. Declared first: the checks after it read it.
+    game: str = DEFAULT_GAME
     rules: str | dict[str, Any] = "standard"
     seats: list[SeatKind] = Field(default_factory=lambda: ["human", "ai:easy"])
     games_per_tester: int = Field(default=1, ge=1, le=20)
     allow_more_games: bool = True
     audience: Literal["adults", "children", "mixed"] = "mixed"
-    pre_survey: str | None = "vapoosh_pre"
-    post_survey: str | None = "vapoosh_post_short"
+    # None: no survey. Left out: the game's default survey (see _game_defaults).
+    pre_survey: str | None = Field(default_factory=lambda: game_plugin(None).pre_survey)
+    post_survey: str | None = Field(default_factory=lambda: game_plugin(None).post_survey)
     highlight_options: StrictBool = False
     show_computer_dice: StrictBool = True
     speed: int = Field(default=2, ge=1, le=3, strict=True)
@@ -268,10 +274,35 @@ class StudyConfig(BaseModel):
     ai_think_ms: int | None = Field(default=None, ge=0, le=10_000)
     experiments: list[Experiment] = Field(default_factory=list, max_length=20)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _game_defaults(cls, raw: Any) -> Any:
+        """A study of another game starts from that game's default rules and surveys."""
+        if not isinstance(raw, dict) or not isinstance(raw.get("game"), str):
+            return raw
+        try:
+            plugin = game_plugin(raw["game"])
+        except UnknownGameError:
+            return raw  # the game's own check names the problem
+        defaults = {"rules": plugin.default_rules, "pre_survey": plugin.pre_survey,
+                    "post_survey": plugin.post_survey}
+        return {**{k: v for k, v in defaults.items() if k not in raw}, **raw}
+
+    @field_validator("game")
+    @classmethod
+    def _game_is_registered(cls, game: str) -> str:
+        if game not in GAME_NAMES:
+            raise ValueError(f"unknown game {game[:40]!r} (known: {', '.join(GAME_NAMES)})")
+        return game
+
     @field_validator("rules")
     @classmethod
-    def _rules_build(cls, rules: str | dict[str, Any]) -> str | dict[str, Any]:
-        return _check_rules("", rules)
+    def _rules_build(cls, rules: str | dict[str, Any],
+                     info: ValidationInfo) -> str | dict[str, Any]:
+        game = info.data.get("game")
+        if not isinstance(game, str):
+            return rules  # the game's own error is reported
+        return _check_rules("", rules, game)
 
     @field_validator("pre_survey", "post_survey")
     @classmethod
@@ -285,9 +316,11 @@ class StudyConfig(BaseModel):
 
     @field_validator("seats")
     @classmethod
-    def _seats_are_valid(cls, seats: list[str]) -> list[str]:
-        if not 1 <= len(seats) <= 4:
-            raise ValueError("a game has 1 to 4 seats")
+    def _seats_are_valid(cls, seats: list[str], info: ValidationInfo) -> list[str]:
+        game = info.data.get("game")
+        low, high = game_plugin(game).seats if game in GAME_NAMES else (1, 4)
+        if not low <= len(seats) <= high:
+            raise ValueError(f"a game has {low} to {high} seats")
         for seat in seats:
             if seat == "human":
                 continue
@@ -316,6 +349,7 @@ class EffectiveConfig(BaseModel):
 
     rules: str | dict[str, Any]
     seats: list[SeatKind]
+    game: str = DEFAULT_GAME
     highlight_options: bool
     show_computer_dice: bool
     speed: int
@@ -351,6 +385,7 @@ def effective_config(config: StudyConfig, assigned: dict[str, str]) -> Effective
         else:
             ui[name] = payload
     return EffectiveConfig(
+        game=config.game,
         rules=rules,
         seats=list(config.seats),
         highlight_options=bool(ui["highlight_options"]),
@@ -363,26 +398,44 @@ def effective_config(config: StudyConfig, assigned: dict[str, str]) -> Effective
     )
 
 
+def _ordered_payloads(variants: Any, payloads: Any) -> Any:
+    """An experiment record's variants as ``{name: payload}`` in the order of its list of
+    names (PostgreSQL's JSONB keeps no key order; the list is the order); a record without
+    payloads uses each name as its payload.
+
+    >>> _ordered_payloads(["slow", "fast"], {"fast": 3, "slow": 1})
+    {'slow': 1, 'fast': 3}
+    """
+    if isinstance(variants, list) and isinstance(payloads, dict) and \
+            set(payloads) == {v for v in variants if isinstance(v, str)}:
+        return {v: payloads[v] for v in variants}
+    if payloads:
+        return payloads
+    if isinstance(variants, list):
+        return {v: v for v in variants if isinstance(v, str)}
+    return variants
+
+
 def raw_config(*, rules: Any, games_per_tester: Any, allow_more_games: Any,
-               experiments: Any, surveys: Any, settings: Any) -> dict[str, Any]:
+               experiments: Any, surveys: Any, settings: Any,
+               game: Any = DEFAULT_GAME) -> dict[str, Any]:
     """The settings of a study's stored columns (or exchange record) as one raw mapping.
 
     ``experiments`` are exchange-format records (``key``, ``target``, ``variants`` as
     names, ``payloads``); a record without payloads uses each variant's name as its
     payload. Anything malformed is passed on as it is, for :func:`parse_study_config`
-    to name.
+    to name. ``game=None`` leaves the game out (the settings document a study stores).
     """
     surveys = surveys if isinstance(surveys, dict) else {}
     settings = settings if isinstance(settings, dict) else {}
     raw: dict[str, Any] = {
+        **({"game": game} if game is not None else {}),
         "rules": rules,
         "games_per_tester": games_per_tester,
         "allow_more_games": allow_more_games,
         "experiments": [
             {"key": e.get("key"), "target": e.get("target"),
-             "variants": e.get("payloads") or (
-                 {v: v for v in e["variants"] if isinstance(v, str)}
-                 if isinstance(e.get("variants"), list) else e.get("variants")),
+             "variants": _ordered_payloads(e.get("variants"), e.get("payloads")),
              **{k: e[k] for k in ("primary_metric", "min_effect", "quiz_items")
                 if e.get(k) is not None}}
             if isinstance(e, dict) else e
@@ -395,6 +448,53 @@ def raw_config(*, rules: Any, games_per_tester: Any, allow_more_games: Any,
     return raw
 
 
+def config_document(config: StudyConfig) -> dict[str, Any]:
+    """The settings document a study stores (``studies.config``): every field but the game,
+    which is a column of its own.
+
+    >>> doc = config_document(StudyConfig(rules="house"))
+    >>> doc["rules"], "game" in doc, parse_study_config(doc) == StudyConfig(rules="house")
+    ('house', False, True)
+    """
+    return config.model_dump(mode="json", exclude={"game"})
+
+
+def exchange_fields(document: Any) -> dict[str, Any]:
+    """A stored settings document as the exchange format's ``study`` record fields
+    (``rules``, ``experiments`` as records, ``surveys``, ``games_per_tester``,
+    ``allow_more_games``, ``settings``); inverse of :func:`raw_config` for what it keeps.
+
+    >>> fields = exchange_fields(config_document(StudyConfig(speed=3)))
+    >>> fields["rules"], fields["settings"]["speed"], fields["surveys"]["audience"]
+    ('standard', 3, 'mixed')
+    >>> parse_study_config(raw_config(**fields)) == StudyConfig(speed=3)
+    True
+    """
+    doc = document if isinstance(document, dict) else {}
+    experiments = doc.get("experiments")
+    records = []
+    for e in experiments if isinstance(experiments, list) else []:
+        if not isinstance(e, dict):
+            continue
+        variants = e.get("variants")
+        record = {"key": e.get("key"),
+                  "variants": list(variants) if isinstance(variants, dict) else variants,
+                  "target": e.get("target"), "payloads": variants}
+        record.update({k: e[k] for k in ("primary_metric", "min_effect", "quiz_items")
+                       if e.get(k)})
+        records.append(record)
+    return {
+        "rules": doc.get("rules", "standard"),
+        "experiments": records,
+        "surveys": {k: doc[k] for k in ("pre_survey", "post_survey", "audience") if k in doc},
+        "games_per_tester": doc.get("games_per_tester", 1),
+        "allow_more_games": doc.get("allow_more_games", True),
+        "settings": {k: doc[k] for k in
+                     ("seats", "highlight_options", "show_computer_dice", "speed", "ai_think_ms")
+                     if k in doc},
+    }
+
+
 def study_record_problem(record: dict[str, Any]) -> str | None:
     """Why an exchange-format ``study`` record's settings would fail at play, or None.
 
@@ -403,6 +503,7 @@ def study_record_problem(record: dict[str, Any]) -> str | None:
     'experiments.0.variants.A: ui:speed must be 1, 2 or 3, not 98'
     """
     raw = raw_config(
+        game=record.get("game", DEFAULT_GAME),
         rules=record.get("rules"),
         games_per_tester=record.get("games_per_tester") or 1,
         allow_more_games=bool(record.get("allow_more_games", False)),
@@ -431,7 +532,7 @@ def parse_study_config(raw: dict[str, Any]) -> StudyConfig:
     if problem:
         raise StudyConfigError(f"settings: {problem}")
     try:
-        return StudyConfig.model_validate(raw)
+        return StudyConfig.model_validate(raw, context={"game": raw.get("game", DEFAULT_GAME)})
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ())) or "settings"

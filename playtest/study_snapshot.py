@@ -64,7 +64,7 @@ SNAPSHOT_FORMAT = 2
 #: The code a snapshot's contents come from: derivation, scoring, the default surveys.
 #: A snapshot written by other code (an upgrade that fixed a score) is rebuilt.
 _SOURCES = ("analytics/data.py", "analytics/derive.py", "playtest/study_data.py",
-            "surveys/*.py", "surveys/defaults/*")
+            "surveys/*.py", "surveys/defaults/*", "surveys/games/*/*")
 
 
 @functools.cache

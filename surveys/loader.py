@@ -29,6 +29,8 @@ from surveys.model import (
 )
 
 DEFAULTS_DIR = Path(__file__).parent / "defaults"
+#: Each game's own surveys and rules quiz: ``surveys/games/<game>/<id>.yaml``.
+GAMES_DIR = Path(__file__).parent / "games"
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 SCHEMA_PATH = Path(__file__).parent / "schema" / "survey.schema.json"
 
@@ -44,9 +46,17 @@ class SurveyDefinitionError(ValueError):
         super().__init__(f"{source}: {where}{problem}")
 
 
+def _bundled() -> dict[str, Path]:
+    """Bundled survey id -> file: the game-independent ones, then every game's."""
+    found: dict[str, Path] = {}
+    for path in [*DEFAULTS_DIR.glob("*.yaml"), *GAMES_DIR.glob("*/*.yaml")]:
+        found.setdefault(path.stem, path)
+    return found
+
+
 def list_surveys() -> list[str]:
-    """Ids of the bundled default surveys."""
-    return sorted(p.stem for p in DEFAULTS_DIR.glob("*.yaml"))
+    """Ids of the bundled surveys (``surveys/defaults/`` and ``surveys/games/<game>/``)."""
+    return sorted(_bundled())
 
 
 def load_survey(survey_id_or_path: str | Path) -> SurveyDefinition:
@@ -56,8 +66,8 @@ def load_survey(survey_id_or_path: str | Path) -> SurveyDefinition:
     on every Streamlit rerun is cheap and an edited file is re-read.
     """
     name = str(survey_id_or_path)
-    bundled = DEFAULTS_DIR / f"{name}.yaml"
-    path = bundled if bundled.is_file() and "/" not in name else Path(name)
+    bundled = _bundled().get(name) if "/" not in name else None
+    path = bundled if bundled is not None and bundled.is_file() else Path(name)
     try:
         stat = path.stat()
     except OSError:

@@ -115,7 +115,12 @@ def _children_or_win(
     children = [after(state, a) for a in targets]
     for action, child in zip(targets, children, strict=True):
         if child.winner == seat:
-            return seat, board, children, Decision(action, f"Wins: {describe(state, action, board)}")
+            return (
+                seat,
+                board,
+                children,
+                Decision(action, f"Wins: {describe(state, action, board)}"),
+            )
     return seat, board, children, None
 
 

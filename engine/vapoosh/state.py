@@ -29,13 +29,14 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from engine.core import (
     CHANCE,
     TERMINAL,
+    ClickResult,
     EngineError,
     Event,
     GameRecord,
@@ -588,6 +589,26 @@ class VapooshState:
             tuple(decode(a).to_json() for a in self._history),
             self._start,
         )
+
+    # ----- the app's face (engine.core.PlayableState), in engine/vapoosh/clicks.py ---
+
+    def legal_targets(self, selection: Sequence[str] = ()) -> list[str]:
+        """Tiles ``"c,r"`` a click may choose now (see :func:`engine.vapoosh.clicks.legal_targets`)."""
+        from engine.vapoosh.clicks import legal_targets
+
+        return legal_targets(self, selection)
+
+    def click(self, target: str, selection: Sequence[str] = ()) -> ClickResult:
+        """What a click on tile ``"c,r"`` means (see :func:`engine.vapoosh.clicks.click`)."""
+        from engine.vapoosh.clicks import click
+
+        return click(self, target, selection)
+
+    def to_text(self) -> str:
+        """Who is to do what, then the board rows (see :func:`engine.vapoosh.clicks.to_text`)."""
+        from engine.vapoosh.clicks import to_text
+
+        return to_text(self)
 
     # ----- JSON ---------------------------------------------------------------------
 

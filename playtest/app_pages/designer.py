@@ -35,12 +35,12 @@ from analytics.report import (
 )
 from analytics.stats import SEQUENTIAL_METHOD
 from engine.core import EngineError
-from engine.vapoosh import PRESETS, Rules
 from playtest import runtime, services
 from playtest.app_pages import access, balance_view
 from playtest.app_pages.empty import no_testers_yet, plot
 from playtest.board import board_view
 from playtest.board.component import render_board
+from playtest.games.registry import DEFAULT_GAME, GamePlugin, game_plugin, games
 from playtest.people_tables import (
     AFTERMATH_NAMES,
     OVERLAY_NAMES,
@@ -49,7 +49,14 @@ from playtest.people_tables import (
     facts_table,
     people_table,
 )
-from playtest.replay import ReplayStep, game_label, game_outcome, games_of, replay_steps
+from playtest.replay import (
+    ReplayStep,
+    game_label,
+    game_outcome,
+    games_of,
+    replay_steps,
+    text_steps,
+)
 from playtest.storage import repository as repo
 from playtest.storage.game_counts import GameCounts, game_counts
 from playtest.study_config import (
@@ -57,7 +64,6 @@ from playtest.study_config import (
     StudyConfigError,
     load_settings_text,
     parse_study_config,
-    raw_config,
 )
 from playtest.study_data import StudyBundle, unscorable_answers
 from playtest.study_snapshot import load_prepared
@@ -149,7 +155,7 @@ def variants_of(data: Any, key: str | None) -> pd.Series | None:
 
 
 def experiment_picker(study: repo.Study, label: str = "Split by experiment") -> str | None:
-    keys = [e["key"] for e in study.experiments]
+    keys = [e["key"] for e in study.experiment_records]
     if not keys:
         return None
     choice = st.selectbox(label, ["(no split)", *keys], key=f"split-{label}")
@@ -188,18 +194,45 @@ def _study_metrics(counts: repo.StudyCounts, games: GameCounts) -> None:
     st.caption(games.summary())
 
 
+def _game_choice(study: repo.Study | None, key: str) -> GamePlugin:
+    """The study's game: chosen from the registry for a new study (outside the form, so
+    its presets and rule options show at once), fixed once a study exists."""
+    if study is not None:
+        plugin = game_plugin(study.game)
+        st.caption(f"Game: {plugin.title}")
+        return plugin
+    plugins = games()
+    chosen = st.selectbox("Game", plugins, format_func=lambda p: p.title, key=f"game-{key}",
+                          help="The game testers play in this study (the registry's games).")
+    with st.expander(f"{chosen.title}: presets and rule options"):
+        st.write(f"Presets: {', '.join(chosen.presets)} (default {chosen.default_rules}). "
+                 f"Seats: {chosen.seats[0]} to {chosen.seats[1]}.")
+        st.dataframe(pd.DataFrame(
+            [{"option": name, "choices": ", ".join(map(str, choices))}
+             for name, choices in chosen.rule_options.items()]), hide_index=True)
+    return chosen
+
+
 def _study_form(study: repo.Study | None) -> None:
-    key = study.study_id if study else "new"
+    plugin = _game_choice(study, "new")
+    # A new study's form is the chosen game's: its widgets start from that game's
+    # defaults (surveys, rules), not from what was picked for another game.
+    key = study.study_id if study else ("new" if plugin.name == DEFAULT_GAME
+                                        else f"new-{plugin.name}")
     config, stored_problem = _stored_config(study)
-    presets = list(PRESETS)
+    if study is None and config.game != plugin.name:
+        config = StudyConfig(game=plugin.name)
+    presets = list(plugin.presets)
     survey_ids = [s for s in list_surveys()]
     with st.form(f"study-{key}"):
         title = st.text_input("Title", value=study.title if study else "", key=f"title-{key}")
         rules_text = st.text_input(
             "Rules: a preset name or a JSON rules object",
             value=config.rules if isinstance(config.rules, str) else json.dumps(config.rules),
-            help=f"Presets: {', '.join(presets)}. Example: "
-                 '{"base": "standard", "surround": "group"}', key=f"rules-{key}")
+            help=f"Presets: {', '.join(presets)}. Rule options: "
+                 f"{', '.join(o for o in plugin.rule_options if o != 'base')}. Example: "
+                 f'{{"base": "{plugin.default_rules}", "<option>": <choice>}}',
+            key=f"rules-{key}")
         seats = st.text_input("Seats (comma separated: human, ai:easy, ai:medium, ai:hard, "
                               "ai:expert)", value=", ".join(config.seats), key=f"seats-{key}")
         cols = st.columns(3)
@@ -243,7 +276,7 @@ def _study_form(study: repo.Study | None) -> None:
         raw_experiments = (load_settings_text(experiments_yaml, "experiments")
                            if experiments_yaml.strip() else [])
         new_config = parse_study_config({
-            "rules": rules, "seats": [s.strip() for s in seats.split(",") if s.strip()],
+            "game": plugin.name, "rules": rules, "seats": [s.strip() for s in seats.split(",") if s.strip()],
             "games_per_tester": int(games), "allow_more_games": more, "audience": audience,
             "pre_survey": pre, "post_survey": post, "highlight_options": highlight,
             "show_computer_dice": show_dice, "speed": int(speed_level),
@@ -286,9 +319,7 @@ def _stored_config(study: repo.Study | None) -> tuple[StudyConfig, str | None]:
                  "They see \"This study is being fixed\". Correct it below and save.")
         # Keep the stored rules, seats, surveys … in the form when they pass on their own
         # (the experiments come back as stored text), so saving loses none of them.
-        raw = raw_config(rules=study.rules, games_per_tester=study.games_per_tester,
-                         allow_more_games=study.allow_more_games, experiments=[],
-                         surveys=study.surveys or {}, settings=study.settings or {})
+        raw = {**study.config, "game": study.game, "experiments": []}
         try:
             return parse_study_config(raw), str(err)
         except StudyConfigError:
@@ -297,15 +328,11 @@ def _stored_config(study: repo.Study | None) -> tuple[StudyConfig, str | None]:
 
 def _stored_experiments_text(study: repo.Study | None) -> str:
     """The stored experiments as YAML to correct (payloads as stored)."""
-    if study is None or not study.experiments:
+    stored = study.config.get("experiments") if study is not None else None
+    if not stored or not isinstance(stored, list):
         return ""
-    return yaml.safe_dump(
-        [{"key": e.get("key"), "target": e.get("target"),
-          "variants": e.get("payloads") or {v: v for v in e.get("variants", [])},
-          **{k: e[k] for k in ("primary_metric", "min_effect", "quiz_items")
-             if e.get(k) is not None}}
-         for e in study.experiments if isinstance(e, dict)],
-        sort_keys=False, allow_unicode=True)
+    return yaml.safe_dump([e for e in stored if isinstance(e, dict)],
+                          sort_keys=False, allow_unicode=True)
 
 
 def _metric_choices(key: str) -> None:
@@ -382,7 +409,7 @@ def _filtered(study: repo.Study, b: StudyBundle) -> tuple[tuple[Any, ...], Any]:
         key = experiment_picker(study, "Variant filter: experiment")
         chosen_variants: list[str] = []
         if key:
-            names = next(e["variants"] for e in study.experiments if e["key"] == key)
+            names = next(e["variants"] for e in study.experiment_records if e["key"] == key)
             chosen_variants = st.multiselect("Variants", names, key="f_variants")
     start = end = None
     if dates and isinstance(dates, tuple) and len(dates) == 2:
@@ -610,6 +637,15 @@ def replay_page() -> None:
         return
     game = st.selectbox("Game", games, key="replay_game", format_func=game_label)
     st.caption(f"This game: {game_outcome(game)}.")
+    if game_plugin(game.game).play_module:  # a game with its own board: its text view
+        texts = text_steps(game)
+        if not texts:
+            st.info("This game has no moves yet.")
+            return
+        number = st.slider("Step", 1, len(texts), len(texts),
+                           key=f"replay_step-{game.game_id}") if len(texts) > 1 else 1
+        st.code(texts[number - 1], language=None)
+        return
     steps = replay_steps(engine, game)
     if not steps:
         st.info("This game has no moves yet.")
@@ -638,6 +674,10 @@ def balance_page() -> None:
     config, problem = _stored_config(study)
     if problem:
         return
+    if config.game != DEFAULT_GAME:
+        st.info(f"Balance simulations are not available for {game_plugin(config.game).title} "
+                "yet.")
+        return
     st.write("Computer players play many games of this study's rules, so you can see how "
              "often each rule is felt before testing it.")
     with st.form("balance"):
@@ -649,7 +689,7 @@ def balance_page() -> None:
         from engine.simulate import SimulationError, simulate
 
         try:
-            report = simulate(Rules.from_obj(config.rules),
+            report = simulate(config.rules,
                               [s.strip() for s in seats.split(",")], int(games), int(seed),
                               workers=2)
         except (SimulationError, EngineError, ValueError) as err:

@@ -8,6 +8,7 @@ navigation, so no URL skips ahead.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import time
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
@@ -21,8 +22,9 @@ from playtest.app_pages.trouble import guarded
 from playtest.board import board_view
 from playtest.board.component import ClickEvent, MuteEvent, RollEvent, render_board
 from playtest.board.view import winning_tiles
-from playtest.cues import Cue, cue_to_show, seat_names
 from playtest.game_controller import PlayController, StaleGameError, TurnError
+from playtest.games.registry import DEFAULT_GAME, game_plugin
+from playtest.games.vapoosh.cues import Cue, cue_to_show, seat_names
 from playtest.messages import MessageError, speed
 from playtest.storage import repository as repo
 from playtest.storage.errors import ConflictError
@@ -61,9 +63,11 @@ def _advance(tester: services.Tester, current: str, new: str) -> None:
 def consent_page() -> None:
     study: repo.Study = st.session_state["study"]
     config = services.study_config(study)
-    st.title("Vapoosh! playtest")
+    st.title("Vapoosh! playtest" if study.game == DEFAULT_GAME
+             else f"{game_plugin(study.game).title} playtest")
     plain(study.title)
-    plain(CONSENT_TEXT)
+    plain(CONSENT_TEXT if study.game == DEFAULT_GAME else CONSENT_TEXT.replace(
+        "Vapoosh!, a dice and times-tables board game", game_plugin(study.game).title))
     with st.form("consent"):
         who = "adult"
         if config.audience == "children":
@@ -396,6 +400,11 @@ def play_page() -> None:
     log_page(tester, "play")
     if st.session_state.pop("stop_playing", False):
         _advance(tester, "play", "post_survey")
+    plugin = game_plugin(tester.config.game)
+    if plugin.play_module:  # the game draws its own play step (registry.GamePlugin)
+        importlib.import_module(plugin.play_module).play_page(
+            tester, to_post_survey=lambda: _advance(tester, "play", "post_survey"))
+        return
     st.session_state.setdefault("speed", tester.effective.speed)
     st.html(_PLAY_CSS)
     ctrl = _controller(tester)

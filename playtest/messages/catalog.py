@@ -27,13 +27,13 @@ import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field as dc_field
-from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
 import yaml
 
 from playtest.board.sounds import CUE_NAMES
+from playtest.games.registry import game_plugin
 
 # libyaml's safe loader when PyYAML was built with it (several times faster)
 _LOADER: Final = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -328,11 +328,10 @@ def _voices(text: Any, where: str) -> dict[str, str]:
     return {str(v): str(t) for v, t in text.items()}
 
 
-DEFAULT_PATH: Final = "catalog.yaml"
 
 
 def load_catalog(path: str | Path | None = None) -> MessageCatalog:
-    """Load and check a catalog (the packaged `catalog.yaml` when no path is given).
+    """Load and check a catalog (the first game's ``catalog.yaml`` when no path is given).
 
     The packaged catalog is parsed once per process and then shared: the catalog is
     immutable, and parsing it on every Streamlit rerun would cost tens of milliseconds.
@@ -349,8 +348,11 @@ def _packaged_catalog() -> MessageCatalog:
 
 def _load(path: str | Path | None) -> MessageCatalog:
     if path is None:
-        source = "playtest/messages/catalog.yaml"
-        text = resources.files("playtest.messages").joinpath(DEFAULT_PATH).read_text("utf-8")
+        # The first game's catalog (its folder, playtest/games/<game>/), via the registry.
+        packaged = game_plugin(None).catalog_path
+        assert packaged is not None, "the first game has a message catalog"
+        source = f"playtest/games/{packaged.parent.name}/{packaged.name}"
+        text = packaged.read_text("utf-8")
     else:
         source = str(path)
         try:

@@ -57,6 +57,7 @@ from analytics.data import (
     RESPONSE_COLUMNS,
     StudyData,
 )
+from playtest.games.registry import DEFAULT_GAME
 from playtest.storage import survey_records
 from playtest.storage.db import write_lock
 from playtest.storage.errors import ImportRejected, NotFound
@@ -71,12 +72,13 @@ from playtest.storage.models import (
 )
 from playtest.storage.repository import PHASES, upsert_insert
 from playtest.storage.timeutil import iso_from_ms, ms_from_iso, now_ms
+from playtest.study_config import exchange_fields, raw_config
 
 RECORD_KINDS = ("study", "participant", "assignment", "event", "response", "survey")
 #: Record kinds stored as rows of their own table (a ``survey`` goes with its studies).
 TABLE_KINDS = RECORD_KINDS[:-1]
 REQUIRED: dict[str, tuple[str, ...]] = {
-    "study": ("study_id", "title", "game", "rules", "experiments"),
+    "study": ("study_id", "title", "rules", "experiments"),
     "participant": ("study_id", "participant_id", "created_at", "consented_at"),
     "assignment": ("participant_id", "experiment", "variant", "at"),
     "event": ("participant_id", "session_id", "seq", "at", "type", "props"),
@@ -86,6 +88,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
 # Keys we know beyond the required ones: they map to columns, not to ``extra``.
 OPTIONAL: dict[str, tuple[str, ...]] = {
     "study": (
+        "game",  # absent in exports from before the lab had more than one game
         "surveys",
         "games_per_tester",
         "allow_more_games",
@@ -134,12 +137,7 @@ def iter_records(engine: Engine, study_id: str) -> Iterator[dict[str, Any]]:
             "study_id": study.study_id,
             "title": study.title,
             "game": study.game,
-            "rules": study.rules,
-            "experiments": study.experiments or [],
-            "surveys": study.surveys or {},
-            "games_per_tester": study.games_per_tester,
-            "allow_more_games": bool(study.allow_more_games),
-            "settings": study.settings or {},
+            **exchange_fields(study.config),
             "open": bool(study.open),
             "created_at": iso_from_ms(study.created_at_ms),
             **{key: value for key, value in _extra(study.extra).items()
@@ -389,11 +387,8 @@ def load_study_data(
             "study_id": study.study_id,
             "title": study.title,
             "game": study.game,
-            "rules": study.rules,
-            "experiments": study.experiments or [],
-            "surveys": study.surveys or {},
-            "games_per_tester": study.games_per_tester,
-            "settings": study.settings or {},
+            **{key: value for key, value in exchange_fields(study.config).items()
+               if key != "allow_more_games"},
             **_extra(study.extra),
         }
         part_rows = conn.execute(
@@ -592,8 +587,10 @@ def _check_record(number: int, record: dict[str, Any], problems: _Problems) -> b
     if kind == "study":
         if not _is_id(record["study_id"]):
             bad.append("study_id must be a non-empty string")
-        if not isinstance(record["title"], str) or not isinstance(record["game"], str):
-            bad.append("title and game must be strings")
+        game = record.get("game", DEFAULT_GAME)
+        if not isinstance(record["title"], str) or not isinstance(game, str) or not (
+                0 < len(game) <= 40):
+            bad.append("title and game must be strings (a game name has 1 to 40 characters)")
         if not isinstance(record["rules"], str | dict):
             bad.append("rules must be a preset name or a rule object")
         experiments = record["experiments"]
@@ -1182,13 +1179,13 @@ def import_jsonl(engine: Engine, path: str | Path) -> ImportReport:
                 {
                     "study_id": rec["study_id"],
                     "title": rec["title"],
-                    "game": rec["game"],
-                    "rules": rec["rules"],
-                    "experiments": rec["experiments"],
-                    "surveys": rec.get("surveys") or {},
-                    "games_per_tester": int(rec.get("games_per_tester") or 1),
-                    "allow_more_games": bool(rec.get("allow_more_games", False)),
-                    "settings": rec.get("settings") or {},
+                    "game": rec.get("game", DEFAULT_GAME),
+                    "config": raw_config(
+                        rules=rec["rules"], experiments=rec["experiments"],
+                        surveys=rec.get("surveys") or {},
+                        games_per_tester=int(rec.get("games_per_tester") or 1),
+                        allow_more_games=bool(rec.get("allow_more_games", False)),
+                        settings=rec.get("settings") or {}, game=None),
                     "open": bool(rec.get("open", True)),
                     "created_at_ms": ms_from_iso(rec["created_at"])
                     if rec.get("created_at")

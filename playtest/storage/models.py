@@ -21,6 +21,8 @@ from sqlalchemy import JSON, BigInteger, ForeignKey, Index, Integer, UniqueConst
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlmodel import Field, SQLModel
 
+from playtest.games.registry import DEFAULT_GAME
+
 # JSONB on PostgreSQL (indexable, compact), JSON text elsewhere.
 JsonType = JSON().with_variant(JSONB(), "postgresql")
 
@@ -44,19 +46,18 @@ def _fk(target: str, *, nullable: bool = False, index: bool = False) -> Any:
 
 
 class StudyRow(SQLModel, table=True):
-    """A study: game, rules, surveys, experiments and how many games a tester plays."""
+    """A study: its game and its settings (rules, seats, surveys, experiments …)."""
 
     __tablename__ = "studies"
 
     study_id: str = Field(primary_key=True, max_length=64)
     title: str = ""
-    game: str = "vapoosh"
-    rules: Any = _json()
-    surveys: Any = _json()
-    experiments: Any = _json()
-    games_per_tester: int = 1
-    allow_more_games: bool = False
-    settings: Any = _json()
+    game: str = DEFAULT_GAME
+    # Everything the study sets for its testers, as one document: the fields of
+    # playtest.study_config.StudyConfig but its game (the column above). JSON text, not
+    # JSONB: an experiment's variants are a dict whose order the assignment follows.
+    config: Any = Field(default=None, sa_type=JSON, nullable=False,
+                        sa_column_kwargs={"server_default": "{}"})
     open: bool = True
     created_at_ms: int = Field(sa_type=BigInteger)
     extra: Any = _json(nullable=True)
@@ -94,7 +95,7 @@ class SessionRow(SQLModel, table=True):
 
 
 class GameRow(SQLModel, table=True):
-    """A game's record: rules, seats and seed; its actions are rows of ``game_actions``."""
+    """A game's record: which game, its rules, seats and seed; its actions are rows of ``game_actions``."""
 
     __tablename__ = "games"
     __table_args__ = (Index("ix_games_participant_created", "participant_id", "created_at_ms"),)
@@ -102,6 +103,9 @@ class GameRow(SQLModel, table=True):
     game_id: str = Field(primary_key=True, max_length=64)
     participant_id: str = _fk("participants.participant_id")
     session_id: str | None = Field(default=None, max_length=64)
+    # The registry's name of the game (engine.core.make_game); older rows: DEFAULT_GAME.
+    game: str = Field(default=DEFAULT_GAME, max_length=40,
+                      sa_column_kwargs={"server_default": DEFAULT_GAME})
     rules: Any = _json()
     seats: Any = _json()
     seed: int | None = Field(default=None, sa_type=BigInteger)

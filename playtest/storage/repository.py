@@ -8,7 +8,7 @@ so two tabs or two server threads cannot interleave badly.
 >>> from playtest.storage.db import make_engine, upgrade
 >>> engine = make_engine("sqlite://")  # in memory, for the example
 >>> upgrade(engine)
->>> study = create_study(engine, title="Demo", study_id="demo", rules="standard")
+>>> study = create_study(engine, title="Demo", study_id="demo", config={"rules": "standard"})
 >>> tester = create_consented_participant(engine, "demo", {"adult": True})
 >>> get_participant(engine, tester.participant_id).stage
 'consent'
@@ -34,6 +34,7 @@ from sqlalchemy import Engine, bindparam, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
+from playtest.games.registry import DEFAULT_GAME
 from playtest.storage.db import write_lock
 from playtest.storage.errors import ConflictError, NotFound
 from playtest.storage.models import (
@@ -66,20 +67,30 @@ def upsert_insert(engine: Engine, table: Any) -> Any:
 
 @dataclass(frozen=True)
 class Study:
-    """A study as designers configure it (``study_id`` is the short code in links)."""
+    """A study as designers configure it (``study_id`` is the short code in links).
+
+    ``config`` is the study's settings document as stored (the fields of
+    :class:`playtest.study_config.StudyConfig` but ``game``); ``services.study_config``
+    validates it.
+    """
 
     study_id: str
     title: str
     game: str
-    rules: Any
-    surveys: dict[str, Any]
-    experiments: list[dict[str, Any]]
-    games_per_tester: int
-    allow_more_games: bool
-    settings: dict[str, Any]
+    config: dict[str, Any]
     open: bool
     created_at: datetime
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def experiment_records(self) -> list[dict[str, Any]]:
+        """The stored experiments' keys, targets and variant names (valid or not)."""
+        stored = self.config.get("experiments")
+        return [
+            {"key": e.get("key"), "target": e.get("target"),
+             "variants": list(v) if isinstance(v := e.get("variants"), dict) else v}
+            for e in (stored if isinstance(stored, list) else []) if isinstance(e, dict)
+        ]
 
 
 @dataclass(frozen=True)
@@ -95,17 +106,7 @@ class StudyCounts:
     games_finished: int
 
 
-STUDY_FIELDS = (
-    "title",
-    "game",
-    "rules",
-    "surveys",
-    "experiments",
-    "games_per_tester",
-    "allow_more_games",
-    "settings",
-    "open",
-)
+STUDY_FIELDS = ("title", "game", "config", "open")
 
 
 def new_study_code() -> str:
@@ -114,31 +115,12 @@ def new_study_code() -> str:
     return "".join(secrets.choice(alphabet) for _ in range(8))
 
 
-def _validate_experiments(experiments: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    checked = []
-    for experiment in experiments:
-        key, variants = experiment.get("key"), experiment.get("variants")
-        if not isinstance(key, str) or not key:
-            raise ValueError(f"experiment without a key: {experiment!r}")
-        if not isinstance(variants, list) or len(variants) < 2:
-            raise ValueError(f"experiment {key!r} needs a list of at least two variants")
-        if not isinstance(experiment.get("target"), str):
-            raise ValueError(f"experiment {key!r} needs a target (message:<key>, rules, ui:<x>)")
-        checked.append(dict(experiment))
-    return checked
-
-
 def _study_from_row(row: Any) -> Study:
     return Study(
         study_id=row.study_id,
         title=row.title,
         game=row.game,
-        rules=row.rules,
-        surveys=row.surveys or {},
-        experiments=row.experiments or [],
-        games_per_tester=row.games_per_tester,
-        allow_more_games=bool(row.allow_more_games),
-        settings=row.settings or {},
+        config=row.config if isinstance(row.config, dict) else {},
         open=bool(row.open),
         created_at=datetime_from_ms(row.created_at_ms),  # type: ignore[arg-type]
         extra=row.extra or {},
@@ -150,32 +132,24 @@ def create_study(
     *,
     title: str,
     study_id: str | None = None,
-    game: str = "vapoosh",
-    rules: Any = "standard",
-    surveys: Mapping[str, Any] | None = None,
-    experiments: Sequence[Mapping[str, Any]] = (),
-    games_per_tester: int = 1,
-    allow_more_games: bool = False,
-    settings: Mapping[str, Any] | None = None,
+    game: str = DEFAULT_GAME,
+    config: Mapping[str, Any] | None = None,
     open: bool = True,
     extra: Mapping[str, Any] | None = None,
 ) -> Study:
-    """Store a new study; ``study_id`` defaults to a fresh 8-character code."""
+    """Store a new study; ``study_id`` defaults to a fresh 8-character code.
+
+    ``config`` is the settings document (``services.create_study`` stores a validated
+    :class:`~playtest.study_config.StudyConfig`); empty means every default.
+    """
     code = study_id or new_study_code()
     if not CODE_PATTERN.match(code):
         raise ValueError(f"study id {code!r} must be 1-64 letters, digits, '-' or '_'")
-    if games_per_tester < 1:
-        raise ValueError("games_per_tester must be at least 1")
     values = {
         "study_id": code,
         "title": title,
         "game": game,
-        "rules": rules,
-        "surveys": dict(surveys or {}),
-        "experiments": _validate_experiments(experiments),
-        "games_per_tester": games_per_tester,
-        "allow_more_games": allow_more_games,
-        "settings": dict(settings or {}),
+        "config": dict(config or {}),
         "open": open,
         "created_at_ms": now_ms(),
         "extra": dict(extra) if extra else None,
@@ -195,10 +169,8 @@ def update_study(engine: Engine, study_id: str, **changes: Any) -> Study:
     unknown = set(changes) - set(STUDY_FIELDS)
     if unknown:
         raise ValueError(f"cannot change {sorted(unknown)} of a study")
-    if "experiments" in changes:
-        changes["experiments"] = _validate_experiments(changes["experiments"])
-    if "games_per_tester" in changes and changes["games_per_tester"] < 1:
-        raise ValueError("games_per_tester must be at least 1")
+    if "config" in changes:
+        changes["config"] = dict(changes["config"] or {})
     with write_lock(engine), engine.begin() as conn:
         result = conn.execute(
             update(studies).where(studies.c.study_id == study_id).values(**changes)
@@ -534,6 +506,8 @@ class GameRecord:
     winner: Any = None
     reason: str | None = None
     turns: int | None = None
+    #: The registry's name of the game (``playtest.games.registry``).
+    game: str = DEFAULT_GAME
 
 
 def create_game(
@@ -544,8 +518,9 @@ def create_game(
     seats: Sequence[str],
     seed: int | None,
     game_id: str | None = None,
+    game: str = DEFAULT_GAME,
 ) -> str:
-    """Start a game record; returns its id."""
+    """Start a game record of ``game`` (a registry name); returns its id."""
     code = game_id or uuid.uuid4().hex
     try:
         with write_lock(engine), engine.begin() as conn:
@@ -554,6 +529,7 @@ def create_game(
                     game_id=code,
                     participant_id=participant_id,
                     session_id=session_id,
+                    game=game,
                     rules=rules,
                     seats=list(seats),
                     seed=seed,
@@ -654,6 +630,7 @@ def _game_from_row(conn: Any, row: Any) -> GameRecord:
         winner=row.winner,
         reason=row.reason,
         turns=row.turns,
+        game=row.game,
     )
 
 

@@ -60,5 +60,5 @@ def test_studies_page_takes_a_fitting_primary_metric_and_refuses_others(db: Engi
     at.button(key="FormSubmitter:study-new-Create study").click().run()
     stored = [s for s in repo.list_studies(db) if s.title == "Primary test"]
     assert len(stored) == 1
-    assert stored[0].experiments[0]["primary_metric"] == "rules_lookups_after"
-    assert stored[0].experiments[0]["min_effect"] == 0.2
+    assert stored[0].config["experiments"][0]["primary_metric"] == "rules_lookups_after"
+    assert stored[0].config["experiments"][0]["min_effect"] == 0.2

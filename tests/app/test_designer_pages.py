@@ -95,7 +95,7 @@ def test_a_study_is_created_from_the_studies_page(db: Engine) -> None:
     assert not at.exception
     studies = [s for s in repo.list_studies(db) if s.title == "Wording test"]
     assert len(studies) == 1
-    assert studies[0].experiments[0]["key"] == "wording"
+    assert studies[0].experiment_records[0]["key"] == "wording"
     # A broken setting is refused with the field named, and nothing is stored.
     at.text_input(key="title-new").input("Broken")
     at.text_input(key="seats-new").input("human, ai:genius")

@@ -58,3 +58,34 @@ def test_the_step_caption_matches_the_slider(db: Engine) -> None:
     slider.set_value(1).run()
     first = next(str(c.value) for c in at.caption if str(c.value).startswith("Step "))
     assert "seat 1 (tester) rolled" in first
+
+
+def test_a_game_with_a_board_of_its_own_replays_as_the_engines_text_view(db: Engine) -> None:
+    import random
+
+    from engine.core import sample_chance
+    from playtest import services
+    from playtest.games.registry import games
+    from playtest.study_config import StudyConfig
+
+    plugin = next(p for p in games() if p.play_module)
+    study = services.create_study(db, title="Other game", study_id="mixed",
+                                  config=StudyConfig(game=plugin.name, seats=["human", "ai:easy"]))
+    tester = services.consent(db, study, {"child": False}).participant_id
+    engine_game = plugin.make_game(plugin.default_rules, 2)
+    state = engine_game.new_initial_state()
+    rng = random.Random(3)
+    game_id = repo.create_game(db, tester, None, plugin.default_rules, ["human", "ai:easy"], 1,
+                               game=plugin.name)
+    texts = []
+    for index in range(12):
+        action = sample_chance(state, rng) if state.current_player() < 0 else \
+            rng.choice(state.legal_actions())
+        repo.append_game_action(db, game_id, index, engine_game.action_to_json(action))
+        state.apply_action(action)
+        texts.append(state.to_text())  # type: ignore[attr-defined]
+    at = _replay_page(tester)
+    assert not at.exception, at.exception
+    assert [c.value for c in at.code] == [texts[-1]]
+    at.slider(key=f"replay_step-{game_id}").set_value(5).run()
+    assert [c.value for c in at.code] == [texts[4]]

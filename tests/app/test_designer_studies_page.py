@@ -53,3 +53,25 @@ def test_create_shows_the_new_study_s_tester_link(db: Engine) -> None:
     assert f"Created study {created[0].study_id}" in at.success[0].value
     links = [c.value for c in at.code]
     assert links and links[-1].endswith(f"/?study={created[0].study_id}")
+
+
+def test_a_new_study_plays_the_game_chosen_from_the_registry(db: Engine) -> None:
+    from playtest.games.registry import games
+
+    at = _studies_page()
+    choice = at.selectbox(key="game-new")
+    assert list(choice.options) == [p.title for p in games()]
+    for plugin in games():
+        at.selectbox(key="game-new").set_value(plugin).run()
+        assert not at.exception
+        # The game's presets and rule options are shown before the form is filled in.
+        shown = " ".join(str(m.value) for m in at.markdown)
+        assert f"Presets: {', '.join(plugin.presets)}" in shown
+        form = "new" if plugin is games()[0] else f"new-{plugin.name}"
+        at.text_input(key=f"title-{form}").input(f"A {plugin.name} study")
+        at.button(key=f"FormSubmitter:study-{form}-Create study").click().run()
+        assert not at.exception
+        (created,) = [s for s in repo.list_studies(db) if s.title == f"A {plugin.name} study"]
+        assert created.game == plugin.name
+        assert created.config["rules"] == plugin.default_rules
+        assert created.config["pre_survey"] == plugin.pre_survey

@@ -15,8 +15,8 @@ from streamlit.testing.v1 import AppTest
 
 from playtest import services
 from playtest.board.view import tile_index
-from playtest.cues import Cue, seat_names
 from playtest.game_controller import PlayController, dice_for
+from playtest.games.vapoosh.cues import Cue, seat_names
 from playtest.messages import load_catalog
 from playtest.storage import repository as repo
 from playtest.storage.events import EventLogger
@@ -241,7 +241,7 @@ def test_one_human_hears_you_and_the_computers_events_are_its_own() -> None:
 
 def test_pass_and_play_names_each_seat_by_its_colour() -> None:
     from engine.core import Event
-    from playtest.cues import pick_cue
+    from playtest.games.vapoosh.cues import pick_cue
 
     seats = ("human", "human")
     cue = pick_cue([Event("place", 2, ((3, 4),)), Event("win", 2, (), {"reason": "row"})],

@@ -54,7 +54,7 @@ def test_a_changed_study_or_stage_loads_the_tester_afresh(
     repo.update_study(db, study.study_id, open=False)
     closed = services.load_tester(db, code, first)
     assert closed is not None and closed is not first and closed.study.open is False
-    repo.update_study(db, study.study_id, games_per_tester=3)
+    repo.update_study(db, study.study_id, config={**study.config, "games_per_tester": 3})
     edited = services.load_tester(db, code, closed)
     assert edited is not None and edited.config.games_per_tester == 3
     assert edited.effective.variants == first.effective.variants  # assignments kept

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from playtest.cues import Cue, cue_to_show
+from playtest.games.vapoosh.cues import Cue, cue_to_show
 
 
 def test_a_computers_win_after_the_testers_capture_shows_the_result() -> None:

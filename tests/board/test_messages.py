@@ -23,7 +23,7 @@ from playtest.messages import (
     speed,
 )
 
-CATALOG_FILE = Path(__file__).resolve().parents[2] / "playtest" / "messages" / "catalog.yaml"
+CATALOG_FILE = Path(__file__).resolve().parents[2] / "playtest" / "games" / "vapoosh" / "catalog.yaml"
 
 
 def _raw() -> dict[str, Any]:

@@ -27,7 +27,7 @@ from playtest import services  # noqa: E402
 from playtest.storage import repository as repo  # noqa: E402
 from playtest.storage.db import make_engine, upgrade  # noqa: E402
 from playtest.storage.models import ParticipantRow  # noqa: E402
-from playtest.study_config import StudyConfig  # noqa: E402
+from playtest.study_config import StudyConfig, raw_config  # noqa: E402
 
 APP = str(ROOT / "playtest" / "app.py")
 PAGE_APP = str(ROOT / "tests" / "app" / "apps" / "designer_page.py")
@@ -66,11 +66,17 @@ def _texts(at: AppTest) -> str:
     return "\n".join(str(p) for p in parts)
 
 
+def _stored_form(experiment: dict[str, object]) -> object:
+    """An exchange-format experiment record as the study's settings document holds it."""
+    return raw_config(rules="standard", games_per_tester=1, allow_more_games=True,
+                      experiments=[experiment], surveys={}, settings={})["experiments"][0]
+
+
 def _store_broken(engine: Engine, experiment: dict[str, object]) -> repo.Study:
     """A study as the old app stored it: valid columns, then a broken experiment."""
     columns = services.study_columns(StudyConfig(ai_think_ms=0, rules="house", speed=3,
                                                  seats=["human", "ai:hard"]))
-    columns["experiments"] = [experiment]
+    columns["config"]["experiments"] = [_stored_form(experiment)]
     return repo.create_study(engine, title="Broken study", study_id="broken", **columns)
 
 
@@ -90,7 +96,8 @@ def test_a_tester_of_a_study_broken_later_sees_the_calm_page_on_resume(db: Engin
     study = services.create_study(db, title="Fine study", config=StudyConfig(ai_think_ms=0),
                                   study_id="later")
     participant = services.consent(db, study, {"child": False})
-    repo.update_study(db, study.study_id, experiments=[BROKEN_EXPERIMENTS["speed_98"]])
+    repo.update_study(db, study.study_id, config={
+        **study.config, "experiments": [_stored_form(BROKEN_EXPERIMENTS["speed_98"])]})
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.query_params["p"] = participant.participant_id
     at.run()

@@ -9,6 +9,7 @@ from sqlalchemy import Engine
 
 from playtest.storage import repository as repo
 from playtest.storage.events import EventLogger
+from playtest.study_config import raw_config
 
 # Settings a study can really play with (imports check them as the Studies page does).
 EXPERIMENTS = [
@@ -25,11 +26,10 @@ def populate(engine: Engine, study_id: str = "s1", testers: int = 3) -> list[str
         engine,
         title="Vapoosh pilot",
         study_id=study_id,
-        rules={"base": "standard", "surround": "group"},
-        surveys={"pre": "pre_v1", "post": "umux_lite", "form": "short"},
-        experiments=EXPERIMENTS,
-        games_per_tester=2,
-        settings={"highlight_options": True, "speed": 2},
+        config=raw_config(rules={"base": "standard", "surround": "group"},
+                          surveys={},
+                          experiments=EXPERIMENTS, games_per_tester=2, allow_more_games=False,
+                          settings={"highlight_options": True, "speed": 2}, game=None),
     )
     rng = random.Random(7)
     logger = EventLogger(engine)

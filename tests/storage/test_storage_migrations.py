@@ -8,20 +8,23 @@ from sqlmodel import SQLModel
 
 from playtest.storage.db import current_revision, make_engine, table_names, upgrade
 
+#: The newest migration (tests/storage/test_storage_upgrades.py upgrades stored data to it).
+HEAD = "0004"
+
 
 def test_upgrade_from_empty_creates_every_table(empty_database_url: str) -> None:
     engine = make_engine(empty_database_url)
     try:
         assert current_revision(engine) is None
         upgrade(engine)
-        assert current_revision(engine) == "0002"
+        assert current_revision(engine) == HEAD
         assert set(SQLModel.metadata.tables) <= set(table_names(engine))
         # The migrated schema is exactly what the models declare.
         with engine.connect() as connection:
             context = MigrationContext.configure(connection, opts={"compare_type": True})
             assert compare_metadata(context, SQLModel.metadata) == []
         upgrade(engine)  # a second start-up changes nothing
-        assert current_revision(engine) == "0002"
+        assert current_revision(engine) == HEAD
     finally:
         engine.dispose()
 
@@ -58,6 +61,6 @@ def test_concurrent_start_ups_migrate_once(empty_database_url: str) -> None:
     for thread in threads:
         thread.join()
     assert errors == []
-    assert current_revision(engines[0]) == "0002"
+    assert current_revision(engines[0]) == HEAD
     for engine in engines:
         engine.dispose()

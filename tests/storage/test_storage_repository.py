@@ -23,14 +23,17 @@ def _study(engine: Engine, **kwargs: object) -> repo.Study:
 def test_study_round_trip_update_and_counts(engine: Engine) -> None:
     study = _study(
         engine,
-        rules={"preset": "standard"},
-        experiments=[{"key": "m", "variants": ["A", "B"], "target": "message:extra_turn"}],
-        games_per_tester=3,
-        settings={"highlight": False},
+        config={"rules": {"preset": "standard"}, "games_per_tester": 3,
+                "experiments": [{"key": "m", "variants": {"B": "formal", "A": "default"},
+                                 "target": "message:extra_turn"}]},
     )
     assert repo.get_study(engine, "s1") == study
+    # The settings document keeps its order (JSON text, also on PostgreSQL).
+    assert study.experiment_records == [
+        {"key": "m", "target": "message:extra_turn", "variants": ["B", "A"]}]
     changed = repo.update_study(engine, "s1", open=False, title="Pilot 2")
-    assert (changed.open, changed.title, changed.games_per_tester) == (False, "Pilot 2", 3)
+    assert (changed.open, changed.title, changed.config["games_per_tester"]) == (
+        False, "Pilot 2", 3)
     assert [s.study_id for s in repo.list_studies(engine)] == ["s1"]
     with pytest.raises(ConflictError):
         _study(engine)

@@ -14,7 +14,8 @@ from surveys import load_survey, parse_survey, quiz_results, score_definition_an
 from surveys.loader import SCHEMA_PATH, SurveyDefinitionError, json_schema_text, list_surveys
 from surveys.model import Matrix
 
-DEFAULT_IDS = ["vapoosh_post_child", "vapoosh_post_long", "vapoosh_post_short", "vapoosh_pre",
+DEFAULT_IDS = ["morris_post", "morris_pre",
+               "vapoosh_post_child", "vapoosh_post_long", "vapoosh_post_short", "vapoosh_pre",
                "vapoosh_pre_adult", "vapoosh_pre_child"]
 
 
@@ -145,7 +146,8 @@ def test_schema_accepts_defaults_and_rejects_unknown_type() -> None:
     jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     for sid in DEFAULT_IDS:
-        path = Path(sys.modules["surveys.loader"].__file__).parent / "defaults" / f"{sid}.yaml"  # type: ignore[arg-type]
+        games = Path(sys.modules["surveys.loader"].__file__).parent / "games"  # type: ignore[arg-type]
+        (path,) = games.glob(f"*/{sid}.yaml")
         jsonschema.validate(yaml.safe_load(path.read_text(encoding="utf-8")), schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(_doc(_page("p", {"id": "a", "type": "essay"})), schema)
@@ -203,7 +205,7 @@ def test_children_variants_use_faces_and_yes_maybe_no() -> None:
 
 
 def test_check_cli_on_defaults() -> None:
-    path = Path(sys.modules["surveys.loader"].__file__).parent / "defaults" / "vapoosh_pre.yaml"  # type: ignore[arg-type]
+    path = Path(sys.modules["surveys.loader"].__file__).parent / "games" / "vapoosh" / "vapoosh_pre.yaml"  # type: ignore[arg-type]
     out = subprocess.run([sys.executable, "-m", "surveys", "check", str(path)], capture_output=True, text=True)
     assert out.returncode == 0 and "ok: vapoosh_pre 1.0.0" in out.stdout and out.stdout.count("\n") == 1
 

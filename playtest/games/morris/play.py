@@ -1,0 +1,188 @@
+"""Bricks & Walls in a study: the tester's play step (the page glue the registry's
+``play_module`` names), on the game's own board component.
+
+A game is stored as it is played: its record (``games`` row with ``game="morris"``,
+one ``game_actions`` row per engine action, stored *before* the state changes), and the
+telemetry of telemetry-format.md: ``game_start``, one ``click`` per click or tap with the
+engine's refusal reason, ``ai_move`` for the computer's actions and ``game_end`` with the
+whole record. A reload or a server restart replays the stored record.
+
+Seats: ``"human"`` or ``"ai:<level>"`` (White first); the computer plays the greedy
+heuristic of ``engine/morris/heuristics.py``, its random tie-breaks seeded by the game's
+seed and the action number, so a replayed game is the same game.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import streamlit as st
+
+from engine.core import Refusal
+from engine.morris.heuristics import greedy_action
+from engine.morris.state import MorrisState
+from playtest import runtime, services
+from playtest.app_pages.common import tester_session
+from playtest.games.morris.component import JudgedClick, render_board
+from playtest.games.morris.plugin import PLUGIN
+from playtest.games.morris.view import COMPUTER, HUMAN, Sides
+from playtest.storage import repository as repo
+from playtest.storage.errors import ConflictError
+
+SESSION_KEY = "morris_play"
+
+
+@dataclass
+class MorrisPlay:
+    """One tester's game in progress: its stored id, seats, seed and engine state."""
+
+    game_id: str
+    participant_id: str
+    seats: list[str]
+    seed: int
+    rules: Any
+    game: Any  # the engine's game (action JSON forms)
+    state: MorrisState
+    actions: list[list[Any]] = field(default_factory=list)
+    selection: tuple[str, ...] = ()
+    refusal: Refusal | None = None
+    finished_logged: bool = False
+
+    @property
+    def sides(self) -> Sides:
+        kinds = tuple(HUMAN if s == "human" else COMPUTER for s in self.seats)
+        return Sides((kinds[0], kinds[1]))
+
+
+def _sink(tester: services.Tester, game_id: str) -> services.DbGameSink:
+    return services.DbGameSink(runtime.database(), runtime.event_logger(),
+                               participant_id=tester.code, session_id=tester_session(tester),
+                               game_id=game_id)
+
+
+def _replayed(record: repo.GameRecord) -> MorrisPlay:
+    game = PLUGIN.make_game(record.rules, len(record.seats))
+    state: Any = game.new_initial_state()
+    for action in record.actions:
+        state.apply_action(game.action_from_json(action))
+    return MorrisPlay(record.game_id, record.participant_id, list(record.seats),
+                      int(record.seed or 0), record.rules, game, state,
+                      [list(a) for a in record.actions], finished_logged=record.finished)
+
+
+def _new_game(tester: services.Tester) -> MorrisPlay:
+    engine = runtime.database()
+    seed = secrets.randbits(31)
+    rules, seats = tester.effective.rules, list(tester.effective.seats)
+    game_id = repo.create_game(engine, tester.code, tester_session(tester), rules, seats, seed,
+                               game=PLUGIN.name)
+    game = PLUGIN.make_game(rules, len(seats))
+    state: Any = game.new_initial_state()
+    _sink(tester, game_id).log("game_start", {"game_id": game_id, "game": PLUGIN.name,
+                                              "rules": rules, "seats": seats, "seed": seed})
+    return MorrisPlay(game_id, tester.code, seats, seed, rules, game, state)
+
+
+def _apply(tester: services.Tester, play: MorrisPlay, action: int) -> bool:
+    """Store action number ``len(play.actions)`` first, then apply it; False when another
+    tab stored a different action there (the page reloads the record)."""
+    as_json = play.game.action_to_json(action)
+    trial = play.state.clone()
+    trial.apply_action(action)
+    try:
+        stored = _sink(tester, play.game_id).append_action(len(play.actions), as_json)
+    except ConflictError:
+        stored = False
+    if not stored:
+        st.session_state.pop(SESSION_KEY, None)
+        return False
+    play.state = trial
+    play.actions.append(list(as_json))
+    return True
+
+
+def _finish_if_over(tester: services.Tester, play: MorrisPlay) -> None:
+    if not play.state.is_terminal() or play.finished_logged:
+        return
+    returns = play.state.returns()
+    winner = next((s + 1 for s, r in enumerate(returns) if r > 0), None)
+    reason = next((e.data.get("reason", e.kind) for e in play.state.last_events
+                   if e.kind in ("win", "draw")), "over")
+    sink = _sink(tester, play.game_id)
+    sink.log("game_end", {"game_id": play.game_id, "winner": winner, "reason": str(reason),
+                          "turns": len(play.actions), "record": play.actions})
+    sink.finish(winner, str(reason), len(play.actions))
+    play.finished_logged = True
+
+
+def _computer_moves(tester: services.Tester, play: MorrisPlay) -> None:
+    while not play.state.is_terminal() and \
+            play.seats[play.state.current_player()] != "human":
+        rng = random.Random(f"{PLUGIN.seed_prefix}:{play.seed}:{len(play.actions)}")
+        seat = play.state.current_player() + 1
+        action = greedy_action(play.state, rng)
+        as_json = play.game.action_to_json(action)
+        if not _apply(tester, play, action):
+            return
+        _sink(tester, play.game_id).log("ai_move", {"seat": seat, "action": as_json})
+    _finish_if_over(tester, play)
+
+
+def _current(tester: services.Tester) -> MorrisPlay | None:
+    """The tester's game in progress (this tab's, or replayed from the store), a new one
+    while games remain to play, or None when the study's games are played."""
+    play: MorrisPlay | None = st.session_state.get(SESSION_KEY)
+    if play is not None and play.participant_id == tester.code:
+        return play
+    engine = runtime.database()
+    record = repo.latest_unfinished_game(engine, tester.code)
+    if record is not None and record.game == PLUGIN.name:
+        play = _replayed(record)
+    elif services.games_finished(engine, tester) < tester.config.games_per_tester:
+        play = _new_game(tester)
+    else:
+        return None
+    st.session_state[SESSION_KEY] = play
+    return play
+
+
+def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) -> None:
+    """Draw the play step: the board, then (after the study's games) the way on."""
+    play = _current(tester)
+    engine = runtime.database()
+    if play is not None:
+        _computer_moves(tester, play)
+
+        def on_click(judged: JudgedClick) -> None:
+            assert play is not None
+            _sink(tester, play.game_id).log("click", judged.telemetry())
+            if judged.result.action is not None and not _apply(tester, play,
+                                                               judged.result.action):
+                return
+            play.selection = tuple(judged.result.selection)
+            play.refusal = judged.refusal
+            _computer_moves(tester, play)
+            _finish_if_over(tester, play)
+
+        render_board(play.state, key=f"morris-{play.game_id}", selection=play.selection,
+                     sides=play.sides, on_click=on_click, refusal=play.refusal,
+                     game_id=play.game_id, highlight=tester.effective.highlight_options)
+        play.refusal = None  # a refusal is said once
+        if not play.state.is_terminal():
+            return
+    finished = services.games_finished(engine, tester)
+    needed = tester.config.games_per_tester
+    if finished < needed:
+        if st.button(f"Next game ({finished + 1} of {needed})", type="primary",
+                     key="morris_next_game"):
+            st.session_state.pop(SESSION_KEY, None)
+            st.rerun()
+        return
+    st.markdown(f"**You have played {finished} game{'s' if finished != 1 else ''}. Thank you!**")
+    if st.button("Continue to the last questions", type="primary", key="to_post"):
+        st.session_state.pop(SESSION_KEY, None)
+        to_post_survey()
