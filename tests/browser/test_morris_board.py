@@ -68,6 +68,12 @@ class Board:
         else:
             target.click()
 
+    def press_logged(self, point: str) -> dict[str, Any]:
+        """Press a point and wait until Python has logged that click (its props)."""
+        n = len(self.clicks_logged())
+        self.press(point)
+        return self.wait_logged(n + 1)
+
     def clicks_logged(self) -> list[dict[str, Any]]:
         if not self.log.exists():
             return []
@@ -194,13 +200,13 @@ def test_pass_and_play_whole_game_at_1280x800(
             )
             empty = [p for p in POINTS if mine.owner(p) is None]
             far = next(p for p in empty if p not in mine.destinations(brick))
-            board.press(brick)
+            assert board.press_logged(brick)["ok"]
             board.wait(lambda d, b=brick: d["selection"] == b, "the selection")
             screenshot(board.page, "morris-1280-selected")
-            board.press(brick)  # clicking the selected brick again drops it
+            assert board.press_logged(brick)["ok"]  # clicking it again drops it
             board.wait(lambda d: d["selection"] == "", "the selection dropped")
             board.wrong_click(far, "not_adjacent", selection=brick)
-            board.press(brick)  # clicking the selected brick again drops it
+            assert board.press_logged(brick)["ok"]  # clicking it again drops it
             board.wait(lambda d: d["selection"] == "", "the selection dropped")
             checked_move_refusals = True
             screenshot(board.page, "morris-1280-movement")
