@@ -294,3 +294,16 @@ def test_highlight_off_rings_nothing(streamlit_app: Any, new_page: Any, tmp_path
     assert on.root.evaluate("r => r.querySelectorAll('.pt.target').length") == 24
     off = Board(new_page(server, "?highlight=0", width=1280, height=800), tmp_path / "off.jsonl")
     assert off.root.evaluate("r => r.querySelectorAll('.pt.target').length") == 0
+
+
+def test_a_double_click_places_one_brick(streamlit_app: Any, new_page: Any, tmp_path: Path) -> None:
+    log = tmp_path / "clicks.jsonl"
+    server = streamlit_app(APP, {"MORRIS_HARNESS_LOG": str(log)})
+    board = Board(new_page(server, width=1280, height=800), log)
+    board.page.locator(".pt[data-point=g1]").dblclick()
+    d = board.wait(lambda d: d["cells"] == {"g1": "W"}, "one White brick on g1")
+    assert d["toMove"] == "B"
+    board.page.locator("[data-testid=stExpander]").click()
+    board.page.get_by_text("'stale': 1").wait_for(timeout=20_000)  # the second click, dropped
+    assert [c["point"] for c in board.clicks_logged()] == ["g1"]
+    assert board.dom()["cells"] == {"g1": "W"} and board.dom()["toMove"] == "B"
