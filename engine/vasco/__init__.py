@@ -19,10 +19,9 @@ table 2.8 (V-a … V-k). Modules:
 
 from __future__ import annotations
 
-from engine.vasco.board import REASONS, Auto, Move, Path, legal_states, paths, play
+from engine.vasco.board import REASONS, Auto, Move, Outcome, Path, judge, legal_states, paths, play
 from engine.vasco.geometry import STATES, Cell, cell_name, parse_cell
 from engine.vasco.state import (
-    Outcome,
     Place,
     Rules,
     VascoGame,
@@ -48,6 +47,7 @@ __all__ = [
     "cell_name",
     "decode",
     "encode",
+    "judge",
     "legal_states",
     "parse_cell",
     "paths",

@@ -24,7 +24,7 @@ engine.core.IllegalActionError: That tile would leave a gap between two x (blue)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from engine.core import IllegalActionError
@@ -103,6 +103,26 @@ class Path:
     @property
     def length(self) -> int:
         return len(self.cells)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How the game ended: ``winner`` seat (None: a draw), ``reason`` and the tiles to
+    highlight (the decisive loops, or the longest paths), with the two colours'
+    lengths ``(o, x)`` that decided.
+
+    ``reason``: ``loop`` (one colour closed a loop: its owner wins), ``both_loops``
+    (the longer loop loses), ``pool_empty`` or ``no_move`` (the longer path loses).
+    """
+
+    winner: int | None
+    reason: str
+    highlight: tuple[Cell, ...] = ()
+    lengths: tuple[int, int] = (0, 0)
+
+
+#: Seat (1-based) of each colour: O is red and moves first.
+SEAT_OF = {"o": 1, "x": 2}
 
 
 def refuse(reason: str, message: str) -> IllegalActionError:
@@ -343,3 +363,49 @@ def _walk(board: Board, start: Cell, edge: int, colour: str) -> tuple[list[Cell]
         edge = next(e for e, k in enumerate(tile) if e != entered and k in (colour, "*"))
         cell = nxt
     return cells, False
+
+
+def _longest(runs: list[Path]) -> Path | None:
+    # the longest run; ties go to the row-major first (the runs come in that order)
+    best: Path | None = None
+    for p in runs:
+        if best is None or p.length > best.length:
+            best = p
+    return best
+
+
+def judge(board: Board, remaining: int, can_move: Callable[[], bool]) -> Outcome | None:
+    """The end conditions of §2.7, in their order, after a whole move.
+
+    ``remaining`` is the pool after the move; ``can_move()`` says whether the side to
+    move next has a legal move (asked only when nothing else ended the game).
+
+    >>> judge({(0, 0): "ox*"}, 0, lambda: True)
+    Outcome(winner=None, reason='pool_empty', highlight=((0, 0), (0, 0)), lengths=(1, 1))
+    """
+    runs = {k: paths(board, k) for k in ("o", "x")}
+    loops = {k: _longest([p for p in runs[k] if p.closed]) for k in ("o", "x")}
+    lo, lx = loops["o"], loops["x"]
+    if lo is not None and lx is not None:
+        lengths = (lo.length, lx.length)
+        cells = lo.cells + lx.cells
+        if lo.length == lx.length:
+            return Outcome(None, "both_loops", cells, lengths)
+        return Outcome(2 if lo.length > lx.length else 1, "both_loops", cells, lengths)
+    for k, loop in loops.items():
+        if loop is not None:
+            lengths = (loop.length, 0) if k == "o" else (0, loop.length)
+            return Outcome(SEAT_OF[k], "loop", loop.cells, lengths)
+    if remaining <= 0:
+        reason = "pool_empty"
+    elif not can_move():
+        reason = "no_move"
+    else:
+        return None
+    po, px = _longest(runs["o"]), _longest(runs["x"])
+    assert po is not None and px is not None  # the board holds at least one tile
+    lengths = (po.length, px.length)
+    cells = po.cells + px.cells
+    if po.length == px.length:
+        return Outcome(None, reason, cells, lengths)
+    return Outcome(2 if po.length > px.length else 1, reason, cells, lengths)

@@ -39,10 +39,12 @@ from engine.core import (
 from engine.vasco.board import (
     REASONS,
     Move,
+    Outcome,
     Path,
     blocked_cells,
     candidate_cells,
     is_connected,
+    judge,
     legal_states,
     paths,
     play,
@@ -60,8 +62,6 @@ from engine.vasco.geometry import (
 )
 
 PLACE, OVER = "place", "over"
-#: Seat (1-based) of each colour: O is red and moves first.
-SEAT_OF = {"o": 1, "x": 2}
 MARK = {1: "O", 2: "X"}
 #: Coordinates are kept within +-SPAN/2 (far beyond any pool of MAX_POOL tiles).
 MAX_POOL = 600
@@ -166,21 +166,6 @@ def action_from_json(obj: Any) -> Place:
     ):
         raise RulesError(f"action: must be ['place', [r, c], 'ox*'], got {obj!r}")
     return Place(obj[1][0], obj[1][1], obj[2])
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How the game ended: ``winner`` seat (None: a draw), ``reason`` and the tiles to
-    highlight (the decisive loop, or the longest paths).
-
-    ``reason``: ``loop`` (one colour closed a loop), ``both_loops`` (the longer loop
-    loses), ``pool_empty`` or ``no_move`` (the longer path loses).
-    """
-
-    winner: int | None
-    reason: str
-    highlight: tuple[Cell, ...] = ()
-    lengths: tuple[int, int] = (0, 0)
 
 
 def _check_players(players: object) -> None:
@@ -423,36 +408,7 @@ class VascoState:
         return next(self._candidates(), None) is not None
 
     def _judge(self) -> Outcome | None:
-        loops: dict[str, list[Path]] = {}
-        runs: dict[str, list[Path]] = {}
-        for k in ("o", "x"):
-            runs[k] = paths(self._tiles, k)
-            loops[k] = [p for p in runs[k] if p.closed]
-        if loops["o"] or loops["x"]:
-            best = {k: max(loops[k], key=lambda p: p.length, default=None) for k in ("o", "x")}
-            lengths = tuple(0 if best[k] is None else best[k].length for k in ("o", "x"))  # type: ignore[union-attr]
-            if loops["o"] and loops["x"]:
-                lo, lx = lengths
-                cells = tuple(c for k in ("o", "x") for c in best[k].cells)  # type: ignore[union-attr]
-                if lo == lx:
-                    return Outcome(None, "both_loops", cells, (lo, lx))
-                return Outcome(2 if lo > lx else 1, "both_loops", cells, (lo, lx))
-            k = "o" if loops["o"] else "x"
-            return Outcome(SEAT_OF[k], "loop", best[k].cells, (lengths[0], lengths[1]))  # type: ignore[union-attr]
-        if self._left <= 0:
-            return self._longest_path_verdict("pool_empty", runs)
-        if not self.has_legal_move():
-            return self._longest_path_verdict("no_move", runs)
-        return None
-
-    @staticmethod
-    def _longest_path_verdict(reason: str, runs: Mapping[str, list[Path]]) -> Outcome:
-        best = {k: max(runs[k], key=lambda p: p.length) for k in ("o", "x")}
-        lo, lx = best["o"].length, best["x"].length
-        cells = best["o"].cells + best["x"].cells
-        if lo == lx:
-            return Outcome(None, reason, cells, (lo, lx))
-        return Outcome(2 if lo > lx else 1, reason, cells, (lo, lx))
+        return judge(self._tiles, self._left, self.has_legal_move)
 
     # ----- what the app shows ----------------------------------------------------------
 
