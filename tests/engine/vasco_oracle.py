@@ -141,7 +141,9 @@ def components(board: dict[Cell, str], colour: str) -> list[tuple[int, bool]]:
 
 
 def has_move(board: dict[Cell, str], remaining: int) -> bool:
-    cells = {(r, c) for (r0, c0) in board for r in range(r0 - 2, r0 + 3) for c in range(c0 - 3, c0 + 4)}
+    cells = {
+        (r, c) for (r0, c0) in board for r in range(r0 - 2, r0 + 3) for c in range(c0 - 3, c0 + 4)
+    }
     if not board:
         cells = {(0, 0)}
     return any(apply(board, remaining, cell, s) is not None for cell in cells for s in STATES)
