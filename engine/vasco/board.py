@@ -280,35 +280,39 @@ def play(
                     f"That tile would leave a gap between two {_COLOUR_WORDS[k]} path ends "
                     f"at {cell_name(n)}: no tile could ever fill it.",
                 )
-    watch = set(within_two(cell))
-    watch.update(blocked)
+    # legal states of the frontier cells near the move; a tile changes the legal
+    # states only of cells at most two edge-steps away, so only those are refreshed
+    legal: dict[Cell, tuple[str, ...]] = {}
+
+    def refresh(cells: Iterable[Cell]) -> None:
+        for w in cells:
+            if is_frontier(new, w):
+                legal[w] = legal_states(new, w)
+            else:
+                legal.pop(w, None)
+
+    refresh(within_two(cell))
+    refresh(blocked)
     autos: list[Auto] = []
     while True:
-        forced: Cell | None = None
-        forced_state = ""
-        for w in watch:
-            if w in new or (forced is not None and w > forced) or not is_frontier(new, w):
-                continue
-            states = legal_states(new, w)
-            if len(states) == 1:
-                forced, forced_state = w, states[0]
+        forced = min((w for w, states in legal.items() if len(states) == 1), default=None)
         if forced is None:
             break
         fixed = sum(k is not None for k in constraints(new, forced))
-        new[forced] = forced_state
-        autos.append(Auto(forced, forced_state, fixed))
+        new[forced] = legal.pop(forced)[0]
+        autos.append(Auto(forced, new[forced], fixed))
         if 1 + len(autos) > remaining:
             raise refuse(
                 "not_enough_tiles",
                 f"That move would force more tiles than the {remaining} left in the pool.",
             )
-        watch.update(within_two(forced))
-    for w in sorted(watch):
-        if is_frontier(new, w) and not legal_states(new, w):
-            raise refuse(
-                "unplayable",
-                f"After the forced tiles, no tile could ever fill {cell_name(w)}.",
-            )
+        refresh(within_two(forced))
+    stuck = min((w for w, states in legal.items() if not states), default=None)
+    if stuck is not None:
+        raise refuse(
+            "unplayable",
+            f"After the forced tiles, no tile could ever fill {cell_name(stuck)}.",
+        )
     if not (connected and any(k is not None for k in need)) and not is_connected(new):
         raise refuse(
             "not_connected",

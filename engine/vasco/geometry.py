@@ -23,6 +23,7 @@ permutations are legal on every cell.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import permutations
 
 Cell = tuple[int, int]
@@ -53,6 +54,7 @@ def neighbour(cell: Cell, edge: int) -> Cell:
     return (r + 1, c) if is_up(cell) else (r - 1, c)
 
 
+@lru_cache(maxsize=1 << 16)  # called for every rule check; cells repeat endlessly
 def neighbours(cell: Cell) -> tuple[Cell, Cell, Cell]:
     """The cells across edges L, R, H, in that order."""
     return (neighbour(cell, L), neighbour(cell, R), neighbour(cell, H))
