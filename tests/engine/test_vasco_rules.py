@@ -42,6 +42,7 @@ MODULES = [
     "engine.vasco.state",
     "engine.vasco.scenario",
     "engine.vasco.evaluation",
+    "engine.vasco.players",
 ]
 
 
