@@ -7,10 +7,10 @@ import importlib
 import math
 
 import pytest
+from vasco_planted import planted_study
 
 from analytics.games.vasco.cascades import surprise
 from analytics.games.vasco.decisions import decisions, reason_table, wilson
-from analytics.games.vasco.planted import planted_study
 
 
 @pytest.mark.parametrize(
@@ -18,7 +18,7 @@ from analytics.games.vasco.planted import planted_study
     [
         "analytics.games.vasco.decisions",
         "analytics.games.vasco.cascades",
-        "analytics.games.vasco.planted",
+        "vasco_planted",
     ],
 )
 def test_doctests(name: str) -> None:

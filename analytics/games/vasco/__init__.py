@@ -5,8 +5,8 @@
   interval (the ``rule:<reason>`` confusion points' tallies);
 - :mod:`analytics.games.vasco.cascades`: how often a forced cascade surprised the tester
   (a slow first click after it, compared with decisions that followed no cascade);
-- :mod:`analytics.games.vasco.planted`: studies of real engine games with planted
-  refusals and planted hesitation, where the truth is known (for the tests).
+(The planted studies that test them, real engine games with planted refusals and
+hesitation, are ``tests/analytics/vasco_planted.py``: analytics may not import the engine.)
 
 Telemetry read (telemetry-format.md): ``click`` with ``seat``, ``ok``, ``reason``, ``ms``,
 ``cell``, ``tile``; engine events ``place``, ``auto`` (a forced tile), ``win``, ``draw``

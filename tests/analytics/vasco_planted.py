@@ -1,5 +1,9 @@
 """Planted Vasco studies: real engine games, clicks whose truth is known.
 
+(A test helper: analytics may not import the engine, so the studies are made here.)
+
+    python tests/analytics/vasco_planted.py     # false alarms and power of the surprise interval
+
 Each tester plays ``games`` games as Red (seat 1) against a random legal opponent.
 Per decision the tester first makes, with probability ``refusal_rates[reason]``, one
 click the engine really refuses for that reason (found by asking the engine, never
@@ -208,4 +212,8 @@ def calibrate(runs: int = 20, testers: int = 10, factor: float = 3.0) -> dict[st
 
 
 if __name__ == "__main__":
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     print(calibrate())
