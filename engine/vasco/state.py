@@ -531,7 +531,12 @@ class VascoState:
         return ClickResult(None, refusal, (), {"cell": name})
 
     def _click_move(self, cell_text: str, state: str) -> ClickResult:
-        cell = parse_cell(cell_text)
+        try:
+            cell = parse_cell(cell_text)
+        except ValueError:
+            return ClickResult(
+                None, Refusal("bad_target", "Click a cell of the board first."), (), {"tile": state}
+            )
         name = cell_name(cell)
         fields = {"cell": name, "tile": state}
         place = Place(cell[0], cell[1], state)

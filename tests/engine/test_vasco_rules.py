@@ -412,6 +412,9 @@ def test_refused_clicks_carry_the_engine_reason_in_words() -> None:
     assert "x (blue)" in dead.refusal.message
     junk = s.click("<script>")
     assert junk.refusal is not None and junk.refusal.reason == "bad_target"
+    held_junk = s.click("ox*", ("1,2,3",))
+    assert held_junk.refusal is not None and held_junk.refusal.reason == "bad_target"
+    assert s.legal_targets(("nonsense",)) == []
 
 
 def test_to_text_names_the_mover_and_the_pool() -> None:
