@@ -39,12 +39,13 @@ def _autos_shown(page: Any) -> None:
     page.locator(f"{BOARD} g.vt-hidden").first.wait_for(state="detached")
 
 
-def _play_first(page: Any) -> None:
-    """Click the first candidate cell, then its first preview; wait for the reply."""
+def _play_first(page: Any, touch: bool = False) -> None:
+    """Click (or tap) the first candidate cell, then its first preview; wait for the reply."""
     before = page.locator(LOG).inner_text()
-    page.locator(CELLS).first.click()
-    page.locator(PREVIEWS).first.wait_for()
-    page.locator(PREVIEWS).first.click()
+    cell, preview = page.locator(CELLS).first, page.locator(PREVIEWS).first
+    cell.tap() if touch else cell.click()
+    preview.wait_for()
+    preview.tap() if touch else preview.click()
     page.wait_for_function(
         "([sel, old]) => { const e = document.querySelector(sel); return e && e.innerText !== old; }",
         arg=[LOG, before],
@@ -91,10 +92,14 @@ def test_a_whole_short_game_on_a_phone(
 ) -> None:
     page = _open(new_page, app, "pool=12", width=360, height=740, has_touch=True, is_mobile=True)
     result = page.locator(f"{BOARD} [data-role=result]")
+    _play_first(page, touch=True)
+    page.locator(CELLS).first.tap()
+    page.locator(PREVIEWS).first.wait_for()
+    screenshot(page, "vasco-picker-phone")
     for _ in range(12):
         if result.inner_text().strip():
             break
-        _play_first(page)
+        _play_first(page, touch=True)
     text = result.inner_text()
     assert re.search(r"wins|draw", text), text
     assert page.locator(f"{BOARD} g.vt-win").count() >= 1  # the loop or the longest paths
