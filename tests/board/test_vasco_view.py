@@ -1,0 +1,114 @@
+"""Vasco's board view (pure), its click payloads and its message catalog."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+from pathlib import Path
+
+import pytest
+
+from engine.vasco import Place, VascoGame
+from playtest.board.component import BoardEventError
+from playtest.games.vasco.board import CSS_FILE, JS_FILE, STATIC_DIR, parse_click
+from playtest.games.vasco.messages import (
+    REFUSAL_KEYS,
+    auto_message_key,
+    end_message_key,
+    load_vasco_catalog,
+)
+from playtest.games.vasco.view import board_view
+from playtest.messages.catalog import CatalogError, MessageCatalog
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["playtest.games.vasco.view", "playtest.games.vasco.board", "playtest.games.vasco.messages"],
+)
+def test_doctests(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_front_end_is_real_files() -> None:
+    js = (STATIC_DIR / JS_FILE).read_text("utf-8")
+    css = (STATIC_DIR / CSS_FILE).read_text("utf-8")
+    assert "export default function" in js and "<svg" not in css
+    assert ".vt-x" in css and "stroke-dasharray" in css  # blue differs by pattern, not only hue
+
+
+def test_candidates_previews_and_the_selection() -> None:
+    s = VascoGame().new_initial_state()
+    s.apply(Place(0, 0, "ox*"))
+    view = board_view(s, seats=("computer", "human"), selection=("0,1",))
+    assert view.interactive and "0,1" in view.candidates
+    assert view.selected == "0,1" and view.previews == ("xo*", "x*o")
+    # a selection that is not a candidate is dropped; the computer's turn shows none
+    assert board_view(s, seats=("computer", "human"), selection=("9,9",)).selected is None
+    idle = board_view(s, seats=("human", "computer"))
+    assert not idle.interactive and idle.candidates == () and idle.turn_text.endswith("(computer)")
+
+
+def test_forced_tiles_are_listed_in_order_with_why() -> None:
+    s = VascoGame().state_from_position({(0, 0): "ox*", (0, 1): "xo*"})
+    events = s.apply(Place(1, 2, "ox*"))
+    view = board_view(s, events=events)
+    assert [a["order"] for a in view.autos] == [0, 1, 2]
+    assert all(a["why"].startswith("Tile added at") for a in view.autos)
+    assert view.placed == "1,2" and view.tiles_left == 48
+
+
+def test_the_end_highlights_the_loop_and_names_the_winner() -> None:
+    ring = {(0, 0): "o*x", (0, 1): "*xo", (0, -1): "xo*", (-1, 0): "o*x", (-1, 1): "*xo"}
+    s = VascoGame().state_from_position(ring, to_move=2)
+    s.apply(Place(-1, -1, "xo*"))
+    view = board_view(s)
+    assert view.over and not view.interactive and len(view.highlight) == 6
+    assert "Red (O) wins" in view.result_text and "6 tiles" in view.result_text
+
+
+def test_the_token_changes_with_the_view() -> None:
+    s = VascoGame().new_initial_state()
+    a = board_view(s)
+    s.apply(Place(0, 0, "ox*"))
+    assert board_view(s).token != a.token and a.to_data()["token"] == a.token
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        None,
+        {"target": "ox*"},  # no nonce
+        {"target": "1,2;drop", "nonce": "n"},
+        {"target": "oxx!", "nonce": "n"},
+        {"target": 5, "nonce": "n"},
+        {"target": "1,2", "nonce": "n", "t_ms": -3},
+    ],
+)
+def test_malformed_clicks_are_refused(payload: object) -> None:
+    with pytest.raises(BoardEventError):
+        parse_click(payload)
+
+
+def test_every_refusal_and_ending_has_a_message() -> None:
+    catalog = load_vasco_catalog()
+    for key in REFUSAL_KEYS.values():
+        msg = catalog.render(key, cell="0,1", count=3)
+        assert msg.text and msg.tone == "warn"
+    for constrained in (1, 2, 3):
+        assert catalog.render(auto_message_key(constrained), cell="1,1").text
+    for reason in ("loop", "both_loops", "pool_empty", "no_move"):
+        for winner in (1, 2, None):
+            key = end_message_key(reason, winner=winner, mover=1)
+            assert catalog.render(key, name="Red", length=6, red=3, blue=4).text
+
+
+def test_a_catalog_missing_a_refusal_message_is_refused(tmp_path: Path) -> None:
+    import yaml
+
+    from playtest.games.vasco.messages import PATH, REQUIRED_KEYS
+
+    obj = yaml.safe_load(PATH.read_text("utf-8"))
+    del obj["messages"]["wrong_dead_cell"]
+    with pytest.raises(CatalogError, match="wrong_dead_cell"):
+        MessageCatalog.from_obj(obj, source="x", required=REQUIRED_KEYS)

@@ -1,0 +1,107 @@
+"""Vasco's board in real Chromium (benchmarks/vasco_board_app.py: you against the greedy
+computer): candidates, previews, forced tiles with why, the counter, the end."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+APP = "benchmarks/vasco_board_app.py"
+BOARD = ".st-key-vasco [data-testid=vasco-board]"
+CELLS = f"{BOARD} polygon.vc"
+PREVIEWS = f"{BOARD} button.vb-preview"
+TILES = f"{BOARD} g.vt[data-cell]"
+LOG = ".st-key-vasco_log [data-testid=stText]"
+
+
+@pytest.fixture(scope="module")
+def app(streamlit_app: Callable[..., Any]) -> Any:
+    return streamlit_app(APP)
+
+
+def _open(new_page: Callable[..., Any], app: Any, query: str = "", **kw: Any) -> Any:
+    page = new_page(app, f"?{query}" if query else "", **kw)
+    page.locator(CELLS).first.wait_for()
+    return page
+
+
+def _tile_count(page: Any) -> int:
+    return int(page.locator(f"{BOARD} .vb-tiles g.vt").count())
+
+
+def _autos_shown(page: Any) -> None:
+    """Wait until every forced tile of the last move has been animated in."""
+    page.locator(f"{BOARD} g.vt-hidden").first.wait_for(state="detached")
+
+
+def _play_first(page: Any, touch: bool = False) -> None:
+    """Click (or tap) the first candidate cell, then its first preview; wait for the reply."""
+    before = page.locator(LOG).inner_text()
+    cell, preview = page.locator(CELLS).first, page.locator(PREVIEWS).first
+    cell.tap() if touch else cell.click()
+    preview.wait_for()
+    preview.tap() if touch else preview.click()
+    page.wait_for_function(
+        "([sel, old]) => { const e = document.querySelector(sel); return e && e.innerText !== old; }",
+        arg=[LOG, before],
+    )
+    _autos_shown(page)
+
+
+def test_first_move_previews_and_the_computer_reply(
+    new_page: Callable[..., Any], app: Any, screenshot: Callable[..., Any]
+) -> None:
+    page = _open(new_page, app, width=1280, height=800)
+    assert page.locator(CELLS).count() == 1  # the first tile goes on 0,0
+    assert page.locator(f"{BOARD} [data-role=counter]").inner_text() == "54 of 54 tiles left"
+    page.locator(CELLS).first.click()
+    page.locator(PREVIEWS).nth(5).wait_for()
+    assert page.locator(PREVIEWS).count() == 6
+    screenshot(page, "vasco-previews-1280")
+    page.locator(PREVIEWS).first.click()
+    page.locator(LOG).filter(has_text="computer place").wait_for()
+    _autos_shown(page)
+    log = page.locator(LOG).inner_text()
+    assert "click 0,0 ok" in log and re.search(r"click [ox*]{3} ok", log)
+    assert _tile_count(page) >= 2
+    counter = page.locator(f"{BOARD} [data-role=counter]").inner_text()
+    left = int(counter.split()[0])
+    assert left == 54 - _tile_count(page)
+    assert page.locator(CELLS).count() > 5
+    screenshot(page, "vasco-after-reply-1280")
+
+
+def test_keyboard_selects_a_cell_and_a_tile(new_page: Callable[..., Any], app: Any) -> None:
+    page = _open(new_page, app, width=1280, height=800)
+    page.locator(CELLS).first.focus()
+    page.keyboard.press("Enter")
+    page.locator(PREVIEWS).first.wait_for()
+    page.locator(PREVIEWS).nth(2).focus()
+    page.keyboard.press("Enter")
+    page.locator(LOG).filter(has_text="computer place").wait_for()
+    assert "click 0,0 ok" in page.locator(LOG).inner_text()
+
+
+def test_a_whole_short_game_on_a_phone(
+    new_page: Callable[..., Any], app: Any, screenshot: Callable[..., Any]
+) -> None:
+    page = _open(new_page, app, "pool=12", width=360, height=740, has_touch=True, is_mobile=True)
+    result = page.locator(f"{BOARD} [data-role=result]")
+    _play_first(page, touch=True)
+    page.locator(CELLS).first.tap()
+    page.locator(PREVIEWS).first.wait_for()
+    screenshot(page, "vasco-picker-phone")
+    for _ in range(12):
+        if result.inner_text().strip():
+            break
+        _play_first(page, touch=True)
+    text = result.inner_text()
+    assert re.search(r"wins|draw", text), text
+    assert page.locator(f"{BOARD} g.vt-win").count() >= 1  # the loop or the longest paths
+    assert page.locator(CELLS).count() == 0  # nothing to click after the end
+    screenshot(page, "vasco-game-over-phone")
