@@ -3,7 +3,10 @@
 >>> from analytics.data import StudyData, empty_quiz, empty_scores
 >>> report = build_report(StudyData.empty("s1"), empty_scores(), empty_quiz())
 >>> sorted(report)
-['completed', 'confusion_points', 'experiments', 'hardest_facts', 'participants', 'severity_definition', 'study_id', 'what_works']
+['completed', 'confusion_points', 'experiments', 'game', 'hardest_facts', 'participants', 'severity_definition', 'study_id', 'what_works']
+>>> from analytics.game_analytics import GENERIC
+>>> sorted(build_report(StudyData.empty("s1"), empty_scores(), empty_quiz(), game=GENERIC))
+['completed', 'confusion_points', 'experiments', 'game', 'participants', 'severity_definition', 'study_id', 'what_works']
 >>> "&lt;script&gt;" in report_html({**report, "study_id": "<script>"}, {})
 True
 """
@@ -22,6 +25,7 @@ import plotly.io as pio
 from analytics import confusion, experiments, figures, funnel, questionnaires, severity
 from analytics.data import StudyData, validate_study
 from analytics.figures import FILE_TEMPLATE
+from analytics.game_analytics import GameAnalytics, ReportSection, for_study, load
 
 #: Characters that make inline Markdown markup (emphasis, code, links, tables, strike).
 #: Line-start markup (``#``, ``-``, ``1.``) cannot occur: text is flattened to one line
@@ -31,10 +35,13 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]
 
 
 def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
-                 seed: int = 0, top_facts: int = 10, min_attempts: int = 5
-                 ) -> dict[str, Any]:
+                 seed: int = 0, top_facts: int = 10, min_attempts: int = 5,
+                 game: GameAnalytics | None = None) -> dict[str, Any]:
     """The report JSON of telemetry-format.md.
 
+    ``game``: the name of the game played; its plug-in (``game``, default the study's:
+    :func:`analytics.game_analytics.for_study`) adds its own keys (``sections``: e.g.
+    ``hardest_facts`` for a game that has facts; ``top_facts`` rows each).
     ``participants``: consented participants; ``completed``: those with a ``done`` page;
     ``confusion_points``: ranked by severity (``severity_definition``), each with ``id,
     label, score, evidence, action, definition, interval``; ``what_works``: the themes
@@ -45,28 +52,32 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
     Facts with fewer than ``min_attempts`` attempts are not ranked.
     """
     validate_study(data)
+    plugin = game or for_study(data)
     consented = data.participants[data.participants["consented_at"].notna()]
     ids = set(consented["participant_id"].astype(str))
     done = experiments.completed_participants(data)
-    facts = confusion.hardest_facts(data, min_attempts=min_attempts).head(top_facts)
-    return {
+    report: dict[str, Any] = {
         "study_id": str(data.study.get("study_id", "")),
+        "game": plugin.name,
         "participants": len(ids),
         "completed": len(ids & done),
         "confusion_points": [p.to_json() for p in confusion.confusion_points(
-            data, min_attempts=min_attempts)],
+            data, min_attempts=min_attempts, game=plugin)],
         "severity_definition": severity.SEVERITY_DEFINITION,
         "what_works": what_works(data),
-        "hardest_facts": [
-            {"fact": str(row.fact), "attempts": int(row.attempts),
-             "wrong_rate": float(row.wrong_rate),
-             "median_ms": None if pd.isna(row.median_ms) else float(row.median_ms),
-             "shrunk_rate": round(float(row.smoothed_rate), 4),
-             "interval": [round(float(row.ci_low), 4), round(float(row.ci_high), 4)]}
-            for row in confusion._rows(facts)],
-        "experiments": [e.to_json() for e in experiments.analyze_experiments(
-            data, scores, quiz, seed=seed)],
     }
+    for section in plugin.sections:
+        report[section.key] = section.rows(data, top_facts, min_attempts)
+    report["experiments"] = [e.to_json() for e in experiments.analyze_experiments(
+        data, scores, quiz, seed=seed)]
+    return report
+
+
+def report_game(report: dict[str, Any]) -> GameAnalytics:
+    """The plug-in of the game a report names (``game``; the default game if absent)."""
+    name = report.get("game")
+    return load(name) if isinstance(name, str) and name else for_study(
+        StudyData.empty(""))
 
 
 def what_works(data: StudyData) -> list[dict[str, Any]]:
@@ -80,17 +91,17 @@ def what_works(data: StudyData) -> list[dict[str, Any]]:
             for row in table.to_dict("records")]
 
 
-_FIXED_CHARTS = ("Funnel", "Wrong clicks by class", "Wrong clicks on the board",
-                 "Hesitation on the board", "Hardest facts")
+_CORE_CHARTS = ("Funnel", "Wrong clicks by class")
 
 
 def report_chart_names(report: dict[str, Any]) -> list[str]:
-    """The names :func:`report_figures` gives its charts, without drawing them.
+    """The names :func:`report_figures` gives its charts, without drawing them: the
+    core's, the game's (:attr:`GameAnalytics.charts`), one per experiment.
 
-    >>> report_chart_names({"experiments": [{"key": "wording"}]})[-1]
-    'Experiment wording'
+    >>> report_chart_names({"game": "generic", "experiments": [{"key": "wording"}]})
+    ['Funnel', 'Wrong clicks by class', 'Experiment wording']
     """
-    return [*_FIXED_CHARTS,
+    return [*_CORE_CHARTS, *(chart.name for chart in report_game(report).charts),
             *(f"Experiment {experiment['key']}" for experiment in report.get("experiments", []))]
 
 
@@ -100,13 +111,9 @@ def report_figures(data: StudyData, report: dict[str, Any]) -> dict[str, go.Figu
         "Funnel": figures.funnel_figure(funnel.funnel(data)),
         "Wrong clicks by class": figures.wrong_class_figure(
             confusion.wrong_clicks_by_class(data)),
-        "Wrong clicks on the board": figures.board_heatmap_figure(
-            confusion.wrong_click_heatmap(data), "Wrong clicks per tile", "wrong clicks"),
-        "Hesitation on the board": figures.board_heatmap_figure(
-            confusion.hesitation_heatmap(data), "Median hesitation when the tile is the "
-            "answer", "ms"),
-        "Hardest facts": figures.hardest_facts_figure(confusion.hardest_facts(data)),
     }
+    for chart in report_game(report).charts:
+        charts[chart.name] = chart.build(data)
     for experiment in report.get("experiments", []):
         charts[f"Experiment {experiment['key']}"] = figures.experiment_effect_figure(experiment)
     return charts
@@ -151,11 +158,8 @@ def report_markdown(report: dict[str, Any],
         lines += ["", "## What works (praise from free text)", ""]
         lines += [f"- {e(row['theme'])}: {row['answers']} of the answers to {e(row['item'])} "
                   f"({row['share']:.0%})" for row in report["what_works"]]
-    lines += ["", "## Hardest facts", "", "| fact | attempts | wrong rate | median ms |",
-              "|---|---|---|---|"]
-    for fact in report["hardest_facts"]:
-        lines.append(f"| {e(fact['fact'])} | {fact['attempts']} | "
-                     f"{fact['wrong_rate']:.0%} | {_fmt(fact.get('median_ms'), 5)} |")
+    for section in report_game(report).sections:
+        lines += _section_markdown(section, report.get(section.key) or [])
     lines += ["", "## Experiments", ""]
     for experiment in report["experiments"]:
         lines += _experiment_markdown(experiment)
@@ -163,6 +167,38 @@ def report_markdown(report: dict[str, Any],
         lines += ["## Charts", "", "Interactive in the HTML report: "
                   + ", ".join(e(name) for name in figures) + "."]
     return "\n".join(lines) + "\n"
+
+
+def _cell(column: Any, row: dict[str, Any]) -> str:
+    value = row.get(column.key)
+    return "–" if value is None else column.show(value)
+
+
+def _section_markdown(section: ReportSection, rows: list[dict[str, Any]]) -> list[str]:
+    """A game's report section as a Markdown table (cells escaped)."""
+    e = escape_markdown
+    lines = ["", f"## {e(section.title)}", ""]
+    if not rows and section.empty:
+        return [*lines, e(section.empty)]
+    lines += ["| " + " | ".join(e(c.header) for c in section.columns) + " |",
+              "|" + "---|" * len(section.columns)]
+    lines += ["| " + " | ".join(e(_cell(c, row)) for c in section.columns) + " |"
+              for row in rows]
+    return lines
+
+
+def _section_html(section: ReportSection, rows: list[dict[str, Any]]) -> list[str]:
+    """A game's report section as an HTML table (cells escaped)."""
+    x = html.escape
+    parts = [f"<h2>{x(section.title)}</h2>"]
+    if not rows and section.empty:
+        return [*parts, f"<p>{x(section.empty)}</p>"]
+    parts.append("<table><tr>" + "".join(f"<th>{x(c.header)}</th>" for c in section.columns)
+                 + "</tr>")
+    parts += ["<tr>" + "".join(f"<td>{x(_cell(c, row))}</td>" for c in section.columns)
+              + "</tr>" for row in rows]
+    parts.append("</table>")
+    return parts
 
 
 def _experiment_intro(experiment: dict[str, Any]) -> list[str]:
@@ -232,13 +268,9 @@ def report_html(report: dict[str, Any], figures: dict[str, go.Figure] | None = N
         parts += [f"<li>{x(row['theme'])}: {row['answers']} answers to {x(row['item'])} "
                   f"({row['share']:.0%})</li>" for row in report["what_works"]]
         parts.append("</ul>")
-    parts += ["<h2>Hardest facts</h2><table><tr><th>fact</th><th>attempts</th>"
-              "<th>wrong rate</th><th>median ms</th></tr>"]
-    for fact in report["hardest_facts"]:
-        parts.append(f"<tr><td>{x(fact['fact'])}</td><td>{fact['attempts']}</td>"
-                     f"<td>{fact['wrong_rate']:.0%}</td><td>{_fmt(fact.get('median_ms'), 5)}"
-                     "</td></tr>")
-    parts.append("</table><h2>Experiments</h2>")
+    for section in report_game(report).sections:
+        parts += _section_html(section, report.get(section.key) or [])
+    parts.append("<h2>Experiments</h2>")
     for experiment in report["experiments"]:
         parts += _experiment_html(experiment)
     first = True

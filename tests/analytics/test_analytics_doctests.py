@@ -8,7 +8,8 @@ import importlib
 import pytest
 
 MODULES = ["data", "derive", "stats", "experiments", "questionnaires", "figures", "report",
-           "synth"]
+           "synth", "game_analytics", "games.vapoosh", "games.vapoosh.facts",
+           "games.vapoosh.heatmaps", "games.vapoosh.figures", "games.vapoosh.occasions"]
 
 
 @pytest.mark.parametrize("name", MODULES)
