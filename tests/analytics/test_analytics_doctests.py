@@ -9,7 +9,9 @@ import pytest
 
 MODULES = ["data", "derive", "stats", "experiments", "questionnaires", "figures", "report",
            "synth", "game_analytics", "games.vapoosh", "games.vapoosh.facts",
-           "games.vapoosh.heatmaps", "games.vapoosh.figures", "games.vapoosh.occasions"]
+           "games.vapoosh.heatmaps", "games.vapoosh.figures", "games.vapoosh.occasions",
+           "games.morris", "games.morris.board", "games.morris.points",
+           "games.morris.hesitation", "games.morris.figures", "games.morris.telemetry"]
 
 
 @pytest.mark.parametrize("name", MODULES)
