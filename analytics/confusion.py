@@ -334,11 +334,11 @@ def _scored_candidates(data: StudyData, min_occasions: int, min_testers: int,
         tallies += occasion_tallies(rules, "rule", 0.0)
         for candidate, count in estimated.items():
             extra.setdefault(candidate, {})["occasions_estimated"] = count
-        for family in game.families:
-            found, mean = family.tallies(data, attempted, later)
-            if mean is not None:
-                means[family.name] = mean
-            tallies += found
+    for family in game.families:  # a game's own turns may not be rolls: asked always
+        found, mean = family.tallies(data, attempted, later)
+        if mean is not None and found:
+            means[family.name] = mean
+        tallies += found
     shown, baseline = _message_occasions(data, turn_table, later)
     if len(shown):
         means["message"] = baseline

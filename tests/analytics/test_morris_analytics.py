@@ -206,3 +206,37 @@ def test_the_planted_trap_point_tops_the_points_heatmap(planted: Any) -> None:
     assert top["point"] == truth.trap and top["top_reason"] == "occupied"
     others = table.iloc[1:]
     assert top["ci_low"] > others["wrong_rate"].max()
+
+
+def test_refused_clicks_belong_to_the_decision_they_preceded(hand_study: StudyData) -> None:
+    from analytics.games.morris import decisions
+
+    table = decisions.decisions(hand_study)
+    assert list(table["phase"]) == ["place", "remove", "move", "remove", "move"]
+    assert list(table["reasons"]) == [["occupied"], ["walled"], [], [], []]
+
+
+def test_planted_slips_become_rule_points_with_their_occasions(planted: Any) -> None:
+    from analytics import confusion
+
+    data, _ = planted
+    events = data.events
+    clicks = [props for kind, props in zip(events["type"], events["props"], strict=True)
+              if kind == "click" and not props["ok"]]
+    points_found = {p.id: p for p in confusion.confusion_points(data)}
+    assert set(points_found) == {"rule:occupied", "rule:walled"}
+    walled = points_found["rule:walled"].evidence
+    assert walled["troubles"] == sum(c["reason"] == "walled" for c in clicks)
+    assert walled["occasions"] == len(hesitation.removals(data))  # every due removal
+    occupied = points_found["rule:occupied"].evidence
+    assert occupied["troubles"] == sum(c["reason"] == "occupied" for c in clicks)
+    assert "unclickable" in points_found["rule:occupied"].action
+
+
+def test_no_planted_slip_no_rule_point() -> None:
+    pytest.importorskip("engine.morris")
+    from analytics import confusion
+    from tests.analytics.morris_planted import MorrisTruth, planted_morris_study
+
+    data = planted_morris_study(20, seed=2, truth=MorrisTruth(walled_slip=0, trap_slip=0))
+    assert confusion.confusion_points(data) == []

@@ -1,5 +1,6 @@
 """Bricks & Walls' analytics: the points heatmap (clicks and wrong-click rates on the 24
-points) and wall and removal hesitation (:mod:`.hesitation`).
+points), wall and removal hesitation (:mod:`.hesitation`) and the occasions of each
+refusal reason (:mod:`.decisions`: ``rule:<reason>`` confusion points).
 
 ``ANALYTICS`` is the plug-in object the report, the pages and the registry use. The
 game has no facts: its report has no ``hardest_facts``.
@@ -17,8 +18,21 @@ from typing import Any
 import plotly.graph_objects as go
 
 from analytics.data import StudyData
-from analytics.game_analytics import Chart, Column, GameAnalytics, ReportSection
-from analytics.games.morris import figures, hesitation, points
+from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
+from analytics.games.morris import decisions, figures, hesitation, points
+
+ACTIONS = {
+    "rule:walled": "Grey out walled bricks more clearly during a removal and say why a "
+                   "walled brick cannot be taken.",
+    "rule:not_adjacent": "Show the selected brick's possible destinations.",
+    "rule:removal_pending": "Keep 'Wall! Take one of the bricks' on screen until the "
+                            "removal is made.",
+    "rule:occupied": "Make taken points look unclickable while placing and moving.",
+}
+
+
+def _reason_action(name: str, extra: dict[str, Any]) -> str:
+    return ACTIONS.get(f"rule:{name}", "Explain this rule where it applies.")
 
 
 def _percent(value: Any) -> str:
@@ -62,13 +76,9 @@ def _hesitation_for_people(data: StudyData) -> Any:
 ANALYTICS = GameAnalytics(
     name="morris",
     title="Bricks & Walls",
-    actions={
-        "rule:walled": "Grey out walled bricks more clearly during a removal and say why "
-                       "a walled brick cannot be taken.",
-        "rule:not_adjacent": "Show the selected brick's possible destinations.",
-        "rule:removal_pending": "Keep 'Wall! Take one of the bricks' on screen until the "
-                                "removal is made.",
-    },
+    families=(Family("rule", decisions.DEFINITION, 1.0, decisions.reason_tallies,
+                     decisions.reason_label, _reason_action),),
+    actions=ACTIONS,
     sections=(
         ReportSection(
             "points", "Clicks per point", points.points_rows, (
