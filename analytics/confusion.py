@@ -186,7 +186,7 @@ def rules_overlay_use(data: StudyData) -> pd.DataFrame:
 #: What each kind of point of the core counts: shown beside the points (``definition``);
 #: a game's own families bring theirs (:class:`analytics.game_analytics.Family`).
 DEFINITIONS: dict[str, str] = {
-    "rule": "Occasions: turns whose roll the rules refuse an option of for this reason. "
+    "rule": "Occasions: the moments the rules could refuse a click for this reason. "
             "Trouble: a wrong click for this reason.",
     "message": "Occasions: showings of the message. Trouble: a wrong click in the next "
                "turn, hesitation above the study's 75th percentile, or a rules lookup "
@@ -393,7 +393,7 @@ def _point(item: severity.Scored, extra: dict[str, Any], game: GameAnalytics
                               own.action(name, extra), item.interval, own.definition)
     return ConfusionPoint(tally.id, _label(family, name, extra), item.severity, evidence,
                           _action(family, name, extra, game), item.interval,
-                          DEFINITIONS.get(family, ""))
+                          game.definitions.get(family, DEFINITIONS.get(family, "")))
 
 
 def _percent(value: Any) -> str:

@@ -12,6 +12,8 @@ The core (:mod:`analytics.funnel`, :mod:`analytics.confusion`, :mod:`analytics.e
 - ``families``: confusion-point families of its own (``fact:<a>x<b>`` …), each a
   :class:`Family` with its tallies, definition, label and action;
 - ``actions``: the fix to suggest per point id (``rule:<reason>``, ``wrong:<kind>``);
+- ``occasions``: the moments its points could happen, in the severity definition's
+  words; ``definitions``: its own wording of a core family's definition (``rule``);
 - ``sections``: report keys of its own (:class:`ReportSection`: ``hardest_facts`` …),
   each with the table the Markdown and HTML plan show;
 - ``charts``: its figures (:class:`Chart`: heatmaps of its board …).
@@ -36,7 +38,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from analytics.data import DEFAULT_GAME, StudyData
-from analytics.severity import Tally
+from analytics.severity import CORE_OCCASIONS, Tally
 
 __all__ = ["DEFAULT_GAME", "GENERIC", "Chart", "Column", "Family", "GameAnalytics",
            "ReportSection", "for_study", "game_of", "load"]
@@ -116,6 +118,8 @@ class GameAnalytics:
     reason_occasions: Callable[[StudyData, pd.DataFrame], pd.Series] | None = None
     families: tuple[Family, ...] = ()
     actions: Mapping[str, str] = field(default_factory=dict)
+    occasions: str = CORE_OCCASIONS
+    definitions: Mapping[str, str] = field(default_factory=dict)
     sections: tuple[ReportSection, ...] = ()
     charts: tuple[Chart, ...] = ()
 

@@ -63,7 +63,7 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
         "completed": len(ids & done),
         "confusion_points": [p.to_json() for p in confusion.confusion_points(
             data, min_attempts=min_attempts, game=plugin)],
-        "severity_definition": severity.SEVERITY_DEFINITION,
+        "severity_definition": severity.severity_definition(plugin.occasions),
         "what_works": what_works(data),
     }
     for section in plugin.sections:

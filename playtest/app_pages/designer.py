@@ -434,7 +434,7 @@ def confusion_page() -> None:
     st.caption("Ranked by severity: the extra trouble per occasion, weighted by how many "
                "testers it reached, whether it persisted after the first game, and impact.")
     with st.expander("How severity is defined"):
-        st.caption(severity.SEVERITY_DEFINITION)
+        st.caption(severity.severity_definition(t["game"].occasions))
     if points:
         st.dataframe(confusion_points_table(points), hide_index=True, key="points_table")
     else:

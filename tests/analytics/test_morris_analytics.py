@@ -136,6 +136,10 @@ def test_the_report_names_its_game_and_has_morris_keys(hand_study: StudyData) ->
     json.dumps(report, allow_nan=False)
     assert report["game"] == "morris"
     assert "hardest_facts" not in report
+    # the game's words, not another game's: decisions, no rolls or facts
+    assert "decision" in report["severity_definition"]
+    assert "roll" not in report["severity_definition"] and "fact" not in \
+        report["severity_definition"]
     assert {"points", "removal_hesitation"} <= set(report)
     assert report["points"][0]["point"] in {"d7", "g7"}
     removal = next(r for r in report["removal_hesitation"] if r["measure"] == "removal")

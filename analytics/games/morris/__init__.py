@@ -79,6 +79,8 @@ ANALYTICS = GameAnalytics(
     families=(Family("rule", decisions.DEFINITION, 1.0, decisions.reason_tallies,
                      decisions.reason_label, _reason_action),),
     actions=ACTIONS,
+    occasions="a decision of the tester's in a phase where the rules can refuse a click "
+              "for the reason, a showing of the message, an answer to the question",
     sections=(
         ReportSection(
             "points", "Clicks per point", points.points_rows, (

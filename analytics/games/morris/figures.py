@@ -45,18 +45,22 @@ def points_figure(table: pd.DataFrame) -> go.Figure:
     fig.add_trace(go.Scatter(
         x=[xy(p)[0] for p in table["point"]], y=[xy(p)[1] for p in table["point"]],
         mode="markers+text", text=list(table["point"]), textposition="top right",
+        textfont={"size": 10},
         hovertext=hover, hoverinfo="text", showlegend=False,
-        marker={"size": 12 + 28 * np.sqrt(clicks / biggest),
+        marker={"size": 10 + 18 * np.sqrt(clicks / biggest), "opacity": 1.0,
                 "color": np.where(np.isnan(rates), 0.0, rates), "cmin": 0.0,
                 "cmax": max(0.05, float(np.nanmax(rates)) if np.isfinite(rates).any()
                             else 0.05),
                 "colorscale": HEATMAP_SCALE, "showscale": True,
-                "colorbar": {"title": "wrong rate", "tickformat": ".0%"},
+                # under the board: a phone keeps its width for the points
+                "colorbar": {"title": {"text": "wrong rate", "side": "top"},
+                             "tickformat": ".0%", "orientation": "h", "y": -0.08,
+                             "thickness": 12},
                 "line": {"color": OKABE_ITO[7], "width": 1}}))
     fig.update_xaxes(visible=False, range=[-0.6, 6.8])
     fig.update_yaxes(visible=False, autorange="reversed", scaleanchor="x")
-    return _layout(fig, "Clicks and wrong clicks per point (size: clicks, colour: wrong "
-                        "rate)", height=560)
+    return _layout(fig, "Clicks per point<br><sup>size: clicks · colour: wrong rate"
+                        "</sup>", height=560)
 
 
 def hesitation_figure(removals: pd.DataFrame) -> go.Figure:

@@ -65,6 +65,9 @@ ANALYTICS = GameAnalytics(
                occasions.wrong_label, occasions.wrong_action),
     ),
     actions=occasions.ACTIONS,
+    occasions="a turn whose roll the rule could refuse, a turn that rolled the fact, a "
+              "showing of the message, an answer to the question",
+    definitions={"rule": occasions.RULE_DEFINITION},
     sections=(
         ReportSection("hardest_facts", "Hardest facts", facts.hardest_facts_rows, (
             Column("fact", "fact"), Column("attempts", "attempts"),

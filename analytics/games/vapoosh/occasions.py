@@ -46,6 +46,8 @@ ACTIONS: dict[str, str] = {
                         "rule preset for beginners.",
 }
 
+RULE_DEFINITION = ("Occasions: turns whose roll the rules refuse an option of for this "
+                   "reason. Trouble: a wrong click for this reason.")
 WRONG_DEFINITION = "Occasions: turns with a click. Trouble: a wrong click of this kind."
 
 
