@@ -80,12 +80,16 @@ class ReportSection:
 @dataclass(frozen=True)
 class Chart:
     """A figure of the game's, by the name the report gives it; ``key`` names it on the
-    pages, ``section`` is the key of the report section it belongs under ('' for none)."""
+    pages, ``section`` is the key of the report section it belongs under ('' for none),
+    ``group`` puts charts side by side on a page (``"wrong"``: the wrong-click charts at
+    the top of the confusion page); ``in_report``: drawn in the plan too."""
 
     name: str
     build: Callable[[StudyData], go.Figure]
     key: str = ""
     section: str = ""
+    group: str = ""
+    in_report: bool = True
 
 
 @dataclass(frozen=True)

@@ -91,7 +91,7 @@ def what_works(data: StudyData) -> list[dict[str, Any]]:
             for row in table.to_dict("records")]
 
 
-_CORE_CHARTS = ("Funnel", "Wrong clicks by class")
+_CORE_CHARTS = ("Funnel",)
 
 
 def report_chart_names(report: dict[str, Any]) -> list[str]:
@@ -99,9 +99,10 @@ def report_chart_names(report: dict[str, Any]) -> list[str]:
     core's, the game's (:attr:`GameAnalytics.charts`), one per experiment.
 
     >>> report_chart_names({"game": "generic", "experiments": [{"key": "wording"}]})
-    ['Funnel', 'Wrong clicks by class', 'Experiment wording']
+    ['Funnel', 'Experiment wording']
     """
-    return [*_CORE_CHARTS, *(chart.name for chart in report_game(report).charts),
+    return [*_CORE_CHARTS, *(chart.name for chart in report_game(report).charts
+                             if chart.in_report),
             *(f"Experiment {experiment['key']}" for experiment in report.get("experiments", []))]
 
 
@@ -109,11 +110,10 @@ def report_figures(data: StudyData, report: dict[str, Any]) -> dict[str, go.Figu
     """The charts of the report, by name, in reading order (see :func:`report_chart_names`)."""
     charts: dict[str, go.Figure] = {
         "Funnel": figures.funnel_figure(funnel.funnel(data)),
-        "Wrong clicks by class": figures.wrong_class_figure(
-            confusion.wrong_clicks_by_class(data)),
     }
     for chart in report_game(report).charts:
-        charts[chart.name] = chart.build(data)
+        if chart.in_report:
+            charts[chart.name] = chart.build(data)
     for experiment in report.get("experiments", []):
         charts[f"Experiment {experiment['key']}"] = figures.experiment_effect_figure(experiment)
     return charts

@@ -407,9 +407,6 @@ def _confusion_tables(data: Any) -> dict[str, Any]:
     game = game_analytics.for_study(data)  # the study's game: its charts and sections
     return {
         "points": confusion.confusion_points(data),
-        "by_class": figures.wrong_class_figure(confusion.wrong_clicks_by_class(data)),
-        "by_reason": figures.wrong_class_figure(confusion.wrong_clicks_by_rule_reason(data),
-                                                column="rule_reason"),
         "game": game,
         "charts": {chart.name: chart.build(data) for chart in game.charts},
         "frames": {section.key: section.frame(data) for section in game.sections
@@ -440,11 +437,6 @@ def confusion_page() -> None:
     else:
         st.info("No confusion point has enough evidence yet: each needs at least "
                 f"{severity.MIN_OCCASIONS} occasions and {severity.MIN_TESTERS} testers.")
-    cols = st.columns(2)
-    with cols[0]:
-        plot(t["by_class"], "wrong_class")
-    with cols[1]:
-        plot(t["by_reason"], "reasons")
     _game_sections(t)
     st.subheader("Messages followed by trouble")
     st.caption("Trouble: a wrong click in the next turn, hesitation above the study's 75th "
@@ -457,8 +449,13 @@ def confusion_page() -> None:
 def _game_sections(t: dict[str, Any]) -> None:
     """The game's own charts, then its sections (heading, caption, charts, table)."""
     game = t["game"]
+    side_by_side = [chart for chart in game.charts if chart.group and not chart.section]
+    for column, chart in zip(st.columns(len(side_by_side)) if side_by_side else [],
+                             side_by_side, strict=True):
+        with column:
+            plot(t["charts"][chart.name], chart.key or chart.name)
     for chart in game.charts:
-        if not chart.section:
+        if not chart.section and not chart.group:
             plot(t["charts"][chart.name], chart.key or chart.name)
     for section in game.sections:
         st.subheader(section.heading or section.title)

@@ -50,6 +50,10 @@ def _study(b: Builder, testers: list[str]) -> StudyData:
 
 @pytest.fixture
 def hand_study() -> StudyData:
+    return hand_morris_study()
+
+
+def hand_morris_study() -> StudyData:
     """T1 (White, human, vs ai) forms a wall at 10 s with a 1500 ms click on a4; clicks
     the walled g7 (refused) at 12 s; removes at 14 s: one due removal of 4000 ms with one
     wrong click. Black (the computer) forms a wall: not a tester's. T1 then forms a

@@ -17,6 +17,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
+from analytics import figures as core_figures
 from analytics.data import StudyData
 from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
 from analytics.games.morris import decisions, figures, hesitation, points
@@ -57,6 +58,13 @@ def _number(value: Any) -> str:
     return f"{value:,.0f}"
 
 
+def _wrong_by_reason(data: StudyData) -> go.Figure:
+    figure = core_figures.wrong_class_figure(decisions.wrong_clicks_by_reason(data),
+                                             column="reason")
+    figure.update_layout(title="Refused clicks by reason")
+    return figure
+
+
 def _points_figure(data: StudyData) -> go.Figure:
     return figures.points_figure(points.points_table(data))
 
@@ -92,7 +100,7 @@ ANALYTICS = GameAnalytics(
             heading="Clicks per point",
             caption="Every click of a tester on a point (select, place, move, remove); "
                     "wrong: refused by the rules. 95 % Wilson interval of the wrong rate.",
-            frame=points.points_table,
+            frame=points.points_for_people,
             page_columns={"point": "Point", "clicks": "Clicks", "wrong": "Wrong",
                           "wrong_rate": "Wrong rate", "ci_low": "95 % low",
                           "ci_high": "95 % high", "top_reason": "Most frequent refusal"}),
@@ -116,6 +124,7 @@ ANALYTICS = GameAnalytics(
                           "definition": "Definition"}),
     ),
     charts=(
+        Chart("Refused clicks by reason", _wrong_by_reason, "reasons", group="wrong"),
         Chart("Clicks per point", _points_figure, "morris_points", section="points"),
         Chart("Wall and removal hesitation", _hesitation_figure, "morris_hesitation",
               section="removal_hesitation"),

@@ -92,6 +92,23 @@ def _decisions(data: StudyData) -> pd.DataFrame:
                          "reasons": reasons})
 
 
+def wrong_clicks_by_reason(data: StudyData) -> pd.DataFrame:
+    """The testers' refused clicks per reason: ``reason, clicks, participants,
+    per_turn`` (refused clicks per decision of the testers), most frequent first.
+
+    >>> wrong_clicks_by_reason(StudyData.empty("s")).empty
+    True
+    """
+    clicks = human_clicks(data)
+    wrong = clicks[~clicks["ok"] & clicks["reason"].notna()]
+    grouped = wrong.groupby("reason")
+    table = pd.DataFrame({"clicks": grouped.size(),
+                          "participants": grouped["participant_id"].nunique()})
+    table["per_turn"] = table["clicks"] / max(len(decisions(data)), 1)
+    return table.rename_axis("reason").reset_index().sort_values(
+        "clicks", ascending=False, kind="stable").reset_index(drop=True)
+
+
 def reason_tallies(data: StudyData, attempted: pd.DataFrame, later: pd.Series
                    ) -> tuple[list[severity.Tally], float | None]:
     """``rule:<reason>`` tallies for every refusal reason seen in the study."""

@@ -50,6 +50,13 @@ def points_table(data: StudyData) -> pd.DataFrame:
     return table[COLUMNS]
 
 
+def points_for_people(data: StudyData) -> pd.DataFrame:
+    """:func:`points_table` most wrong-clicked first, '–' where nothing was refused."""
+    table = points_table(data).sort_values(["wrong", "wrong_rate", "clicks"],
+                                           ascending=False, kind="stable")
+    return table.assign(top_reason=table["top_reason"].fillna("–"))
+
+
 def points_rows(data: StudyData, top: int, min_attempts: int) -> list[dict[str, Any]]:
     """The report's ``points``: every point with a click, most wrong-clicked first
     (by wrong clicks, then rate); ``interval`` is the wrong rate's 95 % interval.

@@ -5,8 +5,8 @@ refusal occasions (``roll.props.refused``) and the maths kinds of wrong clicks.
 
 >>> ANALYTICS.name, [s.key for s in ANALYTICS.sections]
 ('vapoosh', ['hardest_facts'])
->>> [c.name for c in ANALYTICS.charts]
-['Wrong clicks on the board', 'Hesitation on the board', 'Hardest facts']
+>>> [c.name for c in ANALYTICS.charts if c.in_report]
+['Wrong clicks by class', 'Wrong clicks on the board', 'Hesitation on the board', 'Hardest facts']
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from typing import Any
 
 import plotly.graph_objects as go
 
+from analytics import confusion
+from analytics import figures as core_figures
 from analytics.data import StudyData
 from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
 from analytics.games.vapoosh import facts, figures, heatmaps, occasions
@@ -30,6 +32,15 @@ def _ms(value: Any) -> str:
         return "–"
     number = float(value)
     return f"{number:,.0f}" if abs(number) >= 1000 else f"{number:.5g}"
+
+
+def _wrong_by_class(data: StudyData) -> go.Figure:
+    return core_figures.wrong_class_figure(confusion.wrong_clicks_by_class(data))
+
+
+def _wrong_by_reason(data: StudyData) -> go.Figure:
+    return core_figures.wrong_class_figure(confusion.wrong_clicks_by_rule_reason(data),
+                                           column="rule_reason")
 
 
 def _wrong_heatmap(data: StudyData) -> go.Figure:
@@ -79,6 +90,9 @@ ANALYTICS = GameAnalytics(
             frame=facts.facts_for_people, page_columns=_FACT_COLUMNS),
     ),
     charts=(
+        Chart("Wrong clicks by class", _wrong_by_class, "wrong_class", group="wrong"),
+        Chart("Rule wrong clicks by reason", _wrong_by_reason, "reasons", group="wrong",
+              in_report=False),
         Chart("Wrong clicks on the board", _wrong_heatmap, "heat_wrong"),
         Chart("Hesitation on the board", _hesitation_heatmap, "heat_hes"),
         Chart("Hardest facts", _facts_figure, "facts", section="hardest_facts"),
