@@ -25,7 +25,14 @@ import plotly.io as pio
 from analytics import confusion, experiments, figures, funnel, questionnaires, severity
 from analytics.data import StudyData, validate_study
 from analytics.figures import FILE_TEMPLATE
-from analytics.game_analytics import GameAnalytics, ReportSection, for_study, load
+from analytics.game_analytics import (
+    GENERIC,
+    GameAnalytics,
+    ReportSection,
+    for_study,
+    game_of,
+    load,
+)
 
 #: Characters that make inline Markdown markup (emphasis, code, links, tables, strike).
 #: Line-start markup (``#``, ``-``, ``1.``) cannot occur: text is flattened to one line
@@ -58,7 +65,8 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
     done = experiments.completed_participants(data)
     report: dict[str, Any] = {
         "study_id": str(data.study.get("study_id", "")),
-        "game": plugin.name,
+        # a game without analytics of its own is still named (its report is the core's)
+        "game": game_of(data) if plugin is GENERIC else plugin.name,
         "participants": len(ids),
         "completed": len(ids & done),
         "confusion_points": [p.to_json() for p in confusion.confusion_points(
