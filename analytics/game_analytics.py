@@ -16,7 +16,10 @@ The core (:mod:`analytics.funnel`, :mod:`analytics.confusion`, :mod:`analytics.e
   words; ``definitions``: its own wording of a core family's definition (``rule``);
 - ``sections``: report keys of its own (:class:`ReportSection`: ``hardest_facts`` …),
   each with the table the Markdown and HTML plan show;
-- ``charts``: its figures (:class:`Chart`: heatmaps of its board …).
+- ``charts``: its figures (:class:`Chart`: heatmaps of its board …);
+- ``prepared``: the props tables it reads beyond the core's (``(event type, keys)`` as
+  :func:`analytics.derive.props_of` takes them), so that a study's prepared tables
+  (:func:`analytics.derive.prepared_tables`, kept in snapshots) hold them.
 
 A game without a plug-in folder gets :data:`GENERIC`: the core alone.
 
@@ -126,6 +129,7 @@ class GameAnalytics:
     definitions: Mapping[str, str] = field(default_factory=dict)
     sections: tuple[ReportSection, ...] = ()
     charts: tuple[Chart, ...] = ()
+    prepared: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def has_section(self, key: str) -> bool:
         """True when the game's report has the key ``key``."""

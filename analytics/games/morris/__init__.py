@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 from analytics import figures as core_figures
 from analytics.data import StudyData
 from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
-from analytics.games.morris import decisions, figures, hesitation, points
+from analytics.games.morris import decisions, figures, hesitation, points, telemetry
 
 ACTIONS = {
     "rule:walled": "Grey out walled bricks more clearly during a removal and say why a "
@@ -123,6 +123,7 @@ ANALYTICS = GameAnalytics(
                           "high_s": "95 % high (s)", "share": "Wrong rate",
                           "definition": "Definition"}),
     ),
+    prepared=telemetry.PREPARED,
     charts=(
         Chart("Refused clicks by reason", _wrong_by_reason, "reasons", group="wrong"),
         Chart("Clicks per point", _points_figure, "morris_points", section="points"),

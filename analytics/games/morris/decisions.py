@@ -58,9 +58,8 @@ def _decisions(data: StudyData) -> pd.DataFrame:
     actions = engine_events(data, ["place", "move", "remove"])
     if actions.empty:
         return pd.DataFrame(columns=COLUMNS)
-    fly = derive.props_of(data, "move", ["fly"]).set_index("row")["fly"]
     actions["phase"] = np.where(actions["kind"] == "move",
-                                np.where(actions["row"].map(fly).eq(True), "fly", "move"),
+                                np.where(actions["fly"].eq(True), "fly", "move"),
                                 actions["kind"])
     actions["previous"] = actions.groupby("session_code")["row"].shift(1).fillna(-1) \
         .astype("int64")

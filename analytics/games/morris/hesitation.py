@@ -51,9 +51,6 @@ def _removals(data: StudyData) -> pd.DataFrame:
     events = engine_events(data, ["place", "move", "wall", "remove", *_ENDS])
     if events.empty:
         return pd.DataFrame(columns=REMOVAL_COLUMNS)
-    action_points = derive.props_of(data, "place", ["point"])[["row", "point"]]
-    moves = derive.props_of(data, "move", ["point"])[["row", "point"]]
-    point_of = pd.concat([action_points, moves]).set_index("row")["point"].to_dict()
     at_ms = derive._at_ms(events["at"])
     found: list[dict[str, Any]] = []
     for _, session in events.groupby("session_code", sort=False):
@@ -83,7 +80,7 @@ def _removals(data: StudyData) -> pd.DataFrame:
             else:
                 pending = None  # the turn went on without a removal, or the game ended
                 if kind in _ACTIONS:
-                    last_action = {"seat": seat, "point": point_of.get(int(event["row"]))}
+                    last_action = {"seat": seat, "point": event["point"]}
                     before_action = previous_row
                 else:
                     last_action = None

@@ -23,12 +23,28 @@ from analytics import derive
 from analytics.data import StudyData
 
 CLICK_KEYS = ["seat", "ok", "reason", "ms", "point", "from", "stale"]
+#: The props read per event type (one table each: what a study's snapshot keeps).
+EVENT_KEYS: dict[str, list[str]] = {
+    "game_start": ["game_id", "seats"],
+    "game_end": ["game_id"],
+    "place": ["seat", "point"],
+    "move": ["seat", "point", "fly"],
+    "wall": ["seat"],
+    "remove": ["seat", "point"],
+    "win": ["seat"],
+    "draw": ["seat"],
+}
+#: The props tables of this game (``GameAnalytics.prepared``).
+PREPARED: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("click", tuple(CLICK_KEYS)),
+    *((kind, tuple(keys)) for kind, keys in EVENT_KEYS.items()),
+)
 
 
 def _human(data: StudyData, table: pd.DataFrame) -> pd.Series:
     """Per row of ``table`` (a :func:`analytics.derive.props_of` frame with ``seat``):
     is the seat a human's?"""
-    starts = derive.props_of(data, "game_start", ["game_id", "seats"])
+    starts = derive.props_of(data, "game_start", EVENT_KEYS["game_start"])
     if table.empty or starts.empty:
         return pd.Series(True, index=table.index)
     latest = pd.merge_asof(
@@ -38,6 +54,8 @@ def _human(data: StudyData, table: pd.DataFrame) -> pd.Series:
     seat = pd.to_numeric(table["seat"], errors="coerce")
 
     def human(seats: object, number: float) -> bool:
+        if isinstance(seats, tuple | np.ndarray):  # a list read back from a snapshot
+            seats = list(seats)
         if not isinstance(seats, list):
             return True
         if not np.isfinite(number) or not 1 <= number <= len(seats):
@@ -61,11 +79,13 @@ def human_clicks(data: StudyData) -> pd.DataFrame:
 
 
 def engine_events(data: StudyData, kinds: list[str]) -> pd.DataFrame:
-    """Engine events of the given kinds (``kind`` column), with ``seat`` and ``human``,
-    ordered as the events."""
+    """Events of the given kinds (:data:`EVENT_KEYS`; a ``kind`` column), with ``seat``,
+    ``point``, ``fly`` (NaN where a kind has none) and ``human``, ordered as the events."""
     frames = []
     for kind in kinds:
-        table = derive.props_of(data, kind, ["seat"])
+        table = derive.props_of(data, kind, EVENT_KEYS[kind])
+        table = table.reindex(columns=[*table.columns, *(c for c in ("seat", "point", "fly")
+                                                          if c not in table.columns)])
         frames.append(table.assign(kind=kind))
     table = pd.concat(frames, ignore_index=True).sort_values("row", kind="stable") \
         .reset_index(drop=True)
