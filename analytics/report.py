@@ -23,7 +23,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from analytics import confusion, experiments, figures, funnel, questionnaires, severity
-from analytics.data import StudyData, validate_study
+from analytics.data import DEFAULT_GAME, StudyData, validate_study
 from analytics.figures import FILE_TEMPLATE
 from analytics.game_analytics import (
     GENERIC,
@@ -84,8 +84,7 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
 def report_game(report: dict[str, Any]) -> GameAnalytics:
     """The plug-in of the game a report names (``game``; the default game if absent)."""
     name = report.get("game")
-    return load(name) if isinstance(name, str) and name else for_study(
-        StudyData.empty(""))
+    return load(name if isinstance(name, str) and name else DEFAULT_GAME)
 
 
 def what_works(data: StudyData) -> list[dict[str, Any]]:
