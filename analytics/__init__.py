@@ -7,8 +7,12 @@ Imports nothing of ours. Modules:
 - ``derive``: turns, clicks, messages (definitions of turn / hesitation / fact), memoised
   per StudyData; ``prepare(data)`` computes them all once.
 - ``funnel``: ``funnel``, ``filter_study``.
-- ``confusion``: wrong clicks by class / rule reason, 12×12 heatmaps, hardest facts,
-  message aftermath, rules-overlay use, ``confusion_points`` ranked by severity.
+- ``game_analytics``: what the core asks a game (:class:`GameAnalytics`: refusal reasons
+  and their occasions, its own confusion families, report sections, charts);
+  ``games/<game>/`` holds each game's ``ANALYTICS`` (``vapoosh``: facts, 12×12 heatmaps,
+  roll occasions; ``morris``: points heatmap, wall and removal hesitation, decisions).
+- ``confusion``: wrong clicks by class / rule reason, message aftermath, rules-overlay
+  use, ``confusion_points`` ranked by severity (with the game's families).
 - ``severity``: the one definition of a confusion point's severity (occasions, empirical
   Bayes shrinkage, reach, persistence, impact) and its evidence rule;
   ``calibrate_confusion``: the planted-study generator and checks of the ranking.

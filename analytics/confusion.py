@@ -1,19 +1,18 @@
-"""Confusion signals: wrong clicks, board heatmaps, hardest facts, message aftermath,
-rules-overlay use, and the confusion points ranked by severity.
+"""Confusion signals of any game: wrong clicks, message aftermath, rules-overlay use,
+and the confusion points ranked by severity.
 
-See :mod:`analytics.derive` for "turn", "hesitation" and "fact". Every confusion point is
+See :mod:`analytics.derive` for "turn" and "hesitation". Every confusion point is
 scored on one basis (:mod:`analytics.severity` holds the definition): its **occasions**
 (the moments it could happen), its **troubles** on those occasions, the testers it
-reached, and whether it persisted past the first game.
+reached, and whether it persisted past the first game. The game's plug-in
+(:class:`analytics.game_analytics.GameAnalytics`, :func:`analytics.game_analytics.for_study`)
+says what the core cannot know:
 
-- ``rule:<reason>``: occasions are the human turns whose roll logged ``<reason>`` in
-  ``refused`` (a rolled option the rules refuse for that reason: ``empty_priority`` is
-  a turn with one option empty and the other an opponent's); trouble is a wrong click
-  with that reason. Rolls logged before ``refused`` existed count as an occasion of
-  every reason seen in the study (the evidence says so);
-- ``fact:<a>x<b>``: occasions are the turns that rolled the fact and got a click;
-  trouble is a maths wrong click (baseline: the study's maths-slip rate);
-- ``wrong:<kind>`` (maths kinds): occasions are all turns with a click;
+- ``rule:<reason>``: occasions are the human turns on which the game says the reason
+  could bite (its ``reason_occasions``); trouble is a wrong click the rules refused for
+  that reason (its ``refusals``). Turns that did not log their reasons count as an
+  occasion of every reason seen in the study (the evidence says so);
+- the game's own families (its ``families``: e.g. facts, kinds of wrong clicks);
 - ``message:<key>``: occasions are the showings; trouble is a wrong click in the next
   turn, hesitation above the study's 75th percentile, or a rules lookup with that context
   (baseline: the same share after all messages of the study);
@@ -32,28 +31,8 @@ import pandas as pd
 
 from analytics import derive, severity
 from analytics.data import StudyData
+from analytics.game_analytics import GameAnalytics, for_study
 from analytics.questionnaires import problem_answers
-
-BOARD = list(range(1, 13))
-
-ACTIONS: dict[str, str] = {
-    "rule:empty_priority": "Explain that empty tiles come before captures; after a wrong "
-                           "click, highlight the legal options.",
-    "rule:suicide": "Say why a surrounded tile is forbidden when it is clicked; add a "
-                    "suicide example to the rules overlay.",
-    "rule:own_tile": "Make own counters look unclickable and say 'you already own this "
-                     "tile'.",
-    "rule:brown": "Mark brown tiles as blocked for normal counters and explain brown "
-                  "counters in the rules overlay.",
-    "wrong:rule": "Clarify the placement rules at the moment they bite (message on the "
-                  "wrong click).",
-    "wrong:same_product": "Show the two factors ('5 × 8') with the roll and highlight the "
-                          "row and column headers.",
-    "wrong:near_miss": "Enlarge tiles or highlight the hovered row and column so clicks "
-                       "land where intended.",
-    "wrong:arithmetic": "Offer a times-table hint after a wrong answer; consider an easier "
-                        "rule preset for beginners.",
-}
 
 
 @dataclass(frozen=True)
@@ -108,95 +87,6 @@ def wrong_clicks_by_rule_reason(data: StudyData) -> pd.DataFrame:
     """``rule`` wrong clicks per ``rule_reason``: ``rule_reason, clicks, participants,
     per_turn``."""
     return _wrong_by(data, "rule_reason")
-
-
-def _empty_board() -> pd.DataFrame:
-    return pd.DataFrame(np.nan, index=pd.Index(BOARD, name="r"),
-                        columns=pd.Index(BOARD, name="c"))
-
-
-def wrong_click_heatmap(data: StudyData) -> pd.DataFrame:
-    """12×12 counts of wrong clicks on tile (c, r): index ``r`` 1..12, columns ``c``."""
-    table = derive.clicks(data)
-    wrong = table[~table["ok"] & table["c"].between(1, 12) & table["r"].between(1, 12)]
-    counts = wrong.groupby(["r", "c"]).size().unstack("c")
-    board = _empty_board().fillna(0.0)
-    if not counts.empty:
-        counts.index = counts.index.astype(int)
-        counts.columns = counts.columns.astype(int)
-        board = board.add(counts.reindex(index=BOARD, columns=BOARD).fillna(0.0), fill_value=0)
-    board.index.name, board.columns.name = "r", "c"
-    return board
-
-
-def hesitation_heatmap(data: StudyData) -> pd.DataFrame:
-    """12×12 median hesitation (ms) of turns whose rolled options include tile (c, r).
-
-    A roll's options are (P, G) and (G, P) (vapoosh-rules.md), so both mirrored tiles of
-    the turn's fact get the turn's hesitation. NaN: never rolled.
-    """
-    turn_table = derive.turns(data)
-    turn_table = turn_table[turn_table["first_ms"].notna() & turn_table["a"].notna()]
-    if turn_table.empty:
-        return _empty_board()
-    # The options of a roll are always (P, G) and (G, P): the fact's two mirrored tiles.
-    low = turn_table["a"].to_numpy(int)
-    high = turn_table["b"].to_numpy(int)
-    ms = turn_table["first_ms"].to_numpy(float)
-    mirrored = low != high
-    tiles = pd.DataFrame({"c": np.concatenate([low, high[mirrored]]),
-                          "r": np.concatenate([high, low[mirrored]]),
-                          "ms": np.concatenate([ms, ms[mirrored]])})
-    medians = tiles.groupby(["r", "c"])["ms"].median().unstack("c")
-    board = medians.reindex(index=BOARD, columns=BOARD).astype(float)
-    board.index.name, board.columns.name = "r", "c"
-    return board
-
-
-def hardest_facts(data: StudyData, min_attempts: int = 5) -> pd.DataFrame:
-    """Multiplication facts ranked by maths-error rate (smaller factor first: ``7x8``).
-
-    An attempt is a human turn with at least one click; it is wrong when it holds a wrong
-    click other than a ``rule`` one. Columns: ``fact, a, b, attempts, wrong, wrong_rate,
-    median_ms, smoothed_rate, ci_low, ci_high``; facts with fewer than ``min_attempts``
-    attempts are left out. ``smoothed_rate`` is the wrong rate shrunk toward the study's
-    maths-error rate by empirical Bayes (:func:`analytics.severity.fit_prior` over all
-    facts), ``ci_low``/``ci_high`` its 95 % interval; ranked by it, then attempts.
-    """
-    # confusion_points, the page and the report all ask: computed once per StudyData
-    return derive.remember(data, f"hardest_facts:{min_attempts}",
-                           lambda: _hardest_facts(data, min_attempts)).copy()
-
-
-def _hardest_facts(data: StudyData, min_attempts: int) -> pd.DataFrame:
-    columns = ["fact", "a", "b", "attempts", "wrong", "wrong_rate", "median_ms",
-               "smoothed_rate", "ci_low", "ci_high"]
-    turn_table = derive.turns(data)
-    attempted = turn_table[(turn_table["n_clicks"] > 0) & turn_table["fact"].notna()]
-    grouped = attempted.assign(wrong=attempted["n_wrong_math"] > 0).groupby("fact")
-    result = pd.DataFrame({
-        "a": grouped["a"].first(), "b": grouped["b"].first(),
-        "attempts": grouped.size(), "wrong": grouped["wrong"].sum(),
-        "median_ms": grouped["first_ms"].median(),
-    }).rename_axis("fact").reset_index()
-    if result.empty:
-        return pd.DataFrame(columns=columns)
-    study_rate = float((attempted["n_wrong_math"] > 0).mean())
-    prior = severity.fit_prior(
-        [severity.Tally(str(f), "fact", int(n), int(k), 0, 0, 0, 0, 0, 0, study_rate, 1.0)
-         for f, n, k in zip(result["fact"], result["attempts"], result["wrong"],
-                            strict=True)], study_rate)
-    result = result[result["attempts"] >= min_attempts].copy()
-    result["a"] = result["a"].astype(int)
-    result["b"] = result["b"].astype(int)
-    result["wrong"] = result["wrong"].astype(int)
-    result["wrong_rate"] = result["wrong"] / result["attempts"]
-    rate, low, high = prior.posterior(result["wrong"], result["attempts"])
-    result["smoothed_rate"] = rate
-    result["ci_low"] = low if len(result) else []
-    result["ci_high"] = high if len(result) else []
-    return result.sort_values(["smoothed_rate", "attempts"], ascending=[False, False],
-                              kind="stable").reset_index(drop=True)[columns]
 
 
 def _trouble(turn_table: pd.DataFrame, slow_ms: float) -> pd.Series:
@@ -293,22 +183,18 @@ def rules_overlay_use(data: StudyData) -> pd.DataFrame:
                                              kind="stable").reset_index(drop=True)
 
 
-MATHS_KINDS = ("arithmetic", "same_product", "near_miss")
-
-#: What each kind of point counts: shown beside the points (``definition``).
+#: What each kind of point of the core counts: shown beside the points (``definition``);
+#: a game's own families bring theirs (:class:`analytics.game_analytics.Family`).
 DEFINITIONS: dict[str, str] = {
-    "rule": "Occasions: turns whose roll the rules refuse an option of for this reason. "
+    "rule": "Occasions: the moments the rules could refuse a click for this reason. "
             "Trouble: a wrong click for this reason.",
-    "fact": "Occasions: turns that rolled this fact and got a click. Trouble: a maths "
-            "wrong click. Baseline: the study's maths-slip rate.",
-    "wrong": "Occasions: turns with a click. Trouble: a wrong click of this kind.",
     "message": "Occasions: showings of the message. Trouble: a wrong click in the next "
                "turn, hesitation above the study's 75th percentile, or a rules lookup "
                "from it. Baseline: the same share after all messages of the study.",
     "survey": "Occasions: answers to this question. Trouble: an answer naming a problem "
               "theme.",
 }
-IMPACT = {"rule": 1.0, "fact": 1.0, "wrong": 1.0, "message": 0.5, "survey": 0.5}
+IMPACT = {"rule": 1.0, "message": 0.5, "survey": 0.5}
 
 
 def _later_games(turn_table: pd.DataFrame) -> pd.Series:
@@ -323,8 +209,8 @@ def _later_games(turn_table: pd.DataFrame) -> pd.Series:
     return first != first_of_tester
 
 
-def _occasion_tallies(frame: pd.DataFrame, family: str, baseline: float
-                      ) -> list[severity.Tally]:
+def occasion_tallies(frame: pd.DataFrame, family: str, baseline: float,
+                     impact: float | None = None) -> list[severity.Tally]:
     """Tallies from one row per occasion: ``candidate, participant_id, later, trouble``;
     ``candidate`` is the name after ``<family>:`` (ids are made per candidate, not per
     row: a string per row is what costs at 10,000 testers)."""
@@ -351,22 +237,24 @@ def _occasion_tallies(frame: pd.DataFrame, family: str, baseline: float
         troubles=int(row.troubles), testers=int(row.testers), affected=int(row.affected),
         first_occasions=int(row.first_occasions), first_troubles=int(row.first_troubles),
         later_occasions=int(row.later_occasions), later_troubles=int(row.later_troubles),
-        baseline=baseline, impact=IMPACT[family])
+        baseline=baseline, impact=IMPACT[family] if impact is None else impact)
         for candidate, row in zip(grouped.index, _rows(grouped), strict=True)]
 
 
-def _rule_occasions(data: StudyData, attempted: pd.DataFrame, later: pd.Series
-                    ) -> tuple[pd.DataFrame, dict[str, int]]:
-    """One row per (turn, refused reason); ``estimated`` counts per reason the occasions
-    taken from rolls that did not log ``refused`` (every reason seen in the study)."""
-    table = derive.clicks(data)
-    wrong = table[(table["turn_id"] >= 0) & ~table["ok"] & (table["wrong_kind"] == "rule")
-                  & table["rule_reason"].notna()]
+def _rule_occasions(data: StudyData, game: GameAnalytics, attempted: pd.DataFrame,
+                    later: pd.Series) -> tuple[pd.DataFrame, dict[str, int]]:
+    """One row per (turn, reason that could bite on it); ``estimated`` counts per reason
+    the occasions taken from turns that did not log their reasons (every reason seen in
+    the study). Empty when the game has no refusal reasons."""
+    if game.refusals is None or game.reason_occasions is None:
+        return pd.DataFrame(columns=["candidate", "participant_id", "later", "trouble"]), {}
+    wrong = game.refusals(data)
     troubled = pd.MultiIndex.from_arrays([wrong["turn_id"].astype("int64"),
-                                          wrong["rule_reason"].astype(str)])
-    seen = sorted(set(wrong["rule_reason"].astype(str)))
-    logged = attempted["refused"].map(type).isin([list, tuple, np.ndarray])
-    reasons = attempted["refused"].where(logged, pd.Series([seen] * len(attempted),
+                                          wrong["reason"].astype(str)])
+    seen = sorted(set(wrong["reason"].astype(str)))
+    possible = game.reason_occasions(data, attempted)
+    logged = possible.map(type).isin([list, tuple, np.ndarray])
+    reasons = possible.where(logged, pd.Series([seen] * len(attempted),
                                                            index=attempted.index,
                                                            dtype=object))
     rows = pd.DataFrame({"turn_id": attempted["turn_id"].astype("int64"),
@@ -419,14 +307,21 @@ def _followed_by_lookup(data: StudyData, shown: pd.DataFrame) -> pd.Series:
 
 
 def scored_candidates(data: StudyData, min_occasions: int = severity.MIN_OCCASIONS,
-                      min_testers: int = severity.MIN_TESTERS
+                      min_testers: int = severity.MIN_TESTERS,
+                      game: GameAnalytics | None = None
                       ) -> tuple[list[severity.Scored], dict[str, Any]]:
-    """Every candidate scored (listed or not), with per-candidate extra evidence."""
-    return derive.remember(data, f"scored_candidates:{min_occasions}:{min_testers}",
-                           lambda: _scored_candidates(data, min_occasions, min_testers))
+    """Every candidate scored (listed or not), with per-candidate extra evidence.
+
+    ``game``: the plug-in of the game played (default: the study's,
+    :func:`analytics.game_analytics.for_study`)."""
+    plugin = game or for_study(data)
+    return derive.remember(
+        data, f"scored_candidates:{min_occasions}:{min_testers}:{plugin.name}",
+        lambda: _scored_candidates(data, min_occasions, min_testers, plugin))
 
 
-def _scored_candidates(data: StudyData, min_occasions: int, min_testers: int
+def _scored_candidates(data: StudyData, min_occasions: int, min_testers: int,
+                       game: GameAnalytics
                        ) -> tuple[list[severity.Scored], dict[str, Any]]:
     turn_table = derive.turns(data)
     later = _later_games(turn_table)
@@ -435,35 +330,23 @@ def _scored_candidates(data: StudyData, min_occasions: int, min_testers: int
     means: dict[str, float] = {}
     extra: dict[str, dict[str, Any]] = {}
     if len(attempted):
-        rules, estimated = _rule_occasions(data, attempted, later)
-        tallies += _occasion_tallies(rules, "rule", 0.0)
+        rules, estimated = _rule_occasions(data, game, attempted, later)
+        tallies += occasion_tallies(rules, "rule", 0.0)
         for candidate, count in estimated.items():
             extra.setdefault(candidate, {})["occasions_estimated"] = count
-        facts = attempted[attempted["fact"].notna()]
-        slips = facts["n_wrong_math"] > 0
-        means["fact"] = float(slips.mean()) if len(facts) else 0.0
-        tallies += _occasion_tallies(pd.DataFrame({
-            "candidate": facts["fact"],
-            "participant_id": facts["participant_id"], "later": later.reindex(facts.index),
-            "trouble": slips}), "fact", means["fact"])
-        table = derive.clicks(data)
-        wrong = table[(table["turn_id"] >= 0) & ~table["ok"]]
-        for kind in MATHS_KINDS:
-            hit = set(wrong.loc[wrong["wrong_kind"] == kind, "turn_id"].astype("int64"))
-            if not hit:
-                continue
-            tallies += _occasion_tallies(pd.DataFrame({
-                "candidate": kind, "participant_id": attempted["participant_id"],
-                "later": later.reindex(attempted.index),
-                "trouble": attempted["turn_id"].astype("int64").isin(hit)}), "wrong", 0.0)
+    for family in game.families:  # a game's own turns may not be rolls: asked always
+        found, mean = family.tallies(data, attempted, later)
+        if mean is not None and found:
+            means[family.name] = mean
+        tallies += found
     shown, baseline = _message_occasions(data, turn_table, later)
     if len(shown):
         means["message"] = baseline
-        tallies += _occasion_tallies(shown, "message", baseline)
+        tallies += occasion_tallies(shown, "message", baseline)
     answers = problem_answers(data.responses, data.study.get("text_items"),
                               data.study.get("text_polarity"), data.study.get("text_themes"))
     if len(answers):
-        tallies += _occasion_tallies(pd.DataFrame({
+        tallies += occasion_tallies(pd.DataFrame({
             "candidate": answers["item"],
             "participant_id": answers["participant_id"], "later": False,
             "trouble": answers["problem"]}), "survey", 0.0)
@@ -477,18 +360,23 @@ def _scored_candidates(data: StudyData, min_occasions: int, min_testers: int
 
 def confusion_points(data: StudyData, min_attempts: int = 5, top_facts: int = 5,
                      min_occasions: int = severity.MIN_OCCASIONS,
-                     min_testers: int = severity.MIN_TESTERS) -> list[ConfusionPoint]:
+                     min_testers: int = severity.MIN_TESTERS,
+                     game: GameAnalytics | None = None) -> list[ConfusionPoint]:
     """The listed confusion points, most severe first (see :mod:`analytics.severity`).
 
     ``min_attempts`` and ``top_facts`` are kept for older callers and no longer used: the
-    evidence rule (``min_occasions``, ``min_testers``) decides what is listed.
+    evidence rule (``min_occasions``, ``min_testers``) decides what is listed. ``game``:
+    the plug-in of the game played (default: the study's).
     """
     del min_attempts, top_facts
-    scored, extra = scored_candidates(data, min_occasions, min_testers)
-    return [_point(item, extra.get(item.tally.id, {})) for item in scored if item.listed]
+    plugin = game or for_study(data)
+    scored, extra = scored_candidates(data, min_occasions, min_testers, plugin)
+    return [_point(item, extra.get(item.tally.id, {}), plugin)
+            for item in scored if item.listed]
 
 
-def _point(item: severity.Scored, extra: dict[str, Any]) -> ConfusionPoint:
+def _point(item: severity.Scored, extra: dict[str, Any], game: GameAnalytics
+           ) -> ConfusionPoint:
     tally = item.tally
     family, _, name = tally.id.partition(":")
     evidence: dict[str, Any] = {
@@ -499,9 +387,13 @@ def _point(item: severity.Scored, extra: dict[str, Any]) -> ConfusionPoint:
         "first_game_rate": _ratio(tally.first_troubles, tally.first_occasions),
         "later_games_rate": _ratio(tally.later_troubles, tally.later_occasions),
         "persistence": round(item.persistence, 4), "impact": tally.impact, **extra}
+    own = game.family(family)
+    if own is not None:
+        return ConfusionPoint(tally.id, own.label(name, extra), item.severity, evidence,
+                              own.action(name, extra), item.interval, own.definition)
     return ConfusionPoint(tally.id, _label(family, name, extra), item.severity, evidence,
-                          _action(family, name, extra), item.interval,
-                          DEFINITIONS.get(family, ""))
+                          _action(family, name, extra, game), item.interval,
+                          game.definitions.get(family, DEFINITIONS.get(family, "")))
 
 
 def _percent(value: Any) -> str:
@@ -547,27 +439,15 @@ def _ratio(part: int, whole: int) -> float | None:
 def _label(family: str, name: str, extra: dict[str, Any]) -> str:
     if family == "rule":
         return f"Rule not understood: {name.replace('_', ' ')}"
-    if family == "fact":
-        a, _, b = name.partition("x")
-        return f"Hard fact {a} × {b} = {int(a) * int(b)}" if a.isdigit() and b.isdigit() \
-            else f"Hard fact {name}"
-    if family == "wrong":
-        return f"Wrong clicks: {name.replace('_', ' ')}"
     if family == "message":
         return f"Message '{name}' is followed by trouble"
     themes = ", ".join(extra.get("themes", {})) or "problems"
     return f"Answers to '{name}' name: {themes}"
 
 
-def _action(family: str, name: str, extra: dict[str, Any]) -> str:
+def _action(family: str, name: str, extra: dict[str, Any], game: GameAnalytics) -> str:
     if family == "rule":
-        return ACTIONS.get(f"rule:{name}", "Explain this rule where it applies.")
-    if family == "wrong":
-        return ACTIONS.get(f"wrong:{name}", "")
-    if family == "fact":
-        a, _, b = name.partition("x")
-        return (f"When {a} × {b} is rolled, show the row and column headers of {a} and "
-                f"{b}; practise this fact in a warm-up.")
+        return game.actions.get(f"rule:{name}", "Explain this rule where it applies.")
     if family == "message":
         return (f"Reword the '{name}' message or show it longer, and A/B test the new "
                 "wording.")

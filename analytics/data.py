@@ -19,6 +19,9 @@ import pandas as pd
 PARTICIPANT_COLUMNS = ["study_id", "participant_id", "created_at", "consented_at"]
 ASSIGNMENT_COLUMNS = ["participant_id", "experiment", "variant", "at"]
 EVENT_COLUMNS = ["participant_id", "session_id", "seq", "at", "type", "props", "game_id"]
+#: The game a study or ``game_start`` plays when it does not say
+#: (telemetry-format.md: "absent means" this one).
+DEFAULT_GAME = "vapoosh"
 RESPONSE_COLUMNS = [
     "participant_id",
     "survey",
@@ -59,7 +62,7 @@ class StudyData:
     @classmethod
     def empty(cls, study_id: str) -> StudyData:
         return cls(
-            study={"study_id": study_id, "title": "", "game": "vapoosh", "rules": "standard",
+            study={"study_id": study_id, "title": "", "game": DEFAULT_GAME, "rules": "standard",
                    "experiments": []},
             participants=pd.DataFrame(columns=PARTICIPANT_COLUMNS),
             assignments=pd.DataFrame(columns=ASSIGNMENT_COLUMNS),

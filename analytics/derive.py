@@ -23,7 +23,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -95,13 +95,22 @@ def ordered_events(data: StudyData) -> pd.DataFrame:
     return ordered
 
 
+def props_key(event_type: str, keys: Sequence[str]) -> str:
+    """The memo key of :func:`props_of`'s table (what a game names in its ``prepared``).
+
+    >>> props_key("click", ["seat", "ok"])
+    'props:click:seat,ok'
+    """
+    return f"props:{event_type}:{','.join(keys)}"
+
+
 def props_of(data: StudyData, event_type: str, keys: list[str]) -> pd.DataFrame:
     """Events of one type with the given ``props`` keys as columns (missing keys: NaN).
 
     The frame keeps ``participant_id``, ``session_id``, ``seq``, ``at``, ``game_id``,
     ``row``, ``session_code`` and ``roll_no`` from :func:`ordered_events`.
     """
-    memo_key = f"props:{event_type}:{','.join(keys)}"
+    memo_key = props_key(event_type, keys)
     cached = _memo(data, memo_key)
     if cached is not None:
         return cached
@@ -444,10 +453,29 @@ def prepare(data: StudyData) -> StudyData:
     messages(data)
     games(data)
     for event_type, keys in (("page", ["page"]), ("game_start", ["game_id"]),
-                             ("rules_open", ["context"]), ("rules_close", ["context"])):
+                             ("rules_open", ["context"]), ("rules_close", ["context"]),
+                             *_game_tables(data)):
         props_of(data, event_type, keys)
     data._derived["prepared"] = True
     return data
+
+
+def _game_tables(data: StudyData) -> list[tuple[str, list[str]]]:
+    """The props tables the study's game reads (its plug-in's ``prepared``)."""
+    from analytics.game_analytics import for_study  # the plug-ins import this module
+
+    return [(event_type, list(keys)) for event_type, keys in for_study(data).prepared]
+
+
+def prepared_keys(data: StudyData) -> tuple[str, ...]:
+    """:data:`PREPARED_KEYS` and the props tables of the study's game (its ``prepared``).
+
+    >>> prepared_keys(StudyData.empty("s")) == PREPARED_KEYS
+    True
+    """
+    extra = [props_key(event_type, keys) for event_type, keys in _game_tables(data)]
+    return PREPARED_KEYS + tuple(key for key in dict.fromkeys(extra)
+                                 if key not in PREPARED_KEYS)
 
 
 def carry_over(source: StudyData, target: StudyData, participant_ids: set[str]) -> None:
@@ -515,7 +543,7 @@ def prepared_tables(data: StudyData) -> dict[str, pd.DataFrame]:
     """
     if not data._derived.get("prepared"):
         prepare(data)
-    return {key: data._derived[key] for key in PREPARED_KEYS}
+    return {key: data._derived[key] for key in prepared_keys(data)}
 
 
 def adopt_prepared(data: StudyData, tables: dict[str, pd.DataFrame]) -> StudyData:
@@ -527,8 +555,8 @@ def adopt_prepared(data: StudyData, tables: dict[str, pd.DataFrame]) -> StudyDat
     missing = [key for key in PREPARED_KEYS if key not in tables]
     if missing:
         raise PreparedTablesError(f"prepared tables lack: {', '.join(missing)}")
-    for key in PREPARED_KEYS:
-        data._derived[key] = tables[key]
+    for key, table in tables.items():  # the core's and the game's (prepared_keys)
+        data._derived[key] = table
     data._derived["prepared"] = True
     return data
 
@@ -557,7 +585,8 @@ def splice_prepared(
     # turn ids are roll numbers, so they move with roll_no
     shift["turn_id"] = shift["next_turn_id"] = shift["roll_no"]
     result: dict[str, pd.DataFrame] = {}
-    for key in PREPARED_KEYS:
+    game_keys = [key for key in fresh if key in base and key not in PREPARED_KEYS]
+    for key in (*PREPARED_KEYS, *game_keys):
         old, new = base[key], fresh[key]
         kept = old[~member_mask(old["participant_id"], replaced)] if replaced and len(old) \
             else old

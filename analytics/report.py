@@ -3,7 +3,10 @@
 >>> from analytics.data import StudyData, empty_quiz, empty_scores
 >>> report = build_report(StudyData.empty("s1"), empty_scores(), empty_quiz())
 >>> sorted(report)
-['completed', 'confusion_points', 'experiments', 'hardest_facts', 'participants', 'severity_definition', 'study_id', 'what_works']
+['completed', 'confusion_points', 'experiments', 'game', 'hardest_facts', 'participants', 'severity_definition', 'study_id', 'what_works']
+>>> from analytics.game_analytics import GENERIC
+>>> sorted(build_report(StudyData.empty("s1"), empty_scores(), empty_quiz(), game=GENERIC))
+['completed', 'confusion_points', 'experiments', 'game', 'participants', 'severity_definition', 'study_id', 'what_works']
 >>> "&lt;script&gt;" in report_html({**report, "study_id": "<script>"}, {})
 True
 """
@@ -23,8 +26,15 @@ import plotly.io as pio
 from markupsafe import Markup
 
 from analytics import confusion, experiments, figures, funnel, questionnaires, severity
-from analytics.data import StudyData, validate_study
+from analytics.data import DEFAULT_GAME, StudyData, validate_study
 from analytics.figures import FILE_TEMPLATE
+from analytics.game_analytics import (
+    GENERIC,
+    GameAnalytics,
+    for_study,
+    game_of,
+    load,
+)
 
 #: Characters that make inline Markdown markup (emphasis, code, links, tables, strike).
 #: Line-start markup (``#``, ``-``, ``1.``) cannot occur: text is flattened to one line
@@ -34,10 +44,13 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]
 
 
 def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
-                 seed: int = 0, top_facts: int = 10, min_attempts: int = 5
-                 ) -> dict[str, Any]:
+                 seed: int = 0, top_facts: int = 10, min_attempts: int = 5,
+                 game: GameAnalytics | None = None) -> dict[str, Any]:
     """The report JSON of telemetry-format.md.
 
+    ``game``: the name of the game played; its plug-in (``game``, default the study's:
+    :func:`analytics.game_analytics.for_study`) adds its own keys (``sections``: e.g.
+    ``hardest_facts`` for a game that has facts; ``top_facts`` rows each).
     ``participants``: consented participants; ``completed``: those with a ``done`` page;
     ``confusion_points``: ranked by severity (``severity_definition``), each with ``id,
     label, score, evidence, action, definition, interval``; ``what_works``: the themes
@@ -48,28 +61,32 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
     Facts with fewer than ``min_attempts`` attempts are not ranked.
     """
     validate_study(data)
+    plugin = game or for_study(data)
     consented = data.participants[data.participants["consented_at"].notna()]
     ids = set(consented["participant_id"].astype(str))
     done = experiments.completed_participants(data)
-    facts = confusion.hardest_facts(data, min_attempts=min_attempts).head(top_facts)
-    return {
+    report: dict[str, Any] = {
         "study_id": str(data.study.get("study_id", "")),
+        # a game without analytics of its own is still named (its report is the core's)
+        "game": game_of(data) if plugin is GENERIC else plugin.name,
         "participants": len(ids),
         "completed": len(ids & done),
         "confusion_points": [p.to_json() for p in confusion.confusion_points(
-            data, min_attempts=min_attempts)],
-        "severity_definition": severity.SEVERITY_DEFINITION,
+            data, min_attempts=min_attempts, game=plugin)],
+        "severity_definition": severity.severity_definition(plugin.occasions),
         "what_works": what_works(data),
-        "hardest_facts": [
-            {"fact": str(row.fact), "attempts": int(row.attempts),
-             "wrong_rate": float(row.wrong_rate),
-             "median_ms": None if pd.isna(row.median_ms) else float(row.median_ms),
-             "shrunk_rate": round(float(row.smoothed_rate), 4),
-             "interval": [round(float(row.ci_low), 4), round(float(row.ci_high), 4)]}
-            for row in confusion._rows(facts)],
-        "experiments": [e.to_json() for e in experiments.analyze_experiments(
-            data, scores, quiz, seed=seed)],
     }
+    for section in plugin.sections:
+        report[section.key] = section.rows(data, top_facts, min_attempts)
+    report["experiments"] = [e.to_json() for e in experiments.analyze_experiments(
+        data, scores, quiz, seed=seed)]
+    return report
+
+
+def report_game(report: dict[str, Any]) -> GameAnalytics:
+    """The plug-in of the game a report names (``game``; the default game if absent)."""
+    name = report.get("game")
+    return load(name if isinstance(name, str) and name else DEFAULT_GAME)
 
 
 def what_works(data: StudyData) -> list[dict[str, Any]]:
@@ -83,17 +100,18 @@ def what_works(data: StudyData) -> list[dict[str, Any]]:
             for row in table.to_dict("records")]
 
 
-_FIXED_CHARTS = ("Funnel", "Wrong clicks by class", "Wrong clicks on the board",
-                 "Hesitation on the board", "Hardest facts")
+_CORE_CHARTS = ("Funnel",)
 
 
 def report_chart_names(report: dict[str, Any]) -> list[str]:
-    """The names :func:`report_figures` gives its charts, without drawing them.
+    """The names :func:`report_figures` gives its charts, without drawing them: the
+    core's, the game's (:attr:`GameAnalytics.charts`), one per experiment.
 
-    >>> report_chart_names({"experiments": [{"key": "wording"}]})[-1]
-    'Experiment wording'
+    >>> report_chart_names({"game": "generic", "experiments": [{"key": "wording"}]})
+    ['Funnel', 'Experiment wording']
     """
-    return [*_FIXED_CHARTS,
+    return [*_CORE_CHARTS, *(chart.name for chart in report_game(report).charts
+                             if chart.in_report),
             *(f"Experiment {experiment['key']}" for experiment in report.get("experiments", []))]
 
 
@@ -101,15 +119,10 @@ def report_figures(data: StudyData, report: dict[str, Any]) -> dict[str, go.Figu
     """The charts of the report, by name, in reading order (see :func:`report_chart_names`)."""
     charts: dict[str, go.Figure] = {
         "Funnel": figures.funnel_figure(funnel.funnel(data)),
-        "Wrong clicks by class": figures.wrong_class_figure(
-            confusion.wrong_clicks_by_class(data)),
-        "Wrong clicks on the board": figures.board_heatmap_figure(
-            confusion.wrong_click_heatmap(data), "Wrong clicks per tile", "wrong clicks"),
-        "Hesitation on the board": figures.board_heatmap_figure(
-            confusion.hesitation_heatmap(data), "Median hesitation when the tile is the "
-            "answer", "ms"),
-        "Hardest facts": figures.hardest_facts_figure(confusion.hardest_facts(data)),
     }
+    for chart in report_game(report).charts:
+        if chart.in_report:
+            charts[chart.name] = chart.build(data)
     for experiment in report.get("experiments", []):
         charts[f"Experiment {experiment['key']}"] = figures.experiment_effect_figure(experiment)
     return charts
@@ -173,8 +186,15 @@ def _plan_context(report: dict[str, Any]) -> dict[str, Any]:
         shown.append({"key": experiment["key"], "verdict": experiment["verdict"],
                       "intro": _experiment_intro(experiment), "rows": rows,
                       "header": list(rows[0]) if rows else []})
+    sections = []
+    for section in report_game(report).sections:
+        rows = report.get(section.key) or []
+        sections.append({"title": section.title, "empty": section.empty if not rows else "",
+                         "headers": [column.header for column in section.columns],
+                         "rows": [[_cell(column, row) for column in section.columns]
+                                  for row in rows]})
     return {"report": {"severity_definition": "", "what_works": [], **report},
-            "points": points, "experiments": shown}
+            "points": points, "experiments": shown, "sections": sections}
 
 
 def report_markdown(report: dict[str, Any],
@@ -190,6 +210,11 @@ def report_markdown(report: dict[str, Any],
     names = list(figures or [])
     return _MARKDOWN.get_template("plan.md.j2").render(**_plan_context(report),
                                                         chart_names=names)
+
+
+def _cell(column: Any, row: dict[str, Any]) -> str:
+    value = row.get(column.key)
+    return "–" if value is None else column.show(value)
 
 
 def _experiment_intro(experiment: dict[str, Any]) -> list[str]:

@@ -52,17 +52,33 @@ DEFAULT_STRENGTH = 10.0
 #: the very case the lab looks for: most facts alike and one that really differs.
 STRENGTH_BOUNDS = (2.0, 50.0)
 
-SEVERITY_DEFINITION = (
-    "Severity = extra trouble per occasion × (0.5 + 0.5 × reach) × persistence × impact. "
-    "Occasions are the moments a point could happen (a turn whose roll the rule could "
-    "refuse, a turn that rolled the fact, a showing of the message, an answer to the "
-    "question). The trouble rate is shrunk toward the study's rate by empirical Bayes "
+#: The moments a point could happen, as the core knows them (a game says its own:
+#: :attr:`analytics.game_analytics.GameAnalytics.occasions`).
+CORE_OCCASIONS = ("a moment a refusal reason could bite, a showing of the message, an "
+                  "answer to the question")
+_DEFINITION_HEAD = ("Severity = extra trouble per occasion × (0.5 + 0.5 × reach) × "
+                    "persistence × impact. Occasions are the moments a point could happen ")
+_DEFINITION_TAIL = (
+    ". The trouble rate is shrunk toward the study's rate by empirical Bayes "
     "(Beta-Binomial, method of moments, at most 50 pseudo-occasions), minus the baseline (the rate without this "
     "confusion). Reach: share of testers with an occasion who had a trouble. "
     "Persistence: 0.5 + 0.5 × min(1, later-games rate / first-game rate). Impact: 1 for "
     "a wrong click, 0.5 for a pause, rules lookup or written complaint. Listed only with "
     f"≥ {MIN_OCCASIONS} occasions, ≥ {MIN_TESTERS} testers and a 95 % interval above "
     "the baseline.")
+
+
+def severity_definition(occasions: str = CORE_OCCASIONS) -> str:
+    """The definition of severity shown with the points, naming the game's occasions.
+
+    >>> severity_definition("x").split(". ")[1]
+    'Occasions are the moments a point could happen (x)'
+    """
+    return f"{_DEFINITION_HEAD}({occasions}){_DEFINITION_TAIL}"
+
+
+#: The definition with the core's occasions.
+SEVERITY_DEFINITION = severity_definition()
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from typing import Literal
 import numpy as np
 from scipy import optimize
 from scipy import stats as sps
-from statsmodels.stats.proportion import confint_proportions_2indep
+from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
 
 MetricKind = Literal["mean", "rate"]
 
@@ -388,3 +388,32 @@ def sequential_needed_n(sd: float, min_effect: float, alpha: float = ALPHA,
     if gap(limit) < 0:
         return None
     return int(math.ceil(optimize.brentq(gap, 2, limit)))
+
+
+def wilson_interval(successes: int, trials: int) -> tuple[float, float]:
+    """95 % Wilson score interval of a proportion (statsmodels); (0, 1) for no trials.
+
+    >>> [round(x, 4) for x in wilson_interval(60, 100)]
+    [0.502, 0.6906]
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    low, high = proportion_confint(successes, trials, alpha=ALPHA, method="wilson")
+    return max(0.0, float(low)), min(1.0, float(high))
+
+
+def median_interval(values: Sequence[float] | np.ndarray) -> tuple[float, float, float]:
+    """The median and a distribution-free 95 % interval for it (order statistics: the
+    ranks the binomial(n, ½) puts 2.5 % beyond; the whole range below 6 values, when no
+    pair of ranks reaches 95 %). NaNs are dropped; all NaN for no values.
+
+    >>> median_interval([5.0, 1.0, 3.0, 2.0, 4.0, 6.0, 7.0, 8.0, 9.0, 10.0])
+    (5.5, 2.0, 9.0)
+    """
+    data = np.sort(_clean(values))
+    n = len(data)
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    rank = int(sps.binom.ppf(ALPHA / 2, n, 0.5))  # 1-based lower rank (0: none reaches)
+    low, high = (data[rank - 1], data[n - rank]) if rank >= 1 else (data[0], data[-1])
+    return float(np.median(data)), float(low), float(high)

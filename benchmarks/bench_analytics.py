@@ -17,6 +17,7 @@ from typing import Any
 
 from analytics import confusion, derive, experiments, funnel, questionnaires, report
 from analytics.data import StudyData
+from analytics.game_analytics import for_study
 from analytics.synth import synthesize_scores_and_quiz, synthesize_study
 
 
@@ -48,13 +49,15 @@ def main(argv: list[str] | None = None) -> int:
                          assignments=data.assignments, events=data.events,
                          responses=data.responses)
 
+    game = for_study(data)
     checks: list[tuple[str, Callable[[StudyData], Any]]] = [
         ("funnel", funnel.funnel),
         ("wrong_clicks_by_class", confusion.wrong_clicks_by_class),
         ("wrong_clicks_by_rule_reason", confusion.wrong_clicks_by_rule_reason),
-        ("wrong_click_heatmap", confusion.wrong_click_heatmap),
-        ("hesitation_heatmap", confusion.hesitation_heatmap),
-        ("hardest_facts", confusion.hardest_facts),
+        # the game's own charts and report sections (heatmaps, facts …)
+        *((f"chart: {chart.name}", chart.build) for chart in game.charts),
+        *((f"section: {section.key}",
+           lambda d, rows=section.rows: rows(d, 10, 5)) for section in game.sections),
         ("message_aftermath", confusion.message_aftermath),
         ("rules_overlay_use", confusion.rules_overlay_use),
         ("confusion_points", confusion.confusion_points),

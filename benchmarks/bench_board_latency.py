@@ -28,6 +28,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+import numpy as np
+
 from benchmarks.devserver import CHROMIUM, CHROMIUM_ARGS, start_streamlit
 
 IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
@@ -95,13 +97,6 @@ class LatencyResult:
     max_ms: float
 
 
-def _percentile(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values)
-    k = (len(ordered) - 1) * q
-    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
-
-
 def _summary(app: str, times: list[float]) -> LatencyResult:
     ok = [t for t in times if t >= 0]
     if not ok:
@@ -111,7 +106,7 @@ def _summary(app: str, times: list[float]) -> LatencyResult:
         len(ok),
         len(times) - len(ok),
         round(statistics.median(ok), 1),
-        round(_percentile(ok, 0.95), 1),
+        round(float(np.quantile(ok, 0.95)), 1),
         round(statistics.fmean(ok), 1),
         round(min(ok), 1),
         round(max(ok), 1),

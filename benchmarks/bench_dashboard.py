@@ -193,7 +193,7 @@ def _timed(label: str, call: Callable[[], Any], rows: list[tuple[str, float]]) -
 
 def breakdown(db: Path) -> list[tuple[str, float]]:
     """Seconds of each loading step and each analytics call the pages make."""
-    from analytics import confusion, derive, experiments, funnel, questionnaires
+    from analytics import confusion, derive, experiments, funnel, game_analytics, questionnaires
     from analytics.report import build_report, report_figures
     from playtest.storage.exchange import load_study_data
     from playtest.study_data import scores_and_quiz
@@ -212,9 +212,8 @@ def breakdown(db: Path) -> list[tuple[str, float]]:
         ("confusion.wrong_clicks_by_class", lambda: confusion.wrong_clicks_by_class(data)),
         ("confusion.wrong_clicks_by_rule_reason",
          lambda: confusion.wrong_clicks_by_rule_reason(data)),
-        ("confusion.wrong_click_heatmap", lambda: confusion.wrong_click_heatmap(data)),
-        ("confusion.hesitation_heatmap", lambda: confusion.hesitation_heatmap(data)),
-        ("confusion.hardest_facts", lambda: confusion.hardest_facts(data)),
+        *((f"game chart: {chart.name}", lambda build=chart.build: build(data))
+          for chart in game_analytics.for_study(data).charts),
         ("confusion.message_aftermath", lambda: confusion.message_aftermath(data)),
         ("confusion.rules_overlay_use", lambda: confusion.rules_overlay_use(data)),
         ("questionnaires.instrument_summary",

@@ -30,6 +30,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any, NoReturn
 
+import numpy as np
+
 from engine.core import EngineError
 from engine.players import LEVELS, Player, make_player
 from engine.vapoosh import Rules, VapooshGame, deal_preplaced
@@ -40,7 +42,6 @@ EVENT_KINDS: tuple[str, ...] = ("roll", "place", *RULE_EVENTS, "win", "draw")
 #: Counted by the simulator itself: a rolled option that was empty but suicide for the roller.
 SUICIDE_OPTION = "suicide_option"
 COUNTED: tuple[str, ...] = (*EVENT_KINDS, SUICIDE_OPTION)
-_Z95 = 1.959963984540054
 
 
 class SimulationError(EngineError):
@@ -74,14 +75,16 @@ class Interval:
 
 
 def wilson(successes: int, trials: int) -> Interval:
-    """95% Wilson score interval for ``successes`` out of ``trials`` (0..1 when trials is 0)."""
+    """95% Wilson score interval for ``successes`` out of ``trials`` (0..1 when trials is 0):
+    statsmodels' ``proportion_confint(method="wilson")``."""
     if trials == 0:
         return Interval(0, 0, 0.0, 0.0, 1.0)
-    p = successes / trials
-    z2 = _Z95 * _Z95
-    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
-    half = _Z95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    return Interval(successes, trials, p, max(0.0, centre - half), min(1.0, centre + half))
+    # imported here: the engine's play loop never needs statsmodels (slow to import)
+    from statsmodels.stats.proportion import proportion_confint
+
+    low, high = proportion_confint(successes, trials, alpha=0.05, method="wilson")
+    return Interval(successes, trials, successes / trials, max(0.0, float(low)),
+                    min(1.0, float(high)))
 
 
 @dataclass(frozen=True)
@@ -404,16 +407,6 @@ def summarise(
     )
 
 
-def _percentile(sorted_values: Sequence[int], q: float) -> float:
-    """Linear-interpolated percentile (as numpy's default) of sorted values."""
-    if not sorted_values:
-        return 0.0
-    pos = (len(sorted_values) - 1) * q
-    lo = math.floor(pos)
-    hi = min(lo + 1, len(sorted_values) - 1)
-    return float(sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo))
-
-
 def _length_stats(lengths: list[int]) -> LengthStats:
     width = max(1, math.ceil((lengths[-1] + 1) / 20 / 5) * 5) if lengths else 5
     bins: dict[int, int] = {}
@@ -423,14 +416,18 @@ def _length_stats(lengths: list[int]) -> LengthStats:
         (b * width, (b + 1) * width, bins.get(b, 0))
         for b in range(min(bins, default=0), max(bins, default=-1) + 1)
     )
+    # numpy's default (linear) quantiles; 0 for no games
+    median, p10, p25, p75, p90, p99 = (
+        np.quantile(lengths, [0.5, 0.10, 0.25, 0.75, 0.90, 0.99]).tolist()
+        if lengths else [0.0] * 6)
     return LengthStats(
         mean=statistics.fmean(lengths) if lengths else 0.0,
-        median=_percentile(lengths, 0.5),
-        p10=_percentile(lengths, 0.10),
-        p25=_percentile(lengths, 0.25),
-        p75=_percentile(lengths, 0.75),
-        p90=_percentile(lengths, 0.90),
-        p99=_percentile(lengths, 0.99),
+        median=median,
+        p10=p10,
+        p25=p25,
+        p75=p75,
+        p90=p90,
+        p99=p99,
         minimum=lengths[0] if lengths else 0,
         maximum=lengths[-1] if lengths else 0,
         histogram=histogram,

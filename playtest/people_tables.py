@@ -35,10 +35,6 @@ def confusion_points_table(points: list[confusion.ConfusionPoint]) -> pd.DataFra
     return pd.DataFrame(rows)
 
 
-_FACT_NAMES = {"fact": "Fact", "attempts": "Attempts", "wrong": "Wrong",
-               "wrong_rate": "Wrong rate", "smoothed_rate": "Shrunk rate",
-               "ci_low": "95 % low", "ci_high": "95 % high",
-               "median_ms": "Median first click (ms)"}
 AFTERMATH_NAMES = {"key": "Message", "shown": "Shown", "participants": "Testers",
                     "trouble_rate": "Trouble after it", "baseline_trouble_rate":
                     "Trouble on any turn", "hesitation_after_ms": "Mean pause after (ms)",
@@ -65,10 +61,3 @@ def people_table(frame: pd.DataFrame, names: dict[str, str]) -> pd.DataFrame:
         elif pd.api.types.is_float_dtype(shown[column]):
             shown[column] = shown[column].round(2 if shown[column].abs().max() < 10 else 0)
     return shown
-
-
-def facts_table(facts: pd.DataFrame) -> pd.DataFrame:
-    """Hardest facts for people: "7 × 8 = 56", rounded rates and times."""
-    table = facts.assign(fact=[f"{a} × {b} = {a * b}" for a, b in zip(
-        facts["a"], facts["b"], strict=True)]) if len(facts) else facts
-    return people_table(table, _FACT_NAMES)

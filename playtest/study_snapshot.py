@@ -60,7 +60,7 @@ from playtest.storage.survey_records import parsed_definitions
 from playtest.study_data import StudyBundle, load_bundle, scores_and_quiz
 
 #: Bumped whenever what a snapshot holds changes shape: an older snapshot is rebuilt.
-SNAPSHOT_FORMAT = 2
+SNAPSHOT_FORMAT = 3
 #: The code a snapshot's contents come from: derivation, scoring, the default surveys.
 #: A snapshot written by other code (an upgrade that fixed a score) is rebuilt.
 _SOURCES = ("analytics/data.py", "analytics/derive.py", "playtest/study_data.py",
@@ -196,8 +196,10 @@ class _PendingRead:
             raise ValueError("snapshot written by other code")
         self.marks: dict[str, Mark] = {
             pid: (int(m[0]), int(m[1]), int(m[2])) for pid, m in meta["marks"].items()}
+        # the core's tables and the study's game's (meta lists them: derive.prepared_keys)
+        self.keys: list[str] = list(meta.get("tables") or derive.PREPARED_KEYS)
         files = {key: (where / _file_name(key), _JSON_COLUMNS.get(key, []))
-                 for key in derive.PREPARED_KEYS}
+                 for key in self.keys}
         files["responses"] = (where / "responses.parquet", _JSON_COLUMNS["responses"])
         files["scores"] = (where / "scores.parquet", [])
         files["quiz"] = (where / "quiz.parquet", [])
@@ -208,7 +210,7 @@ class _PendingRead:
         frames = {key: future.result() for key, future in self.futures.items()}
         return _Snapshot(
             marks=self.marks,
-            tables={key: frames[key] for key in derive.PREPARED_KEYS},
+            tables={key: frames[key] for key in self.keys},
             responses=frames["responses"],
             scores=frames["scores"],
             quiz=frames["quiz"],
@@ -286,6 +288,7 @@ def _write_unlocked(folder: Path, snapshot: _Snapshot) -> bool:
         _write_table(snapshot.quiz, where / "quiz.parquet", [])
         (where / "meta.json").write_text(
             json.dumps({"format": SNAPSHOT_FORMAT, "code": code_signature(),
+                        "tables": list(snapshot.tables),
                         "marks": {pid: list(mark) for pid, mark in snapshot.marks.items()}}),
             encoding="utf-8")
         previous = None
@@ -379,6 +382,8 @@ def load_prepared(
                 old = pending.result() if pending is not None else None
             except _READ_ERRORS:
                 old = None
+            if old is not None and not set(derive.prepared_keys(records)) <= set(old.tables):
+                old = None  # written without a table the study's game reads: rebuild
     if rebuild or old is None:
         bundle, snapshot = _build(engine, study_id, marks)
         written = _save(folder, snapshot, save)

@@ -22,6 +22,7 @@ from analytics import (
     experiments,
     figures,
     funnel,
+    game_analytics,
     questionnaires,
     severity,
 )
@@ -46,7 +47,6 @@ from playtest.people_tables import (
     OVERLAY_NAMES,
     THEME_NAMES,
     confusion_points_table,
-    facts_table,
     people_table,
 )
 from playtest.replay import (
@@ -429,19 +429,13 @@ def _filtered(study: repo.Study, b: StudyBundle) -> tuple[tuple[Any, ...], Any]:
 
 
 def _confusion_tables(data: Any) -> dict[str, Any]:
-    facts = confusion.hardest_facts(data)
+    game = game_analytics.for_study(data)  # the study's game: its charts and sections
     return {
         "points": confusion.confusion_points(data),
-        "by_class": figures.wrong_class_figure(confusion.wrong_clicks_by_class(data)),
-        "by_reason": figures.wrong_class_figure(confusion.wrong_clicks_by_rule_reason(data),
-                                                column="rule_reason"),
-        "heat_wrong": figures.board_heatmap_figure(confusion.wrong_click_heatmap(data),
-                                                   "Wrong clicks per tile", "wrong clicks"),
-        "heat_hes": figures.board_heatmap_figure(
-            confusion.hesitation_heatmap(data), "Median hesitation when the tile is the answer",
-            "ms"),
-        "facts": facts,
-        "facts_figure": figures.hardest_facts_figure(facts),
+        "game": game,
+        "charts": {chart.name: chart.build(data) for chart in game.charts},
+        "frames": {section.key: section.frame(data) for section in game.sections
+                   if section.frame is not None},
         "aftermath": confusion.message_aftermath(data),
         "overlay": confusion.rules_overlay_use(data),
     }
@@ -462,30 +456,42 @@ def confusion_page() -> None:
     st.caption("Ranked by severity: the extra trouble per occasion, weighted by how many "
                "testers it reached, whether it persisted after the first game, and impact.")
     with st.expander("How severity is defined"):
-        st.caption(severity.SEVERITY_DEFINITION)
+        st.caption(severity.severity_definition(t["game"].occasions))
     if points:
         st.dataframe(confusion_points_table(points), hide_index=True, key="points_table")
     else:
         st.info("No confusion point has enough evidence yet: each needs at least "
                 f"{severity.MIN_OCCASIONS} occasions and {severity.MIN_TESTERS} testers.")
-    cols = st.columns(2)
-    with cols[0]:
-        plot(t["by_class"], "wrong_class")
-    with cols[1]:
-        plot(t["by_reason"], "reasons")
-    plot(t["heat_wrong"], "heat_wrong")
-    plot(t["heat_hes"], "heat_hes")
-    st.subheader("Hardest multiplication facts")
-    st.caption("Wrong rate shrunk toward the study's maths-error rate (empirical Bayes), "
-               "with its 95 % interval; facts with at least 5 attempts.")
-    plot(t["facts_figure"], "facts")
-    st.dataframe(facts_table(t["facts"]), hide_index=True)
+    _game_sections(t)
     st.subheader("Messages followed by trouble")
     st.caption("Trouble: a wrong click in the next turn, hesitation above the study's 75th "
                "percentile, or a rules lookup from the message.")
     st.dataframe(people_table(t["aftermath"], AFTERMATH_NAMES), hide_index=True)
     st.subheader("Rules overlay use")
     st.dataframe(people_table(t["overlay"], OVERLAY_NAMES), hide_index=True)
+
+
+def _game_sections(t: dict[str, Any]) -> None:
+    """The game's own charts, then its sections (heading, caption, charts, table)."""
+    game = t["game"]
+    side_by_side = [chart for chart in game.charts if chart.group and not chart.section]
+    for column, chart in zip(st.columns(len(side_by_side)) if side_by_side else [],
+                             side_by_side, strict=True):
+        with column:
+            plot(t["charts"][chart.name], chart.key or chart.name)
+    for chart in game.charts:
+        if not chart.section and not chart.group:
+            plot(t["charts"][chart.name], chart.key or chart.name)
+    for section in game.sections:
+        st.subheader(section.heading or section.title)
+        if section.caption:
+            st.caption(section.caption)
+        for chart in game.charts:
+            if chart.section == section.key:
+                plot(t["charts"][chart.name], chart.key or chart.name)
+        if section.key in t["frames"]:
+            st.dataframe(people_table(t["frames"][section.key], dict(section.page_columns)),
+                         hide_index=True)
 
 
 # -- questionnaires -----------------------------------------------------------------------

@@ -8,6 +8,8 @@ import pandas as pd
 
 from analytics import confusion, derive, funnel
 from analytics.data import StudyData
+from analytics.games.vapoosh import facts as vapoosh_facts
+from analytics.games.vapoosh import heatmaps as vapoosh_heatmaps
 
 
 def test_turns_count_only_human_rolls_and_take_the_first_click(small_study: StudyData) -> None:
@@ -29,12 +31,12 @@ def test_wrong_clicks_by_class_and_reason(small_study: StudyData) -> None:
 
 
 def test_heatmaps_are_12_by_12_with_tiles_in_place(small_study: StudyData) -> None:
-    wrong = confusion.wrong_click_heatmap(small_study)
+    wrong = vapoosh_heatmaps.wrong_click_heatmap(small_study)
     assert wrong.shape == (12, 12)
     assert wrong.loc[6, 4] == 1  # row r=6, column c=4: the near miss
     assert wrong.loc[8, 7] == 1  # the suicide click at (7, 8)
     assert wrong.to_numpy().sum() == 2
-    hesitation = confusion.hesitation_heatmap(small_study)
+    hesitation = vapoosh_heatmaps.hesitation_heatmap(small_study)
     # (7, 8) and (8, 7) are the options of two turns: hesitations 9000 and 2000.
     assert hesitation.loc[8, 7] == 5500
     assert hesitation.loc[7, 8] == 5500
@@ -43,7 +45,7 @@ def test_heatmaps_are_12_by_12_with_tiles_in_place(small_study: StudyData) -> No
 
 
 def test_hardest_facts_rank_by_smoothed_maths_error(small_study: StudyData) -> None:
-    facts = confusion.hardest_facts(small_study, min_attempts=1)
+    facts = vapoosh_facts.hardest_facts(small_study, min_attempts=1)
     assert facts.iloc[0]["fact"] == "3x5"
     assert facts.iloc[0]["wrong_rate"] == 1.0
     seven_eight = facts.set_index("fact").loc["7x8"]
@@ -103,9 +105,9 @@ def test_filters_by_variant_and_age_band(small_study: StudyData) -> None:
 def test_empty_study_gives_empty_tables() -> None:
     empty = StudyData.empty("e")
     assert confusion.wrong_clicks_by_class(empty).empty
-    assert confusion.hardest_facts(empty).empty
+    assert vapoosh_facts.hardest_facts(empty).empty
     assert confusion.confusion_points(empty) == []
-    assert confusion.wrong_click_heatmap(empty).to_numpy().sum() == 0
+    assert vapoosh_heatmaps.wrong_click_heatmap(empty).to_numpy().sum() == 0
 
 
 def test_event_order_in_the_frame_does_not_matter(small_study: StudyData) -> None:
@@ -140,7 +142,7 @@ def test_filtering_a_prepared_study_equals_filtering_the_raw_one() -> None:
     slow = funnel.filter_study(raw, experiment="extra_turn_copy", variants=["B"])
     assert fast._derived.get("prepared") and not slow._derived
     pd.testing.assert_frame_equal(funnel.funnel(fast), funnel.funnel(slow))
-    for table in (confusion.wrong_clicks_by_class, confusion.hardest_facts,
+    for table in (confusion.wrong_clicks_by_class, vapoosh_facts.hardest_facts,
                   confusion.message_aftermath):
         pd.testing.assert_frame_equal(table(fast).reset_index(drop=True),
                                       table(slow).reset_index(drop=True))

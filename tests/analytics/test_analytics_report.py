@@ -16,6 +16,9 @@ from analytics.data import (
     empty_quiz,
     empty_scores,
 )
+from analytics.games.vapoosh import facts as vapoosh_facts
+from analytics.games.vapoosh import figures as vapoosh_figures
+from analytics.games.vapoosh import heatmaps as vapoosh_heatmaps
 from analytics.synth import synthesize_scores_and_quiz, synthesize_study
 
 HOSTILE = "<script>alert(1)</script> [click](javascript:alert(1)) # *x*"
@@ -33,10 +36,11 @@ def test_report_json_has_exactly_the_documented_keys(small_study: StudyData) -> 
                          "correct": [True, False]})
     built = report.build_report(small_study, _scores(), quiz, min_attempts=1)
     json.dumps(built, allow_nan=False)  # strict JSON: no NaN anywhere
-    assert set(built) == {"study_id", "participants", "completed", "confusion_points",
-                          "hardest_facts", "experiments", "severity_definition",
-                          "what_works"}
-    assert (built["study_id"], built["participants"], built["completed"]) == ("st", 2, 1)
+    assert set(built) == {"study_id", "game", "participants", "completed",
+                          "confusion_points", "hardest_facts", "experiments",
+                          "severity_definition", "what_works"}
+    assert (built["study_id"], built["game"], built["participants"],
+            built["completed"]) == ("st", "vapoosh", 2, 1)
     for point in built["confusion_points"]:
         assert {"id", "label", "score", "evidence", "action"} <= set(point)
         assert re.match(r"^(rule|wrong|fact|message|survey):", point["id"])
@@ -117,7 +121,7 @@ def test_html_is_self_contained_with_plotly_inlined_once(small_study: StudyData)
 
 
 def test_figures_use_board_headers_and_safe_palette(small_study: StudyData) -> None:
-    heat = figures.board_heatmap_figure(confusion.wrong_click_heatmap(small_study), "w", "n")
+    heat = vapoosh_figures.board_heatmap_figure(vapoosh_heatmaps.wrong_click_heatmap(small_study), "w", "n")
     assert list(heat.data[0].x) == [str(n) for n in range(1, 13)]
     assert list(heat.data[0].y) == [str(n) for n in range(1, 13)]
     assert heat.data[0].customdata[7][6] == 56  # row 8, column 7 is 7 × 8
@@ -127,7 +131,7 @@ def test_figures_use_board_headers_and_safe_palette(small_study: StudyData) -> N
         [2, 2, 2, 2, 1]
     scores = figures.score_distribution_figure(_scores(), "sus", norm_mean=68.0)
     assert len(scores.data) == 1
-    assert figures.hardest_facts_figure(confusion.hardest_facts(small_study, 1)).data
+    assert vapoosh_figures.hardest_facts_figure(vapoosh_facts.hardest_facts(small_study, 1)).data
 
 
 def test_questionnaire_summaries(small_study: StudyData) -> None:

@@ -7,7 +7,7 @@ import json
 
 import pandas as pd
 
-from analytics import confusion, questionnaires, report, severity
+from analytics import confusion, game_analytics, questionnaires, report, severity
 from analytics.calibrate_confusion import PLANTED_RULE, confusion_checks, planted_study
 from analytics.data import RESPONSE_COLUMNS, StudyData, empty_quiz, empty_scores
 
@@ -67,7 +67,9 @@ def test_nothing_is_listed_for_one_tester_without_wrong_clicks() -> None:
 def test_severity_is_defined_once_and_shown_with_the_report() -> None:
     data = planted_study(testers=24, seed=4)
     built = report.build_report(data, empty_scores(), empty_quiz())
-    assert built["severity_definition"] == severity.SEVERITY_DEFINITION
+    game = game_analytics.for_study(data)
+    assert built["severity_definition"] == severity.severity_definition(game.occasions)
+    assert "a turn that rolled the fact" in built["severity_definition"]
     markdown = report.report_markdown(built)
     assert severity.SEVERITY_DEFINITION.split(".")[0] in markdown
     assert "\\" not in markdown  # no stray backslashes in a plan of plain ids

@@ -9,6 +9,7 @@ from sqlalchemy.engine import Engine
 from streamlit.testing.v1 import AppTest
 
 from analytics import confusion, derive
+from analytics.games.vapoosh import facts as vapoosh_facts
 from playtest import demo
 from playtest.storage.exchange import load_study_data
 from playtest.survey_items import annotate
@@ -26,7 +27,7 @@ def test_the_demo_dashboard_finds_the_planted_truths(db: Engine) -> None:
     assert f"message:{demo.PLANTED_WORDING[0]}" in ids
     facts = {point_id.removeprefix("fact:") for point_id in ids if point_id.startswith("fact:")}
     assert facts and facts <= PLANTED_FACTS  # only planted facts have the evidence
-    hardest = list(confusion.hardest_facts(data)["fact"].head(4))
+    hardest = list(vapoosh_facts.hardest_facts(data)["fact"].head(4))
     assert len(set(hardest) & PLANTED_FACTS) >= 3
     # Praise never becomes confusion.
     assert "survey:open.liked" not in ids

@@ -15,6 +15,8 @@ from sqlalchemy.engine import Engine
 
 from analytics import confusion, derive, experiments, funnel
 from analytics.data import StudyData
+from analytics.games.vapoosh import facts as vapoosh_facts
+from analytics.games.vapoosh import heatmaps as vapoosh_heatmaps
 from analytics.report import build_report
 from playtest import demo, study_snapshot
 from playtest.cli import main as cli_main
@@ -42,9 +44,9 @@ def _analytics(data: StudyData, scores: Any, quiz: Any) -> str:
     report = build_report(data, scores, quiz)
     extra = {
         "funnel": funnel.funnel(data).to_dict("records"),
-        "heatmap": confusion.wrong_click_heatmap(data).to_numpy().tolist(),
-        "hesitation": confusion.hesitation_heatmap(data).to_numpy().tolist(),
-        "facts": confusion.hardest_facts(data).to_dict("records"),
+        "heatmap": vapoosh_heatmaps.wrong_click_heatmap(data).to_numpy().tolist(),
+        "hesitation": vapoosh_heatmaps.hesitation_heatmap(data).to_numpy().tolist(),
+        "facts": vapoosh_facts.hardest_facts(data).to_dict("records"),
         "aftermath": confusion.message_aftermath(data).to_dict("records"),
         "rules": confusion.rules_overlay_use(data).to_dict("records")
         if hasattr(confusion.rules_overlay_use(data), "to_dict") else None,

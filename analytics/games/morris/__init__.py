@@ -1,0 +1,133 @@
+"""Bricks & Walls' analytics: the points heatmap (clicks and wrong-click rates on the 24
+points), wall and removal hesitation (:mod:`.hesitation`) and the occasions of each
+refusal reason (:mod:`.decisions`: ``rule:<reason>`` confusion points).
+
+``ANALYTICS`` is the plug-in object the report, the pages and the registry use. The
+game has no facts: its report has no ``hardest_facts``.
+
+>>> ANALYTICS.name, [s.key for s in ANALYTICS.sections]
+('morris', ['points', 'removal_hesitation'])
+>>> ANALYTICS.has_section("hardest_facts")
+False
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import plotly.graph_objects as go
+
+from analytics import figures as core_figures
+from analytics.data import StudyData
+from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
+from analytics.games.morris import decisions, figures, hesitation, points, telemetry
+
+ACTIONS = {
+    "rule:walled": "Grey out walled bricks more clearly during a removal and say why a "
+                   "walled brick cannot be taken.",
+    "rule:not_adjacent": "Show the selected brick's possible destinations.",
+    "rule:removal_pending": "Keep 'Wall! Take one of the bricks' on screen until the "
+                            "removal is made.",
+    "rule:occupied": "Make taken points look unclickable while placing and moving.",
+}
+
+
+def _reason_action(name: str, extra: dict[str, Any]) -> str:
+    return ACTIONS.get(f"rule:{name}", "Explain this rule where it applies.")
+
+
+def _percent(value: Any) -> str:
+    return f"{value:.0%}"
+
+
+def _interval(value: Any) -> str:
+    low, high = value
+    if low is None or high is None:
+        return "–"
+    return f"{low:.0%}–{high:.0%}"
+
+
+def _ms_interval(value: Any) -> str:
+    low, high = value
+    if low is None or high is None:
+        return "–"
+    return f"{low:,.0f}–{high:,.0f}"
+
+
+def _number(value: Any) -> str:
+    return f"{value:,.0f}"
+
+
+def _wrong_by_reason(data: StudyData) -> go.Figure:
+    figure = core_figures.wrong_class_figure(decisions.wrong_clicks_by_reason(data),
+                                             column="reason")
+    figure.update_layout(title="Refused clicks by reason")
+    return figure
+
+
+def _points_figure(data: StudyData) -> go.Figure:
+    return figures.points_figure(points.points_table(data))
+
+
+def _hesitation_figure(data: StudyData) -> go.Figure:
+    return figures.hesitation_figure(hesitation.removals(data))
+
+
+def _hesitation_for_people(data: StudyData) -> Any:
+    table = hesitation.hesitation_summary(data)
+    return table.assign(median_s=table["median_ms"] / 1000, low_s=table["ci_low"]
+                        .where(table["measure"] != "wrong_first") / 1000,
+                        high_s=table["ci_high"].where(table["measure"] != "wrong_first")
+                        / 1000)
+
+
+ANALYTICS = GameAnalytics(
+    name="morris",
+    title="Bricks & Walls",
+    families=(Family("rule", decisions.DEFINITION, 1.0, decisions.reason_tallies,
+                     decisions.reason_label, _reason_action),),
+    actions=ACTIONS,
+    occasions="a decision of the tester's in a phase where the rules can refuse a click "
+              "for the reason, a showing of the message, an answer to the question",
+    sections=(
+        ReportSection(
+            "points", "Clicks per point", points.points_rows, (
+                Column("point", "point"), Column("clicks", "clicks"),
+                Column("wrong", "wrong"), Column("wrong rate", "wrong_rate", _percent),
+                Column("95 % interval", "interval", _interval),
+                Column("most frequent refusal", "top_reason")),
+            empty="No tester clicked a point yet.",
+            heading="Clicks per point",
+            caption="Every click of a tester on a point (select, place, move, remove); "
+                    "wrong: refused by the rules. 95 % Wilson interval of the wrong rate.",
+            frame=points.points_for_people,
+            page_columns={"point": "Point", "clicks": "Clicks", "wrong": "Wrong",
+                          "wrong_rate": "Wrong rate", "ci_low": "95 % low",
+                          "ci_high": "95 % high", "top_reason": "Most frequent refusal"}),
+        ReportSection(
+            "removal_hesitation", "Wall and removal hesitation", hesitation.hesitation_rows, (
+                Column("measure", "measure"), Column("testers", "testers"),
+                Column("n", "n"), Column("median ms", "median_ms", _number),
+                Column("95 % interval (ms)", "interval_ms", _ms_interval),
+                Column("share", "share", _percent),
+                Column("95 % interval", "interval", _interval),
+                Column("definition", "definition")),
+            heading="Wall and removal hesitation",
+            caption="Removal: from the wall's forming to the tester's removal click. Wall "
+                    "forming: the tester's time on the click that formed the wall. "
+                    "Medians with a distribution-free 95 % interval; wrong first: share of "
+                    "removals with a refused click before the removal (Wilson interval).",
+            frame=_hesitation_for_people,
+            page_columns={"measure": "Measure", "n": "Removals", "testers": "Testers",
+                          "median_s": "Median (s)", "low_s": "95 % low (s)",
+                          "high_s": "95 % high (s)", "share": "Wrong rate",
+                          "definition": "Definition"}),
+    ),
+    prepared=telemetry.PREPARED,
+    charts=(
+        Chart("Refused clicks by reason", _wrong_by_reason, "reasons", group="wrong"),
+        Chart("Clicks per point", _points_figure, "morris_points", section="points"),
+        Chart("Wall and removal hesitation", _hesitation_figure, "morris_hesitation",
+              section="removal_hesitation"),
+    ),
+)
