@@ -30,8 +30,8 @@ from dataclasses import dataclass
 
 from engine.core import CHANCE, TERMINAL, EngineError, sample_chance
 from engine.dokusen.board import VOID, Grid, grow, grown_owner
-from engine.dokusen.state import DokusenState, colour_name
 from engine.dokusen.stage import AI_LEVELS
+from engine.dokusen.state import DokusenState, colour_name
 
 __all__ = [
     "AIError",

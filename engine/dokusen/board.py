@@ -127,9 +127,7 @@ def grown_owner(grid: Grid, cells: Sequence[int], i: int) -> int:
 
 def grow(grid: Grid, cells: Sequence[int]) -> tuple[int, ...]:
     """One generation, every square judged on ``cells`` as it was before growth."""
-    return tuple(
-        o if o == VOID else grown_owner(grid, cells, i) for i, o in enumerate(cells)
-    )
+    return tuple(o if o == VOID else grown_owner(grid, cells, i) for i, o in enumerate(cells))
 
 
 def strike(grid: Grid, cells: Sequence[int], at: int, radius: int) -> tuple[int, ...]:

@@ -42,7 +42,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from engine.core import CHANCE, TERMINAL, IllegalActionError, RulesError
 from engine.dokusen.ai import choose
@@ -61,7 +61,7 @@ KNOWN_FIELDS = (
     "expected",
     "expectIllegal",
 )
-_ACTION_FIELDS = ("type", "player", "at", "ai")
+_ACTION_FIELDS = ("type", "player", "at", "ai", "expectIllegal")
 
 
 class ScenarioError(RulesError):
@@ -87,7 +87,7 @@ class Scenario:
     seed: int = 0
 
 
-def _is_int(v: object) -> bool:
+def _is_int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -138,10 +138,15 @@ def parse_scenario(obj: Any, label: str = "scenario") -> Scenario:
     for k, raw in enumerate(raw_actions):
         where = f"actions[{k}]"
         if not isinstance(raw, Mapping):
-            raise fail(where, "must be an object {player, at} or {player, ai} or {type: 'meteor', at}")
+            raise fail(
+                where, "must be an object {player, at} or {player, ai} or {type: 'meteor', at}"
+            )
         for key in raw:
             if key not in _ACTION_FIELDS:
-                raise fail(f"{where}.{str(key)[:40]}", f"unknown field (known: {', '.join(_ACTION_FIELDS)})")
+                raise fail(
+                    f"{where}.{str(key)[:40]}",
+                    f"unknown field (known: {', '.join(_ACTION_FIELDS)})",
+                )
         kind = raw.get("type", "place")
         if kind not in ("place", "meteor"):
             raise fail(f"{where}.type", f"must be 'place' or 'meteor', got {kind!r}")
@@ -170,8 +175,12 @@ def parse_scenario(obj: Any, label: str = "scenario") -> Scenario:
         if ai is not None and ai not in AI_LEVELS:
             raise fail(f"{where}.ai", f"must be one of {', '.join(AI_LEVELS)}, got {ai!r}")
         if (ai is None) == (pos is None):
-            raise fail(where, "needs 'at' [r, c] or 'ai' (a level)" if ai is None
-                       else "give 'at' or 'ai', not both")
+            raise fail(
+                where,
+                "needs 'at' [r, c] or 'ai' (a level)"
+                if ai is None
+                else "give 'at' or 'ai', not both",
+            )
         steps.append(Step(player, pos, ai))
     return Scenario(start, tuple(steps), seed)
 
@@ -214,9 +223,9 @@ def run_parsed(scenario: Scenario) -> dict[str, Any]:
         refused.append(None)
         done = state.last_events if len(state.history) > before else []
         events.extend(e.kind for e in done)
-        if state.current_player() == 0 or state.is_terminal():
-            if any(e.kind == "grow" for e in done) or any(e.kind == "meteor" for e in done):
-                rounds.append(state.board_rows())
+        round_over = any(e.kind in ("grow", "meteor") for e in done)
+        if round_over and (state.current_player() == 0 or state.is_terminal()):
+            rounds.append(state.board_rows())
     out = state.outcome
     cur = state.current_player()
     return {

@@ -45,7 +45,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from engine.core import RulesError
 
@@ -68,7 +68,7 @@ STAGES_FILE = Path(__file__).with_name("stages.json")
 _KNOWN = ("id", "name", "board", "players", "meteors", "maxRounds")
 
 
-def _is_int(v: object) -> bool:
+def _is_int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 

@@ -493,8 +493,10 @@ class DokusenState:
         if self._to_move == TERMINAL:
             return refuse("game_over", "The stage is over.")
         if self._to_move != 0:
-            who = "A meteor is falling" if self._to_move == CHANCE else (
-                f"It is {colour_name(self._to_move)}'s turn to place"
+            who = (
+                "A meteor is falling"
+                if self._to_move == CHANCE
+                else (f"It is {colour_name(self._to_move)}'s turn to place")
             )
             return refuse("not_your_turn", f"Not your turn yet: {who}.")
         if at is None or not self._grid.on_board(*at):
@@ -577,7 +579,9 @@ class DokusenState:
                 field = "to_move"
                 who = obj.get("to_move", 0)
                 if who != 0 and who not in game.stage.active_ids:
-                    raise RulesError(f"to_move: {who!r} is neither the user (0) nor an active colour")
+                    raise RulesError(
+                        f"to_move: {who!r} is neither the user (0) nor an active colour"
+                    )
                 state._to_move = who
             elif phase == METEOR:
                 state._to_move = CHANCE
@@ -718,7 +722,9 @@ class DokusenState:
                 result, "full" if full else "max_rounds", self._round, user, total
             )
             self._to_move = TERMINAL
-            events.append(self._event(result, None, (), reason=self._outcome.reason, user=user, total=total))
+            events.append(
+                self._event(result, None, (), reason=self._outcome.reason, user=user, total=total)
+            )
             return
         self._round += 1
         self._to_move = 0
