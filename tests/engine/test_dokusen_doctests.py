@@ -13,6 +13,7 @@ MODULES = [
     "engine.dokusen.stage",
     "engine.dokusen.state",
     "engine.dokusen.ai",
+    "engine.dokusen.heuristics",
     "engine.dokusen.scenario",
 ]
 

@@ -509,3 +509,23 @@ def test_terminal_is_reported() -> None:
     with pytest.raises(IllegalActionError) as err:
         s.apply(Place(0, 0))
     assert err.value.reason == "game_over"
+
+
+def test_heuristic_values_follow_the_margin_and_sum_to_zero() -> None:
+    from engine.dokusen.heuristics import HEURISTICS
+
+    game = DokusenGame("S8")
+    s = game.new_initial_state()
+    rng = random.Random(8)
+    seen = 0
+    while not s.is_terminal():
+        values = HEURISTICS.values([s])[0]
+        assert len(values) == 4 and sum(values) == pytest.approx(0.0)
+        assert all(-1.0 <= v <= 1.0 for v in values)
+        seen += 1
+        s.apply_action(computer_action(s, rng, user_level="random"))
+    assert HEURISTICS.values([s])[0] == s.returns()
+    assert seen > 3
+    ahead = DokusenGame({"board": ["00000", "0...1"]}).new_initial_state()
+    behind = DokusenGame({"board": ["11111", "1...0"]}).new_initial_state()
+    assert HEURISTICS.values([ahead])[0][0] > 0.5 > -0.5 > HEURISTICS.values([behind])[0][0]
