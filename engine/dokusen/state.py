@@ -723,7 +723,15 @@ class DokusenState:
             )
             self._to_move = TERMINAL
             events.append(
-                self._event(result, None, (), reason=self._outcome.reason, user=user, total=total)
+                self._event(
+                    result,
+                    None,
+                    (),
+                    reason=self._outcome.reason,
+                    rounds=self._round,
+                    user=user,
+                    total=total,
+                )
             )
             return
         self._round += 1
