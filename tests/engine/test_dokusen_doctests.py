@@ -14,6 +14,7 @@ MODULES = [
     "engine.dokusen.state",
     "engine.dokusen.ai",
     "engine.dokusen.heuristics",
+    "engine.dokusen.progress",
     "engine.dokusen.scenario",
 ]
 

@@ -529,3 +529,29 @@ def test_heuristic_values_follow_the_margin_and_sum_to_zero() -> None:
     ahead = DokusenGame({"board": ["00000", "0...1"]}).new_initial_state()
     behind = DokusenGame({"board": ["11111", "1...0"]}).new_initial_state()
     assert HEURISTICS.values([ahead])[0][0] > 0.5 > -0.5 > HEURISTICS.values([behind])[0][0]
+
+
+def test_progress_unlocks_the_next_stage_only_after_a_win() -> None:
+    from engine.dokusen.progress import Progress
+
+    order = [s.id for s in builtin_stages()]
+    assert Progress().unlocked(order) == ["S1"] and Progress().current(order) == "S1"
+    p = Progress.from_results([("S1", "loss"), ("S1", "loss"), ("S1", "win"), ("S2", "loss")])
+    assert p.unlocked(order) == ["S1", "S2"] and p.current(order) == "S2"
+    assert p.won_on_attempt("S1") == 3 and p.won_on_attempt("S2") is None
+    everything = Progress.from_results([(s, "win") for s in order])
+    assert everything.current(order) == "S8" and everything.unlocked(order) == order
+    with pytest.raises(RulesError, match="result"):
+        Progress.from_results([("S1", "draw")])
+
+
+def test_a_stage_variant_is_validated_and_plays() -> None:
+    from engine.dokusen.progress import vary
+
+    fast = vary("S7", {"id": "S7-fast", "meteors": {"firstRound": 2, "every": 2, "radius": 2}})
+    assert fast.board == stage_by_id("S7").board and fast.id == "S7-fast"
+    s = make_game("dokusen", fast.to_obj(), 1).new_initial_state()
+    play_random(s, random.Random(5))
+    assert s.is_terminal()
+    with pytest.raises(RulesError, match="meteors.every"):
+        vary("S7", {"meteors": {"firstRound": 2, "every": 0}})
