@@ -42,7 +42,8 @@ READ_DOM = """root => {
           round: root.querySelector('[data-testid=dokusen-round]').textContent,
           over: over.hidden ? null : over.querySelector('.db-over-title').textContent,
           whys: [...root.querySelectorAll('.sq .why')].filter(w => w.textContent).length,
-          targets: root.querySelectorAll('.sq.target').length};
+          targets: root.querySelectorAll('.sq.target').length,
+          impact: root.querySelectorAll('.sq.impact').length};
 }"""
 
 
@@ -80,7 +81,7 @@ class Board:
                 return d
             if time.monotonic() > deadline:
                 raise AssertionError(f"timed out waiting for {what}; board: {d}")
-            self.page.wait_for_timeout(40)
+            self.page.wait_for_timeout(20)
 
     def wait_logged(self, n: int) -> None:
         deadline = time.monotonic() + 20
@@ -233,3 +234,33 @@ def test_keyboard_places_with_arrows_and_enter(
     assert board.clicks_logged()[0]["at"] == [1, 2]
     state.apply_action(state.game.index(1, 2))
     board.shows(state, 1)
+
+
+def test_a_meteor_shows_its_impact_area(
+    streamlit_app: Any, new_page: Any, screenshot: Any, tmp_path: Path
+) -> None:
+    """S7: the scheduled meteor (end of round 4) flashes its plus-shaped area, then the
+    struck squares are black and the board equals the engine's."""
+    log = tmp_path / "clicks.jsonl"
+    server = streamlit_app(APP, {"DOKUSEN_HARNESS_LOG": str(log), "DOKUSEN_SEED": str(SEED)})
+    page = new_page(server, "?stage=S7&speed=40", width=1280, height=800)
+    board = Board(page, log)
+    state = DokusenGame("S7").new_initial_state()
+    rng = random.Random(SEED + 1)
+    board.shows(state, 1)
+    while True:
+        action = greedy_action(state)
+        board.press(*state.game.grid.coord(action))
+        events = list(state.apply_action(action))
+        while not state.is_terminal() and state.current_player() != 0:
+            events += state.apply_action(computer_action(state, rng))
+        meteors = [e for e in events if e.kind == "meteor"]
+        if meteors:
+            struck = len(meteors[0].tiles)
+            board.wait(lambda d, n=struck: d["impact"] == n, "the meteor's impact area")
+            screenshot(page, "dokusen_s7_meteor_1280")
+            board.shows(state, 1)
+            assert meteors[0].data["round"] == 4
+            break
+        assert not state.is_terminal(), "the stage ended before its meteor"
+        board.shows(state, 1)
