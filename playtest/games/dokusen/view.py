@@ -56,6 +56,7 @@ LABELS: Final = {
     "black": "black",
     "sound_on": "Sound on",
     "sound_off": "Sound off",
+    "watching": "Watch the colours grow…",
 }
 
 

@@ -38,8 +38,8 @@ function build(parent, data) {
   const retry = el("button", { type: "button", class: "db-retry", "data-testid": "dokusen-retry" }, overButtons);
   const next = el("button", { type: "button", class: "db-next", "data-testid": "dokusen-next" }, overButtons);
   const st = { root, title, round, msg, bar, segs, half, legend, grid, why, over, overTitle, overText,
-    retry, next, squares: [], data, pending: [], showWhy: false, focus: 0, timers: [], animating: false,
-    shown: null, token: null, shownAt: performance.now() };
+    retry, next, squares: [], shown: [], data, pending: [], showWhy: false, focus: 0, timers: [], animating: false,
+    token: null, shownAt: performance.now() };
   why.addEventListener("click", () => {
     st.showWhy = !st.showWhy;
     draw(st);
@@ -131,6 +131,7 @@ function paint(st, i, owner) {
   const info = colourOf(d, owner);
   b.classList.add(owner >= 0 ? `o${owner}` : "oblack");
   b.dataset.owner = String(owner);
+  st.shown[i] = owner;
   b.querySelector(".sym").textContent = info ? info.symbol : "";
   const r = Math.floor(i / d.cols) + 1, c = (i % d.cols) + 1;
   const what = info ? (owner === 0 ? "yours" : `${info.colour}'s`) : d.labels.black;
@@ -152,28 +153,11 @@ function draw(st) {
   root.classList.toggle("why-on", st.showWhy);
   st.title.textContent = [d.stage, d.stageName].filter(Boolean).join(" · ");
   st.round.textContent = `${d.labels.round} ${d.round} ${d.labels.of} ${d.maxRounds}`;
-  st.msg.className = `db-msg t-${d.message.tone}`;
-  st.msg.textContent = d.message.text;
-  st.msg.dataset.key = d.message.key;
+  st.msg.className = `db-msg t-${st.animating ? "info" : d.message.tone}`;
+  st.msg.textContent = st.animating ? d.labels.watching : d.message.text;
+  st.msg.dataset.key = st.animating ? "watching" : d.message.key;
   st.why.textContent = st.showWhy ? d.labels.why_hide : d.labels.why;
   st.why.setAttribute("aria-pressed", st.showWhy ? "true" : "false");
-  // the owner counts as a bar with the 50 % line, and as words
-  st.segs.textContent = "";
-  st.legend.textContent = "";
-  for (const info of d.colours) {
-    const seg = el("div", { class: `seg o${info.id}`, "data-owner": info.id }, st.segs);
-    seg.style.width = `${(100 * info.count) / d.total}%`;
-    const item = el("span", { class: `item o${info.id}`, "data-owner": info.id }, st.legend);
-    el("span", { class: "chip", "aria-hidden": "true" }, item, info.symbol);
-    el("span", { class: "name" }, item, info.name);
-    el("span", { class: "count", "data-testid": `dokusen-count-${info.id}` }, item, String(info.count));
-  }
-  const blackItem = el("span", { class: "item oblack" }, st.legend);
-  el("span", { class: "chip", "aria-hidden": "true" }, blackItem, "");
-  el("span", { class: "name" }, blackItem, d.labels.black);
-  el("span", { class: "count", "data-testid": "dokusen-count-black" }, blackItem, String(d.black));
-  el("span", { class: "item need", "data-testid": "dokusen-need" }, st.legend, `${d.labels.win_with} ${d.need} / ${d.total}`);
-  st.half.style.left = "50%";
   const targets = new Set(d.targets);
   st.squares.forEach((b, i) => {
     if (!b.classList.contains("sq")) return;
@@ -183,6 +167,7 @@ function draw(st) {
     const w = b.querySelector(".why");
     if (!st.animating) w.textContent = st.showWhy ? whyText(d, d.neighbours[i]) : "";
   });
+  drawCounts(st);
   if (d.over && !st.animating) {
     st.over.hidden = false;
     st.over.className = `db-over r-${d.over.result}`;
@@ -194,6 +179,36 @@ function draw(st) {
   } else {
     st.over.hidden = true;
   }
+}
+
+// the owner counts (bar with the 50 % line, and words) of the squares on screen, so that
+// they change square by square while a round is replayed
+function drawCounts(st) {
+  const d = st.data;
+  const count = {};
+  let black = 0;
+  st.shown.forEach((o, i) => {
+    if (!st.squares[i] || !st.squares[i].classList.contains("sq")) return;
+    if (o >= 0) count[o] = (count[o] || 0) + 1;
+    else black += 1;
+  });
+  st.segs.textContent = "";
+  st.legend.textContent = "";
+  for (const info of d.colours) {
+    const n = count[info.id] || 0;
+    const seg = el("div", { class: `seg o${info.id}`, "data-owner": info.id }, st.segs);
+    seg.style.width = `${(100 * n) / d.total}%`;
+    const item = el("span", { class: `item o${info.id}`, "data-owner": info.id }, st.legend);
+    el("span", { class: "chip", "aria-hidden": "true" }, item, info.symbol);
+    el("span", { class: "name" }, item, info.name);
+    el("span", { class: "count", "data-testid": `dokusen-count-${info.id}` }, item, String(n));
+  }
+  const blackItem = el("span", { class: "item oblack" }, st.legend);
+  el("span", { class: "chip", "aria-hidden": "true" }, blackItem, "");
+  el("span", { class: "name" }, blackItem, d.labels.black);
+  el("span", { class: "count", "data-testid": "dokusen-count-black" }, blackItem, String(black));
+  el("span", { class: "item need", "data-testid": "dokusen-need" }, st.legend, `${d.labels.win_with} ${d.need} / ${d.total}`);
+  st.half.style.left = "50%";
 }
 
 function stopAnimation(st) {
@@ -213,6 +228,7 @@ function animate(st) {
   st.animating = true;
   draw(st);
   d.before.forEach((owner, i) => paint(st, i, owner));
+  drawCounts(st);
   for (const b of st.squares) {
     b.classList.remove("flip", "pop", "impact");
     const w = b.querySelector && b.querySelector(".why");
@@ -222,7 +238,7 @@ function animate(st) {
   for (const step of d.steps) {
     const i = step.at[0] * d.cols + step.at[1];
     if (step.kind === "place") {
-      st.timers.push(setTimeout(() => { paint(st, i, step.to); st.squares[i].classList.add("pop"); }, t));
+      st.timers.push(setTimeout(() => { paint(st, i, step.to); st.squares[i].classList.add("pop"); drawCounts(st); }, t));
       t += d.speed * 2;
     } else if (step.kind === "grow") {
       // one square at a time, with the neighbour counts that decided it
@@ -233,13 +249,14 @@ function animate(st) {
         void b.offsetWidth;
         b.classList.add("flip");
         b.querySelector(".why").textContent = whyText(d, step.why);
+        drawCounts(st);
       }, t));
       t += d.speed;
     } else if (step.kind === "meteor") {
       const area = step.area.map(([r, c]) => r * d.cols + c);
       st.timers.push(setTimeout(() => { for (const j of area) st.squares[j].classList.add("impact"); }, t));
       t += d.speed * 3;
-      st.timers.push(setTimeout(() => { for (const j of area) paint(st, j, -1); }, t));
+      st.timers.push(setTimeout(() => { for (const j of area) paint(st, j, -1); drawCounts(st); }, t));
       t += d.speed;
     }
   }
