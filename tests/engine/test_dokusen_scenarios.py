@@ -19,6 +19,8 @@ from typing import Any
 import dokusen_oracle as oracle
 import pytest
 
+from engine.dokusen.stage import stage_by_id
+
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent / "scenarios" / "dokusen"
 FILE = HERE / "section4.json"
@@ -68,8 +70,8 @@ def test_scenario_gives_its_expected_result(results: list[dict[str, Any]], k: in
     [
         k
         for k, s in enumerate(SCENARIOS)
-        if not isinstance(s["stage"], str)
-        and "meteors" not in s["stage"]
+        if isinstance(s["stage"], str)
+        or "meteors" not in s["stage"]
         and all("at" in a for a in s["actions"])
     ],
     ids=lambda k: SCENARIOS[k]["id"],
@@ -79,8 +81,12 @@ def test_placement_only_scenarios_agree_with_the_literal_reading(
 ) -> None:
     """Replays each accepted placement in the oracle, growth after each round."""
     scen = SCENARIOS[k]
-    board = oracle.parse(scen["stage"]["board"])
-    actives = [p["id"] for p in scen["stage"].get("players", []) if p["kind"] == "active"]
+    stage = (
+        scen["stage"] if not isinstance(scen["stage"], str) else stage_by_id(scen["stage"]).to_obj()
+    )
+    assert "meteors" not in stage
+    board = oracle.parse(stage["board"])
+    actives = [p["id"] for p in stage.get("players", []) if p["kind"] == "active"]
     rounds = []
     placed = 0
     for action, refused in zip(scen["actions"], results[k]["refused"], strict=True):
@@ -90,9 +96,9 @@ def test_placement_only_scenarios_agree_with_the_literal_reading(
         placed += 1
         if placed % (1 + len(actives)) == 0:
             board = oracle.grow(board)
-            rounds.append(oracle.render(board, scen["stage"]["board"]))
+            rounds.append(oracle.render(board, stage["board"]))
     assert rounds == results[k]["afterEachRound"]
-    if results[k]["gameOver"] and "maxRounds" not in scen["stage"]:
+    if results[k]["gameOver"] and "maxRounds" not in stage:
         assert "." not in "".join(rounds[-1])
         assert (results[k]["result"] == "win") == oracle.user_wins(board)
 
@@ -138,3 +144,33 @@ def test_malformed_document(case: dict[str, Any], tmp_path: Path) -> None:
     assert lines[0].startswith(str(path))
     for part in case["stderr_contains"]:
         assert part in lines[0]
+
+
+def test_computer_actions_in_a_scenario_use_the_level_and_the_seed() -> None:
+    import random
+
+    from engine.dokusen import DokusenGame
+    from engine.dokusen.ai import greedy_action, lookahead_action
+    from engine.dokusen.scenario import run_scenario
+
+    for seed in (0, 1, 2):
+        scen = {
+            "game": "dokusen",
+            "stage": "S5",
+            "seed": seed,
+            "actions": [{"player": 0, "ai": "greedy"}, {"player": 1, "ai": "random"}],
+        }
+        state = DokusenGame("S5").new_initial_state()
+        state.apply_action(greedy_action(state))
+        legal = state.legal_actions()
+        state.apply_action(legal[random.Random(seed).randrange(len(legal))])
+        assert run_scenario(scen)["board"] == state.board_rows()
+    scen = {
+        "game": "dokusen",
+        "stage": "S6",
+        "actions": [{"player": 0, "at": [1, 1]}, {"player": 1, "ai": "lookahead"}],
+    }
+    state = DokusenGame("S6").new_initial_state()
+    state.apply_action(state.game.index(1, 1))
+    state.apply_action(lookahead_action(state))
+    assert run_scenario(scen)["board"] == state.board_rows()
