@@ -1,0 +1,290 @@
+// Dokusen board (playtest/games/dokusen/component.py draws it through Streamlit's
+// Components v2). Python sends the position as `data` (view.py); clicks go back through
+// the "click" trigger as {clicks: [...every click since the last drawing]}, the end
+// screen's buttons through the "action" trigger as {name: "retry" | "next", nonce}.
+const STATE = new WeakMap();
+
+function nonce() {
+  if (globalThis.crypto && crypto.randomUUID) return crypto.randomUUID();
+  return Date.now().toString(36) + Math.random().toString(36).slice(2);
+}
+
+function el(tag, attrs, parent, text) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function build(parent, data) {
+  const root = el("div", { class: "db", "data-testid": "dokusen-board" }, parent);
+  const head = el("div", { class: "db-head" }, root);
+  const title = el("div", { class: "db-title", "data-testid": "dokusen-title" }, head);
+  const round = el("div", { class: "db-round", "data-testid": "dokusen-round" }, head);
+  const msg = el("div", { class: "db-msg", role: "status", "aria-live": "polite", "data-testid": "dokusen-message" }, root);
+  const bar = el("div", { class: "db-bar", "data-testid": "dokusen-bar", "aria-hidden": "true" }, root);
+  const segs = el("div", { class: "db-segs" }, bar);
+  const half = el("div", { class: "db-half", title: "50%" }, bar);
+  const legend = el("div", { class: "db-legend", "data-testid": "dokusen-counts" }, root);
+  const gridWrap = el("div", { class: "db-gridwrap" }, root);
+  const grid = el("div", { class: "db-grid", role: "grid", "aria-label": data.labels.board }, gridWrap);
+  const tools = el("div", { class: "db-tools" }, root);
+  const why = el("button", { type: "button", class: "db-why", "aria-pressed": "false", "data-testid": "dokusen-why" }, tools);
+  const over = el("div", { class: "db-over", hidden: "", "data-testid": "dokusen-over", role: "dialog", "aria-modal": "false" }, root);
+  const overTitle = el("div", { class: "db-over-title" }, over);
+  const overText = el("div", { class: "db-over-text" }, over);
+  const overButtons = el("div", { class: "db-over-buttons" }, over);
+  const retry = el("button", { type: "button", class: "db-retry", "data-testid": "dokusen-retry" }, overButtons);
+  const next = el("button", { type: "button", class: "db-next", "data-testid": "dokusen-next" }, overButtons);
+  const st = { root, title, round, msg, bar, segs, half, legend, grid, why, over, overTitle, overText,
+    retry, next, squares: [], shown: [], data, pending: [], showWhy: false, focus: 0, timers: [], animating: false,
+    token: null, shownAt: performance.now() };
+  why.addEventListener("click", () => {
+    st.showWhy = !st.showWhy;
+    draw(st);
+  });
+  retry.addEventListener("click", () => st.trigger("action", { name: "retry", nonce: nonce() }));
+  next.addEventListener("click", () => st.trigger("action", { name: "next", nonce: nonce() }));
+  layout(st, data);
+  return st;
+}
+
+function layout(st, data) {
+  st.grid.textContent = "";
+  st.squares = [];
+  st.grid.style.gridTemplateColumns = `repeat(${data.cols}, 1fr)`;
+  st.grid.style.setProperty("--cols", data.cols);
+  st.layoutKey = `${data.rows}x${data.cols}:${data.cells.map(o => (o === -2 ? "#" : ".")).join("")}`;
+  for (let i = 0; i < data.rows * data.cols; i++) {
+    const r = Math.floor(i / data.cols), c = i % data.cols;
+    if (data.cells[i] === -2) {
+      st.squares.push(el("div", { class: "void", "aria-hidden": "true" }, st.grid));
+      continue;
+    }
+    const b = el("button", { type: "button", class: "sq", "data-r": r, "data-c": c, "data-i": i, tabindex: "-1", role: "gridcell" }, st.grid);
+    el("span", { class: "sym", "aria-hidden": "true" }, b);
+    el("span", { class: "why", "aria-hidden": "true" }, b);
+    b.addEventListener("pointerup", ev => {
+      ev.preventDefault();
+      press(st, i, ev.pointerType === "touch" || ev.pointerType === "pen" ? ev.pointerType : "mouse");
+    });
+    b.addEventListener("keydown", ev => key(st, i, ev));
+    b.addEventListener("focus", () => { st.focus = i; });
+    st.squares.push(b);
+  }
+  const first = st.squares.findIndex(s => s.classList.contains("sq"));
+  st.focus = first;
+  if (first >= 0) st.squares[first].tabIndex = 0;
+}
+
+function key(st, i, ev) {
+  const d = st.data;
+  const r = Math.floor(i / d.cols), c = i % d.cols;
+  const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  if (ev.key === "Enter" || ev.key === " ") {
+    ev.preventDefault();
+    press(st, i, "keyboard");
+    return;
+  }
+  const m = moves[ev.key];
+  if (!m) return;
+  ev.preventDefault();
+  // step over void cells in the arrow's direction
+  let rr = r + m[0], cc = c + m[1];
+  while (rr >= 0 && rr < d.rows && cc >= 0 && cc < d.cols) {
+    const j = rr * d.cols + cc;
+    if (st.squares[j].classList.contains("sq")) {
+      st.squares[i].tabIndex = -1;
+      st.squares[j].tabIndex = 0;
+      st.squares[j].focus();
+      st.focus = j;
+      return;
+    }
+    rr += m[0];
+    cc += m[1];
+  }
+}
+
+function press(st, i, via) {
+  const d = st.data;
+  if (st.animating) return; // the board is still showing the last round
+  const r = Math.floor(i / d.cols), c = i % d.cols;
+  st.pending.push({ at: [r, c], nonce: nonce(), ms: Math.round(performance.now() - st.shownAt), via, token: d.token });
+  if (d.interactive && d.targets.includes(`${r},${c}`)) {
+    st.root.classList.add("busy");
+    paint(st, i, 0);
+    st.squares[i].classList.add("pop");
+  }
+  st.trigger("click", { clicks: st.pending.slice() });
+}
+
+function colourOf(d, owner) {
+  return owner >= 0 ? d.colours[owner] : null;
+}
+
+function paint(st, i, owner) {
+  const b = st.squares[i];
+  if (!b || !b.classList.contains("sq")) return;
+  const d = st.data;
+  for (const cls of [...b.classList]) if (cls.startsWith("o")) b.classList.remove(cls);
+  const info = colourOf(d, owner);
+  b.classList.add(owner >= 0 ? `o${owner}` : "oblack");
+  b.dataset.owner = String(owner);
+  st.shown[i] = owner;
+  b.querySelector(".sym").textContent = info ? info.symbol : "";
+  const r = Math.floor(i / d.cols) + 1, c = (i % d.cols) + 1;
+  const what = info ? (owner === 0 ? "yours" : `${info.colour}'s`) : d.labels.black;
+  b.setAttribute("aria-label", `row ${r}, column ${c}: ${what}`);
+}
+
+function whyText(d, pairs) {
+  return pairs.map(([p, n]) => `${n}${d.colours[p] ? d.colours[p].symbol : p}`).join(" ");
+}
+
+function draw(st) {
+  const d = st.data;
+  const root = st.root;
+  root.dataset.token = d.token;
+  root.dataset.phase = d.phase;
+  root.dataset.toMove = d.toMove === null ? "" : String(d.toMove);
+  root.dataset.animating = st.animating ? "1" : "0";
+  root.classList.toggle("idle", !d.interactive || st.animating);
+  root.classList.toggle("why-on", st.showWhy);
+  st.title.textContent = [d.stage, d.stageName].filter(Boolean).join(" · ");
+  st.round.textContent = `${d.labels.round} ${d.round} ${d.labels.of} ${d.maxRounds}`;
+  st.msg.className = `db-msg t-${st.animating ? "info" : d.message.tone}`;
+  st.msg.textContent = st.animating ? d.labels.watching : d.message.text;
+  st.msg.dataset.key = st.animating ? "watching" : d.message.key;
+  st.why.textContent = st.showWhy ? d.labels.why_hide : d.labels.why;
+  st.why.setAttribute("aria-pressed", st.showWhy ? "true" : "false");
+  const targets = new Set(d.targets);
+  st.squares.forEach((b, i) => {
+    if (!b.classList.contains("sq")) return;
+    if (!st.animating) paint(st, i, d.cells[i]);
+    const r = Math.floor(i / d.cols), c = i % d.cols;
+    b.classList.toggle("target", d.interactive && !st.animating && targets.has(`${r},${c}`));
+    const w = b.querySelector(".why");
+    if (!st.animating) w.textContent = st.showWhy ? whyText(d, d.neighbours[i]) : "";
+  });
+  drawCounts(st);
+  if (d.over && !st.animating) {
+    st.over.hidden = false;
+    st.over.className = `db-over r-${d.over.result}`;
+    st.overTitle.textContent = d.over.title;
+    st.overText.textContent = d.message.text;
+    st.retry.textContent = d.labels.retry;
+    st.next.textContent = d.labels.next;
+    st.next.hidden = !d.over.next;
+  } else {
+    st.over.hidden = true;
+  }
+}
+
+// the owner counts (bar with the 50 % line, and words) of the squares on screen, so that
+// they change square by square while a round is replayed
+function drawCounts(st) {
+  const d = st.data;
+  const count = {};
+  let black = 0;
+  st.shown.forEach((o, i) => {
+    if (!st.squares[i] || !st.squares[i].classList.contains("sq")) return;
+    if (o >= 0) count[o] = (count[o] || 0) + 1;
+    else black += 1;
+  });
+  st.segs.textContent = "";
+  st.legend.textContent = "";
+  for (const info of d.colours) {
+    const n = count[info.id] || 0;
+    const seg = el("div", { class: `seg o${info.id}`, "data-owner": info.id }, st.segs);
+    seg.style.width = `${(100 * n) / d.total}%`;
+    const item = el("span", { class: `item o${info.id}`, "data-owner": info.id }, st.legend);
+    el("span", { class: "chip", "aria-hidden": "true" }, item, info.symbol);
+    el("span", { class: "name" }, item, info.name);
+    el("span", { class: "count", "data-testid": `dokusen-count-${info.id}` }, item, String(n));
+  }
+  const blackItem = el("span", { class: "item oblack" }, st.legend);
+  el("span", { class: "chip", "aria-hidden": "true" }, blackItem, "");
+  el("span", { class: "name" }, blackItem, d.labels.black);
+  el("span", { class: "count", "data-testid": "dokusen-count-black" }, blackItem, String(black));
+  el("span", { class: "item need", "data-testid": "dokusen-need" }, st.legend, `${d.labels.win_with} ${d.need} / ${d.total}`);
+  st.half.style.left = "50%";
+}
+
+function stopAnimation(st) {
+  for (const t of st.timers) clearTimeout(t);
+  st.timers = [];
+  st.animating = false;
+}
+
+function animate(st) {
+  const d = st.data;
+  stopAnimation(st);
+  if (!d.steps.length || d.speed === 0) {
+    st.shownAt = performance.now();
+    draw(st);
+    return;
+  }
+  st.animating = true;
+  draw(st);
+  d.before.forEach((owner, i) => paint(st, i, owner));
+  drawCounts(st);
+  for (const b of st.squares) {
+    b.classList.remove("flip", "pop", "impact");
+    const w = b.querySelector && b.querySelector(".why");
+    if (w) w.textContent = "";
+  }
+  let t = 0;
+  for (const step of d.steps) {
+    const i = step.at[0] * d.cols + step.at[1];
+    if (step.kind === "place") {
+      st.timers.push(setTimeout(() => { paint(st, i, step.to); st.squares[i].classList.add("pop"); drawCounts(st); }, t));
+      t += d.speed * 2;
+    } else if (step.kind === "grow") {
+      // one square at a time, with the neighbour counts that decided it
+      st.timers.push(setTimeout(() => {
+        paint(st, i, step.to);
+        const b = st.squares[i];
+        b.classList.remove("flip");
+        void b.offsetWidth;
+        b.classList.add("flip");
+        b.querySelector(".why").textContent = whyText(d, step.why);
+        drawCounts(st);
+      }, t));
+      t += d.speed;
+    } else if (step.kind === "meteor") {
+      const area = step.area.map(([r, c]) => r * d.cols + c);
+      st.timers.push(setTimeout(() => { for (const j of area) st.squares[j].classList.add("impact"); }, t));
+      t += d.speed * 3;
+      st.timers.push(setTimeout(() => { for (const j of area) paint(st, j, -1); drawCounts(st); }, t));
+      t += d.speed;
+    }
+  }
+  st.timers.push(setTimeout(() => {
+    st.animating = false;
+    for (const b of st.squares) b.classList.remove("impact");
+    st.shownAt = performance.now();
+    draw(st);
+  }, t + d.speed * 2));
+}
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  let st = STATE.get(parentElement);
+  if (!st) {
+    st = build(parentElement, data);
+    STATE.set(parentElement, st);
+  }
+  st.trigger = setTriggerValue;
+  st.data = data;
+  const layoutKey = `${data.rows}x${data.cols}:${data.cells.map(o => (o === -2 ? "#" : ".")).join("")}`;
+  if (layoutKey !== st.layoutKey) layout(st, data);
+  if (data.token !== st.token) {
+    st.token = data.token;
+    st.pending = [];
+    st.root.classList.remove("busy");
+    animate(st);
+  } else if (!st.animating) {
+    draw(st);
+  }
+}

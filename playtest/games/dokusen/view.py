@@ -1,0 +1,215 @@
+"""What the Dokusen board shows, as plain data for its browser component (no Streamlit).
+
+:func:`board_data` turns an engine state (and the events applied since the tester last
+saw the board) into the JSON the component draws:
+
+- the grid: ``cells`` row-major (``-2`` void, ``-1`` black, else the owner's id), each
+  colour's name, symbol and pattern (a second cue besides the colour, for colour-blind
+  players);
+- ``steps``: the round replayed square by square (placements, then every square the
+  growth flipped, each with the neighbour counts that decided it, then meteors with their
+  impact area), starting from ``before`` (the board when the tester last saw it);
+- ``neighbours``: per square, the coloured neighbours now (the "Why?" view);
+- the owner counts, the squares needed to win (the 50 % line), the round;
+- the message (from the catalog) and, at the end, ``over`` with the result and its
+  buttons (retry; next when won and a next stage exists).
+
+>>> from engine.dokusen import DokusenGame, Place
+>>> s = DokusenGame("S4").new_initial_state()
+>>> events = s.apply(Place(0, 2))
+>>> d = board_data(s, events=events)
+>>> d["rows"], d["cols"], d["need"], d["counts"]["0"]
+(7, 5, 18, 3)
+>>> [st["kind"] for st in d["steps"]][:3], d["steps"][0]["at"]
+(['place', 'grow', 'grow'], [0, 2])
+>>> d["message"]["key"], board_data(DokusenGame("S4").new_initial_state())["message"]["key"]
+('grew_against_you', 'your_turn')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from engine.core import CHANCE, TERMINAL, Event, Refusal
+from engine.dokusen.board import neighbour_counts
+from engine.dokusen.state import DokusenState, colour_name
+from playtest.games.dokusen.catalog import load_catalog, refusal_key
+from playtest.messages.catalog import MessageCatalog
+
+#: A second cue per colour (symbol and CSS pattern), so colour is never the only signal.
+SYMBOLS: Final = {0: "●", 1: "▲", 2: "■", 3: "◆"}
+PATTERNS: Final = {0: "dots", 1: "stripes", 2: "checks", 3: "diamonds"}
+#: Okabe–Ito colours, distinguishable with the common colour-vision deficiencies.
+HEX: Final = {0: "#0072B2", 1: "#E69F00", 2: "#009E73", 3: "#CC79A7"}
+
+LABELS: Final = {
+    "board": "Dokusen board",
+    "why": "Why?",
+    "why_hide": "Hide counts",
+    "round": "Round",
+    "of": "of",
+    "win_with": "win with",
+    "retry": "Retry",
+    "next": "Next stage",
+    "you": "You",
+    "black": "black",
+    "sound_on": "Sound on",
+    "sound_off": "Sound off",
+    "watching": "Watch the colours grow…",
+}
+
+
+def position_token(state: DokusenState, game_id: str = "") -> str:
+    """Names the position a click was made on (clicks on an older one are dropped).
+
+    >>> from engine.dokusen import DokusenGame
+    >>> position_token(DokusenGame("S1").new_initial_state(), "g7")
+    'g7:0'
+    """
+    return f"{game_id}:{len(state.history)}"
+
+
+def _steps(state: DokusenState, events: Sequence[Event]) -> tuple[list[int], list[dict[str, Any]]]:
+    """The board before ``events`` and the events as square-by-square steps."""
+    grid = state.game.grid
+    cells = list(state.cells)
+    # undo the events, newest first, to find the board they started from
+    for e in reversed(events):
+        if e.kind == "place":
+            took = e.data.get("took")
+            cells[grid.index(*e.tiles[0])] = -1 if took is None else int(took)
+        elif e.kind in ("grow", "meteor"):
+            for t, b in zip(e.tiles, e.data.get("before", ()), strict=False):
+                cells[grid.index(*t)] = int(b)
+    before = cells[:]
+    steps: list[dict[str, Any]] = []
+    for e in events:
+        if e.kind == "place":
+            i = grid.index(*e.tiles[0])
+            who = int(e.data.get("player", (e.seat or 1) - 1))
+            steps.append({"kind": "place", "at": list(e.tiles[0]), "to": who})
+            cells[i] = who
+        elif e.kind == "grow":
+            snapshot = cells[:]  # growth is judged on the board before it
+            for t, a in zip(e.tiles, e.data.get("after", ()), strict=False):
+                i = grid.index(*t)
+                counts = neighbour_counts(grid, snapshot, i)
+                steps.append(
+                    {
+                        "kind": "grow",
+                        "at": list(t),
+                        "from": snapshot[i],
+                        "to": int(a),
+                        "why": [[p, n] for p, n in sorted(counts.items())],
+                    }
+                )
+                cells[i] = int(a)
+        elif e.kind == "meteor":
+            steps.append(
+                {
+                    "kind": "meteor",
+                    "at": list(e.data.get("at", e.tiles[0] if e.tiles else (0, 0))),
+                    "area": [list(t) for t in e.tiles],
+                }
+            )
+            for t in e.tiles:
+                cells[grid.index(*t)] = -1
+    return before, steps
+
+
+def board_data(
+    state: DokusenState,
+    *,
+    events: Sequence[Event] = (),
+    refusal: Refusal | None = None,
+    catalog: MessageCatalog | None = None,
+    variant: str = "default",
+    game_id: str = "",
+    has_next: bool = True,
+    speed_ms: int = 220,
+) -> dict[str, Any]:
+    """The JSON for the browser (see the module docstring)."""
+    cat = catalog if catalog is not None else load_catalog()
+    game = state.game
+    grid = game.grid
+    n = game.num_players
+    counts = state.counts()
+    total = counts["total"]
+    need = total // 2 + 1
+    before, steps = _steps(state, events)
+    cur = state.current_player()
+    lost = sum(1 for s in steps if s["kind"] == "grow" and s["from"] == 0 and s["to"] != 0)
+    grew = sum(1 for s in steps if s["kind"] == "grow")
+    hit = sum(len(s["area"]) for s in steps if s["kind"] == "meteor")
+    if refusal is not None:
+        message = cat.render(refusal_key(refusal.reason), variant)
+    elif cur == TERMINAL and state.outcome is not None:
+        key = "stage_won" if state.outcome.won else "stage_lost"
+        message = cat.render(key, variant, count=counts["0"], total=total)
+    elif cur == CHANCE:
+        message = cat.render("meteor_falling", variant)
+    elif cur != 0:
+        message = cat.render("computer_turn", variant, colour=colour_name(cur).capitalize())
+    elif lost:
+        message = cat.render("grew_against_you", variant, count=lost)
+    elif hit:
+        message = cat.render("meteor_hit", variant, count=hit)
+    elif grew:
+        message = cat.render("grew", variant, count=grew)
+    else:
+        message = cat.render("your_turn", variant, need=need, total=total)
+    neighbours: list[list[list[int]]] = []
+    for i in range(grid.size):
+        if not grid.is_square[i]:
+            neighbours.append([])
+            continue
+        found = neighbour_counts(grid, state.cells, i)
+        neighbours.append([[p, k] for p, k in sorted(found.items())])
+    colours = [
+        {
+            "id": p,
+            "name": LABELS["you"] if p == 0 else colour_name(p).capitalize(),
+            "colour": colour_name(p),
+            "kind": state.kind_of(p),
+            "symbol": SYMBOLS.get(p, str(p)),
+            "pattern": PATTERNS.get(p, "plain"),
+            "hex": HEX.get(p, "#999999"),
+            "count": counts[str(p)],
+        }
+        for p in range(n)
+    ]
+    over = None
+    if state.outcome is not None:
+        over = {
+            "result": state.outcome.result,
+            "title": "Stage won!" if state.outcome.won else "Stage lost",
+            "next": state.outcome.won and has_next,
+        }
+    return {
+        "rows": grid.rows,
+        "cols": grid.cols,
+        "cells": list(state.cells),
+        "before": before,
+        "steps": steps,
+        "speed": max(0, int(speed_ms)),
+        "neighbours": neighbours,
+        "colours": colours,
+        "counts": counts,
+        "black": counts["black"],
+        "total": total,
+        "need": need,
+        "round": state.round,
+        "maxRounds": state.stage.max_rounds,
+        "stage": state.stage.id or "custom",
+        "stageName": state.stage.name,
+        "phase": state.phase,
+        "toMove": cur if cur >= 0 else None,
+        "interactive": cur == 0,
+        "targets": state.legal_targets(),
+        "message": {"key": message.key, "text": message.text, "tone": message.tone},
+        "sound": message.sound,
+        "over": over,
+        "token": position_token(state, game_id),
+        "labels": dict(LABELS),
+    }

@@ -1,0 +1,266 @@
+"""The Dokusen board in Chromium: whole stages at 1280x800 (mouse, and the keyboard) and
+360x740 (a phone, taps), through the harness app on the real component.
+
+The test keeps its own engine state (the harness's computer colours and meteors use a
+seeded generator the test reproduces), chooses each placement, performs it by clicking
+the square, and after every round reads the board back from the DOM: every square's
+owner, the counts, the round, must equal the engine's. Wrong clicks (an own square) must
+show the catalog's message and reach Python with the engine's refusal reason (the harness
+logs every click's telemetry props to a file). Screenshots go to artifacts/screenshots.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.dokusen import DokusenGame, DokusenState
+from engine.dokusen.ai import computer_action, greedy_action
+from playtest.games.dokusen.catalog import load_catalog
+
+pytestmark = pytest.mark.browser
+
+APP = "benchmarks/dokusen_board_app.py"
+SEED = 7
+CATALOG = load_catalog()
+READ_DOM = """root => {
+  const owners = {};
+  for (const b of root.querySelectorAll('.sq')) owners[b.dataset.i] = +b.dataset.owner;
+  const counts = {};
+  for (const c of root.querySelectorAll('[data-testid^=dokusen-count-]'))
+    counts[c.dataset.testid.replace('dokusen-count-', '')] = +c.textContent;
+  const msg = root.querySelector('[data-testid=dokusen-message]');
+  const over = root.querySelector('[data-testid=dokusen-over]');
+  return {owners, counts, token: root.dataset.token, phase: root.dataset.phase,
+          animating: root.dataset.animating, message: msg.textContent, key: msg.dataset.key,
+          round: root.querySelector('[data-testid=dokusen-round]').textContent,
+          over: over.hidden ? null : over.querySelector('.db-over-title').textContent,
+          whys: [...root.querySelectorAll('.sq .why')].filter(w => w.textContent).length,
+          targets: root.querySelectorAll('.sq.target').length,
+          impact: root.querySelectorAll('.sq.impact').length};
+}"""
+
+
+class Board:
+    """Drives the harness page: clicks, taps or keys squares, waits, reads the DOM."""
+
+    def __init__(self, page: Any, log: Path, *, touch: bool = False) -> None:
+        self.page = page
+        self.log = log
+        self.touch = touch
+        self.root = page.locator("[data-testid=dokusen-board]")
+        self.root.wait_for(timeout=30_000)
+
+    def dom(self) -> dict[str, Any]:
+        out: dict[str, Any] = self.root.evaluate(READ_DOM)
+        return out
+
+    def press(self, r: int, c: int) -> None:
+        target = self.page.locator(f".sq[data-r='{r}'][data-c='{c}']")
+        if self.touch:
+            target.tap()
+        else:
+            target.click()
+
+    def clicks_logged(self) -> list[dict[str, Any]]:
+        if not self.log.exists():
+            return []
+        return [json.loads(line)["props"] for line in self.log.read_text().splitlines()]
+
+    def wait(self, until: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
+        deadline = time.monotonic() + 20
+        while True:
+            d = self.dom()
+            if until(d):
+                return d
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what}; board: {d}")
+            self.page.wait_for_timeout(20)
+
+    def wait_logged(self, n: int) -> None:
+        deadline = time.monotonic() + 20
+        while len(self.clicks_logged()) < n:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"Python did not receive click {n}")
+            self.page.wait_for_timeout(40)
+
+    def shows(self, state: DokusenState, game: int) -> dict[str, Any]:
+        """Wait until the board shows ``state`` (same position token, animation over)."""
+        token = f"{game}:{len(state.history)}"
+        d = self.wait(lambda d: d["token"] == token and d["animating"] == "0", f"position {token}")
+        want = {str(i): o for i, o in enumerate(state.cells) if o != -2}
+        assert d["owners"] == want
+        counts = state.counts()
+        assert d["counts"] == {k: v for k, v in counts.items() if k != "total"}
+        assert d["round"].startswith(f"Round {state.round} of {state.stage.max_rounds}")
+        return d
+
+
+def catch_up(state: DokusenState, rng: random.Random) -> None:
+    """What the harness does after each of the tester's placements."""
+    while not state.is_terminal() and state.current_player() != 0:
+        state.apply_action(computer_action(state, rng))
+
+
+def play_stage(
+    board: Board, stage: str, game: int, choose: Callable[[DokusenState], int]
+) -> DokusenState:
+    state = DokusenGame(stage).new_initial_state()
+    rng = random.Random(SEED + game)
+    board.shows(state, game)
+    while not state.is_terminal():
+        action = choose(state)
+        r, c = state.game.grid.coord(action)
+        board.press(r, c)
+        state.apply_action(action)
+        catch_up(state, rng)
+        board.shows(state, game)
+    return state
+
+
+def test_whole_stage_with_the_mouse_wrong_clicks_and_the_end_screen(
+    streamlit_app: Any, new_page: Any, screenshot: Any, tmp_path: Path
+) -> None:
+    log = tmp_path / "clicks.jsonl"
+    server = streamlit_app(APP, {"DOKUSEN_HARNESS_LOG": str(log), "DOKUSEN_SEED": str(SEED)})
+    page = new_page(server, "?stage=S4&speed=0", width=1280, height=800)
+    board = Board(page, log)
+    state = DokusenGame("S4").new_initial_state()
+    d = board.shows(state, 1)
+    assert d["key"] == "your_turn" and d["targets"] == 35  # black and orange squares
+    # an orange square is legal; the user's own square is refused (after one round)
+    board.press(0, 2)
+    state.apply_action(state.game.index(0, 2))
+    d = board.shows(state, 1)
+    assert d["key"] == "grew_against_you"  # the fresh tile turned orange
+    screenshot(page, "dokusen_s4_round1_1280")
+    board.press(0, 1)  # blue after the growth: the user's own square
+    board.wait_logged(2)
+    assert board.clicks_logged()[1]["reason"] == "own_square"
+    assert board.clicks_logged()[1]["ok"] is False and board.clicks_logged()[1]["at"] == [0, 1]
+    board.wait(lambda d: d["key"] == "refused_own_square", "the refusal message")
+    assert board.dom()["message"] == CATALOG.render("refused_own_square").text
+    # the "Why?" view shows the neighbour counts on the squares
+    page.locator("[data-testid=dokusen-why]").click()
+    board.wait(lambda d: d["whys"] > 10, "neighbour counts")
+    screenshot(page, "dokusen_s4_why_1280")
+    page.locator("[data-testid=dokusen-why]").click()
+    board.wait(lambda d: d["whys"] == 0, "counts hidden")
+    # play on greedily to the end; the DOM follows the engine round after round
+    while not state.is_terminal():
+        action = greedy_action(state)
+        board.press(*state.game.grid.coord(action))
+        state.apply_action(action)
+        board.shows(state, 1)
+    d = board.dom()
+    assert state.outcome is not None
+    assert d["over"] == ("Stage won!" if state.outcome.won else "Stage lost")
+    assert d["key"] == ("stage_won" if state.outcome.won else "stage_lost")
+    screenshot(page, "dokusen_s4_end_1280")
+    logged = board.clicks_logged()
+    assert sum(p["ok"] for p in logged) == len(state.history)
+    page.locator("[data-testid=dokusen-retry]").click()
+    board.shows(DokusenGame("S4").new_initial_state(), 2)
+
+
+def test_phone_taps_a_stage_with_void_squares_and_an_active_rival(
+    streamlit_app: Any, new_page: Any, screenshot: Any, tmp_path: Path
+) -> None:
+    log = tmp_path / "clicks.jsonl"
+    server = streamlit_app(APP, {"DOKUSEN_HARNESS_LOG": str(log), "DOKUSEN_SEED": str(SEED)})
+    page = new_page(
+        server, "?stage=S3&speed=0", width=360, height=740, has_touch=True, is_mobile=True
+    )
+    board = Board(page, log, touch=True)
+    # the board fits the phone's width: no square off screen
+    box = page.locator(".db-grid").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+    screenshot(page, "dokusen_s3_start_360")
+    state = play_stage(board, "S3", 1, greedy_action)
+    screenshot(page, "dokusen_s3_end_360")
+    assert state.outcome is not None
+    if state.outcome.won:
+        page.locator("[data-testid=dokusen-next]").tap()
+        rival = play_stage(board, "S4", 2, greedy_action)
+    else:
+        page.locator("[data-testid=dokusen-retry]").tap()
+        rival = play_stage(board, "S3", 2, greedy_action)
+    assert rival.is_terminal()
+    assert all(p["ok"] for p in board.clicks_logged())
+
+
+def test_active_rival_and_animation(
+    streamlit_app: Any, new_page: Any, screenshot: Any, tmp_path: Path
+) -> None:
+    """S5: orange (random) answers each placement; growth is animated square by square."""
+    log = tmp_path / "clicks.jsonl"
+    server = streamlit_app(APP, {"DOKUSEN_HARNESS_LOG": str(log), "DOKUSEN_SEED": str(SEED)})
+    page = new_page(server, "?stage=S5&speed=120", width=1280, height=800)
+    board = Board(page, log)
+    state = DokusenGame("S5").new_initial_state()
+    rng = random.Random(SEED + 1)
+    board.shows(state, 1)
+    action = state.game.index(2, 2)
+    board.press(2, 2)
+    state.apply_action(action)
+    catch_up(state, rng)
+    token = f"1:{len(state.history)}"
+    mid = board.wait(lambda d: d["token"] == token and d["animating"] == "1", "the animation")
+    assert mid["targets"] == 0  # no input while the round is replayed
+    screenshot(page, "dokusen_s5_animating_1280")
+    board.shows(state, 1)
+
+
+def test_keyboard_places_with_arrows_and_enter(
+    streamlit_app: Any, new_page: Any, tmp_path: Path
+) -> None:
+    log = tmp_path / "clicks.jsonl"
+    server = streamlit_app(APP, {"DOKUSEN_HARNESS_LOG": str(log), "DOKUSEN_SEED": str(SEED)})
+    page = new_page(server, "?stage=S1&speed=0", width=1280, height=800)
+    board = Board(page, log)
+    state = DokusenGame("S1").new_initial_state()
+    board.shows(state, 1)
+    page.locator(".sq[data-r='0'][data-c='0']").focus()
+    for key in ("ArrowRight", "ArrowRight", "ArrowDown"):
+        page.keyboard.press(key)
+    page.keyboard.press("Enter")
+    board.wait_logged(1)
+    assert board.clicks_logged()[0]["at"] == [1, 2]
+    state.apply_action(state.game.index(1, 2))
+    board.shows(state, 1)
+
+
+def test_a_meteor_shows_its_impact_area(
+    streamlit_app: Any, new_page: Any, screenshot: Any, tmp_path: Path
+) -> None:
+    """S7: the scheduled meteor (end of round 4) flashes its plus-shaped area, then the
+    struck squares are black and the board equals the engine's."""
+    log = tmp_path / "clicks.jsonl"
+    server = streamlit_app(APP, {"DOKUSEN_HARNESS_LOG": str(log), "DOKUSEN_SEED": str(SEED)})
+    page = new_page(server, "?stage=S7&speed=40", width=1280, height=800)
+    board = Board(page, log)
+    state = DokusenGame("S7").new_initial_state()
+    rng = random.Random(SEED + 1)
+    board.shows(state, 1)
+    while True:
+        action = greedy_action(state)
+        board.press(*state.game.grid.coord(action))
+        events = list(state.apply_action(action))
+        while not state.is_terminal() and state.current_player() != 0:
+            events += state.apply_action(computer_action(state, rng))
+        meteors = [e for e in events if e.kind == "meteor"]
+        if meteors:
+            struck = len(meteors[0].tiles)
+            board.wait(lambda d, n=struck: d["impact"] == n, "the meteor's impact area")
+            screenshot(page, "dokusen_s7_meteor_1280")
+            board.shows(state, 1)
+            assert meteors[0].data["round"] == 4
+            break
+        assert not state.is_terminal(), "the stage ended before its meteor"
+        board.shows(state, 1)
