@@ -9,8 +9,8 @@ Imports nothing of ours. Modules:
 - ``funnel``: ``funnel``, ``filter_study``.
 - ``game_analytics``: what the core asks a game (:class:`GameAnalytics`: refusal reasons
   and their occasions, its own confusion families, report sections, charts);
-  ``games/<game>/`` holds each game's ``ANALYTICS`` (``vapoosh``: facts, 12×12 heatmaps,
-  roll occasions; ``morris``: points heatmap, wall and removal hesitation, decisions).
+  ``games/<game>/`` holds each game's ``ANALYTICS`` (its facts, heatmaps, occasions and
+  report sections; the game's own folder says which).
 - ``confusion``: wrong clicks by class / rule reason, message aftermath, rules-overlay
   use, ``confusion_points`` ranked by severity (with the game's families).
 - ``severity``: the one definition of a confusion point's severity (occasions, empirical

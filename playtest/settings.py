@@ -12,7 +12,7 @@ variable                            what it sets
 ``PLAYTEST_DESIGNER_PASSWORD_HASH`` the designer's password hash (else ``designer_password_hash``
                                     in ``.streamlit/secrets.toml``)
 ``PLAYTEST_CACHE_DIR``              the folder of the dashboard's Parquet snapshots (default:
-                                    next to a SQLite file, else ``~/.cache/vapoosh-playtest``)
+                                    next to a SQLite file, else ``~/.cache/playtest-lab``)
 ``PLAYTEST_LOG_DIR``                the folder of the server log ``app.log`` (default:
                                     ``playtest-logs/`` next to a SQLite file, else the
                                     working folder)

@@ -115,7 +115,7 @@ def snapshot_folder(engine: Engine) -> Path | None:
         path = Path(database).resolve()
         return path.with_name(path.name + ".cache")
     digest = hashlib.sha256(url.render_as_string(hide_password=True).encode()).hexdigest()
-    return Path.home() / ".cache" / "vapoosh-playtest" / digest[:16]
+    return Path.home() / ".cache" / "playtest-lab" / digest[:16]
 
 
 def _study_folder(root: Path, study_id: str) -> Path:

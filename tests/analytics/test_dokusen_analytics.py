@@ -8,7 +8,6 @@ not from the events, so the analytics' reading of the events is checked against 
 
 from __future__ import annotations
 
-import doctest
 import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -17,7 +16,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import analytics.games.dokusen.stages as stages_module
 from analytics.data import (
     ASSIGNMENT_COLUMNS,
     PARTICIPANT_COLUMNS,
@@ -256,7 +254,3 @@ def test_median_interval_is_distribution_free() -> None:
     assert 0.94 <= hits / 1000 <= 0.995
     assert np.isnan(median_interval(np.array([1.0, 2.0]))[1])
 
-
-def test_docstring_examples_run() -> None:
-    result = doctest.testmod(stages_module)
-    assert result.attempted > 0 and result.failed == 0

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import math
 
 import pytest
@@ -11,19 +9,6 @@ from vasco_planted import planted_study
 
 from analytics.games.vasco.cascades import surprise
 from analytics.games.vasco.decisions import decisions, reason_table, wilson
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        "analytics.games.vasco.decisions",
-        "analytics.games.vasco.cascades",
-        "vasco_planted",
-    ],
-)
-def test_doctests(name: str) -> None:
-    result = doctest.testmod(importlib.import_module(name))
-    assert result.attempted > 0 and result.failed == 0
 
 
 @pytest.fixture(scope="module")

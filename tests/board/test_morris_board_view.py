@@ -4,8 +4,6 @@ tests/browser/test_morris_board.py for the board in Chromium)."""
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import re
 from pathlib import Path
 
@@ -156,20 +154,6 @@ def test_render_board_in_bare_mode_returns_the_data() -> None:
     s = MorrisGame().new_initial_state()
     data = render_board(s, key="b")
     assert data["phase"] == "place" and data["token"] == ":0"
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        "playtest.games.morris.catalog",
-        "playtest.games.morris.view",
-        "playtest.games.morris.component",
-        "engine.morris.heuristics",
-    ],
-)
-def test_doctests(name: str) -> None:
-    result = doctest.testmod(importlib.import_module(name))
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_highlight_setting_is_passed_to_the_browser() -> None:

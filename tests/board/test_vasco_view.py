@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
-import importlib
 from pathlib import Path
 
 import pytest
@@ -19,15 +17,6 @@ from playtest.games.vasco.messages import (
 )
 from playtest.games.vasco.view import board_view
 from playtest.messages.catalog import CatalogError, MessageCatalog
-
-
-@pytest.mark.parametrize(
-    "name",
-    ["playtest.games.vasco.view", "playtest.games.vasco.board", "playtest.games.vasco.messages"],
-)
-def test_doctests(name: str) -> None:
-    result = doctest.testmod(importlib.import_module(name))
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_the_front_end_is_real_files() -> None:

@@ -424,26 +424,6 @@ def test_evaluation_is_bounded_and_favours_the_side_ahead() -> None:
     assert evaluate(s, 0) == pytest.approx(-evaluate(s, 1))
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        "engine.morris",
-        "engine.morris.board",
-        "engine.morris.actions",
-        "engine.morris.rules",
-        "engine.morris.state",
-        "engine.morris.scenario",
-        "engine.morris.evaluation",
-    ],
-)
-def test_doctests(name: str) -> None:
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(name))
-    assert result.attempted > 0 and result.failed == 0
-
-
 def test_wall_against_fewer_than_three_after_placement_also_wins_at_once() -> None:
     # the reading of 1.5-4 for an opponent already below 3: no removal is requested
     s = pos({"a7": "W", "d7": "W", "b6": "B", "e3": "B"}, {"W": 1, "B": 0})

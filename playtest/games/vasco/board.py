@@ -82,7 +82,7 @@ def _component() -> Any:
     global _renderer
     manager = get_bidi_component_manager()
     if manager.get_component_asset_root(COMPONENT_NAME) is None:
-        # as for the Vapoosh board: Streamlit's scanner cannot find an editable
+        # as for the first game's board: Streamlit's scanner cannot find an editable
         # install's manifest, so the asset dir is registered here
         manifest = ComponentManifest(
             name=PROJECT_NAME,
