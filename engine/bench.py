@@ -1,7 +1,8 @@
-"""Speed and strength numbers for the Vapoosh! engine and its computer players.
+"""Speed and strength numbers for the engine and its computer players.
 
     python -m engine bench                       # playouts/s, simulate time, decision times
-    python -m engine bench --strength --games 2000 --workers 2
+    python -m engine bench --strength            # every game's levels against each other
+    python -m engine bench --strength --game vapoosh --games 4000 --search-games 1000
 
 It prints numbers and asserts nothing: targets are judged by people reading them.
 
@@ -10,14 +11,22 @@ It prints numbers and asserts nothing: targets are judged by people reading them
 - simulate: wall time of ``simulate()`` for easy-vs-easy games on ``--workers`` cores;
 - decision time per level: mean, p50, p95 and max over a fixed seeded set of positions
   (phase "place" with at least two legal moves, reached by seeded random play);
-- ``--strength``: level against level with seats swapped every game, win share among
-  decided games with a 95% interval, and draws.
+- ``--strength``: for every game with computer levels (``engine/<game>/players.py``), each
+  level against the one below it and against the lowest (random), seats swapped every
+  game and luck shared by each pair of games (:mod:`engine.players.arena`): wins among
+  decided games with a 95% Wilson interval, draws, and the number of games. Rows with a
+  search player play ``--search-games`` games (it is ~50x slower), the others ``--games``;
+  the defaults take about two minutes on one core. The same ``--seed`` prints the same
+  table.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import json
+import pkgutil
 import random
 import statistics
 import sys
@@ -26,12 +35,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.core import EngineError
-from engine.players import LEVELS, make_player
-from engine.simulate import OneLineParser, SimulationError, parse_rules, simulate
+from engine.players import SearchPlayer, default_rules, level_factory, levels, make_player
+from engine.players.arena import MatchResult, play_match
+from engine.simulate import LEVELS, OneLineParser, SimulationError, parse_rules, simulate
 from engine.vapoosh import Rules, VapooshGame, deal_preplaced
 from engine.vapoosh.playout import random_playout
-
-DEFAULT_PAIRS = "medium:easy,hard:medium,expert:hard"
 
 
 def playout_speed(rules: Rules, players: int, games: int, seed: int) -> dict[str, float]:
@@ -83,7 +91,7 @@ def decision_positions(rules: Rules, players: int, count: int, seed: int) -> lis
 
 def decision_times(positions: Sequence[Any], level: str, seed: int = 1) -> dict[str, float]:
     """Milliseconds per ``choose()`` over ``positions``: mean, p50, p95, max."""
-    player = make_player(level, seed=seed)
+    player = make_player(level, seed=seed, game="vapoosh")
     times = []
     for state in positions:
         start = time.perf_counter()
@@ -106,28 +114,48 @@ def _pct(values: Sequence[float], q: float) -> float:
     return values[lo] + (values[hi] - values[lo]) * (pos - lo)
 
 
+def games_with_levels() -> list[str]:
+    """Every game package of the engine that has computer levels (``players.py``)."""
+    import engine
+
+    return sorted(
+        m.name
+        for m in pkgutil.iter_modules(engine.__path__)
+        if m.ispkg and importlib.util.find_spec(f"engine.{m.name}.players") is not None
+    )
+
+
+def strength_pairs(game: str) -> list[tuple[str, str]]:
+    """Each level against the one below it, then each level above the second against the
+    lowest (random) one."""
+    names = levels(game)
+    pairs = [(names[k], names[k - 1]) for k in range(1, len(names))]
+    pairs += [(names[k], names[0]) for k in range(2, len(names))]
+    return pairs
+
+
 def strength(
-    rules: Rules, pairs: Sequence[tuple[str, str]], games: int, seed: int, workers: int
+    game: str,
+    pairs: Sequence[tuple[str, str]],
+    games: int,
+    search_games: int,
+    seed: int,
+    rules: Any = None,
 ) -> list[dict[str, Any]]:
-    """Each (stronger, weaker) pair over ``games`` games, seats swapped every game."""
+    """Play every (stronger, weaker) pair of ``game``; one row per pair."""
+    rules = default_rules(game) if rules is None else rules
     out = []
     for strong, weak in pairs:
+        first, second = level_factory(game, strong), level_factory(game, weak)
+        searching = any(isinstance(f(0), SearchPlayer) for f in (first, second))
         start = time.perf_counter()
-        report = simulate(rules, [strong, weak], games, seed, workers=workers, rotate=True)
-        win = report.level_wins[strong]
-        out.append(
-            {
-                "pair": f"{strong} vs {weak}",
-                "games": games,
-                "decided": report.decided,
-                "draws": report.draws,
-                "wins": win.successes,
-                "share": win.share,
-                "low": win.low,
-                "high": win.high,
-                "seconds": time.perf_counter() - start,
-            }
+        result: MatchResult = play_match(
+            game, rules, (strong, first), (weak, second), search_games if searching else games,
+            seed,
         )
+        row = result.to_dict()
+        row["seconds"] = time.perf_counter() - start
+        out.append(row)
     return out
 
 
@@ -145,14 +173,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--strength", action="store_true", help="measure strength instead of speed")
-    p.add_argument("--games", type=int, default=2000, help="games per pair for --strength")
-    p.add_argument("--pairs", default=DEFAULT_PAIRS, help="strong:weak,... for --strength")
+    p.add_argument("--games", type=int, default=600, help="games per pair for --strength")
+    p.add_argument(
+        "--search-games", type=int, default=100,
+        help="games per pair with a search player for --strength",
+    )
+    p.add_argument("--game", default="", help="--strength: only these games (comma-separated)")
+    p.add_argument(
+        "--pairs", default="", help="--strength: strong:weak,... levels (default: every step)"
+    )
     p.add_argument("--json", action="store_true")
     return p
 
 
 def _check_args(args: argparse.Namespace) -> None:
-    for name in ("players", "playouts", "sim_games", "positions", "workers", "games"):
+    for name in (
+        "players", "playouts", "sim_games", "positions", "workers", "games", "search_games"
+    ):
         value = getattr(args, name)
         low = 2 if name == "players" else (0 if name in ("sim_games", "playouts") else 1)
         high = 4 if name == "players" else 10**9
@@ -169,11 +206,11 @@ def _levels(text: str) -> list[str]:
     return levels
 
 
-def _pairs(text: str) -> list[tuple[str, str]]:
+def _pairs(text: str, known: Sequence[str]) -> list[tuple[str, str]]:
     out = []
     for item in text.split(","):
         parts = item.strip().split(":")
-        if len(parts) != 2 or not all(p in LEVELS for p in parts):
+        if len(parts) != 2 or not all(p in known for p in parts):
             raise SimulationError(f"--pairs: {item.strip()!r} is not strong:weak with known levels")
         out.append((parts[0], parts[1]))
     return out
@@ -185,14 +222,20 @@ def main(argv: list[str] | None = None) -> int:
     try:
         _check_args(args)
         rules = parse_rules(args.rules)
-        levels = _levels(args.levels)
-        pairs = _pairs(args.pairs)
+        timed = _levels(args.levels)
+        games = _games(args.game)
+        pairs = {g: _pairs(args.pairs, levels(g)) if args.pairs else strength_pairs(g) for g in games}
     except EngineError as err:
         print(f"{parser.prog}: {err}", file=sys.stderr)
         return 2
     result: dict[str, Any] = {"rules": rules.to_obj(), "players": args.players}
     if args.strength:
-        result["strength"] = strength(rules, pairs, args.games, args.seed, args.workers)
+        result = {"seed": args.seed, "strength": []}
+        for g in games:
+            result["strength"] += strength(
+                g, pairs[g], args.games, args.search_games, args.seed,
+                rules if g == "vapoosh" and args.rules != "standard" else None,
+            )
     else:
         if args.playouts:
             result["random_playouts"] = playout_speed(rules, args.players, args.playouts, args.seed)
@@ -205,12 +248,23 @@ def main(argv: list[str] | None = None) -> int:
                 "seconds": time.perf_counter() - start,
             }
         positions = decision_positions(rules, args.players, args.positions, args.seed)
-        result["decisions"] = {lv: decision_times(positions, lv, args.seed) for lv in levels}
+        result["decisions"] = {lv: decision_times(positions, lv, args.seed) for lv in timed}
     print(json.dumps(result, indent=2) if args.json else _text(result))
     return 0
 
 
+def _games(text: str) -> list[str]:
+    known = games_with_levels()
+    chosen = [g.strip() for g in text.split(",") if g.strip()] or known
+    for g in chosen:
+        if g not in known:
+            raise SimulationError(f"--game: {g!r} has no computer levels (choose {', '.join(known)})")
+    return chosen
+
+
 def _text(result: dict[str, Any]) -> str:
+    if "strength" in result:
+        return _strength_text(result)
     lines = [f"rules {Rules.from_obj(result['rules']).name}, {result['players']} players"]
     if "random_playouts" in result:
         r = result["random_playouts"]
@@ -233,9 +287,23 @@ def _text(result: dict[str, Any]) -> str:
                 f"{lv:<8}{d['positions']:>10}{d['mean_ms']:>10.2f}{d['p50_ms']:>9.2f}"
                 f"{d['p95_ms']:>9.2f}{d['max_ms']:>9.2f}"
             )
-    for s in result.get("strength", []):
+    return "\n".join(lines)
+
+
+def _strength_text(result: dict[str, Any]) -> str:
+    """The win-rate table: one row per pair, grouped by game."""
+    lines = [
+        f"strength (seed {result['seed']}): the first level's wins among decided games, "
+        "95% Wilson interval; seats swapped every game",
+        f"{'game':<9}{'level vs level':<20}{'games':>6}{'wins':>6}{'losses':>7}{'draws':>6}"
+        f"{'win rate':>10}  {'95% interval':<16}{'seconds':>8}",
+    ]
+    for row in result["strength"]:
+        verdict = "beats" if row["low"] > 0.5 else ("loses" if row["high"] < 0.5 else "unclear")
+        interval = f"[{row['low']:.1%}, {row['high']:.1%}]"
         lines.append(
-            f"{s['pair']:<18} wins {s['wins']}/{s['decided']} decided = {s['share']:.1%} "
-            f"[{s['low']:.1%}, {s['high']:.1%}], draws {s['draws']}, {s['seconds']:.0f} s"
+            f"{row['game']:<9}{row['pair']:<20}{row['games']:>6}{row['wins']:>6}"
+            f"{row['losses']:>7}{row['draws']:>6}{row['share']:>10.1%}  {interval:<16}"
+            f"{row['seconds']:>8.0f}  {verdict}"
         )
     return "\n".join(lines)
