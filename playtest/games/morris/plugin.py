@@ -1,0 +1,43 @@
+"""Bricks & Walls as a plug-in of the platform's registry (playtest/games/registry.py,
+built by the "platform" work): ``PLUGIN`` describes the game to the app.
+
+>>> PLUGIN.name, PLUGIN.title, PLUGIN.presets, PLUGIN.seats
+('morris', 'Bricks & Walls', ('standard', 'classic'), (2, 2))
+>>> PLUGIN.check_rules({"base": "standard", "blocked": "lose"})
+{'base': 'standard', 'blocked': 'lose'}
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from engine.morris.rules import PRESETS, Rules
+from playtest.games.registry import GamePlugin
+
+HERE = Path(__file__).resolve().parent
+
+
+def _check_rules(rules: Any) -> Any:
+    """A preset name or rules object the engine builds (RulesError if not)."""
+    Rules.from_obj(rules)
+    return rules
+
+
+PLUGIN = GamePlugin(
+    name="morris",
+    title="Bricks & Walls",
+    presets=tuple(PRESETS),
+    default_rules="standard",
+    check_rules=_check_rules,
+    rule_options={
+        "base": tuple(PRESETS),
+        "bricks": (9, 3, 11),
+        "flying": (True, False),
+        "blocked": ("skip", "lose"),
+        "move_cap": (0, 200),
+    },
+    seats=(2, 2),
+    catalog_path=HERE / "messages.yaml",
+    board_module="playtest.games.morris.component",
+)

@@ -1,0 +1,290 @@
+"""The Bricks & Walls board in Chromium: whole games at 1280x800 (pass-and-play, mouse
+and keyboard) and 360x740 (a phone, taps, against the computer).
+
+The test keeps its own engine state, chooses each action with the engine, performs it by
+clicking the points, and after every action reads the position back from the board's
+DOM: it must equal the engine's. Wrong clicks are made on purpose (an occupied point, a
+walled brick, a brick with no move, a point too far) and must show the catalog's message
+and reach Python with the engine's refusal reason (the harness logs every click's
+telemetry props to a file).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.morris import POINTS, MorrisGame, MorrisState, Move, Place, Remove, decode
+from engine.morris.heuristics import greedy_action
+from playtest.games.morris.catalog import load_catalog
+
+pytestmark = pytest.mark.browser
+
+APP = "benchmarks/morris_board_app.py"
+CATALOG = load_catalog()
+READ_DOM = """root => {
+  const cells = {};
+  for (const g of root.querySelectorAll('.pt')) {
+    if (g.classList.contains('W')) cells[g.dataset.point] = 'W';
+    if (g.classList.contains('B')) cells[g.dataset.point] = 'B';
+  }
+  const grey = [...root.querySelectorAll('.pt.grey')].map(g => g.dataset.point);
+  const side = c => root.querySelector('.mb-side-' + c);
+  return {cells, grey, token: root.dataset.token, phase: root.dataset.phase,
+          toMove: root.dataset.toMove, selection: root.dataset.selection,
+          placing: side('W').querySelector('.label').textContent,
+          counts: {W: +side('W').querySelector('.count').textContent,
+                   B: +side('B').querySelector('.count').textContent},
+          message: root.querySelector('[data-testid=morris-message]').textContent,
+          key: root.querySelector('[data-testid=morris-message]').dataset.key,
+          background: getComputedStyle(root).backgroundColor};
+}"""
+
+
+class Board:
+    """Drives the harness page: clicks or taps points, waits, reads the DOM."""
+
+    def __init__(self, page: Any, log: Path, *, touch: bool = False) -> None:
+        self.page = page
+        self.log = log
+        self.touch = touch
+        self.root = page.locator("[data-testid=morris-board]")
+        self.root.wait_for(timeout=30_000)
+
+    def dom(self) -> dict[str, Any]:
+        out: dict[str, Any] = self.root.evaluate(READ_DOM)
+        return out
+
+    def press(self, point: str) -> None:
+        target = self.page.locator(f".pt[data-point={point}]")
+        if self.touch:
+            target.tap()
+        else:
+            target.click()
+
+    def clicks_logged(self) -> list[dict[str, Any]]:
+        if not self.log.exists():
+            return []
+        return [json.loads(line)["props"] for line in self.log.read_text().splitlines()]
+
+    def wait(self, until: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
+        deadline = time.monotonic() + 20
+        while True:
+            d = self.dom()
+            if until(d):
+                return d
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what}; board: {d}")
+            self.page.wait_for_timeout(40)
+
+    def wait_logged(self, n: int) -> dict[str, Any]:
+        deadline = time.monotonic() + 20
+        while len(self.clicks_logged()) < n:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"Python did not receive click {n}")
+            self.page.wait_for_timeout(40)
+        return self.clicks_logged()[n - 1]
+
+    def wrong_click(self, point: str, reason: str, selection: str | None = None) -> None:
+        """A click the rules refuse: it reaches Python with the reason; the catalog's
+        message for that reason is shown; the position does not change."""
+        before = self.dom()
+        n = len(self.clicks_logged())
+        if selection is not None:
+            self.press(selection)
+            n += 1
+            self.wait_logged(n)
+            self.wait(lambda d: d["selection"] == selection, "the selection")
+        self.press(point)
+        props = self.wait_logged(n + 1)
+        assert props["ok"] is False and props["reason"] == reason and props["point"] == point
+        assert isinstance(props["ms"], int) and props["ms"] >= 0
+        d = self.wait(lambda d: d["key"] == f"refused_{reason}", f"the {reason} message")
+        assert d["token"] == before["token"] and d["cells"] == before["cells"]
+        expected = CATALOG.entry(f"refused_{reason}").variants["default"]
+        if "{" not in expected:
+            assert d["message"] == expected
+
+    def act(self, state: MorrisState, action: int) -> None:
+        """Perform one legal action by clicks; wait until the board shows the next position."""
+        before = self.dom()["token"]
+        n = len(self.clicks_logged())
+        obj = decode(action)
+        if isinstance(obj, Move):
+            self.press(obj.frm)
+            self.wait_logged(n + 1)
+            self.wait(lambda d: d["selection"] == obj.frm, "the selection")
+            self.press(obj.to)
+            props = self.wait_logged(n + 2)
+            assert props["from"] == obj.frm and props["point"] == obj.to
+        else:
+            self.press(obj.to if isinstance(obj, Place) else obj.at)
+            props = self.wait_logged(n + 1)
+        assert props["ok"] is True and props["seat"] == state.current_player() + 1
+        self.wait(lambda d: d["token"] != before, "the next position")
+
+    def read_state(self) -> MorrisState:
+        d = self.wait(lambda d: not d["selection"], "a settled board")
+        placing = d["placing"] == "Placements left"
+        reserve = d["counts"] if placing else {"W": 0, "B": 0}
+        return MorrisGame().state_from_position(
+            d["cells"], reserve, d["toMove"] or "W", d["phase"] == "remove"
+        )
+
+
+def same_position(mine: MorrisState, board: Board) -> None:
+    d = board.wait(lambda d: not d["selection"], "a settled board")
+    assert d["cells"] == mine.board
+    assert d["phase"] == mine.phase
+    assert (d["toMove"] or None) == mine.to_move
+    counts = mine.reserve if not mine.placement_over else {c: mine.on_board(c) for c in ("W", "B")}
+    assert d["counts"] == counts
+    # the background shows whose turn it is (after its short colour transition)
+    if mine.to_move is not None:
+        colour = {"W": "rgb(255, 255, 255)", "B": "rgb(20, 20, 20)"}[mine.to_move]
+        board.wait(lambda d: d["background"] == colour, f"the {mine.to_move} background")
+
+
+OPENING = [  # makes Black's wall b6-d6-f6, then White's wall with Black's b4 unwalled
+    Place("a7"), Place("b6"), Place("d7"), Place("d6"), Place("a1"), Place("f6"),
+    Remove("a1"), Place("c5"), Place("b4"), Place("g7"),
+]  # fmt: skip
+
+
+def test_pass_and_play_whole_game_at_1280x800(
+    streamlit_app: Any, new_page: Any, screenshot: Any, tmp_path: Path
+) -> None:
+    log = tmp_path / "clicks.jsonl"
+    server = streamlit_app(APP, {"MORRIS_HARNESS_LOG": str(log)})
+    board = Board(new_page(server, width=1280, height=800), log)
+    mine = MorrisGame().new_initial_state()
+    same_position(mine, board)
+    for k, action in enumerate(OPENING):
+        if k == 1:
+            board.wrong_click("a7", "occupied")  # Black clicks White's brick
+        board.act(mine, mine.game.encode(action))
+        mine.apply(action)
+        same_position(mine, board)
+    # White's wall: Black's walled bricks are grey, the free one can be taken
+    d = board.dom()
+    assert d["message"] == "Wall! Take one of Black's bricks."
+    assert sorted(d["grey"]) == ["b6", "d6", "f6"]
+    screenshot(board.page, "morris-1280-removal")
+    board.wrong_click("d6", "walled")
+    assert board.dom()["message"] == "That brick is in a wall: take another one."
+    rng = random.Random(5)
+    checked_move_refusals = False
+    shot_black = False
+    steps = 0
+    while not mine.is_terminal():
+        if mine.phase == "move" and not checked_move_refusals:
+            stuck = [
+                p for p, c in mine.board.items() if c == mine.to_move and not mine.destinations(p)
+            ]
+            if stuck:
+                board.wrong_click(stuck[0], "no_moves")
+            brick = next(
+                p for p, c in mine.board.items() if c == mine.to_move and mine.destinations(p)
+            )
+            empty = [p for p in POINTS if mine.owner(p) is None]
+            far = next(p for p in empty if p not in mine.destinations(brick))
+            board.press(brick)
+            board.wait(lambda d, b=brick: d["selection"] == b, "the selection")
+            screenshot(board.page, "morris-1280-selected")
+            board.press(brick)  # clicking the selected brick again drops it
+            board.wait(lambda d: d["selection"] == "", "the selection dropped")
+            board.wrong_click(far, "not_adjacent", selection=brick)
+            board.press(brick)  # clicking the selected brick again drops it
+            board.wait(lambda d: d["selection"] == "", "the selection dropped")
+            checked_move_refusals = True
+            screenshot(board.page, "morris-1280-movement")
+        if mine.current_player() == 0:
+            action = greedy_action(mine, rng)
+        else:
+            action = rng.choice(mine.legal_actions())
+        board.act(mine, action)
+        mine.apply_action(action)
+        same_position(mine, board)
+        steps += 1
+        assert steps < 400
+        if mine.placement_over and mine.to_move == "B" and not shot_black:
+            screenshot(board.page, "morris-1280-black-turn")
+            shot_black = True
+    assert checked_move_refusals
+    d = board.dom()
+    assert (
+        d["key"] == "win" and d["message"] == f"{'White' if mine.winner == 'W' else 'Black'} wins!"
+    )
+    board.wait(lambda d: d["background"] in ("rgb(255, 255, 255)", "rgb(20, 20, 20)"), "colour")
+    screenshot(board.page, "morris-1280-over")
+    clicks = board.clicks_logged()
+    assert all({"seat", "point", "ok", "ms"} <= set(c) for c in clicks)
+    assert all(("reason" in c) == (not c["ok"]) for c in clicks)
+    assert any("from" in c for c in clicks)
+    # a finished game takes no clicks: they are dropped before Python judges them
+    n = len(clicks)
+    board.press("a7")
+    board.wait(lambda d: d["key"] == "win", "the rerun after the click")
+    board.page.locator("[data-testid=stExpander]").click()
+    board.page.get_by_text("'not_interactive': 1").wait_for(timeout=20_000)
+    assert len(board.clicks_logged()) == n
+
+
+def test_keyboard_places_a_brick(streamlit_app: Any, new_page: Any, tmp_path: Path) -> None:
+    log = tmp_path / "clicks.jsonl"
+    server = streamlit_app(APP, {"MORRIS_HARNESS_LOG": str(log)})
+    board = Board(new_page(server, width=1280, height=800), log)
+    board.page.locator(".pt[data-point=a7]").focus()
+    board.page.keyboard.press("ArrowRight")  # a7 -> d7
+    board.page.keyboard.press("Enter")
+    d = board.wait(lambda d: d["cells"] == {"d7": "W"}, "White's brick on d7")
+    assert d["toMove"] == "B"
+    assert board.wait_logged(1)["point"] == "d7"
+
+
+def test_phone_taps_a_whole_game_against_the_computer_at_360x740(
+    streamlit_app: Any, new_page: Any, screenshot: Any, tmp_path: Path
+) -> None:
+    log = tmp_path / "clicks.jsonl"
+    server = streamlit_app(APP, {"MORRIS_HARNESS_LOG": str(log), "MORRIS_SEED": "3"})
+    page = new_page(server, "?mode=computer", width=360, height=740, has_touch=True, is_mobile=True)
+    board = Board(page, log, touch=True)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, "the page scrolls sideways on a phone"
+    rng = random.Random(11)
+    steps = 0
+    shot = False
+    while True:
+        state = board.read_state()
+        if board.dom()["key"] == "win":
+            break
+        assert state.to_move == "W", "the computer (Black) has played before the board is drawn"
+        action = (
+            rng.choice(state.legal_actions()) if rng.random() < 0.3 else greedy_action(state, rng)
+        )
+        board.act(state, action)
+        steps += 1
+        if not shot and state.placement_over:
+            screenshot(page, "morris-360-movement")
+            shot = True
+        assert steps < 300
+    settled = ("rgb(255, 255, 255)", "rgb(20, 20, 20)")
+    board.wait(lambda d: d["background"] in settled, "the background's last colour")
+    screenshot(page, "morris-360-over")
+    d = board.dom()
+    assert d["message"] in ("You win!", "The computer wins this time.")
+    assert all(c["seat"] == 1 for c in board.clicks_logged())
+
+
+def test_highlight_off_rings_nothing(streamlit_app: Any, new_page: Any, tmp_path: Path) -> None:
+    server = streamlit_app(APP, {"MORRIS_HARNESS_LOG": str(tmp_path / "clicks.jsonl")})
+    on = Board(new_page(server, width=1280, height=800), tmp_path / "on.jsonl")
+    assert on.root.evaluate("r => r.querySelectorAll('.pt.target').length") == 24
+    off = Board(new_page(server, "?highlight=0", width=1280, height=800), tmp_path / "off.jsonl")
+    assert off.root.evaluate("r => r.querySelectorAll('.pt.target').length") == 0
