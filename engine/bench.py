@@ -34,9 +34,11 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from engine.core import EngineError
+from statsmodels.stats.proportion import proportion_confint
+
+from engine.core import EngineError, make_game, sample_chance
 from engine.players import SearchPlayer, default_rules, level_factory, levels, make_player
-from engine.players.arena import MatchResult, play_match
+from engine.players.arena import MAX_ACTIONS, MatchResult, derive_seed, play_match
 from engine.simulate import LEVELS, OneLineParser, SimulationError, parse_rules, simulate
 from engine.vapoosh import Rules, VapooshGame, deal_preplaced
 from engine.vapoosh.playout import random_playout
@@ -114,6 +116,48 @@ def _pct(values: Sequence[float], q: float) -> float:
     return values[lo] + (values[hi] - values[lo]) * (pos - lo)
 
 
+def choice_and_agreement(
+    game: str, upper: str, lower: str, positions: int, seed: int, rules: Any = None
+) -> dict[str, Any]:
+    """How much room a game leaves for skill: over the positions where a seat moves in
+    games of ``lower`` against itself, the share with more than one legal action, and
+    among those the share where ``upper`` picks the same action as ``lower`` (each with a
+    95% Wilson interval). Where a stronger level mostly agrees with a weaker one, or there
+    is rarely a choice, it cannot win much more often."""
+    rules = default_rules(game) if rules is None else rules
+    make_lower, make_upper = level_factory(game, lower), level_factory(game, upper)
+    chance = random.Random(derive_seed(seed, game, "agreement"))
+    seen = choices = same = 0
+    g = 0
+    while choices < positions:
+        players = [make_lower(derive_seed(seed, game, "agreement", g, s)) for s in (0, 1)]
+        judge = make_upper(derive_seed(seed, game, "agreement", g, "upper"))
+        state = make_game(game, rules, 2).new_initial_state()
+        actions = 0
+        while not state.is_terminal() and choices < positions and actions < MAX_ACTIONS:
+            seat = state.current_player()
+            if seat < 0:
+                state.apply_action(sample_chance(state, chance))
+                actions += 1
+                continue
+            seen += 1
+            decision = players[seat].decide(state)
+            if len(state.legal_actions()) > 1:
+                choices += 1
+                same += judge.decide(state).action == decision.action
+            state.apply_action(decision.action)
+            actions += 1
+        g += 1
+    out: dict[str, Any] = {
+        "game": game, "upper": upper, "lower": lower, "positions": seen, "choices": choices,
+        "same": same,
+    }
+    for key, k, n in (("choice", choices, seen), ("agree", same, choices)):
+        low, high = proportion_confint(k, n, alpha=0.05, method="wilson")
+        out[key] = {"share": k / n, "low": float(low), "high": float(high)}
+    return out
+
+
 def games_with_levels() -> list[str]:
     """Every game package of the engine that has computer levels (``players.py``)."""
     import engine
@@ -173,10 +217,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--strength", action="store_true", help="measure strength instead of speed")
-    p.add_argument("--games", type=int, default=600, help="games per pair for --strength")
+    p.add_argument("--games", type=int, default=500, help="games per pair for --strength")
     p.add_argument(
-        "--search-games", type=int, default=100,
+        "--search-games", type=int, default=30,
         help="games per pair with a search player for --strength",
+    )
+    p.add_argument(
+        "--agreement", type=int, default=100,
+        help="--strength: positions with a choice on which the top two levels are compared",
     )
     p.add_argument("--game", default="", help="--strength: only these games (comma-separated)")
     p.add_argument(
@@ -188,10 +236,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _check_args(args: argparse.Namespace) -> None:
     for name in (
-        "players", "playouts", "sim_games", "positions", "workers", "games", "search_games"
+        "players", "playouts", "sim_games", "positions", "workers", "games", "search_games",
+        "agreement",
     ):
         value = getattr(args, name)
-        low = 2 if name == "players" else (0 if name in ("sim_games", "playouts") else 1)
+        low = 2 if name == "players" else (0 if name in ("sim_games", "playouts", "agreement") else 1)
         high = 4 if name == "players" else 10**9
         if not low <= value <= high:
             flag = "--" + name.replace("_", "-")
@@ -231,11 +280,17 @@ def main(argv: list[str] | None = None) -> int:
     result: dict[str, Any] = {"rules": rules.to_obj(), "players": args.players}
     if args.strength:
         result = {"seed": args.seed, "strength": []}
+        result["agreement"] = []
         for g in games:
+            game_rules = rules if g == "vapoosh" and args.rules != "standard" else None
             result["strength"] += strength(
-                g, pairs[g], args.games, args.search_games, args.seed,
-                rules if g == "vapoosh" and args.rules != "standard" else None,
+                g, pairs[g], args.games, args.search_games, args.seed, game_rules
             )
+            if args.agreement:
+                top = levels(g)
+                result["agreement"].append(
+                    choice_and_agreement(g, top[-1], top[-2], args.agreement, args.seed, game_rules)
+                )
     else:
         if args.playouts:
             result["random_playouts"] = playout_speed(rules, args.players, args.playouts, args.seed)
@@ -305,5 +360,12 @@ def _strength_text(result: dict[str, Any]) -> str:
             f"{row['game']:<9}{row['pair']:<20}{row['games']:>6}{row['wins']:>6}"
             f"{row['losses']:>7}{row['draws']:>6}{row['share']:>10.1%}  {interval:<16}"
             f"{row['seconds']:>8.0f}  {verdict}"
+        )
+    for a in result.get("agreement", []):
+        c, s = a["choice"], a["agree"]
+        lines.append(
+            f"{a['game']}: {c['share']:.0%} [{c['low']:.0%}, {c['high']:.0%}] of {a['positions']} "
+            f"turns offer a choice; there {a['upper']} picks what {a['lower']} picks "
+            f"{s['share']:.0%} [{s['low']:.0%}, {s['high']:.0%}] of {a['choices']} times"
         )
     return "\n".join(lines)

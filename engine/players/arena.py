@@ -28,7 +28,7 @@ from engine.players.base import Player
 #: A named way to build a seeded player: ``(level name, factory(seed))``.
 Contender = tuple[str, Callable[[int], Player]]
 #: Safety net for games without an end rule of their own: a draw after this many actions.
-MAX_ACTIONS = 5000
+MAX_ACTIONS = 2000
 
 
 def derive_seed(seed: int, *parts: object) -> int:

@@ -31,6 +31,7 @@ from engine.players import (
 from engine.players.arena import play_match
 
 GOLDEN = Path(__file__).parent / "golden" / "strength_small.json"
+SMALL = ["--games", "6", "--search-games", "2", "--agreement", "6"]
 
 
 def decision_states(state: RaceState) -> Iterator[RaceState]:
@@ -161,9 +162,17 @@ def _strength_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[
 
 
 def test_a_fixed_seed_gives_a_fixed_strength_table(capsys: pytest.CaptureFixture[str]) -> None:
-    table = _strength_json(["--games", "6", "--search-games", "2", "--seed", "3"], capsys)
+    table = _strength_json(SMALL + ["--seed", "3"], capsys)
     assert {row["game"] for row in table["strength"]} == set(games_with_levels())
     assert table == json.loads(GOLDEN.read_text())
-    assert table == _strength_json(["--games", "6", "--search-games", "2", "--seed", "3"], capsys)
-    other = _strength_json(["--games", "6", "--search-games", "2", "--seed", "4"], capsys)
+    assert table == _strength_json(SMALL + ["--seed", "3"], capsys)
+    other = _strength_json(SMALL + ["--seed", "4"], capsys)
     assert other != table
+
+
+def test_morris_values_are_the_evaluation_from_each_seat() -> None:
+    from engine.morris.evaluation import evaluate
+    from engine.morris.players import HEURISTICS
+
+    states = _positions("morris", 12, seed=3)
+    assert HEURISTICS.values(states) == [[evaluate(s, 0), evaluate(s, 1)] for s in states]
