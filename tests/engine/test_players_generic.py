@@ -176,3 +176,15 @@ def test_morris_values_are_the_evaluation_from_each_seat() -> None:
 
     states = _positions("morris", 12, seed=3)
     assert HEURISTICS.values(states) == [[evaluate(s, 0), evaluate(s, 1)] for s in states]
+
+
+def test_the_generic_players_name_no_game() -> None:
+    import engine
+
+    folder = Path(engine.__file__).parent
+    games = [p.name for p in folder.iterdir() if (p / "__init__.py").exists() and p.name != "players"]
+    assert "vapoosh" in games
+    for source in (folder / "players").glob("*.py"):
+        text = source.read_text().lower()
+        for game in games:
+            assert game not in text, f"{source.name} names {game}"
