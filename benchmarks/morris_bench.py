@@ -12,6 +12,7 @@ import argparse
 import random
 import statistics
 import time
+from collections.abc import Callable
 
 from engine.morris import POINTS, MorrisGame, MorrisState
 from engine.morris.heuristics import greedy_action
@@ -20,7 +21,8 @@ from playtest.games.morris.view import board_data
 
 def playouts(n: int, seed: int) -> tuple[list[MorrisState], list[int], float]:
     rng = random.Random(seed)
-    states, lengths = [], []
+    states: list[MorrisState] = []
+    lengths: list[int] = []
     t0 = time.perf_counter()
     for _ in range(n):
         s = MorrisGame().new_initial_state()
@@ -35,12 +37,13 @@ def playouts(n: int, seed: int) -> tuple[list[MorrisState], list[int], float]:
     return states, lengths, time.perf_counter() - t0
 
 
-def per_call(fn: object, items: list[MorrisState], repeat: int = 1) -> float:
-    f = fn  # type: ignore[assignment]
+def per_call(
+    fn: Callable[[MorrisState], object], items: list[MorrisState], repeat: int = 1
+) -> float:
     t0 = time.perf_counter()
     for _ in range(repeat):
         for s in items:
-            f(s)  # type: ignore[operator]
+            fn(s)
     return (time.perf_counter() - t0) / (len(items) * repeat)
 
 

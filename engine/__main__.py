@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "scenario": ("engine.scenario", "check rules scenarios of any game (scenario-format.md)"),
+    "scenario": ("engine.vapoosh.scenario", "check rules scenarios (scenario-format.md)"),
     "simulate": ("engine.simulate", "simulate many computer-played games"),
     "bench": ("engine.bench", "measure engine speed"),
 }

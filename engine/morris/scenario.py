@@ -117,6 +117,9 @@ def _parse_step(raw: Any, where: str) -> Step:
 def parse_scenario(obj: Any, label: str = "scenario") -> Scenario:
     """Validate one scenario object; raises :class:`ScenarioError` naming the field."""
 
+    if isinstance(obj, Mapping) and isinstance(obj.get("id"), str) and "(" not in label:
+        label += f" ({obj['id']!r})"  # section 4's scenarios are named by their id
+
     def fail(msg: str) -> ScenarioError:
         return ScenarioError(f"{label}: {msg}")
 

@@ -20,6 +20,7 @@ action is an explicit deal.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Mapping, Sequence
@@ -147,17 +148,35 @@ def run_scenario(obj: Any) -> dict[str, Any]:
     return run_parsed(parse_scenario(obj))
 
 
+def _reader(obj: Any) -> Any:
+    """The scenario module of the scenario's ``game``: ``engine.<game>.scenario``.
+
+    Each has ``parse_scenario(obj, label)`` (raising :class:`RulesError` naming the
+    field) and ``run_parsed(parsed) -> dict``; Vapoosh! (the default) is this module,
+    and so is an unknown game, whose ``parse_scenario`` names the field.
+    """
+    game = obj.get("game", "vapoosh") if isinstance(obj, Mapping) else "vapoosh"
+    if game == "vapoosh" or not isinstance(game, str) or not game.isidentifier():
+        return sys.modules[__name__]
+    try:
+        return importlib.import_module(f"engine.{game}.scenario")
+    except ModuleNotFoundError:
+        return sys.modules[__name__]
+
+
 def run_document(doc: Any) -> tuple[Any, bool]:
     """Results for a scenario document (one object or an array) and whether any failed.
 
-    Raises :class:`ScenarioError` (naming scenario and field) before running
+    Raises :class:`RulesError` (naming scenario and field) before running
     anything if any scenario is malformed.
     """
     if isinstance(doc, list):
-        parsed = [parse_scenario(obj, _label(i, obj)) for i, obj in enumerate(doc)]
-        results = [run_parsed(p) for p in parsed]
+        readers = [_reader(obj) for obj in doc]
+        parsed = [readers[i].parse_scenario(obj, _label(i, obj)) for i, obj in enumerate(doc)]
+        results = [readers[i].run_parsed(p) for i, p in enumerate(parsed)]
         return results, any("error" in r for r in results)
-    result = run_parsed(parse_scenario(doc, _label(None, doc)))
+    reader = _reader(doc)
+    result = reader.run_parsed(reader.parse_scenario(doc, _label(None, doc)))
     return result, "error" in result
 
 
@@ -186,7 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         results, failed = run_document(doc)
-    except ScenarioError as err:
+    except RulesError as err:
         print(f"{name}: {err}", file=sys.stderr)
         return 2
     if isinstance(results, list):

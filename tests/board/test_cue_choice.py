@@ -10,8 +10,9 @@ from playtest.cues import Cue, cue_to_show
 
 def test_a_computers_win_after_the_testers_capture_shows_the_result() -> None:
     # The CI failure: "Captured! 32 is yours now." stayed on a finished board.
-    shown = cue_to_show([Cue("capture"), Cue("computer_moved", computer=True),
-                         Cue("win_row", computer=True)])
+    shown = cue_to_show(
+        [Cue("capture"), Cue("computer_moved", computer=True), Cue("win_row", computer=True)]
+    )
     assert shown is not None and shown.key == "win_row"
 
 

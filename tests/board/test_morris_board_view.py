@@ -176,3 +176,10 @@ def test_highlight_setting_is_passed_to_the_browser() -> None:
     s = MorrisGame().new_initial_state()
     assert board_data(s)["highlight"] is True
     assert board_data(s, highlight=False)["highlight"] is False
+
+
+def test_click_gate_remembers_recent_nonces_for_the_browser() -> None:
+    gate = ClickGate(remember=3)
+    for k, nonce in enumerate("abcd"):
+        gate.admit(nonce, ":0", current=":0" if k < 2 else ":1", interactive=True)
+    assert gate.recent() == ["b", "c", "d"] and gate.recent(2) == ["c", "d"]

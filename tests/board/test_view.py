@@ -172,8 +172,12 @@ def test_the_computers_dice_are_shown_as_its_roll() -> None:
 
 def test_seats_are_named_as_the_tester_knows_them() -> None:
     view = board_view(
-        ["1" + "." * 11] + ["." * 12] * 11, dice=(6, 2, 3, 3), dice_seat=2,
-        seats=("human", "computer"), to_move=1, names=("you", "the computer"),
+        ["1" + "." * 11] + ["." * 12] * 11,
+        dice=(6, 2, 3, 3),
+        dice_seat=2,
+        seats=("human", "computer"),
+        to_move=1,
+        names=("you", "the computer"),
     )
     data = view.to_data()
     assert data["turn_text"] == "Your turn" and data["dice_by"] == "the computer"
@@ -183,9 +187,15 @@ def test_seats_are_named_as_the_tester_knows_them() -> None:
 
 
 def test_brown_choice_zoom_and_win_glow_reach_the_browser() -> None:
-    view = board_view(EMPTY, seats=("human", "computer"), phase="place",
-                      options=((12, 9), (9, 12)), brown_tiles=((12, 9), (9, 12)), zoom=True,
-                      glow={(1, 1): "win"})
+    view = board_view(
+        EMPTY,
+        seats=("human", "computer"),
+        phase="place",
+        options=((12, 9), (9, 12)),
+        brown_tiles=((12, 9), (9, 12)),
+        zoom=True,
+        glow={(1, 1): "win"},
+    )
     data = view.to_data()
     assert sorted(data["brown"]) == sorted([tile_index(12, 9), tile_index(9, 12)])
     assert data["zoom"] is True and data["glow"] == {"0": "win"}

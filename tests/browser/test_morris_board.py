@@ -68,6 +68,12 @@ class Board:
         else:
             target.click()
 
+    def press_logged(self, point: str) -> dict[str, Any]:
+        """Press a point and wait until Python has logged that click (its props)."""
+        n = len(self.clicks_logged())
+        self.press(point)
+        return self.wait_logged(n + 1)
+
     def clicks_logged(self) -> list[dict[str, Any]]:
         if not self.log.exists():
             return []
@@ -194,13 +200,13 @@ def test_pass_and_play_whole_game_at_1280x800(
             )
             empty = [p for p in POINTS if mine.owner(p) is None]
             far = next(p for p in empty if p not in mine.destinations(brick))
-            board.press(brick)
+            assert board.press_logged(brick)["ok"]
             board.wait(lambda d, b=brick: d["selection"] == b, "the selection")
             screenshot(board.page, "morris-1280-selected")
-            board.press(brick)  # clicking the selected brick again drops it
+            assert board.press_logged(brick)["ok"]  # clicking it again drops it
             board.wait(lambda d: d["selection"] == "", "the selection dropped")
             board.wrong_click(far, "not_adjacent", selection=brick)
-            board.press(brick)  # clicking the selected brick again drops it
+            assert board.press_logged(brick)["ok"]  # clicking it again drops it
             board.wait(lambda d: d["selection"] == "", "the selection dropped")
             checked_move_refusals = True
             screenshot(board.page, "morris-1280-movement")
@@ -288,3 +294,16 @@ def test_highlight_off_rings_nothing(streamlit_app: Any, new_page: Any, tmp_path
     assert on.root.evaluate("r => r.querySelectorAll('.pt.target').length") == 24
     off = Board(new_page(server, "?highlight=0", width=1280, height=800), tmp_path / "off.jsonl")
     assert off.root.evaluate("r => r.querySelectorAll('.pt.target').length") == 0
+
+
+def test_a_double_click_places_one_brick(streamlit_app: Any, new_page: Any, tmp_path: Path) -> None:
+    log = tmp_path / "clicks.jsonl"
+    server = streamlit_app(APP, {"MORRIS_HARNESS_LOG": str(log)})
+    board = Board(new_page(server, width=1280, height=800), log)
+    board.page.locator(".pt[data-point=g1]").dblclick()
+    d = board.wait(lambda d: d["cells"] == {"g1": "W"}, "one White brick on g1")
+    assert d["toMove"] == "B"
+    board.page.locator("[data-testid=stExpander]").click()
+    board.page.get_by_text("'stale': 1").wait_for(timeout=20_000)  # the second click, dropped
+    assert [c["point"] for c in board.clicks_logged()] == ["g1"]
+    assert board.dom()["cells"] == {"g1": "W"} and board.dom()["toMove"] == "B"

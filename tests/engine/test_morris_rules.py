@@ -434,7 +434,6 @@ def test_evaluation_is_bounded_and_favours_the_side_ahead() -> None:
         "engine.morris.state",
         "engine.morris.scenario",
         "engine.morris.evaluation",
-        "engine.scenario",
     ],
 )
 def test_doctests(name: str) -> None:

@@ -9,7 +9,8 @@ sends every click made since it last drew, so a quick select-then-move loses not
                  "via": "mouse" | "touch" | "pen" | "keyboard", "token": "<position>"}]}
 
 ``from`` is the brick the browser had selected (or null); ``ms`` counts from the moment
-the position appeared. Before ``on_click`` is called, a click is dropped (and counted in
+the position appeared. The browser keeps re-sending a click until the data it gets back lists its nonce in
+``ack``. Before ``on_click`` is called, a click is dropped (and counted in
 ``dropped_clicks(key)``) when its nonce was seen, it was made on another position than
 the one on screen (``token``, e.g. the second click of a double click), or the board
 took no input (computer to play, game over): the browser sends those too, so that every
@@ -166,6 +167,10 @@ class ClickGate:
         self._seen_set: set[str] = set()
         self.dropped = {"duplicate": 0, "stale": 0, "not_interactive": 0, "malformed": 0}
 
+    def recent(self, count: int = 64) -> list[str]:
+        """The last nonces seen (admitted or dropped): the browser stops re-sending them."""
+        return list(self._seen)[-count:]
+
     def admit(self, nonce: str, token: str, *, current: str, interactive: bool) -> str | None:
         reason: str | None = None
         if nonce in self._seen_set:
@@ -256,6 +261,7 @@ def render_board(
     if get_script_run_ctx(suppress_warning=True) is None:
         return data  # bare mode (no `streamlit run`): nothing to mount
     gate = _gate(key)
+    data["ack"] = gate.recent()  # the callbacks of this run have already judged them
 
     def handle() -> None:
         value = st.session_state.get(key)

@@ -243,6 +243,7 @@ def board_data(
         else {"name": sound_cue, "notes": cue_spec().get(sound_cue, [])},
         "interactive": interactive,
         "highlight": highlight,
+        "ack": [],
         "token": position_token(state, game_id),
         "refused": refusal is not None,
         "labels": {

@@ -186,6 +186,7 @@ function press(st, id, via) {
 function send(st, id, from, via) {
   st.pending.push({ point: id, from: from, nonce: nonce(), ms: Math.round(performance.now() - st.shownAt),
     via: via, token: st.data.token });
+  if (st.pending.length > 32) st.pending.splice(0, st.pending.length - 32);  // Python reads 32
   st.trigger("click", { clicks: st.pending.slice() });
 }
 
@@ -252,13 +253,17 @@ export default function (component) {
   }
   st.trigger = setTriggerValue;
   st.data = data;
-  if (data.token !== st.token) {
+  const newPosition = data.token !== st.token;
+  if (newPosition) {
     st.token = data.token;
     st.shownAt = performance.now();
   }
-  st.pending = [];
-  st.busy = false;
-  st.selection = data.selection;
+  // clicks Python has judged are not sent again; the others stay queued (a drawing from an
+  // earlier run may arrive while they are in flight)
+  const ack = new Set(data.ack || []);
+  st.pending = st.pending.filter((c) => !ack.has(c.nonce));
+  if (newPosition || st.pending.length === 0) st.busy = false;
+  if (st.pending.length === 0) st.selection = data.selection;
   const soundKey = `${data.token}|${data.message.text}|${data.refused}`;
   // no sound before the first gesture inside the board (browsers forbid it): AUDIO is made then
   if (data.sound && !st.muted && soundKey !== st.soundKey && AUDIO) playNotes(data.sound.notes);
