@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from engine.vasco import VascoGame
-from engine.vasco.players import GreedyPlayer, RandomPlayer
+from engine.vasco.computer import GreedyPlayer, RandomPlayer
 
 
 def playouts(games: int, seed: int) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import streamlit as st
 
 from engine.vasco import VascoGame
-from engine.vasco.players import GreedyPlayer
+from engine.vasco.computer import GreedyPlayer
 from playtest.games.vasco.board import ClickEvent, render_board
 from playtest.games.vasco.view import board_view
 

@@ -33,9 +33,13 @@ from typing import Any, NoReturn
 import numpy as np
 
 from engine.core import EngineError
-from engine.players import LEVELS, Player, make_player
+from engine.players import Player, make_player
+from engine.players import levels as game_levels
 from engine.vapoosh import Rules, VapooshGame, deal_preplaced
 from engine.vapoosh.playout import RULE_EVENTS, random_playout
+
+#: The computer levels of Vapoosh!, easiest first.
+LEVELS: tuple[str, ...] = game_levels("vapoosh")
 
 #: Event kinds of scenario-format.md, counted per game.
 EVENT_KINDS: tuple[str, ...] = ("roll", "place", *RULE_EVENTS, "win", "draw")
@@ -235,7 +239,8 @@ def play_game(rules: Rules, levels: Sequence[str], seed: int) -> GameResult:
         return _random_game(rules, tuple(levels), seed)
     dice = random.Random(derive_seed(seed, "dice"))
     players: list[Player] = [
-        make_player(level, seed=derive_seed(seed, "seat", s)) for s, level in enumerate(levels)
+        make_player(level, seed=derive_seed(seed, "seat", s), game="vapoosh")
+        for s, level in enumerate(levels)
     ]
     state = _game(rules, n).new_initial_state()
     counts = dict.fromkeys(COUNTED, 0)

@@ -271,7 +271,7 @@ def tester_player(tester: SimulatedTester) -> Any:
     output depend on memory layout).
     """
     if tester.player is None:
-        tester.player = make_player("medium", seed=tester.rng.randrange(1 << 30))
+        tester.player = make_player("medium", seed=tester.rng.randrange(1 << 30), game="vapoosh")
     return tester.player
 
 

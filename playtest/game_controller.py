@@ -120,7 +120,7 @@ class PlayController:
             self.state.apply(parsed)
             self.actions.append(list(action))
         self.players = {
-            seat: make_player(kind.split(":", 1)[1], seed=seed * 10 + seat)
+            seat: make_player(kind.split(":", 1)[1], seed=seed * 10 + seat, game="vapoosh")
             for seat, kind in enumerate(self.seats, start=1)
             if kind.startswith("ai:")
         }

@@ -1,59 +1,101 @@
-"""Computer players for Vapoosh!: Easy, Medium, Hard and Expert.
+"""Computer players for every game: generic players over the engine core, and each game's
+named levels.
 
->>> from engine.players import LEVELS, make_player
->>> LEVELS
-('easy', 'medium', 'hard', 'expert')
->>> make_player("hard", seed=3)
-HardPlayer(seed=3)
+A game registers its levels (easiest first) with :func:`register_levels`, usually built
+from the generic :class:`RandomPlayer`, :class:`GreedyPlayer` and :class:`SearchPlayer`
+with the game's own :class:`Heuristics`, plus players of its own. A game's levels live in
+``engine/<game>/players.py``, which :func:`make_player` imports on first use.
 
-A player decides only in phase "place", for the seat to move; the caller rolls the dice.
-``player.choose(state)`` returns a :class:`Decision` (the move and a one-line reason).
+>>> register_levels("toy", {"easy": RandomPlayer, "hard": GreedyPlayer})
+>>> levels("toy")
+('easy', 'hard')
+>>> make_player("hard", seed=3, game="toy")
+GreedyPlayer(seed=3)
+>>> make_player("grandmaster", game="toy")
+Traceback (most recent call last):
+...
+engine.players.base.PlayerError: unknown computer level 'grandmaster' (choose easy, hard)
 """
 
 from __future__ import annotations
 
-from engine.players.base import Decision, Player, PlayerError
-from engine.players.evaluation import Weights
-from engine.players.search import ExpectimaxPlayer, ExpertPlayer, HardPlayer
-from engine.players.simple import EasyPlayer, MediumPlayer
+import contextlib
+import importlib
+from collections.abc import Callable, Mapping
+from typing import Any
 
-LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
+from engine.players.base import Decision, Heuristics, PlainHeuristics, Player, PlayerError
+from engine.players.generic import GreedyPlayer, RandomPlayer, SearchPlayer
 
-_CLASSES: dict[str, type[Player]] = {
-    "easy": EasyPlayer,
-    "medium": MediumPlayer,
-    "hard": HardPlayer,
-    "expert": ExpertPlayer,
-}
+#: Builds a seeded player of one level.
+PlayerFactory = Callable[[int], Player]
+_LEVELS: dict[str, dict[str, PlayerFactory]] = {}
+_RULES: dict[str, Any] = {}
 
 
-def make_player(level: str, seed: int = 1) -> Player:
-    """A computer player of the given level (one of :data:`LEVELS`), seeded.
+def register_levels(
+    game: str, factories: Mapping[str, PlayerFactory], rules: Any = None
+) -> None:
+    """Name ``game``'s computer levels, easiest first: ``{level: factory(seed)}``;
+    ``rules`` is the rule set they are measured under (``make_game``'s ``rules``)."""
+    _LEVELS[game] = dict(factories)
+    _RULES[game] = rules
 
-    >>> make_player("grandmaster")
-    Traceback (most recent call last):
-    ...
-    engine.players.base.PlayerError: unknown computer level 'grandmaster' (choose easy, medium, hard, expert)
-    """
+
+def default_rules(game: str) -> Any:
+    """The rules ``game``'s levels were registered with."""
+    _levels_of(game)
+    return _RULES[game]
+
+
+def level_factory(game: str, level: str) -> PlayerFactory:
+    """The factory of one level (see :func:`make_player`)."""
+    factories = _levels_of(game)
     try:
-        cls = _CLASSES[level]
+        return factories[level]
     except (KeyError, TypeError):
         raise PlayerError(
-            f"unknown computer level {level!r} (choose {', '.join(LEVELS)})"
+            f"unknown computer level {level!r} (choose {', '.join(factories)})"
         ) from None
-    return cls(seed=seed)
+
+
+def _levels_of(game: str) -> dict[str, PlayerFactory]:
+    if game not in _LEVELS:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(f"engine.{game}.players")
+    if game not in _LEVELS:
+        raise PlayerError(f"no computer players for game {game!r}")
+    return _LEVELS[game]
+
+
+def levels(game: str) -> tuple[str, ...]:
+    """``game``'s level names, easiest first."""
+    return tuple(_levels_of(game))
+
+
+def games_with_levels() -> tuple[str, ...]:
+    """Games whose levels are registered so far (import a game to register it)."""
+    return tuple(_LEVELS)
+
+
+def make_player(level: str, seed: int = 1, *, game: str) -> Player:
+    """A seeded computer player of ``game`` at ``level``; :class:`PlayerError` if unknown."""
+    return level_factory(game, level)(seed)
 
 
 __all__ = [
-    "LEVELS",
     "Decision",
-    "EasyPlayer",
-    "ExpectimaxPlayer",
-    "ExpertPlayer",
-    "HardPlayer",
-    "MediumPlayer",
+    "GreedyPlayer",
+    "Heuristics",
+    "PlainHeuristics",
     "Player",
     "PlayerError",
-    "Weights",
+    "RandomPlayer",
+    "SearchPlayer",
+    "default_rules",
+    "games_with_levels",
+    "level_factory",
+    "levels",
     "make_player",
+    "register_levels",
 ]

@@ -112,6 +112,50 @@ WIN_WINDOWS: tuple[tuple[int, ...], ...] = tuple(
 ROLLABLE = tuple(index(c, r) for r in range(2, SIZE + 1) for c in range(2, SIZE + 1))
 
 
+def _line_groups(i: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Per direction: the tiles of its four-in-a-row windows through ``i``, and those windows."""
+    c, r = tile(i)
+    out = []
+    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        windows = []
+        for back in range(4):
+            cells = [(c + (k - back) * dc, r + (k - back) * dr) for k in range(4)]
+            if all(_on_board(x, y) for x, y in cells):
+                windows.append(_mask(cells))
+        span = 0
+        for w in windows:
+            span |= w
+        if windows:
+            out.append((span, tuple(windows)))
+    return tuple(out)
+
+
+#: Per tile: ``(span, windows)`` for each line direction through it (a window can only be
+#: complete when at least four tiles of its span are held: a cheap filter before the windows).
+LINE_GROUPS: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...] = tuple(
+    _line_groups(i) for i in range(TILES)
+)
+#: Per tile: the 3x3 block around it (every 2x2 square through it lies inside).
+SQUARE_BLOCK: tuple[int, ...] = tuple(NB8[i] | 1 << i for i in range(TILES))
+
+
+def _line_through(mine: int, i: int) -> bool:
+    for span, windows in LINE_GROUPS[i]:
+        if (mine & span).bit_count() >= 4:
+            for w in windows:
+                if mine & w == w:
+                    return True
+    return False
+
+
+def _square_through(mine: int, i: int) -> bool:
+    if (mine & SQUARE_BLOCK[i]).bit_count() >= 4:
+        for w in SQUARE_WINDOWS[i]:
+            if mine & w == w:
+                return True
+    return False
+
+
 def win_reason(mine: int, gained: int) -> str | None:
     """``"four_in_row"`` or ``"square"`` if ``mine`` has a pattern through ``gained``.
 
@@ -128,23 +172,17 @@ def win_reason(mine: int, gained: int) -> str | None:
         i = gained.bit_length() - 1
         if i < 0 or not mine & NB8[i]:
             return None
-        for w in LINE_WINDOWS[i]:
-            if mine & w == w:
-                return "four_in_row"
-        for w in SQUARE_WINDOWS[i]:
-            if mine & w == w:
-                return "square"
+        if _line_through(mine, i):
+            return "four_in_row"
+        if _square_through(mine, i):
+            return "square"
         return None
     for i in bits(gained):
-        if mine & NB8[i]:
-            for w in LINE_WINDOWS[i]:
-                if mine & w == w:
-                    return "four_in_row"
+        if mine & NB8[i] and _line_through(mine, i):
+            return "four_in_row"
     for i in bits(gained):
-        if mine & NB8[i]:
-            for w in SQUARE_WINDOWS[i]:
-                if mine & w == w:
-                    return "square"
+        if mine & NB8[i] and _square_through(mine, i):
+            return "square"
     return None
 
 

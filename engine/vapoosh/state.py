@@ -61,8 +61,6 @@ from engine.vapoosh.actions import (
     encode,
 )
 from engine.vapoosh.board import (
-    FULL,
-    NB4,
     ROLLABLE,
     SIZE,
     bits,
@@ -70,6 +68,22 @@ from engine.vapoosh.board import (
     index,
     tile,
     win_reason,
+)
+from engine.vapoosh.primitives import (
+    BROWN_ONLY,
+    BROWN_OPTIONAL,
+    NO_BROWN,
+    ROLL_KIND,
+    ROLL_OPTIONS,
+    STATUS_NAMES,
+    blocked_outcome,
+    is_square,
+    is_suicide,
+    next_to_roll,
+    option_status,
+    roll_kind,
+    roll_targets,
+    surround_captures,
 )
 from engine.vapoosh.rules import Rules
 
@@ -690,49 +704,39 @@ class VapooshState:
 
     def _is_suicide(self, seat: int, i: int) -> bool:
         """Empty ``i`` whose every on-board neighbour is one and the same opponent's."""
-        if not self._rules.suicide:
-            return False
-        nb = NB4[i]
-        return any(s != seat and m & nb == nb for s, m in enumerate(self._masks))
+        return self._rules.suicide and is_suicide(self._masks, seat, i)
 
     def _status(self, seat: int, i: int) -> str:
         """``empty``, ``suicide``, ``own``, ``opponent`` or ``brown`` for the mover."""
-        bit = 1 << i
-        if self._brown & bit:
-            return "brown"
-        if self._masks[seat] & bit:
-            return "own"
-        if self._occupied() & bit:
-            return "opponent"
-        return "suicide" if self._is_suicide(seat, i) else "empty"
-
-    def _normal_targets(self, seat: int, opts: tuple[int, ...]) -> list[int]:
-        status = [(self._status(seat, i), i) for i in opts]
-        empties = [PLACE_BASE + i for st, i in status if st == "empty"]
-        opponents = [PLACE_BASE + i for st, i in status if st == "opponent"]
-        if self._rules.capture == "any":
-            return sorted(empties + opponents)
-        return sorted(empties) if empties else sorted(opponents)
+        return STATUS_NAMES[option_status(self._masks, self._brown, seat, i, self._rules.suicide)]
 
     def _is_vapooh(self, dice: tuple[int, int, int, int]) -> bool:
-        return self._rules.vapooh != "off" and dice.count(6) == 3
+        return self._rules.vapooh != "off" and roll_kind(dice) == "vapooh"
 
     def _compute_targets(
         self, seat: int, opts: tuple[int, ...], dice: tuple[int, int, int, int]
     ) -> tuple[int, ...]:
-        if self._is_vapooh(dice):
-            browns = [BROWN_BASE + i for i in opts if not self._brown >> i & 1]
-            if self._rules.vapooh == "brown_and_miss_next":
-                return tuple(sorted(browns))
-            return tuple(sorted(self._normal_targets(seat, opts) + browns))
-        return tuple(self._normal_targets(seat, opts))
+        """The legal action ids after ``dice`` offered ``opts`` to ``seat``."""
+        rules = self._rules
+        if not self._is_vapooh(dice):
+            browns = NO_BROWN
+        elif rules.vapooh == "brown_and_miss_next":
+            browns = BROWN_ONLY
+        else:
+            browns = BROWN_OPTIONAL
+        return tuple(
+            roll_targets(
+                self._masks, self._brown, seat, opts, browns, rules.capture == "any", rules.suicide
+            )
+        )
 
     def _do_roll(self, action: int) -> list[Event]:
         seat = self._to_move
         dice = DICE[action]
         p1, p2, g1, g2 = dice
         pink, green = p1 + p2, g1 + g2
-        opts = (index(pink, green),) if pink == green else (index(pink, green), index(green, pink))
+        opts = ROLL_OPTIONS[action]
+        kind = ROLL_KIND[action]
         self._turns += 1
         events = [
             Event(
@@ -742,11 +746,11 @@ class VapooshState:
                 {"dice": list(dice), "product": pink * green},
             )
         ]
-        if dice.count(6) == 4:
+        if kind == "vapoosh":
             events.append(Event("vapoosh", seat + 1, tuple(tile(i) for i in opts)))
             self._finish(seat, "vapoosh", events)
             return events
-        if p1 == p2 == g1 == g2 and self._rules.quad_skips_next:
+        if kind == "quad" and self._rules.quad_skips_next:
             nxt = (seat + 1) % self._n
             self._skips[nxt] += 1
             events.append(Event("quad", seat + 1, (), {"next_seat": nxt + 1}))
@@ -761,15 +765,17 @@ class VapooshState:
         return events
 
     def _blocked(self, seat: int, opts: tuple[int, ...], events: list[Event]) -> None:
-        status = sorted(self._status(seat, i) for i in opts)
-        if all(st == "own" for st in status):
+        codes = [option_status(self._masks, self._brown, seat, i, self._rules.suicide) for i in opts]
+        status = sorted(STATUS_NAMES[c] for c in codes)
+        outcome = blocked_outcome(codes, self._rerolls, self._rules.own_suicide_rerolls)
+        if outcome == "blocked_own":
             nxt = (seat + 1) % self._n
             self._skips[nxt] += 1
             events.append(
                 Event("blocked_own", seat + 1, tuple(tile(i) for i in opts), {"next_seat": nxt + 1})
             )
             self._pass_turn(seat, events)
-        elif status == ["own", "suicide"] and self._rerolls < self._rules.own_suicide_rerolls:
+        elif outcome == "reroll":
             self._rerolls += 1
             events.append(
                 Event("reroll", seat + 1, tuple(tile(i) for i in opts), {"reroll": self._rerolls})
@@ -800,10 +806,7 @@ class VapooshState:
             return events
         i = action - PLACE_BASE
         bit = 1 << i
-        square = (
-            self._dice is not None
-            and self._dice[0] + self._dice[1] == self._dice[2] + self._dice[3]
-        )
+        square = self._dice is not None and is_square(self._dice)
         victim = self._owner_at(i)
         if victim:
             self._masks[victim - 1] &= ~bit
@@ -823,34 +826,11 @@ class VapooshState:
 
     def _surround(self, seat: int, i: int, events: list[Event]) -> int:
         """Surround captures after a counter on ``i``; returns the captured bits."""
-        mode = self._rules.surround
-        if mode == "off":
-            return 0
         masks = self._masks
-        mine = masks[seat]
-        others = 0
-        for m in masks:
-            others |= m
-        candidates = NB4[i] & others & ~mine  # opponent counters next to the new one
-        if not candidates:
-            return 0
+        found = surround_captures(masks, seat, i, self._rules.surround)
         captured = 0
-        found: list[tuple[int, int]] = []  # (group mask, victim seat), judged on one board
-        for n in bits(candidates):
-            nbit = 1 << n
-            if captured & nbit:
-                continue
-            if mode == "tile":
-                group, border = nbit, NB4[n]
-            else:
-                group = _flood(nbit, next(m for m in masks if m & nbit))
-                border = _dilate(group) & ~group
-            if border & ~mine:
-                continue  # something other than the mover's counters (or empty) touches it
-            victim = next(s for s, m in enumerate(masks) if m & nbit)
-            found.append((group, victim))
-            captured |= group
         for group, victim in found:
+            captured |= group
             masks[victim] &= ~group
             masks[seat] |= group
             events.append(
@@ -889,12 +869,8 @@ class VapooshState:
 
     def _pass_turn(self, seat: int, events: list[Event]) -> None:
         """Next player in order, passing over (and paying) owed missed turns."""
-        nxt = (seat + 1) % self._n
-        skips = self._skips
-        while skips[nxt]:
-            skips[nxt] -= 1
-            events.append(Event("skip", nxt + 1))
-            nxt = (nxt + 1) % self._n
+        nxt, missed = next_to_roll(seat, self._skips, self._n)
+        events.extend(Event("skip", (seat + 1 + k) % self._n + 1) for k in range(missed))
         self._start_turn(nxt, events)
 
     def _check_deal(self, action: int) -> tuple[tuple[int, int, int], ...]:
@@ -1039,21 +1015,3 @@ class VapooshState:
             f"{name} is taken and {other} is empty: the counter must go on the empty tile",
         )
 
-
-def _dilate(mask: int) -> int:
-    """Orthogonal neighbours of every tile of ``mask`` (may include ``mask`` itself)."""
-    out = 0
-    for i in bits(mask):
-        out |= NB4[i]
-    return out & FULL
-
-
-def _flood(start: int, colour: int) -> int:
-    """The orthogonally connected group of ``colour`` containing ``start``."""
-    group = start
-    frontier = start
-    while frontier:
-        grown = _dilate(frontier) & colour & ~group
-        group |= grown
-        frontier = grown
-    return group

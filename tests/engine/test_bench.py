@@ -33,9 +33,12 @@ def test_bench_prints_speed_numbers(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_bench_strength_text(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--strength", "--games", "4", "--pairs", "medium:easy", "--workers", "1"]) == 0
+    argv = ["--strength", "--games", "4", "--pairs", "medium:easy", "--game", "vapoosh",
+            "--agreement", "5"]
+    assert main(argv) == 0
     out = capsys.readouterr().out
-    assert "medium vs easy" in out and "decided" in out
+    assert "medium vs easy" in out and "decided" in out and "95% interval" in out
+    assert "turns offer a choice" in out
 
 
 def test_positions_are_fixed_by_the_seed() -> None:
@@ -50,6 +53,8 @@ def test_positions_are_fixed_by_the_seed() -> None:
         ["--players", "5"],
         ["--levels", "easy,ultra"],
         ["--pairs", "hard"],
+        ["--strength", "--game", "chess"],
+        ["--search-games", "0"],
         ["--rules", "nope"],
         ["--positions", "0"],
     ],

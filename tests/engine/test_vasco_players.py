@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from engine.vasco import Place, VascoGame, VascoState
+from engine.vasco.computer import GreedyPlayer, RandomPlayer
 from engine.vasco.evaluation import evaluate, features
-from engine.vasco.players import GreedyPlayer, RandomPlayer
 
 CASES = {
     c["id"]: c

@@ -30,11 +30,11 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from engine.players import geometry as geo
+from engine.vapoosh import geometry as geo
+from engine.vapoosh.primitives import suicide_tiles
 
 _WIN = np.array(geo.WINDOWS, dtype=np.intp)  # (W, 4)
 _W0, _W1, _W2, _W3 = (np.ascontiguousarray(_WIN[:, k]) for k in range(4))
-_NB4 = np.array(geo.NEIGHBOURS4, dtype=np.intp)  # (144, 4), 144 = wall slot
 _MIRROR = np.array(geo.MIRROR, dtype=np.intp)
 _ROLLABLE = np.array(geo.ROLLABLE, dtype=bool)
 _REACH = np.array(geo.TILE_REACH, dtype=np.float32)
@@ -94,27 +94,18 @@ def features(
     mirror tile fills (capture "when_blocked").
     """
     n = boards.shape[0]
-    ext = np.concatenate([boards, np.full((n, 1), geo.WALL, dtype=np.int8)], axis=1)
-    nb = ext[:, _NB4]  # (n, 144, 4)
     empty = boards == 0
     counters = (boards >= 1) & (boards <= 4)
-    walls = nb == geo.WALL
-    # surrounded_by[o]: every on-board neighbour holds seat o's counter.
-    surrounded_by = (
-        [np.all((nb == o) | walls, axis=2) for o in range(1, players + 1)] if suicide else []
-    )
+    # trapped[:, s - 1]: the suicide tiles of seat s (the rule itself, on each board's masks)
+    trapped = _suicide_planes(boards, players) if suicide else None
     threat = np.zeros((n, players))
     potential = np.zeros((n, players))
     material = np.zeros((n, players))
     window_weight = np.array((*window, 0.0), dtype=np.float32)
     for s in range(1, players + 1):
         mine = boards == s
-        if suicide:
-            blocked = np.zeros_like(empty)
-            for o in range(1, players + 1):
-                if o != s:
-                    blocked |= surrounded_by[o - 1]
-            placeable = empty & _ROLLABLE & ~blocked
+        if trapped is not None:
+            placeable = empty & _ROLLABLE & ~trapped[:, s - 1]
         else:
             placeable = empty & _ROLLABLE
         occupied_by_other = counters & ~mine & _ROLLABLE
@@ -142,6 +133,32 @@ def features(
         threat[:, s - 1] = (winning * _PAIR_PROB).sum(axis=1)
         material[:, s - 1] = mine.sum(axis=1)
     return Features(threat, potential, material)
+
+
+_MASK_BYTES = (geo.CELLS + 7) // 8
+
+
+def _suicide_planes(boards: Boards, players: int) -> npt.NDArray[np.bool_]:
+    """Per board and seat, the tiles that are suicide for that seat: shape (n, players, 144).
+
+    >>> b = np.zeros((1, 144), dtype=np.int8)
+    >>> for c, r in ((4, 5), (6, 5), (5, 4), (5, 6)):
+    ...     b[0, geo.index(c, r)] = 2
+    >>> planes = _suicide_planes(b, 2)
+    >>> bool(planes[0, 0, geo.index(5, 5)]), bool(planes[0, 1, geo.index(5, 5)])
+    (True, False)
+    """
+    n = boards.shape[0]
+    seats = np.arange(1, players + 1, dtype=np.int8)
+    packed = np.packbits(boards[:, None, :] == seats[None, :, None], axis=2, bitorder="little")
+    out = np.zeros((n, players, _MASK_BYTES), dtype=np.uint8)
+    for b in range(n):
+        masks = [int.from_bytes(packed[b, s].tobytes(), "little") for s in range(players)]
+        for s in range(players):
+            trapped = suicide_tiles(masks, s)
+            if trapped:
+                out[b, s] = np.frombuffer(trapped.to_bytes(_MASK_BYTES, "little"), dtype=np.uint8)
+    return np.unpackbits(out, axis=2, bitorder="little")[:, :, : geo.CELLS].astype(bool)
 
 
 def scores(

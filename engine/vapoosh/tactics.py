@@ -9,7 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.players import geometry as geo
+from engine.vapoosh import geometry as geo
+from engine.vapoosh.actions import PLACE_BASE
+from engine.vapoosh.primitives import NO_BROWN, roll_targets
+from engine.vapoosh.primitives import is_suicide as _is_suicide
 
 _PATTERN_WORDS = {
     "row": "four-in-a-row",
@@ -52,8 +55,21 @@ def board_of(state: Any) -> list[int]:
     return board
 
 
+def masks_of(board: Sequence[int]) -> tuple[list[int], int]:
+    """Per-seat masks (seats 1..4 as 0..3) and the brown mask of a 144-int board."""
+    masks = [0, 0, 0, 0]
+    brown = 0
+    for i, owner in enumerate(board):
+        if owner == geo.BROWN:
+            brown |= 1 << i
+        elif owner:
+            masks[owner - 1] |= 1 << i
+    return masks, brown
+
+
 def is_suicide(board: Sequence[int], i: int, seat: int) -> bool:
-    """Whether empty tile ``i`` is suicide for ``seat``: every on-board neighbour is one opponent's.
+    """Whether empty tile ``i`` is suicide for ``seat`` (the rule of
+    :func:`engine.vapoosh.primitives.is_suicide`).
 
     >>> b = [0] * 144
     >>> for n in geo.NEIGHBOURS[geo.index(1, 5)]:
@@ -61,33 +77,24 @@ def is_suicide(board: Sequence[int], i: int, seat: int) -> bool:
     >>> is_suicide(b, geo.index(1, 5), 1), is_suicide(b, geo.index(1, 5), 2)
     (True, False)
     """
-    if board[i] != 0:
+    masks, _ = masks_of(board)
+    return board[i] == 0 and _is_suicide(masks, seat - 1, i)
+
+
+def can_place(
+    masks: Sequence[int], brown: int, i: int, seat: int, capture_any: bool, suicide: bool
+) -> bool:
+    """Whether ``seat`` could put a normal counter on ``i`` if a roll offered it (and so its
+    mirror tile): the rules' own :func:`~engine.vapoosh.primitives.roll_targets`, asked about
+    that roll. Under ``capture = "when_blocked"`` an opponent's counter is taken only when
+    the mirror tile is unavailable."""
+    if not geo.ROLLABLE[i]:
         return False
-    owners = {board[n] for n in geo.NEIGHBOURS[i]}
-    if len(owners) != 1:
-        return False
-    (only,) = owners
-    return 1 <= only <= 4 and only != seat
-
-
-def placeable(board: Sequence[int], i: int, seat: int, suicide: bool) -> bool:
-    """Whether ``seat`` could put a normal counter on empty tile ``i`` if it were rolled."""
-    return board[i] == 0 and geo.ROLLABLE[i] and not (suicide and is_suicide(board, i, seat))
-
-
-def capturable(board: Sequence[int], i: int, seat: int, capture_any: bool, suicide: bool) -> bool:
-    """Whether ``seat`` could capture the opponent counter on ``i`` if it were rolled.
-
-    Under ``capture = "when_blocked"`` that needs the mirror tile to be unavailable
-    (a tile on the diagonal is its own mirror).
-    """
-    owner = board[i]
-    if not (1 <= owner <= 4 and owner != seat and geo.ROLLABLE[i]):
-        return False
-    if capture_any:
-        return True
     m = geo.MIRROR[i]
-    return m == i or not placeable(board, m, seat, suicide)
+    options = (i,) if m == i else (i, m)
+    return PLACE_BASE + i in roll_targets(
+        masks, brown, seat - 1, options, NO_BROWN, capture_any, suicide
+    )
 
 
 def winning_tiles(
@@ -101,10 +108,8 @@ def winning_tiles(
     >>> sorted((geo.tile(i), p) for i, p in winning_tiles(b, 1, False, True).items())
     [((4, 6), 'four-in-a-row'), ((8, 6), 'four-in-a-row')]
     """
-    mine = 0
-    for i, owner in enumerate(board):
-        if owner == seat:
-            mine |= 1 << i
+    masks, brown = masks_of(board)
+    mine = masks[seat - 1]
     out: dict[int, str] = {}
     if mine.bit_count() < 3:
         return out
@@ -115,9 +120,7 @@ def winning_tiles(
         missing = (window_mask ^ held).bit_length() - 1
         if missing in out:
             continue
-        if placeable(board, missing, seat, suicide) or capturable(
-            board, missing, seat, capture_any, suicide
-        ):
+        if can_place(masks, brown, missing, seat, capture_any, suicide):
             out[missing] = _PATTERN_WORDS[geo.WINDOW_KINDS[w]]
     return out
 

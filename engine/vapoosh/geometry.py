@@ -1,6 +1,8 @@
 """Fixed facts about the Vapoosh! board and dice that the computer players reason with.
 
-Everything here is precomputed once at import: tile indices, neighbours, mirror tiles,
+Built on :mod:`engine.vapoosh.board` (tile numbering, neighbours) and
+:mod:`engine.vapoosh.primitives` (what a roll offers, its kind), so the players and the
+rules share one geometry. Precomputed once at import: neighbours as tuples, mirror tiles,
 the 4-tile windows that make a win (lines and 2x2 squares), how likely each tile is to
 be offered by a roll, and the grouped chance outcomes of one roll of four dice.
 
@@ -18,8 +20,13 @@ import itertools
 from collections import Counter
 from dataclasses import dataclass
 
-SIZE = 12
-CELLS = SIZE * SIZE
+from engine.vapoosh.board import NB4, SIZE, TILES, bits, index, tile
+from engine.vapoosh.board import ROLLABLE as ROLLABLE_TILES
+from engine.vapoosh.primitives import roll_kind
+
+__all__ = ["SIZE", "CELLS", "index", "tile"]
+
+CELLS = TILES
 #: Code used in extended boards for "outside the board" (edges count as walls).
 WALL = 6
 BROWN = 5
@@ -30,24 +37,8 @@ SUM_PROB: tuple[float, ...] = tuple(
 )
 
 
-def index(c: int, r: int) -> int:
-    """Flat index of tile ``(c, r)`` (both 1..12)."""
-    return (r - 1) * SIZE + (c - 1)
-
-
-def tile(i: int) -> tuple[int, int]:
-    """Tile ``(c, r)`` of a flat index."""
-    return (i % SIZE + 1, i // SIZE + 1)
-
-
 def _neighbours(i: int) -> tuple[int, ...]:
-    c, r = tile(i)
-    out = []
-    for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-        cc, rr = c + dc, r + dr
-        if 1 <= cc <= SIZE and 1 <= rr <= SIZE:
-            out.append(index(cc, rr))
-    return tuple(out)
+    return tuple(bits(NB4[i]))
 
 
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(_neighbours(i) for i in range(CELLS))
@@ -55,7 +46,7 @@ NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(_neighbours(i) for i in range(CE
 NEIGHBOURS4: tuple[tuple[int, ...], ...] = tuple(n + (CELLS,) * (4 - len(n)) for n in NEIGHBOURS)
 MIRROR: tuple[int, ...] = tuple(index(tile(i)[1], tile(i)[0]) for i in range(CELLS))
 #: A tile can be offered by a roll only if both coordinates are 2..12.
-ROLLABLE: tuple[bool, ...] = tuple(min(tile(i)) >= 2 for i in range(CELLS))
+ROLLABLE: tuple[bool, ...] = tuple(i in set(ROLLABLE_TILES) for i in range(CELLS))
 
 
 def _pair_prob(c: int, r: int) -> float:
@@ -119,24 +110,13 @@ class ChanceClass:
     dice: tuple[int, int, int, int]
 
 
-def _roll_kind(d: tuple[int, int, int, int]) -> str:
-    sixes = d.count(6)
-    if sixes == 4:
-        return "vapoosh"
-    if sixes == 3:
-        return "vapooh"
-    if len(set(d)) == 1:
-        return "quad"
-    return "normal"
-
-
 def _chance_classes() -> tuple[ChanceClass, ...]:
     counts: Counter[tuple[int, int, str]] = Counter()
     first: dict[tuple[int, int, str], tuple[int, int, int, int]] = {}
     for a, b, c, e in itertools.product(range(1, 7), repeat=4):
         d = (a, b, c, e)
         p, g = a + b, c + e
-        key = (min(p, g), max(p, g), _roll_kind(d))
+        key = (min(p, g), max(p, g), roll_kind(d))
         counts[key] += 1
         first.setdefault(key, d)
     return tuple(

@@ -1,4 +1,4 @@
-"""Computer players: legal moves everywhere, tactics, determinism and reasons."""
+"""Vapoosh!'s computer levels: legal moves everywhere, tactics, determinism and reasons."""
 
 from __future__ import annotations
 
@@ -7,11 +7,18 @@ from typing import Any
 import pytest
 
 from benchmarks.bench_engine import decision_positions
-from engine.players import LEVELS, Decision, ExpectimaxPlayer, Player, PlayerError, make_player
-from engine.players import geometry as geo
+from engine.players import Decision, Player, PlayerError, levels
+from engine.players import make_player as make_any_player
 from engine.vapoosh import Brown, Place, Roll, Rules, VapooshGame
+from engine.vapoosh import geometry as geo
+from engine.vapoosh.players import EXPERT_BUDGET, ROLL_KINDS
 
 PRESETS = ("standard", "classic", "house")
+LEVELS = levels("vapoosh")
+
+
+def make_player(level: str, seed: int = 1) -> Player:
+    return make_any_player(level, seed, game="vapoosh")
 
 
 def _position(
@@ -70,10 +77,10 @@ EIGHT_SIX = (4, 4, 3, 3)
 
 
 def _player(level: str, seed: int) -> Player:
-    return ExpectimaxPlayer(seed) if level == "expectimax" else make_player(level, seed)
+    return make_player(level, seed)
 
 
-@pytest.mark.parametrize("level", ["medium", "hard", "expert", "expectimax"])
+@pytest.mark.parametrize("level", ["medium", "hard", "expert"])
 def test_takes_an_immediate_win(level: str) -> None:
     state = _position(THREE_IN_ROW, EIGHT_SIX)
     for seed in range(3):
@@ -82,7 +89,7 @@ def test_takes_an_immediate_win(level: str) -> None:
         assert decision.reason.startswith("Wins")
 
 
-@pytest.mark.parametrize("level", ["medium", "hard", "expert", "expectimax"])
+@pytest.mark.parametrize("level", ["medium", "hard", "expert"])
 def test_blocks_an_opponents_immediate_win(level: str) -> None:
     theirs = {tile: "2" for tile in THREE_IN_ROW}
     state = _position(theirs, EIGHT_SIX, to_move=1)
@@ -105,7 +112,7 @@ def test_medium_captures_when_it_cannot_win_or_block() -> None:
 def test_hard_prefers_the_mirror_tile_that_extends_its_own_line() -> None:
     # (6,8) would make three in a column with (6,6), (6,7); (8,6) is out on its own.
     state = _position({(6, 6): "1", (6, 7): "1", (2, 2): "2"}, EIGHT_SIX)
-    for level in ("hard", "expert", "expectimax"):
+    for level in ("hard", "expert"):
         assert _player(level, 1).choose(state).action == Place(6, 8)
 
 
@@ -126,7 +133,7 @@ def test_easy_spreads_its_choices_over_the_legal_moves() -> None:
 
 def test_wrong_phase_and_unknown_level_are_typed_errors() -> None:
     state = VapooshGame(Rules.preset("standard"), players=2).new_initial_state()
-    with pytest.raises(PlayerError, match="phase 'place'"):
+    with pytest.raises(PlayerError, match="only decides when a seat is to move"):
         make_player("hard").choose(state)
     with pytest.raises(PlayerError, match="unknown computer level 'godlike'"):
         make_player("godlike")
@@ -138,3 +145,17 @@ def test_chance_classes_cover_all_rolls() -> None:
     assert sum(1 for c in geo.CHANCE_CLASSES if c.kind == "normal") == 63
     kinds = {c.kind for c in geo.CHANCE_CLASSES}
     assert kinds == {"normal", "quad", "vapooh", "vapoosh"}
+
+
+def test_roll_kinds_are_the_chance_classes_with_a_roll_of_each() -> None:
+    assert len(ROLL_KINDS) == len(geo.CHANCE_CLASSES) == 74
+    assert sum(p for _, p in ROLL_KINDS) == pytest.approx(1.0)
+    assert len({a for a, _ in ROLL_KINDS}) == 74
+
+
+def test_expert_is_the_search_player_looking_past_the_next_roll() -> None:
+    state = _position({(6, 6): "1", (6, 7): "1", (2, 2): "2"}, EIGHT_SIX)
+    decision = make_player("expert", seed=1).decide(state)
+    # two moves, 74 kinds of roll each, then every reply: two levels past greedy
+    assert decision.reason.endswith("looked 3 steps ahead (moves and chance draws)")
+    assert make_player("expert").budget == EXPERT_BUDGET  # type: ignore[attr-defined]
