@@ -1,0 +1,146 @@
+"""Past one machine (issue 12): app processes on one PostgreSQL behind Debian's nginx with
+``deploy/nginx/playtest.conf`` (its upstream's ports and the listening port replaced,
+nothing else), a process killed with ``kill -9`` mid-run.
+
+An action is *acknowledged* when its rerun finished (the app stores an action before it
+draws the answer). Checked: every acknowledged roll and click is stored exactly once, an
+unacknowledged one at most once, no stored click is one nobody sent, no session's ``seq``
+has a gap, the killed process's testers reconnect through nginx and finish, and every
+resumed board is the game they were playing, equal to the replay of its stored record.
+
+It fails when a process keeps what the others need: with the play page changed to start a
+new game whenever its session has no game in memory (instead of reading the tester's game
+from the database), every resumed tester lands in a new game and the check says so (see
+README, "Running a large study").
+
+Speed is not asserted: ``python -m playtest.loadtest --processes 1,3 --kill-one`` prints it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import websockets
+from sqlalchemy import select
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from playtest import auth, cluster, loadtest  # noqa: E402
+from playtest.storage import sign_in  # noqa: E402
+from playtest.storage.db import make_engine, upgrade  # noqa: E402
+from tests.pg_server import (  # noqa: E402
+    create_database,
+    drop_database,
+    in_ci,
+    postgres_url_or_skip,
+)
+
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+
+TESTERS = 60
+TURNS = 6
+PROCESSES = 3
+
+
+@pytest.fixture(scope="module")
+def postgres_server() -> Iterator[str]:
+    yield from postgres_url_or_skip()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def nginx_installed() -> None:
+    if cluster.nginx_binary() is None:
+        message = "nginx is not installed (apt-get install nginx)"
+        if in_ci():
+            pytest.fail(f"nginx is required under CI=true: {message}")
+        pytest.skip(message)
+
+
+def test_three_processes_behind_nginx_lose_nothing_when_one_is_killed(
+    postgres_server: str, tmp_path: Path
+) -> None:
+    log: list[str] = []
+    setup = loadtest.Deployment(processes=PROCESSES, postgres=postgres_server,
+                                kill_after_clicks=TESTERS * TURNS // 3)
+    report = loadtest.run_benchmark(TESTERS, TURNS, think_ms=(100, 400), seed=12,
+                                    time_limit_s=300, work_dir=tmp_path, server_log=log,
+                                    deployment=setup)
+    print("\n" + "\n".join(report.lines()))
+    assert report.errors == [], log
+    assert report.killed_after_clicks is not None, "the kill happened mid-run"
+    # Every tester finished, the killed process's ones through another process.
+    assert all(len(r.clicks) == TURNS for r in report.results)
+    assert report.reconnected > 0
+    storage = report.storage
+    assert storage.missing == 0, "an acknowledged roll or click was lost"
+    assert storage.duplicated == 0, "an event was stored twice"
+    assert storage.unexpected == 0, "a click nobody sent was stored"
+    assert storage.sessions_with_gaps == 0
+    assert storage.clicks_sent == TESTERS * TURNS
+    resumes = report.resumes
+    assert len(resumes) == report.reconnected
+    wrong_game = [c.participant_id for c in resumes if not c.continued]
+    assert wrong_game == [], "resumed in another game than the one they were playing"
+    unequal = [(c.participant_id, c.shown[1:], c.replayed[1:]) for c in resumes if not c.equal]
+    assert unequal == [], "a resumed board differs from the replay of its stored record"
+
+
+async def _wrong_password_from(url: str, source: str, forged: str | None) -> None:
+    """A visitor at ``source`` (a loopback address of its own) types a wrong password on
+    the start page, through nginx."""
+    headers = {"X-Forwarded-For": forged} if forged else None
+    async with websockets.connect(
+        url.replace("http://", "ws://", 1) + "/_stcore/stream",
+        subprotocols=[websockets.Subprotocol("streamlit")], max_size=None,
+        open_timeout=loadtest.RERUN_TIMEOUT_S, additional_headers=headers,
+        local_addr=(source, 0),
+    ) as ws:
+        session = loadtest.StreamlitSession(ws, "")
+        run = await session.rerun()
+        field = run.widgets.get("designer_password")
+        submit = next((i for k, i in run.widgets.items()
+                       if k.startswith("FormSubmitter:designer_login")), None)
+        assert field is not None and submit is not None, run.widgets
+        await session.rerun([WidgetState(id=field, string_value="not the password at all"),
+                             WidgetState(id=submit, trigger_value=True)])
+
+
+def test_the_sign_in_limit_counts_each_visitor_behind_nginx(
+    postgres_server: str, tmp_path: Path
+) -> None:
+    url = create_database(postgres_server)
+    engine = make_engine(url)
+    upgrade(engine)
+    env = {"DATABASE_URL": url,
+           "PLAYTEST_DESIGNER_PASSWORD_HASH": auth.hash_password("the right passphrase")}
+    running = cluster.start_cluster(2, env, tmp_path)
+    try:
+        for source, forged in (("127.0.0.2", None), ("127.0.0.3", None),
+                               ("127.0.0.2", "6.6.6.6")):
+            asyncio.run(_wrong_password_from(running.url, source, forged))
+        with engine.connect() as conn:
+            clients = sorted(conn.execute(select(sign_in.attempts.c.client)).scalars())
+    finally:
+        running.stop()
+        engine.dispose()
+        drop_database(postgres_server, url)
+    # Each visitor by their own address (not one "local" for all, the proxy's), and a
+    # forged header does not make a visitor someone else.
+    assert clients == ["ip:127.0.0.2", "ip:127.0.0.2", "ip:127.0.0.3"]
+
+
+def test_the_site_file_is_deploys_with_only_the_ports_changed() -> None:
+    ours = cluster.render_site([9101, 9102, 9103], listen_port=9100).splitlines()
+    original = cluster.SITE.read_text(encoding="utf-8").splitlines()
+    changed = [line for line in original if line not in ours]
+    assert all(line.strip().startswith(("server 127.0.0.1:", "listen ")) for line in changed)
+    assert "include snippets/playtest-proxy.conf;" in [line.strip() for line in ours]
+    assert os.path.isfile(cluster.SNIPPET)
