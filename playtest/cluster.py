@@ -149,7 +149,8 @@ def start_nginx(folder: Path, ports: Sequence[int]) -> Nginx:
 
 
 def start_app_processes(count: int, env: Mapping[str, str], folder: Path,
-                        timeout_s: float = START_TIMEOUT_S) -> list[StreamlitServer]:
+                        timeout_s: float = START_TIMEOUT_S,
+                        script: Path = APP) -> list[StreamlitServer]:
     """``count`` processes of ``streamlit run playtest/app.py`` (as the systemd unit
     starts them: cwd = the project, its own log folder each), started together; returns
     once every one answers ``/_stcore/health``."""
@@ -161,13 +162,13 @@ def start_app_processes(count: int, env: Mapping[str, str], folder: Path,
         log_path = own / "streamlit.log"
         full_env = {**os.environ, "PYTHONPATH": str(ROOT), **env,
                     "PLAYTEST_LOG_DIR": str(own / "logs")}
-        cmd = [sys.executable, "-m", "streamlit", "run", str(APP), "--server.headless", "true",
+        cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
                "--server.address", "127.0.0.1", "--server.port", str(port),
                "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
         with log_path.open("wb") as log:
             proc = subprocess.Popen(cmd, cwd=ROOT, env=full_env, stdout=log,
                                     stderr=subprocess.STDOUT)
-        servers.append(StreamlitServer(APP, port, proc, log_path, dict(env)))
+        servers.append(StreamlitServer(script, port, proc, log_path, dict(env)))
     deadline = time.monotonic() + timeout_s
     waiting = list(servers)
     while waiting:  # polls a condition, bounded by a deadline

@@ -969,7 +969,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="folder to keep the SQLite file and server log in")
     parser.add_argument("--processes", default="1",
                         help="app processes, or a list to compare (e.g. 1,3): more than one "
-                             "runs behind deploy/'s nginx on PostgreSQL")
+                             "(or a list) runs behind deploy/'s nginx on PostgreSQL")
     parser.add_argument("--proxy", action="store_true",
                         help="behind deploy/'s nginx even with one process")
     parser.add_argument("--postgres", default=None, metavar="URL|auto",
@@ -1060,8 +1060,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         for count in counts:
             log: list[str] = []
+            # Compared runs all go through nginx: only the number of processes differs.
             setup = Deployment(
-                processes=count, proxy=args.proxy, postgres=postgres,
+                processes=count, proxy=many, postgres=postgres,
                 kill_after_clicks=(max(1, args.testers * args.turns // 3)
                                    if args.kill_one and count > 1 else None))
             try:

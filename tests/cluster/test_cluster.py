@@ -21,12 +21,16 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import websockets
 from sqlalchemy import select
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,6 +52,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 TESTERS = 60
 TURNS = 6
 PROCESSES = 3
+DOWNLOAD_APP = Path(__file__).parent / "apps" / "download_app.py"
 
 
 @pytest.fixture(scope="module")
@@ -144,3 +149,55 @@ def test_the_site_file_is_deploys_with_only_the_ports_changed() -> None:
     assert all(line.strip().startswith(("server 127.0.0.1:", "listen ")) for line in changed)
     assert "include snippets/playtest-proxy.conf;" in [line.strip() for line in ours]
     assert os.path.isfile(cluster.SNIPPET)
+
+
+async def _download_url(url: str) -> str:
+    """Draw the download page once (through nginx) and return its file's address."""
+    async with websockets.connect(
+        url.replace("http://", "ws://", 1) + "/_stcore/stream",
+        subprotocols=[websockets.Subprotocol("streamlit")], max_size=None,
+        open_timeout=loadtest.RERUN_TIMEOUT_S,
+    ) as ws:
+        message = BackMsg()
+        message.rerun_script.query_string = ""
+        await ws.send(message.SerializeToString())
+        found = ""
+        while True:
+            forward = ForwardMsg()
+            forward.ParseFromString(await asyncio.wait_for(ws.recv(), loadtest.RERUN_TIMEOUT_S))
+            kind = forward.WhichOneof("type")
+            if kind == "delta" and forward.delta.WhichOneof("type") == "new_element":
+                element = forward.delta.new_element
+                if element.WhichOneof("type") == "download_button":
+                    found = element.download_button.url
+            if kind == "script_finished":
+                return found
+
+
+def _get(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as err:
+        return int(err.code)
+
+
+def test_a_download_is_found_whichever_process_nginx_asks(tmp_path: Path) -> None:
+    """A page's files (the designer's report downloads) live in the memory of the process
+    that drew it; round robin sends the browser's GET to any process. The site's /media/
+    location asks the next process when one has no such file."""
+    apps = cluster.start_app_processes(3, {}, tmp_path, script=DOWNLOAD_APP)
+    try:
+        nginx = cluster.start_nginx(tmp_path / "nginx", [app.port for app in apps])
+        try:
+            path = asyncio.run(_download_url(nginx.url))
+            assert path.startswith("/media/")
+            direct = [_get(app.url + path) for app in apps]
+            through_nginx = [_get(nginx.url + path) for _ in range(9)]
+        finally:
+            nginx.stop()
+    finally:
+        for app in apps:
+            app.stop()
+    assert sorted(direct) == [200, 404, 404]  # only the process that drew the page has it
+    assert through_nginx == [200] * 9
