@@ -201,3 +201,69 @@ def test_a_download_is_found_whichever_process_nginx_asks(tmp_path: Path) -> Non
             app.stop()
     assert sorted(direct) == [200, 404, 404]  # only the process that drew the page has it
     assert through_nginx == [200] * 9
+
+
+async def _run_collecting_html(url: str, states: list[WidgetState] | None = None,
+                               cookie: str | None = None) -> tuple[dict[str, str], list[str]]:
+    """One visit to the start page (two runs when ``states`` are given): the widgets of
+    the last run and every HTML body sent (the cookie-writing scripts)."""
+    headers = {"Cookie": cookie} if cookie else None
+    async with websockets.connect(
+        url.replace("http://", "ws://", 1) + "/_stcore/stream",
+        subprotocols=[websockets.Subprotocol("streamlit")], max_size=None,
+        open_timeout=loadtest.RERUN_TIMEOUT_S, additional_headers=headers,
+    ) as ws:
+        session = loadtest.StreamlitSession(ws, "")
+        run = await session.rerun()
+        if not states:
+            return run.widgets, []
+        field = run.widgets["designer_password"]
+        submit = next(i for k, i in run.widgets.items() if k.startswith("FormSubmitter:designer"))
+        message = BackMsg()
+        message.rerun_script.query_string = ""
+        message.rerun_script.page_script_hash = session.page_hash
+        message.rerun_script.widget_states.widgets.extend(
+            [WidgetState(id=field, string_value=states[0].string_value),
+             WidgetState(id=submit, trigger_value=True)])
+        await ws.send(message.SerializeToString())
+        bodies: list[str] = []
+        widgets: dict[str, str] = {}
+        while True:
+            forward = ForwardMsg()
+            forward.ParseFromString(await asyncio.wait_for(ws.recv(), loadtest.RERUN_TIMEOUT_S))
+            kind = forward.WhichOneof("type")
+            if kind == "delta" and forward.delta.WhichOneof("type") == "new_element":
+                element = forward.delta.new_element
+                if element.WhichOneof("type") == "html":
+                    bodies.append(element.html.body)
+                loadtest._collect(element, run)
+            if kind == "script_finished" and forward.script_finished == \
+                    ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY:
+                widgets = run.widgets
+                return widgets, bodies
+
+
+def test_a_sign_in_made_on_one_process_is_good_on_another(
+    postgres_server: str, tmp_path: Path
+) -> None:
+    """The designer's cookie is signed with a key kept in the database, not one per
+    process: signed in through process A, the browser is signed in on process B."""
+    url = create_database(postgres_server)
+    password = "the right passphrase"
+    env = {"DATABASE_URL": url, "PLAYTEST_DESIGNER_PASSWORD_HASH": auth.hash_password(password)}
+    apps = cluster.start_app_processes(2, env, tmp_path)
+    try:
+        _widgets, bodies = asyncio.run(_run_collecting_html(
+            apps[0].url, [WidgetState(string_value=password)]))
+        tokens = [part.split("=", 1)[1].split(";", 1)[0] for body in bodies
+                  for part in body.split('"') if part.startswith(f"{auth.COOKIE_NAME}=")]
+        assert tokens, "process A set the sign-in cookie"
+        cookie = f"{auth.COOKIE_NAME}={tokens[0]}"
+        on_b, _ = asyncio.run(_run_collecting_html(apps[1].url, cookie=cookie))
+        stranger, _ = asyncio.run(_run_collecting_html(apps[1].url))
+    finally:
+        for app in apps:
+            app.stop()
+        drop_database(postgres_server, url)
+    assert "sign_out" in on_b  # "Signed in as the designer." with its Sign out button
+    assert "sign_out" not in stranger and "designer_password" in stranger
