@@ -1021,8 +1021,8 @@ def _postgres_server(choice: str | None, needed: bool) -> tuple[str | None, Any]
     try:
         from tests.pg_server import PostgresServer  # a checkout's throwaway server
     except ImportError as err:
-        raise UsageError("--postgres auto needs the project checkout's tests/pg_server.py; "
-                         "pass a server URL instead") from err
+        raise UsageError(f"--postgres auto needs the project checkout's tests/pg_server.py "
+                         f"({err}); pass a server URL instead") from err
     server = PostgresServer()
     server.start()
     return server.url, server
