@@ -999,14 +999,15 @@ def parse_processes(text: str) -> list[int]:
 
 def comparison_lines(reports: Sequence[Report]) -> list[str]:
     """One line per run: the figures to compare between process counts."""
+    width = max(len(report.deployment.describe()) for report in reports)
     lines = ["", "comparison (same testers, turns, think time and seed):",
-             f"{'deployment':<72} {'reruns/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} "
-             f"{'CPU/rerun':>9}"]
+             f"{'deployment':<{width}} {'reruns/s':>8} {'p50 ms':>7} {'p95 ms':>7} "
+             f"{'p99 ms':>7} {'CPU/rerun':>9}"]
     for report in reports:
         cpu = report.play.server_cpu_s
         per = "?" if cpu is None or not report.round_trips else \
             f"{1000 * cpu / len(report.round_trips):.1f} ms"
-        lines.append(f"{report.deployment.describe():<72} {report.reruns_per_s:>8.1f} "
+        lines.append(f"{report.deployment.describe():<{width}} {report.reruns_per_s:>8.1f} "
                      f"{report.median_ms:>7.1f} {report.p95_ms:>7.1f} "
                      f"{report.percentile_ms(99):>7.1f} {per:>9}")
     return lines
