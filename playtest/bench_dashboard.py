@@ -318,7 +318,7 @@ def _postgres(choice: str, folder: Path) -> tuple[str, Any]:
     ``auto``: a server from tests/pg_server.py with a new database; a server URL ending
     in ``/postgres``: a new database on it; any other URL: that database (reused when
     it already holds the demo study)."""
-    from playtest.loadtest import create_postgres_database
+    from playtest.cluster import create_postgres_database
 
     if choice != "auto":
         if choice.rstrip("/").endswith("/postgres"):

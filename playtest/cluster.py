@@ -24,6 +24,7 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -222,3 +223,21 @@ def start_cluster(count: int, env: Mapping[str, str], folder: Path) -> Cluster:
             app.stop()
         raise
     return Cluster(apps, nginx, folder)
+
+
+def create_postgres_database(server_url: str) -> str:
+    """A new empty database on the PostgreSQL server (its user may CREATE DATABASE)."""
+    import psycopg
+
+    name = f"playtest_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(server_url.replace("+psycopg", ""), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return f"{server_url.rpartition('/')[0]}/{name}"
+
+
+def drop_postgres_database(server_url: str, database_url: str) -> None:
+    import psycopg
+
+    name = database_url.rpartition("/")[2]
+    with psycopg.connect(server_url.replace("+psycopg", ""), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

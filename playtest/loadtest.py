@@ -92,6 +92,7 @@ from engine.vapoosh import Rules, VapooshGame, action_from_json
 from playtest import services
 from playtest.board import board_view
 from playtest.board.devserver import StreamlitServer, start_streamlit
+from playtest.cluster import create_postgres_database, drop_postgres_database
 from playtest.storage import repository as repo
 from playtest.storage.db import make_engine, upgrade
 from playtest.storage.models import EventRow, SessionRow
@@ -851,24 +852,6 @@ def _prepare(url: str) -> tuple[str, Engine]:
     services.create_study(engine, title="Load test", config=load_study_config(),
                           study_id=STUDY_ID)
     return url, engine
-
-
-def create_postgres_database(server_url: str) -> str:
-    """A new empty database on the PostgreSQL server (its user may CREATE DATABASE)."""
-    import psycopg
-
-    name = f"loadtest_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(server_url.replace("+psycopg", ""), autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return f"{server_url.rpartition('/')[0]}/{name}"
-
-
-def drop_postgres_database(server_url: str, database_url: str) -> None:
-    import psycopg
-
-    name = database_url.rpartition("/")[2]
-    with psycopg.connect(server_url.replace("+psycopg", ""), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 class ServerCpu:
