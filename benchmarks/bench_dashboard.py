@@ -3,9 +3,12 @@
 Run::
 
     python -m benchmarks.bench_dashboard --testers 10000 [--db PATH] [--breakdown]
+                                         [--postgres URL|auto [--only-postgres]]
 
 It creates a SQLite file filled by the demo generator (or reuses ``--db`` if that file
-already holds the demo study's testers), then for every designer page measures
+already holds the demo study's testers) and, with ``--postgres``, a PostgreSQL database
+likewise (issue 12: the dashboard of a study run on several app processes); then for every
+designer page on each database measures
 
 - *first render*: all Streamlit caches cleared, as when a designer opens the dashboard:
   the study comes from its snapshot on disk (``playtest.study_snapshot``), which the
@@ -15,7 +18,7 @@ already holds the demo study's testers), then for every designer page measures
   (best of two runs, in case the 30 s stamp turned over in between);
 
 and the wall time of ``playtest report`` in a fresh process (start-up included, as a user
-sees it). ``--breakdown`` also times the loading steps and each analytics call the pages
+sees it). With both databases a last table puts them side by side. ``--breakdown`` also times the loading steps and each analytics call the pages
 make, one by one, to show where the time goes. It prints tables of seconds and asserts
 nothing: speed targets are judged by a person reading the numbers.
 """
@@ -30,6 +33,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,15 +54,20 @@ QUIET_LOGGERS = ("streamlit.runtime.scriptrunner_utils.script_run_context",
 EMPTY_SCRIPT = 'import streamlit as st\n\nst.write("empty")\n'
 
 
-def _engine_for(db: Path) -> Any:
+def _url(db: Path | str) -> str:
+    """A SQLite file's URL, or a database URL as it is."""
+    return db if isinstance(db, str) else f"sqlite:///{db}"
+
+
+def _engine_for(db: Path | str) -> Any:
     from playtest.storage.db import make_engine, upgrade
 
-    engine = make_engine(f"sqlite:///{db}")
+    engine = make_engine(_url(db))
     upgrade(engine)
     return engine
 
 
-def prepare_database(db: Path, testers: int, seed: int, workers: int | None) -> int:
+def prepare_database(db: Path | str, testers: int, seed: int, workers: int | None) -> int:
     """Make sure ``db`` holds the demo study with testers; returns how many it holds."""
     from playtest import demo
     from playtest.storage import repository as repo
@@ -67,7 +76,7 @@ def prepare_database(db: Path, testers: int, seed: int, workers: int | None) -> 
     study = demo.ensure_demo_study(engine)
     have = len(repo.list_participants(engine, study.study_id))
     if have == 0:
-        print(f"generating {testers} simulated testers into {db} …", flush=True)
+        print(f"generating {testers} simulated testers into {_where(db)} …", flush=True)
         started = time.perf_counter()
         report = demo.generate(engine, testers, seed=seed, study=study, workers=workers)
         took = time.perf_counter() - started
@@ -75,7 +84,7 @@ def prepare_database(db: Path, testers: int, seed: int, workers: int | None) -> 
               f"({testers / took:.1f} testers/s)", flush=True)
         have = testers
     else:
-        print(f"reusing {db}: {have} testers in the demo study", flush=True)
+        print(f"reusing {_where(db)}: {have} testers in the demo study", flush=True)
     engine.dispose()
     return have
 
@@ -95,7 +104,8 @@ def _run(script: Path, page: str | None, timeout: float) -> float:
     return took
 
 
-def bench_pages(db: Path, pages: list[str], timeout: float) -> list[tuple[str, float, float]]:
+def bench_pages(db: Path | str, pages: list[str],
+                timeout: float) -> list[tuple[str, float, float]]:
     """(page, first render s, cached render s) for each page, in AppTest."""
     import streamlit as st
 
@@ -106,7 +116,7 @@ def bench_pages(db: Path, pages: list[str], timeout: float) -> list[tuple[str, f
     for name in QUIET_LOGGERS:
         logging.getLogger(name).disabled = True
 
-    os.environ["DATABASE_URL"] = f"sqlite:///{db}"
+    os.environ["DATABASE_URL"] = _url(db)
     rows: list[tuple[str, float, float]] = []
     with tempfile.TemporaryDirectory() as folder:
         page_script = Path(folder) / "designer_page.py"
@@ -126,7 +136,7 @@ def bench_pages(db: Path, pages: list[str], timeout: float) -> list[tuple[str, f
     return rows
 
 
-def snapshot_build(db: Path) -> Any:
+def snapshot_build(db: Path | str) -> Any:
     """Bring the study's snapshot up to date, as ``playtest demo``/``import`` do."""
     from playtest.study_snapshot import refresh
 
@@ -137,7 +147,7 @@ def snapshot_build(db: Path) -> Any:
         engine.dispose()
 
 
-def touch_testers(db: Path, count: int) -> int:
+def touch_testers(db: Path | str, count: int) -> int:
     """Move the latest answer of ``count`` testers 1 ms later: their snapshot marks change
     as if they had answered again, so the next load re-derives exactly those testers."""
     from sqlalchemy import text
@@ -155,9 +165,10 @@ def touch_testers(db: Path, count: int) -> int:
     return len(ids)
 
 
-def _first_and_cached(db: Path, page: str, timeout: float) -> tuple[float, float]:
+def _first_and_cached(db: Path | str, page: str, timeout: float) -> tuple[float, float]:
     import streamlit as st
 
+    os.environ["DATABASE_URL"] = _url(db)
     with tempfile.TemporaryDirectory() as folder:
         page_script = Path(folder) / "designer_page.py"
         page_script.write_text(PAGE_SCRIPT, encoding="utf-8")
@@ -169,10 +180,10 @@ def _first_and_cached(db: Path, page: str, timeout: float) -> tuple[float, float
     return first, cached
 
 
-def bench_report(db: Path) -> tuple[float, str]:
+def bench_report(db: Path | str) -> tuple[float, str]:
     """Wall seconds of ``playtest report`` in a fresh process, and what it printed."""
     with tempfile.TemporaryDirectory() as folder:
-        env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}"}
+        env = {**os.environ, "DATABASE_URL": _url(db)}
         command = [sys.executable, "-c", "import sys; from playtest.cli import main; "
                    "sys.exit(main())", "report", "--study", "demo",
                    "--out", str(Path(folder) / "plan.md"),
@@ -184,6 +195,12 @@ def bench_report(db: Path) -> tuple[float, str]:
     return took, output[-1] if output else f"exit status {done.returncode}"
 
 
+def _where(db: Path | str) -> str:
+    from playtest.storage.db import safe_url
+
+    return safe_url(db) if isinstance(db, str) else str(db)
+
+
 def _timed(label: str, call: Callable[[], Any], rows: list[tuple[str, float]]) -> Any:
     started = time.perf_counter()
     result = call()
@@ -191,7 +208,7 @@ def _timed(label: str, call: Callable[[], Any], rows: list[tuple[str, float]]) -
     return result
 
 
-def breakdown(db: Path) -> list[tuple[str, float]]:
+def breakdown(db: Path | str) -> list[tuple[str, float]]:
     """Seconds of each loading step and each analytics call the pages make."""
     from analytics import confusion, derive, experiments, funnel, game_analytics, questionnaires
     from analytics.report import build_report, report_figures
@@ -235,6 +252,84 @@ def breakdown(db: Path) -> list[tuple[str, float]]:
     return rows
 
 
+@dataclass(frozen=True)
+class Measured:
+    """One database's figures: pages (name, first render s, cached s), report s."""
+
+    where: str
+    testers: int
+    snapshot: str
+    rows: list[tuple[str, float, float]]
+    report_s: float
+    report_said: str
+
+
+def measure(db: Path | str, args: argparse.Namespace, pages: list[str]) -> Measured:
+    """Fill (or reuse) the database, then time its snapshot, pages and report."""
+    testers = prepare_database(db, args.testers, args.seed, args.workers)
+    if args.breakdown:
+        print("\nbreakdown (seconds, one call each):")
+        for label, seconds in breakdown(db):
+            print(f"  {label:<40} {seconds:7.2f}")
+    built = snapshot_build(db)
+    snapshot = f"{built.how} in {built.seconds:.2f} s"
+    print(f"\nsnapshot (what `playtest demo`/`import` leave): {snapshot}", flush=True)
+    print(f"\npages at {testers} testers on {_where(db)} (seconds):", flush=True)
+    rows = bench_pages(db, pages, args.timeout)
+    report_s, said = bench_report(db)
+    if args.changed:
+        touched = touch_testers(db, args.changed)
+        first, cached = _first_and_cached(db, "overview", args.timeout)
+        rows.append((f"overview +{touched} changed", first, cached))
+    return Measured(_where(db), testers, snapshot, rows, report_s, said)
+
+
+def table(measured: Measured) -> list[str]:
+    # An empty script costs AppTest itself ~0.2 s per run: "net" takes that off.
+    base = measured.rows[0][2]
+    lines = [f"\n{measured.where}: {measured.testers} testers, snapshot {measured.snapshot}",
+             f"{'page':<16} {'first render':>12} {'cached':>8} {'cached net':>11}"]
+    for page, first, cached in measured.rows:
+        lines.append(f"{page:<16} {first:12.2f} {cached:8.2f} {max(cached - base, 0.0):11.2f}")
+    lines.append(f"{'playtest report':<16} {measured.report_s:12.2f}   ({measured.report_said})")
+    return lines
+
+
+def side_by_side(one: Measured, two: Measured, names: tuple[str, str]) -> list[str]:
+    """Both databases' pages in one table (seconds; cached is net of AppTest's own)."""
+    base_one, base_two = one.rows[0][2], two.rows[0][2]
+    second = dict((page, (first, cached)) for page, first, cached in two.rows)
+    head = (f"{'page':<22} {names[0] + ' first':>14} {names[0] + ' cached':>14} "
+            f"{names[1] + ' first':>16} {names[1] + ' cached':>16}")
+    lines = ["", "side by side (seconds; cached net of AppTest's own cost):", head]
+    for page, first, cached in one.rows[1:]:
+        other = second.get(page)
+        other_text = ("" if other is None else
+                      f"{other[0]:16.2f} {max(other[1] - base_two, 0.0):16.2f}")
+        lines.append(f"{page:<22} {first:14.2f} {max(cached - base_one, 0.0):14.2f} "
+                     f"{other_text}")
+    lines.append(f"{'playtest report':<22} {one.report_s:14.2f} {'':>14} {two.report_s:16.2f}")
+    return lines
+
+
+def _postgres(choice: str, folder: Path) -> tuple[str, Any]:
+    """A database URL on PostgreSQL and the throwaway server started for it (or None).
+    ``auto``: a server from tests/pg_server.py with a new database; a server URL ending
+    in ``/postgres``: a new database on it; any other URL: that database (reused when
+    it already holds the demo study)."""
+    from benchmarks.cluster import create_postgres_database
+
+    if choice != "auto":
+        if choice.rstrip("/").endswith("/postgres"):
+            return create_postgres_database(choice), None
+        return choice, None
+    from tests.pg_server import PostgresServer  # a checkout's throwaway server
+
+    server = PostgresServer()
+    server.start()
+    return create_postgres_database(server.url), server
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_dashboard",
                                      description=__doc__.split("\n\n")[0] if __doc__ else None)
@@ -242,6 +337,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="simulated testers when the database is new (default 10000)")
     parser.add_argument("--db", type=Path, default=None,
                         help="SQLite file to create or reuse (default: a temporary file)")
+    parser.add_argument("--postgres", default=None, metavar="URL|auto",
+                        help="also (or with --only-postgres, only) on PostgreSQL: a database "
+                             "URL (reused when it holds the demo study), a server URL ending "
+                             "in /postgres (a new database on it), or 'auto' (a throwaway "
+                             "server from tests/pg_server.py)")
+    parser.add_argument("--only-postgres", action="store_true",
+                        help="measure PostgreSQL only (with --postgres)")
     parser.add_argument("--seed", type=int, default=1, help="demo seed (default 1)")
     parser.add_argument("--workers", type=int, default=None,
                         help="processes simulating testers (default: the generator's)")
@@ -257,40 +359,35 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     pages = [p.strip() for p in args.pages.split(",") if p.strip()]
     unknown = sorted(set(pages) - set(PAGES))
-    if args.testers < 1 or unknown:
-        problem = f"unknown pages: {', '.join(unknown)}" if unknown else "--testers must be ≥ 1"
+    if args.testers < 1 or unknown or (args.only_postgres and not args.postgres):
+        problem = (f"unknown pages: {', '.join(unknown)}" if unknown else
+                   "--only-postgres needs --postgres" if args.testers >= 1 else
+                   "--testers must be ≥ 1")
         print(f"error: {problem}", file=sys.stderr)
         return 2
+    results: list[Measured] = []
+    server = None
     with tempfile.TemporaryDirectory() as folder:
-        db = args.db or Path(folder) / "dashboard.sqlite"
-        testers = prepare_database(db, args.testers, args.seed, args.workers)
-        if args.breakdown:
-            print("\nbreakdown (seconds, one call each):")
-            for label, seconds in breakdown(db):
-                print(f"  {label:<40} {seconds:7.2f}")
-        built = snapshot_build(db)
-        print(f"\nsnapshot (what `playtest demo`/`import` leave): {built.how} in "
-              f"{built.seconds:.2f} s", flush=True)
-        print(f"\npages at {testers} testers (seconds):", flush=True)
-        rows = bench_pages(db, pages, args.timeout)
-        report_s, said = bench_report(db)
-        refreshed = None
-        if args.changed:
-            touched = touch_testers(db, args.changed)
-            started = time.perf_counter()
-            first, cached = _first_and_cached(db, "overview", args.timeout)
-            rows.append((f"overview +{touched} changed", first, cached))
-            refreshed = time.perf_counter() - started
-        # An empty script costs AppTest itself ~0.2 s per run: "net" takes that off.
-        base = rows[0][2]
-        print(f"\n{'page':<16} {'first render':>12} {'cached':>8} {'cached net':>11}")
-        for page, first, cached in rows:
-            print(f"{page:<16} {first:12.2f} {cached:8.2f} {max(cached - base, 0.0):11.2f}")
-        print(f"{'playtest report':<16} {report_s:12.2f}   ({said})")
-        if refreshed is not None:
-            print(f"(the 'changed' row: that many testers' answers touched first, so the "
-                  f"snapshot re-derives them on the first render; {refreshed:.1f} s in all)")
-        print("targets: first render ≤ 2 s, cached ≤ 0.3 s, playtest report ≤ 10 s")
+        # The snapshots of this run's databases stay in its folder (unless one is set).
+        os.environ.setdefault("PLAYTEST_CACHE_DIR", str(Path(folder) / "cache"))
+        try:
+            if not args.only_postgres:
+                results.append(measure(args.db or Path(folder) / "dashboard.sqlite", args,
+                                       pages))
+            if args.postgres:
+                url, server = _postgres(args.postgres, Path(folder))
+                results.append(measure(url, args, pages))
+        finally:
+            if server is not None:
+                server.stop()
+    for measured in results:
+        print("\n".join(table(measured)))
+    if len(results) == 2:
+        print("\n".join(side_by_side(results[0], results[1], ("SQLite", "PostgreSQL"))))
+    if args.changed:
+        print(f"(the 'changed' row: {args.changed} testers' answers touched first, so the "
+              "snapshot re-derives them on the first render)")
+    print("targets: first render ≤ 2 s, cached ≤ 0.3 s, playtest report ≤ 10 s")
     return 0
 
 

@@ -2,6 +2,8 @@
 
     python -m benchmarks.loadtest --testers 50 --turns 10 [--think-ms 500:1500] [--seed 1]
                                 [--time-limit 600] [--keep DIR] [--quickack]
+                                [--processes N|N,M] [--proxy] [--postgres URL|auto]
+                                [--kill-one]
 
 Starts the real app (``streamlit run playtest/app.py``, the project's
 ``.streamlit/config.toml`` applies) on a scratch SQLite file holding one load study (no
@@ -20,6 +22,16 @@ Measured per roll and click: the round trip from sending the BackMsg to the
 throughput, errors; then the database is checked: every click a client sent is stored
 exactly once as a ``click`` event (by its nonce, the event's ``client_event_id``), no
 other clicks exist, and every session's ``seq`` runs 1..n without gaps.
+
+Past one process (``--processes 3``, issue 12): that many app processes on one PostgreSQL
+database behind Debian's nginx with ``deploy/nginx/playtest.conf`` (:mod:`benchmarks.cluster`).
+``--kill-one`` sends ``kill -9`` to one of them once a third of the clicks are
+acknowledged; its testers open their own link again (as a browser reconnects), nginx
+sends them to a live process, the board they are shown is checked against the replay of
+the game's stored record, and they play on. An action is *acknowledged* when its rerun
+finished; the database check then asks: every acknowledged roll and click stored once,
+an unacknowledged one at most once. ``--processes 1,3`` runs both and prints throughput
+and round-trip percentiles side by side.
 
 ``--quickack`` is a diagnosis: Streamlit 1.67 binds its listening socket itself with
 ``proto=0``, so asyncio does not set TCP_NODELAY on accepted sockets (uvicorn issue #3149
@@ -61,7 +73,7 @@ import tempfile
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -77,8 +89,12 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.runtime.state.session_state import STREAMLIT_INTERNAL_KEY_PREFIX
 
+from benchmarks.cluster import create_postgres_database, drop_postgres_database
 from benchmarks.devserver import StreamlitServer, start_streamlit
+from engine.vapoosh import Rules, VapooshGame, action_from_json
 from playtest import services
+from playtest.board import board_view
+from playtest.storage import repository as repo
 from playtest.storage.db import make_engine, upgrade
 from playtest.storage.models import EventRow, SessionRow
 from playtest.study_config import StudyConfig
@@ -92,6 +108,9 @@ START_LINE_TIMEOUT_S: Final = 180.0
 # Per turn a tester sends a roll and a click, plus a few extra reruns (a blocked roll, a
 # new game); anything beyond this many messages per turn is a stuck client.
 MESSAGES_PER_TURN: Final = 6
+# A tester whose connection drops opens their link again (a browser reconnecting); more
+# drops than this in one run is not a process that was killed but an app that is down.
+MAX_RECONNECTS: Final = 3
 _FINISHED_OK: Final = ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY
 _FINISHED_BAD: Final = ForwardMsg.ScriptFinishedStatus.FINISHED_WITH_COMPILE_ERROR
 
@@ -246,9 +265,16 @@ class SimulatedTester:
     connect_ms: float | None = None
     timings: list[tuple[str, float]] = field(default_factory=list)  # (roll|click, ms)
     bytes_received: list[int] = field(default_factory=list)  # per measured rerun
-    clicks: list[str] = field(default_factory=list)  # nonces of clicks sent
+    clicks: list[str] = field(default_factory=list)  # nonces of acknowledged clicks
+    rolls: list[str] = field(default_factory=list)  # nonces of acknowledged rolls
+    # Sent, and the connection was lost before the answer (a killed process): the app
+    # may or may not have stored it, never twice.
+    unacked: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     games: int = 0
+    reconnects: int = 0
+    resumes: list[ResumeCheck] = field(default_factory=list)
+    game_id: str = ""  # the game of the last board shown
 
 
 def _trigger(board_id: str, event: str, value: dict[str, Any]) -> WidgetState:
@@ -277,28 +303,56 @@ class StartLine:
         await asyncio.wait_for(self._go.wait(), START_LINE_TIMEOUT_S)
 
 
+# (tester code, the game they were in when the connection dropped, the first run after)
+ResumeChecker = Callable[[str, str, "RunResult"], Awaitable["ResumeCheck | None"]]
+_CONNECTION_LOST = (OSError, websockets.ConnectionClosed, websockets.InvalidHandshake)
+
+
+def _connect(url: str) -> Any:
+    ws_url = url.replace("http://", "ws://", 1) + "/_stcore/stream"
+    return websockets.connect(ws_url, subprotocols=[websockets.Subprotocol("streamlit")],
+                              max_size=None, open_timeout=RERUN_TIMEOUT_S)
+
+
 async def simulate_tester(
     url: str, study_id: str, turns: int, think_ms: tuple[int, int], rng: random.Random,
     number: int, start: StartLine, quickack: bool = False,
+    resume: ResumeChecker | None = None, on_click: Callable[[], None] | None = None,
 ) -> SimulatedTester:
     """Consent, wait at the start line, then play `turns` turns (a roll and a click
-    each); never raises: what went wrong is in the result's `errors`."""
+    each); never raises: what went wrong is in the result's `errors`.
+
+    With `resume`, a lost connection (its app process killed) is not the end: the tester
+    opens their own link (``?p=CODE``) again, as a browser reconnects, lands on whichever
+    process the proxy picks, `resume` checks the board it is shown, and play goes on.
+    """
     out = SimulatedTester(number)
-    ws_url = url.replace("http://", "ws://", 1) + "/_stcore/stream"
     arrived = False
     try:
-        async with websockets.connect(ws_url, subprotocols=[websockets.Subprotocol("streamlit")],
-                                      max_size=None, open_timeout=RERUN_TIMEOUT_S) as ws:
-            session = StreamlitSession(ws, f"study={study_id}", quickack=quickack)
-            started = time.perf_counter()
-            run = await session.rerun()
-            run = await _consent(session, run)
-            out.connect_ms = (time.perf_counter() - started) * 1000
-            out.participant_id = parse_qs(session.query_string).get("p", [""])[0]
-            arrived = True
-            start.arrive()
-            await start.wait()
-            await _play(session, run, turns, think_ms, rng, out)
+        while True:
+            query = f"p={out.participant_id}" if out.participant_id else f"study={study_id}"
+            try:
+                async with _connect(url) as ws:
+                    session = StreamlitSession(ws, query, quickack=quickack)
+                    started = time.perf_counter()
+                    run = await session.rerun()
+                    if not out.participant_id:
+                        run = await _consent(session, run)
+                        out.connect_ms = (time.perf_counter() - started) * 1000
+                        out.participant_id = parse_qs(session.query_string).get("p", [""])[0]
+                        arrived = True
+                        start.arrive()
+                        await start.wait()
+                    elif resume is not None:
+                        check = await resume(out.participant_id, out.game_id, run)
+                        if check is not None:
+                            out.resumes.append(check)
+                    await _play(session, run, turns, think_ms, rng, out, on_click)
+                    return out
+            except _CONNECTION_LOST:
+                if resume is None or not arrived or out.reconnects >= MAX_RECONNECTS:
+                    raise
+                out.reconnects += 1
     except (LoadTestError, OSError, TimeoutError, websockets.WebSocketException) as err:
         out.errors.append(f"tester {number}: {type(err).__name__}: {err}")
     finally:
@@ -324,7 +378,8 @@ async def _consent(session: StreamlitSession, run: RunResult) -> RunResult:
 
 
 async def _play(session: StreamlitSession, run: RunResult, turns: int,
-                think_ms: tuple[int, int], rng: random.Random, out: SimulatedTester) -> None:
+                think_ms: tuple[int, int], rng: random.Random, out: SimulatedTester,
+                on_click: Callable[[], None] | None = None) -> None:
     budget = turns * MESSAGES_PER_TURN + 10
     tried: dict[str, set[int]] = {}  # view token -> tiles already clicked on that view
     while len(out.clicks) < turns:
@@ -334,6 +389,8 @@ async def _play(session: StreamlitSession, run: RunResult, turns: int,
         if run.exceptions:
             out.errors.append(f"tester {out.number}: app exception {run.exceptions[0]}")
         board, board_id = run.board, run.board_id
+        if board_id is not None:
+            out.game_id = game_id_of(board_id)
         if think_ms[1]:
             await asyncio.sleep(rng.uniform(*think_ms) / 1000)
         if board is None or board_id is None or board.get("phase") == "over":
@@ -352,12 +409,19 @@ async def _play(session: StreamlitSession, run: RunResult, turns: int,
             index = _pick_tile(board, tried.setdefault(board["token"], set()), rng)
             value = {"index": index, "c": index % 12 + 1, "r": index // 12 + 1,
                      "seq": len(out.clicks) + 1, **common}
-            out.clicks.append(nonce)
+            out.unacked.append(nonce)
             run = await session.rerun([_trigger(board_id, "click", value)])
+            out.unacked.remove(nonce)
+            out.clicks.append(nonce)
             out.timings.append(("click", run.ms))
             out.bytes_received.append(run.bytes)
+            if on_click is not None:
+                on_click()
         else:
+            out.unacked.append(nonce)
             run = await session.rerun([_trigger(board_id, "roll", common)])
+            out.unacked.remove(nonce)
+            out.rolls.append(nonce)
             out.timings.append(("roll", run.ms))
             out.bytes_received.append(run.bytes)
 
@@ -396,18 +460,27 @@ class PlayPhase:
 async def run_testers(url: str, study_id: str, testers: int, turns: int,
                       think_ms: tuple[int, int], seed: int, time_limit_s: float,
                       server_cpu: Callable[[], float | None] = lambda: None,
-                      quickack: bool = False) -> PlayPhase:
+                      quickack: bool = False, resume: ResumeChecker | None = None,
+                      on_clicks: Callable[[int], None] | None = None) -> PlayPhase:
     """All testers at once; a tester still running at the time limit is cancelled.
-    `server_cpu` reads the server's CPU seconds so far (for the play phase's share)."""
+    `server_cpu` reads the server's CPU seconds so far (for the play phase's share);
+    `on_clicks` hears the number of clicks acknowledged so far, after each one; `resume`
+    makes testers reconnect after a lost connection (see :func:`simulate_tester`)."""
     mark: dict[str, float | None] = {}
+    clicks = [0]
 
     def on_start() -> None:
         mark.update(wall=time.perf_counter(), client=time.process_time(), server=server_cpu())
 
+    def on_click() -> None:
+        clicks[0] += 1
+        if on_clicks is not None:
+            on_clicks(clicks[0])
+
     start = StartLine(testers, on_start)
     tasks = [asyncio.create_task(simulate_tester(url, study_id, turns, think_ms,
                                                  random.Random(seed * 1000 + n), n, start,
-                                                 quickack))
+                                                 quickack, resume, on_click))
              for n in range(testers)]
     done, pending = await asyncio.wait(tasks, timeout=time_limit_s)
     for task in pending:
@@ -432,44 +505,55 @@ async def run_testers(url: str, study_id: str, testers: int, turns: int,
 
 @dataclass(frozen=True)
 class StorageCheck:
-    """Clicks sent against click events stored, and the seq numbers of every session."""
+    """Acknowledged rolls and clicks against the events stored, and every session's seq.
 
-    clicks_sent: int
+    An action is *acknowledged* when its rerun finished (the app stores an action before
+    it draws the answer); one whose connection was lost first (a killed process) is
+    *unacknowledged*: stored at most once, or not at all.
+    """
+
+    clicks_sent: int  # acknowledged clicks
     clicks_stored: int
-    missing: int  # sent, not stored as a click of that tester
+    missing: int  # acknowledged, not stored as an event of that tester
     duplicated: int  # a nonce stored more than once
     unexpected: int  # stored clicks no client sent
     sessions: int
     sessions_with_gaps: int
     wrong_clicks: int = 0  # stored clicks the rules judged wrong (information only)
+    rolls_sent: int = 0  # acknowledged rolls
+    unacknowledged: int = 0
+    unacknowledged_stored: int = 0
 
     @property
     def ok(self) -> bool:
-        return (self.missing == self.duplicated == self.unexpected == self.sessions_with_gaps
-                == 0 and self.clicks_stored == self.clicks_sent)
+        return self.missing == self.duplicated == self.unexpected == self.sessions_with_gaps == 0
 
 
 def check_storage(engine: Engine, study_id: str, results: Sequence[SimulatedTester]) -> StorageCheck:
-    """Compare the clicks the clients sent with the study's stored click events."""
+    """Compare what the clients sent with the study's stored events."""
+    participant_ids = {r.participant_id for r in results if r.participant_id}
     with engine.connect() as conn:
-        clicks = conn.execute(
+        stored_rows = conn.execute(
             select(events_table.c.client_event_id, events_table.c.participant_id,
-                   events_table.c.props)
-            .where(events_table.c.study_id == study_id, events_table.c.type == "click")
+                   events_table.c.type, events_table.c.props)
+            .where(events_table.c.study_id == study_id,
+                   events_table.c.type.in_(("click", "roll")),
+                   events_table.c.client_event_id.is_not(None))
         ).all()
         seqs = conn.execute(
             select(events_table.c.session_id, events_table.c.seq)
             .where(events_table.c.study_id == study_id)
         ).all()
-        participant_ids = {r.participant_id for r in results if r.participant_id}
         last: dict[str, int] = {
             row.session_id: int(row.last_seq) for row in conn.execute(
                 select(sessions_table.c.session_id, sessions_table.c.last_seq)
                 .where(sessions_table.c.participant_id.in_(participant_ids))
             )
         }
-    stored = Counter((row.client_event_id, row.participant_id) for row in clicks)
-    sent = {(nonce, r.participant_id) for r in results for nonce in r.clicks}
+    clicks = [row for row in stored_rows if row.type == "click"]
+    stored = Counter((row.client_event_id, row.participant_id) for row in stored_rows)
+    acked = {(nonce, r.participant_id) for r in results for nonce in (*r.clicks, *r.rolls)}
+    unacked = {(nonce, r.participant_id) for r in results for nonce in r.unacked}
     per_session: dict[str, list[int]] = {session_id: [] for session_id in last}
     for session_id, seq in seqs:
         per_session.setdefault(session_id, []).append(int(seq))
@@ -480,13 +564,96 @@ def check_storage(engine: Engine, study_id: str, results: Sequence[SimulatedTest
     return StorageCheck(
         clicks_sent=sum(len(r.clicks) for r in results),
         clicks_stored=len(clicks),
-        missing=sum(1 for key in sent if key not in stored),
+        missing=sum(1 for key in acked if key not in stored),
         duplicated=sum(1 for n in stored.values() if n > 1),
-        unexpected=sum(1 for key in stored if key not in sent),
+        unexpected=sum(1 for row in clicks
+                       if (row.client_event_id, row.participant_id) not in acked | unacked),
         sessions=len(per_session),
         sessions_with_gaps=len(gaps),
         wrong_clicks=sum(1 for row in clicks if _props(row.props).get("ok") is False),
+        rolls_sent=sum(len(r.rolls) for r in results),
+        unacknowledged=len(unacked),
+        unacknowledged_stored=sum(1 for key in unacked if key in stored),
     )
+
+
+# -- a resumed board against the replay of its stored record ----------------------------
+
+
+@dataclass(frozen=True)
+class ResumeCheck:
+    """The board a reconnected tester was shown, and the replay of the game's record as
+    stored at that moment: owners of the 144 tiles, phase, player to move, turn. And
+    whether it is the game they were playing (or that game is over: an unacknowledged
+    click may have won it, and the next game starts)."""
+
+    participant_id: str
+    game_id: str
+    shown: tuple[str, str, int | None, int]
+    replayed: tuple[str, str, int | None, int]
+    previous_game_id: str = ""
+    previous_finished: bool = False
+
+    @property
+    def equal(self) -> bool:
+        return self.shown == self.replayed
+
+    @property
+    def continued(self) -> bool:
+        return self.game_id == self.previous_game_id or self.previous_finished
+
+    @property
+    def ok(self) -> bool:
+        return self.equal and self.continued
+
+
+def game_id_of(board_id: str) -> str:
+    """The game a drawn board belongs to: its widget key is ``board-<game id>``.
+
+    >>> game_id_of("$$ID-0a1b2c-board-g-123")
+    'g-123'
+    """
+    key = user_key(board_id)
+    return key.removeprefix("board-") if key.startswith("board-") else ""
+
+
+def replayed_board(engine: Engine, game_id: str) -> tuple[str, str, int | None, int] | None:
+    """What the board of ``game_id`` shows, computed only from its stored record."""
+    record = repo.load_game(engine, game_id)
+    if record is None:
+        return None
+    state = VapooshGame(Rules.from_obj(record.rules), players=len(record.seats)).new_initial_state()
+    for action in record.actions:
+        state.apply(action_from_json(action))
+    owners = board_view(state.board_rows()).to_data()["owners"]
+    phase = state.phase if state.phase in ("roll", "place", "over") else "roll"
+    to_move = None if state.phase == "over" else int(state.to_move)
+    return owners, phase, to_move, int(state.turns)
+
+
+def replay_checker(engine: Engine) -> ResumeChecker:
+    """A `resume` for :func:`simulate_tester`: compares the board shown on reconnecting
+    with :func:`replayed_board` (read in a thread: the other testers play on meanwhile;
+    the checked tester waits, so its record cannot move)."""
+
+    def previous_finished(game_id: str) -> bool:
+        record = repo.load_game(engine, game_id) if game_id else None
+        return record is not None and record.finished
+
+    async def check(participant_id: str, previous: str, run: RunResult) -> ResumeCheck | None:
+        board, board_id = run.board, run.board_id
+        if board is None or board_id is None:
+            return None
+        game_id = game_id_of(board_id)
+        replayed = await asyncio.to_thread(replayed_board, engine, game_id)
+        finished = await asyncio.to_thread(previous_finished, previous)
+        shown = (str(board.get("owners")), str(board.get("phase")), board.get("to_move"),
+                 int(board.get("turn") or 0))
+        return ResumeCheck(participant_id, game_id, shown,
+                           replayed if replayed is not None else ("", "", None, -1),
+                           previous, finished)
+
+    return check
 
 
 def _props(raw: Any) -> dict[str, Any]:
@@ -504,6 +671,35 @@ def load_study_config() -> StudyConfig:
 
 
 @dataclass(frozen=True)
+class Deployment:
+    """Where the app runs for one benchmark run.
+
+    >>> Deployment().describe()
+    '1 app process, SQLite'
+    >>> Deployment(processes=3, postgres="postgresql://x/y", kill_after_clicks=90).describe()
+    '3 app processes behind nginx (deploy/nginx/playtest.conf), PostgreSQL, kill -9 of one after 90 clicks'
+    """
+
+    processes: int = 1
+    proxy: bool = False  # behind deploy/'s nginx (always when processes > 1)
+    postgres: str | None = None  # a PostgreSQL server URL (a fresh database on it), else SQLite
+    kill_after_clicks: int | None = None  # kill -9 one process once this many are acknowledged
+
+    @property
+    def behind_proxy(self) -> bool:
+        return self.proxy or self.processes > 1
+
+    def describe(self) -> str:
+        text = f"{self.processes} app process{'es' if self.processes != 1 else ''}"
+        if self.behind_proxy:
+            text += " behind nginx (deploy/nginx/playtest.conf)"
+        text += ", PostgreSQL" if self.postgres else ", SQLite"
+        if self.kill_after_clicks is not None:
+            text += f", kill -9 of one after {self.kill_after_clicks} clicks"
+        return text
+
+
+@dataclass(frozen=True)
 class Report:
     """The measured numbers of one benchmark run."""
 
@@ -513,10 +709,37 @@ class Report:
     storage: StorageCheck
     load_avg: float | None = None  # the machine's 1-minute load average before the run
     quickack: bool = False  # the clients ACKed at once (a diagnosis, not what browsers do)
+    deployment: Deployment = field(default_factory=lambda: Deployment())
+    killed_after_clicks: int | None = None  # when one process got kill -9 (None: never)
 
     @property
     def results(self) -> tuple[SimulatedTester, ...]:
         return self.play.results
+
+    @property
+    def resumes(self) -> list[ResumeCheck]:
+        return [check for r in self.results for check in r.resumes]
+
+    @property
+    def reconnected(self) -> int:
+        """Testers whose connection was lost and who carried on through a new one."""
+        return sum(1 for r in self.results if r.reconnects)
+
+    @property
+    def kill_ok(self) -> bool:
+        """No kill asked for, or it happened, its testers reconnected and every resumed
+        board is the replay of its stored record."""
+        if self.deployment.kill_after_clicks is None:
+            return True
+        return (self.killed_after_clicks is not None and self.reconnected > 0
+                and bool(self.resumes) and all(c.ok for c in self.resumes))
+
+    def percentile_ms(self, pct: float) -> float:
+        return percentile(self.round_trips, pct) if self.round_trips else math.nan
+
+    @property
+    def reruns_per_s(self) -> float:
+        return len(self.round_trips) / max(self.play.wall_s, 1e-9)
 
     @property
     def round_trips(self) -> list[float]:
@@ -536,7 +759,7 @@ class Report:
 
     @property
     def ok(self) -> bool:
-        return (self.storage.ok and not self.errors and bool(self.round_trips)
+        return (self.storage.ok and not self.errors and bool(self.round_trips) and self.kill_ok
                 and self.median_ms <= TARGET_MEDIAN_MS and self.p95_ms <= TARGET_P95_MS)
 
     def lines(self) -> list[str]:
@@ -548,7 +771,7 @@ class Report:
         verdict = {True: "ok", False: "MISSED"}
         lines = [
             f"load test: {self.testers} testers x {self.turns} turns over Streamlit's websocket "
-            f"protocol (real server, {APP})"
+            f"protocol (real server, {APP}; {self.deployment.describe()})"
             + (", clients with TCP_QUICKACK (diagnosis: browsers do not do this)"
                if self.quickack else ""),
             f"reruns measured: {len(trips)} ({by_kind['roll']} rolls, {by_kind['click']} "
@@ -579,12 +802,24 @@ class Report:
             f"{'?' if self.load_avg is None else f'{self.load_avg:.2f}'} before the run",
             f"errors: {len(self.errors)}",
             *(f"  {e}" for e in self.errors[:10]),
-            f"database: {s.clicks_sent} clicks sent, {s.clicks_stored} stored, {s.missing} "
-            f"missing, {s.duplicated} duplicated, {s.unexpected} unexpected; {s.sessions} "
+            f"database: {s.clicks_sent} clicks and {s.rolls_sent} rolls acknowledged, "
+            f"{s.clicks_stored} clicks stored, {s.missing} acknowledged missing, "
+            f"{s.duplicated} duplicated, {s.unexpected} unexpected; {s.unacknowledged} "
+            f"unacknowledged ({s.unacknowledged_stored} of them stored); {s.sessions} "
             f"sessions, {s.sessions_with_gaps} with seq gaps [{verdict[s.ok]}]; "
             f"{s.wrong_clicks} clicks judged wrong by the rules",
-            f"result: {'PASS' if self.ok else 'FAIL'}",
         ]
+        if self.deployment.kill_after_clicks is not None:
+            resumes = self.resumes
+            lines.append(
+                "kill -9: " + ("never happened" if self.killed_after_clicks is None else
+                               f"one app process after {self.killed_after_clicks} clicks")
+                + f"; {self.reconnected} testers reconnected through the proxy, "
+                f"{len(resumes)} boards resumed, {sum(1 for c in resumes if c.continued)} "
+                f"in the game they were playing (or the next, theirs being over), "
+                f"{sum(1 for c in resumes if c.equal)} equal to the replay of their stored "
+                f"record [{verdict[self.kill_ok]}]")
+        lines.append(f"result: {'PASS' if self.ok else 'FAIL'}")
         return lines
 
 
@@ -606,7 +841,10 @@ def process_cpu_seconds(pid: int) -> float | None:
 
 def prepare_database(path: Path) -> tuple[str, Engine]:
     """A migrated SQLite file at `path` with the load study; returns (url, engine)."""
-    url = f"sqlite:///{path}"
+    return _prepare(f"sqlite:///{path}")
+
+
+def _prepare(url: str) -> tuple[str, Engine]:
     engine = make_engine(url)
     upgrade(engine)
     services.create_study(engine, title="Load test", config=load_study_config(),
@@ -614,36 +852,83 @@ def prepare_database(path: Path) -> tuple[str, Engine]:
     return url, engine
 
 
+class ServerCpu:
+    """CPU seconds of the app processes so far; a killed process keeps what it had used
+    (read just before the kill)."""
+
+    def __init__(self, pids: Sequence[int]) -> None:
+        self.pids = list(pids)
+        self.frozen: dict[int, float] = {}
+
+    def freeze(self, pid: int) -> None:
+        self.frozen[pid] = process_cpu_seconds(pid) or 0.0
+
+    def total(self) -> float | None:
+        values = [self.frozen.get(pid, process_cpu_seconds(pid)) for pid in self.pids]
+        return None if any(v is None for v in values) else sum(v or 0.0 for v in values)
+
+
 def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500, 1500),
                   seed: int = 1, time_limit_s: float = 600.0, work_dir: Path | None = None,
-                  server_log: list[str] | None = None, quickack: bool = False) -> Report:
+                  server_log: list[str] | None = None, quickack: bool = False,
+                  deployment: Deployment | None = None) -> Report:
     """Start the app on a scratch database, run the testers, check the database.
 
-    `work_dir` keeps the SQLite file and the server log (default: a temporary folder,
-    removed afterwards). The server's last log lines go to `server_log` when given.
+    `deployment` says how (default: one process on a SQLite file, as a classroom runs
+    it). Behind the proxy (``deploy/``'s nginx, :mod:`benchmarks.cluster`), testers whose
+    connection drops reconnect and their resumed board is checked against its replay.
+    `work_dir` keeps the database (SQLite) and the server logs (default: a temporary
+    folder, removed afterwards). The servers' last log lines go to `server_log`.
     """
+    from benchmarks import cluster
+
+    setup = deployment or Deployment()
     with tempfile.TemporaryDirectory(prefix="playtest-load-") as tmp:
         folder = work_dir or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
-        db_path = folder / "loadtest.sqlite"
-        for old in folder.glob("loadtest.sqlite*"):
-            old.unlink()
-        url, engine = prepare_database(db_path)
-        server: StreamlitServer = start_streamlit(APP, {"DATABASE_URL": url}, folder)
+        if setup.postgres:
+            url, engine = _prepare(create_postgres_database(setup.postgres))
+        else:
+            db_path = folder / "loadtest.sqlite"
+            for old in folder.glob("loadtest.sqlite*"):
+                old.unlink()
+            url, engine = prepare_database(db_path)
+        env = {"DATABASE_URL": url}
+        running: cluster.Cluster | StreamlitServer
+        if setup.behind_proxy:
+            running = cluster.start_cluster(setup.processes, env, folder)
+            pids = [app.proc.pid for app in running.apps]
+        else:
+            running = start_streamlit(APP, env, folder)
+            pids = [running.proc.pid]
+        cpu = ServerCpu(pids)
+        killed: list[int] = []
+
+        def on_clicks(total: int) -> None:
+            if (isinstance(running, cluster.Cluster) and setup.kill_after_clicks is not None
+                    and total >= setup.kill_after_clicks and not killed):
+                cpu.freeze(running.apps[0].proc.pid)
+                running.kill(0)
+                killed.append(total)
+
         try:
             load_avg = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
-            pid = server.proc.pid
-            play = asyncio.run(run_testers(server.url, STUDY_ID, testers, turns, think_ms,
-                                           seed, time_limit_s,
-                                           server_cpu=lambda: process_cpu_seconds(pid),
-                                           quickack=quickack))
+            play = asyncio.run(run_testers(
+                running.url, STUDY_ID, testers, turns, think_ms, seed, time_limit_s,
+                server_cpu=cpu.total, quickack=quickack,
+                resume=replay_checker(engine) if setup.behind_proxy else None,
+                on_clicks=on_clicks))
         finally:
             if server_log is not None:
-                server_log.append(server.log_tail())
-            server.stop()
+                apps = running.apps if isinstance(running, cluster.Cluster) else [running]
+                server_log.extend(app.log_tail() for app in apps)
+            running.stop()
         storage = check_storage(engine, STUDY_ID, play.results)
         engine.dispose()
-    return Report(testers, turns, play, storage, load_avg, quickack)
+        if setup.postgres and work_dir is None:
+            drop_postgres_database(setup.postgres, url)
+    return Report(testers, turns, play, storage, load_avg, quickack, setup,
+                  killed[0] if killed else None)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -663,7 +948,66 @@ def build_parser() -> argparse.ArgumentParser:
                              "hides the server's Nagle + delayed-ACK stall; browsers do not")
     parser.add_argument("--keep", type=Path, default=None,
                         help="folder to keep the SQLite file and server log in")
+    parser.add_argument("--processes", default="1",
+                        help="app processes, or a list to compare (e.g. 1,3): more than one "
+                             "(or a list) runs behind deploy/'s nginx on PostgreSQL")
+    parser.add_argument("--proxy", action="store_true",
+                        help="behind deploy/'s nginx even with one process")
+    parser.add_argument("--postgres", default=None, metavar="URL|auto",
+                        help="a PostgreSQL server URL whose user may CREATE DATABASE, or "
+                             "'auto' to start a throwaway one (tests/pg_server.py); default "
+                             "SQLite for one process, 'auto' for more")
+    parser.add_argument("--kill-one", action="store_true",
+                        help="kill -9 one app process when a third of the clicks are "
+                             "acknowledged; its testers reconnect through nginx")
     return parser
+
+
+def parse_processes(text: str) -> list[int]:
+    """``"3"`` or ``"1,3"``: the process counts to run.
+
+    >>> parse_processes("1,3")
+    [1, 3]
+    """
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or not all(1 <= n <= 16 for n in counts):
+        raise UsageError(f"--processes {text!r}: use N or N,M,... with 1 <= N <= 16")
+    return counts
+
+
+def comparison_lines(reports: Sequence[Report]) -> list[str]:
+    """One line per run: the figures to compare between process counts."""
+    width = max(len(report.deployment.describe()) for report in reports)
+    lines = ["", "comparison (same testers, turns, think time and seed):",
+             f"{'deployment':<{width}} {'reruns/s':>8} {'p50 ms':>7} {'p95 ms':>7} "
+             f"{'p99 ms':>7} {'CPU/rerun':>9}"]
+    for report in reports:
+        cpu = report.play.server_cpu_s
+        per = "?" if cpu is None or not report.round_trips else \
+            f"{1000 * cpu / len(report.round_trips):.1f} ms"
+        lines.append(f"{report.deployment.describe():<{width}} {report.reruns_per_s:>8.1f} "
+                     f"{report.median_ms:>7.1f} {report.p95_ms:>7.1f} "
+                     f"{report.percentile_ms(99):>7.1f} {per:>9}")
+    return lines
+
+
+def _postgres_server(choice: str | None, needed: bool) -> tuple[str | None, Any]:
+    """(server URL, a server this command started or None)."""
+    if choice is None and not needed:
+        return None, None
+    if choice not in (None, "auto"):
+        return choice, None
+    try:
+        from tests.pg_server import PostgresServer  # a checkout's throwaway server
+    except ImportError as err:
+        raise UsageError(f"--postgres auto needs the project checkout's tests/pg_server.py "
+                         f"({err}); pass a server URL instead") from err
+    server = PostgresServer()
+    server.start()
+    return server.url, server
 
 
 class _Parser(argparse.ArgumentParser):
@@ -677,27 +1021,52 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         think = parse_think(args.think_ms)
+        counts = parse_processes(args.processes)
         if not 1 <= args.testers <= 200:
             raise UsageError(f"--testers {args.testers}: use 1 to 200")
         if not 1 <= args.turns <= 500:
             raise UsageError(f"--turns {args.turns}: use 1 to 500")
         if not 1 <= args.time_limit <= 3600:
             raise UsageError(f"--time-limit {args.time_limit}: use 1 to 3600 seconds")
+        if args.kill_one and max(counts) < 2:
+            raise UsageError("--kill-one needs --processes 2 or more")
+        many = max(counts) > 1 or args.proxy
+        postgres, started = _postgres_server(args.postgres, needed=many)
     except UsageError as err:
         print(f"loadtest: {err}", file=sys.stderr)
         return 2
-    log: list[str] = []
-    try:
-        report = run_benchmark(args.testers, args.turns, think_ms=think, seed=args.seed,
-                               time_limit_s=args.time_limit, work_dir=args.keep,
-                               server_log=log, quickack=args.quickack)
-    except RuntimeError as err:  # the server did not start: its log says why
+    except RuntimeError as err:  # the throwaway PostgreSQL did not start
         print(f"loadtest: {err}", file=sys.stderr)
         return 1
-    print("\n".join(report.lines()))
-    if report.errors and log:
-        print("server log (last lines):\n" + log[0])
-    return 0 if report.ok else 1
+    reports: list[Report] = []
+    try:
+        for count in counts:
+            log: list[str] = []
+            # Compared runs all go through nginx: only the number of processes differs.
+            setup = Deployment(
+                processes=count, proxy=many, postgres=postgres,
+                kill_after_clicks=(max(1, args.testers * args.turns // 3)
+                                   if args.kill_one and count > 1 else None))
+            try:
+                report = run_benchmark(args.testers, args.turns, think_ms=think, seed=args.seed,
+                                       time_limit_s=args.time_limit, work_dir=args.keep,
+                                       server_log=log, quickack=args.quickack,
+                                       deployment=setup)
+            except RuntimeError as err:  # a server did not start: its log says why
+                print(f"loadtest: {err}", file=sys.stderr)
+                return 1
+            if len(counts) > 1:
+                print()
+            print("\n".join(report.lines()))
+            if report.errors and log:
+                print("server log (last lines):\n" + "\n".join(log))
+            reports.append(report)
+    finally:
+        if started is not None:
+            started.stop()
+    if len(reports) > 1:
+        print("\n".join(comparison_lines(reports)))
+    return 0 if all(r.ok for r in reports) else 1
 
 
 if __name__ == "__main__":

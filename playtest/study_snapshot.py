@@ -31,6 +31,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -270,43 +271,87 @@ def _write(folder: Path, snapshot: _Snapshot) -> bool:
         return _write_unlocked(folder, snapshot)
 
 
+#: A generation replaced as current is kept this long, so readers that started on it
+#: finish (a read takes seconds); a half-written one (its writer died) this long.
+RETIRED_GRACE_S = 120.0
+ABANDONED_S = 3600.0
+_TEMP_PREFIX = ".tmp-"
+
+
 def _write_unlocked(folder: Path, snapshot: _Snapshot) -> bool:
     """Save ``snapshot`` as a new generation and point ``CURRENT`` at it atomically.
 
-    Readers of the previous generation are not disturbed while they read (generations
-    older than the previous one are removed). Returns False if the folder is not
-    writable: the snapshot is a cache, the dashboard works without it.
+    Several processes, on several machines sharing ``$PLAYTEST_CACHE_DIR``, may write at
+    once; none disturbs another or a reader:
+
+    - a generation is written under a temporary name of its own and renamed whole, so
+      ``CURRENT`` only ever names a complete generation (last rename wins: any complete
+      snapshot is valid, since its marks say which testers it holds);
+    - the generation ``CURRENT`` stops naming is touched ("retired now") and removed only
+      :data:`RETIRED_GRACE_S` later, so a reader that started on it finishes;
+    - another writer's temporary folder is left alone unless abandoned for
+      :data:`ABANDONED_S`.
+
+    Returns False if the folder is not writable: the snapshot is a cache, the dashboard
+    works without it.
     """
-    generation = f"g{time.time_ns()}-{uuid.uuid4().hex[:6]}"
-    where = folder / generation
+    generation = f"g{time.time_ns()}-{uuid.uuid4().hex[:8]}"
+    temporary = folder / f"{_TEMP_PREFIX}{generation}"
     try:
-        where.mkdir(parents=True, exist_ok=False)
+        temporary.mkdir(parents=True, exist_ok=False)
         for key, table in snapshot.tables.items():
-            _write_table(table, where / _file_name(key), _JSON_COLUMNS.get(key, []))
-        _write_table(snapshot.responses, where / "responses.parquet", ["value"])
-        _write_table(snapshot.scores, where / "scores.parquet", [])
-        _write_table(snapshot.quiz, where / "quiz.parquet", [])
-        (where / "meta.json").write_text(
+            _write_table(table, temporary / _file_name(key), _JSON_COLUMNS.get(key, []))
+        _write_table(snapshot.responses, temporary / "responses.parquet", ["value"])
+        _write_table(snapshot.scores, temporary / "scores.parquet", [])
+        _write_table(snapshot.quiz, temporary / "quiz.parquet", [])
+        (temporary / "meta.json").write_text(
             json.dumps({"format": SNAPSHOT_FORMAT, "code": code_signature(),
                         "tables": list(snapshot.tables),
                         "marks": {pid: list(mark) for pid, mark in snapshot.marks.items()}}),
             encoding="utf-8")
-        previous = None
+        os.rename(temporary, folder / generation)
         current = folder / "CURRENT"
-        if current.exists():
-            previous = current.read_text(encoding="utf-8").strip()
         pointer = folder / f"CURRENT.{generation}"
         pointer.write_text(generation, encoding="utf-8")
+        previous = _read_pointer(current)
         os.replace(pointer, current)
-        for old in folder.iterdir():
-            if old.is_dir() and old.name not in (generation, previous):
-                shutil.rmtree(old, ignore_errors=True)
+        if previous and previous != generation:
+            with contextlib.suppress(OSError):
+                os.utime(folder / previous)  # retired now: its readers get the grace time
+        _remove_old(folder, keep={generation, _read_pointer(current)})
         return True
     except (OSError, pa.ArrowException):
         # Not writable, or a column Parquet cannot hold as it is (an imported prop that
         # is a number here and a text there): no snapshot rather than an altered one.
-        shutil.rmtree(where, ignore_errors=True)
+        shutil.rmtree(temporary, ignore_errors=True)
         return False
+
+
+def _read_pointer(current: Path) -> str:
+    try:
+        return current.read_text(encoding="utf-8").strip()
+    except OSError:
+        return ""
+
+
+def _remove_old(folder: Path, keep: set[str]) -> None:
+    """Remove generations retired more than the grace time ago, and abandoned temporary
+    folders; never the current one or another writer's work in progress."""
+    now = time.time()
+    for old in folder.iterdir():
+        if old.name in keep or not old.is_dir():
+            continue
+        try:
+            age = now - old.stat().st_mtime
+        except OSError:
+            continue  # removed by another writer meanwhile
+        limit = ABANDONED_S if old.name.startswith(_TEMP_PREFIX) else RETIRED_GRACE_S
+        if age > limit:
+            shutil.rmtree(old, ignore_errors=True)
+    for stray in folder.glob("CURRENT.*"):  # a pointer whose writer died before renaming
+        with contextlib.suppress(OSError):
+            if now - stray.stat().st_mtime > ABANDONED_S:
+                stray.unlink()
 
 
 def discard(engine: Engine, study_id: str | None = None) -> None:

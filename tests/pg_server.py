@@ -26,8 +26,6 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 
 class PostgresUnavailable(RuntimeError):
     """No PostgreSQL server could be started here (the message says why)."""
@@ -148,6 +146,8 @@ def in_ci() -> bool:
 
 def postgres_url_or_skip() -> Iterator[str]:
     """Generator for a session fixture: yields a server URL, skips (fails under CI)."""
+    import pytest  # here, not above: benchmarks start servers without pytest installed
+
     given = os.environ.get("PLAYTEST_TEST_POSTGRES_URL")
     if given:
         yield given

@@ -18,6 +18,8 @@ import streamlit as st
 
 from playtest import auth, runtime
 from playtest.app_pages import cookies
+from playtest.forwarded import client_address as forwarded_address
+from playtest.forwarded import trusted_proxies
 from playtest.storage import sign_in
 
 SIGNED_IN = "designer_signed_in"
@@ -25,12 +27,18 @@ COOKIE_CHECKED = "designer_cookie_checked"
 
 
 def client_id() -> str:
-    """Who is trying: the connection's address (``local`` through localhost or a proxy)."""
+    """Who is trying: the visitor's address (``local`` for this machine). Behind a
+    trusted reverse proxy it is the address the proxy saw (``X-Forwarded-For``, see
+    :mod:`playtest.forwarded`), so the per-address limit does not act as a global one."""
     try:
-        address = st.context.ip_address
+        peer = st.context.ip_address
+        forwarded = st.context.headers.get("X-Forwarded-For")
     except Exception:  # noqa: BLE001 - no browser context (AppTest)
-        address = None
-    return f"ip:{address}" if isinstance(address, str) and address else "local"
+        peer, forwarded = None, None
+    address = forwarded_address(peer if isinstance(peer, str) else None,
+                                forwarded if isinstance(forwarded, str) else None,
+                                trusted_proxies())
+    return f"ip:{address}" if address else "local"
 
 
 def is_signed_in() -> bool:

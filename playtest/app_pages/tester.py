@@ -15,7 +15,7 @@ from typing import Any, Literal, TypeVar
 
 import streamlit as st
 
-from playtest import runtime, services
+from playtest import resume_state, runtime, services
 from playtest.app_pages import identity
 from playtest.app_pages.common import log_page, plain, tester_session
 from playtest.app_pages.trouble import guarded
@@ -173,7 +173,39 @@ def _controller(tester: services.Tester, *, new: bool = False) -> PlayController
                                   new=new)
         st.session_state["ctrl"] = ctrl
         _after_action(ctrl, [])
+        if not new and st.session_state.get("cue") is None:
+            _restore_message(tester, ctrl)
     return ctrl
+
+
+RESTORED_MESSAGE = "restored_message"
+SETTINGS_RESTORED = "settings_restored"
+
+
+def _restore_message(tester: services.Tester, ctrl: PlayController) -> None:
+    """A game resumed in a new session (another process, a reload) shows the message its
+    board last showed (as logged: not logged again, no sound)."""
+    stored = resume_state.last_message(runtime.database(), tester.code, ctrl.game_id)
+    if stored is None:
+        return
+    try:
+        tone = runtime.catalog().entry(stored.key).tone
+    except MessageError:
+        tone = "info"
+    st.session_state[RESTORED_MESSAGE] = (ctrl.game_id, stored.text, tone)
+
+
+def _restore_settings(tester: services.Tester) -> None:
+    """Sound and speed as the tester last set them (their ``setting`` events), once per
+    session: a session that starts on another process keeps them."""
+    if st.session_state.get(SETTINGS_RESTORED):
+        return
+    st.session_state[SETTINGS_RESTORED] = True
+    settings = resume_state.last_settings(runtime.database(), tester.code)
+    if isinstance(settings.get("mute"), bool):
+        st.session_state["muted"] = settings["mute"]
+    if settings.get("speed") in (1, 2, 3) and "speed" not in st.session_state:
+        st.session_state["speed"] = settings["speed"]
 
 
 def _think_ms(tester: services.Tester) -> int:
@@ -207,6 +239,7 @@ def _show(cue: Cue) -> None:
     """Queue a message (and its sound) for the next drawing of the board."""
     st.session_state["cue"] = cue
     st.session_state["cue_id"] = st.session_state.get("cue_id", 0) + 1
+    st.session_state.pop(RESTORED_MESSAGE, None)
 
 
 def _tester_input(act: Callable[[PlayController], T]) -> tuple[PlayController, T] | None:
@@ -270,6 +303,9 @@ def _render_message(tester: services.Tester, ctrl: PlayController) -> tuple[str,
     """The text, tone and sound of the current cue; logs it (and an exposure) once."""
     cue: Cue | None = st.session_state.get("cue")
     if cue is None or cue.key is None:
+        restored = st.session_state.get(RESTORED_MESSAGE)
+        if isinstance(restored, tuple) and restored[0] == ctrl.game_id:
+            return restored[1], restored[2], None
         return "", "info", None
     key = cue.key
     if not tester.effective.show_computer_dice:
@@ -405,6 +441,7 @@ def play_page() -> None:
         importlib.import_module(plugin.play_module).play_page(
             tester, to_post_survey=lambda: _advance(tester, "play", "post_survey"))
         return
+    _restore_settings(tester)
     st.session_state.setdefault("speed", tester.effective.speed)
     st.html(_PLAY_CSS)
     ctrl = _controller(tester)

@@ -1,0 +1,113 @@
+"""The dashboard's snapshot folder shared by several app processes (issue 12): writers in
+separate processes at once never spoil each other's generation, a reader always finds a
+complete one, and a writer's leftovers are cleaned up without touching work in progress."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from playtest import demo, study_snapshot
+from playtest.storage.db import make_engine, upgrade
+
+NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+WRITES = 6
+
+
+def _writer(folder: str, snapshot: Any, start: Any, number: int, results: Any) -> None:
+    start.wait(60)
+    outcomes = []
+    for i in range(WRITES):
+        marked = study_snapshot._Snapshot(
+            marks={**snapshot.marks, f"writer-{number}": (i, 0, 0)}, tables=snapshot.tables,
+            responses=snapshot.responses, scores=snapshot.scores, quiz=snapshot.quiz)
+        outcomes.append(study_snapshot._write(Path(folder), marked))
+    results.put((number, outcomes))
+
+
+def _reader(folder: str, start: Any, stop: Any, results: Any) -> None:
+    """Reads the current snapshot again and again while the writers write."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    start.wait(60)
+    reads, failures = 0, []
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        while not stop.is_set():
+            try:
+                pending = study_snapshot._PendingRead(Path(folder), pool)
+                pending.result()
+                reads += 1
+            except FileNotFoundError as err:
+                if "CURRENT" in str(err) and reads == 0:
+                    continue  # before the first write: nothing to read yet
+                failures.append(repr(err))
+            except Exception as err:  # noqa: BLE001 - every failure is the finding
+                failures.append(repr(err))
+    results.put(("reader", reads, failures))
+
+
+def test_writers_in_three_processes_never_spoil_a_generation(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'study.sqlite'}")
+    upgrade(engine)
+    demo.generate(engine, 12, seed=5, workers=1, now=NOW)
+    marks = study_snapshot.participant_marks(engine, demo.DEMO_STUDY_ID)
+    _bundle, snapshot = study_snapshot._build(engine, demo.DEMO_STUDY_ID, marks)
+    engine.dispose()
+    folder = tmp_path / "shared-cache" / "study"
+    folder.mkdir(parents=True)
+
+    context = multiprocessing.get_context("spawn")
+    start, stop, results = context.Barrier(4), context.Event(), context.Queue()
+    writers = [context.Process(target=_writer, args=(str(folder), snapshot, start, n, results))
+               for n in range(3)]
+    reader = context.Process(target=_reader, args=(str(folder), start, stop, results))
+    for process in [*writers, reader]:
+        process.start()
+    written = [results.get(timeout=240) for _ in writers]
+    stop.set()
+    read = results.get(timeout=60)
+    for process in [*writers, reader]:
+        process.join(60)
+
+    assert all(all(outcomes) for _n, outcomes in written), written
+    _tag, reads, failures = read
+    assert failures == [] and reads > 0
+    current = (folder / "CURRENT").read_text(encoding="utf-8").strip()
+    meta = json.loads((folder / current / "meta.json").read_text(encoding="utf-8"))
+    assert set(meta["marks"]) - set(marks) and current in os.listdir(folder)
+    leftovers = [p.name for p in folder.iterdir() if p.name.startswith((".tmp-", "CURRENT."))]
+    assert leftovers == []
+
+
+def test_old_generations_go_after_their_grace_time_work_in_progress_stays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'study.sqlite'}")
+    upgrade(engine)
+    demo.generate(engine, 6, seed=2, workers=1, now=NOW)
+    marks = study_snapshot.participant_marks(engine, demo.DEMO_STUDY_ID)
+    _bundle, snapshot = study_snapshot._build(engine, demo.DEMO_STUDY_ID, marks)
+    folder = tmp_path / "cache"
+    assert study_snapshot._write(folder, snapshot)
+    first = (folder / "CURRENT").read_text(encoding="utf-8")
+    in_progress = folder / ".tmp-g1-another-writer"  # another process is writing this
+    in_progress.mkdir()
+    assert study_snapshot._write(folder, snapshot)
+    # The replaced generation stays for readers that began on it.
+    assert (folder / first).is_dir() and in_progress.is_dir()
+    long_ago = time.time() - study_snapshot.ABANDONED_S - 10
+    os.utime(folder / first, (long_ago, long_ago))
+    assert study_snapshot._write(folder, snapshot)
+    current = (folder / "CURRENT").read_text(encoding="utf-8")
+    names = {p.name for p in folder.iterdir()}
+    assert first not in names and current in names and in_progress.name in names
+    os.utime(in_progress, (long_ago, long_ago))  # its writer died an hour ago
+    assert study_snapshot._write(folder, snapshot)
+    assert in_progress.name not in {p.name for p in folder.iterdir()}

@@ -1,0 +1,270 @@
+"""Past one machine (issue 12): app processes on one PostgreSQL behind Debian's nginx with
+``deploy/nginx/playtest.conf`` (its upstream's ports and the listening port replaced,
+nothing else), a process killed with ``kill -9`` mid-run.
+
+An action is *acknowledged* when its rerun finished (the app stores an action before it
+draws the answer). Checked: every acknowledged roll and click is stored exactly once, an
+unacknowledged one at most once, no stored click is one nobody sent, no session's ``seq``
+has a gap, the killed process's testers reconnect through nginx and finish, and every
+resumed board is the game they were playing, equal to the replay of its stored record.
+
+It fails when a process keeps what the others need: with the play page changed to start a
+new game whenever its session has no game in memory (instead of reading the tester's game
+from the database), every resumed tester lands in a new game and the check says so (see
+README, "Running a large study").
+
+Speed is not asserted: ``python -m benchmarks.loadtest --processes 1,3 --kill-one`` prints it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import websockets
+from sqlalchemy import select
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks import cluster, loadtest  # noqa: E402
+from playtest import auth  # noqa: E402
+from playtest.storage import sign_in  # noqa: E402
+from playtest.storage.db import make_engine, upgrade  # noqa: E402
+from tests.pg_server import (  # noqa: E402
+    create_database,
+    drop_database,
+    in_ci,
+    postgres_url_or_skip,
+)
+
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+
+TESTERS = 60
+TURNS = 6
+PROCESSES = 3
+DOWNLOAD_APP = Path(__file__).parent / "apps" / "download_app.py"
+
+
+@pytest.fixture(scope="module")
+def postgres_server() -> Iterator[str]:
+    yield from postgres_url_or_skip()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def nginx_installed() -> None:
+    if cluster.nginx_binary() is None:
+        message = "nginx is not installed (apt-get install nginx)"
+        if in_ci():
+            pytest.fail(f"nginx is required under CI=true: {message}")
+        pytest.skip(message)
+
+
+def test_three_processes_behind_nginx_lose_nothing_when_one_is_killed(
+    postgres_server: str, tmp_path: Path
+) -> None:
+    log: list[str] = []
+    setup = loadtest.Deployment(processes=PROCESSES, postgres=postgres_server,
+                                kill_after_clicks=TESTERS * TURNS // 3)
+    report = loadtest.run_benchmark(TESTERS, TURNS, think_ms=(100, 400), seed=12,
+                                    time_limit_s=300, work_dir=tmp_path, server_log=log,
+                                    deployment=setup)
+    print("\n" + "\n".join(report.lines()))
+    assert report.errors == [], log
+    assert report.killed_after_clicks is not None, "the kill happened mid-run"
+    # Every tester finished, the killed process's ones through another process.
+    assert all(len(r.clicks) == TURNS for r in report.results)
+    assert report.reconnected > 0
+    storage = report.storage
+    assert storage.missing == 0, "an acknowledged roll or click was lost"
+    assert storage.duplicated == 0, "an event was stored twice"
+    assert storage.unexpected == 0, "a click nobody sent was stored"
+    assert storage.sessions_with_gaps == 0
+    assert storage.clicks_sent == TESTERS * TURNS
+    resumes = report.resumes
+    assert len(resumes) == report.reconnected
+    wrong_game = [c.participant_id for c in resumes if not c.continued]
+    assert wrong_game == [], "resumed in another game than the one they were playing"
+    unequal = [(c.participant_id, c.shown[1:], c.replayed[1:]) for c in resumes if not c.equal]
+    assert unequal == [], "a resumed board differs from the replay of its stored record"
+
+
+async def _wrong_password_from(url: str, source: str, forged: str | None) -> None:
+    """A visitor at ``source`` (a loopback address of its own) types a wrong password on
+    the start page, through nginx."""
+    headers = {"X-Forwarded-For": forged} if forged else None
+    async with websockets.connect(
+        url.replace("http://", "ws://", 1) + "/_stcore/stream",
+        subprotocols=[websockets.Subprotocol("streamlit")], max_size=None,
+        open_timeout=loadtest.RERUN_TIMEOUT_S, additional_headers=headers,
+        local_addr=(source, 0),
+    ) as ws:
+        session = loadtest.StreamlitSession(ws, "")
+        run = await session.rerun()
+        field = run.widgets.get("designer_password")
+        submit = next((i for k, i in run.widgets.items()
+                       if k.startswith("FormSubmitter:designer_login")), None)
+        assert field is not None and submit is not None, run.widgets
+        await session.rerun([WidgetState(id=field, string_value="not the password at all"),
+                             WidgetState(id=submit, trigger_value=True)])
+
+
+def test_the_sign_in_limit_counts_each_visitor_behind_nginx(
+    postgres_server: str, tmp_path: Path
+) -> None:
+    url = create_database(postgres_server)
+    engine = make_engine(url)
+    upgrade(engine)
+    env = {"DATABASE_URL": url,
+           "PLAYTEST_DESIGNER_PASSWORD_HASH": auth.hash_password("the right passphrase")}
+    running = cluster.start_cluster(2, env, tmp_path)
+    try:
+        for source, forged in (("127.0.0.2", None), ("127.0.0.3", None),
+                               ("127.0.0.2", "6.6.6.6")):
+            asyncio.run(_wrong_password_from(running.url, source, forged))
+        with engine.connect() as conn:
+            clients = sorted(conn.execute(select(sign_in.attempts.c.client)).scalars())
+    finally:
+        running.stop()
+        engine.dispose()
+        drop_database(postgres_server, url)
+    # Each visitor by their own address (not one "local" for all, the proxy's), and a
+    # forged header does not make a visitor someone else.
+    assert clients == ["ip:127.0.0.2", "ip:127.0.0.2", "ip:127.0.0.3"]
+
+
+def test_the_site_file_is_deploys_with_only_the_ports_changed() -> None:
+    ours = cluster.render_site([9101, 9102, 9103], listen_port=9100).splitlines()
+    original = cluster.SITE.read_text(encoding="utf-8").splitlines()
+    changed = [line for line in original if line not in ours]
+    assert all(line.strip().startswith(("server 127.0.0.1:", "listen ")) for line in changed)
+    assert "include snippets/playtest-proxy.conf;" in [line.strip() for line in ours]
+    assert os.path.isfile(cluster.SNIPPET)
+
+
+async def _download_url(url: str) -> str:
+    """Draw the download page once (through nginx) and return its file's address."""
+    async with websockets.connect(
+        url.replace("http://", "ws://", 1) + "/_stcore/stream",
+        subprotocols=[websockets.Subprotocol("streamlit")], max_size=None,
+        open_timeout=loadtest.RERUN_TIMEOUT_S,
+    ) as ws:
+        message = BackMsg()
+        message.rerun_script.query_string = ""
+        await ws.send(message.SerializeToString())
+        found = ""
+        while True:
+            forward = ForwardMsg()
+            forward.ParseFromString(await asyncio.wait_for(ws.recv(), loadtest.RERUN_TIMEOUT_S))
+            kind = forward.WhichOneof("type")
+            if kind == "delta" and forward.delta.WhichOneof("type") == "new_element":
+                element = forward.delta.new_element
+                if element.WhichOneof("type") == "download_button":
+                    found = element.download_button.url
+            if kind == "script_finished":
+                return found
+
+
+def _get(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as err:
+        return int(err.code)
+
+
+def test_a_download_is_found_whichever_process_nginx_asks(tmp_path: Path) -> None:
+    """A page's files (the designer's report downloads) live in the memory of the process
+    that drew it; round robin sends the browser's GET to any process. The site's /media/
+    location asks the next process when one has no such file."""
+    apps = cluster.start_app_processes(3, {}, tmp_path, script=DOWNLOAD_APP)
+    try:
+        nginx = cluster.start_nginx(tmp_path / "nginx", [app.port for app in apps])
+        try:
+            path = asyncio.run(_download_url(nginx.url))
+            assert path.startswith("/media/")
+            direct = [_get(app.url + path) for app in apps]
+            through_nginx = [_get(nginx.url + path) for _ in range(9)]
+        finally:
+            nginx.stop()
+    finally:
+        for app in apps:
+            app.stop()
+    assert sorted(direct) == [200, 404, 404]  # only the process that drew the page has it
+    assert through_nginx == [200] * 9
+
+
+async def _run_collecting_html(url: str, states: list[WidgetState] | None = None,
+                               cookie: str | None = None) -> tuple[dict[str, str], list[str]]:
+    """One visit to the start page (two runs when ``states`` are given): the widgets of
+    the last run and every HTML body sent (the cookie-writing scripts)."""
+    headers = {"Cookie": cookie} if cookie else None
+    async with websockets.connect(
+        url.replace("http://", "ws://", 1) + "/_stcore/stream",
+        subprotocols=[websockets.Subprotocol("streamlit")], max_size=None,
+        open_timeout=loadtest.RERUN_TIMEOUT_S, additional_headers=headers,
+    ) as ws:
+        session = loadtest.StreamlitSession(ws, "")
+        run = await session.rerun()
+        if not states:
+            return run.widgets, []
+        field = run.widgets["designer_password"]
+        submit = next(i for k, i in run.widgets.items() if k.startswith("FormSubmitter:designer"))
+        message = BackMsg()
+        message.rerun_script.query_string = ""
+        message.rerun_script.page_script_hash = session.page_hash
+        message.rerun_script.widget_states.widgets.extend(
+            [WidgetState(id=field, string_value=states[0].string_value),
+             WidgetState(id=submit, trigger_value=True)])
+        await ws.send(message.SerializeToString())
+        bodies: list[str] = []
+        widgets: dict[str, str] = {}
+        while True:
+            forward = ForwardMsg()
+            forward.ParseFromString(await asyncio.wait_for(ws.recv(), loadtest.RERUN_TIMEOUT_S))
+            kind = forward.WhichOneof("type")
+            if kind == "delta" and forward.delta.WhichOneof("type") == "new_element":
+                element = forward.delta.new_element
+                if element.WhichOneof("type") == "html":
+                    bodies.append(element.html.body)
+                loadtest._collect(element, run)
+            if kind == "script_finished" and forward.script_finished == \
+                    ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY:
+                widgets = run.widgets
+                return widgets, bodies
+
+
+def test_a_sign_in_made_on_one_process_is_good_on_another(
+    postgres_server: str, tmp_path: Path
+) -> None:
+    """The designer's cookie is signed with a key kept in the database, not one per
+    process: signed in through process A, the browser is signed in on process B."""
+    url = create_database(postgres_server)
+    password = "the right passphrase"
+    env = {"DATABASE_URL": url, "PLAYTEST_DESIGNER_PASSWORD_HASH": auth.hash_password(password)}
+    apps = cluster.start_app_processes(2, env, tmp_path)
+    try:
+        _widgets, bodies = asyncio.run(_run_collecting_html(
+            apps[0].url, [WidgetState(string_value=password)]))
+        tokens = [part.split("=", 1)[1].split(";", 1)[0] for body in bodies
+                  for part in body.split('"') if part.startswith(f"{auth.COOKIE_NAME}=")]
+        assert tokens, "process A set the sign-in cookie"
+        cookie = f"{auth.COOKIE_NAME}={tokens[0]}"
+        on_b, _ = asyncio.run(_run_collecting_html(apps[1].url, cookie=cookie))
+        stranger, _ = asyncio.run(_run_collecting_html(apps[1].url))
+    finally:
+        for app in apps:
+            app.stop()
+        drop_database(postgres_server, url)
+    assert "sign_out" in on_b  # "Signed in as the designer." with its Sign out button
+    assert "sign_out" not in stranger and "designer_password" in stranger
