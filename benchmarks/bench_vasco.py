@@ -42,7 +42,8 @@ def playouts(games: int, seed: int) -> None:
 
 
 def strength(games: int, seed: int) -> None:
-    makers = {"random": RandomPlayer, "greedy": GreedyPlayer}
+    makers: dict[str, type[RandomPlayer] | type[GreedyPlayer]] = {
+        "random": RandomPlayer, "greedy": GreedyPlayer}
     print("O (first) vs X       O wins  X wins  draws  loop endings  CPU s")
     for o_name, x_name in (
         ("greedy", "random"),

@@ -40,11 +40,7 @@ OLD_JSON = ("rules", "surveys", "experiments", "settings")
 def _ordered_payloads(variants: Any, payloads: Any) -> Any:
     """An experiment record's variants as ``{name: payload}`` in the order of its list of
     names (PostgreSQL's JSONB keeps no key order; the list is the order); a record without
-    payloads uses each name as its payload.
-
-    >>> _ordered_payloads(["slow", "fast"], {"fast": 3, "slow": 1})
-    {'slow': 1, 'fast': 3}
-    """
+    payloads uses each name as its payload."""
     if isinstance(variants, list) and isinstance(payloads, dict) and \
             set(payloads) == {v for v in variants if isinstance(v, str)}:
         return {v: payloads[v] for v in variants}
@@ -57,13 +53,8 @@ def _ordered_payloads(variants: Any, payloads: Any) -> Any:
 
 def fold(rules: Any, surveys: Any, experiments: Any, games_per_tester: Any,
          allow_more_games: Any, settings: Any) -> dict[str, Any]:
-    """The old columns as one config document (what playtest.study_config.raw_config did).
-
-    >>> fold("house", {"audience": "adults"}, [{"key": "k", "target": "rules",
-    ...      "variants": ["a", "b"], "payloads": {"a": "standard", "b": "house"}}], 2, True,
-    ...      {"speed": 3, "unknown": 1})["experiments"][0]["variants"]
-    {'a': 'standard', 'b': 'house'}
-    """
+    """The old columns as one config document (what playtest.study_config.raw_config did;
+    tests/storage/test_storage_upgrades.py upgrades stored rows through it)."""
     surveys = surveys if isinstance(surveys, dict) else {}
     settings = settings if isinstance(settings, dict) else {}
     listed = experiments if isinstance(experiments, list) else [experiments]
