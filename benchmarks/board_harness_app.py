@@ -27,7 +27,7 @@ from playtest.board.component import (
     dropped_events,
     render_board,
 )
-from playtest.board.view import board_view, tile_index
+from playtest.games.vapoosh.view import board_view, tile_index
 from playtest.messages import SPEEDS, load_catalog
 
 _T0 = time.perf_counter()

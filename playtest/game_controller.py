@@ -19,9 +19,9 @@ from typing import Any, Protocol, cast
 
 from engine.core import Event
 from engine.players import make_player
-from playtest.board.view import glow_from_events
 from playtest.games.registry import DEFAULT_GAME, game_plugin
 from playtest.games.vapoosh.cues import Cue, base_values, pick_cue, voice_for
+from playtest.games.vapoosh.view import glow_from_events
 from playtest.storage.errors import ConflictError
 from playtest.storage.game_counts import RESTARTED
 

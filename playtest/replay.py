@@ -13,8 +13,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
-from playtest.board.view import glow_from_events
 from playtest.games.registry import DEFAULT_GAME, game_plugin
+from playtest.games.vapoosh.view import glow_from_events
 from playtest.storage.game_counts import LEFT, RESTARTED
 from playtest.storage.models import events as _events
 from playtest.storage.models import game_actions as _actions

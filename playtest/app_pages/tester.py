@@ -19,12 +19,11 @@ from playtest import resume_state, runtime, services
 from playtest.app_pages import identity
 from playtest.app_pages.common import log_page, plain, tester_session
 from playtest.app_pages.trouble import guarded
-from playtest.board import board_view
 from playtest.board.component import ClickEvent, MuteEvent, RollEvent, render_board
-from playtest.board.view import winning_tiles
 from playtest.game_controller import PlayController, StaleGameError, TurnError
 from playtest.games.registry import DEFAULT_GAME, game_plugin
 from playtest.games.vapoosh.cues import Cue, cue_to_show, seat_names
+from playtest.games.vapoosh.view import board_view, winning_tiles
 from playtest.messages import MessageError, speed
 from playtest.storage import repository as repo
 from playtest.storage.errors import ConflictError

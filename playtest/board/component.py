@@ -50,7 +50,7 @@ from streamlit.components.v2.manifest_scanner import ComponentConfig, ComponentM
 from streamlit.components.v2.types import ComponentRenderer
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
-from playtest.board.view import TILE_COUNT, BoardView, tile_at
+from playtest.games.vapoosh.view import TILE_COUNT, BoardView, tile_at
 
 # "<project>.<component>", the name Streamlit gives a packaged component.
 PROJECT_NAME: Final = "vapoosh-playtest-lab"

@@ -14,9 +14,9 @@ from sqlalchemy.engine import Engine
 from streamlit.testing.v1 import AppTest
 
 from playtest import services
-from playtest.board.view import tile_index
 from playtest.game_controller import PlayController, dice_for
 from playtest.games.vapoosh.cues import Cue, seat_names
+from playtest.games.vapoosh.view import tile_index
 from playtest.messages import load_catalog
 from playtest.storage import repository as repo
 from playtest.storage.events import EventLogger
@@ -201,7 +201,7 @@ def test_the_result_and_the_winning_four_stay_until_the_tester_moves_on(
 
 
 def test_winning_tiles_are_found_through_the_last_placement() -> None:
-    from playtest.board.view import winning_tiles
+    from playtest.games.vapoosh.view import winning_tiles
 
     rows = ["." * 12 for _ in range(12)]
     grid = [list(r) for r in rows]

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from playtest.board import sounds
 from playtest.board.component import BOARD_JS_FILE, COMPONENT_NAME, FRONT_END_FILES, STATIC_DIR
-from playtest.board.view import SEAT_STYLES
+from playtest.games.vapoosh.view import SEAT_STYLES
 
 ROOT = Path(__file__).resolve().parents[2]
 HARNESS = str(ROOT / "benchmarks" / "board_harness_app.py")

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from playtest.board.view import (
+from playtest.games.vapoosh.view import (
     SEAT_STYLES,
     BoardViewError,
     board_view,

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 from test_tester_e2e import _consent, _fill_survey, _settle
@@ -71,6 +72,19 @@ def _events(engine: Engine, code: str) -> list[tuple[str, dict[str, Any]]]:
     return [(r.type, r.props) for r in rows]
 
 
+def _token(page: Any) -> str:
+    return str(page.locator("[data-testid=morris-board]").get_attribute("data-token") or "")
+
+
+def _wait_drawn(page: Any, before: str) -> None:
+    """Wait until the board shows a position after ``before`` (Python's answer drawn; the
+    board lives in the component's shadow root, which Playwright's locators reach)."""
+    deadline = time.monotonic() + 30
+    while _token(page) == before:
+        assert time.monotonic() < deadline, f"the board still shows position {before}"
+        page.wait_for_timeout(50)
+
+
 def _press(page: Any, point: str) -> None:
     page.locator(f"[data-testid=morris-board] .pt[data-point={point}]").click()
 
@@ -91,6 +105,7 @@ def test_a_bricks_and_walls_tester_goes_from_link_to_completion_code(
     screenshot(page, "morris-e2e-03-board")
     rng = random.Random(5)
     record, state = _game(engine, code)
+    token = ""
     # One wrong click on purpose: a point the computer's brick holds, or any taken one.
     wrong = 0
     steps = 0
@@ -119,10 +134,20 @@ def test_a_bricks_and_walls_tester_goes_from_link_to_completion_code(
             rng.choice(state.legal_actions())
         obj = decode(action)
         stored = len(record.actions)
+        if token:  # the first position needs no waiting for
+            _wait_drawn(page, token)
+        token = _token(page)
         if isinstance(obj, Move):
-            _press(page, obj.frm)
-            page.locator(f"[data-testid=morris-board][data-selection={obj.frm}]").wait_for(
-                timeout=30_000)
+            for attempt in range(3):  # a press while the page redraws may not take
+                _press(page, obj.frm)
+                try:
+                    page.locator(f"[data-testid=morris-board][data-selection={obj.frm}]"
+                                 ).wait_for(timeout=10_000)
+                    break
+                except PlaywrightTimeout:
+                    if attempt == 2:
+                        raise
+                    _settle(page)
             _press(page, obj.to)
         else:
             _press(page, obj.to if isinstance(obj, Place) else obj.at)

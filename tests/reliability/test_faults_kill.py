@@ -28,7 +28,7 @@ from sqlalchemy import Engine, select
 from benchmarks import loadtest
 from benchmarks.devserver import StreamlitServer, start_streamlit
 from engine.vapoosh import Rules, VapooshGame, action_from_json
-from playtest.board import board_view
+from playtest.games.vapoosh.view import board_view
 from playtest.storage import repository as repo
 from playtest.storage.models import EventRow, SessionRow
 
