@@ -26,18 +26,11 @@ REGISTRY = "playtest/games/registry.py"
 KNOWN_OFFENDERS: dict[tuple[str, str], str] = {
     # -- the computer players and the simulator, still Vapoosh's (the "players" helper's
     #    generic players over the core API replace them)
-    ("vapoosh", "engine/players/__init__.py"): "Vapoosh's players, not yet generic",
-    ("vapoosh", "engine/players/base.py"): "Vapoosh's players, not yet generic",
-    ("vapoosh", "engine/players/geometry.py"): "Vapoosh's players, not yet generic",
-    ("vapoosh", "engine/players/search.py"): "Vapoosh's players, not yet generic",
-    ("vapoosh", "engine/players/simple.py"): "Vapoosh's players, not yet generic",
-    ("vapoosh", "engine/players/tactics.py"): "Vapoosh's players, not yet generic",
     ("vapoosh", "engine/simulate.py"): "the balance simulator plays Vapoosh only",
     ("vapoosh", "engine/__main__.py"): "the engine CLI's examples name Vapoosh",
     # -- analytics not yet split into the core and analytics/games/<game>/ (the
     #    "analytics" helper's branch moves these)
     ("vapoosh", "analytics/calibrate_confusion.py"): "analytics not yet split per game",
-    ("vapoosh", "analytics/confusion.py"): "analytics not yet split per game",
     ("vapoosh", "analytics/data.py"): "analytics not yet split per game",
     ("vapoosh", "analytics/expectation.py"): "analytics not yet split per game",
     ("vapoosh", "analytics/planted.py"): "analytics not yet split per game",
@@ -69,12 +62,9 @@ KNOWN_OFFENDERS: dict[tuple[str, str], str] = {
         "the shared sound cues include the VAPOOSH! fanfare",
     ("vapoosh", "playtest/app_pages/designer.py"): "the replay page draws Vapoosh's board",
     ("vapoosh", "playtest/replay.py"): "replay steps use Vapoosh's board glow",
-    ("vapoosh", "playtest/settings.py"): "the cache folder's name",
     # -- another game's folder (not registered yet) that mentions this one
-    ("vapoosh", "playtest/games/vasco/board.py"): "a comment compares it to Vapoosh's board",
     ("vapoosh", "playtest/messages/catalog.py"): "the required keys include 'vapoosh'",
     ("vapoosh", "playtest/study_data.py"): "docstring example with a bundled survey id",
-    ("vapoosh", "playtest/study_snapshot.py"): "the cache folder's name",
     ("vapoosh", "playtest/survey_items.py"): "docstring example with a bundled survey id",
     ("vapoosh", "playtest/storage/game_counts.py"): "docstring: a VAPOOSH! win",
     ("vapoosh", "playtest/storage/survey_records.py"): "docstring examples with survey ids",
