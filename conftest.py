@@ -4,4 +4,6 @@ the Streamlit entry script (it draws the app when imported), Alembic's migration
 (they need Alembic's context), and the harness apps in ``benchmarks/``."""
 
 collect_ignore = ["playtest/app.py", "playtest/storage/migrations"]
-collect_ignore_glob = ["benchmarks/*_app.py"]
+# the tests folders' conftest.py files share one module name: collected as doctest modules
+# they clash ("import file mismatch"); pytest still loads them for their fixtures
+collect_ignore_glob = ["benchmarks/*_app.py", "tests/*/conftest.py"]

@@ -93,7 +93,7 @@ from benchmarks.cluster import create_postgres_database, drop_postgres_database
 from benchmarks.devserver import StreamlitServer, start_streamlit
 from engine.vapoosh import Rules, VapooshGame, action_from_json
 from playtest import services
-from playtest.board import board_view
+from playtest.games.vapoosh.view import board_view
 from playtest.storage import repository as repo
 from playtest.storage.db import make_engine, upgrade
 from playtest.storage.models import EventRow, SessionRow
