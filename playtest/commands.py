@@ -84,6 +84,8 @@ def demo_command(args: argparse.Namespace) -> int:
     except StudyConfigError as err:  # a study stored before settings were checked
         raise CommandError(f"study {args.study}: fix its settings on the Studies page "
                            f"first ({err})") from None
+    except demo.DemoUnavailableError as err:
+        raise CommandError(str(err)) from None
     print(report.summary())
     done = refresh(engine, study.study_id if study else demo.DEMO_STUDY_ID)
     print(f"dashboard data {done.how} in {done.seconds:.1f} s")

@@ -58,6 +58,10 @@ from surveys.simulate import plausible_answers
 DEMO_STUDY_ID = "demo"
 
 
+class DemoUnavailableError(ValueError):
+    """The study's game has no simulated testers (only the first game's demo has them)."""
+
+
 def demo_config() -> StudyConfig:
     return StudyConfig(
         rules="standard",
@@ -478,6 +482,11 @@ def generate(engine: Engine, testers: int, seed: int = 1,
     """
     study = study or ensure_demo_study(engine)
     config = services.study_config(study)
+    simulated = demo_config().game
+    if config.game != simulated:
+        raise DemoUnavailableError(
+            f"study {study.study_id} plays {config.game!r}: simulated testers exist only for "
+            f"{simulated!r} studies so far (play the study from its tester link instead)")
     rng = random.Random(seed)
     # Testers added to a study that has some get places, seeds and arms of their own
     # (a tester's arrival time counts from its place: the last still an hour ago).

@@ -99,3 +99,19 @@ def test_testers_added_after_a_deletion_take_new_places_and_arrive_in_the_past(
     for code in codes:
         participant = repo.get_participant(engine, code)
         assert participant is not None and participant.created_at.replace(tzinfo=UTC) < now
+
+
+def test_a_demo_run_on_a_study_of_a_game_without_simulated_testers_says_so(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    tmp_path: object,
+) -> None:
+    from playtest.demo import ensure_game_demo_studies
+
+    monkeypatch.chdir(str(tmp_path))
+    other = ensure_game_demo_studies(engine)[0]
+    status, out, err = _cli(engine, monkeypatch, capsys,
+                            "demo", "--testers", "3", "--study", other.study_id)
+    assert status == 2
+    assert len(err.strip().splitlines()) == 1
+    assert f"study {other.study_id} plays" in err and "simulated testers exist only" in err
+    assert _participants(engine, other.study_id) == []
