@@ -3,7 +3,17 @@ pyproject's ``testpaths``); only files that are not importable modules are left 
 the Streamlit entry script (it draws the app when imported), Alembic's migration scripts
 (they need Alembic's context), and the harness apps in ``benchmarks/``."""
 
+import pytest
+
 collect_ignore = ["playtest/app.py", "playtest/storage/migrations"]
 # the tests folders' conftest.py files share one module name: collected as doctest modules
 # they clash ("import file mismatch"); pytest still loads them for their fixtures
 collect_ignore_glob = ["benchmarks/*_app.py", "tests/*/conftest.py"]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # .ci/run runs the browser tests apart (one at a time): every test under tests/browser
+    # is one, whether or not its file remembered the mark.
+    for item in items:
+        if item.nodeid.startswith("tests/browser/"):
+            item.add_marker(pytest.mark.browser)
