@@ -32,6 +32,7 @@ from engine.core import Game, make_game
 GAME_MODULES: Final[tuple[str, ...]] = (
     "playtest.games.vapoosh",
     "playtest.games.morris",
+    "playtest.games.vasco",
 )
 
 #: The game of a study, game record or event that does not say (everything stored
