@@ -83,6 +83,9 @@ def test_the_computer_moves_first_as_red_and_its_move_replays(
     (ai_move,) = [p for t, p in _events(db, code) if t == "ai_move"]
     assert ai_move["seat"] == 1 and ai_move["action"] == record.actions[0]
     assert ai_move["why"] == expected.reason
+    # The engine's events are logged for the analytics: the computer's place.
+    (place,) = [p for t, p in _events(db, code) if t == "place"]
+    assert place["seat"] == 1 and place["tiles"] == [[0, 0]]
     # A reload replays the record: the human (Blue) is to move, the computer waits.
     _open(code)
     again = repo.latest_unfinished_game(db, code)

@@ -3,7 +3,8 @@ names), on the game's own board component (:mod:`playtest.games.vasco.board`).
 
 A game is stored as it is played: its record (``games`` row with ``game="vasco"``, one
 ``game_actions`` row per engine action, stored *before* the state changes), and the
-telemetry of telemetry-format.md: ``game_start``, one ``click`` per click or tap with the
+telemetry of telemetry-format.md: ``game_start``, the engine's events of every action
+(``place``, ``auto`` for each forced tile, ``win``…), one ``click`` per click or tap with the
 game's own fields ``cell`` and ``tile`` and the engine's refusal reason (``dead_cell``,
 ``mismatch``, ``not_connected`` …), ``ai_move`` for the computer's placements (with the
 greedy player's reason) and ``game_end`` with the whole record. A reload or a server
@@ -26,11 +27,11 @@ True
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import ClickResult, Refusal
+from engine.core import ClickResult, Event, Refusal
 from engine.vasco.computer import GreedyPlayer
 from engine.vasco.state import VascoState
 from playtest import services
@@ -49,6 +50,20 @@ def click_telemetry(seat: int, target: str, ms: int, via: str,
     if result.refusal is not None:
         props["reason"] = result.refusal.reason
     return props
+
+
+def engine_event_props(events: Sequence[Event]) -> list[dict[str, Any]]:
+    """The engine's events of one action as telemetry (``place``, ``auto`` for each forced
+    tile in cascade order, ``win``/``draw``…), each with its ``kind``, ``seat`` and
+    ``tiles`` and the event's own data: what analytics/games/vasco reads.
+
+    >>> from engine.vasco import VascoGame, Place
+    >>> s = VascoGame().new_initial_state()
+    >>> engine_event_props(s.apply(Place(0, 0, "ox*")))[0]["kind"]
+    'place'
+    """
+    return [{"kind": e.kind, "seat": e.seat, "tiles": [list(t) for t in e.tiles], **e.data}
+            for e in events]
 
 
 def computer_seed(game_seed: int, action_number: int) -> int:
@@ -128,9 +143,10 @@ def _apply(tester: services.Tester, play: VascoPlay, action: int) -> bool:
 
     as_json = play.game.action_to_json(action)
     trial = play.state.clone()
-    trial.apply_action(action)
+    events = trial.apply_action(action)
+    sink = _sink(tester, play.game_id)
     try:
-        stored = _sink(tester, play.game_id).append_action(len(play.actions), as_json)
+        stored = sink.append_action(len(play.actions), as_json)
     except ConflictError:
         stored = False
     if not stored:
@@ -138,6 +154,8 @@ def _apply(tester: services.Tester, play: VascoPlay, action: int) -> bool:
         return False
     play.state = trial
     play.actions.append(list(as_json))
+    for props in engine_event_props(events):
+        sink.log(props.pop("kind"), props)
     return True
 
 
