@@ -100,7 +100,7 @@ def ensure_game_demo_studies(engine: Engine) -> list[repo.Study]:
         study_id = f"{DEMO_STUDY_ID}-{plugin.name}"
         study = repo.get_study(engine, study_id) or services.create_study(
             engine, title=f"{plugin.title} demo study", study_id=study_id,
-            config=StudyConfig(game=plugin.name, seats=["human", "ai:easy"]))
+            config=StudyConfig(game=plugin.name))  # the game's default seats
         studies.append(study)
     return studies
 

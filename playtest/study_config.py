@@ -277,15 +277,16 @@ class StudyConfig(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _game_defaults(cls, raw: Any) -> Any:
-        """A study of another game starts from that game's default rules and surveys."""
+        """A study of another game starts from that game's default rules, seats and
+        surveys."""
         if not isinstance(raw, dict) or not isinstance(raw.get("game"), str):
             return raw
         try:
             plugin = game_plugin(raw["game"])
         except UnknownGameError:
             return raw  # the game's own check names the problem
-        defaults = {"rules": plugin.default_rules, "pre_survey": plugin.pre_survey,
-                    "post_survey": plugin.post_survey}
+        defaults = {"rules": plugin.default_rules, "seats": list(plugin.default_seats),
+                    "pre_survey": plugin.pre_survey, "post_survey": plugin.post_survey}
         return {**{k: v for k, v in defaults.items() if k not in raw}, **raw}
 
     @field_validator("game")

@@ -32,6 +32,8 @@ from engine.core import Game, make_game
 GAME_MODULES: Final[tuple[str, ...]] = (
     "playtest.games.vapoosh",
     "playtest.games.morris",
+    "playtest.games.vasco",
+    "playtest.games.dokusen",
 )
 
 #: The game of a study, game record or event that does not say (everything stored
@@ -54,7 +56,8 @@ class GamePlugin:
       ``rule_options``: each rules option's choices (the Studies page's help);
       ``check_rules(rules)``: raises ``ValueError``/``RulesError`` saying why a preset name
       or rules object cannot be played;
-    - ``seats``: the fewest and most seats a game may have;
+    - ``seats``: the fewest and most seats a game may have; ``default_seats``: the seats
+      of a new study (and of its demo study) when the designer gives none;
     - ``pre_survey``, ``post_survey``: the default surveys (``surveys/games/<name>/``);
       ``child_surveys``: the children's form per phase (``"pre"``, ``"post"``);
     - ``catalog_path``: the message catalog (YAML) of its play screen;
@@ -69,6 +72,7 @@ class GamePlugin:
     check_rules: Callable[[Any], Any]
     rule_options: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
     seats: tuple[int, int] = (1, 4)
+    default_seats: tuple[str, ...] = ("human", "ai:easy")
     pre_survey: str | None = None
     post_survey: str | None = None
     child_surveys: Mapping[str, str] = field(default_factory=dict)

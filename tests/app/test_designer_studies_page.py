@@ -75,3 +75,4 @@ def test_a_new_study_plays_the_game_chosen_from_the_registry(db: Engine) -> None
         assert created.game == plugin.name
         assert created.config["rules"] == plugin.default_rules
         assert created.config["pre_survey"] == plugin.pre_survey
+        assert created.config["seats"] == list(plugin.default_seats)  # Dokusen: one seat

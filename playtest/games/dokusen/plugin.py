@@ -37,8 +37,10 @@ PLUGIN = GamePlugin(
     check_rules=_check_rules,
     rule_options={"ai": AI_LEVELS, "maxRounds": (None,)},
     seats=(1, 1),
+    default_seats=("human",),
     pre_survey="dokusen_pre",
     post_survey="dokusen_post_short",
     catalog_path=HERE / "messages.yaml",
     board_module="playtest.games.dokusen.component",
+    play_module="playtest.games.dokusen.play",
 )

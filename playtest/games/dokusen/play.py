@@ -1,0 +1,211 @@
+"""Dokusen in a study: the tester's play step (the page glue the registry's
+``play_module`` names), on the game's own board component.
+
+One game is one stage (the study's rules: a stage id or stage object). It is stored as
+it is played: its record (``games`` row with ``game="dokusen"``, one ``game_actions``
+row per engine action, stored *before* the state changes), and the telemetry of
+telemetry-format.md: ``game_start``, the engine's events of every action (``place``,
+``grow`` with ``before``/``after``, ``meteor``, ``win``/``loss``: what
+analytics/games/dokusen reads), one ``click`` per click or tap with ``at`` and the
+engine's refusal reason, ``ai_move`` for the computer colours' placements and
+``game_end`` with the whole record. A reload or a server restart replays the record.
+
+Seats: one ``"human"`` seat; the computer colours and their levels come from the stage
+(:func:`engine.dokusen.ai.computer_action`), meteors are chance actions drawn from
+the game's seed and the action number, so a replayed game is the same game.
+
+>>> import random
+>>> chance_rng(7, 3).random() == random.Random("dokusen:7:3").random()
+True
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import streamlit as st
+
+from engine.core import CHANCE, Event, Refusal
+from engine.dokusen.ai import computer_action
+from engine.dokusen.state import DokusenState
+from playtest import runtime, services
+from playtest.app_pages.common import tester_session
+from playtest.games.dokusen.component import JudgedClick, render_board
+from playtest.games.dokusen.plugin import PLUGIN
+from playtest.storage import repository as repo
+from playtest.storage.errors import ConflictError
+
+SESSION_KEY = "dokusen_play"
+
+
+def chance_rng(seed: int, action_number: int) -> random.Random:
+    """The generator of action ``action_number`` of a game (a meteor's impact, a random
+    computer colour's square): ``"<game>:<seed>:<draw>"`` as every game's seeds."""
+    return random.Random(f"{PLUGIN.seed_prefix}:{seed}:{action_number}")
+
+
+@dataclass
+class DokusenPlay:
+    """One tester's game in progress: its stored id, seats, seed and engine state, and the
+    events not yet shown (the board animates them square by square)."""
+
+    game_id: str
+    participant_id: str
+    seats: list[str]
+    seed: int
+    rules: Any
+    game: Any  # the engine's game (action JSON forms)
+    state: DokusenState
+    actions: list[list[Any]] = field(default_factory=list)
+    unseen: list[Event] = field(default_factory=list)
+    refusal: Refusal | None = None
+    finished_logged: bool = False
+
+
+def _sink(tester: services.Tester, game_id: str) -> services.DbGameSink:
+    return services.DbGameSink(runtime.database(), runtime.event_logger(),
+                               participant_id=tester.code, session_id=tester_session(tester),
+                               game_id=game_id)
+
+
+def _replayed(record: repo.GameRecord) -> DokusenPlay:
+    game = PLUGIN.make_game(record.rules, len(record.seats))
+    state: Any = game.new_initial_state()
+    for action in record.actions:
+        state.apply_action(game.action_from_json(action))
+    return DokusenPlay(record.game_id, record.participant_id, list(record.seats),
+                       int(record.seed or 0), record.rules, game, state,
+                       [list(a) for a in record.actions], finished_logged=record.finished)
+
+
+def _new_game(tester: services.Tester) -> DokusenPlay:
+    engine = runtime.database()
+    seed = secrets.randbits(31)
+    rules, seats = tester.effective.rules, list(tester.effective.seats)
+    game_id = repo.create_game(engine, tester.code, tester_session(tester), rules, seats, seed,
+                               game=PLUGIN.name)
+    game = PLUGIN.make_game(rules, len(seats))
+    state: Any = game.new_initial_state()
+    _sink(tester, game_id).log("game_start", {"game_id": game_id, "game": PLUGIN.name,
+                                              "rules": rules, "seats": seats, "seed": seed})
+    return DokusenPlay(game_id, tester.code, seats, seed, rules, game, state)
+
+
+def _log_events(sink: services.DbGameSink, events: Sequence[Event]) -> None:
+    for event in events:
+        props: dict[str, Any] = {"seat": event.seat, "tiles": [list(t) for t in event.tiles]}
+        props.update(dict(event.data))
+        sink.log(event.kind, props)
+
+
+def _apply(tester: services.Tester, play: DokusenPlay, action: int) -> bool:
+    """Store action number ``len(play.actions)`` first, then apply it; False when another
+    tab stored a different action there (the page reloads the record)."""
+    as_json = play.game.action_to_json(action)
+    trial = play.state.clone()
+    events = trial.apply_action(action)
+    sink = _sink(tester, play.game_id)
+    try:
+        stored = sink.append_action(len(play.actions), as_json)
+    except ConflictError:
+        stored = False
+    if not stored:
+        st.session_state.pop(SESSION_KEY, None)
+        return False
+    play.state = trial
+    play.actions.append(list(as_json))
+    play.unseen.extend(events)
+    _log_events(sink, events)
+    return True
+
+
+def _finish_if_over(tester: services.Tester, play: DokusenPlay) -> None:
+    if not play.state.is_terminal() or play.finished_logged:
+        return
+    outcome = play.state.outcome
+    winner = 1 if outcome is not None and outcome.won else None
+    reason = f"{outcome.result}:{outcome.reason}" if outcome is not None else "over"
+    sink = _sink(tester, play.game_id)
+    sink.log("game_end", {"game_id": play.game_id, "winner": winner, "reason": reason,
+                          "turns": len(play.actions), "record": play.actions})
+    sink.finish(winner, reason, len(play.actions))
+    play.finished_logged = True
+
+
+def _computer_moves(tester: services.Tester, play: DokusenPlay) -> None:
+    """The computer colours' placements and the meteors, until the tester is to move."""
+    while not play.state.is_terminal() and play.state.current_player() != 0:
+        mover = play.state.current_player()
+        action = computer_action(play.state, chance_rng(play.seed, len(play.actions)))
+        as_json = play.game.action_to_json(action)
+        if not _apply(tester, play, action):
+            return
+        if mover != CHANCE:
+            _sink(tester, play.game_id).log("ai_move", {"seat": mover + 1, "action": as_json})
+    _finish_if_over(tester, play)
+
+
+def _current(tester: services.Tester) -> DokusenPlay | None:
+    """The tester's game in progress (this tab's, or replayed from the store), a new one
+    while games remain to play, or None when the study's games are played."""
+    play: DokusenPlay | None = st.session_state.get(SESSION_KEY)
+    if play is not None and play.participant_id == tester.code:
+        return play
+    engine = runtime.database()
+    record = repo.latest_unfinished_game(engine, tester.code)
+    if record is not None and record.game == PLUGIN.name:
+        play = _replayed(record)
+    elif services.games_finished(engine, tester) < tester.config.games_per_tester:
+        play = _new_game(tester)
+    else:
+        return None
+    st.session_state[SESSION_KEY] = play
+    return play
+
+
+def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) -> None:
+    """Draw the play step: the board, then (after the study's games) the way on."""
+    play = _current(tester)
+    engine = runtime.database()
+    if play is not None:
+        _computer_moves(tester, play)
+
+        def on_click(judged: JudgedClick) -> None:
+            assert play is not None
+            _sink(tester, play.game_id).log("click", judged.telemetry())
+            if judged.result.action is not None and not _apply(tester, play,
+                                                               judged.result.action):
+                return
+            play.refusal = judged.refusal
+            _computer_moves(tester, play)
+            _finish_if_over(tester, play)
+
+        def on_action(name: str) -> None:
+            # "retry" (and "next", not offered: the stage order is the study's) starts
+            # the study's next game while games remain; the button below says so too.
+            del name
+            st.session_state.pop(SESSION_KEY, None)
+
+        render_board(play.state, key=f"dokusen-{play.game_id}", events=play.unseen,
+                     on_click=on_click, on_action=on_action, refusal=play.refusal,
+                     game_id=play.game_id, has_next=False)
+        play.unseen = []  # animated once
+        play.refusal = None  # a refusal is said once
+        if not play.state.is_terminal():
+            return
+    finished = services.games_finished(engine, tester)
+    needed = tester.config.games_per_tester
+    if finished < needed:
+        if st.button(f"Next game ({finished + 1} of {needed})", type="primary",
+                     key="dokusen_next_game"):
+            st.session_state.pop(SESSION_KEY, None)
+            st.rerun()
+        return
+    st.markdown(f"**You have played {finished} game{'s' if finished != 1 else ''}. Thank you!**")
+    if st.button("Continue to the last questions", type="primary", key="to_post"):
+        st.session_state.pop(SESSION_KEY, None)
+        to_post_survey()

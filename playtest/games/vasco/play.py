@@ -1,0 +1,260 @@
+"""Vasco in a study: the tester's play step (the page glue the registry's ``play_module``
+names), on the game's own board component (:mod:`playtest.games.vasco.board`).
+
+A game is stored as it is played: its record (``games`` row with ``game="vasco"``, one
+``game_actions`` row per engine action, stored *before* the state changes), and the
+telemetry of telemetry-format.md: ``game_start``, the engine's events of every action
+(``place``, ``auto`` for each forced tile, ``win``…), one ``click`` per click or tap with the
+game's own fields ``cell`` and ``tile`` and the engine's refusal reason (``dead_cell``,
+``mismatch``, ``not_connected`` …), ``ai_move`` for the computer's placements (with the
+greedy player's reason) and ``game_end`` with the whole record. A reload or a server
+restart replays the stored record.
+
+Seats: ``"human"`` or ``"ai:<level>"`` (Red first); the computer plays
+:class:`engine.vasco.computer.GreedyPlayer`, its tie-breaks seeded by the game's seed and
+the action number, so a replayed game is the same game.
+
+>>> from engine.vasco import VascoGame
+>>> first = VascoGame().new_initial_state()
+>>> click_telemetry(1, "1,1", 640, "mouse", first.click("1,1"))
+{'seat': 1, 'target': '1,1', 'cell': '1,1', 'ok': False, 'ms': 640, 'via': 'mouse', 'reason': 'centre_first'}
+>>> click_telemetry(1, "ox*", 90, "key", first.click("ox*", ("0,0",)))
+{'seat': 1, 'target': 'ox*', 'cell': '0,0', 'tile': 'ox*', 'ok': True, 'ms': 90, 'via': 'key'}
+>>> computer_seed(7, 3) == computer_seed(7, 3) != computer_seed(7, 4)
+True
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core import ClickResult, Event, Refusal
+from engine.vasco.computer import GreedyPlayer
+from engine.vasco.state import VascoState
+from playtest import services
+
+SESSION_KEY = "vasco_play"
+
+
+def click_telemetry(seat: int, target: str, ms: int, via: str,
+                    result: ClickResult) -> dict[str, Any]:
+    """The props of a ``click`` event: the seat, what was clicked (a cell or a tile
+    preview), the game's own fields ``cell`` and ``tile`` (the held cell and the tile
+    picked), ``ok``, the time since the board was shown, how, and the refusal."""
+    props: dict[str, Any] = {"seat": seat, "target": target}
+    props.update({k: result.fields[k] for k in ("cell", "tile") if k in result.fields})
+    props.update({"ok": result.ok, "ms": ms, "via": via})
+    if result.refusal is not None:
+        props["reason"] = result.refusal.reason
+    return props
+
+
+def engine_event_props(events: Sequence[Event]) -> list[dict[str, Any]]:
+    """The engine's events of one action as telemetry (``place``, ``auto`` for each forced
+    tile in cascade order, ``win``/``draw``…), each with its ``kind``, ``seat`` and
+    ``tiles`` and the event's own data: what analytics/games/vasco reads.
+
+    >>> from engine.vasco import VascoGame, Place
+    >>> s = VascoGame().new_initial_state()
+    >>> engine_event_props(s.apply(Place(0, 0, "ox*")))[0]["kind"]
+    'place'
+    """
+    return [{"kind": e.kind, "seat": e.seat, "tiles": [list(t) for t in e.tiles], **e.data}
+            for e in events]
+
+
+def computer_seed(game_seed: int, action_number: int) -> int:
+    """The computer's tie-break seed for action ``action_number`` of a game."""
+    return game_seed * 100_003 + action_number
+
+
+@dataclass
+class VascoPlay:
+    """One tester's game in progress: its stored id, seats, seed and engine state."""
+
+    game_id: str
+    participant_id: str
+    seats: list[str]
+    seed: int
+    rules: Any
+    game: Any  # the engine's game (action JSON forms)
+    state: VascoState
+    actions: list[list[Any]] = field(default_factory=list)
+    selection: tuple[str, ...] = ()
+    refusal: Refusal | None = None
+    finished_logged: bool = False
+
+    @property
+    def view_seats(self) -> tuple[str, ...]:
+        return tuple("human" if s == "human" else "computer" for s in self.seats)
+
+
+def _sink(tester: services.Tester, game_id: str) -> services.DbGameSink:
+    from playtest import runtime
+    from playtest.app_pages.common import tester_session
+
+    return services.DbGameSink(runtime.database(), runtime.event_logger(),
+                               participant_id=tester.code, session_id=tester_session(tester),
+                               game_id=game_id)
+
+
+def _plugin() -> Any:
+    from playtest.games.vasco.plugin import PLUGIN
+
+    return PLUGIN
+
+
+def _replayed(record: Any) -> VascoPlay:
+    game = _plugin().make_game(record.rules, len(record.seats))
+    state: Any = game.new_initial_state()
+    for action in record.actions:
+        state.apply_action(game.action_from_json(action))
+    return VascoPlay(record.game_id, record.participant_id, list(record.seats),
+                     int(record.seed or 0), record.rules, game, state,
+                     [list(a) for a in record.actions], finished_logged=record.finished)
+
+
+def _new_game(tester: services.Tester) -> VascoPlay:
+    from playtest import runtime
+    from playtest.app_pages.common import tester_session
+    from playtest.storage import repository as repo
+
+    plugin = _plugin()
+    seed = secrets.randbits(31)
+    rules, seats = tester.effective.rules, list(tester.effective.seats)
+    game_id = repo.create_game(runtime.database(), tester.code, tester_session(tester), rules,
+                               seats, seed, game=plugin.name)
+    game = plugin.make_game(rules, len(seats))
+    state: Any = game.new_initial_state()
+    _sink(tester, game_id).log("game_start", {"game_id": game_id, "game": plugin.name,
+                                              "rules": rules, "seats": seats, "seed": seed})
+    return VascoPlay(game_id, tester.code, seats, seed, rules, game, state)
+
+
+def _apply(tester: services.Tester, play: VascoPlay, action: int) -> bool:
+    """Store action number ``len(play.actions)`` first, then apply it; False when another
+    tab stored a different action there (the page reloads the record)."""
+    import streamlit as st
+
+    from playtest.storage.errors import ConflictError
+
+    as_json = play.game.action_to_json(action)
+    trial = play.state.clone()
+    events = trial.apply_action(action)
+    sink = _sink(tester, play.game_id)
+    try:
+        stored = sink.append_action(len(play.actions), as_json)
+    except ConflictError:
+        stored = False
+    if not stored:
+        st.session_state.pop(SESSION_KEY, None)
+        return False
+    play.state = trial
+    play.actions.append(list(as_json))
+    for props in engine_event_props(events):
+        sink.log(props.pop("kind"), props)
+    return True
+
+
+def _finish_if_over(tester: services.Tester, play: VascoPlay) -> None:
+    if not play.state.is_terminal() or play.finished_logged:
+        return
+    outcome = play.state.outcome
+    winner = outcome.winner if outcome is not None else None
+    reason = outcome.reason if outcome is not None else "over"
+    sink = _sink(tester, play.game_id)
+    sink.log("game_end", {"game_id": play.game_id, "winner": winner, "reason": str(reason),
+                          "turns": len(play.actions), "record": play.actions})
+    sink.finish(winner, str(reason), len(play.actions))
+    play.finished_logged = True
+
+
+def _computer_moves(tester: services.Tester, play: VascoPlay) -> None:
+    while not play.state.is_terminal() and play.seats[play.state.current_player()] != "human":
+        seat = play.state.current_player() + 1
+        choice = GreedyPlayer(seed=computer_seed(play.seed, len(play.actions))).choose(play.state)
+        as_json = play.game.action_to_json(choice.action)
+        if not _apply(tester, play, choice.action):
+            return
+        _sink(tester, play.game_id).log("ai_move", {"seat": seat, "action": as_json,
+                                                    "why": choice.reason})
+    _finish_if_over(tester, play)
+
+
+def _current(tester: services.Tester) -> VascoPlay | None:
+    """The tester's game in progress (this tab's, or replayed from the store), a new one
+    while games remain to play, or None when the study's games are played."""
+    import streamlit as st
+
+    from playtest import runtime
+    from playtest.storage import repository as repo
+
+    play: VascoPlay | None = st.session_state.get(SESSION_KEY)
+    if play is not None and play.participant_id == tester.code:
+        return play
+    engine = runtime.database()
+    record = repo.latest_unfinished_game(engine, tester.code)
+    if record is not None and record.game == _plugin().name:
+        play = _replayed(record)
+    elif services.games_finished(engine, tester) < tester.config.games_per_tester:
+        play = _new_game(tester)
+    else:
+        return None
+    st.session_state[SESSION_KEY] = play
+    return play
+
+
+def _message(play: VascoPlay) -> str:
+    """The sentence under the board: the engine's refusal, said once, else nothing (the
+    view says whose turn it is and why forced tiles appeared)."""
+    return play.refusal.message if play.refusal is not None else ""
+
+
+def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) -> None:
+    """Draw the play step: the board, then (after the study's games) the way on."""
+    import streamlit as st
+
+    from playtest import runtime
+    from playtest.games.vasco.board import ClickEvent, render_board
+    from playtest.games.vasco.view import board_view
+
+    play = _current(tester)
+    engine = runtime.database()
+    if play is not None:
+        _computer_moves(tester, play)
+
+        def on_click(ev: ClickEvent) -> None:
+            assert play is not None
+            seat = play.state.current_player() + 1
+            result = play.state.click(ev.target, play.selection)
+            _sink(tester, play.game_id).log(
+                "click", click_telemetry(seat, ev.target, ev.t_ms, ev.via, result))
+            if result.action is not None and not _apply(tester, play, result.action):
+                return
+            play.selection = tuple(result.selection)
+            play.refusal = result.refusal
+            _computer_moves(tester, play)
+            _finish_if_over(tester, play)
+
+        events = play.state.last_events
+        view = board_view(play.state, seats=play.view_seats, selection=play.selection,
+                          events=events, message=_message(play))
+        render_board(view, key=f"vasco-{play.game_id}", on_click=on_click)
+        play.refusal = None  # a refusal is said once
+        if not play.state.is_terminal():
+            return
+    finished = services.games_finished(engine, tester)
+    needed = tester.config.games_per_tester
+    if finished < needed:
+        if st.button(f"Next game ({finished + 1} of {needed})", type="primary",
+                     key="vasco_next_game"):
+            st.session_state.pop(SESSION_KEY, None)
+            st.rerun()
+        return
+    st.markdown(f"**You have played {finished} game{'s' if finished != 1 else ''}. Thank you!**")
+    if st.button("Continue to the last questions", type="primary", key="to_post"):
+        st.session_state.pop(SESSION_KEY, None)
+        to_post_survey()

@@ -1,0 +1,45 @@
+"""Vasco as a plug-in of the platform's registry (playtest/games/registry.py): ``PLUGIN``
+describes the game to the app.
+
+Vasco has one preset ("standard") and one option, the pool size; two seats, Red (O)
+first. The play step is :mod:`playtest.games.vasco.play`.
+
+>>> PLUGIN.name, PLUGIN.title, PLUGIN.presets, PLUGIN.seats
+('vasco', 'Vasco', ('standard',), (2, 2))
+>>> PLUGIN.check_rules({"base": "standard", "pool": 24})
+{'base': 'standard', 'pool': 24}
+>>> PLUGIN.make_game("standard", 2).new_initial_state().legal_targets()
+['0,0']
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from engine.vasco.state import Rules
+from playtest.games.registry import GamePlugin
+
+HERE = Path(__file__).resolve().parent
+
+
+def _check_rules(rules: Any) -> Any:
+    """A preset name or rules object the engine builds (RulesError naming the field if not)."""
+    Rules.from_obj(rules)
+    return rules
+
+
+PLUGIN = GamePlugin(
+    name="vasco",
+    title="Vasco",
+    presets=("standard",),
+    default_rules="standard",
+    check_rules=_check_rules,
+    rule_options={"base": ("standard",), "pool": (54, 24, 600)},
+    seats=(2, 2),
+    pre_survey="vasco_pre",
+    post_survey="vasco_post_short",
+    catalog_path=HERE / "messages.yaml",
+    board_module="playtest.games.vasco.board",
+    play_module="playtest.games.vasco.play",
+)
