@@ -73,10 +73,11 @@ import tempfile
 import time
 import uuid
 from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 from urllib.parse import parse_qs
 
 import numpy as np
@@ -139,6 +140,28 @@ def parse_think(text: str) -> tuple[int, int]:
     if not 0 <= low <= high <= 60_000:
         raise UsageError(f"--think-ms {text!r}: use MS or MIN:MAX with 0 <= MIN <= MAX <= 60000")
     return low, high
+
+
+T = TypeVar("T")
+
+
+def run_coroutine(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(coroutine)``, also from a thread whose event loop is marked running
+    (Playwright's sync API leaves one on the main thread of a test process, and
+    ``asyncio.run`` refuses to start inside it): then in a worker thread, which gets a
+    fresh loop of its own.
+
+    >>> async def answer() -> int:
+    ...     return 42
+    >>> run_coroutine(answer())
+    42
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def percentile(values: Sequence[float], pct: float) -> float:
@@ -913,7 +936,7 @@ def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500,
 
         try:
             load_avg = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
-            play = asyncio.run(run_testers(
+            play = run_coroutine(run_testers(
                 running.url, STUDY_ID, testers, turns, think_ms, seed, time_limit_s,
                 server_cpu=cpu.total, quickack=quickack,
                 resume=replay_checker(engine) if setup.behind_proxy else None,

@@ -131,7 +131,7 @@ def test_the_sign_in_limit_counts_each_visitor_behind_nginx(
     try:
         for source, forged in (("127.0.0.2", None), ("127.0.0.3", None),
                                ("127.0.0.2", "6.6.6.6")):
-            asyncio.run(_wrong_password_from(running.url, source, forged))
+            loadtest.run_coroutine(_wrong_password_from(running.url, source, forged))
         with engine.connect() as conn:
             clients = sorted(conn.execute(select(sign_in.attempts.c.client)).scalars())
     finally:
@@ -191,7 +191,7 @@ def test_a_download_is_found_whichever_process_nginx_asks(tmp_path: Path) -> Non
     try:
         nginx = cluster.start_nginx(tmp_path / "nginx", [app.port for app in apps])
         try:
-            path = asyncio.run(_download_url(nginx.url))
+            path = loadtest.run_coroutine(_download_url(nginx.url))
             assert path.startswith("/media/")
             direct = [_get(app.url + path) for app in apps]
             through_nginx = [_get(nginx.url + path) for _ in range(9)]
@@ -254,14 +254,14 @@ def test_a_sign_in_made_on_one_process_is_good_on_another(
     env = {"DATABASE_URL": url, "PLAYTEST_DESIGNER_PASSWORD_HASH": auth.hash_password(password)}
     apps = cluster.start_app_processes(2, env, tmp_path)
     try:
-        _widgets, bodies = asyncio.run(_run_collecting_html(
+        _widgets, bodies = loadtest.run_coroutine(_run_collecting_html(
             apps[0].url, [WidgetState(string_value=password)]))
         tokens = [part.split("=", 1)[1].split(";", 1)[0] for body in bodies
                   for part in body.split('"') if part.startswith(f"{auth.COOKIE_NAME}=")]
         assert tokens, "process A set the sign-in cookie"
         cookie = f"{auth.COOKIE_NAME}={tokens[0]}"
-        on_b, _ = asyncio.run(_run_collecting_html(apps[1].url, cookie=cookie))
-        stranger, _ = asyncio.run(_run_collecting_html(apps[1].url))
+        on_b, _ = loadtest.run_coroutine(_run_collecting_html(apps[1].url, cookie=cookie))
+        stranger, _ = loadtest.run_coroutine(_run_collecting_html(apps[1].url))
     finally:
         for app in apps:
             app.stop()
