@@ -30,6 +30,7 @@ from playtest.app_pages.common import tester_session
 from playtest.games.morris.component import JudgedClick, render_board
 from playtest.games.morris.plugin import PLUGIN
 from playtest.games.morris.view import COMPUTER, HUMAN, Sides
+from playtest.games.play_step import current_play, game_sink, way_on
 from playtest.storage import repository as repo
 from playtest.storage.errors import ConflictError
 
@@ -59,9 +60,7 @@ class MorrisPlay:
 
 
 def _sink(tester: services.Tester, game_id: str) -> services.DbGameSink:
-    return services.DbGameSink(runtime.database(), runtime.event_logger(),
-                               participant_id=tester.code, session_id=tester_session(tester),
-                               game_id=game_id)
+    return game_sink(tester, game_id)
 
 
 def _replayed(record: repo.GameRecord) -> MorrisPlay:
@@ -133,27 +132,13 @@ def _computer_moves(tester: services.Tester, play: MorrisPlay) -> None:
 
 
 def _current(tester: services.Tester) -> MorrisPlay | None:
-    """The tester's game in progress (this tab's, or replayed from the store), a new one
-    while games remain to play, or None when the study's games are played."""
-    play: MorrisPlay | None = st.session_state.get(SESSION_KEY)
-    if play is not None and play.participant_id == tester.code:
-        return play
-    engine = runtime.database()
-    record = repo.latest_unfinished_game(engine, tester.code)
-    if record is not None and record.game == PLUGIN.name:
-        play = _replayed(record)
-    elif services.games_finished(engine, tester) < tester.config.games_per_tester:
-        play = _new_game(tester)
-    else:
-        return None
-    st.session_state[SESSION_KEY] = play
-    return play
+    return current_play(tester, session_key=SESSION_KEY, game=PLUGIN.name,
+                        replayed=_replayed, new_game=_new_game)
 
 
 def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) -> None:
     """Draw the play step: the board, then (after the study's games) the way on."""
     play = _current(tester)
-    engine = runtime.database()
     if play is not None:
         _computer_moves(tester, play)
 
@@ -174,15 +159,5 @@ def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) ->
         play.refusal = None  # a refusal is said once
         if not play.state.is_terminal():
             return
-    finished = services.games_finished(engine, tester)
-    needed = tester.config.games_per_tester
-    if finished < needed:
-        if st.button(f"Next game ({finished + 1} of {needed})", type="primary",
-                     key="morris_next_game"):
-            st.session_state.pop(SESSION_KEY, None)
-            st.rerun()
-        return
-    st.markdown(f"**You have played {finished} game{'s' if finished != 1 else ''}. Thank you!**")
-    if st.button("Continue to the last questions", type="primary", key="to_post"):
-        st.session_state.pop(SESSION_KEY, None)
-        to_post_survey()
+    way_on(tester, session_key=SESSION_KEY, key_prefix="morris",
+           to_post_survey=to_post_survey)

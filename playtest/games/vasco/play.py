@@ -35,6 +35,7 @@ from engine.core import ClickResult, Event, Refusal
 from engine.vasco.computer import GreedyPlayer
 from engine.vasco.state import VascoState
 from playtest import services
+from playtest.games.play_step import current_play, game_sink, way_on
 
 SESSION_KEY = "vasco_play"
 
@@ -93,12 +94,7 @@ class VascoPlay:
 
 
 def _sink(tester: services.Tester, game_id: str) -> services.DbGameSink:
-    from playtest import runtime
-    from playtest.app_pages.common import tester_session
-
-    return services.DbGameSink(runtime.database(), runtime.event_logger(),
-                               participant_id=tester.code, session_id=tester_session(tester),
-                               game_id=game_id)
+    return game_sink(tester, game_id)
 
 
 def _plugin() -> Any:
@@ -185,26 +181,8 @@ def _computer_moves(tester: services.Tester, play: VascoPlay) -> None:
 
 
 def _current(tester: services.Tester) -> VascoPlay | None:
-    """The tester's game in progress (this tab's, or replayed from the store), a new one
-    while games remain to play, or None when the study's games are played."""
-    import streamlit as st
-
-    from playtest import runtime
-    from playtest.storage import repository as repo
-
-    play: VascoPlay | None = st.session_state.get(SESSION_KEY)
-    if play is not None and play.participant_id == tester.code:
-        return play
-    engine = runtime.database()
-    record = repo.latest_unfinished_game(engine, tester.code)
-    if record is not None and record.game == _plugin().name:
-        play = _replayed(record)
-    elif services.games_finished(engine, tester) < tester.config.games_per_tester:
-        play = _new_game(tester)
-    else:
-        return None
-    st.session_state[SESSION_KEY] = play
-    return play
+    return current_play(tester, session_key=SESSION_KEY, game=_plugin().name,
+                        replayed=_replayed, new_game=_new_game)
 
 
 def _message(play: VascoPlay) -> str:
@@ -215,14 +193,11 @@ def _message(play: VascoPlay) -> str:
 
 def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) -> None:
     """Draw the play step: the board, then (after the study's games) the way on."""
-    import streamlit as st
 
-    from playtest import runtime
     from playtest.games.vasco.board import ClickEvent, render_board
     from playtest.games.vasco.view import board_view
 
     play = _current(tester)
-    engine = runtime.database()
     if play is not None:
         _computer_moves(tester, play)
 
@@ -246,15 +221,5 @@ def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) ->
         play.refusal = None  # a refusal is said once
         if not play.state.is_terminal():
             return
-    finished = services.games_finished(engine, tester)
-    needed = tester.config.games_per_tester
-    if finished < needed:
-        if st.button(f"Next game ({finished + 1} of {needed})", type="primary",
-                     key="vasco_next_game"):
-            st.session_state.pop(SESSION_KEY, None)
-            st.rerun()
-        return
-    st.markdown(f"**You have played {finished} game{'s' if finished != 1 else ''}. Thank you!**")
-    if st.button("Continue to the last questions", type="primary", key="to_post"):
-        st.session_state.pop(SESSION_KEY, None)
-        to_post_survey()
+    way_on(tester, session_key=SESSION_KEY, key_prefix="vasco",
+           to_post_survey=to_post_survey)
