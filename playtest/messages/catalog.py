@@ -22,6 +22,7 @@ back to ``seat``:
 from __future__ import annotations
 
 import functools
+import importlib
 import re
 import string
 from collections.abc import Mapping
@@ -33,7 +34,7 @@ from typing import Any, Final
 import yaml
 
 from playtest.board.sounds import CUE_NAMES
-from playtest.games.registry import game_plugin
+from playtest.games.registry import DEFAULT_GAME, game_plugin
 
 # libyaml's safe loader when PyYAML was built with it (several times faster)
 _LOADER: Final = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -44,51 +45,11 @@ VOICES: Final = ("seat", "you", "computer")
 # A lower-case letter opening a sentence ("… wins! the computer …" -> "The computer").
 _SENTENCE_START = re.compile(r"(?:^|(?<=[.!?] ))[a-z]")
 
-# Every situation the game screen must be able to announce (issue 5).
-REQUIRED_KEYS: Final[frozenset[str]] = frozenset(
-    {
-        "turn",
-        "turn_computer",
-        "place_prompt",
-        "computer_moved",
-        "placed",
-        "extra_turn",
-        "square_roll",
-        "quad",
-        "miss_turn",
-        "skip",
-        "blocked_own",
-        "blocked",
-        "reroll",
-        "suicide",
-        "vapooh",
-        "vapooh_compulsory",
-        "brown",
-        "vapoosh",
-        "capture",
-        "surround",
-        "win_row",
-        "win_square",
-        "draw",
-        "wrong_rule_empty_priority",
-        "wrong_rule_suicide",
-        "wrong_rule_own_tile",
-        "wrong_rule_brown",
-        "wrong_same_product",
-        "wrong_near_miss",
-        "wrong_arithmetic",
-    }
-)
-# classify_click's (kind, rule_reason) -> catalog key
-WRONG_CLICK_KEYS: Final[Mapping[tuple[str, str | None], str]] = {
-    ("rule", "empty_priority"): "wrong_rule_empty_priority",
-    ("rule", "suicide"): "wrong_rule_suicide",
-    ("rule", "own_tile"): "wrong_rule_own_tile",
-    ("rule", "brown"): "wrong_rule_brown",
-    ("same_product", None): "wrong_same_product",
-    ("near_miss", None): "wrong_near_miss",
-    ("arithmetic", None): "wrong_arithmetic",
-}
+# The first game's keys (its folder's catalog_keys.py, found through the registry): every
+# situation its screen must be able to announce (issue 5), and its wrong clicks' keys.
+_FIRST_GAME_KEYS = importlib.import_module(f"playtest.games.{DEFAULT_GAME}.catalog_keys")
+REQUIRED_KEYS: Final[frozenset[str]] = _FIRST_GAME_KEYS.REQUIRED_KEYS
+WRONG_CLICK_KEYS: Final[Mapping[tuple[str, str | None], str]] = _FIRST_GAME_KEYS.WRONG_CLICK_KEYS
 
 
 class MessageError(Exception):
