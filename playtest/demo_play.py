@@ -41,6 +41,7 @@ True
 from __future__ import annotations
 
 import importlib
+import json
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -111,16 +112,21 @@ def slip_hook(game: str) -> Callable[[Any, Sequence[str]], Sequence[str]] | None
     return hook if callable(hook) else None
 
 
-def click_path(state: Any, action: int) -> tuple[str, ...] | None:
+def click_path(state: Any, action: int, hint: str = "") -> tuple[str, ...] | None:
     """The clicks that make ``action`` (depth first, stopping at the first found), or None
-    when no click makes it."""
+    when no click makes it. Targets that appear in ``hint`` (the action's JSON form, which
+    usually spells its points or cells) are tried first: only the order changes, every
+    path is still found by clicking."""
 
     def search(held: tuple[str, ...], clicks: tuple[str, ...],
                seen: set[tuple[str, ...]]) -> tuple[str, ...] | None:
         if len(clicks) >= MAX_CLICKS:
             return None
         deeper: list[tuple[str, tuple[str, ...]]] = []
-        for target in state.legal_targets(held):
+        targets = state.legal_targets(held)
+        if hint:
+            targets = sorted(targets, key=lambda t: t not in hint)
+        for target in targets:
             result: ClickResult = state.click(target, held)
             if result.action == action:
                 return (*clicks, target)
@@ -221,8 +227,8 @@ def play_game(plugin: Any, *, rules: Any, seats: Sequence[str], seed: int, game_
             action = sample_chance(state, rng)
         elif mover < len(seats) and seats[mover] == "human":
             chooser = _level_player(plugin.name, habit, rng.randrange(1 << 30))
-            action = _tester_move(state, mover + 1, chooser, tester, highlight, seen_targets,
-                                  slips, log, timer)
+            action = _tester_move(game, state, mover + 1, chooser, tester, highlight,
+                                  seen_targets, slips, log, timer)
         else:
             if mover not in computers:
                 seat = seats[mover] if mover < len(seats) else ""
@@ -243,8 +249,13 @@ def play_game(plugin: Any, *, rules: Any, seats: Sequence[str], seed: int, game_
     return len(actions)
 
 
-def _tester_move(state: Any, seat: int, chooser: Player, tester: Profile, highlight: bool,
-                 seen_targets: set[str],
+def _action_hint(game: Any, action: int) -> str:
+    """The action's JSON form without spaces (``["place",[-3,-3],"ox*"]``)."""
+    return json.dumps(game.action_to_json(action), separators=(",", ":"))
+
+
+def _tester_move(game: Any, state: Any, seat: int, chooser: Player, tester: Profile,
+                 highlight: bool, seen_targets: set[str],
                  slips: Callable[[Any, Sequence[str]], Sequence[str]] | None, log: Log,
                  timer: _Clock) -> int:
     """The tester's clicks for one move (refused slips first, sometimes); the action.
@@ -256,7 +267,7 @@ def _tester_move(state: Any, seat: int, chooser: Player, tester: Profile, highli
     rng = tester.rng
     seen_targets.update(state.legal_targets(()))
     action = chooser.decide(state).action
-    path = click_path(state, action)
+    path = click_path(state, action, _action_hint(game, action))
     if path is None:
         paths = click_paths(state)
         if not paths:  # a move no click makes (a pass): the screen's button
