@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "scenario": ("engine.vapoosh.scenario", "check rules scenarios (scenario-format.md)"),
+    "scenario": ("engine.scenario", "check rules scenarios (scenario-format.md)"),
     "simulate": ("engine.simulate", "simulate many computer-played games"),
     # The benchmarks live in the top-level ``benchmarks/`` package of a source checkout
     # (not shipped in the wheel); this name only forwards to it.

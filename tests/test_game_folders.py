@@ -27,7 +27,6 @@ KNOWN_OFFENDERS: dict[tuple[str, str], str] = {
     # -- the computer players and the simulator, still Vapoosh's (the "players" helper's
     #    generic players over the core API replace them)
     ("vapoosh", "engine/simulate.py"): "the balance simulator plays Vapoosh only",
-    ("vapoosh", "engine/__main__.py"): "the engine CLI's examples name Vapoosh",
     # -- analytics not yet split into the core and analytics/games/<game>/ (the
     #    "analytics" helper's branch moves these)
     ("vapoosh", "analytics/data.py"):

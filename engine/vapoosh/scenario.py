@@ -32,6 +32,10 @@ from engine.vapoosh.actions import Action, Deal, action_from_json
 from engine.vapoosh.rules import Rules
 from engine.vapoosh.state import VapooshGame, VapooshState, deal_preplaced
 
+#: This reader reads scenarios that name no ``game`` (scenario-format.md: absent means
+#: this game), and its ``main`` is ``python -m engine scenario`` (:mod:`engine.scenario`).
+READS_UNNAMED = True
+
 KNOWN_FIELDS = (
     "game",
     "rules",
