@@ -32,7 +32,8 @@ STREAMLIT_FLAGS = [
     arg("--port", type=int, default=8501, help="port to serve on (default 8501)"),
     arg("--address", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"),
     arg("--testers", type=int, default=40,
-        help="simulated testers for a new demo study (default 40; 0 for none)"),
+        help="simulated testers for a new demo study (default 40; 0 for none); each "
+             "other game's new demo study gets as many, up to 20"),
 ])
 def up(args: argparse.Namespace) -> int:
     from playtest import demo
@@ -45,7 +46,10 @@ def up(args: argparse.Namespace) -> int:
         print(f"Filling the demo study with {args.testers} simulated testers…", flush=True)
         print(demo.generate(engine, args.testers).summary(), flush=True)
         refresh(engine, study.study_id)  # the dashboard's first visit reads this
-    for other, report in demo.fill_game_demo_studies(engine, args.testers):  # every game's
+    # every other game's demo study too, with fewer testers (their games take longer to
+    # simulate: up to a minute for 40 on two cores)
+    for other, report in demo.fill_game_demo_studies(engine, min(args.testers,
+                                                                 demo.GAME_DEMO_TESTERS)):
         print(f"{other.title}: {report.summary()}", flush=True)
         refresh(engine, other.study_id)
     password = auth.ensure_password()

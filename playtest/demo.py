@@ -61,6 +61,8 @@ from surveys import load_survey
 from surveys.simulate import plausible_answers
 
 DEMO_STUDY_ID = "demo"
+#: Most simulated testers ``playtest up`` gives each other game's demo study.
+GAME_DEMO_TESTERS = 20
 
 
 class DemoUnavailableError(ValueError):

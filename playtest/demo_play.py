@@ -112,18 +112,22 @@ def slip_hook(game: str) -> Callable[[Any, Sequence[str]], Sequence[str]] | None
     return hook if callable(hook) else None
 
 
-def click_path(state: Any, action: int, hint: str = "") -> tuple[str, ...] | None:
+def click_path(state: Any, action: int, hint: str = "",
+               targets_of: Callable[[tuple[str, ...]], list[str]] | None = None
+               ) -> tuple[str, ...] | None:
     """The clicks that make ``action`` (depth first, stopping at the first found), or None
     when no click makes it. Targets that appear in ``hint`` (the action's JSON form, which
     usually spells its points or cells) are tried first: only the order changes, every
-    path is still found by clicking."""
+    path is still found by clicking. ``targets_of(selection)``: the state's legal targets
+    (default: ``state.legal_targets``; a caller may pass a cached one)."""
+    legal = targets_of or (lambda held: list(state.legal_targets(held)))
 
     def search(held: tuple[str, ...], clicks: tuple[str, ...],
                seen: set[tuple[str, ...]]) -> tuple[str, ...] | None:
         if len(clicks) >= MAX_CLICKS:
             return None
         deeper: list[tuple[str, tuple[str, ...]]] = []
-        targets = state.legal_targets(held)
+        targets = legal(held)
         if hint:
             targets = sorted(targets, key=lambda t: t not in hint)
         for target in targets:
@@ -265,9 +269,16 @@ def _tester_move(game: Any, state: Any, seat: int, chooser: Player, tester: Prof
     is not simulated.
     """
     rng = tester.rng
-    seen_targets.update(state.legal_targets(()))
+    known: dict[tuple[str, ...], list[str]] = {}  # clicks are pure: the state stays
+
+    def targets_of(held: tuple[str, ...]) -> list[str]:
+        if held not in known:
+            known[held] = list(state.legal_targets(held))
+        return known[held]
+
+    seen_targets.update(targets_of(()))
     action = chooser.decide(state).action
-    path = click_path(state, action, _action_hint(game, action))
+    path = click_path(state, action, _action_hint(game, action), targets_of)
     if path is None:
         paths = click_paths(state)
         if not paths:  # a move no click makes (a pass): the screen's button
@@ -286,7 +297,7 @@ def _tester_move(game: Any, state: Any, seat: int, chooser: Player, tester: Prof
         while slips_left > 0 and rng.random() < slip:
             slips_left -= 1
             candidates = seen_targets | set(slips(state, selection) if slips else ())
-            wrong = sorted(candidates - set(state.legal_targets(selection)))
+            wrong = sorted(candidates - set(targets_of(selection)))
             if not wrong:
                 break
             pick = rng.choice(wrong)
@@ -308,7 +319,7 @@ def _tester_move(game: Any, state: Any, seat: int, chooser: Player, tester: Prof
         result = state.click(target, selection)
         log("click", click_props(seat, target, result, round(elapsed)))
         selection = tuple(result.selection)
-        seen_targets.update(state.legal_targets(selection))
+        seen_targets.update(targets_of(selection))
         step += 1
     return action
 

@@ -143,3 +143,31 @@ def test_a_demo_run_fills_another_game_s_study_with_whole_clicked_games(
         assert end["turns"] == len(end["record"])
     arms = _arms(engine, study.study_id)["highlight"]
     assert sorted(arms.values()) == [4, 4]
+
+
+def test_playtest_up_fills_every_game_s_demo_study(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    tmp_path: object,
+) -> None:
+    """``playtest up`` fills the first game's demo study and each other game's (then
+    starts Streamlit: the exec is where this test stops it)."""
+    import os
+
+    monkeypatch.chdir(str(tmp_path))
+    started: list[list[str]] = []
+
+    def no_exec(path: str, argv: list[str]) -> None:
+        started.append(argv)
+
+    monkeypatch.setattr(os, "execvp", no_exec)
+    status, out, err = _cli(engine, monkeypatch, capsys, "up", "--testers", "3")
+    assert status == 0, err
+    assert started and "streamlit" in started[0]
+    assert len(_participants(engine, demo.DEMO_STUDY_ID)) == 3
+    for study in demo.ensure_game_demo_studies(engine):
+        assert len(_participants(engine, study.study_id)) == 3, study.study_id
+        assert f"{study.title}: imported 3 simulated testers" in out
+    # A second start adds no testers to studies that have some.
+    status, out, err = _cli(engine, monkeypatch, capsys, "up", "--testers", "3")
+    assert status == 0, err
+    assert "simulated testers" not in out
