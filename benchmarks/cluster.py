@@ -46,7 +46,8 @@ UNIT_LOGS = "/var/log/playtest"
 UNIT_CACHE = "/var/cache/playtest"
 APP = ROOT / "playtest" / "app.py"
 START_TIMEOUT_S = 120.0
-_UPSTREAM_SERVER = re.compile(r"^(\s*)server 127\.0\.0\.1:\d+(.*);\s*$")
+_UPSTREAM_SERVER = re.compile(r"^(\s*)server [\w.-]+:\d+(.*);\s*$")
+COMPOSE_SITE = DEPLOY / "nginx" / "compose.conf"
 
 
 class ClusterError(RuntimeError):
@@ -78,7 +79,7 @@ def render_site(ports: Sequence[int], listen_port: int, site: Path = SITE) -> st
             line = line[: len(line) - len(line.lstrip())] + f"listen 127.0.0.1:{listen_port};"
         lines.append(line)
     if not upstream_done:
-        raise ClusterError(f"{site} has no 'server 127.0.0.1:PORT' line in its upstream")
+        raise ClusterError(f"{site} has no 'server HOST:PORT' line in its upstream")
     return "\n".join(lines) + "\n"
 
 
@@ -126,9 +127,9 @@ class Nginx:
                 self.proc.wait()
 
 
-def start_nginx(folder: Path, ports: Sequence[int]) -> Nginx:
-    """nginx in the foreground with ``deploy/``'s site for ``ports``; returns once it
-    answers ``/_stcore/health`` through the proxy."""
+def start_nginx(folder: Path, ports: Sequence[int], site: Path = SITE) -> Nginx:
+    """nginx in the foreground with ``deploy/``'s site (or ``site``, e.g. the compose
+    file's) for ``ports``; returns once it answers ``/_stcore/health`` through the proxy."""
     binary = nginx_binary()
     if binary is None:
         raise ClusterError("nginx is not installed (apt-get install nginx)")
@@ -138,7 +139,8 @@ def start_nginx(folder: Path, ports: Sequence[int]) -> Nginx:
     for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
         (folder / "tmp" / kind).mkdir(parents=True, exist_ok=True)
     port = free_port()
-    (folder / "sites" / "playtest.conf").write_text(render_site(ports, port), encoding="utf-8")
+    (folder / "sites" / "playtest.conf").write_text(render_site(ports, port, site),
+                                                    encoding="utf-8")
     shutil.copyfile(SNIPPET, folder / "snippets" / SNIPPET.name)
     conf = folder / "nginx.conf"
     conf.write_text(_main_conf(folder), encoding="utf-8")

@@ -1,9 +1,15 @@
-"""The systemd unit in ``deploy/`` is the one the cluster test starts its processes with,
-and systemd itself accepts it (issue 12: "the deploy files are the ones the test uses").
+"""The files in ``deploy/`` are the ones the tests use (issue 12): the systemd unit is how
+the cluster test starts its processes, and systemd accepts it; the compose file's nginx
+site proxies to an app process; the Dockerfile's command is the unit's and it copies the
+whole product. (Docker's engine is not on this machine, so the image is not built here;
+``tests/packaging/test_wheel.py`` runs the lab from exactly what its ``pip install .``
+installs.)
 """
 
 from __future__ import annotations
 
+import json
+import re
 import shlex
 import shutil
 import subprocess
@@ -17,6 +23,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import cluster  # noqa: E402
+from benchmarks.devserver import healthy  # noqa: E402
 
 
 def test_an_app_process_starts_with_the_units_command_paths_moved_only(tmp_path: Path) -> None:
@@ -74,3 +81,42 @@ def test_systemd_would_name_a_broken_directive(tmp_path: Path) -> None:
     found = subprocess.run([analyze, "verify", str(tmp_path / "playtest@8501.service")],
                            capture_output=True, text=True, timeout=60)
     assert "sometimes" in found.stdout + found.stderr
+
+
+def _dockerfile() -> list[str]:
+    text = (cluster.DEPLOY / "Dockerfile").read_text(encoding="utf-8")
+    return [line for line in re.sub(r"\\\n\s*", " ", text).splitlines()
+            if line.strip() and not line.lstrip().startswith("#")]
+
+
+def test_the_image_copies_every_product_package_and_runs_the_units_command() -> None:
+    lines = _dockerfile()
+    copied = {line.split()[1] for line in lines if line.startswith("COPY ")}
+    assert {"engine", "surveys", "analytics", "playtest", "pyproject.toml"} <= copied
+    (cmd,) = [line for line in lines if line.startswith("CMD ")]
+    argv = json.loads(cmd[len("CMD "):])
+    (exec_start,) = cluster.unit_settings()["ExecStart"]
+    unit = shlex.split(exec_start.replace("%i", "8501"))
+    # The same command as the unit, but listening on the container's network.
+    expected = [a if a != "127.0.0.1" else "0.0.0.0" for a in unit[1:]]
+    assert argv[0] == "python" and argv[1:] == expected
+
+
+def test_the_compose_nginx_site_proxies_to_an_app_process(tmp_path: Path) -> None:
+    if cluster.nginx_binary() is None:
+        pytest.skip("nginx is not installed (apt-get install nginx)")
+    (app,) = cluster.start_app_processes(1, {"DATABASE_URL": f"sqlite:///{tmp_path / 'lab.db'}"},
+                                         tmp_path / "apps")
+    try:
+        site = cluster.render_site([app.port], 9000, cluster.COMPOSE_SITE)
+        # Only the upstream's host (the compose service "app") and the listen port differ.
+        original = cluster.COMPOSE_SITE.read_text(encoding="utf-8").splitlines()
+        changed = [line.strip() for line in original if line not in site.splitlines()]
+        assert changed == ["server app:8501 max_fails=1 fail_timeout=5s;", "listen 80;"]
+        nginx = cluster.start_nginx(tmp_path / "nginx", [app.port], cluster.COMPOSE_SITE)
+        try:
+            assert healthy(nginx.url)
+        finally:
+            nginx.stop()
+    finally:
+        app.stop()
