@@ -39,6 +39,7 @@ from analytics import confusion
 from analytics.calibrate import CheckResult, format_result
 from analytics.data import (
     ASSIGNMENT_COLUMNS,
+    DEFAULT_GAME,
     EVENT_COLUMNS,
     PARTICIPANT_COLUMNS,
     RESPONSE_COLUMNS,
@@ -121,7 +122,7 @@ def planted_study(testers: int = 24, seed: int = 0, plant: bool = True, games: i
     frame = pd.DataFrame(events, columns=EVENT_COLUMNS)
     frame["at"] = start + pd.to_timedelta(frame["at"].astype(float), unit="s")
     return StudyData(
-        study={"study_id": study_id, "title": "Planted", "game": "vapoosh",
+        study={"study_id": study_id, "title": "Planted", "game": DEFAULT_GAME,
                "rules": "standard", "experiments": []},
         participants=pd.DataFrame(participants, columns=PARTICIPANT_COLUMNS),
         assignments=pd.DataFrame(columns=ASSIGNMENT_COLUMNS),

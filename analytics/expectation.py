@@ -1,10 +1,10 @@
 """Expectation against experience: the same question asked before and after playing.
 
 The bundled surveys ask it as item pairs, not as a scored instrument: adults rate
-"How much fun do you expect Vapoosh! to be?" (``expect.fun_0_10``, 0–10) before and "How
-much fun was Vapoosh!?" (``experience.fun_0_10``) after; children pick a Smileyometer face
-for "How good do you think this game will be?" (``expect.smileyometer_pre``, 1–5) before
-and "How good was Vapoosh!?" (``child.smileyometer``) after. Instrument scores that a
+"How much fun do you expect the game to be?" (``expect.fun_0_10``, 0–10) before and "How
+much fun was it?" (``experience.fun_0_10``) after; children pick a Smileyometer face for
+"How good do you think this game will be?" (``expect.smileyometer_pre``, 1–5) before and
+"How good was it?" (``child.smileyometer``) after. Instrument scores that a
 study's own surveys give in both phases are paired as well (``pre_post`` of
 :mod:`analytics.questionnaires`).
 

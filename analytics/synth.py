@@ -19,6 +19,7 @@ import pandas as pd
 
 from analytics.data import (
     ASSIGNMENT_COLUMNS,
+    DEFAULT_GAME,
     EVENT_COLUMNS,
     PARTICIPANT_COLUMNS,
     QUIZ_COLUMNS,
@@ -115,7 +116,7 @@ def synthesize_study(testers: int, seed: int = 0, turns: int = 20,
     response_frame["at"] = start + pd.to_timedelta(response_frame["at"].astype(float),
                                                    unit="s")
     return StudyData(
-        study={"study_id": study_id, "title": "Benchmark", "game": "vapoosh",
+        study={"study_id": study_id, "title": "Benchmark", "game": DEFAULT_GAME,
                "rules": "standard",
                "experiments": [{"key": EXPERIMENT, "variants": ["A", "B"],
                                 "target": "message:extra_turn"}]},

@@ -152,12 +152,13 @@ def survey_id_for(survey_id: str, phase: str, *, child: bool,
     ``<id>_adult`` form where one is bundled: it does not ask again who is playing, nor
     offer children's answers ("A child player", "under 6").
 
-    >>> survey_id_for("vapoosh_pre", "pre", child=False)
-    'vapoosh_pre_adult'
-    >>> survey_id_for("vapoosh_pre", "pre", child=True)
-    'vapoosh_pre_child'
-    >>> survey_id_for("vapoosh_post_short", "post", child=False)
-    'vapoosh_post_short'
+    >>> plugin = game_plugin(DEFAULT_GAME)  # its surveys have adults' and children's forms
+    >>> survey_id_for(plugin.pre_survey, "pre", child=False) == f"{plugin.pre_survey}_adult"
+    True
+    >>> survey_id_for(plugin.pre_survey, "pre", child=True) == plugin.child_surveys["pre"]
+    True
+    >>> survey_id_for(plugin.post_survey, "post", child=False) == plugin.post_survey
+    True
     """
     if child:
         if survey_id.endswith("_child"):

@@ -52,7 +52,18 @@ from analytics.metrics import MetricError, check_primary
 from playtest.games.registry import DEFAULT_GAME, GAME_NAMES, UnknownGameError, game_plugin
 
 SeatKind = str  # "human" or "ai:<level>"
-AI_LEVELS = ("easy", "medium", "hard", "expert")
+
+
+def ai_levels(game: str) -> tuple[str, ...]:
+    """The levels a seat ``"ai:<level>"`` may name in a study of ``game`` (its plug-in's
+    :meth:`~playtest.games.registry.GamePlugin.ai_levels`: the engine's registration).
+
+    >>> ai_levels(DEFAULT_GAME)[:2]
+    ('easy', 'medium')
+    """
+    return game_plugin(game).ai_levels()
+
+
 UI_SETTINGS = ("highlight_options", "show_computer_dice", "speed")
 SPEEDS: Final = (1, 2, 3)
 #: Longest literal message text a ``message:<key>`` variant may carry.
@@ -319,18 +330,26 @@ class StudyConfig(BaseModel):
     @classmethod
     def _seats_are_valid(cls, seats: list[str], info: ValidationInfo) -> list[str]:
         game = info.data.get("game")
-        low, high = game_plugin(game).seats if game in GAME_NAMES else (1, 4)
+        plugin = game_plugin(game) if game in GAME_NAMES else None
+        low, high = plugin.seats if plugin is not None else (1, 4)
         if not low <= len(seats) <= high:
             raise ValueError(f"a game has {low} to {high} seats")
+        levels = plugin.ai_levels() if plugin is not None else ()
         for seat in seats:
             if seat == "human":
                 continue
             kind, _, level = seat.partition(":")
-            if kind != "ai" or level not in AI_LEVELS:
-                raise ValueError(
-                    f"seat {seat!r}: use 'human' or 'ai:<level>' with a level from "
-                    f"{', '.join(AI_LEVELS)}"
-                )
+            if kind == "ai" and level in levels:
+                continue
+            if plugin is None:
+                raise ValueError(f"seat {seat[:40]!r}: the study's game is unknown")
+            if not levels:
+                raise ValueError(f"seat {seat[:40]!r}: {plugin.title} has no computer seats "
+                                 "(use 'human')")
+            raise ValueError(
+                f"seat {seat[:40]!r}: use 'human' or 'ai:<level>' with a level of "
+                f"{plugin.title} from {', '.join(levels)}"
+            )
         if "human" not in seats:
             raise ValueError("at least one seat must be a human tester")
         return seats

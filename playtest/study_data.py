@@ -146,7 +146,7 @@ def scores_and_quiz(responses: pd.DataFrame,
     ``definitions`` (survey id → definition) are the ones the study keeps (imported with
     its ``survey`` records): they come before the bundled surveys of the same id.
 
-    >>> rows = pd.DataFrame({"participant_id": ["p1"], "survey": ["vapoosh_post_short"],
+    >>> rows = pd.DataFrame({"participant_id": ["p1"], "survey": ["their_survey"],
     ...                      "phase": ["post"], "item": ["nope"], "value": [1]})
     >>> scores, quiz = scores_and_quiz(rows)
     >>> list(scores.columns) == SCORE_COLUMNS and list(quiz.columns) == QUIZ_COLUMNS

@@ -49,9 +49,11 @@ def text_intents(survey_ids: list[str],
     ``lookup`` may supply a definition (e.g. one an import stored) before the bundled
     ones are tried.
 
-    >>> intents = text_intents(["vapoosh_post_short"])
-    >>> intents["text_polarity"]["open.liked"], intents["text_polarity"]["open.confused"]
-    ('praise', 'problem')
+    >>> from surveys import EXAMPLE_SURVEY, load_survey
+    >>> example = load_survey(EXAMPLE_SURVEY)
+    >>> intents = text_intents([example.id], lambda survey_id: example)
+    >>> intents["text_items"], intents["text_polarity"]["open.confused"]
+    (['open.confused'], 'problem')
     """
     items = _free_text_items(survey_ids, lookup)
     return {"text_items": [item.id for item in items],

@@ -1,10 +1,10 @@
 """Questionnaires: declarative survey definitions, validated instruments, scoring and a
 Streamlit renderer. Imports nothing else from this project.
 
->>> from surveys import load_survey, list_surveys
->>> d = load_survey("vapoosh_post_short")
+>>> from surveys import EXAMPLE_SURVEY, load_survey, list_surveys
+>>> d = load_survey(EXAMPLE_SURVEY)
 >>> d.version, len(d.content_hash)
-('1.1.0', 64)
+('1.0.0', 64)
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from surveys.instruments import (
     score_definition_answers,
 )
 from surveys.loader import (
+    EXAMPLE_SURVEY,
     SurveyDefinitionError,
     json_schema,
     list_surveys,
@@ -31,6 +32,7 @@ from surveys.logic import evaluate, pipe, validate_answer, validate_answers, vis
 from surveys.model import Page, SurveyDefinition
 
 __all__ = [
+    "EXAMPLE_SURVEY",
     "INSTRUMENTS",
     "InstrumentAnswerError",
     "InstrumentInfo",

@@ -1,9 +1,9 @@
 """Loading and checking survey definitions.
 
->>> d = load_survey("vapoosh_pre")
+>>> d = load_survey(EXAMPLE_SURVEY)
 >>> d.id, d.phase
-('vapoosh_pre', 'pre')
->>> "vapoosh_post_short" in list_surveys()
+('example_post', 'post')
+>>> all(load_survey(survey_id).id == survey_id for survey_id in list_surveys())
 True
 """
 
@@ -33,6 +33,8 @@ DEFAULTS_DIR = Path(__file__).parent / "defaults"
 GAMES_DIR = Path(__file__).parent / "games"
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 SCHEMA_PATH = Path(__file__).parent / "schema" / "survey.schema.json"
+#: An example survey of no game (not bundled: loaded by path), for examples and tests.
+EXAMPLE_SURVEY = Path(__file__).parent / "examples" / "example_post.yaml"
 
 
 class SurveyDefinitionError(ValueError):
@@ -60,7 +62,7 @@ def list_surveys() -> list[str]:
 
 
 def load_survey(survey_id_or_path: str | Path) -> SurveyDefinition:
-    """A bundled survey by id (``"vapoosh_pre"``) or a YAML/JSON file by path.
+    """A bundled survey by id (``"<game>_pre"``) or a YAML/JSON file by path.
 
     Parsed definitions are cached per (path, modification time, size), so calling this
     on every Streamlit rerun is cheap and an edited file is re-read.

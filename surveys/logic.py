@@ -260,8 +260,8 @@ def validate_answers(definition: SurveyDefinition, answers: Mapping[str, Any],
     anywhere but the renderer (an import, an API). Checks every visible unit of the
     survey, or of one page, and flags ids the definition does not know.
 
-    >>> from surveys.loader import load_survey
-    >>> problems = validate_answers(load_survey("vapoosh_post_child"), {"child.smileyometer": 9, "x": 1})
+    >>> from surveys.loader import EXAMPLE_SURVEY, load_survey
+    >>> problems = validate_answers(load_survey(EXAMPLE_SURVEY), {"child.smileyometer": 9, "x": 1})
     >>> problems["child.smileyometer"], problems["child.again"], problems["x"]
     ('Choose one of 1..5.', 'This question needs an answer.', 'Not an item of this survey.')
     """

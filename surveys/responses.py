@@ -1,12 +1,12 @@
 """Answers as telemetry ``response`` records (design/telemetry-format.md).
 
->>> from surveys.loader import load_survey
->>> d = load_survey("vapoosh_post_child")
+>>> from surveys.loader import EXAMPLE_SURVEY, load_survey
+>>> d = load_survey(EXAMPLE_SURVEY)
 >>> recs = response_records(d, {"child.smileyometer": 5, "child.again": "no"})
 >>> [(r["item"], r["value"]) for r in recs]
 [('child.smileyometer', 5), ('child.again', 'no')]
 >>> recs[0]["survey"], recs[0]["survey_version"], recs[0]["phase"]
-('vapoosh_post_child', '1.0.0', 'post')
+('example_post', '1.0.0', 'post')
 """
 
 from __future__ import annotations

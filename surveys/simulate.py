@@ -10,8 +10,8 @@
 - ``skip``: chance of leaving an optional item empty (default 0.3).
 
 >>> import random
->>> from surveys.loader import load_survey
->>> d = load_survey("vapoosh_post_short")
+>>> from surveys.loader import EXAMPLE_SURVEY, load_survey
+>>> d = load_survey(EXAMPLE_SURVEY)
 >>> a = plausible_answers(d, random.Random(1), {"enjoyment": 0.9})
 >>> from surveys.logic import validate_answer
 >>> all(validate_answer(d.item(i), v) is None for i, v in a.items() if i in {x.id for _, x in d.items()})

@@ -3,7 +3,7 @@
 Usage in an app::
 
     store = SessionStateStore("pre")              # or the app's database-backed store
-    if render_survey(load_survey("vapoosh_pre"), store, key="pre", rng_seed=participant_seed):
+    if render_survey(load_survey(study.pre_survey), store, key="pre", rng_seed=participant_seed):
         st.success("Thank you!")
 
 How it behaves

@@ -213,6 +213,12 @@ def _game_choice(study: repo.Study | None, key: str) -> GamePlugin:
     return chosen
 
 
+def seats_label(plugin: GamePlugin) -> str:
+    """The seats field's label: the seat kinds this game's studies may use."""
+    kinds = ["human", *(f"ai:{level}" for level in plugin.ai_levels())]
+    return f"Seats (comma separated: {', '.join(kinds)})"
+
+
 def _study_form(study: repo.Study | None) -> None:
     plugin = _game_choice(study, "new")
     # A new study's form is the chosen game's: its widgets start from that game's
@@ -233,8 +239,8 @@ def _study_form(study: repo.Study | None) -> None:
                  f"{', '.join(o for o in plugin.rule_options if o != 'base')}. Example: "
                  f'{{"base": "{plugin.default_rules}", "<option>": <choice>}}',
             key=f"rules-{key}")
-        seats = st.text_input("Seats (comma separated: human, ai:easy, ai:medium, ai:hard, "
-                              "ai:expert)", value=", ".join(config.seats), key=f"seats-{key}")
+        seats = st.text_input(seats_label(plugin), value=", ".join(config.seats),
+                              key=f"seats-{key}")
         cols = st.columns(3)
         games = cols[0].number_input("Games per tester", 1, 20, config.games_per_tester,
                                      key=f"games-{key}")

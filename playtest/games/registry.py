@@ -98,6 +98,23 @@ class GamePlugin:
         """The engine's game for these rules (a preset name or a rules object) and seats."""
         return make_game(self.name, rules, players)
 
+    def ai_levels(self) -> tuple[str, ...]:
+        """The computer levels a seat ``"ai:<level>"`` of this game may name, easiest
+        first: the engine's registered levels (:func:`engine.players.levels`), else those
+        the game's default seats name (a game whose computer has one strength), else none
+        (a game without computer seats).
+
+        >>> game_plugin(DEFAULT_GAME).ai_levels()[0]
+        'easy'
+        """
+        from engine.players import PlayerError, levels
+
+        try:
+            return levels(self.name)
+        except PlayerError:
+            named = (s.split(":", 1)[1] for s in self.default_seats if s.startswith("ai:"))
+            return tuple(dict.fromkeys(named))
+
     def analytics(self) -> Any | None:
         """The game's analytics plug-in object (``ANALYTICS``), or None without one."""
         try:

@@ -9,7 +9,7 @@ come from them (aggregated in SQL, on the ``(study_id, type)`` index).
 Definitions (``game_end``'s ``reason``, telemetry-format.md):
 
 - *started*: ``game_start`` events; *testers*: testers with at least one.
-- *played out*: ended with a result (a win, a draw, a VAPOOSH!: any reason but these two);
+- *played out*: ended with a result (a win, a draw, a game's own ending: any reason but these two);
 - *restarted*: ended by "Restart game" or "New game" (reason ``restarted``);
 - *left*: ended by "Stop playing" (reason ``left``);
 - *in progress*: started, not ended (yet, or the tester closed the page).

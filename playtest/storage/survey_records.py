@@ -11,8 +11,8 @@ Answers to a survey with no definition at all (neither stored nor bundled) are k
 cannot be scored: :func:`unscorable` names and counts them, for the import's output and
 the Questionnaires page.
 
->>> definition_key("vapoosh_post_short", "1.0.0")
-'vapoosh_post_short@1.0.0'
+>>> definition_key("their_survey", "1.0.0")
+'their_survey@1.0.0'
 """
 
 from __future__ import annotations
@@ -127,7 +127,9 @@ def unscorable(groups: Iterable[tuple[str, Any, int, int]],
     """From ``(survey, version, answers, testers)`` per group of answers: the groups no
     stored or bundled definition can score.
 
-    >>> [u.sentence() for u in unscorable([("vapoosh_pre", "1.0.0", 9, 3),
+    >>> from surveys import list_surveys
+    >>> bundled = list_surveys()[0]
+    >>> [u.sentence() for u in unscorable([(bundled, "1.0.0", 9, 3),
     ...                                     ("their_survey", "2", 4, 2)], {})]
     ["4 answers from 2 testers to survey 'their_survey' (version 2) cannot be scored: no definition of it is stored or bundled; import its survey record"]
     """

@@ -21,7 +21,6 @@ to ``on_action``.
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +34,7 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 
 from engine.core import ClickResult, Event, Refusal
 from engine.dokusen.state import DokusenState
+from playtest.games.click_gate import ClickGate, session_gate
 from playtest.games.dokusen.view import board_data, position_token
 from playtest.messages.catalog import MessageCatalog
 
@@ -149,48 +149,8 @@ def parse_action(payload: Any) -> tuple[str, str]:
     return str(payload["name"]), _text(payload, "nonce", MAX_ID_CHARS)
 
 
-class ClickGate:
-    """Drops re-sent, stale and not-interactive clicks; counts them by reason.
-
-    >>> gate = ClickGate()
-    >>> gate.admit("n1", "t1", current="t1", interactive=True)
-    >>> gate.admit("n1", "t1", current="t1", interactive=True)
-    'duplicate'
-    >>> gate.admit("n2", "t0", current="t1", interactive=True)
-    'stale'
-    >>> gate.admit("n3", "t1", current="t1", interactive=False)
-    'not_interactive'
-    """
-
-    def __init__(self, remember: int = 512) -> None:
-        self._seen: deque[str] = deque(maxlen=remember)
-        self._seen_set: set[str] = set()
-        self.dropped = {"duplicate": 0, "stale": 0, "not_interactive": 0, "malformed": 0}
-
-    def admit(self, nonce: str, token: str, *, current: str, interactive: bool) -> str | None:
-        reason: str | None = None
-        if nonce in self._seen_set:
-            reason = "duplicate"
-        else:
-            if len(self._seen) == self._seen.maxlen:
-                self._seen_set.discard(self._seen[0])
-            self._seen.append(nonce)
-            self._seen_set.add(nonce)
-            if not interactive:
-                reason = "not_interactive"
-            elif token != current:
-                reason = "stale"
-        if reason is not None:
-            self.dropped[reason] += 1
-        return reason
-
-
 def _gate(key: str) -> ClickGate:
-    name = f"_dokusen_board_gate_{key}"
-    if name not in st.session_state:
-        st.session_state[name] = ClickGate()
-    gate: ClickGate = st.session_state[name]
-    return gate
+    return session_gate("dokusen", key)
 
 
 def dropped_clicks(key: str) -> dict[str, int]:

@@ -22,23 +22,28 @@ True
 from __future__ import annotations
 
 import random
-import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import streamlit as st
 
-from engine.core import CHANCE, Event, Refusal
+from engine.core import CHANCE, Event
 from engine.dokusen.ai import computer_action
 from engine.dokusen.state import DokusenState
-from playtest import runtime, services
-from playtest.app_pages.common import tester_session
+from playtest import services
 from playtest.games.dokusen.component import JudgedClick, render_board
 from playtest.games.dokusen.plugin import PLUGIN
-from playtest.games.play_step import current_play, game_sink, way_on
+from playtest.games.play_step import (
+    GamePlay,
+    apply_stored,
+    current_play,
+    finish_if_over,
+    game_sink,
+    new_play,
+    replayed_play,
+    way_on,
+)
 from playtest.storage import repository as repo
-from playtest.storage.errors import ConflictError
 
 SESSION_KEY = "dokusen_play"
 
@@ -50,21 +55,12 @@ def chance_rng(seed: int, action_number: int) -> random.Random:
 
 
 @dataclass
-class DokusenPlay:
-    """One tester's game in progress: its stored id, seats, seed and engine state, and the
+class DokusenPlay(GamePlay):
+    """One tester's game in progress (:class:`~playtest.games.play_step.GamePlay`) and the
     events not yet shown (the board animates them square by square)."""
 
-    game_id: str
-    participant_id: str
-    seats: list[str]
-    seed: int
-    rules: Any
-    game: Any  # the engine's game (action JSON forms)
     state: DokusenState
-    actions: list[list[Any]] = field(default_factory=list)
     unseen: list[Event] = field(default_factory=list)
-    refusal: Refusal | None = None
-    finished_logged: bool = False
 
 
 def _sink(tester: services.Tester, game_id: str) -> services.DbGameSink:
@@ -72,67 +68,32 @@ def _sink(tester: services.Tester, game_id: str) -> services.DbGameSink:
 
 
 def _replayed(record: repo.GameRecord) -> DokusenPlay:
-    game = PLUGIN.make_game(record.rules, len(record.seats))
-    state: Any = game.new_initial_state()
-    for action in record.actions:
-        state.apply_action(game.action_from_json(action))
-    return DokusenPlay(record.game_id, record.participant_id, list(record.seats),
-                       int(record.seed or 0), record.rules, game, state,
-                       [list(a) for a in record.actions], finished_logged=record.finished)
+    return replayed_play(record, PLUGIN, DokusenPlay)
 
 
 def _new_game(tester: services.Tester) -> DokusenPlay:
-    engine = runtime.database()
-    seed = secrets.randbits(31)
-    rules, seats = tester.effective.rules, list(tester.effective.seats)
-    game_id = repo.create_game(engine, tester.code, tester_session(tester), rules, seats, seed,
-                               game=PLUGIN.name)
-    game = PLUGIN.make_game(rules, len(seats))
-    state: Any = game.new_initial_state()
-    _sink(tester, game_id).log("game_start", {"game_id": game_id, "game": PLUGIN.name,
-                                              "rules": rules, "seats": seats, "seed": seed})
-    return DokusenPlay(game_id, tester.code, seats, seed, rules, game, state)
-
-
-def _log_events(sink: services.DbGameSink, events: Sequence[Event]) -> None:
-    for event in events:
-        props: dict[str, Any] = {"seat": event.seat, "tiles": [list(t) for t in event.tiles]}
-        props.update(dict(event.data))
-        sink.log(event.kind, props)
+    return new_play(tester, PLUGIN, DokusenPlay)
 
 
 def _apply(tester: services.Tester, play: DokusenPlay, action: int) -> bool:
-    """Store action number ``len(play.actions)`` first, then apply it; False when another
-    tab stored a different action there (the page reloads the record)."""
-    as_json = play.game.action_to_json(action)
-    trial = play.state.clone()
-    events = trial.apply_action(action)
-    sink = _sink(tester, play.game_id)
-    try:
-        stored = sink.append_action(len(play.actions), as_json)
-    except ConflictError:
-        stored = False
-    if not stored:
-        st.session_state.pop(SESSION_KEY, None)
+    """Store action number ``len(play.actions)`` first, then apply it (logging the
+    engine's events); False when another tab stored a different action there (the page
+    reloads the record)."""
+    events = apply_stored(tester, play, action, session_key=SESSION_KEY)
+    if events is None:
         return False
-    play.state = trial
-    play.actions.append(list(as_json))
     play.unseen.extend(events)
-    _log_events(sink, events)
     return True
 
 
-def _finish_if_over(tester: services.Tester, play: DokusenPlay) -> None:
-    if not play.state.is_terminal() or play.finished_logged:
-        return
-    outcome = play.state.outcome
+def _outcome(state: DokusenState) -> tuple[int | None, str]:
+    outcome = state.outcome
     winner = 1 if outcome is not None and outcome.won else None
-    reason = f"{outcome.result}:{outcome.reason}" if outcome is not None else "over"
-    sink = _sink(tester, play.game_id)
-    sink.log("game_end", {"game_id": play.game_id, "winner": winner, "reason": reason,
-                          "turns": len(play.actions), "record": play.actions})
-    sink.finish(winner, reason, len(play.actions))
-    play.finished_logged = True
+    return winner, f"{outcome.result}:{outcome.reason}" if outcome is not None else "over"
+
+
+def _finish_if_over(tester: services.Tester, play: DokusenPlay) -> None:
+    finish_if_over(tester, play, _outcome)
 
 
 def _computer_moves(tester: services.Tester, play: DokusenPlay) -> None:

@@ -25,7 +25,6 @@ callback applies ``judged.result.action`` (if any) to the same state object and 
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +39,7 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 from engine.core import ClickResult, Refusal
 from engine.morris.board import is_point
 from engine.morris.state import MorrisState
+from playtest.games.click_gate import ClickGate, session_gate
 from playtest.games.morris.view import PASS_AND_PLAY, Sides, board_data, position_token
 from playtest.messages.catalog import MessageCatalog
 
@@ -151,50 +151,8 @@ def parse_clicks(payload: Any) -> list[BoardClick]:
     return out
 
 
-class ClickGate:
-    """Drops re-sent, stale and not-interactive clicks; counts them by reason.
-
-    >>> gate = ClickGate()
-    >>> gate.admit("n1", "t1", current="t1", interactive=True)
-    >>> gate.admit("n1", "t1", current="t1", interactive=True)
-    'duplicate'
-    >>> gate.admit("n2", "t0", current="t1", interactive=True)
-    'stale'
-    """
-
-    def __init__(self, remember: int = 512) -> None:
-        self._seen: deque[str] = deque(maxlen=remember)
-        self._seen_set: set[str] = set()
-        self.dropped = {"duplicate": 0, "stale": 0, "not_interactive": 0, "malformed": 0}
-
-    def recent(self, count: int = 64) -> list[str]:
-        """The last nonces seen (admitted or dropped): the browser stops re-sending them."""
-        return list(self._seen)[-count:]
-
-    def admit(self, nonce: str, token: str, *, current: str, interactive: bool) -> str | None:
-        reason: str | None = None
-        if nonce in self._seen_set:
-            reason = "duplicate"
-        else:
-            if len(self._seen) == self._seen.maxlen:
-                self._seen_set.discard(self._seen[0])
-            self._seen.append(nonce)
-            self._seen_set.add(nonce)
-            if not interactive:
-                reason = "not_interactive"
-            elif token != current:
-                reason = "stale"
-        if reason is not None:
-            self.dropped[reason] += 1
-        return reason
-
-
 def _gate(key: str) -> ClickGate:
-    name = f"_morris_board_gate_{key}"
-    if name not in st.session_state:
-        st.session_state[name] = ClickGate()
-    gate: ClickGate = st.session_state[name]
-    return gate
+    return session_gate("morris", key)
 
 
 def dropped_clicks(key: str) -> dict[str, int]:

@@ -3,8 +3,9 @@
 
 A game is stored as it is played: its record (``games`` row with ``game="morris"``,
 one ``game_actions`` row per engine action, stored *before* the state changes), and the
-telemetry of telemetry-format.md: ``game_start``, one ``click`` per click or tap with the
-engine's refusal reason, ``ai_move`` for the computer's actions and ``game_end`` with the
+telemetry of telemetry-format.md: ``game_start``, the engine's events of every action
+(``place``, ``move``, ``wall``, ``remove``, ``win``… what analytics/games/morris reads),
+one ``click`` per click or tap with the engine's refusal reason, ``ai_move`` for the computer's actions and ``game_end`` with the
 whole record. A reload or a server restart replays the stored record.
 
 Seats: ``"human"`` or ``"ai:<level>"`` (White first); the computer plays the greedy
@@ -15,43 +16,37 @@ seed and the action number, so a replayed game is the same game.
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
-import streamlit as st
-
-from engine.core import Refusal
 from engine.morris.heuristics import greedy_action
 from engine.morris.state import MorrisState
-from playtest import runtime, services
-from playtest.app_pages.common import tester_session
+from playtest import services
 from playtest.games.morris.component import JudgedClick, render_board
 from playtest.games.morris.plugin import PLUGIN
 from playtest.games.morris.view import COMPUTER, HUMAN, Sides
-from playtest.games.play_step import current_play, game_sink, way_on
+from playtest.games.play_step import (
+    GamePlay,
+    apply_stored,
+    current_play,
+    finish_if_over,
+    game_sink,
+    new_play,
+    replayed_play,
+    way_on,
+)
 from playtest.storage import repository as repo
-from playtest.storage.errors import ConflictError
 
 SESSION_KEY = "morris_play"
 
 
 @dataclass
-class MorrisPlay:
-    """One tester's game in progress: its stored id, seats, seed and engine state."""
+class MorrisPlay(GamePlay):
+    """One tester's game in progress (:class:`~playtest.games.play_step.GamePlay`) and the
+    brick held selected."""
 
-    game_id: str
-    participant_id: str
-    seats: list[str]
-    seed: int
-    rules: Any
-    game: Any  # the engine's game (action JSON forms)
     state: MorrisState
-    actions: list[list[Any]] = field(default_factory=list)
     selection: tuple[str, ...] = ()
-    refusal: Refusal | None = None
-    finished_logged: bool = False
 
     @property
     def sides(self) -> Sides:
@@ -64,58 +59,29 @@ def _sink(tester: services.Tester, game_id: str) -> services.DbGameSink:
 
 
 def _replayed(record: repo.GameRecord) -> MorrisPlay:
-    game = PLUGIN.make_game(record.rules, len(record.seats))
-    state: Any = game.new_initial_state()
-    for action in record.actions:
-        state.apply_action(game.action_from_json(action))
-    return MorrisPlay(record.game_id, record.participant_id, list(record.seats),
-                      int(record.seed or 0), record.rules, game, state,
-                      [list(a) for a in record.actions], finished_logged=record.finished)
+    return replayed_play(record, PLUGIN, MorrisPlay)
 
 
 def _new_game(tester: services.Tester) -> MorrisPlay:
-    engine = runtime.database()
-    seed = secrets.randbits(31)
-    rules, seats = tester.effective.rules, list(tester.effective.seats)
-    game_id = repo.create_game(engine, tester.code, tester_session(tester), rules, seats, seed,
-                               game=PLUGIN.name)
-    game = PLUGIN.make_game(rules, len(seats))
-    state: Any = game.new_initial_state()
-    _sink(tester, game_id).log("game_start", {"game_id": game_id, "game": PLUGIN.name,
-                                              "rules": rules, "seats": seats, "seed": seed})
-    return MorrisPlay(game_id, tester.code, seats, seed, rules, game, state)
+    return new_play(tester, PLUGIN, MorrisPlay)
 
 
 def _apply(tester: services.Tester, play: MorrisPlay, action: int) -> bool:
-    """Store action number ``len(play.actions)`` first, then apply it; False when another
-    tab stored a different action there (the page reloads the record)."""
-    as_json = play.game.action_to_json(action)
-    trial = play.state.clone()
-    trial.apply_action(action)
-    try:
-        stored = _sink(tester, play.game_id).append_action(len(play.actions), as_json)
-    except ConflictError:
-        stored = False
-    if not stored:
-        st.session_state.pop(SESSION_KEY, None)
-        return False
-    play.state = trial
-    play.actions.append(list(as_json))
-    return True
+    """Store action number ``len(play.actions)`` first, then apply it (logging the
+    engine's events); False when another tab stored a different action there."""
+    return apply_stored(tester, play, action, session_key=SESSION_KEY) is not None
+
+
+def _outcome(state: MorrisState) -> tuple[int | None, str]:
+    returns = state.returns()
+    winner = next((s + 1 for s, r in enumerate(returns) if r > 0), None)
+    reason = next((e.data.get("reason", e.kind) for e in state.last_events
+                   if e.kind in ("win", "draw")), "over")
+    return winner, str(reason)
 
 
 def _finish_if_over(tester: services.Tester, play: MorrisPlay) -> None:
-    if not play.state.is_terminal() or play.finished_logged:
-        return
-    returns = play.state.returns()
-    winner = next((s + 1 for s, r in enumerate(returns) if r > 0), None)
-    reason = next((e.data.get("reason", e.kind) for e in play.state.last_events
-                   if e.kind in ("win", "draw")), "over")
-    sink = _sink(tester, play.game_id)
-    sink.log("game_end", {"game_id": play.game_id, "winner": winner, "reason": str(reason),
-                          "turns": len(play.actions), "record": play.actions})
-    sink.finish(winner, str(reason), len(play.actions))
-    play.finished_logged = True
+    finish_if_over(tester, play, _outcome)
 
 
 def _computer_moves(tester: services.Tester, play: MorrisPlay) -> None:

@@ -26,16 +26,24 @@ True
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from engine.core import ClickResult, Event, Refusal
+from engine.core import ClickResult
 from engine.vasco.computer import GreedyPlayer
 from engine.vasco.state import VascoState
 from playtest import services
-from playtest.games.play_step import current_play, game_sink, way_on
+from playtest.games.play_step import (
+    GamePlay,
+    apply_stored,
+    current_play,
+    finish_if_over,
+    game_sink,
+    new_play,
+    replayed_play,
+    way_on,
+)
 
 SESSION_KEY = "vasco_play"
 
@@ -53,40 +61,18 @@ def click_telemetry(seat: int, target: str, ms: int, via: str,
     return props
 
 
-def engine_event_props(events: Sequence[Event]) -> list[dict[str, Any]]:
-    """The engine's events of one action as telemetry (``place``, ``auto`` for each forced
-    tile in cascade order, ``win``/``draw``…), each with its ``kind``, ``seat`` and
-    ``tiles`` and the event's own data: what analytics/games/vasco reads.
-
-    >>> from engine.vasco import VascoGame, Place
-    >>> s = VascoGame().new_initial_state()
-    >>> engine_event_props(s.apply(Place(0, 0, "ox*")))[0]["kind"]
-    'place'
-    """
-    return [{"kind": e.kind, "seat": e.seat, "tiles": [list(t) for t in e.tiles], **e.data}
-            for e in events]
-
-
 def computer_seed(game_seed: int, action_number: int) -> int:
     """The computer's tie-break seed for action ``action_number`` of a game."""
     return game_seed * 100_003 + action_number
 
 
 @dataclass
-class VascoPlay:
-    """One tester's game in progress: its stored id, seats, seed and engine state."""
+class VascoPlay(GamePlay):
+    """One tester's game in progress (:class:`~playtest.games.play_step.GamePlay`) and the
+    cell or tile held selected."""
 
-    game_id: str
-    participant_id: str
-    seats: list[str]
-    seed: int
-    rules: Any
-    game: Any  # the engine's game (action JSON forms)
     state: VascoState
-    actions: list[list[Any]] = field(default_factory=list)
     selection: tuple[str, ...] = ()
-    refusal: Refusal | None = None
-    finished_logged: bool = False
 
     @property
     def view_seats(self) -> tuple[str, ...]:
@@ -104,68 +90,27 @@ def _plugin() -> Any:
 
 
 def _replayed(record: Any) -> VascoPlay:
-    game = _plugin().make_game(record.rules, len(record.seats))
-    state: Any = game.new_initial_state()
-    for action in record.actions:
-        state.apply_action(game.action_from_json(action))
-    return VascoPlay(record.game_id, record.participant_id, list(record.seats),
-                     int(record.seed or 0), record.rules, game, state,
-                     [list(a) for a in record.actions], finished_logged=record.finished)
+    return replayed_play(record, _plugin(), VascoPlay)
 
 
 def _new_game(tester: services.Tester) -> VascoPlay:
-    from playtest import runtime
-    from playtest.app_pages.common import tester_session
-    from playtest.storage import repository as repo
-
-    plugin = _plugin()
-    seed = secrets.randbits(31)
-    rules, seats = tester.effective.rules, list(tester.effective.seats)
-    game_id = repo.create_game(runtime.database(), tester.code, tester_session(tester), rules,
-                               seats, seed, game=plugin.name)
-    game = plugin.make_game(rules, len(seats))
-    state: Any = game.new_initial_state()
-    _sink(tester, game_id).log("game_start", {"game_id": game_id, "game": plugin.name,
-                                              "rules": rules, "seats": seats, "seed": seed})
-    return VascoPlay(game_id, tester.code, seats, seed, rules, game, state)
+    return new_play(tester, _plugin(), VascoPlay)
 
 
 def _apply(tester: services.Tester, play: VascoPlay, action: int) -> bool:
-    """Store action number ``len(play.actions)`` first, then apply it; False when another
-    tab stored a different action there (the page reloads the record)."""
-    import streamlit as st
+    """Store action number ``len(play.actions)`` first, then apply it (logging the
+    engine's events); False when another tab stored a different action there."""
+    return apply_stored(tester, play, action, session_key=SESSION_KEY) is not None
 
-    from playtest.storage.errors import ConflictError
 
-    as_json = play.game.action_to_json(action)
-    trial = play.state.clone()
-    events = trial.apply_action(action)
-    sink = _sink(tester, play.game_id)
-    try:
-        stored = sink.append_action(len(play.actions), as_json)
-    except ConflictError:
-        stored = False
-    if not stored:
-        st.session_state.pop(SESSION_KEY, None)
-        return False
-    play.state = trial
-    play.actions.append(list(as_json))
-    for props in engine_event_props(events):
-        sink.log(props.pop("kind"), props)
-    return True
+def _outcome(state: VascoState) -> tuple[int | None, str]:
+    outcome = state.outcome
+    winner = outcome.winner if outcome is not None else None
+    return winner, str(outcome.reason if outcome is not None else "over")
 
 
 def _finish_if_over(tester: services.Tester, play: VascoPlay) -> None:
-    if not play.state.is_terminal() or play.finished_logged:
-        return
-    outcome = play.state.outcome
-    winner = outcome.winner if outcome is not None else None
-    reason = outcome.reason if outcome is not None else "over"
-    sink = _sink(tester, play.game_id)
-    sink.log("game_end", {"game_id": play.game_id, "winner": winner, "reason": str(reason),
-                          "turns": len(play.actions), "record": play.actions})
-    sink.finish(winner, str(reason), len(play.actions))
-    play.finished_logged = True
+    finish_if_over(tester, play, _outcome)
 
 
 def _computer_moves(tester: services.Tester, play: VascoPlay) -> None:
