@@ -53,13 +53,6 @@ KNOWN_OFFENDERS: dict[tuple[str, str], str] = {
     ("vapoosh", "playtest/game_controller.py"): "the dice-and-tiles play controller",
     ("vapoosh", "playtest/demo.py"): "demo testers play Vapoosh turns",
     ("vapoosh", "playtest/services.py"): "docstring examples with bundled survey ids",
-    ("vapoosh", "playtest/board/component.py"):
-        "Vapoosh's board component, which also holds the event gate and parsing that the "
-        "other games' boards import: to be split into playtest/board (shared) and "
-        "playtest/games/vapoosh/ (its render_board and front end)",
-    ("vapoosh", "playtest/board/static/board.html"): "Vapoosh's board front end (as above)",
-    ("vapoosh", "playtest/board/static/cues.json"):
-        "the shared sound cues include the VAPOOSH! fanfare",
     ("vapoosh", "playtest/app_pages/designer.py"): "the replay page draws Vapoosh's board",
     ("vapoosh", "playtest/replay.py"): "replay steps use Vapoosh's board glow",
     # -- another game's folder (not registered yet) that mentions this one

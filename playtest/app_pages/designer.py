@@ -39,8 +39,8 @@ from engine.core import EngineError
 from playtest import runtime, services
 from playtest.app_pages import access, balance_view
 from playtest.app_pages.empty import no_testers_yet, plot
-from playtest.board.component import render_board
 from playtest.games.registry import DEFAULT_GAME, GamePlugin, game_plugin, games
+from playtest.games.vapoosh.component import render_board
 from playtest.games.vapoosh.view import board_view
 from playtest.people_tables import (
     AFTERMATH_NAMES,

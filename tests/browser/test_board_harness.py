@@ -9,7 +9,12 @@ from typing import Any
 
 import pytest
 
-from playtest.board.component import BOARD_JS_FILE, COMPONENT_NAME, FRONT_END_FILES, STATIC_DIR
+from playtest.games.vapoosh.component import (
+    BOARD_JS_FILE,
+    COMPONENT_NAME,
+    FRONT_END_FILES,
+    STATIC_DIR,
+)
 from playtest.games.vapoosh.view import default_label
 
 pytestmark = pytest.mark.browser

@@ -57,6 +57,6 @@ PLUGIN = GamePlugin(
     post_survey="vapoosh_post_short",
     child_surveys={"pre": "vapoosh_pre_child", "post": "vapoosh_post_child"},
     catalog_path=HERE / "catalog.yaml",
-    board_module="playtest.board.component",
+    board_module="playtest.games.vapoosh.component",
     deal=deal_preplaced,
 )
