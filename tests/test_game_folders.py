@@ -50,7 +50,6 @@ KNOWN_OFFENDERS: dict[tuple[str, str], str] = {
     ("vapoosh", "playtest/app_pages/home.py"): "the home page's title",
     ("vapoosh", "playtest/app_pages/tester.py"): "consent text, rules summary, Vapoosh cues",
     ("vapoosh", "playtest/app_pages/balance_view.py"): "the balance page's doctest",
-    ("vapoosh", "playtest/game_controller.py"): "the dice-and-tiles play controller",
     ("vapoosh", "playtest/demo.py"): "demo testers play Vapoosh turns",
     ("vapoosh", "playtest/services.py"): "docstring examples with bundled survey ids",
     ("vapoosh", "playtest/app_pages/designer.py"): "the replay page draws Vapoosh's board",

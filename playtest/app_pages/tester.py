@@ -20,9 +20,9 @@ from playtest.app_pages import identity
 from playtest.app_pages.common import log_page, plain, tester_session
 from playtest.app_pages.trouble import guarded
 from playtest.board.component import MuteEvent
-from playtest.game_controller import PlayController, StaleGameError, TurnError
 from playtest.games.registry import DEFAULT_GAME, game_plugin
 from playtest.games.vapoosh.component import ClickEvent, RollEvent, render_board
+from playtest.games.vapoosh.controller import PlayController, StaleGameError, TurnError
 from playtest.games.vapoosh.cues import Cue, cue_to_show, seat_names
 from playtest.games.vapoosh.view import board_view, winning_tiles
 from playtest.messages import MessageError, speed
