@@ -436,7 +436,8 @@ function update(st, d) {
     // same page (a new game) plays its first cue, since the audio is already unlocked.
     if (d.sound && !st.muted && d.nonce && (!first || AUDIO)) {
       st.vb.dataset.lastSound = d.sound + ":" + d.nonce;
-      play(d.sound_notes);
+      // how many voices were scheduled (0: no notes or no audio): for tests and debugging
+      st.vb.dataset.soundVoices = String(play(d.sound_notes) ? d.sound_notes.length : 0);
     }
   } else if (!prev || prev.message !== d.message || prev.tone !== d.tone) {
     st.msg.className = "vb-msg t-" + d.tone;
