@@ -20,9 +20,9 @@ from typing import Any
 
 import streamlit as st
 
-from playtest.board.component import (
+from playtest.board.component import MuteEvent
+from playtest.games.vapoosh.component import (
     ClickEvent,
-    MuteEvent,
     RollEvent,
     dropped_events,
     render_board,

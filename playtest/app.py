@@ -18,6 +18,7 @@ import streamlit as st
 from playtest import runtime, services
 from playtest.app_pages import access, cookies, designer, home, identity, tester, trouble
 from playtest.app_pages.common import plain
+from playtest.games.registry import UnknownGameError, game_plugin
 from playtest.storage import repository as repo
 from playtest.storage.errors import DatabaseUnavailable
 from playtest.study_config import StudyConfigError
@@ -57,6 +58,20 @@ def _welcome_back(study: repo.Study, participant: repo.Participant) -> st.Page:
             st.rerun()
 
     return st.Page(page, title="Welcome back", url_path=tester.TESTER_PATH, default=True)
+
+
+def _page_title() -> str:
+    """The browser tab's title: "<the game's title> playtest" for a tester or a study
+    link, else the lab's name."""
+    visitor = st.session_state.get("tester") if st.query_params.get("p") else None
+    study = visitor.study if isinstance(visitor, services.Tester) else (
+        st.session_state.get("study") if st.query_params.get("study") else None)
+    if not isinstance(study, repo.Study):
+        return "Playtest lab"
+    try:
+        return f"{game_plugin(study.game).title} playtest"
+    except UnknownGameError:
+        return "Playtest lab"
 
 
 def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
@@ -131,7 +146,7 @@ def main() -> None:
                                     retry=True)], False
     # Set once per run, after the page is known: a second call with another layout would
     # make the page jump between the two layouts on every rerun (the play page is wide).
-    st.set_page_config(page_title="Vapoosh! playtest", page_icon="🎲",
+    st.set_page_config(page_title=_page_title(), page_icon="🎲",
                        layout=tester.layout_for(st.session_state.get("tester")
                                                 if st.query_params.get("p") else None))
     navigation = st.navigation(pages, position="sidebar" if show_nav else "hidden")

@@ -51,8 +51,8 @@ from sqlalchemy.engine import Engine
 from engine.players import make_player
 from engine.vapoosh import Brown
 from playtest import demo_play, demo_sequence, services
-from playtest.game_controller import PlayController
 from playtest.games.registry import game_plugin, games
+from playtest.games.vapoosh.controller import PlayController
 from playtest.messages import MessageCatalog, MessageError, load_catalog, speed
 from playtest.storage import repository as repo
 from playtest.storage.exchange import ImportReport, import_jsonl

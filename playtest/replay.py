@@ -14,7 +14,6 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from playtest.games.registry import DEFAULT_GAME, game_plugin
-from playtest.games.vapoosh.view import glow_from_events
 from playtest.storage.game_counts import LEFT, RESTARTED
 from playtest.storage.models import events as _events
 from playtest.storage.models import game_actions as _actions
@@ -177,7 +176,8 @@ def replay_steps(engine: Engine, game: GameRecord) -> list[ReplayStep]:
     if not action_times and game.actions:
         action_times = _action_times_from_events(game.actions, events)
     seat_kinds = ["human" if s == "human" else "computer" for s in game.seats]
-    rules = game_plugin(game.game).make_game(game.rules, len(game.seats))
+    plugin = game_plugin(game.game)
+    rules = plugin.make_game(game.rules, len(game.seats))
     state: Any = rules.new_initial_state()
     steps: list[ReplayStep] = []
     shown = 0
@@ -196,7 +196,8 @@ def replay_steps(engine: Engine, game: GameRecord) -> list[ReplayStep]:
         steps.append(ReplayStep(
             index=index, rows=state.board_rows(), dice=state.dice,
             options=state.options if state.phase == "place" else (),
-            glow=glow_from_events([e.to_dict() for e in applied], computer=computer),
+            glow=(plugin.replay_glow([e.to_dict() for e in applied], computer)
+                  if plugin.replay_glow is not None else {}),
             seat_kinds=seat_kinds,
             to_move=None if state.phase == "over" else state.to_move,
             phase=state.phase if state.phase in ("roll", "place", "over") else "roll",

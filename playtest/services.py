@@ -17,8 +17,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
-from playtest.game_controller import PlayController
 from playtest.games.registry import DEFAULT_GAME, game_plugin
+from playtest.games.vapoosh.controller import PlayController
 from playtest.storage import repository as repo
 from playtest.storage.errors import ConflictError
 from playtest.storage.events import EventLogger

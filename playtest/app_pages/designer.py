@@ -8,6 +8,7 @@ and draw. Free text from testers is only ever shown as plain text or in data fra
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
@@ -39,9 +40,7 @@ from engine.core import EngineError
 from playtest import runtime, services
 from playtest.app_pages import access, balance_view
 from playtest.app_pages.empty import no_testers_yet, plot
-from playtest.board.component import render_board
 from playtest.games.registry import DEFAULT_GAME, GamePlugin, game_plugin, games
-from playtest.games.vapoosh.view import board_view
 from playtest.people_tables import (
     AFTERMATH_NAMES,
     OVERLAY_NAMES,
@@ -50,11 +49,9 @@ from playtest.people_tables import (
     people_table,
 )
 from playtest.replay import (
-    ReplayStep,
     game_label,
     game_outcome,
     games_of,
-    replay_steps,
     text_steps,
 )
 from playtest.storage import repository as repo
@@ -649,29 +646,17 @@ def replay_page() -> None:
         return
     game = st.selectbox("Game", games, key="replay_game", format_func=game_label)
     st.caption(f"This game: {game_outcome(game)}.")
-    if game_plugin(game.game).play_module:  # a game with its own board: its text view
-        texts = text_steps(game)
-        if not texts:
-            st.info("This game has no moves yet.")
-            return
-        number = st.slider("Step", 1, len(texts), len(texts),
-                           key=f"replay_step-{game.game_id}") if len(texts) > 1 else 1
-        st.code(texts[number - 1], language=None)
+    plugin = game_plugin(game.game)
+    if plugin.replay_module:  # the game's own board, step by step
+        importlib.import_module(plugin.replay_module).replay_page(engine, game)
         return
-    steps = replay_steps(engine, game)
-    if not steps:
+    texts = text_steps(game)  # a game without one: the engine's text view
+    if not texts:
         st.info("This game has no moves yet.")
         return
-    # Steps are numbered from 1 on the slider, as in the caption ("Step 3 of 40").
-    number = st.slider("Step", 1, len(steps), len(steps), key=f"replay_step-{game.game_id}") \
-        if len(steps) > 1 else 1
-    step: ReplayStep = steps[number - 1]
-    view = board_view(step.rows, dice=step.dice, options=step.options, highlight=True,
-                      glow=step.glow, seats=step.seat_kinds, to_move=step.to_move,
-                      phase=step.phase, turn=step.turn, message=step.caption, interactive=False)
-    render_board(view, key="replay_board")
-    st.caption(step.caption)
-    st.dataframe(pd.DataFrame(step.timeline), hide_index=True)
+    number = st.slider("Step", 1, len(texts), len(texts),
+                       key=f"replay_step-{game.game_id}") if len(texts) > 1 else 1
+    st.code(texts[number - 1], language=None)
 
 
 # -- balance ------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from playtest.storage import repository as repo
 
 
 def start_page() -> None:
-    st.title("Vapoosh! playtest lab")
+    st.title("Playtest lab")
     st.write(
         "Testers take part through a study link: the app's address with `?study=` and the "
         "study's code. They agree to take part, answer a short questionnaire, play, answer a "

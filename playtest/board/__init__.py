@@ -1,9 +1,7 @@
-"""The board component's shared parts, and the dice-and-tiles board of the first game.
+"""What every game's board shares.
 
-`playtest.board.sounds` (synthesised sound cues, imports no Streamlit) and the event
-gate and parsing of `playtest.board.component` are shared by every game's board;
-`playtest.board.component.render_board` and its front end in real files under `static/`
-(`board.js`, the ES module Streamlit loads, `board.html`, `board.css`, and the sound cues
-`cues.json`) draw the dice-and-tiles board, whose pure view model is
-`playtest.games.<first game>.view`.
+`playtest.board.sounds` (synthesised sound cues, imports no Streamlit: the shared table
+`cues.json` plus each game's own `playtest/games/<game>/sounds.json`) and the event gate,
+payload checks, mute event and asset-dir registration of `playtest.board.component`.
+Each game's own board component and front end live in its folder, `playtest/games/<game>/`.
 """

@@ -1,9 +1,10 @@
 """Sound cues, synthesised from one table that drives both players.
 
-The table is one file, `static/cues.json`, beside the board's front end: the component's
-JavaScript (`static/board.js`) fetches it and plays it with WebAudio oscillators, and
-`wav_bytes` renders the same notes to 16-bit mono WAV with numpy, for tests and as an
-`st.audio` fallback. No audio files are shipped.
+The table is the shared cues in `cues.json` (beside this module) plus each game's own
+cues in `playtest/games/<game>/sounds.json` (a fanfare only one game has). A game's board
+front end plays a cue with WebAudio oscillators from the notes its view data carries
+(`cue_spec()[name]`), and `wav_bytes` renders the same notes to 16-bit mono WAV with
+numpy, for tests and as an `st.audio` fallback. No audio files are shipped.
 
 >>> sorted(CUES) == sorted(CUE_NAMES)
 True
@@ -44,12 +45,15 @@ class Note:
     gain: float
 
 
-CUES_FILE: Final = Path(__file__).resolve().parent / "static" / "cues.json"
+CUES_FILE: Final = Path(__file__).resolve().parent / "cues.json"
+#: Each game's own cues: ``playtest/games/<game>/sounds.json``, same shape as CUES_FILE.
+GAME_CUES_GLOB: Final = "*/sounds.json"
+GAMES_DIR: Final = Path(__file__).resolve().parents[1] / "games"
 
 
 def _load_cues(path: Path = CUES_FILE) -> dict[str, tuple[Note, ...]]:
-    """The cue table from ``static/cues.json``: ``{name: {"about": ..., "notes": [[at, dur,
-    wave, f0, f1, gain], ...]}}``, the one file both players read."""
+    """The cue table of one file: ``{name: {"about": ..., "notes": [[at, dur, wave, f0,
+    f1, gain], ...]}}``."""
     table = json.loads(path.read_text(encoding="utf-8"))
     return {
         name: tuple(
@@ -60,10 +64,26 @@ def _load_cues(path: Path = CUES_FILE) -> dict[str, tuple[Note, ...]]:
     }
 
 
+def cue_files() -> tuple[Path, ...]:
+    """The shared table first, then every game's own, in folder order."""
+    return (CUES_FILE, *sorted(GAMES_DIR.glob(GAME_CUES_GLOB)))
+
+
+def _all_cues() -> dict[str, tuple[Note, ...]]:
+    cues: dict[str, tuple[Note, ...]] = {}
+    for path in cue_files():
+        table = _load_cues(path)
+        twice = sorted(set(table) & set(cues))
+        if twice:
+            raise ValueError(f"{path}: sound cues {twice} are defined twice")
+        cues.update(table)
+    return cues
+
+
 # Event classes from the seed's "Audio and Visual Feedback" list, plus "miss" (the comment
 # thread asks for a "silly / disappointing noise" when a player misses a turn); what each
-# sounds like is its "about" in cues.json.
-CUES: Final[dict[str, tuple[Note, ...]]] = _load_cues()
+# sounds like is its "about" in its file.
+CUES: Final[dict[str, tuple[Note, ...]]] = _all_cues()
 CUE_NAMES: Final[tuple[str, ...]] = tuple(CUES)
 
 

@@ -51,7 +51,8 @@ class GamePlugin:
 
     - ``name``: the game's folder name in every layer, its engine name
       (:func:`engine.core.make_game`) and the prefix of its chance seeds;
-    - ``title``: the game's name for people;
+    - ``title``: the game's name for people; ``about``: what it is in a few words, after
+      its title in the tester's consent text ("a dice and times-tables board game");
     - ``presets`` and ``default_rules``: the named rule sets a study may choose;
       ``rule_options``: each rules option's choices (the Studies page's help);
       ``check_rules(rules)``: raises ``ValueError``/``RulesError`` saying why a preset name
@@ -62,7 +63,13 @@ class GamePlugin:
       ``child_surveys``: the children's form per phase (``"pre"``, ``"post"``);
     - ``catalog_path``: the message catalog (YAML) of its play screen;
     - ``analytics_module``: its analytics plug-in (``analytics/games/<name>/``);
-    - ``board_module``: the module that draws its board (a Streamlit component).
+    - ``board_module``: the module that draws its board (a Streamlit component);
+    - ``play_module``: the module whose ``play_page(tester, to_post_survey=...)`` draws
+      the tester's play step;
+    - ``replay_module``: the module whose ``replay_page(engine, game)`` draws a stored
+      game step by step on the game's board on the designer's Replay page ("" shows the
+      engine's text view instead); ``replay_glow(events, computer)``: the board marks of
+      the tiles one replayed action touched (None: no marks).
     """
 
     name: str
@@ -78,12 +85,13 @@ class GamePlugin:
     child_surveys: Mapping[str, str] = field(default_factory=dict)
     catalog_path: Path | None = None
     board_module: str = ""
-    #: The module whose ``play_page(tester, to_post_survey=...)`` draws the tester's play
-    #: step; "" for the dice-and-tiles play screen of playtest/app_pages/tester.py.
     play_module: str = ""
     #: The setup chance action a game's seed deals (``deal(rules, players, seed)``), for
     #: games whose rules start with a random setup; None for the others.
     deal: Callable[[Any, int, int], Any] | None = None
+    about: str = ""
+    replay_module: str = ""
+    replay_glow: Callable[[list[dict[str, Any]], bool], dict[tuple[int, int], str]] | None = None
 
     @property
     def seed_prefix(self) -> str:

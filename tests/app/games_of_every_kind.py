@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from sqlalchemy.engine import Engine
 
 from playtest import demo, services
-from playtest.game_controller import PlayController
+from playtest.games.vapoosh.controller import PlayController
 from playtest.storage import repository as repo
 from playtest.storage.events import EventLogger
 from playtest.study_config import StudyConfig

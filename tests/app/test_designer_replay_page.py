@@ -60,7 +60,7 @@ def test_the_step_caption_matches_the_slider(db: Engine) -> None:
     assert "seat 1 (tester) rolled" in first
 
 
-def test_a_game_with_a_board_of_its_own_replays_as_the_engines_text_view(db: Engine) -> None:
+def test_a_game_without_a_replay_board_replays_as_the_engines_text_view(db: Engine) -> None:
     import random
 
     from engine.core import sample_chance
@@ -68,7 +68,7 @@ def test_a_game_with_a_board_of_its_own_replays_as_the_engines_text_view(db: Eng
     from playtest.games.registry import games
     from playtest.study_config import StudyConfig
 
-    plugin = next(p for p in games() if p.play_module)
+    plugin = next(p for p in games() if not p.replay_module)
     study = services.create_study(db, title="Other game", study_id="mixed",
                                   config=StudyConfig(game=plugin.name, seats=["human", "ai:easy"]))
     tester = services.consent(db, study, {"child": False}).participant_id

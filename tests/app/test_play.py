@@ -11,7 +11,7 @@ from sqlalchemy.engine import Engine
 
 from engine.vapoosh import Rules, VapooshGame, action_from_json
 from playtest import services
-from playtest.game_controller import PlayController, StaleGameError, TurnError
+from playtest.games.vapoosh.controller import PlayController, StaleGameError, TurnError
 from playtest.replay import replay_steps
 from playtest.storage import repository as repo
 from playtest.storage.events import EventLogger

@@ -14,7 +14,7 @@ from sqlalchemy.engine import Engine
 from streamlit.testing.v1 import AppTest
 
 from playtest import services
-from playtest.game_controller import PlayController, dice_for
+from playtest.games.vapoosh.controller import PlayController, dice_for
 from playtest.games.vapoosh.cues import Cue, seat_names
 from playtest.games.vapoosh.view import tile_index
 from playtest.messages import load_catalog

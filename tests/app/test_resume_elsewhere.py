@@ -57,7 +57,7 @@ def test_sound_and_speed_come_back_in_a_new_session(
     at = _open(code)
     assert _board(at)["muted"] is False
     at.segmented_control(key="speed").set_value(3).run()
-    # What the board's mute button stores (playtest.app_pages.tester._on_mute).
+    # What the board's mute button stores (playtest.games.vapoosh.play._on_mute).
     tester = services.load_tester(db, code)
     assert tester is not None
     EventLogger(db).log(repo.start_session(db, code), code, "setting",

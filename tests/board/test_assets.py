@@ -1,5 +1,6 @@
-"""The board's front end is real files (board.js, board.html, board.css, cues.json) in the
-component's asset dir, served by Streamlit, shipped in the wheel, and in step with Python."""
+"""The board's front end is real files (board.js, board.html, board.css) in the
+component's asset dir, served by Streamlit, shipped in the wheel, and in step with Python;
+its sound cues are the Python table's notes, sent with the view."""
 
 from __future__ import annotations
 
@@ -12,7 +13,12 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from playtest.board import sounds
-from playtest.board.component import BOARD_JS_FILE, COMPONENT_NAME, FRONT_END_FILES, STATIC_DIR
+from playtest.games.vapoosh.component import (
+    BOARD_JS_FILE,
+    COMPONENT_NAME,
+    FRONT_END_FILES,
+    STATIC_DIR,
+)
 from playtest.games.vapoosh.view import SEAT_STYLES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,8 +32,9 @@ def _read(name: str) -> str:
 def test_board_module_loads_its_markup_style_and_cues_from_beside_itself() -> None:
     js = _read(BOARD_JS_FILE)
     assert "export default function" in js
-    for name in ("board.html", "board.css", "cues.json"):
+    for name in ("board.html", "board.css"):
         assert f'asset("{name}")' in js
+    assert "play(d.sound_notes)" in js  # the cue's notes come with the view data
     assert "import.meta.url" in js  # relative to wherever Streamlit serves the module
     assert 'data-testid="vapoosh-board"' in _read("board.html")
 
@@ -51,17 +58,36 @@ def test_css_escapes_are_the_intended_symbols() -> None:
 
 
 def test_one_cue_table_for_the_browser_and_the_wav_renderer() -> None:
-    table = json.loads(_read("cues.json"))
-    assert set(table) == set(sounds.CUE_NAMES)
-    for name, entry in table.items():
-        assert entry["about"]
-        assert [list(note.values()) for note in sounds.cue_spec()[name]] == entry["notes"]
+    # the shared cues and each game's own (the fanfare lives in its game's folder)
+    files = sounds.cue_files()
+    assert files[0] == sounds.CUES_FILE and len(files) >= 2
+    names: list[str] = []
+    for path in files:
+        table = json.loads(path.read_text(encoding="utf-8"))
+        names += list(table)
+        for name, entry in table.items():
+            assert entry["about"]
+            assert [list(note.values()) for note in sounds.cue_spec()[name]] == entry["notes"]
+    assert sorted(names) == sorted(sounds.CUE_NAMES)
+
+
+def test_the_board_sends_the_notes_of_the_cue_it_shows() -> None:
+    from playtest.games.vapoosh.component import board_data
+    from playtest.games.vapoosh.view import board_view
+
+    for name in sounds.CUE_NAMES:
+        view = board_view(["." * 12] * 12, seats=("human", "computer"), sound=name, nonce="1")
+        data = board_data(view, mute_control=True)
+        assert data["sound"] == name
+        assert data["sound_notes"] == sounds.cue_spec()[name]
+    silent = board_data(board_view(["." * 12] * 12, seats=("human",)), mute_control=False)
+    assert silent["sound_notes"] is None and silent["mute_control"] is False
 
 
 def test_a_normal_install_ships_the_front_end_files() -> None:
     # setuptools package-data patterns are relative to the package directory
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    patterns = data["tool"]["setuptools"]["package-data"].get("playtest.board", [])
+    patterns = data["tool"]["setuptools"]["package-data"].get("playtest.games.vapoosh", [])
     for name in FRONT_END_FILES:
         assert (STATIC_DIR / name).is_file()
         rel = f"{STATIC_DIR.name}/{name}"

@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from playtest.board.component import (
-    BoardEventError,
-    EventGate,
-    parse_click,
-    parse_mute,
-    parse_roll,
-)
+from playtest.board.component import BoardEventError, EventGate, parse_mute
+from playtest.games.vapoosh.component import parse_click, parse_roll
 
 
 def test_click_payload_is_parsed_to_a_tile() -> None:

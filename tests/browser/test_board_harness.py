@@ -9,7 +9,13 @@ from typing import Any
 
 import pytest
 
-from playtest.board.component import BOARD_JS_FILE, COMPONENT_NAME, FRONT_END_FILES, STATIC_DIR
+from playtest.board import sounds
+from playtest.games.vapoosh.component import (
+    BOARD_JS_FILE,
+    COMPONENT_NAME,
+    FRONT_END_FILES,
+    STATIC_DIR,
+)
 from playtest.games.vapoosh.view import default_label
 
 pytestmark = pytest.mark.browser
@@ -244,6 +250,8 @@ def test_sound_cue_plays_once_per_event_and_mute_silences_it(
     _wait_events(page, 1)
     page.locator(".st-key-board .vb[data-last-sound^='place:']").wait_for()
     played = vb.get_attribute("data-last-sound")
+    # the cue's notes came with the view and WebAudio scheduled each of them
+    assert vb.get_attribute("data-sound-voices") == str(len(sounds.cue_spec()["place"]))
     page.get_by_role("button", name=re.compile("Sound is on")).click()
     _wait_events(page, 2)
     page.get_by_role("button", name=re.compile("Sound is off")).wait_for()

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from playtest import services
-from playtest.game_controller import dice_for
+from playtest.games.vapoosh.controller import dice_for
 from playtest.messages import SPEEDS
 from playtest.storage import repository as repo
 from playtest.storage.db import make_engine, upgrade

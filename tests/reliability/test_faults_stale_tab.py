@@ -12,7 +12,7 @@ from sqlalchemy import Engine
 
 from analytics import derive
 from playtest import services
-from playtest.game_controller import StaleGameError
+from playtest.games.vapoosh.controller import StaleGameError
 from playtest.storage import repository as repo
 from playtest.storage.exchange import load_study_data
 

@@ -14,13 +14,8 @@ from typing import Any
 
 import pytest
 
-from playtest.board.component import (
-    MAX_ID_CHARS,
-    BoardEventError,
-    parse_click,
-    parse_mute,
-    parse_roll,
-)
+from playtest.board.component import MAX_ID_CHARS, BoardEventError, parse_mute
+from playtest.games.vapoosh.component import parse_click, parse_roll
 
 CLICK = {"index": 88, "nonce": "0b7c6e1e-8a51-4c1e-9f57-1d2b9c0f6a11", "seq": 3, "t_ms": 2140,
          "via": "mouse", "token": "4f1c2a9b7d3e8f60"}

@@ -24,8 +24,14 @@ from engine.vapoosh.rules import (
 )
 from engine.vapoosh.state import deal_preplaced
 from playtest.games.registry import GamePlugin
+from playtest.games.vapoosh.view import glow_from_events
 
 HERE = Path(__file__).parent
+
+
+def _replay_glow(events: list[dict[str, Any]], computer: bool) -> dict[tuple[int, int], str]:
+    """The replay board's marks for the tiles one action touched (its engine events)."""
+    return glow_from_events(events, computer=computer)
 
 
 def _check_rules(rules: Any) -> Any:
@@ -37,6 +43,7 @@ def _check_rules(rules: Any) -> Any:
 PLUGIN = GamePlugin(
     name="vapoosh",
     title="Vapoosh!",
+    about="a dice and times-tables board game",
     presets=tuple(PRESETS),
     default_rules="standard",
     check_rules=_check_rules,
@@ -57,6 +64,9 @@ PLUGIN = GamePlugin(
     post_survey="vapoosh_post_short",
     child_surveys={"pre": "vapoosh_pre_child", "post": "vapoosh_post_child"},
     catalog_path=HERE / "catalog.yaml",
-    board_module="playtest.board.component",
+    board_module="playtest.games.vapoosh.component",
+    play_module="playtest.games.vapoosh.play",
+    replay_module="playtest.games.vapoosh.replay",
+    replay_glow=_replay_glow,
     deal=deal_preplaced,
 )

@@ -1,7 +1,6 @@
 // The board component's front end: an ES module that Streamlit loads from this folder
-// (the component's asset dir, playtest/board/static/). Its markup (board.html), style
-// (board.css) and sound cues (cues.json, also read by playtest/board/sounds.py) sit beside
-// it and are fetched once, before the default export can run: on the first call for a
+// (the component's asset dir, playtest/games/vapoosh/static/). Its markup (board.html) and
+// style (board.css) sit beside it and are fetched once, before the default export can run: on the first call for a
 // parentElement it inserts the markup and a <style> with the CSS (so nothing is drawn
 // unstyled), builds the grid once, and after that only updates text, classes and
 // attributes, so a rerun repaints in one frame.
@@ -10,10 +9,9 @@ async function asset(name) {
   if (!resp.ok) throw new Error("board: could not load " + name + " (HTTP " + resp.status + ")");
   return resp;
 }
-const [HTML, CSS, CUES] = await Promise.all([
+const [HTML, CSS] = await Promise.all([
   asset("board.html").then((r) => r.text()),
   asset("board.css").then((r) => r.text()),
-  asset("cues.json").then((r) => r.json()),
 ]);
 const SIZE = 12;
 const PIPS = {1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8]};
@@ -36,13 +34,13 @@ function audio() {
   return AUDIO;
 }
 
-function play(name) {
-  const notes = CUES[name] && CUES[name].notes;
+// A cue's notes come with the view data (the Python side's cue table,
+// playtest/board/sounds.py): [{at, dur, wave, f0, f1, gain}, ...].
+function play(notes) {
   const ctx = audio();
-  if (!notes || !ctx) return false;
+  if (!Array.isArray(notes) || !notes.length || !ctx) return false;
   const t0 = ctx.currentTime + 0.01;
-  for (const [at, dur, wave, f0, f1, gain] of notes) {
-    const n = {at, dur, wave, f0, f1, gain};
+  for (const n of notes) {
     const g = ctx.createGain();
     const start = t0 + n.at, end = start + n.dur;
     g.gain.setValueAtTime(0.0001, start);
@@ -438,7 +436,8 @@ function update(st, d) {
     // same page (a new game) plays its first cue, since the audio is already unlocked.
     if (d.sound && !st.muted && d.nonce && (!first || AUDIO)) {
       st.vb.dataset.lastSound = d.sound + ":" + d.nonce;
-      play(d.sound);
+      // how many voices were scheduled (0: no notes or no audio): for tests and debugging
+      st.vb.dataset.soundVoices = String(play(d.sound_notes) ? d.sound_notes.length : 0);
     }
   } else if (!prev || prev.message !== d.message || prev.tone !== d.tone) {
     st.msg.className = "vb-msg t-" + d.tone;
