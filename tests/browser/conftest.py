@@ -14,6 +14,11 @@ Fixtures (reuse them from any test under tests/browser/):
   fresh context and page opened on the app, waiting until the app has rendered; closed
   after the test, with a screenshot in artifacts/screenshots/ when the test failed.
 - `screenshot(page, name) -> Path`: saves artifacts/screenshots/<name>.png.
+- A slow machine on demand: `PLAYTEST_BROWSER_CPU_SLOWDOWN=4` runs every page's scripts
+  four times slower once it is first drawn (Chromium's CPU throttling), so a test that
+  races Streamlit's drawing (a widget still a grey skeleton while its code loads, the
+  elements of the run before still on screen) fails here and now instead of once in a
+  while on a busy CI machine.
 
 Locating things: `data-testid` attributes and the `st-key-<key>` class of keyed
 elements; Playwright's CSS and role locators pierce the board component's shadow root.
@@ -39,6 +44,7 @@ from benchmarks.devserver import (
 
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 APP_RENDER_TIMEOUT_MS = 30_000
+CPU_SLOWDOWN = float(os.environ.get("PLAYTEST_BROWSER_CPU_SLOWDOWN") or 1)
 
 
 @pytest.fixture(scope="session")
@@ -130,6 +136,9 @@ def new_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable[
         pages.append(page)
         page.goto(f"{server.url}/{path.lstrip('/')}")
         wait_for_app(page)
+        if CPU_SLOWDOWN > 1:  # after the first drawing, which has its own time limit
+            context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate",
+                                               {"rate": CPU_SLOWDOWN})
         return page
 
     yield open_page
