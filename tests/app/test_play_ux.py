@@ -50,6 +50,19 @@ def _sums(dice: list[int]) -> tuple[int, int]:
     return dice[0] + dice[1], dice[2] + dice[3]
 
 
+# The computer's first roll with this seed is 2+1 / 3+4: a plain placement on 3 × 7 (no
+# extra go, no three sixes). Left to a random seed, a first roll that ends in a brown
+# counter stored no "place" event and failed the tests below now and then.
+PLAIN_FIRST_ROLL = 3
+
+
+def _seeded_game(db: Engine, code: str, seed: int) -> None:
+    """The tester's game, opened with ``seed`` before the page opens (the page resumes it)."""
+    tester = services.load_tester(db, code)
+    assert tester is not None
+    services.open_game(db, EventLogger(db), tester, repo.start_session(db, code), seed=seed)
+
+
 # -- 1. the computer's dice are those of the move it makes ---------------------------
 
 
@@ -58,6 +71,7 @@ def test_the_computers_first_move_shows_its_own_roll_and_logs_what_was_shown(
 ) -> None:
     # The computer moves first (think time 0: it plays as the page opens).
     code = _player_at_play(db, make_study, seats=["ai:easy", "human"])
+    _seeded_game(db, code, PLAIN_FIRST_ROLL)
     at = _open(code)
     assert not at.exception
     board = _board(at)
@@ -86,6 +100,7 @@ def test_with_the_computers_dice_hidden_its_message_names_no_dice(
 ) -> None:
     code = _player_at_play(db, make_study, seats=["ai:easy", "human"],
                            show_computer_dice=False)
+    _seeded_game(db, code, PLAIN_FIRST_ROLL)
     at = _open(code)
     board = _board(at)
     placed = [p for t, p in _events(db, code) if t == "place"][-1]  # an extra go: 2

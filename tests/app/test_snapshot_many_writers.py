@@ -19,10 +19,14 @@ from playtest.storage.db import make_engine, upgrade
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 WRITES = 6
+# Only a guard against a hang (a process that died before the start): starting four
+# spawned interpreters that import the app took over a minute on the shared 2-core CI
+# machine, and a 60 s limit on the start made this test fail there now and then.
+HANG_GUARD_S = 900
 
 
 def _writer(folder: str, snapshot: Any, start: Any, number: int, results: Any) -> None:
-    start.wait(60)
+    start.wait(HANG_GUARD_S)
     outcomes = []
     for i in range(WRITES):
         marked = study_snapshot._Snapshot(
@@ -36,7 +40,7 @@ def _reader(folder: str, start: Any, stop: Any, results: Any) -> None:
     """Reads the current snapshot again and again while the writers write."""
     from concurrent.futures import ThreadPoolExecutor
 
-    start.wait(60)
+    start.wait(HANG_GUARD_S)
     reads, failures = 0, []
     with ThreadPoolExecutor(max_workers=2) as pool:
         while not stop.is_set():
@@ -64,17 +68,28 @@ def test_writers_in_three_processes_never_spoil_a_generation(tmp_path: Path) -> 
     folder.mkdir(parents=True)
 
     context = multiprocessing.get_context("spawn")
-    start, stop, results = context.Barrier(4), context.Event(), context.Queue()
+    # The test process is the barrier's fifth party: the writers and the reader start
+    # together once all four are up, however long spawning them takes.
+    start, stop, results = context.Barrier(5), context.Event(), context.Queue()
     writers = [context.Process(target=_writer, args=(str(folder), snapshot, start, n, results))
                for n in range(3)]
     reader = context.Process(target=_reader, args=(str(folder), start, stop, results))
-    for process in [*writers, reader]:
+    processes = [*writers, reader]
+    for process in processes:
         process.start()
-    written = [results.get(timeout=240) for _ in writers]
-    stop.set()
-    read = results.get(timeout=60)
-    for process in [*writers, reader]:
-        process.join(60)
+    try:
+        start.wait(HANG_GUARD_S)
+        written = [results.get(timeout=HANG_GUARD_S) for _ in writers]
+        stop.set()
+        read = results.get(timeout=HANG_GUARD_S)
+    except BaseException:
+        for process in processes:  # nothing of a failed run is left behind
+            process.terminate()
+        raise
+    finally:
+        stop.set()
+        for process in processes:
+            process.join(HANG_GUARD_S)
 
     assert all(all(outcomes) for _n, outcomes in written), written
     _tag, reads, failures = read

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
@@ -61,6 +60,22 @@ def _settle(page: Any) -> None:
     ).wait_for(timeout=30_000)
 
 
+# The app's last run is over and everything it drew is on screen. Streamlit draws an
+# element whose code the browser has not loaded yet (the first radio group a new browser
+# meets, a game's board) as a grey skeleton box until the code is there, for seconds on a
+# busy machine; clicks meant for it hit nothing.
+_DRAWN = (
+    "const app = document.querySelector('[data-testid=stApp]');"
+    " const drawn = !!app && app.dataset.testScriptState === 'notRunning'"
+    " && app.dataset.testConnectionState === 'CONNECTED'"
+    " && !document.querySelector('[data-testid=stSkeleton]');"
+)
+
+
+def _drawn(page: Any) -> None:
+    page.wait_for_function(f"() => {{ {_DRAWN} return drawn; }}", timeout=30_000)
+
+
 def _consent(page: Any) -> None:
     page.get_by_text("I have read the above and I agree to take part.").click()
     page.get_by_role("button", name="I agree").click()
@@ -69,6 +84,7 @@ def _consent(page: Any) -> None:
 
 
 def _answer_page(page: Any, free_text: str | None) -> None:
+    _drawn(page)  # a question still drawn as a skeleton cannot be answered
     for group in page.locator("[data-testid=stRadio]").all():
         option = group.locator("label[data-testid=stRadioOption]").first
         option.click()
@@ -80,51 +96,54 @@ def _answer_page(page: Any, free_text: str | None) -> None:
             expect(area).to_have_value(free_text)
 
 
-def _submit(page: Any, caption: str, answer: Callable[[], None]) -> None:
-    """Answer the page and press Continue until the next page (or stage) shows or the
-    form reports a problem.
+def _survey_caption(page: Any) -> str:
+    """The survey page's "Page n of m" (the first caption of its form)."""
+    return str(page.locator("[data-testid=stForm] [data-testid=stCaptionContainer]")
+               .first.inner_text())
 
-    A press made while the app redraws the page after a stage change can be lost (the
-    form is replaced under the click, answers and all); answering and pressing again is
-    what a person would do.
+
+def _submit(page: Any, caption: str, answer: Callable[[], None]) -> None:
+    """Answer the page, press Continue once and wait for the app's answer to the press:
+    the next page of the survey, the next stage's page, or a question marked in the form.
+
+    Only the state after the app's last run counts. While a press's ``st.rerun`` chain
+    goes on, the form of the page before stays on screen (Streamlit keeps what the last
+    run drew until the next one replaces it), so "the form is still there" or "a problem
+    is shown" are read only once the run is over, and a new page only by its caption.
     """
-    for attempt in range(3):
-        answer()
-        page.get_by_role("button", name="Continue").click()
-        try:
-            page.wait_for_function(
-                "caption => { const c = document.querySelector('[data-testid=stCaptionContainer]');"
-                " const problem = [...document.querySelectorAll('[data-testid=stAlert]')]"
-                ".some(a => a.innerText.includes('Please check'));"
-                " return problem || !c || c.innerText !== caption; }",
-                arg=caption, timeout=10_000)
-            return
-        except PlaywrightTimeout:
-            if attempt == 2:
-                raise
+    answer()
+    page.get_by_role("button", name="Continue", exact=True).click()
+    page.wait_for_function(
+        "caption => {" + _DRAWN +
+        " if (!drawn) return false;"
+        " const form = document.querySelector('[data-testid=stForm]');"
+        " if (!form) return true;"
+        " if (form.querySelector('[data-testid=stAlert]')) return true;"
+        " const c = form.querySelector('[data-testid=stCaptionContainer]');"
+        " return !c || c.innerText !== caption; }",
+        arg=caption, timeout=30_000)
 
 
 def _fill_survey(
     page: Any, shoot: Callable[[Any, str], Path], name: str, free_text: str | None = None
 ) -> int:
-    """Answer every page of the survey on screen (first option of every radio group)."""
+    """Answer every page of the survey on screen (first option of every radio group).
+
+    A page the app does not accept (a question marked in the form) fails the test: every
+    question the helper can answer was answered, so the app lost an answer.
+    """
     pages = 0
-    tries = 0
-    page.get_by_role("button", name="Continue").wait_for(timeout=30_000)
-    while page.get_by_role("button", name="Continue").count():
-        caption = page.locator("[data-testid=stCaptionContainer]").first.inner_text()
+    button = page.get_by_role("button", name="Continue", exact=True)
+    button.wait_for(timeout=30_000)
+    _drawn(page)
+    while button.count():
         shoot(page, f"{name}-page-{pages + 1}")
-        _submit(page, caption, lambda: _answer_page(page, free_text))
-        _settle(page)
-        if page.get_by_text("Please check").count():
-            # The page was drawn again while we answered (the URL had just changed):
-            # answer it once more; a second failure is a real one.
-            tries += 1
-            if tries > 2:
-                raise AssertionError(
-                    f"survey page did not advance: {page.inner_text('body')[:800]}"
-                )
-            continue
+        _submit(page, _survey_caption(page), lambda: _answer_page(page, free_text))
+        problems = page.locator("[data-testid=stForm] [data-testid=stAlert]")
+        if problems.count():
+            raise AssertionError(
+                f"survey page {pages + 1} was not accepted: {page.inner_text('body')[:800]}"
+            )
         pages += 1
     return pages
 
