@@ -894,7 +894,7 @@ class ServerCpu:
 def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500, 1500),
                   seed: int = 1, time_limit_s: float = 600.0, work_dir: Path | None = None,
                   server_log: list[str] | None = None, quickack: bool = False,
-                  deployment: Deployment | None = None) -> Report:
+                  deployment: Deployment | None = None, profile: Path | None = None) -> Report:
     """Start the app on a scratch database, run the testers, check the database.
 
     `deployment` says how (default: one process on a SQLite file, as a classroom runs
@@ -903,7 +903,7 @@ def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500,
     `work_dir` keeps the database (SQLite) and the server logs (default: a temporary
     folder, removed afterwards). The servers' last log lines go to `server_log`.
     """
-    from benchmarks import cluster
+    from benchmarks import cluster, profiled_app
 
     setup = deployment or Deployment()
     with tempfile.TemporaryDirectory(prefix="playtest-load-") as tmp:
@@ -917,12 +917,16 @@ def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500,
                 old.unlink()
             url, engine = prepare_database(db_path)
         env = {"DATABASE_URL": url}
+        script = APP
+        if profile is not None:
+            env[profiled_app.OUT_ENV] = str(profile.resolve())
+            script = profiled_app.__file__
         running: cluster.Cluster | StreamlitServer
         if setup.behind_proxy:
             running = cluster.start_cluster(setup.processes, env, folder)
             pids = [app.proc.pid for app in running.apps]
         else:
-            running = start_streamlit(APP, env, folder)
+            running = start_streamlit(script, env, folder)
             pids = [running.proc.pid]
         cpu = ServerCpu(pids)
         killed: list[int] = []
@@ -983,6 +987,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--kill-one", action="store_true",
                         help="kill -9 one app process when a third of the clicks are "
                              "acknowledged; its testers reconnect through nginx")
+    parser.add_argument("--profile", type=Path, default=None, metavar="FILE",
+                        help="diagnosis (one process, no proxy): profile every rerun with "
+                             "cProfile into FILE; read it with python -m benchmarks.profiled_app "
+                             "FILE (round trips are slower while profiling)")
     return parser
 
 
@@ -1051,6 +1059,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise UsageError(f"--turns {args.turns}: use 1 to 500")
         if not 1 <= args.time_limit <= 3600:
             raise UsageError(f"--time-limit {args.time_limit}: use 1 to 3600 seconds")
+        if args.profile is not None and (len(counts) > 1 or max(counts) > 1 or args.proxy):
+            raise UsageError("--profile runs one process without the proxy")
         if args.kill_one and max(counts) < 2:
             raise UsageError("--kill-one needs --processes 2 or more")
         many = max(counts) > 1 or args.proxy
@@ -1074,7 +1084,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 report = run_benchmark(args.testers, args.turns, think_ms=think, seed=args.seed,
                                        time_limit_s=args.time_limit, work_dir=args.keep,
                                        server_log=log, quickack=args.quickack,
-                                       deployment=setup)
+                                       deployment=setup, profile=args.profile)
             except RuntimeError as err:  # a server did not start: its log says why
                 print(f"loadtest: {err}", file=sys.stderr)
                 return 1

@@ -26,7 +26,7 @@ from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
-from playtest.settings import DEFAULT_URL, load_settings
+from playtest.settings import DEFAULT_URL, database_url_now
 from playtest.storage.errors import DatabaseUnavailable
 
 SQLITE_PRAGMAS = (
@@ -55,7 +55,7 @@ _sqlite_write_locks: dict[int, threading.Lock] = {}
 def database_url() -> str:
     """``DATABASE_URL`` from the environment, else a SQLite file in the working folder
     (:mod:`playtest.settings`)."""
-    return load_settings().database_url
+    return database_url_now()
 
 
 def normalise_url(url: str) -> str:
