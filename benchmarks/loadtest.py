@@ -920,6 +920,7 @@ def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500,
         script = APP
         if profile is not None:
             env[profiled_app.OUT_ENV] = str(profile.resolve())
+            env[profiled_app.SKIP_ENV] = str(4 * testers)  # first pages and consents
             script = profiled_app.__file__
         running: cluster.Cluster | StreamlitServer
         if setup.behind_proxy:

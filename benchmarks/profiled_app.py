@@ -1,11 +1,13 @@
 """The app (``playtest/app.py``) with every rerun profiled: a diagnosis for the load test.
 
-    python -m benchmarks.loadtest --testers 50 --turns 10 --profile /tmp/rerun.prof
+    python -m benchmarks.loadtest --testers 20 --turns 10 --postgres auto --profile /tmp/rerun.prof
 
 runs this script instead of ``playtest/app.py``. Every rerun runs under its own
 ``cProfile.Profile`` (Python 3.11's profiler follows one thread, and Streamlit runs each
 browser session's script in a thread of its own) and the script thread's CPU time is
-measured with ``time.thread_time``. The stats of all reruns are merged and written every
+measured with ``time.thread_time`` (from its widget callbacks on, which run before the
+script; the first ``PLAYTEST_PROFILE_SKIP`` reruns, first pages and consents, are not
+profiled). The stats of all reruns are merged and written every
 few seconds to the file named by ``PLAYTEST_PROFILE_OUT`` (a ``pstats`` file), and the
 per-rerun CPU times to ``<that file>.cpu`` (one number of milliseconds per line), so a
 server stopped with SIGTERM or SIGKILL leaves them behind. Read them with::
@@ -119,16 +121,56 @@ def _app_main() -> Callable[[], None]:
         return _main[0]
 
 
-def run_profiled() -> None:
-    """One rerun of the real app under its own profiler."""
+SKIP_ENV = "PLAYTEST_PROFILE_SKIP"
+_started = threading.local()  # the profile a rerun's widget callbacks started
+_reruns = [0]
+
+
+def _warmed_up() -> bool:
+    """False for the first ``PLAYTEST_PROFILE_SKIP`` reruns of the process (imports,
+    first pages and consents), so the stats are those of the play phase."""
+    with _lock:
+        _reruns[0] += 1
+        return _reruns[0] > int(os.environ.get(SKIP_ENV, "0") or 0)
+
+
+def _start() -> tuple[cProfile.Profile, float]:
     profile = cProfile.Profile(time.thread_time)  # CPU, not time spent waiting
     started = time.thread_time()
     profile.enable()
+    return profile, started
+
+
+def profile_callbacks() -> None:
+    """Widget callbacks (a board click's ``on_click``) run before the script, in
+    ``SessionState.on_script_will_rerun``: start the rerun's profile there."""
+    from streamlit.runtime.state.session_state import SessionState
+
+    original = SessionState.on_script_will_rerun
+    if getattr(original, "_profiled", False):
+        return
+
+    def on_script_will_rerun(self: SessionState, *args: Any, **kwargs: Any) -> Any:
+        if _warmed_up():
+            _started.value = _start()
+        return original(self, *args, **kwargs)
+
+    on_script_will_rerun._profiled = True  # type: ignore[attr-defined]
+    SessionState.on_script_will_rerun = on_script_will_rerun  # type: ignore[method-assign]
+
+
+def run_profiled() -> None:
+    """One rerun of the real app (and its callbacks before it) under its own profiler."""
+    profile_callbacks()
+    running: tuple[cProfile.Profile, float] | None = getattr(_started, "value", None)
+    _started.value = None
     try:
         _app_main()()
     finally:
-        profile.disable()
-        collector().add(profile, (time.thread_time() - started) * 1000.0)
+        if running is not None:
+            profile, started = running
+            profile.disable()
+            collector().add(profile, (time.thread_time() - started) * 1000.0)
 
 
 def summary(path: Path, top: int = 45) -> str:
