@@ -3,7 +3,7 @@
     python -m benchmarks.loadtest --testers 50 --turns 10 [--think-ms 500:1500] [--seed 1]
                                 [--time-limit 600] [--keep DIR] [--quickack]
                                 [--processes N|N,M] [--proxy] [--postgres URL|auto]
-                                [--kill-one]
+                                [--kill-one] [--profile FILE]
 
 Starts the real app (``streamlit run playtest/app.py``, the project's
 ``.streamlit/config.toml`` applies) on a scratch SQLite file holding one load study (no
@@ -45,6 +45,9 @@ Streamlit's own work and the event writer thread, and moves less with a busy mac
 than the round trips do. To see where it goes, sample the server while a run plays:
 ``py-spy record --pid <streamlit pid> --gil --format raw -o spy.txt --duration 25``
 (``pip install py-spy``; the pid is the ``streamlit run`` child of this command).
+``--profile FILE`` (one process) runs every play-phase rerun, its widget callbacks
+included, under cProfile with a CPU clock instead (:mod:`benchmarks.profiled_app`);
+``python -m benchmarks.profiled_app FILE`` prints the top entries.
 
 Exit status: 0 when the storage check passes, there were no errors and the targets
 (median <= 50 ms, p95 <= 250 ms) hold; 1 otherwise; 2 for bad arguments.
