@@ -3,7 +3,7 @@
     python -m benchmarks.loadtest --testers 50 --turns 10 [--think-ms 500:1500] [--seed 1]
                                 [--time-limit 600] [--keep DIR] [--quickack]
                                 [--processes N|N,M] [--proxy] [--postgres URL|auto]
-                                [--kill-one]
+                                [--kill-one] [--profile FILE]
 
 Starts the real app (``streamlit run playtest/app.py``, the project's
 ``.streamlit/config.toml`` applies) on a scratch SQLite file holding one load study (no
@@ -45,6 +45,9 @@ Streamlit's own work and the event writer thread, and moves less with a busy mac
 than the round trips do. To see where it goes, sample the server while a run plays:
 ``py-spy record --pid <streamlit pid> --gil --format raw -o spy.txt --duration 25``
 (``pip install py-spy``; the pid is the ``streamlit run`` child of this command).
+``--profile FILE`` (one process) runs every play-phase rerun, its widget callbacks
+included, under cProfile with a CPU clock instead (:mod:`benchmarks.profiled_app`);
+``python -m benchmarks.profiled_app FILE`` prints the top entries.
 
 Exit status: 0 when the storage check passes, there were no errors and the targets
 (median <= 50 ms, p95 <= 250 ms) hold; 1 otherwise; 2 for bad arguments.
@@ -894,7 +897,7 @@ class ServerCpu:
 def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500, 1500),
                   seed: int = 1, time_limit_s: float = 600.0, work_dir: Path | None = None,
                   server_log: list[str] | None = None, quickack: bool = False,
-                  deployment: Deployment | None = None) -> Report:
+                  deployment: Deployment | None = None, profile: Path | None = None) -> Report:
     """Start the app on a scratch database, run the testers, check the database.
 
     `deployment` says how (default: one process on a SQLite file, as a classroom runs
@@ -903,7 +906,7 @@ def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500,
     `work_dir` keeps the database (SQLite) and the server logs (default: a temporary
     folder, removed afterwards). The servers' last log lines go to `server_log`.
     """
-    from benchmarks import cluster
+    from benchmarks import cluster, profiled_app
 
     setup = deployment or Deployment()
     with tempfile.TemporaryDirectory(prefix="playtest-load-") as tmp:
@@ -917,12 +920,17 @@ def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500,
                 old.unlink()
             url, engine = prepare_database(db_path)
         env = {"DATABASE_URL": url}
+        script = APP
+        if profile is not None:
+            env[profiled_app.OUT_ENV] = str(profile.resolve())
+            env[profiled_app.SKIP_ENV] = str(4 * testers)  # first pages and consents
+            script = profiled_app.__file__
         running: cluster.Cluster | StreamlitServer
         if setup.behind_proxy:
             running = cluster.start_cluster(setup.processes, env, folder)
             pids = [app.proc.pid for app in running.apps]
         else:
-            running = start_streamlit(APP, env, folder)
+            running = start_streamlit(script, env, folder)
             pids = [running.proc.pid]
         cpu = ServerCpu(pids)
         killed: list[int] = []
@@ -983,6 +991,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--kill-one", action="store_true",
                         help="kill -9 one app process when a third of the clicks are "
                              "acknowledged; its testers reconnect through nginx")
+    parser.add_argument("--profile", type=Path, default=None, metavar="FILE",
+                        help="diagnosis (one process, no proxy): profile every rerun with "
+                             "cProfile into FILE; read it with python -m benchmarks.profiled_app "
+                             "FILE (round trips are slower while profiling)")
     return parser
 
 
@@ -1051,6 +1063,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise UsageError(f"--turns {args.turns}: use 1 to 500")
         if not 1 <= args.time_limit <= 3600:
             raise UsageError(f"--time-limit {args.time_limit}: use 1 to 3600 seconds")
+        if args.profile is not None and (len(counts) > 1 or max(counts) > 1 or args.proxy):
+            raise UsageError("--profile runs one process without the proxy")
         if args.kill_one and max(counts) < 2:
             raise UsageError("--kill-one needs --processes 2 or more")
         many = max(counts) > 1 or args.proxy
@@ -1074,7 +1088,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 report = run_benchmark(args.testers, args.turns, think_ms=think, seed=args.seed,
                                        time_limit_s=args.time_limit, work_dir=args.keep,
                                        server_log=log, quickack=args.quickack,
-                                       deployment=setup)
+                                       deployment=setup, profile=args.profile)
             except RuntimeError as err:  # a server did not start: its log says why
                 print(f"loadtest: {err}", file=sys.stderr)
                 return 1

@@ -1,7 +1,7 @@
 """Process-wide resources of the Streamlit app: one database engine, one event logger, the log.
 
-Streamlit caches them per process (``st.cache_resource``), keyed by ``DATABASE_URL`` so a
-changed URL (as in tests) gets its own engine. The database is migrated to the latest
+They are kept per process, keyed by ``DATABASE_URL`` so a changed URL (as in tests) gets
+its own engine. The database is migrated to the latest
 schema the first time, so a fresh install and an upgraded one both just start.
 
 Server-side problems (database faults, failed designer sign-ins) are written to
@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import logging.handlers
 import os
+import threading
 from pathlib import Path
 
 import streamlit as st
@@ -21,21 +22,45 @@ from sqlalchemy.engine import Engine, make_url
 
 from playtest.messages import MessageCatalog, load_catalog
 from playtest.settings import LOG_DIR_ENV as LOG_DIR_ENV  # re-exported (tests, docs)
+from playtest.settings import database_url_now as database_url
 from playtest.settings import load_settings
-from playtest.storage.db import database_url, make_engine, upgrade
+from playtest.storage.db import make_engine, upgrade
 from playtest.storage.events import EventLogger
 
+# A tester's every rerun asks for these several times: a dict lookup keyed by the URL
+# (``st.cache_resource`` took ~0.5 ms per call in hashing its argument and replaying its
+# messages, measured under the load test). They are process-wide resources, the same for
+# every session; nothing of a tester is kept here.
+_resources_lock = threading.Lock()
+_engines: dict[str, Engine] = {}
+_loggers: dict[str, EventLogger] = {}
 
-@st.cache_resource(show_spinner=False)
+
 def _database(url: str) -> Engine:
-    engine = make_engine(url)
-    upgrade(engine)
-    return engine
+    """The process's engine for ``url``, migrated to the newest schema the first time."""
+    engine = _engines.get(url)
+    if engine is not None:
+        return engine
+    with _resources_lock:  # one migration per URL, the other threads wait for it
+        engine = _engines.get(url)
+        if engine is None:
+            engine = make_engine(url)
+            upgrade(engine)
+            _engines[url] = engine
+        return engine
 
 
-@st.cache_resource(show_spinner=False)
 def _event_logger(url: str) -> EventLogger:
-    return EventLogger(_database(url))
+    logger = _loggers.get(url)
+    if logger is not None:
+        return logger
+    engine = _database(url)
+    with _resources_lock:
+        logger = _loggers.get(url)
+        if logger is None:
+            logger = EventLogger(engine)
+            _loggers[url] = logger
+        return logger
 
 
 def database() -> Engine:
@@ -77,7 +102,8 @@ _where: list[tuple[tuple[str, str, str], Path]] = []  # what it was made for
 def configure_logging() -> Path | None:
     """Send the ``playtest`` loggers to :func:`log_file` (one file at a time: when the
     database, and so the file, changes, the old handler is closed)."""
-    where = (database_url(), str(load_settings().log_dir or ""), os.getcwd())
+    # The variables themselves, not load_settings() (which reads the secrets file too).
+    where = (database_url(), os.environ.get(LOG_DIR_ENV, ""), os.getcwd())
     if _where and _where[0][0] == where:  # every run asks: answer at once if nothing changed
         return _where[0][1]
     path = log_file()

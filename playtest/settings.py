@@ -119,6 +119,20 @@ def load_settings(folder: Path | None = None) -> Settings:
     return _load(tuple(os.environ.get(name) for name in _ENV_NAMES), text)
 
 
+def database_url_now() -> str:
+    """``load_settings().database_url`` without reading the secrets file (the URL never
+    comes from there): every rerun asks for it several times.
+
+    >>> import os; os.environ[DATABASE_URL_ENV] = "  "; database_url_now()
+    'sqlite:///playtest.sqlite'
+    >>> os.environ[DATABASE_URL_ENV] = " postgresql://lab@db/lab "; database_url_now()
+    'postgresql://lab@db/lab'
+    >>> del os.environ[DATABASE_URL_ENV]
+    """
+    value = os.environ.get(DATABASE_URL_ENV)
+    return (value.strip() if value else "") or DEFAULT_URL
+
+
 _ENV_NAMES: Final = (DATABASE_URL_ENV, PASSWORD_HASH_ENV, CACHE_DIR_ENV, LOG_DIR_ENV)
 
 
