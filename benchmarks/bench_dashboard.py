@@ -17,7 +17,9 @@ designer page on each database measures
   process-wide, so this is the path every later visit within the cache's 30 s takes
   (best of two runs, in case the 30 s stamp turned over in between);
 
-and the wall time of ``playtest report`` in a fresh process (start-up included, as a user
+(each page's line also gives the first render's CPU seconds in this process, which hold
+better than wall seconds when other work shares the cores; a PostgreSQL server's own CPU
+is not in them), and the wall time of ``playtest report`` in a fresh process (start-up included, as a user
 sees it). With both databases a last table puts them side by side. ``--breakdown`` also times the loading steps and each analytics call the pages
 make, one by one, to show where the time goes. It prints tables of seconds and asserts
 nothing: speed targets are judged by a person reading the numbers.
