@@ -218,27 +218,34 @@ def occasion_tallies(frame: pd.DataFrame, family: str, baseline: float,
         return []
     later = frame["later"].fillna(False).astype(bool).to_numpy()
     trouble = frame["trouble"].fillna(False).astype(bool).to_numpy()
-    # integer codes: counting distinct testers on strings is what costs here
-    tester = pd.factorize(frame["participant_id"])[0].astype(float)
+    # integer codes and bincounts: counting distinct testers on strings, or a pandas
+    # groupby per tally, is what costs at 10,000 testers
+    tester = pd.factorize(frame["participant_id"])[0].astype(np.int64) + 1  # 0: none
     codes, names = pd.factorize(frame["candidate"])
-    table = pd.DataFrame({
-        "candidate": codes,
-        "participant_id": tester,
-        "affected": np.where(trouble, tester, np.nan),
-        "trouble": trouble, "first": ~later, "later": later,
-        "first_trouble": trouble & ~later, "later_trouble": trouble & later})
-    grouped = table.groupby("candidate", sort=True).agg(
-        occasions=("trouble", "size"), troubles=("trouble", "sum"),
-        testers=("participant_id", "nunique"), affected=("affected", "nunique"),
-        first_occasions=("first", "sum"), first_troubles=("first_trouble", "sum"),
-        later_occasions=("later", "sum"), later_troubles=("later_trouble", "sum"))
+    named = codes >= 0  # a row without a candidate is no occasion of any
+    codes, tester = codes[named].astype(np.int64), tester[named]
+    later, trouble = later[named], trouble[named]
+    size, span = len(names), int(tester.max(initial=0)) + 1
+    pairs = codes * span + tester  # one number per (candidate, tester)
+
+    def count(mask: np.ndarray | None = None) -> np.ndarray:
+        return np.bincount(codes if mask is None else codes[mask], minlength=size)
+
+    def distinct_testers(mask: np.ndarray | None = None) -> np.ndarray:
+        return np.bincount(np.unique(pairs if mask is None else pairs[mask]) // span,
+                           minlength=size)
+
+    occasions, troubles = count(), count(trouble)
+    testers, affected = distinct_testers(), distinct_testers(trouble)
+    first_occasions, first_troubles = count(~later), count(trouble & ~later)
+    later_occasions, later_troubles = count(later), count(trouble & later)
     return [severity.Tally(
-        id=f"{family}:{names[candidate]}", family=family, occasions=int(row.occasions),
-        troubles=int(row.troubles), testers=int(row.testers), affected=int(row.affected),
-        first_occasions=int(row.first_occasions), first_troubles=int(row.first_troubles),
-        later_occasions=int(row.later_occasions), later_troubles=int(row.later_troubles),
+        id=f"{family}:{names[c]}", family=family, occasions=int(occasions[c]),
+        troubles=int(troubles[c]), testers=int(testers[c]), affected=int(affected[c]),
+        first_occasions=int(first_occasions[c]), first_troubles=int(first_troubles[c]),
+        later_occasions=int(later_occasions[c]), later_troubles=int(later_troubles[c]),
         baseline=baseline, impact=IMPACT[family] if impact is None else impact)
-        for candidate, row in zip(grouped.index, _rows(grouped), strict=True)]
+        for c in range(size)]
 
 
 def _rule_occasions(data: StudyData, game: GameAnalytics, attempted: pd.DataFrame,

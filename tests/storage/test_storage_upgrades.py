@@ -96,3 +96,45 @@ def test_a_studys_old_setting_columns_become_one_settings_document(
             "slow": 1, "fast": 3}
     finally:
         engine.dispose()
+
+
+def test_answers_stored_before_0005_get_the_per_tester_index(empty_database_url: str) -> None:
+    """0005 indexes the answers already stored: the change marks read from it are each
+    tester's answer count and latest answer time; downgrade drops only the index."""
+    from sqlalchemy import inspect
+
+    from playtest.study_snapshot import participant_marks
+
+    engine = make_engine(empty_database_url)
+    try:
+        upgrade(engine, "0004")
+        with engine.begin() as conn:
+            conn.execute(text(
+                "INSERT INTO studies (study_id, title, game, config, open, created_at_ms) "
+                "VALUES ('old', 'Old study', 'vapoosh', '{}', true, 1)"))
+            for tester in ("p1", "p2"):
+                conn.execute(text(
+                    "INSERT INTO participants (participant_id, study_id, created_at_ms, "
+                    f"stage, games_completed) VALUES ('{tester}', 'old', 1, 'play', 0)"))
+            for tester, item, at in (("p1", "a", 5), ("p1", "b", 9), ("p2", "a", 7)):
+                conn.execute(text(
+                    "INSERT INTO responses (participant_id, survey, item, study_id, "
+                    "survey_version, phase, value, at_ms) VALUES "
+                    f"('{tester}', 's', '{item}', 'old', '1', 'pre', '3', {at})"))
+        upgrade(engine)
+        assert current_revision(engine) == HEAD
+
+        def indexes() -> set[str]:
+            return {str(index["name"]) for index in inspect(engine).get_indexes("responses")}
+
+        assert "ix_responses_study_participant_at" in indexes()
+        assert participant_marks(engine, "old") == {"p1": (0, 2, 9), "p2": (0, 1, 7)}
+        with engine.begin() as conn:
+            alembic = alembic_config(engine)
+            alembic.attributes["connection"] = conn
+            command.downgrade(alembic, "0004")
+        assert "ix_responses_study_participant_at" not in indexes()
+        assert "ix_responses_study" in indexes()
+        assert participant_marks(engine, "old") == {"p1": (0, 2, 9), "p2": (0, 1, 7)}
+    finally:
+        engine.dispose()
