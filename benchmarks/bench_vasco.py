@@ -1,7 +1,9 @@
 """Vasco engine speed and computer-player strength; prints numbers, asserts nothing.
 
     python -m benchmarks.bench_vasco playouts --games 20     # random games: CPU ms per move
-    python -m benchmarks.bench_vasco strength --games 10     # greedy vs random, both seats
+    python -m benchmarks.bench_vasco strength --games 10     # medium vs easy, both seats
+
+(The levels' table with intervals: ``python -m engine bench --strength --game vasco``.)
 
 CPU time (``time.process_time``) is reported, so other processes on the machine
 do not inflate the numbers.
@@ -15,8 +17,8 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 
+from engine.players import make_player
 from engine.vasco import VascoGame
-from engine.vasco.computer import GreedyPlayer, RandomPlayer
 
 
 def playouts(games: int, seed: int) -> None:
@@ -42,8 +44,7 @@ def playouts(games: int, seed: int) -> None:
 
 
 def strength(games: int, seed: int) -> None:
-    makers: dict[str, type[RandomPlayer] | type[GreedyPlayer]] = {
-        "random": RandomPlayer, "greedy": GreedyPlayer}
+    levels = {"random": "easy", "greedy": "medium"}
     print("O (first) vs X       O wins  X wins  draws  loop endings  CPU s")
     for o_name, x_name in (
         ("greedy", "random"),
@@ -55,10 +56,11 @@ def strength(games: int, seed: int) -> None:
         loops = 0
         start = time.process_time()
         for g in range(games):
-            players = (makers[o_name](seed + 2 * g), makers[x_name](seed + 2 * g + 1))
+            players = (make_player(levels[o_name], seed + 2 * g, game="vasco"),
+                       make_player(levels[x_name], seed + 2 * g + 1, game="vasco"))
             s = VascoGame().new_initial_state()
             while not s.is_terminal():
-                s.apply_action(players[s.current_player()].choose(s).action)
+                s.apply_action(players[s.current_player()].decide(s).action)
             assert s.outcome is not None
             tally["draw" if s.winner is None else "OX"[s.winner - 1]] += 1
             loops += s.outcome.reason in ("loop", "both_loops")

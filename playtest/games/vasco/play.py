@@ -7,12 +7,13 @@ telemetry of telemetry-format.md: ``game_start``, the engine's events of every a
 (``place``, ``auto`` for each forced tile, ``win``…), one ``click`` per click or tap with the
 game's own fields ``cell`` and ``tile`` and the engine's refusal reason (``dead_cell``,
 ``mismatch``, ``not_connected`` …), ``ai_move`` for the computer's placements (with the
-greedy player's reason) and ``game_end`` with the whole record. A reload or a server
+player's reason) and ``game_end`` with the whole record. A reload or a server
 restart replays the stored record.
 
-Seats: ``"human"`` or ``"ai:<level>"`` (Red first); the computer plays
-:class:`engine.vasco.computer.GreedyPlayer`, its tie-breaks seeded by the game's seed and
-the action number, so a replayed game is the same game.
+Seats: ``"human"`` or ``"ai:<level>"`` (Red first); the computer plays that level of
+Vasco's registered computer players (:mod:`engine.vasco.players`: easy random, medium
+greedy, hard search), seeded by the game's seed and the action number, so a replayed game
+is the same game.
 
 >>> from engine.vasco import VascoGame
 >>> first = VascoGame().new_initial_state()
@@ -32,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import ClickResult, Event, Refusal
-from engine.vasco.computer import GreedyPlayer
+from engine.players import make_player
 from engine.vasco.state import VascoState
 from playtest import services
 from playtest.games.play_step import current_play, game_sink, way_on
@@ -65,6 +66,15 @@ def engine_event_props(events: Sequence[Event]) -> list[dict[str, Any]]:
     """
     return [{"kind": e.kind, "seat": e.seat, "tiles": [list(t) for t in e.tiles], **e.data}
             for e in events]
+
+
+def seat_level(seat: str) -> str:
+    """The computer level of an ``"ai:<level>"`` seat.
+
+    >>> seat_level("ai:hard")
+    'hard'
+    """
+    return seat.partition(":")[2]
 
 
 def computer_seed(game_seed: int, action_number: int) -> int:
@@ -171,7 +181,10 @@ def _finish_if_over(tester: services.Tester, play: VascoPlay) -> None:
 def _computer_moves(tester: services.Tester, play: VascoPlay) -> None:
     while not play.state.is_terminal() and play.seats[play.state.current_player()] != "human":
         seat = play.state.current_player() + 1
-        choice = GreedyPlayer(seed=computer_seed(play.seed, len(play.actions))).choose(play.state)
+        level = seat_level(play.seats[seat - 1])
+        player = make_player(level, seed=computer_seed(play.seed, len(play.actions)),
+                             game="vasco")
+        choice = player.decide(play.state)
         as_json = play.game.action_to_json(choice.action)
         if not _apply(tester, play, choice.action):
             return
