@@ -50,7 +50,7 @@ def on_click(ev: ClickEvent) -> None:
     ss.vasco_log.extend(f"{e.kind} {e.tiles}" for e in events)
     ss.vasco_message = ""
     if not state.is_terminal():
-        choice = ss.vasco_player.choose(state)
+        choice = ss.vasco_player.decide(state)
         reply = state.apply_action(choice.action)
         ss.vasco_log.extend(f"computer {e.kind} {e.tiles}" for e in reply)
         events = reply

@@ -37,6 +37,7 @@ from engine.players import make_player
 from engine.vasco.state import VascoState
 from playtest import services
 from playtest.games.play_step import current_play, game_sink, way_on
+from playtest.games.vasco.messages import refusal_text
 
 SESSION_KEY = "vasco_play"
 
@@ -96,6 +97,7 @@ class VascoPlay:
     actions: list[list[Any]] = field(default_factory=list)
     selection: tuple[str, ...] = ()
     refusal: Refusal | None = None
+    refused_cell: str | None = None
     finished_logged: bool = False
 
     @property
@@ -199,9 +201,13 @@ def _current(tester: services.Tester) -> VascoPlay | None:
 
 
 def _message(play: VascoPlay) -> str:
-    """The sentence under the board: the engine's refusal, said once, else nothing (the
+    """The sentence under the board: the catalog's words for the refusal (one message
+    per engine reason, playtest/games/vasco/messages.yaml), said once, else nothing (the
     view says whose turn it is and why forced tiles appeared)."""
-    return play.refusal.message if play.refusal is not None else ""
+    if play.refusal is None:
+        return ""
+    return refusal_text(play.refusal.reason, cell=play.refused_cell or "",
+                        tiles_left=play.state.tiles_remaining)
 
 
 def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) -> None:
@@ -224,14 +230,15 @@ def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) ->
                 return
             play.selection = tuple(result.selection)
             play.refusal = result.refusal
+            play.refused_cell = result.fields.get("cell") if result.refusal else None
             _computer_moves(tester, play)
             _finish_if_over(tester, play)
 
         events = play.state.last_events
         view = board_view(play.state, seats=play.view_seats, selection=play.selection,
-                          events=events, message=_message(play))
+                          events=events, message=_message(play), refused=play.refused_cell)
         render_board(view, key=f"vasco-{play.game_id}", on_click=on_click)
-        play.refusal = None  # a refusal is said once
+        play.refusal, play.refused_cell = None, None  # a refusal is said once
         if not play.state.is_terminal():
             return
     way_on(tester, session_key=SESSION_KEY, key_prefix="vasco",
