@@ -75,11 +75,22 @@ def surprise_rows(data: StudyData, top: int, min_attempts: int) -> list[dict[str
 
 
 def surprise_for_people(data: StudyData) -> pd.DataFrame:
-    """The page's one-row table of the surprise measure."""
+    """The page's one-row table of the surprise measure (shares as whole percents)."""
+    row = surprise_rows(data, 0, 0)[0]
+
+    def percent(value: float | None, sign: str = "") -> str:
+        return "–" if value is None else f"{value:{sign}.0%}"
+
+    low, high = row["interval"]
     return pd.DataFrame([{
-        key: value for key, value in surprise_rows(data, 0, 0)[0].items()
-        if key not in ("interval", "definition", "measure")
-    } | {"ci_low": surprise(data).ci_low, "ci_high": surprise(data).ci_high}])
+        "testers": row["testers"],
+        "after_cascade": row["after_cascade"],
+        "rate_after_cascade": percent(row["rate_after_cascade"]),
+        "after_none": row["after_none"],
+        "rate_after_none": percent(row["rate_after_none"]),
+        "excess": percent(row["excess"], "+"),
+        "ci_low": low, "ci_high": high,
+    }])
 
 
 def reasons_figure(data: StudyData) -> go.Figure:
