@@ -2,6 +2,7 @@
 
     python -m benchmarks.bench_vasco playouts --games 20     # random games: CPU ms per move
     python -m benchmarks.bench_vasco strength --games 10     # medium vs easy, both seats
+    python -m benchmarks.bench_vasco depth --games 6         # how far hard looks
 
 (The levels' table with intervals: ``python -m engine bench --strength --game vasco``.)
 
@@ -70,13 +71,49 @@ def strength(games: int, seed: int) -> None:
         )
 
 
+def depth(games: int, seed: int) -> None:
+    """How far Hard looks: its decisions against Medium by depth reached (the search
+    budget buys two plies only while legal moves x replies fit), and how often Medium's
+    move there differs from Hard's."""
+    looked: Counter[int] = Counter()
+    differs: Counter[int] = Counter()
+    legal_at: dict[int, list[int]] = {1: [], 2: []}
+    start = time.process_time()
+    for g in range(games):
+        hard = make_player("hard", seed + g, game="vasco")
+        medium = make_player("medium", seed + g, game="vasco")
+        s = VascoGame().new_initial_state()
+        hard_seat = g % 2
+        while not s.is_terminal():
+            if s.current_player() != hard_seat:
+                s.apply_action(medium.decide(s).action)
+                continue
+            decision = hard.decide(s)
+            n = len(s.legal_actions())
+            d = 2 if "looked 2 steps" in decision.reason else 1
+            looked[d] += 1
+            legal_at.setdefault(d, []).append(n)
+            differs[d] += make_player("medium", seed + g, game="vasco").decide(
+                s).action != decision.action
+            s.apply_action(decision.action)
+    total = sum(looked.values())
+    print(f"hard's decisions in {games} games against medium: {total} "
+          f"(CPU {time.process_time() - start:.0f} s)")
+    for d in sorted(looked):
+        ns = sorted(legal_at[d])
+        print(f"  looked {d} plies: {looked[d]} ({looked[d] / total:.0%}), legal moves "
+              f"{ns[0]}-{ns[-1]} (median {ns[len(ns) // 2]}), differs from medium "
+              f"{differs[d]} times")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_vasco")
-    parser.add_argument("what", choices=("playouts", "strength"))
+    parser.add_argument("what", choices=("playouts", "strength", "depth"))
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    (playouts if args.what == "playouts" else strength)(args.games, args.seed)
+    {"playouts": playouts, "strength": strength, "depth": depth}[args.what](
+        args.games, args.seed)
     return 0
 
 

@@ -5,8 +5,9 @@ A tester opens a Vasco study on a touch phone, consents, answers the pre-play su
 plays a whole (short, 24-tile) game against the computer by tapping: a green space, then
 one of its tile previews. After every tap on a space the previews must be inside the
 visible screen and big enough for a finger, the caption must name no coordinates, and
-the chosen space glows; the board's zoom buttons must not cover the caption or the
-counter. A pinch on the board zooms it (its viewBox narrows).
+the chosen space glows, and the last move's forced tiles are not hidden again to replay;
+the board's zoom buttons must not cover the turn line, the counter or the message. A
+pinch on the board zooms it (its viewBox narrows).
 """
 
 from __future__ import annotations
@@ -117,10 +118,14 @@ def test_a_whole_vasco_game_by_taps_on_a_phone(
         action = make_player("medium", rng.randrange(1 << 30), game="vasco").decide(state).action
         place = decode(action)
         stored = len(record.actions)
+        # the last move's forced tiles have slid in (animated once)
+        page.locator(f"{BOARD} g.vt-hidden").first.wait_for(state="detached")
         page.locator(f'{BOARD} polygon.vc[data-cell="{place.r},{place.c}"]').tap()
         preview = page.locator(f'{BOARD} button.vb-preview[data-state="{place.state}"]')
         preview.wait_for(timeout=30_000)
         page.locator(f'{BOARD} polygon.vc-selected[data-cell="{place.r},{place.c}"]').wait_for()
+        # choosing a space does not replay the forced tiles (they stay on the board)
+        assert page.locator(f"{BOARD} g.vt-hidden").count() == 0
         caption = page.locator(f"{BOARD} .vb-picker-label").inner_text()
         assert "glowing" in caption and not COORDINATES.search(caption), caption
         for button in page.locator(f"{BOARD} button.vb-preview").all():

@@ -197,7 +197,11 @@ function keyActivate(handler) {
 
 function render(st, d) {
   const vb = st.root.querySelector(".vb");
-  const changedMove = !st.data || st.data.token !== d.token;
+  // A new move (not a new selection): only then are forced tiles animated again and
+  // the view refitted; choosing a space keeps the tester's pan and zoom.
+  const moveKey = [d.tiles_left, d.placed, (d.tiles || []).length, d.over].join("|");
+  const changedMove = !st.data || st.moveKey !== moveKey;
+  st.moveKey = moveKey;
   st.data = d;
   st.shownAt = performance.now();
   vb.classList.toggle("vb-over", !!d.over);
