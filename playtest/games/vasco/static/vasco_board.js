@@ -264,9 +264,14 @@ function render(st, d) {
 
 function renderPicker(st, d) {
   const picker = st.root.querySelector("[data-role=picker]");
-  picker.innerHTML = "";
   const vb = st.root.querySelector(".vb");
   const shown = !!(d.selected && d.previews && d.previews.length);
+  // The same offer drawn again (Streamlit re-sends the data) keeps its buttons and does
+  // not scroll: a finger on its way to a tile must find it where it was.
+  const key = shown ? [st.moveKey, d.selected, d.previews.join(" "), d.pick_text].join("|") : "";
+  if (key && key === st.pickerKey && picker.childElementCount) return;
+  st.pickerKey = key;
+  picker.innerHTML = "";
   vb.classList.toggle("vb-has-picker", shown);
   if (!shown) { picker.hidden = true; return; }
   picker.hidden = false;
