@@ -3,6 +3,7 @@
     python -m benchmarks.bench_vasco playouts --games 20     # random games: CPU ms per move
     python -m benchmarks.bench_vasco strength --games 10     # medium vs easy, both seats
     python -m benchmarks.bench_vasco depth --games 6         # how far hard looks
+    python -m benchmarks.bench_vasco seats --games 4         # who wins by seat
 
 (The levels' table with intervals: ``python -m engine bench --strength --game vasco``.)
 
@@ -106,13 +107,36 @@ def depth(games: int, seed: int) -> None:
               f"{differs[d]} times")
 
 
+def seats(games: int, seed: int) -> None:
+    """Who wins by seat when levels meet, each as Red (first) and as Blue: when the first
+    seat wins whatever the levels, a win rate with seats swapped sits at 50 %."""
+    print("Red (first) vs Blue      Red wins  Blue wins  draws  loop endings  CPU s")
+    pairs = [("medium", "medium"), ("hard", "medium"), ("medium", "hard"), ("easy", "medium"),
+             ("medium", "easy")]
+    for red, blue in pairs:
+        tally: Counter[str] = Counter()
+        loops = 0
+        start = time.process_time()
+        for g in range(games):
+            players = (make_player(red, seed + 2 * g, game="vasco"),
+                       make_player(blue, seed + 2 * g + 1, game="vasco"))
+            s = VascoGame().new_initial_state()
+            while not s.is_terminal():
+                s.apply_action(players[s.current_player()].decide(s).action)
+            assert s.outcome is not None
+            tally["draw" if s.winner is None else "RB"[s.winner - 1]] += 1
+            loops += s.outcome.reason in ("loop", "both_loops")
+        print(f"{red:>6} vs {blue:<8} {tally['R']:>16} {tally['B']:>10} {tally['draw']:>6} "
+              f"{loops:>13} {time.process_time() - start:>6.0f}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_vasco")
-    parser.add_argument("what", choices=("playouts", "strength", "depth"))
+    parser.add_argument("what", choices=("playouts", "strength", "depth", "seats"))
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    {"playouts": playouts, "strength": strength, "depth": depth}[args.what](
+    {"playouts": playouts, "strength": strength, "depth": depth, "seats": seats}[args.what](
         args.games, args.seed)
     return 0
 
