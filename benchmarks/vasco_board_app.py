@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from engine.players import make_player
 from engine.vasco import VascoGame
-from engine.vasco.computer import GreedyPlayer
 from playtest.games.vasco.board import ClickEvent, render_board
 from playtest.games.vasco.view import board_view
 
@@ -28,7 +28,7 @@ if "vasco_state" not in st.session_state:
     st.session_state.vasco_events = []
     st.session_state.vasco_message = "Tap a green cell, then choose its tile."
     st.session_state.vasco_log = []
-    st.session_state.vasco_player = GreedyPlayer(seed)
+    st.session_state.vasco_player = make_player("medium", seed, game="vasco")
 
 
 def on_click(ev: ClickEvent) -> None:
@@ -50,7 +50,7 @@ def on_click(ev: ClickEvent) -> None:
     ss.vasco_log.extend(f"{e.kind} {e.tiles}" for e in events)
     ss.vasco_message = ""
     if not state.is_terminal():
-        choice = ss.vasco_player.choose(state)
+        choice = ss.vasco_player.decide(state)
         reply = state.apply_action(choice.action)
         ss.vasco_log.extend(f"computer {e.kind} {e.tiles}" for e in reply)
         events = reply

@@ -136,7 +136,13 @@ class SearchPlayer(Player):
                 break
             # The next level re-creates this one and expands every cut line once more:
             # stop now if that cannot fit in what is left of the budget.
-            deeper = (self._nodes - start) + sum(self._branching(s) for s in self._frontier)
+            # (Summed lazily: a game whose legal moves are dear to list stops at the first
+            # cut line that overflows instead of listing every one.)
+            deeper = self._nodes - start
+            for cut in self._frontier:
+                deeper += self._branching(cut)
+                if self._nodes + deeper > self.budget:
+                    break
             if self._nodes + deeper > self.budget:
                 break
         k = pick_best(self._rng, values)

@@ -32,6 +32,7 @@ from analytics.report import (
     build_report,
     report_chart_names,
     report_figures,
+    report_game,
     report_html,
     report_markdown,
 )
@@ -745,9 +746,27 @@ def report_page() -> None:
         st.text("\n".join(f"- {row['theme']}: {row['answers']} of the answers to "
                           f"{row['item']} ({row['share']:.0%})"
                           for row in report["what_works"]))
+    _plan_sections(report)
     st.subheader("Experiments")
     for e in report["experiments"]:
         st.text(f"{e['key']}: {e['verdict']}")
+
+
+def _plan_sections(report: dict[str, Any]) -> None:
+    """The game's own sections of the plan, as the download shows them (its tables)."""
+    for section in report_game(report).sections:
+        st.subheader(section.title)
+        if section.caption:
+            st.caption(section.caption)
+        rows = report.get(section.key) or []
+        if not rows:
+            st.caption(section.empty or "No data yet.")
+            continue
+        st.dataframe(pd.DataFrame([["–" if row.get(column.key) is None
+                                     else column.show(row[column.key])
+                                     for column in section.columns] for row in rows],
+                                  columns=[column.header for column in section.columns]),
+                     hide_index=True, key=f"plan_{section.key}")
 
 
 def pages() -> list[st.Page]:

@@ -76,3 +76,47 @@ def test_wilson_edges() -> None:
     assert all(math.isnan(v) for v in wilson(0, 0))
     low, high = wilson(0, 20)
     assert low == 0 and 0 < high < 0.2
+
+
+def test_the_plug_in_ranks_planted_refusals_as_rule_points_with_their_occasions() -> None:
+    """Through the analytics core (confusion points, the plug-in's sections and charts):
+    each planted reason is a ``rule:<reason>`` point whose occasions are every tile the
+    testers placed and whose troubles are the planted refusals; the second game counts as
+    later."""
+    from analytics import confusion
+    from analytics.game_analytics import for_study
+    from analytics.games.vasco import ANALYTICS
+
+    data = planted_study(testers=12, games=2, seed=11,
+                         refusal_rates={"mismatch": 0.3, "dead_cell": 0.15})
+    truth = data.study["planted"]
+    assert for_study(data) is ANALYTICS
+    table = decisions(data)
+    assert table["later"].any() and not table["later"].all()
+    firsts = table.groupby("participant_id")["game_id"].transform("first")
+    assert (table["later"] == (table["game_id"] != firsts)).all()
+    (family,) = ANALYTICS.families
+    tallies, _ = family.tallies(data, table.iloc[0:0], table["later"])
+    by_id = {t.id: t for t in tallies}
+    assert set(by_id) == {f"rule:{r}" for r in truth["refusals"]}
+    for reason, count in truth["refusals"].items():
+        tally = by_id[f"rule:{reason}"]
+        assert tally.occasions == truth["decisions"] and tally.troubles == count
+        assert tally.later_occasions == int(table["later"].sum())
+    # the confusion points of the study include them (the core asks the plug-in)
+    ids = {p.id for p in confusion.confusion_points(data)}
+    assert {f"rule:{r}" for r in truth["refusals"]} <= ids
+    # the sections' rows: the same numbers as the measures, with their intervals
+    (reasons, cascade) = ANALYTICS.sections
+    rows = {r["reason"]: r for r in reasons.rows(data, 10, 0)}
+    assert {r: rows[r]["refusals"] for r in rows} == truth["refusals"]
+    for row in rows.values():
+        low, high = row["interval"]
+        assert low <= row["rate"] <= high
+    (row,) = cascade.rows(data, 10, 0)
+    s = surprise(data)
+    assert row["excess"] == round(s.excess, 4)
+    assert row["interval"] == [round(s.ci_low, 4), round(s.ci_high, 4)]
+    assert "median first click" in row["definition"]
+    for chart in ANALYTICS.charts:
+        assert chart.build(data).data  # draws

@@ -14,7 +14,7 @@ from sqlalchemy.engine import Engine
 from streamlit.testing.v1 import AppTest
 
 from engine.core import GameRecord
-from engine.vasco.computer import GreedyPlayer
+from engine.players import make_player
 from playtest import services
 from playtest.games.registry import game_plugin
 from playtest.games.vasco.play import computer_seed
@@ -74,11 +74,13 @@ def test_the_computer_moves_first_as_red_and_its_move_replays(
     assert not at.exception, at.exception
     record = repo.latest_unfinished_game(db, code)
     assert record is not None and len(record.actions) == 1
-    # The stored move is the greedy player's, seeded by the game's seed and move number.
+    # The stored move is the seat's level (easy) of Vasco's registered players, seeded by
+    # the game's seed and move number.
     plugin = game_plugin("vasco")
     engine_game = plugin.make_game(record.rules, 2)
     first: Any = engine_game.new_initial_state()
-    expected = GreedyPlayer(seed=computer_seed(int(record.seed or 0), 0)).choose(first)
+    expected = make_player("easy", seed=computer_seed(int(record.seed or 0), 0),
+                           game="vasco").decide(first)
     assert record.actions[0] == engine_game.action_to_json(expected.action)
     (ai_move,) = [p for t, p in _events(db, code) if t == "ai_move"]
     assert ai_move["seat"] == 1 and ai_move["action"] == record.actions[0]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.vasco import Place, VascoGame
+from engine.vasco import REASONS, Place, VascoGame
 from playtest.board.component import BoardEventError
 from playtest.games.vasco.board import CSS_FILE, JS_FILE, STATIC_DIR, parse_click
 from playtest.games.vasco.messages import (
@@ -14,6 +14,7 @@ from playtest.games.vasco.messages import (
     auto_message_key,
     end_message_key,
     load_vasco_catalog,
+    refusal_text,
 )
 from playtest.games.vasco.view import board_view
 from playtest.messages.catalog import CatalogError, MessageCatalog
@@ -32,10 +33,12 @@ def test_candidates_previews_and_the_selection() -> None:
     view = board_view(s, seats=("computer", "human"), selection=("0,1",))
     assert view.interactive and "0,1" in view.candidates
     assert view.selected == "0,1" and view.previews == ("xo*", "x*o")
+    assert view.pick_text.startswith("Choose a tile for the glowing space")
+    assert "0,1" not in view.pick_text
     # a selection that is not a candidate is dropped; the computer's turn shows none
     assert board_view(s, seats=("computer", "human"), selection=("9,9",)).selected is None
     idle = board_view(s, seats=("human", "computer"))
-    assert not idle.interactive and idle.candidates == () and idle.turn_text.endswith("(computer)")
+    assert not idle.interactive and idle.candidates == () and idle.turn_text == "Computer's turn: Blue (X)"
 
 
 def test_forced_tiles_are_listed_in_order_with_why() -> None:
@@ -43,7 +46,9 @@ def test_forced_tiles_are_listed_in_order_with_why() -> None:
     events = s.apply(Place(1, 2, "ox*"))
     view = board_view(s, events=events)
     assert [a["order"] for a in view.autos] == [0, 1, 2]
-    assert all(a["why"].startswith("Tile added at") for a in view.autos)
+    # in the catalog's words, without coordinates a child would not read
+    assert all(a["why"].startswith("A tile slid in by itself") for a in view.autos)
+    assert not any(a["cell"] in a["why"] for a in view.autos)
     assert view.placed == "1,2" and view.tiles_left == 48
 
 
@@ -53,7 +58,11 @@ def test_the_end_highlights_the_loop_and_names_the_winner() -> None:
     s.apply(Place(-1, -1, "xo*"))
     view = board_view(s)
     assert view.over and not view.interactive and len(view.highlight) == 6
-    assert "Red (O) wins" in view.result_text and "6 tiles" in view.result_text
+    # Blue's move closed Red's loop; the tester plays Red: said to them, by the catalog
+    assert view.result_text == "That move closed your loop of 6 tiles, so you win!"
+    other = board_view(s, seats=("computer", "human"))
+    assert other.result_text == (
+        "That move closed the computer's loop of 6 tiles, so the computer wins.")
 
 
 def test_the_token_changes_with_the_view() -> None:
@@ -79,11 +88,35 @@ def test_malformed_clicks_are_refused(payload: object) -> None:
         parse_click(payload)
 
 
-def test_every_refusal_and_ending_has_a_message() -> None:
+def test_every_engine_refusal_reason_has_its_own_catalog_message() -> None:
+    """Each reason the engine gives (REASONS, and click's bad_target) maps to its own
+    message of the catalog, a warning that names no coordinates in the default words."""
     catalog = load_vasco_catalog()
-    for key in REFUSAL_KEYS.values():
-        msg = catalog.render(key, cell="0,1", count=3)
+    assert set(REFUSAL_KEYS) == set(REASONS) | {"bad_target"}
+    assert len(set(REFUSAL_KEYS.values())) == len(REFUSAL_KEYS)
+    for reason, key in REFUSAL_KEYS.items():
+        msg = catalog.render(key, cell="3,-2", count=3)
         assert msg.text and msg.tone == "warn"
+        assert "3,-2" not in msg.text, reason
+        assert refusal_text(reason, cell="3,-2", tiles_left=3) == msg.text
+        assert refusal_text(reason) != REASONS.get(reason)  # not the engine's sentence
+
+
+def test_refusals_the_engine_gives_a_click_get_catalog_words() -> None:
+    s = VascoGame().new_initial_state()
+    centre = s.click("1,1").refusal
+    assert centre is not None and centre.reason == "centre_first"
+    assert refusal_text(centre.reason) == "The first tile goes in the middle of the table."
+    s.apply(Place(0, 0, "ox*"))
+    far = s.click("5,5").refusal
+    assert far is not None and far.reason == "no_contact"
+    assert refusal_text(far.reason).startswith("That space is too far away")
+    occupied = s.click("0,0").refusal
+    assert occupied is not None and refusal_text(occupied.reason) == "There is already a tile there."
+
+
+def test_every_ending_and_forced_tile_has_a_message() -> None:
+    catalog = load_vasco_catalog()
     for constrained in (1, 2, 3):
         assert catalog.render(auto_message_key(constrained), cell="1,1").text
     for reason in ("loop", "both_loops", "pool_empty", "no_move"):

@@ -24,8 +24,8 @@ from sqlalchemy.engine import Engine
 from test_tester_e2e import _consent, _fill_survey, _settle
 
 from engine.core import GameRecord
+from engine.players import make_player
 from engine.vasco import decode
-from engine.vasco.computer import GreedyPlayer
 from playtest import services
 from playtest.games.registry import game_plugin
 from playtest.storage import repository as repo
@@ -44,7 +44,8 @@ def app_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Engine]:
     url = f"sqlite:///{tmp_path_factory.mktemp('vasco-e2e') / 'playtest.sqlite'}"
     engine = make_engine(url)
     upgrade(engine)
-    config = StudyConfig(game="vasco", games_per_tester=1, allow_more_games=False,
+    config = StudyConfig(game="vasco", seats=["human", "ai:medium"], games_per_tester=1,
+                         allow_more_games=False,
                          audience="adults")
     services.create_study(engine, title="Vasco e2e", config=config, study_id="vasco")
     return url, engine
@@ -100,7 +101,7 @@ def test_a_vasco_tester_goes_from_link_to_completion_code(
             record, state = _game(engine, code)
         if state.is_terminal():
             break
-        action = GreedyPlayer(seed=rng.randrange(1 << 30)).choose(state).action \
+        action = make_player("medium", rng.randrange(1 << 30), game="vasco").decide(state).action \
             if rng.random() < 0.7 else rng.choice(state.legal_actions())
         place = decode(action)
         stored = len(record.actions)

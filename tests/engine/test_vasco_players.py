@@ -1,4 +1,5 @@
-"""Vasco's random and greedy players: legal moves, the greedy player's loop sense."""
+"""Vasco's computer levels (engine.vasco.players on the generic players): legal moves,
+the greedy level's loop sense, the search level's look at the reply."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from typing import Any
 
 import pytest
 
+from engine.players import GreedyPlayer, RandomPlayer, SearchPlayer, levels, make_player
 from engine.vasco import Place, VascoGame, VascoState
-from engine.vasco.computer import GreedyPlayer, RandomPlayer
+from engine.vasco import players as vasco_players
 from engine.vasco.evaluation import evaluate, features
 
 CASES = {
@@ -31,7 +33,7 @@ def start_of(case: dict[str, Any]) -> VascoState:
 def test_greedy_closes_its_own_loop() -> None:
     s = start_of(CASES["V14"])  # O can close an O loop
     child = s.clone()
-    child.apply_action(GreedyPlayer(seed=3).choose(s).action)
+    child.apply_action(make_player("medium", seed=3, game="vasco").decide(s).action)
     assert child.winner == 1 and child.outcome is not None and child.outcome.reason == "loop"
 
 
@@ -45,18 +47,70 @@ def test_greedy_never_closes_the_opponents_loop_when_it_can_avoid_it() -> None:
             losing.append(a)
     assert losing and len(losing) < len(s.legal_actions())
     for seed in range(3):
-        assert GreedyPlayer(seed).choose(s).action not in losing
+        assert make_player("medium", seed, game="vasco").decide(s).action not in losing
 
 
-@pytest.mark.parametrize("maker", [RandomPlayer, GreedyPlayer])
-def test_players_play_whole_legal_games(maker: type[RandomPlayer] | type[GreedyPlayer]) -> None:
+def test_levels_are_registered_for_a_generic_lookup() -> None:
+    assert levels("vasco") == ("easy", "medium", "hard")
+    assert type(make_player("easy", 1, game="vasco")) is RandomPlayer
+    assert type(make_player("medium", 1, game="vasco")) is GreedyPlayer
+    hard = make_player("hard", 1, game="vasco")
+    assert isinstance(hard, SearchPlayer) and hard.budget == vasco_players.HARD_BUDGET
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_every_level_plays_whole_legal_games(level: str) -> None:
     s = VascoGame({"pool": 14}).new_initial_state()
-    players = (maker(1), maker(2))
+    players = (make_player(level, 1, game="vasco"), make_player(level, 2, game="vasco"))
     while not s.is_terminal():
-        choice = players[s.current_player()].choose(s)
-        assert choice.action in s.legal_actions() and choice.reason
-        s.apply_action(choice.action)
+        decision = players[s.current_player()].choose(s)
+        assert isinstance(decision.action, Place) and decision.reason
+        assert decision.action.cell in s.legal_cells()
+        s.apply(decision.action)
     assert s.outcome is not None
+
+
+def test_the_same_seed_gives_the_same_game() -> None:
+    def game(seed: int) -> list[int]:
+        s = VascoGame({"pool": 20}).new_initial_state()
+        ps = (make_player("medium", seed, game="vasco"), make_player("easy", seed, game="vasco"))
+        while not s.is_terminal():
+            s.apply_action(ps[s.current_player()].decide(s).action)
+        return s.history
+
+    assert game(4) == game(4)
+
+
+#: An opening of a seeded random game (seed 104), X to move, 50 tiles left: Medium's pick
+#: lets O close a loop with the reply; 58 of the 60 moves do not.
+OPENING = {(-1, 1): "*xo", (0, 0): "ox*", (0, 1): "x*o", (1, 0): "xo*"}
+
+
+def _loses_within_a_reply(s: VascoState, action: int) -> bool:
+    """The move loses at once, or the opponent has a reply that wins."""
+    c = s.clone()
+    c.apply_action(action)
+    if c.is_terminal():
+        return c.returns()[s.current_player()] < 0
+    them = c.current_player()
+    for reply in c.legal_actions():
+        d = c.clone()
+        d.apply_action(reply)
+        if d.is_terminal() and d.returns()[them] > 0:
+            return True
+    return False
+
+
+def test_search_sees_the_reply_that_wins_for_the_opponent() -> None:
+    """Hard looks one reply ahead: Medium's move here hands O a winning reply, Hard's
+    does not."""
+    s = VascoGame().state_from_position(OPENING, 2, 50)
+    medium = make_player("medium", 1, game="vasco").decide(s).action
+    assert _loses_within_a_reply(s, medium)
+    for seed in (1, 2):
+        hard = make_player("hard", seed, game="vasco").decide(s)
+        assert not _loses_within_a_reply(s, hard.action)
+        assert "looked 2 steps ahead" in hard.reason
 
 
 def test_evaluation_is_zero_sum_and_exact_at_the_end() -> None:
@@ -64,7 +118,7 @@ def test_evaluation_is_zero_sum_and_exact_at_the_end() -> None:
     assert evaluate(s, 0) == pytest.approx(-evaluate(s, 1))
     assert -1.0 < evaluate(s, 0) < 1.0
     c = s.clone()
-    c.apply_action(GreedyPlayer(1).choose(s).action)
+    c.apply_action(make_player("medium", 1, game="vasco").decide(s).action)
     assert evaluate(c, 0) == 1.0 and evaluate(c, 1) == -1.0
 
 

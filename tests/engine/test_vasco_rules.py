@@ -40,7 +40,7 @@ MODULES = [
     "engine.vasco.state",
     "engine.vasco.scenario",
     "engine.vasco.evaluation",
-    "engine.vasco.computer",
+    "engine.vasco.players",
 ]
 
 

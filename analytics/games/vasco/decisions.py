@@ -30,6 +30,8 @@ from analytics.data import StudyData
 DECISION_COLUMNS = [
     "participant_id",
     "session_id",
+    "game_id",
+    "later",
     "decision",
     "seat",
     "cell",
@@ -56,7 +58,9 @@ def decisions(data: StudyData) -> pd.DataFrame:
     ``first_ms``: the ``ms`` of the decision's first click (time from the board showing
     the turn to that click); ``decide_ms``: of its last (accepted) click;
     ``after_cascade``: forced tiles appeared since the tester's previous decision
-    (``cascade_tiles`` of them), by either seat's move.
+    (``cascade_tiles`` of them), by either seat's move; ``game_id`` the game (the events'
+    ``game_id`` column, else its ``game_start``) and ``later``: in a later game than the
+    tester's first.
     """
     return derive.remember(data, "vasco:decisions", lambda: _decisions(data)).copy()
 
@@ -72,20 +76,27 @@ def _decisions(data: StudyData) -> pd.DataFrame:
         clicks: list[dict[str, Any]] = []
         autos = 0
         number = 0
-        for kind, props, pid, sid in zip(
+        game_id: Any = None
+        games = session["game_id"] if "game_id" in session else [None] * len(session)
+        for kind, props, pid, sid, event_game in zip(
             session["type"],
             session["props"],
             session["participant_id"],
             session["session_id"],
+            games,
             strict=True,
         ):
             p = _props(props)
+            if isinstance(event_game, str) and event_game:
+                game_id = event_game  # the event's own game column, when it has one
             if kind == "click":
                 if p.get("stale") is not True:
                     clicks.append(p)
                 continue
             if kind in _RESET_KINDS:
                 clicks, autos = [], 0
+                if kind == "game_start":
+                    game_id = p.get("game_id", game_id)
                 continue
             if kind == "auto":
                 autos += 1
@@ -101,6 +112,8 @@ def _decisions(data: StudyData) -> pd.DataFrame:
                     {
                         "participant_id": pid,
                         "session_id": sid,
+                        "game_id": game_id,
+                        "later": False,
                         "decision": number,
                         "seat": seat,
                         "cell": mine[-1].get("cell"),
@@ -115,7 +128,65 @@ def _decisions(data: StudyData) -> pd.DataFrame:
                 )
                 autos = 0
             clicks = []
-    return pd.DataFrame(found, columns=DECISION_COLUMNS)
+    table = pd.DataFrame(found, columns=DECISION_COLUMNS)
+    if not table.empty:
+        # a later game: a known game other than the first the tester's decisions were in
+        first = table.groupby("participant_id", sort=False)["game_id"].transform("first")
+        table["later"] = table["game_id"].notna() & first.notna() & (
+            table["game_id"] != first)
+    return table
+
+
+#: The ``rule:<reason>`` confusion points' definition on the designer's pages.
+DEFINITION = ("Occasions: every tile the tester placed (any tile on any space could have "
+              "been refused for any reason). Trouble: a click of theirs refused for this "
+              "reason before the tile went down. Rate: decisions with such a refusal per "
+              "decision, with a 95 % Wilson interval.")
+
+
+def reason_tallies(data: StudyData, attempted: pd.DataFrame, later: pd.Series
+                   ) -> tuple[list[Any], float | None]:
+    """``rule:<reason>`` tallies for every refusal reason seen in the study (the
+    occasions of each are all the testers' decisions)."""
+    from analytics.confusion import occasion_tallies
+
+    del attempted, later  # Vasco's turns are its own decisions, not the core's rolls
+    table = decisions(data)
+    seen = sorted({reason for found in table["reasons"] for reason in found})
+    frames = [pd.DataFrame({
+        "candidate": reason, "participant_id": table["participant_id"],
+        "later": table["later"],
+        "trouble": table["reasons"].map(lambda found, r=reason: r in found)})
+        for reason in seen]
+    if not frames:
+        return [], None
+    return occasion_tallies(pd.concat(frames, ignore_index=True), "rule", 0.0, 1.0), None
+
+
+def reason_label(name: str, extra: dict[str, Any]) -> str:
+    """``Rule not understood: dead cell``."""
+    return f"Rule not understood: {name.replace('_', ' ')}"
+
+
+def wrong_clicks_by_reason(data: StudyData) -> pd.DataFrame:
+    """The testers' refused clicks per reason: ``reason, clicks, participants, per_turn``
+    (refused clicks per decision), most frequent first (the core's bar chart reads it).
+
+    >>> wrong_clicks_by_reason(StudyData.empty("s")).empty
+    True
+    """
+    table = decisions(data)
+    rows = [(reason, pid) for found, pid in zip(table["reasons"], table["participant_id"],
+                                                strict=True) for reason in found]
+    wrong = pd.DataFrame(rows, columns=["reason", "participant_id"])
+    if wrong.empty:
+        return pd.DataFrame(columns=["reason", "clicks", "participants", "per_turn"])
+    grouped = wrong.groupby("reason")
+    out = pd.DataFrame({"clicks": grouped.size(),
+                        "participants": grouped["participant_id"].nunique()})
+    out["per_turn"] = out["clicks"] / max(len(table), 1)
+    return out.rename_axis("reason").reset_index().sort_values(
+        "clicks", ascending=False, kind="stable").reset_index(drop=True)
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:

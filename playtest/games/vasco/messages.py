@@ -22,12 +22,12 @@ from playtest.messages.catalog import MessageCatalog
 
 PATH: Final = Path(__file__).resolve().parent / "messages.yaml"
 
-#: Every refusal the engine can give a click has a message (``game_over``,
-#: ``not_your_turn`` and ``bad_tile`` cannot come from the board's own clicks).
+#: Every refusal the engine can give (its :data:`~engine.vasco.REASONS`, and
+#: ``bad_target`` from :meth:`VascoState.click` for a target that is neither a cell nor a
+#: tile) has a message of the catalog, said instead of the engine's sentence.
+CLICK_ONLY_REASONS: Final = ("bad_target",)
 REFUSAL_KEYS: Final[dict[str, str]] = {
-    reason: f"wrong_{reason}"
-    for reason in REASONS
-    if reason not in ("game_over", "not_your_turn", "bad_tile")
+    reason: f"wrong_{reason}" for reason in (*REASONS, *CLICK_ONLY_REASONS)
 }
 
 REQUIRED_KEYS: Final[frozenset[str]] = frozenset(
@@ -62,6 +62,59 @@ def load_vasco_catalog(path: str | None = None) -> MessageCatalog:
 def refusal_message_key(reason: str) -> str:
     """The message for an engine refusal code."""
     return REFUSAL_KEYS[reason]
+
+
+def refusal_text(reason: str, *, cell: str = "", tiles_left: int = 0,
+                 variant: str = "default") -> str:
+    """What the tester reads for a refused click: the catalog's message for ``reason``
+    (an unknown reason gets ``bad_target``'s, never the engine's wording).
+
+    >>> refusal_text("dead_cell", cell="1,4")
+    "No tile can go there: two lines of the same colour meet at that space, and a tile can't join them."
+    >>> refusal_text("not_enough_tiles", tiles_left=2)
+    'That move would make more tiles slide in than the 2 left in the bag.'
+    """
+    key = REFUSAL_KEYS.get(reason, "wrong_bad_target")
+    return load_vasco_catalog().render(key, variant, cell=cell, count=tiles_left).text
+
+
+def auto_text(constrained: int, cell: str, variant: str = "default") -> str:
+    """Why a forced tile appeared, in the catalog's words.
+
+    >>> auto_text(2, "1,1")
+    'A tile slid in by itself: the narrow gap there fits only one tile.'
+    """
+    return load_vasco_catalog().render(auto_message_key(constrained), variant, cell=cell).text
+
+
+def pick_text(variant: str = "default", *, cell: str = "", count: int = 0) -> str:
+    """The caption over the tile previews (the cell glows on the board).
+
+    >>> pick_text()
+    'Choose a tile for the glowing space:'
+    """
+    return load_vasco_catalog().render("pick_tile", variant, cell=cell, count=count).text
+
+
+def end_text(reason: str, lengths: tuple[int, int], *, winner: int | None, mover: int,
+             seats: tuple[str, ...] = ("human", "computer"), variant: str = "default") -> str:
+    """The sentence announcing the end, said to the tester ("you win") where the winner's
+    seat is a person and ``seats`` has one person, else by colour.
+
+    >>> end_text("loop", (6, 0), winner=1, mover=1)
+    'You closed a loop of 6 tiles: you win!'
+    >>> end_text("pool_empty", (4, 7), winner=1, mover=2, seats=("computer", "human"))
+    'No tiles left! Longest paths: red 4, blue 7. The longer path loses, so the computer wins.'
+    """
+    red, blue = lengths
+    key = end_message_key(reason, winner=winner, mover=mover)
+    voice = "seat"
+    if winner is not None and seats.count("human") == 1:
+        voice = "you" if seats[winner - 1] == "human" else "computer"
+    name = {1: "Red", 2: "Blue"}.get(winner or 0, "")
+    return load_vasco_catalog().render(
+        key, variant, name=name, length=max(red, blue), red=red, blue=blue, voice=voice
+    ).text
 
 
 def auto_message_key(constrained: int) -> str:

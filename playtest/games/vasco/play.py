@@ -7,12 +7,13 @@ telemetry of telemetry-format.md: ``game_start``, the engine's events of every a
 (``place``, ``auto`` for each forced tile, ``win``…), one ``click`` per click or tap with the
 game's own fields ``cell`` and ``tile`` and the engine's refusal reason (``dead_cell``,
 ``mismatch``, ``not_connected`` …), ``ai_move`` for the computer's placements (with the
-greedy player's reason) and ``game_end`` with the whole record. A reload or a server
+player's reason) and ``game_end`` with the whole record. A reload or a server
 restart replays the stored record.
 
-Seats: ``"human"`` or ``"ai:<level>"`` (Red first); the computer plays
-:class:`engine.vasco.computer.GreedyPlayer`, its tie-breaks seeded by the game's seed and
-the action number, so a replayed game is the same game.
+Seats: ``"human"`` or ``"ai:<level>"`` (Red first); the computer plays that level of
+Vasco's registered computer players (:mod:`engine.vasco.players`: easy random, medium
+greedy, hard search), seeded by the game's seed and the action number, so a replayed game
+is the same game.
 
 >>> from engine.vasco import VascoGame
 >>> first = VascoGame().new_initial_state()
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core import ClickResult
-from engine.vasco.computer import GreedyPlayer
+from engine.players import make_player
 from engine.vasco.state import VascoState
 from playtest import services
 from playtest.games.play_step import (
@@ -44,6 +45,7 @@ from playtest.games.play_step import (
     replayed_play,
     way_on,
 )
+from playtest.games.vasco.messages import refusal_text
 
 SESSION_KEY = "vasco_play"
 
@@ -61,6 +63,15 @@ def click_telemetry(seat: int, target: str, ms: int, via: str,
     return props
 
 
+def seat_level(seat: str) -> str:
+    """The computer level of an ``"ai:<level>"`` seat.
+
+    >>> seat_level("ai:hard")
+    'hard'
+    """
+    return seat.partition(":")[2]
+
+
 def computer_seed(game_seed: int, action_number: int) -> int:
     """The computer's tie-break seed for action ``action_number`` of a game."""
     return game_seed * 100_003 + action_number
@@ -73,6 +84,7 @@ class VascoPlay(GamePlay):
 
     state: VascoState
     selection: tuple[str, ...] = ()
+    refused_cell: str | None = None
 
     @property
     def view_seats(self) -> tuple[str, ...]:
@@ -116,7 +128,10 @@ def _finish_if_over(tester: services.Tester, play: VascoPlay) -> None:
 def _computer_moves(tester: services.Tester, play: VascoPlay) -> None:
     while not play.state.is_terminal() and play.seats[play.state.current_player()] != "human":
         seat = play.state.current_player() + 1
-        choice = GreedyPlayer(seed=computer_seed(play.seed, len(play.actions))).choose(play.state)
+        level = seat_level(play.seats[seat - 1])
+        player = make_player(level, seed=computer_seed(play.seed, len(play.actions)),
+                             game="vasco")
+        choice = player.decide(play.state)
         as_json = play.game.action_to_json(choice.action)
         if not _apply(tester, play, choice.action):
             return
@@ -131,9 +146,13 @@ def _current(tester: services.Tester) -> VascoPlay | None:
 
 
 def _message(play: VascoPlay) -> str:
-    """The sentence under the board: the engine's refusal, said once, else nothing (the
+    """The sentence under the board: the catalog's words for the refusal (one message
+    per engine reason, playtest/games/vasco/messages.yaml), said once, else nothing (the
     view says whose turn it is and why forced tiles appeared)."""
-    return play.refusal.message if play.refusal is not None else ""
+    if play.refusal is None:
+        return ""
+    return refusal_text(play.refusal.reason, cell=play.refused_cell or "",
+                        tiles_left=play.state.tiles_remaining)
 
 
 def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) -> None:
@@ -156,14 +175,15 @@ def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) ->
                 return
             play.selection = tuple(result.selection)
             play.refusal = result.refusal
+            play.refused_cell = result.fields.get("cell") if result.refusal else None
             _computer_moves(tester, play)
             _finish_if_over(tester, play)
 
         events = play.state.last_events
         view = board_view(play.state, seats=play.view_seats, selection=play.selection,
-                          events=events, message=_message(play))
+                          events=events, message=_message(play), refused=play.refused_cell)
         render_board(view, key=f"vasco-{play.game_id}", on_click=on_click)
-        play.refusal = None  # a refusal is said once
+        play.refusal, play.refused_cell = None, None  # a refusal is said once
         if not play.state.is_terminal():
             return
     way_on(tester, session_key=SESSION_KEY, key_prefix="vasco",

@@ -2,7 +2,7 @@
 describes the game to the app.
 
 Vasco has one preset ("standard") and one option, the pool size; two seats, Red (O)
-first. The play step is :mod:`playtest.games.vasco.play`.
+first, the tester against the medium (greedy) computer by default. The play step is :mod:`playtest.games.vasco.play`.
 
 >>> PLUGIN.name, PLUGIN.title, PLUGIN.presets, PLUGIN.seats
 ('vasco', 'Vasco', ('standard',), (2, 2))
@@ -37,6 +37,9 @@ PLUGIN = GamePlugin(
     check_rules=_check_rules,
     rule_options={"base": ("standard",), "pool": (54, 24, 600)},
     seats=(2, 2),
+    # Against the greedy level by default: it closes its own loops and avoids giving
+    # the tester one, so a child sees the rule at work; random play rarely shows it.
+    default_seats=("human", "ai:medium"),
     pre_survey="vasco_pre",
     post_survey="vasco_post_short",
     catalog_path=HERE / "messages.yaml",

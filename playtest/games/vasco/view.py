@@ -27,7 +27,9 @@ from typing import Any
 
 from engine.core import Event
 from engine.vasco import VascoState, cell_name, parse_cell
+from engine.vasco.board import candidate_cells
 from engine.vasco.geometry import face, is_up
+from playtest.games.vasco.messages import auto_text, end_text, pick_text
 
 SEAT_WORDS = {1: "Red (O)", 2: "Blue (X)"}
 
@@ -53,6 +55,14 @@ class BoardView:
     highlight: tuple[str, ...]
     message: str = ""
     labels: dict[str, str] = field(default_factory=dict)
+    #: The caption over the previews (the selected cell glows: no coordinates).
+    pick_text: str = ""
+    #: Empty cells touching the tiles (at an edge or a corner) where no tile may go now:
+    #: drawn faint and tappable, so a tap next to the group is answered with the reason
+    #: (only a corner and nothing joins it, a dead cell...) instead of nothing.
+    blocked: tuple[str, ...] = ()
+    #: The cell of the click just refused, outlined in red.
+    refused: str | None = None
 
     @property
     def token(self) -> str:
@@ -73,11 +83,13 @@ def board_view(
     selection: Sequence[str] = (),
     events: Sequence[Event] = (),
     message: str = "",
+    refused: str | None = None,
 ) -> BoardView:
     """The view of ``state`` for a person playing the ``"human"`` seats.
 
     ``selection`` is the click selection held (a cell ``"r,c"``); ``events`` the last
-    move's events (their ``auto`` tiles are animated in order, with why).
+    move's events (their ``auto`` tiles are animated in order, with why, in the
+    catalog's words); ``refused`` the cell of a click just refused (``message`` says why).
     """
     tiles = tuple(
         {
@@ -93,6 +105,13 @@ def board_view(
     over = state.is_terminal()
     human_turn = not over and seats[state.to_move - 1] == "human"
     candidates = tuple(state.legal_targets()) if human_turn else ()
+    blocked: tuple[str, ...] = ()
+    if human_turn and state.tiles:
+        open_cells = set(candidates)
+        blocked = tuple(
+            name for name in map(cell_name, candidate_cells(state.tiles))
+            if name not in open_cells
+        )
     selected = None
     previews: tuple[str, ...] = ()
     if human_turn and selection and selection[-1] in candidates:
@@ -104,7 +123,7 @@ def board_view(
             "r": e.tiles[0][0],
             "c": e.tiles[0][1],
             "state": e.data.get("tile", ""),
-            "why": e.data.get("why", ""),
+            "why": auto_text(int(e.data.get("constrained", 1)), cell_name(e.tiles[0])),
             "order": i,
         }
         for i, e in enumerate(x for x in events if x.kind == "auto")
@@ -114,12 +133,16 @@ def board_view(
     outcome = state.outcome
     if outcome is None:
         who = SEAT_WORDS[state.to_move]
-        turn_text = f"{who} to play" + (" (you)" if human_turn else " (computer)")
+        # short enough to share a 360 px phone's line with the tile counter
+        turn_text = f"Your turn: {who}" if human_turn else f"Computer's turn: {who}"
         result_text = ""
         highlight: tuple[str, ...] = ()
     else:
         turn_text = "Game over"
-        result_text = _result_words(outcome.winner, outcome.reason, outcome.lengths)
+        # the seat that made the last move (to_move is the one that would be next)
+        mover = 3 - state.to_move
+        result_text = end_text(outcome.reason, outcome.lengths, winner=outcome.winner,
+                               mover=mover, seats=tuple(seats))
         highlight = tuple(dict.fromkeys(cell_name(c) for c in outcome.highlight))
     return BoardView(
         tiles=tiles,
@@ -139,6 +162,9 @@ def board_view(
         highlight=highlight,
         message=message,
         labels={cell_name(c): _cell_label(c, st) for c, st in state.tiles.items()},
+        pick_text=pick_text(cell=selected or "", count=len(previews)) if selected else "",
+        blocked=blocked,
+        refused=refused if human_turn else None,
     )
 
 
@@ -150,21 +176,3 @@ def _cell_label(cell: tuple[int, int], st: str) -> str:
         f"{n} {_COLOUR[k]}" for n, k in zip(("left", "right", "flat"), st, strict=True)
     )
     return f"Tile at {cell_name(cell)}: {edges}"
-
-
-def _result_words(winner: int | None, reason: str, lengths: tuple[int, int]) -> str:
-    o, x = lengths
-    if reason == "loop":
-        return f"{SEAT_WORDS[winner or 1]} wins: a closed loop of {max(o, x)} tiles."
-    if reason == "both_loops":
-        if winner is None:
-            return f"A draw: both colours closed loops of {o} tiles."
-        return (
-            f"{SEAT_WORDS[winner]} wins: both closed loops, red {o} and blue {x}; the longer loses."
-        )
-    why = "No tiles left" if reason == "pool_empty" else "No legal move left"
-    if winner is None:
-        return f"{why}: the longest paths are equal ({o} tiles each), a draw."
-    return (
-        f"{why}: longest paths red {o}, blue {x}. The longer loses, so {SEAT_WORDS[winner]} wins."
-    )

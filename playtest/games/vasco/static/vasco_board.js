@@ -4,7 +4,7 @@
 //
 // Data (from playtest/games/vasco/view.py, BoardView.to_data()): tiles, candidates,
 // selected, previews, autos, placed, counter, turn_text, interactive, over, result_text,
-// highlight, message, labels, token.
+// highlight, message, labels, pick_text, blocked, refused, token.
 // Trigger "click": {target: "r,c" | "ox*", nonce, seq, t_ms, via, token}.
 
 const NS = "http://www.w3.org/2000/svg";
@@ -93,7 +93,7 @@ function build(parent) {
       <button type="button" data-zoom="fit" aria-label="Fit the board">Fit</button>
     </div>
   </div>
-  <div class="vb-picker" role="group" aria-label="Choose a tile for the selected cell" data-role="picker"></div>
+  <div class="vb-picker" role="group" aria-label="Choose a tile for the glowing space" data-role="picker"></div>
   <div class="vb-result" role="status" data-role="result"></div>
   <div class="vb-legend"><span class="lg-o">Red (O): solid wide line</span>
     <span class="lg-x">Blue (X): dashed line</span><span class="lg-s">Purple: both</span></div>
@@ -197,7 +197,11 @@ function keyActivate(handler) {
 
 function render(st, d) {
   const vb = st.root.querySelector(".vb");
-  const changedMove = !st.data || st.data.token !== d.token;
+  // A new move (not a new selection): only then are forced tiles animated again and
+  // the view refitted; choosing a space keeps the tester's pan and zoom.
+  const moveKey = [d.tiles_left, d.placed, (d.tiles || []).length, d.over].join("|");
+  const changedMove = !st.data || st.moveKey !== moveKey;
+  st.moveKey = moveKey;
   st.data = d;
   st.shownAt = performance.now();
   vb.classList.toggle("vb-over", !!d.over);
@@ -213,13 +217,25 @@ function render(st, d) {
   const autoCells = new Set((d.autos || []).map((a) => a.cell));
   const highlight = new Set(d.highlight || []);
   const cells = [];
+  // spaces where no tile may go now: faint, and a tap there is answered with why
+  for (const c of d.blocked || []) {
+    const [r, cc] = c.split(",").map(Number);
+    const pts = corners(r, cc).map((p) => p.join(",")).join(" ");
+    const poly = el("polygon", {
+      points: pts, class: "vc-blocked" + (c === d.refused ? " vc-refused" : ""), "data-cell": c,
+      role: "button", "aria-label": "Space where no tile fits now",
+    }, layer);
+    poly.addEventListener("click", (e) => sendClick(st, c, e));
+  }
   for (const c of d.candidates || []) {
     const [r, cc] = c.split(",").map(Number);
     cells.push([r, cc]);
     const pts = corners(r, cc).map((p) => p.join(",")).join(" ");
+    let cls = "vc" + (c === d.selected ? " vc-selected" : "");
+    if (c === d.refused) cls += " vc-refused";
     const poly = el("polygon", {
-      points: pts, class: "vc" + (c === d.selected ? " vc-selected" : ""), "data-cell": c,
-      tabindex: "0", role: "button", "aria-label": "Empty cell " + c + (c === d.selected ? " (selected)" : ""),
+      points: pts, class: cls, "data-cell": c, tabindex: "0", role: "button",
+      "aria-label": c === d.selected ? "The glowing space (chosen)" : "Green space: a tile fits here",
     }, layer);
     poly.addEventListener("click", (e) => sendClick(st, c, e));
     poly.addEventListener("keydown", keyActivate((e) => sendClick(st, c, e)));
@@ -248,12 +264,20 @@ function render(st, d) {
 
 function renderPicker(st, d) {
   const picker = st.root.querySelector("[data-role=picker]");
+  const vb = st.root.querySelector(".vb");
+  const shown = !!(d.selected && d.previews && d.previews.length);
+  // The same offer drawn again (Streamlit re-sends the data) keeps its buttons and does
+  // not scroll: a finger on its way to a tile must find it where it was.
+  const key = shown ? [st.moveKey, d.selected, d.previews.join(" "), d.pick_text].join("|") : "";
+  if (key && key === st.pickerKey && picker.childElementCount) return;
+  st.pickerKey = key;
   picker.innerHTML = "";
-  if (!d.selected || !d.previews || !d.previews.length) { picker.hidden = true; return; }
+  vb.classList.toggle("vb-has-picker", shown);
+  if (!shown) { picker.hidden = true; return; }
   picker.hidden = false;
   const label = document.createElement("div");
   label.className = "vb-picker-label";
-  label.textContent = "Choose a tile for " + d.selected + ":";
+  label.textContent = d.pick_text || "Choose a tile for the glowing space:";
   picker.appendChild(label);
   const [r, c] = d.selected.split(",").map(Number);
   for (const s of d.previews) {
@@ -263,13 +287,19 @@ function renderPicker(st, d) {
     b.dataset.state = s;
     b.setAttribute("aria-label", "Tile: left " + COLOUR[s[0]] + ", right " + COLOUR[s[1]] + ", flat side " + COLOUR[s[2]]);
     const svg = el("svg", { class: "vb-preview-svg", "aria-hidden": "true" });
-    const [x0, y0, w, h] = fitView([[r, c]]).map((v, i) => (i < 2 ? v + S * 1.2 : v - S * 2.4));
-    svg.setAttribute("viewBox", [x0, y0, Math.max(w, S * 1.6), Math.max(h, S * 1.2)].join(" "));
+    // just the one triangle, with a small margin: the tile fills its button
+    const pts = corners(r, c), pad = S * 0.1;
+    const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+    const x0 = Math.min(...xs) - pad, y0 = Math.min(...ys) - pad;
+    svg.setAttribute("viewBox", [x0, y0, S + 2 * pad, H + 2 * pad].map((v) => v.toFixed(1)).join(" "));
     drawTile(svg, previewState(d.selected, s), "");
     b.appendChild(svg);
     b.addEventListener("click", (e) => sendClick(st, s, e));
     picker.appendChild(b);
   }
+  // on a phone the previews sit under the board: bring them on screen (instantly, so
+  // a finger never taps where a scroll is still moving them)
+  picker.scrollIntoView({ block: "nearest", behavior: "auto" });
 }
 
 function animateAutos(st, d) {

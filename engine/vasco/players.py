@@ -1,0 +1,95 @@
+"""Vasco's computer levels, from the generic players and the game's evaluation.
+
+The levels, easiest first:
+
+- ``easy``: :class:`~engine.players.RandomPlayer` (a random legal placement);
+- ``medium``: :class:`~engine.players.GreedyPlayer` on :func:`engine.vasco.evaluation.evaluate`
+  (one ply: closing its own loop scores +1 and closing the opponent's -1, so it takes the
+  first whenever it can and avoids the second whenever it can; otherwise open paths whose
+  ends come together, and shorter longest paths late in the game);
+- ``hard``: :class:`~engine.players.SearchPlayer` on the same evaluation (the opponent's
+  best reply too, as far as :data:`HARD_BUDGET` positions per decision allow).
+
+``python -m engine bench --strength --game vasco`` prints how they fare against each other.
+
+>>> from engine.players import levels, make_player
+>>> levels("vasco")
+('easy', 'medium', 'hard')
+>>> from engine.vasco import VascoGame
+>>> ring = {(0, 0): "o*x", (0, 1): "*xo", (0, -1): "xo*", (-1, 0): "o*x", (-1, 1): "*xo"}
+>>> s = VascoGame().state_from_position(ring, to_move=1)   # Red (O) to move
+>>> decision = make_player("medium", seed=1, game="vasco").choose(s)
+>>> decision.reason.startswith("Wins: places")   # Red closes its own loop
+True
+>>> after_move = s.clone(); _ = after_move.apply(decision.action); after_move.winner
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine.players import GreedyPlayer, Player, RandomPlayer, SearchPlayer, register_levels
+from engine.players.base import after
+from engine.vasco.evaluation import evaluate
+from engine.vasco.state import Place, decode
+
+#: Positions one Hard decision may create. Two plies (each reply of the opponent to each
+#: of its moves) need about legal × legal positions: 45 × 55 early, ~100 × 100 in the
+#: middle game; past the budget it stops at one ply (then it plays like Medium).
+HARD_BUDGET = 5000
+
+
+class VascoHeuristics:
+    """What the generic players need to know about Vasco (engine.players.Heuristics)."""
+
+    def values(self, states: Sequence[Any]) -> list[list[float]]:
+        # evaluate is antisymmetric (O's value negated is X's), and exact once finished.
+        out = []
+        for s in states:
+            red = evaluate(s, 0)
+            out.append([red, -red])
+        return out
+
+    def describe(self, state: Any, action: int) -> str:
+        place = decode(action)
+        return f"places {place.state} on {place.r},{place.c}"
+
+    def notes(self, state: Any, action: int) -> list[str]:
+        child = after(state, action)
+        notes: list[str] = []
+        forced = sum(e.kind == "auto" for e in child.last_events)
+        if forced:
+            notes.append(f"forces {forced} tile{'s' if forced != 1 else ''}")
+        out = child.outcome
+        if out is not None and out.reason in ("loop", "both_loops"):
+            mover = state.current_player() + 1
+            notes.append("closes its own loop" if out.winner == mover else "closes a loop")
+        return notes
+
+    def chance_outcomes(self, state: Any) -> list[tuple[int, float]]:
+        return []  # Vasco has no chance
+
+    def action_object(self, state: Any, action: int) -> Place:
+        return decode(action)
+
+
+HEURISTICS = VascoHeuristics()
+
+
+def easy(seed: int) -> Player:
+    return RandomPlayer(seed, HEURISTICS)
+
+
+def medium(seed: int) -> Player:
+    return GreedyPlayer(seed, HEURISTICS)
+
+
+def hard(seed: int, budget: int = HARD_BUDGET) -> Player:
+    return SearchPlayer(seed, HEURISTICS, budget=budget)
+
+
+#: The levels, easiest first.
+LEVELS: dict[str, Any] = {"easy": easy, "medium": medium, "hard": hard}
+register_levels("vasco", LEVELS, rules="standard")

@@ -1,0 +1,147 @@
+"""Vasco on a 360×740 phone in Debian's Chromium, by taps only (issue 13, item 3's
+"keyboard and touch"; the developer guide's phone check).
+
+A tester opens a Vasco study on a touch phone, consents, answers the pre-play survey and
+plays a whole (short, 24-tile) game against the computer by tapping: a green space, then
+one of its tile previews. After every tap on a space the previews must be inside the
+visible screen and big enough for a finger, the caption must name no coordinates, and
+the chosen space glows, and the last move's forced tiles are not hidden again to replay;
+the board's zoom buttons must not cover the turn line, the counter or the message. A
+pinch on the board zooms it (its viewBox narrows).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy.engine import Engine
+from test_tester_e2e import _consent, _fill_survey, _settle
+from test_vasco_tester_e2e import _game, _wait_stored
+
+from engine.players import make_player
+from engine.vasco import decode
+from playtest import services
+from playtest.storage.db import make_engine, upgrade
+from playtest.study_config import StudyConfig
+
+pytestmark = pytest.mark.browser
+
+APP = "playtest/app.py"
+BOARD = "[data-testid=vasco-board]"
+WIDTH, HEIGHT = 360, 740
+COORDINATES = re.compile(r"-?\d+,-?\d+")
+
+
+@pytest.fixture(scope="module")
+def phone_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Engine]:
+    url = f"sqlite:///{tmp_path_factory.mktemp('vasco-phone') / 'playtest.sqlite'}"
+    engine = make_engine(url)
+    upgrade(engine)
+    config = StudyConfig(game="vasco", rules={"base": "standard", "pool": 24},
+                         seats=["human", "ai:medium"], games_per_tester=1,
+                         allow_more_games=False, audience="adults")
+    services.create_study(engine, title="Vasco phone", config=config, study_id="vphone")
+    return url, engine
+
+
+def _inside_screen(box: dict[str, float] | None) -> bool:
+    return box is not None and box["x"] >= 0 and box["y"] >= 0 and (
+        box["x"] + box["width"] <= WIDTH and box["y"] + box["height"] <= HEIGHT)
+
+
+def _overlap(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
+    if a is None or b is None:
+        return False
+    return not (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
+                or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
+
+
+def _view_width(page: Any) -> float:
+    box = page.locator(f"{BOARD} svg.vb-svg").get_attribute("viewBox") or "0 0 0 0"
+    return float(box.split()[2])
+
+
+def test_a_whole_vasco_game_by_taps_on_a_phone(
+    streamlit_app: Callable[..., Any], new_page: Callable[..., Any],
+    phone_db: tuple[str, Engine], screenshot: Callable[[Any, str], Path],
+) -> None:
+    url, engine = phone_db
+    page = new_page(streamlit_app(APP, {"DATABASE_URL": url}), "?study=vphone",
+                    width=WIDTH, height=HEIGHT, has_touch=True, is_mobile=True)
+    page.get_by_text("Vasco phone").first.wait_for(timeout=30_000)
+    _consent(page)
+    code = page.url.split("p=")[1].split("&")[0]
+    assert _fill_survey(page, screenshot, "vasco-phone-01-pre-survey") >= 1
+    page.locator(BOARD).wait_for(timeout=30_000)
+    _settle(page)
+    page.screenshot(path=str(screenshot(page, "vasco-phone-02-board")))
+
+    # Nothing the board draws on top covers the turn line, the counter or the message.
+    zoom = page.locator(f"{BOARD} .vb-zoom").bounding_box()
+    for part in ("turn", "counter", "message"):
+        assert not _overlap(zoom, page.locator(f"{BOARD} [data-role={part}]").bounding_box())
+
+    # A pinch (two touch pointers moving apart) zooms the board in.
+    svg = page.locator(f"{BOARD} svg.vb-svg")
+    box = svg.bounding_box()
+    assert box is not None
+    before = _view_width(page)
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    svg.dispatch_event("pointerdown", {"pointerId": 11, "pointerType": "touch",
+                                       "clientX": cx - 20, "clientY": cy})
+    svg.dispatch_event("pointerdown", {"pointerId": 12, "pointerType": "touch",
+                                       "clientX": cx + 20, "clientY": cy})
+    svg.dispatch_event("pointermove", {"pointerId": 12, "pointerType": "touch",
+                                       "clientX": cx + 80, "clientY": cy})
+    for pid in (11, 12):
+        svg.dispatch_event("pointerup", {"pointerId": pid, "pointerType": "touch"})
+    assert _view_width(page) < before
+    page.locator(f"{BOARD} [data-zoom=fit]").tap()
+
+    rng = random.Random(8)
+    record, state = _game(engine, code)
+    moves = 0
+    while not state.is_terminal():
+        deadline = time.monotonic() + 30
+        while state.current_player() != 0 and not state.is_terminal():
+            assert time.monotonic() < deadline, "the computer did not answer"
+            time.sleep(0.05)
+            record, state = _game(engine, code)
+        if state.is_terminal():
+            break
+        action = make_player("medium", rng.randrange(1 << 30), game="vasco").decide(state).action
+        place = decode(action)
+        stored = len(record.actions)
+        # the last move's forced tiles have slid in (animated once)
+        page.locator(f"{BOARD} g.vt-hidden").first.wait_for(state="detached")
+        page.locator(f'{BOARD} polygon.vc[data-cell="{place.r},{place.c}"]').tap()
+        preview = page.locator(f'{BOARD} button.vb-preview[data-state="{place.state}"]')
+        preview.wait_for(timeout=30_000)
+        page.locator(f'{BOARD} polygon.vc-selected[data-cell="{place.r},{place.c}"]').wait_for()
+        # choosing a space does not replay the forced tiles (they stay on the board)
+        assert page.locator(f"{BOARD} g.vt-hidden").count() == 0
+        caption = page.locator(f"{BOARD} .vb-picker-label").inner_text()
+        assert "glowing" in caption and not COORDINATES.search(caption), caption
+        for button in page.locator(f"{BOARD} button.vb-preview").all():
+            b = button.bounding_box()
+            assert _inside_screen(b), f"a tile preview is off the screen: {b}"
+            assert b is not None and b["width"] >= 44 and b["height"] >= 44
+        if moves == 0:
+            page.screenshot(path=str(screenshot(page, "vasco-phone-03-previews")))
+        preview.tap()
+        _wait_stored(engine, code, stored)
+        _settle(page)
+        record, state = _game(engine, code)
+        moves += 1
+        assert moves < 100
+    page.get_by_role("button", name="Continue to the last questions").wait_for(timeout=30_000)
+    page.screenshot(path=str(screenshot(page, "vasco-phone-04-game-over")))
+    screenshot(page, "vasco-phone-05-game-over-full")
+    record, state = _game(engine, code)
+    assert record.finished and state.is_terminal() and moves >= 1
