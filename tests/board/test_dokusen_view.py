@@ -61,7 +61,9 @@ def test_messages_follow_the_state() -> None:
         "result": "loss",
         "title": "Stage lost",
         "next": False,
+        "retry": True,
     }
+    assert board_data(lost, has_retry=False)["over"]["retry"] is False
     won = DokusenGame({"board": ["1.."]}).new_initial_state()
     d = board_data(won, events=won.apply_action(1), has_next=True)
     assert d["message"]["key"] == "stage_won" and d["over"]["next"] is True

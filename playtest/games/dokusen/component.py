@@ -235,6 +235,7 @@ def render_board(
     variant: str = "default",
     game_id: str = "",
     has_next: bool = True,
+    has_retry: bool = True,
     speed_ms: int = 220,
 ) -> dict[str, Any]:
     """Mount the board for ``state`` under Streamlit ``key`` (element class ``st-key-<key>``).
@@ -251,6 +252,7 @@ def render_board(
         variant=variant,
         game_id=game_id,
         has_next=has_next,
+        has_retry=has_retry,
         speed_ms=speed_ms,
     )
     if get_script_run_ctx(suppress_warning=True) is None:

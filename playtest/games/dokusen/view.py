@@ -12,7 +12,7 @@ saw the board) into the JSON the component draws:
 - ``neighbours``: per square, the coloured neighbours now (the "Why?" view);
 - the owner counts, the squares needed to win (the 50 % line), the round;
 - the message (from the catalog) and, at the end, ``over`` with the result and its
-  buttons (retry; next when won and a next stage exists).
+  buttons (retry while the tester may play on; next when won and a next stage exists).
 
 >>> from engine.dokusen import DokusenGame, Place
 >>> s = DokusenGame("S4").new_initial_state()
@@ -127,6 +127,7 @@ def board_data(
     variant: str = "default",
     game_id: str = "",
     has_next: bool = True,
+    has_retry: bool = True,
     speed_ms: int = 220,
 ) -> dict[str, Any]:
     """The JSON for the browser (see the module docstring)."""
@@ -185,6 +186,7 @@ def board_data(
             "result": state.outcome.result,
             "title": "Stage won!" if state.outcome.won else "Stage lost",
             "next": state.outcome.won and has_next,
+            "retry": has_retry,
         }
     return {
         "rows": grid.rows,

@@ -176,6 +176,7 @@ function draw(st) {
     st.retry.textContent = d.labels.retry;
     st.next.textContent = d.labels.next;
     st.next.hidden = !d.over.next;
+    st.retry.hidden = d.over.retry === false;
   } else {
     st.over.hidden = true;
   }
