@@ -237,6 +237,8 @@ def render_board(
     has_next: bool = True,
     has_retry: bool = True,
     speed_ms: int = 220,
+    stage_of: tuple[int, int] | None = None,
+    next_stage: str = "",
 ) -> dict[str, Any]:
     """Mount the board for ``state`` under Streamlit ``key`` (element class ``st-key-<key>``).
 
@@ -254,6 +256,8 @@ def render_board(
         has_next=has_next,
         has_retry=has_retry,
         speed_ms=speed_ms,
+        stage_of=stage_of,
+        next_stage=next_stage,
     )
     if get_script_run_ctx(suppress_warning=True) is None:
         return data  # bare mode (no `streamlit run`): nothing to mount

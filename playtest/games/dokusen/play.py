@@ -220,6 +220,12 @@ def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) ->
 
         more = play.state.is_terminal() and may_play_more(tester)
         after = next_stage(tester, play) if more else None
+        course = course_of(tester)
+        here = stage_id_of(play.rules)
+        stage_of = (course.order.index(here) + 1, len(course.order)) \
+            if here in course.order else None
+        next_name = " · ".join(x for x in (after, course.stage(after).name) if x) \
+            if after is not None else ""
 
         def on_action(name: str) -> None:
             # Retry: the same stage again; Next stage: the one after a won stage. The new
@@ -234,7 +240,8 @@ def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) ->
 
         render_board(play.state, key=f"dokusen-{play.game_id}", events=play.unseen,
                      on_click=on_click, on_action=on_action, refusal=play.refusal,
-                     game_id=play.game_id, has_next=after is not None, has_retry=more)
+                     game_id=play.game_id, has_next=after is not None, has_retry=more,
+                     stage_of=stage_of, next_stage=next_name)
         play.unseen = []  # animated once
         play.refusal = None  # a refusal is said once
         if not play.state.is_terminal():
