@@ -244,7 +244,7 @@ function animate(st) {
   d.before.forEach((owner, i) => paint(st, i, owner));
   drawCounts(st);
   for (const b of st.squares) {
-    b.classList.remove("flip", "pop", "impact");
+    b.classList.remove("flip", "pop", "impact", "impact-at");
     const w = b.querySelector && b.querySelector(".why");
     if (w) w.textContent = "";
   }
@@ -268,7 +268,10 @@ function animate(st) {
       t += d.speed;
     } else if (step.kind === "meteor") {
       const area = step.area.map(([r, c]) => r * d.cols + c);
-      st.timers.push(setTimeout(() => { for (const j of area) st.squares[j].classList.add("impact"); }, t));
+      st.timers.push(setTimeout(() => {
+        for (const j of area) st.squares[j].classList.add("impact");
+        st.squares[i].classList.add("impact-at"); // the strike's centre: a symbol, not only red
+      }, t));
       t += d.speed * 3;
       st.timers.push(setTimeout(() => { for (const j of area) paint(st, j, -1); drawCounts(st); }, t));
       t += d.speed;
@@ -276,7 +279,7 @@ function animate(st) {
   }
   st.timers.push(setTimeout(() => {
     st.animating = false;
-    for (const b of st.squares) b.classList.remove("impact");
+    for (const b of st.squares) b.classList.remove("impact", "impact-at");
     st.shownAt = performance.now();
     draw(st);
   }, t + d.speed * 2));
