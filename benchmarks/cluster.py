@@ -5,8 +5,11 @@ The nginx site is ``deploy/nginx/playtest.conf`` itself (with its snippet), only
 the ports of this run: its upstream's ``server`` lines are replaced by one line per
 process (same options), its ``listen`` by a free local port. The surrounding
 ``nginx.conf`` (pid, logs, temp folders under the run's folder) is what Debian's
-``/etc/nginx/nginx.conf`` provides in production. Every process gets the same
-``DATABASE_URL`` and its own log folder, as ``deploy/systemd/playtest@.service`` does.
+``/etc/nginx/nginx.conf`` provides in production. The app processes are started the way
+``deploy/systemd/playtest@.service`` starts them: its ``ExecStart``, ``WorkingDirectory``
+and ``Environment`` lines, read from the unit, with only its paths moved to this
+checkout and the run's folder (:func:`unit_process`); every process gets the same
+``DATABASE_URL``.
 
 >>> site = render_site([9001, 9002], listen_port=9000)
 >>> [line.strip() for line in site.splitlines() if line.strip().startswith(("server 1", "listen"))]
@@ -19,6 +22,7 @@ import grp
 import os
 import pwd
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -34,9 +38,16 @@ from benchmarks.devserver import ROOT, StreamlitServer, free_port, healthy
 DEPLOY = ROOT / "deploy"
 SITE = DEPLOY / "nginx" / "playtest.conf"
 SNIPPET = DEPLOY / "nginx" / "snippets" / "playtest-proxy.conf"
+UNIT = DEPLOY / "systemd" / "playtest@.service"
+#: Where the unit expects things in production (its paths), in the order they are moved.
+UNIT_CHECKOUT = "/srv/playtest"
+UNIT_PYTHON = UNIT_CHECKOUT + "/.venv/bin/python"
+UNIT_LOGS = "/var/log/playtest"
+UNIT_CACHE = "/var/cache/playtest"
 APP = ROOT / "playtest" / "app.py"
 START_TIMEOUT_S = 120.0
-_UPSTREAM_SERVER = re.compile(r"^(\s*)server 127\.0\.0\.1:\d+(.*);\s*$")
+_UPSTREAM_SERVER = re.compile(r"^(\s*)server [\w.-]+:\d+(.*);\s*$")
+COMPOSE_SITE = DEPLOY / "nginx" / "compose.conf"
 
 
 class ClusterError(RuntimeError):
@@ -68,7 +79,7 @@ def render_site(ports: Sequence[int], listen_port: int, site: Path = SITE) -> st
             line = line[: len(line) - len(line.lstrip())] + f"listen 127.0.0.1:{listen_port};"
         lines.append(line)
     if not upstream_done:
-        raise ClusterError(f"{site} has no 'server 127.0.0.1:PORT' line in its upstream")
+        raise ClusterError(f"{site} has no 'server HOST:PORT' line in its upstream")
     return "\n".join(lines) + "\n"
 
 
@@ -116,9 +127,9 @@ class Nginx:
                 self.proc.wait()
 
 
-def start_nginx(folder: Path, ports: Sequence[int]) -> Nginx:
-    """nginx in the foreground with ``deploy/``'s site for ``ports``; returns once it
-    answers ``/_stcore/health`` through the proxy."""
+def start_nginx(folder: Path, ports: Sequence[int], site: Path = SITE) -> Nginx:
+    """nginx in the foreground with ``deploy/``'s site (or ``site``, e.g. the compose
+    file's) for ``ports``; returns once it answers ``/_stcore/health`` through the proxy."""
     binary = nginx_binary()
     if binary is None:
         raise ClusterError("nginx is not installed (apt-get install nginx)")
@@ -128,7 +139,8 @@ def start_nginx(folder: Path, ports: Sequence[int]) -> Nginx:
     for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
         (folder / "tmp" / kind).mkdir(parents=True, exist_ok=True)
     port = free_port()
-    (folder / "sites" / "playtest.conf").write_text(render_site(ports, port), encoding="utf-8")
+    (folder / "sites" / "playtest.conf").write_text(render_site(ports, port, site),
+                                                    encoding="utf-8")
     shutil.copyfile(SNIPPET, folder / "snippets" / SNIPPET.name)
     conf = folder / "nginx.conf"
     conf.write_text(_main_conf(folder), encoding="utf-8")
@@ -149,25 +161,97 @@ def start_nginx(folder: Path, ports: Sequence[int]) -> Nginx:
     return nginx
 
 
+def unit_settings(unit: Path = UNIT) -> dict[str, list[str]]:
+    """The ``[Service]`` settings of a systemd unit file: name -> its values, in order
+    (continuation lines joined, comments dropped).
+
+    >>> settings = unit_settings()
+    >>> settings["WorkingDirectory"] == [UNIT_CHECKOUT]
+    True
+    >>> settings["ExecStart"][0].split()[:4]
+    ['/srv/playtest/.venv/bin/python', '-m', 'streamlit', 'run']
+    """
+    settings: dict[str, list[str]] = {}
+    section = ""
+    pending = ""
+    for raw in unit.read_text(encoding="utf-8").splitlines():
+        line = pending + raw.strip()
+        if line.endswith("\\"):
+            pending = line[:-1] + " "
+            continue
+        pending = ""
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1]
+        elif section == "Service" and "=" in line:
+            name, value = line.split("=", 1)
+            settings.setdefault(name.strip(), []).append(" ".join(value.split()))
+    return settings
+
+
+@dataclass(frozen=True)
+class UnitProcess:
+    """One app process as the systemd unit starts it, on this machine."""
+
+    argv: tuple[str, ...]
+    cwd: Path
+    env: dict[str, str]
+
+
+def unit_process(port: int, folder: Path, unit: Path = UNIT) -> UnitProcess:
+    """Instance ``port`` of ``deploy/systemd/playtest@.service``, moved to this checkout:
+    the unit's python becomes this interpreter, its checkout this project, its log and
+    cache folders ones under ``folder`` (each process its own logs, one shared cache, as
+    in production). Nothing else of the unit changes.
+
+    >>> proc = unit_process(8502, Path("/tmp/run"))
+    >>> proc.argv[1:5], proc.argv[-6:]
+    (('-m', 'streamlit', 'run', 'playtest/app.py'), ('--server.port', '8502', '--server.address', '127.0.0.1', '--server.headless', 'true'))
+    >>> proc.env["PLAYTEST_LOG_DIR"], proc.env["PLAYTEST_CACHE_DIR"]
+    ('/tmp/run/logs/8502', '/tmp/run/cache')
+    >>> proc.cwd == ROOT
+    True
+    """
+    settings = unit_settings(unit)
+    moves = ((UNIT_PYTHON, sys.executable), (UNIT_CHECKOUT, str(ROOT)),
+             (UNIT_LOGS, str(folder / "logs")), (UNIT_CACHE, str(folder / "cache")))
+
+    def here(value: str) -> str:
+        value = value.replace("%i", str(port))
+        for production, local in moves:
+            value = value.replace(production, local)
+        return value
+
+    (exec_start,) = settings["ExecStart"]
+    env: dict[str, str] = {}
+    for assignment in settings.get("Environment", []):
+        for item in shlex.split(assignment):
+            name, value = item.split("=", 1)
+            env[name] = here(value)
+    (cwd,) = settings["WorkingDirectory"]
+    return UnitProcess(tuple(here(arg) for arg in shlex.split(exec_start)), Path(here(cwd)), env)
+
+
 def start_app_processes(count: int, env: Mapping[str, str], folder: Path,
                         timeout_s: float = START_TIMEOUT_S,
                         script: Path = APP) -> list[StreamlitServer]:
-    """``count`` processes of ``streamlit run playtest/app.py`` (as the systemd unit
-    starts them: cwd = the project, its own log folder each), started together; returns
-    once every one answers ``/_stcore/health``."""
+    """``count`` processes started as ``deploy/systemd/playtest@.service`` starts them
+    (:func:`unit_process`; ``script`` instead of the app for a harness app), together;
+    returns once every one answers ``/_stcore/health``."""
     servers: list[StreamlitServer] = []
     for _ in range(count):
         port = free_port()
         own = folder / f"app-{port}"
         own.mkdir(parents=True, exist_ok=True)
         log_path = own / "streamlit.log"
-        full_env = {**os.environ, "PYTHONPATH": str(ROOT), **env,
-                    "PLAYTEST_LOG_DIR": str(own / "logs")}
-        cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
-               "--server.address", "127.0.0.1", "--server.port", str(port),
-               "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
+        unit = unit_process(port, folder)
+        argv = [str(script) if arg == str(APP.relative_to(ROOT)) else arg for arg in unit.argv]
+        # The file watcher only costs CPU in a test (production runs from a fixed checkout).
+        argv += ["--server.fileWatcherType", "none"]
+        full_env = {**os.environ, "PYTHONPATH": str(ROOT), **unit.env, **env}
         with log_path.open("wb") as log:
-            proc = subprocess.Popen(cmd, cwd=ROOT, env=full_env, stdout=log,
+            proc = subprocess.Popen(argv, cwd=unit.cwd, env=full_env, stdout=log,
                                     stderr=subprocess.STDOUT)
         servers.append(StreamlitServer(script, port, proc, log_path, dict(env)))
     deadline = time.monotonic() + timeout_s

@@ -45,6 +45,9 @@ def up(args: argparse.Namespace) -> int:
         print(f"Filling the demo study with {args.testers} simulated testers…", flush=True)
         print(demo.generate(engine, args.testers).summary(), flush=True)
         refresh(engine, study.study_id)  # the dashboard's first visit reads this
+    for other, report in demo.fill_game_demo_studies(engine, args.testers):  # every game's
+        print(f"{other.title}: {report.summary()}", flush=True)
+        refresh(engine, other.study_id)
     password = auth.ensure_password()
     if password:
         auth.announce_password(password, sys.stdout)

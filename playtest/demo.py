@@ -18,6 +18,11 @@ post-play survey. The error model:
 The designer's dashboard should find these three truths: see the README, "What the demo
 should show".
 
+Studies of the other registered games get simulated testers too: they consent, are
+assigned, answer their game's surveys the same way, and play whole games of their
+study's game through the engine core's clicks (:mod:`playtest.demo_play`: every click
+logged, refused ones with the engine's refusal reason).
+
 The records go through ``playtest import`` (validated, all or nothing), so a demo study
 is also a test of the exchange format.
 
@@ -45,9 +50,9 @@ from sqlalchemy.engine import Engine
 
 from engine.players import make_player
 from engine.vapoosh import Brown
-from playtest import demo_sequence, services
+from playtest import demo_play, demo_sequence, services
 from playtest.game_controller import PlayController
-from playtest.games.registry import games
+from playtest.games.registry import game_plugin, games
 from playtest.messages import MessageCatalog, MessageError, load_catalog, speed
 from playtest.storage import repository as repo
 from playtest.storage.exchange import ImportReport, import_jsonl
@@ -59,7 +64,7 @@ DEMO_STUDY_ID = "demo"
 
 
 class DemoUnavailableError(ValueError):
-    """The study's game has no simulated testers (only the first game's demo has them)."""
+    """The study's game has no simulated testers (its states cannot be clicked through)."""
 
 
 def demo_config() -> StudyConfig:
@@ -92,17 +97,51 @@ def ensure_demo_study(engine: Engine) -> repo.Study:
 
 def ensure_game_demo_studies(engine: Engine) -> list[repo.Study]:
     """A demo study per registered game other than the first (whose demo study is
-    :data:`DEMO_STUDY_ID`, with simulated testers): ``demo-<game>``, created once, with
-    the game's default rules and surveys and a tester against the computer, so each game
-    can be tried at once from its tester link."""
+    :data:`DEMO_STUDY_ID`): ``demo-<game>``, created once, with the game's default rules,
+    seats and surveys (:func:`game_demo_config`), so each game can be tried at once from
+    its tester link; ``playtest up`` fills them with simulated testers
+    (:func:`fill_game_demo_studies`)."""
     studies = []
     for plugin in games()[1:]:
         study_id = f"{DEMO_STUDY_ID}-{plugin.name}"
         study = repo.get_study(engine, study_id) or services.create_study(
             engine, title=f"{plugin.title} demo study", study_id=study_id,
-            config=StudyConfig(game=plugin.name))  # the game's default seats
+            config=game_demo_config(plugin.name))  # the game's default seats
         studies.append(study)
     return studies
+
+
+def game_demo_config(game: str) -> StudyConfig:
+    """A game's demo study: its default rules, seats and surveys, and one experiment
+    every board has (options highlighted or not), so the dashboard's experiment pages
+    have arms to compare."""
+    return StudyConfig(game=game, experiments=[
+        Experiment(key="highlight", target="ui:highlight_options",
+                   variants={"off": False, "on": True})])
+
+
+def fill_game_demo_studies(engine: Engine, testers: int) -> list[tuple[repo.Study, ImportReport]]:
+    """``playtest up``: simulated testers for each game's demo study that has none yet
+    (:func:`ensure_game_demo_studies`), so the dashboard of every game has data."""
+    filled = []
+    for study in ensure_game_demo_studies(engine):
+        if testers > 0 and not repo.list_participants(engine, study.study_id):
+            filled.append((study, generate(engine, testers, study=study)))
+    return filled
+
+
+def check_simulated(study_id: str, config: StudyConfig) -> None:
+    """Raise :class:`DemoUnavailableError` unless testers can be simulated on the study's
+    game: the dice-and-tiles screen's game, or a game whose states are clicked through
+    the engine core (:class:`engine.core.PlayableState`)."""
+    if config.game == demo_config().game:
+        return
+    plugin = game_plugin(config.game)
+    state = plugin.make_game(config.rules, len(config.seats)).new_initial_state()
+    if not demo_play.supports(state):
+        raise DemoUnavailableError(
+            f"study {study_id} plays {config.game!r}, whose states cannot be clicked "
+            f"through (play the study from its tester link instead)")
 
 
 def _iso(moment: datetime) -> str:
@@ -186,6 +225,7 @@ class SimulatedTester:
         self.pace = math.exp(rng.gauss(0.0, 0.3)) * (1.3 if self.child else 1.0)
         self.enjoyment = min(max(rng.gauss(0.7, 0.15), 0.0), 1.0)
         self.player: Any = None  # made on the first move (see tester_player)
+        self.moves_made = 0  # other games' moves (playtest.demo_play's learning)
 
 
 def _wrong_tile(ctrl: PlayController, kind: str, rng: random.Random) -> tuple[int, int] | None:
@@ -351,7 +391,8 @@ def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datet
         if survey_id is None:
             return
         # The form the app gives this tester (children's, or adults' after "An adult").
-        definition = load_survey(services.survey_id_for(survey_id, phase, child=tester.child))
+        definition = load_survey(services.survey_id_for(survey_id, phase, child=tester.child,
+                                                    game=config.game))
         profile = {"enjoyment": tester.enjoyment, "confusion": 1 - tester.rules, "skip": 0.2}
         answers = plausible_answers(definition, rng, profile)
         clock[0] += rng.uniform(40_000, 150_000) * tester.pace
@@ -368,12 +409,21 @@ def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datet
     survey("pre", config.pre_survey)
     page("play")
     ms_visible = speed(effective.speed).message_ms
+    controller_game = effective.game == demo_config().game  # the dice-and-tiles screen's
     games = config.games_per_tester + (1 if rng.random() < 0.2 else 0)
     quits = rng.random() < 0.08 * (1 - tester.enjoyment)
     for _ in range(games):
         game_id = uuid.UUID(int=rng.getrandbits(128)).hex
         recorder = _Recorder(out, participant_id, session_id, clock, seq, game_id)
         seed = rng.randrange(1 << 31)
+        if not controller_game:  # any other game: through the engine core's clicks
+            demo_play.play_game(game_plugin(effective.game), rules=effective.rules,
+                                seats=effective.seats, seed=seed, game_id=game_id,
+                                tester=tester, highlight=effective.highlight_options,
+                                log=recorder.log, clock=clock)
+            if quits:
+                break
+            continue
         ctrl = PlayController(game_id=game_id, game=effective.game, rules=effective.rules,
                               seats=effective.seats,
                               seed=seed, actions=(), sink=recorder, clock_ms=lambda: clock[0],
@@ -482,11 +532,7 @@ def generate(engine: Engine, testers: int, seed: int = 1,
     """
     study = study or ensure_demo_study(engine)
     config = services.study_config(study)
-    simulated = demo_config().game
-    if config.game != simulated:
-        raise DemoUnavailableError(
-            f"study {study.study_id} plays {config.game!r}: simulated testers exist only for "
-            f"{simulated!r} studies so far (play the study from its tester link instead)")
+    check_simulated(study.study_id, config)
     rng = random.Random(seed)
     # Testers added to a study that has some get places, seeds and arms of their own
     # (a tester's arrival time counts from its place: the last still an hour ago).

@@ -13,11 +13,13 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import Engine, select
 
+from engine.core import GameRecord
 from playtest import demo, services
 from playtest.cli import main
+from playtest.games.registry import DEFAULT_GAME, GAME_NAMES
 from playtest.storage import repository as repo
 from playtest.storage.db import dispose_engines
-from playtest.storage.models import assignments, events, participants
+from playtest.storage.models import assignments, events, participants, responses
 from playtest.storage.privacy import delete_participant
 from playtest.study_config import StudyConfig
 
@@ -101,17 +103,43 @@ def test_testers_added_after_a_deletion_take_new_places_and_arrive_in_the_past(
         assert participant is not None and participant.created_at.replace(tzinfo=UTC) < now
 
 
-def test_a_demo_run_on_a_study_of_a_game_without_simulated_testers_says_so(
+@pytest.mark.parametrize("game", [name for name in GAME_NAMES if name != DEFAULT_GAME])
+def test_a_demo_run_fills_another_game_s_study_with_whole_clicked_games(
     engine: Engine, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-    tmp_path: object,
+    tmp_path: object, game: str,
 ) -> None:
-    from playtest.demo import ensure_game_demo_studies
-
+    """Every game's demo study gets testers who play whole games of that game by clicks:
+    refused clicks carry the engine's refusal reason, each game's record replays to its
+    end, and the surveys and the experiment's arms are there."""
     monkeypatch.chdir(str(tmp_path))
-    other = ensure_game_demo_studies(engine)[0]
+    study = {s.game: s for s in demo.ensure_game_demo_studies(engine)}[game]
     status, out, err = _cli(engine, monkeypatch, capsys,
-                            "demo", "--testers", "3", "--study", other.study_id)
-    assert status == 2
-    assert len(err.strip().splitlines()) == 1
-    assert f"study {other.study_id} plays" in err and "simulated testers exist only" in err
-    assert _participants(engine, other.study_id) == []
+                            "demo", "--testers", "8", "--study", study.study_id)
+    assert status == 0, err
+    assert "8 participants" in out
+    assert len(_participants(engine, study.study_id)) == 8
+    with engine.connect() as conn:
+        rows = conn.execute(select(events.c.type, events.c.props, events.c.game_id)
+                            .join(participants,
+                                  participants.c.participant_id == events.c.participant_id)
+                            .where(participants.c.study_id == study.study_id)
+                            .order_by(events.c.session_id, events.c.seq)).all()
+        answered = conn.execute(select(responses.c.participant_id).distinct()
+                                .join(participants, participants.c.participant_id
+                                      == responses.c.participant_id)
+                                .where(participants.c.study_id == study.study_id)).all()
+    assert len(answered) == 8
+    starts = [props for kind, props, _ in rows if kind == "game_start"]
+    assert starts and all(p["game"] == game for p in starts)
+    clicks = [props for kind, props, _ in rows if kind == "click"]
+    refused = [c for c in clicks if c["ok"] is False]
+    assert refused and all(c["reason"] for c in refused)
+    ends = [props for kind, props, _ in rows if kind == "game_end"]
+    assert len(ends) == len(starts)
+    for start, end in zip(starts, ends, strict=True):
+        record = GameRecord(game, start["rules"], len(start["seats"]), tuple(end["record"]))
+        final = record.replay()
+        assert final.is_terminal()
+        assert end["turns"] == len(end["record"])
+    arms = _arms(engine, study.study_id)["highlight"]
+    assert sorted(arms.values()) == [4, 4]

@@ -1,0 +1,314 @@
+"""Simulated testers' games for any registered game, through the engine core alone.
+
+The demo's testers play whole games of the study's game the way a person does on its
+board: the engine's :class:`engine.core.PlayableState` says which targets a click may
+choose (``legal_targets``) and what a click means (``click``), so a chosen move becomes
+the clicks that make it (a brick picked up, then its new point; a cell, then a tile), and
+a slip becomes a click the engine refuses, logged with the engine's refusal reason. The
+events are those of the games' own play steps (telemetry-format.md): ``game_start``, one
+``click`` per click (``seat``, ``target``, the game's own fields of
+:attr:`engine.core.ClickResult.fields`, ``ok``, ``ms``, ``via``, and ``reason`` when
+refused), the engine's events of every action (``place``, ``wall``, ``grow`` … with
+``seat``, ``tiles`` and the event's data), ``ai_move`` for the computer's actions,
+``rules_open``/``rules_close`` after some refusals, and ``game_end`` with the record.
+
+Who moves:
+
+- a seat ``"human"``: the simulated tester, choosing moves with the game's middle
+  computer level (:func:`engine.players.levels`) when the tester knows the rules well,
+  else its easiest (a random legal move when the game registers no levels);
+- a seat ``"ai:<level>"``: that registered level (a random legal move when the game
+  has none of that name), seeded per game;
+- the chance player (dice, draws, meteors): :func:`engine.core.sample_chance`;
+- seats the study does not list (a solo game's computer colours): a random legal move.
+
+Error model (generic, no game's rules in it): before each click of a move the tester
+may first click a target the rules refuse now (one of the game's targets seen so far
+that is not legal for the current selection), the more often the less sure of the rules
+the tester is and the fewer moves the tester has made (:data:`LEARNING_MOVES`), and half as often with options highlighted (a game may name more targets
+a person might click by mistake: :func:`slip_hook`); a refused click leaves the
+selection as it was (other slips are not simulated). Times: a lognormal pause before
+each click, longer after a refusal.
+
+>>> from playtest.games.registry import games
+>>> plugin = games()[1]
+>>> state = plugin.make_game(plugin.default_rules, len(plugin.default_seats)).new_initial_state()
+>>> paths = click_paths(state)
+>>> all(len(path) >= 1 for path in paths.values()) and set(paths) <= set(state.legal_actions())
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from engine.core import CHANCE, ClickResult, Event, PlayableState, sample_chance
+from engine.players import Player, PlayerError, RandomPlayer, levels, make_player
+
+#: Steps of one move a click path may take (pick up, then put down, then a third).
+MAX_CLICKS = 3
+#: A game that runs longer than this many actions is cut off (a draw by length).
+MAX_ACTIONS = 1500
+#: After this many moves a tester slips half as often as on the first (and a third as
+#: often after twice as many).
+LEARNING_MOVES = 12
+
+Log = Callable[[str, dict[str, Any]], None]
+
+
+class Profile(Protocol):
+    """What the error model reads of a simulated tester (:class:`playtest.demo.SimulatedTester`)."""
+
+    rng: random.Random
+    rules: float  # 0 … 1: how sure of the rules
+    pace: float  # a multiplier of every pause
+    moves_made: int  # moves made so far, in every game (testers learn: fewer slips)
+
+
+def supports(state: Any) -> bool:
+    """Whether a state can be clicked through (the engine core's PlayableState)."""
+    return isinstance(state, PlayableState)
+
+
+def click_paths(state: Any, selection: Sequence[str] = ()) -> dict[int, tuple[str, ...]]:
+    """Every action a tester can make by clicking from ``selection``, with the shortest
+    clicks that make it (breadth first; ties in the order of ``legal_targets``)."""
+    paths: dict[int, tuple[str, ...]] = {}
+    frontier: list[tuple[tuple[str, ...], tuple[str, ...]]] = [(tuple(selection), ())]
+    seen = {tuple(selection)}
+    for _ in range(MAX_CLICKS):
+        following: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+        for held, clicks in frontier:
+            for target in state.legal_targets(held):
+                result: ClickResult = state.click(target, held)
+                if result.action is not None:
+                    paths.setdefault(result.action, (*clicks, target))
+                elif result.refusal is None:
+                    after = tuple(result.selection)
+                    if after not in seen:
+                        seen.add(after)
+                        following.append((after, (*clicks, target)))
+        frontier = following
+        if not frontier:
+            break
+    return paths
+
+
+def slip_hook(game: str) -> Callable[[Any, Sequence[str]], Sequence[str]] | None:
+    """The game's ``slip_targets(state, selection)``: the targets a person might click by
+    mistake that the legal targets seen so far do not cover (empty board cells, void
+    squares …), from the game's optional ``playtest/games/<game>/demo.py``; None without."""
+    try:
+        module = importlib.import_module(f"playtest.games.{game}.demo")
+    except ModuleNotFoundError:
+        return None
+    hook = getattr(module, "slip_targets", None)
+    return hook if callable(hook) else None
+
+
+def click_path(state: Any, action: int) -> tuple[str, ...] | None:
+    """The clicks that make ``action`` (depth first, stopping at the first found), or None
+    when no click makes it."""
+
+    def search(held: tuple[str, ...], clicks: tuple[str, ...],
+               seen: set[tuple[str, ...]]) -> tuple[str, ...] | None:
+        if len(clicks) >= MAX_CLICKS:
+            return None
+        deeper: list[tuple[str, tuple[str, ...]]] = []
+        for target in state.legal_targets(held):
+            result: ClickResult = state.click(target, held)
+            if result.action == action:
+                return (*clicks, target)
+            after = tuple(result.selection)
+            if result.action is None and result.refusal is None and after not in seen:
+                seen.add(after)
+                deeper.append((target, after))
+        for target, after in deeper:
+            found = search(after, (*clicks, target), seen)
+            if found is not None:
+                return found
+        return None
+
+    return search((), (), {()})
+
+
+def click_props(seat: int, target: str, result: ClickResult, ms: int) -> dict[str, Any]:
+    """The props of a ``click`` event (telemetry-format.md, ``click`` for other games).
+
+    >>> from engine.core import Refusal
+    >>> click_props(1, "d5", ClickResult(None, Refusal("walled", "…"), (), {"point": "d5"}), 812)
+    {'seat': 1, 'target': 'd5', 'point': 'd5', 'ok': False, 'ms': 812, 'via': 'mouse', 'reason': 'walled'}
+    """
+    props: dict[str, Any] = {"seat": seat, "target": target, **dict(result.fields)}
+    props.update({"ok": result.ok, "ms": ms, "via": "mouse"})
+    if result.refusal is not None:
+        props["reason"] = result.refusal.reason
+    return props
+
+
+def event_props(event: Event) -> dict[str, Any]:
+    """An engine event as telemetry props: ``seat``, ``tiles`` and the event's data."""
+    return {"seat": event.seat, "tiles": [list(t) for t in event.tiles], **dict(event.data)}
+
+
+def _level_player(game: str, level: str | None, seed: int) -> Player:
+    if level is not None:
+        try:
+            return make_player(level, seed, game=game)
+        except PlayerError:
+            pass
+    return RandomPlayer(seed)
+
+
+def habit_level(game: str, rules_sure: float) -> str | None:
+    """The computer level whose choices stand for a tester's: the middle one for testers
+    sure of the rules, the easiest for the others (None: the game registers none)."""
+    try:
+        names = levels(game)
+    except PlayerError:
+        return None
+    return names[min(1, len(names) - 1)] if rules_sure >= 0.6 else names[0]
+
+
+@dataclass
+class _Clock:
+    """The simulated clock (ms since the epoch), shared with the caller."""
+
+    now: list[float]
+
+    def wait(self, ms: float) -> None:
+        self.now[0] += ms
+
+
+def outcome(state: Any, seats: Sequence[str], last: Sequence[Event]) -> tuple[int | None, str]:
+    """The winner (a 1-based seat the study lists, None for a draw or a solo loss) and
+    the reason of a finished game (the final event's, else its kind)."""
+    returns = list(state.returns()) if state.is_terminal() else []
+    winner = next((s + 1 for s, r in enumerate(returns)
+                   if r > 0 and s < len(seats) and r == max(returns)), None)
+    final = next((e for e in reversed(last) if e.kind in ("win", "draw", "loss")), None)
+    if final is None:
+        return winner, "over" if state.is_terminal() else "unfinished"
+    return winner, str(final.data.get("reason", final.kind))
+
+
+def play_game(plugin: Any, *, rules: Any, seats: Sequence[str], seed: int, game_id: str,
+              tester: Profile, highlight: bool, log: Log, clock: list[float]) -> int:
+    """Play one whole game of ``plugin``'s game, logging its telemetry with ``log``;
+    returns the number of actions. ``clock`` (ms) advances by the simulated pauses."""
+    rng = tester.rng
+    timer = _Clock(clock)
+    game = plugin.make_game(rules, len(seats))
+    state = game.new_initial_state()
+    log("game_start", {"game_id": game_id, "game": plugin.name, "rules": game.rules_obj(),
+                       "seats": list(seats), "seed": seed})
+    habit = habit_level(plugin.name, tester.rules)
+    slips = slip_hook(plugin.name)
+    computers: dict[int, Player] = {}
+    seen_targets: set[str] = set()
+    actions: list[Any] = []
+    last: list[Event] = []
+    for _ in range(MAX_ACTIONS):
+        if state.is_terminal():
+            break
+        mover = state.current_player()
+        if mover == CHANCE:
+            action = sample_chance(state, rng)
+        elif mover < len(seats) and seats[mover] == "human":
+            chooser = _level_player(plugin.name, habit, rng.randrange(1 << 30))
+            action = _tester_move(state, mover + 1, chooser, tester, highlight, seen_targets,
+                                  slips, log, timer)
+        else:
+            if mover not in computers:
+                seat = seats[mover] if mover < len(seats) else ""
+                level = seat.split(":", 1)[1] if seat.startswith("ai:") else None
+                computers[mover] = _level_player(plugin.name, level, seed * 1009 + mover)
+            action = computers[mover].decide(state).action
+            timer.wait(rng.uniform(600, 1400))
+        as_json = game.action_to_json(action)
+        last = state.apply_action(action)
+        actions.append(list(as_json))
+        if mover >= 0 and not (mover < len(seats) and seats[mover] == "human"):
+            log("ai_move", {"seat": mover + 1, "action": as_json})
+        for event in last:
+            log(event.kind, event_props(event))
+    winner, reason = outcome(state, seats, last)
+    log("game_end", {"game_id": game_id, "winner": winner, "reason": reason,
+                     "turns": len(actions), "record": actions})
+    return len(actions)
+
+
+def _tester_move(state: Any, seat: int, chooser: Player, tester: Profile, highlight: bool,
+                 seen_targets: set[str],
+                 slips: Callable[[Any, Sequence[str]], Sequence[str]] | None, log: Log,
+                 timer: _Clock) -> int:
+    """The tester's clicks for one move (refused slips first, sometimes); the action.
+
+    A refused click either leaves the selection as it was or drops it (then the tester
+    starts the move again from its first click); a slip that would select something else
+    is not simulated.
+    """
+    rng = tester.rng
+    seen_targets.update(state.legal_targets(()))
+    action = chooser.decide(state).action
+    path = click_path(state, action)
+    if path is None:
+        paths = click_paths(state)
+        if not paths:  # a move no click makes (a pass): the screen's button
+            timer.wait(rng.lognormvariate(math.log(1500 * tester.pace), 0.3))
+            return action
+        action = rng.choice(sorted(paths))
+        path = paths[action]
+    learning = 1 / (1 + tester.moves_made / LEARNING_MOVES)
+    slip = (1 - tester.rules) * 0.8 * learning * (0.5 if highlight else 1.0)
+    tester.moves_made += 1
+    selection: tuple[str, ...] = ()
+    step = 0
+    slips_left = 3
+    while step < len(path):
+        elapsed = rng.lognormvariate(math.log(1600 * tester.pace), 0.45)
+        while slips_left > 0 and rng.random() < slip:
+            slips_left -= 1
+            candidates = seen_targets | set(slips(state, selection) if slips else ())
+            wrong = sorted(candidates - set(state.legal_targets(selection)))
+            if not wrong:
+                break
+            pick = rng.choice(wrong)
+            refused = state.click(pick, selection)
+            if refused.refusal is None or tuple(refused.selection) not in (selection, ()):
+                continue  # not a refusal: not simulated
+            timer.wait(elapsed)
+            log("click", click_props(seat, pick, refused, round(elapsed)))
+            if rng.random() < 0.25 * (1 - tester.rules):
+                context = refused.refusal.reason
+                log("rules_open", {"context": context})
+                timer.wait(rng.uniform(5000, 20000))
+                log("rules_close", {"context": context})
+            elapsed = rng.lognormvariate(math.log(2200 * tester.pace), 0.4)
+            if tuple(refused.selection) != selection:  # dropped: start the move again
+                selection, step = (), 0
+        timer.wait(elapsed)
+        target = path[step]
+        result = state.click(target, selection)
+        log("click", click_props(seat, target, result, round(elapsed)))
+        selection = tuple(result.selection)
+        seen_targets.update(state.legal_targets(selection))
+        step += 1
+    return action
+
+
+def counts(records: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """Events by type (for tests and the demo's summary).
+
+    >>> counts([{"type": "click"}, {"type": "click"}, {"type": "place"}])
+    {'click': 2, 'place': 1}
+    """
+    out: dict[str, int] = {}
+    for record in records:
+        out[str(record["type"])] = out.get(str(record["type"]), 0) + 1
+    return out
