@@ -316,3 +316,21 @@ def test_report_sections_rows_are_json_and_match_the_summary(
     assert [r["reason"] for r in refusals] == ["own_square"]
     for chart in ANALYTICS.charts:
         assert chart.build(data).data, chart.name
+
+
+def test_page_tables_show_each_rate_with_its_interval(
+    planted: tuple[StudyData, dict[str, Any]],
+) -> None:
+    from analytics.games.dokusen import ANALYTICS
+
+    data, _ = planted
+    frames = {s.key: s.frame(data) for s in ANALYTICS.sections if s.frame is not None}
+    summary = stage_summary(data).set_index("stage")
+    for row in frames["stages"].itertuples():
+        s = summary.loc[row.stage]
+        assert row.win == f"{s['win_rate']:.0%} ({s['win_low']:.0%}–{s['win_high']:.0%})"
+        assert row.flips.startswith(f"{s['flip_rate']:.0%} (")
+        assert row.rounds.startswith(f"{s['rounds_median']:g}")
+    (refusal,) = frames["refusals"].itertuples()
+    assert refusal.code == "own_square" and "already own" in refusal.reason
+    assert refusal.rate.endswith("%)")

@@ -97,8 +97,50 @@ def _refusal_rows(data: StudyData, top: int, min_attempts: int) -> list[dict[str
     return out
 
 
+def _share(value: Any, low: Any, high: Any) -> str:
+    """``83 % (66–93 %)``; ``–`` without data, no interval when it is not defined."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    if low is None or high is None or any(math.isnan(v) for v in (low, high)):
+        return f"{value:.0%}"
+    return f"{value:.0%} ({low:.0%}–{high:.0%})"
+
+
+def _median(value: Any, low: Any, high: Any) -> str:
+    if value is None or math.isnan(value):
+        return "–"
+    if math.isnan(low) or math.isnan(high):
+        return f"{value:g} (under 6 games)"
+    return f"{value:g} ({low:g}–{high:g})"
+
+
 def _stages_for_people(data: StudyData) -> pd.DataFrame:
-    return stage_summary(data)
+    """The per-stage table as the page shows it: each rate with its 95 % interval."""
+    table = stage_summary(data)
+    return pd.DataFrame({
+        "stage": table["stage"], "games": table["games"], "testers": table["testers"],
+        "first_finished": table["first_finished"],
+        "win": [_share(v, lo, hi) for v, lo, hi in
+                zip(table["win_rate"], table["win_low"], table["win_high"], strict=True)],
+        "rounds": [_median(v, lo, hi) for v, lo, hi in
+                   zip(table["rounds_median"], table["rounds_low"], table["rounds_high"],
+                       strict=True)],
+        "placements": table["placements"],
+        "flips": [_share(v, lo, hi) for v, lo, hi in
+                  zip(table["flip_rate"], table["flip_low"], table["flip_high"], strict=True)],
+        "taken": [_share(v, None, None) for v in table["taken_rate"]],
+    })
+
+
+def _refusals_for_people(data: StudyData) -> pd.DataFrame:
+    table = decisions.reason_table(data)
+    return pd.DataFrame({
+        "reason": table["reason"].map(lambda r: decisions.REASON_WORDS.get(r, r)),
+        "code": table["reason"], "decisions_with": table["decisions_with"],
+        "occasions": table["occasions"],
+        "rate": [_share(v, lo, hi) for v, lo, hi in
+                 zip(table["rate"], table["ci_low"], table["ci_high"], strict=True)],
+        "refusals": table["refusals"], "testers": table["testers"]})
 
 
 def _stage_figure(data: StudyData) -> go.Figure:
@@ -113,7 +155,7 @@ def _stage_figure(data: StudyData) -> go.Figure:
             error_y={"type": "data", "symmetric": False,
                      "array": (table[high] - table[col]).clip(lower=0),
                      "arrayminus": (table[col] - table[low]).clip(lower=0)}))
-    fig.update_layout(barmode="group", title="Per stage: win rate and fresh flips (95 % intervals)",
+    fig.update_layout(barmode="group", title="Per stage, with 95 % intervals",
                       yaxis={"title": "share", "tickformat": ".0%", "range": [0, 1]},
                       xaxis={"title": "stage"}, legend={"orientation": "h", "y": -0.25},
                       margin={"l": 40, "r": 10, "t": 50, "b": 40})
@@ -133,7 +175,8 @@ ANALYTICS = GameAnalytics(
     families=(
         Family("rule", decisions.RULE_DEFINITION, 1.0, decisions.reason_tallies,
                decisions.reason_label, decisions.reason_action),
-        Family("flip", decisions.FLIP_DEFINITION, 1.0, decisions.flip_tallies,
+        # a surprise, not a wrong click: the impact of a pause (analytics.severity)
+        Family("flip", decisions.FLIP_DEFINITION, 0.5, decisions.flip_tallies,
                decisions.flip_label, decisions.flip_action),
     ),
     actions=decisions.ACTIONS,
@@ -156,12 +199,9 @@ ANALYTICS = GameAnalytics(
             frame=_stages_for_people,
             page_columns={"stage": "Stage", "games": "Games", "testers": "Testers",
                           "first_finished": "First games finished",
-                          "win_rate": "First-attempt win rate", "win_low": "95 % low",
-                          "win_high": "95 % high", "rounds_median": "Rounds (median)",
-                          "rounds_low": "Rounds 95 % low", "rounds_high": "Rounds 95 % high",
-                          "placements": "Placements", "flip_rate": "Fresh-flip rate",
-                          "flip_low": "Flip 95 % low", "flip_high": "Flip 95 % high",
-                          "taken_rate": "Taken rate"}),
+                          "win": "First-attempt win rate (95 %)",
+                          "rounds": "Rounds: median (95 %)", "placements": "Placements",
+                          "flips": "Fresh-flip rate (95 %)", "taken": "Taken rate"}),
         ReportSection(
             "refusals", "Refused clicks by reason", _refusal_rows, (
                 Column("reason", "reason"), Column("decisions with it", "decisions_with"),
@@ -171,10 +211,10 @@ ANALYTICS = GameAnalytics(
             empty="No click was refused.",
             heading="Refused clicks by reason",
             caption=REFUSALS_CAPTION,
-            frame=decisions.reason_table,
-            page_columns={"reason": "Reason", "decisions_with": "Decisions with it",
-                          "occasions": "Decisions", "rate": "Rate", "ci_low": "95 % low",
-                          "ci_high": "95 % high", "refusals": "Refused clicks",
+            frame=_refusals_for_people,
+            page_columns={"reason": "Refused because the tester", "code": "Reason code",
+                          "decisions_with": "Placements with it", "occasions": "Placements",
+                          "rate": "Rate (95 %)", "refusals": "Refused clicks",
                           "testers": "Testers"}),
     ),
     charts=(

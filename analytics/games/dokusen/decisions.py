@@ -177,7 +177,7 @@ def flip_tallies(data: StudyData, attempted: pd.DataFrame, later: pd.Series
         "candidate": flips["stage"], "participant_id": flips["participant_id"],
         "later": flips["game_id"].to_numpy() != flips["participant_id"].map(first).to_numpy(),
         "trouble": flips["flipped"].astype(bool)})
-    return occasion_tallies(frame, "flip", 0.0, 1.0), None
+    return occasion_tallies(frame, "flip", 0.0, 0.5), None
 
 
 def reason_label(name: str, extra: dict[str, Any]) -> str:
