@@ -165,3 +165,50 @@ def test_a_stage_parameter_is_ab_tested_through_a_rules_experiment(
     settings["experiments"][0]["variants"]["B"] = bad
     with pytest.raises(StudyConfigError, match=r"changes\.S7\.meteors\.every"):
         parse_study_config(settings)
+
+
+def test_demo_testers_progress_through_the_course_against_the_stage_levels(db: Engine) -> None:
+    """``playtest demo`` on a Dokusen course: each simulated tester's games follow the
+    progression (a stage after a won one, the same after a loss), and the computer
+    colours play their stages' levels (S6's orange is greedy: every move it made is the
+    greedy square of the position)."""
+    from engine.dokusen.ai import greedy_action
+    from engine.dokusen.state import DokusenGame
+    from playtest.study_config import parse_study_config
+
+    course = ["S1", "S4", "S6"]
+    config = parse_study_config({"game": "dokusen", "rules": {"stages": course},
+                                 "games_per_tester": 5, "pre_survey": None,
+                                 "post_survey": None})
+    study = services.create_study(db, title="demo course", config=config, study_id="dc")
+    demo.generate(db, 6, seed=4, study=study, workers=1)
+    table = EventRow.__table__  # type: ignore[attr-defined]
+    with db.connect() as conn:
+        rows = conn.execute(select(table.c.participant_id, table.c.type, table.c.props)
+                            .order_by(table.c.participant_id, table.c.session_id,
+                                      table.c.seq)).all()
+    games: dict[str, list[dict[str, Any]]] = {}
+    for pid, kind, props in rows:
+        if kind == "game_start":
+            games.setdefault(pid, []).append({"stage": props["rules"], "actions": None})
+        elif kind in ("win", "loss"):
+            games[pid][-1]["result"] = kind
+        elif kind == "game_end":
+            games[pid][-1]["actions"] = props["record"]
+    assert len(games) == 6
+    reached = set()
+    for played in games.values():
+        expected = "S1"
+        for game in played:
+            assert game["stage"] == expected
+            reached.add(game["stage"])
+            if game.get("result") == "win" and course.index(expected) + 1 < len(course):
+                expected = course[course.index(expected) + 1]
+            if game["stage"] == "S6" and game["actions"]:
+                state = DokusenGame("S6").new_initial_state()
+                for action in game["actions"]:
+                    code = state.game.action_from_json(action)
+                    if state.current_player() == 1:
+                        assert code == greedy_action(state)
+                    state.apply_action(code)
+    assert reached == {"S1", "S4", "S6"}
