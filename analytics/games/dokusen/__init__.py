@@ -197,11 +197,12 @@ ANALYTICS = GameAnalytics(
             heading="Per stage: win rate, rounds, fresh flips",
             caption=STAGES_CAPTION,
             frame=_stages_for_people,
-            page_columns={"stage": "Stage", "games": "Games", "testers": "Testers",
-                          "first_finished": "First games finished",
-                          "win": "First-attempt win rate (95 %)",
-                          "rounds": "Rounds: median (95 %)", "placements": "Placements",
-                          "flips": "Fresh-flip rate (95 %)", "taken": "Taken rate"}),
+            # the rates first: on a phone the table scrolls sideways
+            page_columns={"stage": "Stage", "win": "First-attempt win rate (95 %)",
+                          "rounds": "Rounds: median (95 %)",
+                          "flips": "Fresh-flip rate (95 %)", "games": "Games",
+                          "testers": "Testers", "first_finished": "First games finished",
+                          "placements": "Placements", "taken": "Taken rate"}),
         ReportSection(
             "refusals", "Refused clicks by reason", _refusal_rows, (
                 Column("reason", "reason"), Column("decisions with it", "decisions_with"),
@@ -212,10 +213,10 @@ ANALYTICS = GameAnalytics(
             heading="Refused clicks by reason",
             caption=REFUSALS_CAPTION,
             frame=_refusals_for_people,
-            page_columns={"reason": "Refused because the tester", "code": "Reason code",
+            page_columns={"reason": "Refused because the tester", "rate": "Rate (95 %)",
                           "decisions_with": "Placements with it", "occasions": "Placements",
-                          "rate": "Rate (95 %)", "refusals": "Refused clicks",
-                          "testers": "Testers"}),
+                          "refusals": "Refused clicks", "testers": "Testers",
+                          "code": "Reason code"}),
     ),
     charts=(
         Chart("Refused clicks by reason", _wrong_by_reason, "dokusen_reasons", group="wrong"),
