@@ -370,6 +370,8 @@ def _strength_text(result: dict[str, Any]) -> str:
             f"{row['losses']:>7}{row['draws']:>6}{row['share']:>10.1%}  {interval:<16}"
             f"{row['seconds']:>8.0f}  {verdict}"
         )
+    for note in dict.fromkeys(row["note"] for row in result["strength"] if row.get("note")):
+        lines.append(note)
     for a in result.get("agreement", []):
         c, s = a["choice"], a["agree"]
         lines.append(

@@ -183,5 +183,9 @@ def strength_rows(
         for row in stage_win_rates(list(LEVELS), games, seed, [stage], counts):
             row["verdict"] = (
                 "wins" if row["low"] > 0.5 else ("loses" if row["high"] < 0.5 else "unclear"))
+            row["note"] = (
+                "dokusen has one player: 'level on stage' is the level as the tester against "
+                "the stage's own computer colours and meteors; its stages won, 95% Wilson "
+                "interval (greedy and lookahead play a stage without chance once)")
             rows.append(row)
     return rows

@@ -128,3 +128,12 @@ def test_every_built_in_stage_is_won_by_a_good_player() -> None:
     for stage in builtin_stages():
         (row,) = stage_win_rates(["lookahead"], games=3, seed=5, stages=[stage])
         assert row["wins"] >= 2, (stage.id, row["wins"])
+
+
+def test_bench_strength_text_prints_dokusen_rows_with_their_meaning() -> None:
+    from benchmarks.bench_engine import _strength_text
+
+    rows = strength_rows(games=2, search_games=1, seed=1, stages=["S1"])
+    text = _strength_text({"seed": 1, "strength": rows})
+    assert "greedy on S1" in text and "search on S1" in text
+    assert text.count("dokusen has one player") == 1
