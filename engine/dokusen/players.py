@@ -52,8 +52,9 @@ from engine.players.base import Decision, capitalised
 
 __all__ = ["LEVELS", "SEARCH_BUDGET", "play_stage", "stage_win_rates", "strength_rows"]
 
-#: Positions one ``search`` decision may create: two full plies on the 8×8 stages.
-SEARCH_BUDGET = 6000
+#: Positions one ``search`` decision may create: two full plies on boards up to 50
+#: squares (S1-S5), one on the larger ones (it keeps the strength table quick).
+SEARCH_BUDGET = 2500
 
 
 class _RulePlayer(Player):
