@@ -77,7 +77,7 @@ def test_confusion_page_shows_stages_and_dokusen_confusion_points(
     stages_table.scroll_into_view_if_needed()
     expect(stages_table).to_be_visible(timeout=60_000)
     screenshot(page, f"dokusen-designer-stages-table-{size}")
-    refusals = page.locator("[data-testid=stDataFrame]").filter(has_text="Reason code")
+    refusals = page.locator("[data-testid=stDataFrame]").filter(has_text="Refused because the tester")
     refusals.scroll_into_view_if_needed()
     expect(refusals).to_be_visible(timeout=60_000)
 
