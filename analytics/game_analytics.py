@@ -79,6 +79,15 @@ class ReportSection:
     frame: Callable[[StudyData], pd.DataFrame] | None = None
     page_columns: Mapping[str, str] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # A table with two columns of one name cannot be drawn (pyarrow refuses it) and
+        # cannot be read: say which section and name at import, not on the designer's page.
+        for names in ([c.header for c in self.columns], list(self.page_columns.values())):
+            twice = sorted({n for n in names if names.count(n) > 1})
+            if twice:
+                raise ValueError(f"report section {self.key!r}: column names used twice: "
+                                 f"{', '.join(twice)}")
+
 
 @dataclass(frozen=True)
 class Chart:

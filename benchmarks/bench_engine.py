@@ -187,7 +187,13 @@ def strength(
     seed: int,
     rules: Any = None,
 ) -> list[dict[str, Any]]:
-    """Play every (stronger, weaker) pair of ``game``; one row per pair."""
+    """Play every (stronger, weaker) pair of ``game``; one row per pair. A game whose
+    ``players`` module has ``strength_rows`` (a one-player game: no level-against-level
+    match) gives its own rows in the same shape."""
+    own = getattr(importlib.import_module(f"engine.{game}.players"), "strength_rows", None)
+    if own is not None:
+        rows: list[dict[str, Any]] = own(games, search_games, seed)
+        return rows
     rules = default_rules(game) if rules is None else rules
     out = []
     for strong, weak in pairs:
@@ -287,7 +293,8 @@ def main(argv: list[str] | None = None) -> int:
             result["strength"] += strength(
                 g, pairs[g], args.games, args.search_games, args.seed, game_rules
             )
-            if args.agreement:
+            solo = hasattr(importlib.import_module(f"engine.{g}.players"), "strength_rows")
+            if args.agreement and not solo:
                 top = levels(g)
                 result["agreement"].append(
                     choice_and_agreement(g, top[-1], top[-2], args.agreement, args.seed, game_rules)
@@ -356,12 +363,15 @@ def _strength_text(result: dict[str, Any]) -> str:
     ]
     for row in result["strength"]:
         verdict = "beats" if row["low"] > 0.5 else ("loses" if row["high"] < 0.5 else "unclear")
+        verdict = row.get("verdict", verdict)
         interval = f"[{row['low']:.1%}, {row['high']:.1%}]"
         lines.append(
             f"{row['game']:<9}{row['pair']:<20}{row['games']:>6}{row['wins']:>6}"
             f"{row['losses']:>7}{row['draws']:>6}{row['share']:>10.1%}  {interval:<16}"
             f"{row['seconds']:>8.0f}  {verdict}"
         )
+    for note in dict.fromkeys(row["note"] for row in result["strength"] if row.get("note")):
+        lines.append(note)
     for a in result.get("agreement", []):
         c, s = a["choice"], a["agree"]
         lines.append(

@@ -414,15 +414,19 @@ def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datet
     controller_game = effective.game == demo_config().game  # the dice-and-tiles screen's
     games = config.games_per_tester + (1 if rng.random() < 0.2 else 0)
     quits = rng.random() < 0.08 * (1 - tester.enjoyment)
+    played: list[tuple[Any, int | None, str]] = []
+    next_rules = demo_play.demo_hook(effective.game, "game_rules")
     for _ in range(games):
         game_id = uuid.UUID(int=rng.getrandbits(128)).hex
         recorder = _Recorder(out, participant_id, session_id, clock, seq, game_id)
         seed = rng.randrange(1 << 31)
         if not controller_game:  # any other game: through the engine core's clicks
-            demo_play.play_game(game_plugin(effective.game), rules=effective.rules,
+            rules = effective.rules if next_rules is None else next_rules(effective.rules,
+                                                                           played)
+            demo_play.play_game(game_plugin(effective.game), rules=rules,
                                 seats=effective.seats, seed=seed, game_id=game_id,
                                 tester=tester, highlight=effective.highlight_options,
-                                log=recorder.log, clock=clock)
+                                log=recorder.log, clock=clock, played=played)
             if quits:
                 break
             continue

@@ -112,6 +112,21 @@ def slip_hook(game: str) -> Callable[[Any, Sequence[str]], Sequence[str]] | None
     return hook if callable(hook) else None
 
 
+def demo_hook(game: str, name: str) -> Callable[..., Any] | None:
+    """Another optional function of ``playtest/games/<game>/demo.py`` (None without):
+    ``computer_level(state, mover)``, the level of a computer seat the study does not list
+    (a solo game's computer colours); ``game_rules(rules, played)``, the rules of a
+    tester's next game from the study's and the ``(rules, reason)`` of the games played
+    (a game of stages: the stage reached); ``played`` holds ``(rules, winner, reason)``
+    of each game (``winner`` as :func:`outcome` gives it)."""
+    try:
+        module = importlib.import_module(f"playtest.games.{game}.demo")
+    except ModuleNotFoundError:
+        return None
+    hook = getattr(module, name, None)
+    return hook if callable(hook) else None
+
+
 def click_path(state: Any, action: int, hint: str = "",
                targets_of: Callable[[tuple[str, ...]], list[str]] | None = None
                ) -> tuple[str, ...] | None:
@@ -208,9 +223,11 @@ def outcome(state: Any, seats: Sequence[str], last: Sequence[Event]) -> tuple[in
 
 
 def play_game(plugin: Any, *, rules: Any, seats: Sequence[str], seed: int, game_id: str,
-              tester: Profile, highlight: bool, log: Log, clock: list[float]) -> int:
+              tester: Profile, highlight: bool, log: Log, clock: list[float],
+              played: list[tuple[Any, int | None, str]] | None = None) -> int:
     """Play one whole game of ``plugin``'s game, logging its telemetry with ``log``;
-    returns the number of actions. ``clock`` (ms) advances by the simulated pauses."""
+    returns the number of actions. ``clock`` (ms) advances by the simulated pauses;
+    ``played`` gets the game's ``(rules, winner, reason)``."""
     rng = tester.rng
     timer = _Clock(clock)
     game = plugin.make_game(rules, len(seats))
@@ -237,6 +254,8 @@ def play_game(plugin: Any, *, rules: Any, seats: Sequence[str], seed: int, game_
             if mover not in computers:
                 seat = seats[mover] if mover < len(seats) else ""
                 level = seat.split(":", 1)[1] if seat.startswith("ai:") else None
+                solo = demo_hook(plugin.name, "computer_level") if not seat else None
+                level = solo(state, mover) if solo is not None else level
                 computers[mover] = _level_player(plugin.name, level, seed * 1009 + mover)
             action = computers[mover].decide(state).action
             timer.wait(rng.uniform(600, 1400))
@@ -248,6 +267,8 @@ def play_game(plugin: Any, *, rules: Any, seats: Sequence[str], seed: int, game_
         for event in last:
             log(event.kind, event_props(event))
     winner, reason = outcome(state, seats, last)
+    if played is not None:
+        played.append((game.rules_obj(), winner, reason))
     log("game_end", {"game_id": game_id, "winner": winner, "reason": reason,
                      "turns": len(actions), "record": actions})
     return len(actions)

@@ -9,6 +9,9 @@ but the games it already stores.
 ('S3', ['S1', 'S2', 'S3'])
 >>> p.attempts["S2"], p.won_on_attempt("S2")
 (2, 2)
+>>> Progress.from_records([("S1", "win:full"), ({"id": "S2", "board": ["1."]}, "loss:max_rounds"),
+...                        ("S2", "abandoned")]).attempts
+{'S1': 1, 'S2': 1}
 >>> vary("S7", {"meteors": {"firstRound": 3, "every": 3}, "id": "S7-fast"}).schedule
 MeteorSchedule(first_round=3, every=3, radius=1)
 """
@@ -45,6 +48,21 @@ class Progress:
                 won.add(stage)
                 first_win[stage] = attempts[stage]
         return cls(frozenset(won), attempts, first_win)
+
+    @classmethod
+    def from_records(cls, records: Iterable[tuple[Any, str | None]]) -> Progress:
+        """From the ``(rules, reason)`` of the tester's finished game records, oldest
+        first: the rules name the stage (its id, or a stage object with an ``id``), the
+        reason starts with ``win`` or ``loss`` (``"win:full"``); games that ended any
+        other way (left, restarted) are not attempts."""
+        results = []
+        for rules, reason in records:
+            stage = rules if isinstance(rules, str) else (
+                rules.get("id") if isinstance(rules, Mapping) else None)
+            result = (reason or "").split(":", 1)[0]
+            if isinstance(stage, str) and result in ("win", "loss"):
+                results.append((stage, result))
+        return cls.from_results(results)
 
     def unlocked(self, order: Sequence[str]) -> list[str]:
         """The stages the tester may play: the first, and each one after a won stage."""

@@ -23,7 +23,9 @@ scenario::
 - ``maxRounds`` (optional): the safety net, default 4 × the number of squares.
 - ``id``, ``name`` (optional): free text for people.
 
-:meth:`Stage.from_obj` raises :class:`engine.core.RulesError` naming the field.
+:meth:`Stage.from_obj` raises :class:`engine.core.RulesError` naming the field. The format,
+courses (a study's stages in order, with changed parameters) and the errors are
+documented for designers in ``engine/dokusen/STAGES.md``.
 
 >>> s = Stage.from_obj({"board": ["..#", ".1."], "players": [{"id": 1, "kind": "inactive"}]})
 >>> s.total, s.max_rounds, s.colours, s.active_ids

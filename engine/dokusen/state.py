@@ -56,6 +56,7 @@ from engine.core import (
     register_game,
 )
 from engine.dokusen.board import BLACK, VOID, Grid, counts, grow, strike
+from engine.dokusen.course import Course, is_course
 from engine.dokusen.stage import Stage
 
 __all__ = [
@@ -168,6 +169,8 @@ class DokusenGame:
     """A stage made playable: an immutable maker of :class:`DokusenState`.
 
     ``stage`` is a :class:`Stage`, a stage object or a built-in id (``"S1"``..``"S8"``);
+    a course (``"all"`` or ``{"stages": [...]}``, :mod:`engine.dokusen.course`) plays
+    its first stage (a study's play step picks the stage of each game itself);
     ``players`` is 1 (the user; the computer colours come from the stage) or the
     stage's colour count.
     """
@@ -175,6 +178,9 @@ class DokusenGame:
     name = "dokusen"
 
     def __init__(self, stage: Stage | Mapping[str, Any] | str = "S1", players: int = 1) -> None:
+        if is_course(stage):
+            first = Course.from_rules(stage).refs[0]
+            stage = first if isinstance(first, str) else dict(first)
         self._stage = stage if isinstance(stage, Stage) else Stage.from_obj(stage)
         self._players = _check_players(players, self._stage)
         self._grid = Grid.from_rows(self._stage.board)

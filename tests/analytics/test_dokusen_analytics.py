@@ -254,3 +254,83 @@ def test_median_interval_is_distribution_free() -> None:
     assert 0.94 <= hits / 1000 <= 0.995
     assert np.isnan(median_interval(np.array([1.0, 2.0]))[1])
 
+
+
+def test_decisions_and_refusal_reasons_per_placement(
+    planted: tuple[StudyData, dict[str, Any]],
+) -> None:
+    from analytics.games.dokusen.decisions import decisions, reason_table
+
+    data, truth = planted
+    table = decisions(data)
+    placements = truth["flips"]["S1"][1] + truth["flips"]["S5"][1]
+    assert len(table) == placements
+    # the planted testers click their own square at most once before a placement
+    assert int(table["refusals"].sum()) == truth["refused"]
+    assert set(table.loc[~table["later"], "stage"]) == {"S1"}  # every tester began on S1
+    reasons = reason_table(data)
+    assert list(reasons["reason"]) == ["own_square"]
+    row = reasons.iloc[0]
+    assert row["decisions_with"] == truth["refused"] and row["occasions"] == placements
+    assert row["ci_low"] <= row["rate"] <= row["ci_high"]
+
+
+def test_confusion_points_for_refusals_and_fresh_flips(
+    planted: tuple[StudyData, dict[str, Any]],
+) -> None:
+    """The study's confusion points (the core's ranking) include Dokusen's own: the
+    refusal reason and the per-stage fresh flips, with the planted counts."""
+    from analytics import confusion
+    from analytics.game_analytics import for_study
+
+    data, truth = planted
+    assert for_study(data).name == "dokusen"
+    points = {p.id: p for p in confusion.confusion_points(data)}
+    rule = points["rule:own_square"]
+    assert rule.evidence["occasions"] == truth["flips"]["S1"][1] + truth["flips"]["S5"][1]
+    assert rule.evidence["troubles"] == truth["refused"]
+    flip = points["flip:S5"]
+    assert (flip.evidence["troubles"], flip.evidence["occasions"]) == tuple(truth["flips"]["S5"])
+    assert "S5" in flip.label and flip.action and flip.definition.startswith("Occasions")
+
+
+def test_report_sections_rows_are_json_and_match_the_summary(
+    planted: tuple[StudyData, dict[str, Any]],
+) -> None:
+    import json
+
+    from analytics.games.dokusen import ANALYTICS
+
+    data, _ = planted
+    sections = {s.key: s for s in ANALYTICS.sections}
+    rows = sections["stages"].rows(data, 10, 5)
+    json.dumps(rows)  # JSON-safe (no NaN)
+    summary = stage_summary(data).set_index("stage")
+    assert [r["stage"] for r in rows] == list(summary.index)
+    for r in rows:
+        assert r["win_rate"] == pytest.approx(summary.loc[r["stage"], "win_rate"])
+        assert r["placements"] == summary.loc[r["stage"], "placements"]
+        for column in sections["stages"].columns:
+            assert column.show(r[column.key])
+    refusals = sections["refusals"].rows(data, 10, 5)
+    assert [r["reason"] for r in refusals] == ["own_square"]
+    for chart in ANALYTICS.charts:
+        assert chart.build(data).data, chart.name
+
+
+def test_page_tables_show_each_rate_with_its_interval(
+    planted: tuple[StudyData, dict[str, Any]],
+) -> None:
+    from analytics.games.dokusen import ANALYTICS
+
+    data, _ = planted
+    frames = {s.key: s.frame(data) for s in ANALYTICS.sections if s.frame is not None}
+    summary = stage_summary(data).set_index("stage")
+    for row in frames["stages"].itertuples():
+        s = summary.loc[row.stage]
+        assert row.win == f"{s['win_rate']:.0%} ({s['win_low']:.0%}–{s['win_high']:.0%})"
+        assert row.flips.startswith(f"{s['flip_rate']:.0%} (")
+        assert row.rounds.startswith(f"{s['rounds_median']:g}")
+    (refusal,) = frames["refusals"].itertuples()
+    assert refusal.code == "own_square" and "already own" in refusal.reason
+    assert refusal.rate.endswith("%)")

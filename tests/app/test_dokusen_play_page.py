@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 from streamlit.testing.v1 import AppTest
@@ -83,3 +84,131 @@ def test_a_dokusen_stage_is_stored_replayed_and_answered_by_the_computer(
     grows = [p for t, p in events if t == "grow"]
     assert grows and {"before", "after", "round"} <= set(grows[0])
     assert [t for t, _ in events].count("game_start") == 1
+
+
+def _store_finished(db: Engine, code: str, rules: Any, won: bool) -> None:
+    """A finished game of ``rules`` as the play step stores it: a greedy user's whole
+    stage, then its end (or a quick loss: the user never reaching half)."""
+    from engine.dokusen.players import LEVELS, play_stage
+
+    end = play_stage(rules, LEVELS["greedy" if won else "random"](1), seed=3)
+    assert end.outcome is not None and end.outcome.won == won
+    game_id = repo.create_game(db, code, None, rules, ["human"], 5, game="dokusen")
+    for k, action in enumerate(end.record().actions):
+        assert repo.append_game_action(db, game_id, k, list(action))
+    repo.finish_game(db, game_id, 1 if won else None,
+                     f"{end.outcome.result}:{end.outcome.reason}", len(end.history))
+
+
+def _playing(db: Engine, study: repo.Study) -> str:
+    code = services.consent(db, study, {"child": False}).participant_id
+    repo.advance_stage(db, code, "consent", "pre_survey")
+    repo.advance_stage(db, code, "pre_survey", "play")
+    return code
+
+
+def test_progress_through_a_course_comes_from_the_stored_games(
+        db: Engine, make_study: Callable[..., repo.Study]) -> None:
+    """A won stage moves the tester on, a lost one is played again: what the app reads
+    from the stored records, so a fresh app process (a new AppTest, no session) agrees."""
+    study = make_study(game="dokusen", rules={"stages": ["S1", "S4", "S2"]},
+                       games_per_tester=5, pre_survey=None, post_survey=None)
+    code = _playing(db, study)
+    at = _open(code)
+    assert not at.exception, at.exception
+    first = repo.latest_unfinished_game(db, code)
+    assert first is not None and first.rules == "S1"
+    # This game is left; the tester wins S1 (stored by "another process"), then a new app
+    # process starts S4, the next stage.
+    repo.finish_game(db, first.game_id, None, "abandoned", 0)
+    _store_finished(db, code, "S1", won=True)
+    assert _open(code).exception == []
+    second = repo.latest_unfinished_game(db, code)
+    assert second is not None and second.rules == "S4"
+    repo.finish_game(db, second.game_id, None, "abandoned", 0)
+    _store_finished(db, code, "S4", won=False)
+    assert _open(code).exception == []
+    third = repo.latest_unfinished_game(db, code)
+    assert third is not None and third.rules == "S4"  # lost: the same stage again
+    starts = [p for t, p in _events(db, code) if t == "game_start"]
+    assert [p["stage"] for p in starts] == ["S1", "S4", "S4"]
+
+
+def test_a_stage_parameter_is_ab_tested_through_a_rules_experiment(
+        db: Engine, make_study: Callable[..., repo.Study]) -> None:
+    """Two courses that differ in S7's meteor schedule: each tester's games play their
+    variant's S7, stored in the record so the game replays without the study."""
+    from playtest.study_config import StudyConfigError, parse_study_config
+
+    fast = {"stages": ["S7"], "changes": {"S7": {"meteors": {"firstRound": 2, "every": 2}}}}
+    settings: dict[str, Any] = {
+        "game": "dokusen", "rules": {"stages": ["S7"]}, "pre_survey": None,
+        "post_survey": None, "ai_think_ms": 0,
+        "experiments": [{"key": "s7_meteors", "target": "rules",
+                         "variants": {"A": {"stages": ["S7"]}, "B": fast}}]}
+    study = services.create_study(db, title="A/B", config=parse_study_config(settings),
+                                  study_id="ab")
+    seen: dict[str, Any] = {}
+    for _ in range(4):
+        code = _playing(db, study)
+        variant = repo.get_assignment(db, code, "s7_meteors")
+        assert not _open(code).exception
+        record = repo.latest_unfinished_game(db, code)
+        assert record is not None
+        seen[str(variant)] = record.rules
+    assert set(seen) == {"A", "B"}
+    assert seen["A"] == "S7"
+    schedule = game_plugin("dokusen").make_game(seen["B"], 1).stage.schedule  # type: ignore[attr-defined]
+    assert (schedule.first_round, schedule.every) == (2, 2) and seen["B"]["id"] == "S7"
+    # a variant that cannot be played is refused when the study is saved, naming the field
+    bad = {"stages": ["S7"], "changes": {"S7": {"meteors": {"firstRound": 2, "every": 0}}}}
+    settings["experiments"][0]["variants"]["B"] = bad
+    with pytest.raises(StudyConfigError, match=r"changes\.S7\.meteors\.every"):
+        parse_study_config(settings)
+
+
+def test_demo_testers_progress_through_the_course_against_the_stage_levels(db: Engine) -> None:
+    """``playtest demo`` on a Dokusen course: each simulated tester's games follow the
+    progression (a stage after a won one, the same after a loss), and the computer
+    colours play their stages' levels (S6's orange is greedy: every move it made is the
+    greedy square of the position)."""
+    from engine.dokusen.ai import greedy_action
+    from engine.dokusen.state import DokusenGame
+    from playtest.study_config import parse_study_config
+
+    course = ["S1", "S4", "S6"]
+    config = parse_study_config({"game": "dokusen", "rules": {"stages": course},
+                                 "games_per_tester": 5, "pre_survey": None,
+                                 "post_survey": None})
+    study = services.create_study(db, title="demo course", config=config, study_id="dc")
+    demo.generate(db, 6, seed=4, study=study, workers=1)
+    table = EventRow.__table__  # type: ignore[attr-defined]
+    with db.connect() as conn:
+        rows = conn.execute(select(table.c.participant_id, table.c.type, table.c.props)
+                            .order_by(table.c.participant_id, table.c.session_id,
+                                      table.c.seq)).all()
+    games: dict[str, list[dict[str, Any]]] = {}
+    for pid, kind, props in rows:
+        if kind == "game_start":
+            games.setdefault(pid, []).append({"stage": props["rules"], "actions": None})
+        elif kind in ("win", "loss"):
+            games[pid][-1]["result"] = kind
+        elif kind == "game_end":
+            games[pid][-1]["actions"] = props["record"]
+    assert len(games) == 6
+    reached = set()
+    for played in games.values():
+        expected = "S1"
+        for game in played:
+            assert game["stage"] == expected
+            reached.add(game["stage"])
+            if game.get("result") == "win" and course.index(expected) + 1 < len(course):
+                expected = course[course.index(expected) + 1]
+            if game["stage"] == "S6" and game["actions"]:
+                state = DokusenGame("S6").new_initial_state()
+                for action in game["actions"]:
+                    code = state.game.action_from_json(action)
+                    if state.current_player() == 1:
+                        assert code == greedy_action(state)
+                    state.apply_action(code)
+    assert reached == {"S1", "S4", "S6"}

@@ -60,11 +60,18 @@ def test_messages_follow_the_state() -> None:
     assert d["message"]["key"] == "stage_lost" and d["over"] == {
         "result": "loss",
         "title": "Stage lost",
+        "detail": "You own 1 of 2 squares; 2 win the stage.",  # exactly half loses
         "next": False,
+        "nextStage": "",
+        "retry": True,
     }
+    assert board_data(lost, has_retry=False)["over"]["retry"] is False
     won = DokusenGame({"board": ["1.."]}).new_initial_state()
-    d = board_data(won, events=won.apply_action(1), has_next=True)
+    d = board_data(won, events=won.apply_action(1), has_next=True, next_stage="S2 · Two Seeds",
+                   stage_of=(1, 8))
     assert d["message"]["key"] == "stage_won" and d["over"]["next"] is True
+    assert d["over"]["nextStage"] == "S2 · Two Seeds" and d["stageOf"] == "Stage 1 of 8"
+    assert board_data(won, stage_of=(1, 1))["stageOf"] == ""
     rival = DokusenGame("S5").new_initial_state()
     rival.apply_action(0)
     assert board_data(rival)["message"]["text"] == "Orange is choosing a square…"

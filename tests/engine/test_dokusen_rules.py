@@ -127,7 +127,8 @@ def test_placements_allowed_on_black_and_enemy_squares_not_own_or_void() -> None
     legal = {state.game.grid.coord(a) for a in state.legal_actions()}
     assert (0, 0) in legal and (7, 7) in legal  # the enemies' squares
     assert (3, 3) not in legal  # void
-    assert len(legal) == state.game.grid.total
+    assert state.owner(3, 2) == 0 and (3, 2) not in legal  # the user's own (S6 starts with 4)
+    assert len(legal) == state.game.grid.total - state.counts()["0"]
 
 
 def test_refused_actions_leave_the_state_untouched() -> None:
@@ -555,3 +556,17 @@ def test_a_stage_variant_is_validated_and_plays() -> None:
     assert s.is_terminal()
     with pytest.raises(RulesError, match="meteors.every"):
         vary("S7", {"meteors": {"firstRound": 2, "every": 0}})
+
+
+def test_a_fresh_tile_is_not_protected_it_can_flip_in_the_same_round() -> None:
+    """§3.4 read literally: growth judges every square on the board after the round's
+    placements, the fresh tile too. Blue's tile in S4's orange plus has four orange
+    neighbours: it is orange after the growth that ends the round (while the four orange
+    squares, each with blue as its only coloured neighbour, turn blue)."""
+    s = DokusenGame("S4").new_initial_state()
+    events = s.apply(Place(2, 2))
+    grow_event = next(e for e in events if e.kind == "grow")
+    k = list(grow_event.tiles).index((2, 2))
+    assert grow_event.data["before"][k] == 0 and grow_event.data["after"][k] == 1
+    assert s.owner(2, 2) == 1
+    assert [s.owner(*rc) for rc in ((1, 2), (2, 1), (2, 3), (3, 2))] == [0, 0, 0, 0]

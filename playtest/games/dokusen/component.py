@@ -195,7 +195,10 @@ def render_board(
     variant: str = "default",
     game_id: str = "",
     has_next: bool = True,
+    has_retry: bool = True,
     speed_ms: int = 220,
+    stage_of: tuple[int, int] | None = None,
+    next_stage: str = "",
 ) -> dict[str, Any]:
     """Mount the board for ``state`` under Streamlit ``key`` (element class ``st-key-<key>``).
 
@@ -211,7 +214,10 @@ def render_board(
         variant=variant,
         game_id=game_id,
         has_next=has_next,
+        has_retry=has_retry,
         speed_ms=speed_ms,
+        stage_of=stage_of,
+        next_stage=next_stage,
     )
     if get_script_run_ctx(suppress_warning=True) is None:
         return data  # bare mode (no `streamlit run`): nothing to mount

@@ -1,15 +1,23 @@
 """Dokusen as a plug-in of the platform's registry (playtest/games/registry.py, built by
 the "platform" work): ``PLUGIN`` describes the game to the app.
 
-The presets are the built-in stages (``engine/dokusen/stages.json``); a study may also
-give a stage object (a designer's own stage, or a stage with changed parameters for an
-A/B test), which ``check_rules`` validates. One human seat: the computer colours come
-from the stage.
+The presets are the built-in stages (``engine/dokusen/stages.json``) and ``"all"`` (the
+eight in order, the default: testers progress through them). A study may also give a
+stage object (a designer's own stage) or a course: the stages it picks, in order, with
+changed parameters of some (``{"stages": ["S5", "S6", "S7"], "changes": {"S7":
+{"meteors": {"firstRound": 3, "every": 3}}}}``, :mod:`engine.dokusen.course`); an
+experiment with target ``rules`` whose variants are two such courses A/B tests a
+stage's parameters. ``check_rules`` validates all of these, naming the field. One human
+seat: the computer colours come from the stage.
 
->>> PLUGIN.name, PLUGIN.title, PLUGIN.presets[:3], PLUGIN.seats
-('dokusen', 'Dokusen', ('S1', 'S2', 'S3'), (1, 1))
+>>> PLUGIN.name, PLUGIN.title, PLUGIN.presets[:3], PLUGIN.default_rules, PLUGIN.seats
+('dokusen', 'Dokusen', ('S1', 'S2', 'S3'), 'all', (1, 1))
 >>> PLUGIN.check_rules({"board": ["1.."]})
 {'board': ['1..']}
+>>> PLUGIN.check_rules({"stages": ["S1", "S9"]})
+Traceback (most recent call last):
+...
+engine.core.RulesError: stages[1]: unknown stage 'S9' (known: S1, S2, S3, S4, S5, S6, S7, S8)
 """
 
 from __future__ import annotations
@@ -17,25 +25,33 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine.dokusen.stage import AI_LEVELS, Stage, builtin_stages
+from engine.dokusen.course import ALL, CHANGEABLE, Course
+from engine.dokusen.stage import AI_LEVELS, builtin_stages
 from playtest.games.registry import GamePlugin
 
 HERE = Path(__file__).resolve().parent
 
 
 def _check_rules(rules: Any) -> Any:
-    """A stage id or stage object the engine builds (RulesError naming the field if not)."""
-    Stage.from_obj(rules)
+    """A stage id, stage object, ``"all"`` or course the engine builds (RulesError naming
+    the field if not)."""
+    Course.from_rules(rules)
     return rules
 
 
 PLUGIN = GamePlugin(
     name="dokusen",
     title="Dokusen",
-    presets=tuple(s.id for s in builtin_stages()),
-    default_rules="S1",
+    presets=(*(s.id for s in builtin_stages()), ALL),
+    default_rules=ALL,
     check_rules=_check_rules,
-    rule_options={"ai": AI_LEVELS, "maxRounds": (None,)},
+    rule_options={
+        "stages": (*(s.id for s in builtin_stages()), "a stage object with an id"),
+        "changes": CHANGEABLE,
+        "players.ai": AI_LEVELS,
+        "meteors": ("{firstRound, every, radius}", "[{round, at, radius}]"),
+        "maxRounds": ("4 × squares",),
+    },
     seats=(1, 1),
     default_seats=("human",),
     pre_survey="dokusen_pre",

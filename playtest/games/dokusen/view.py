@@ -12,7 +12,7 @@ saw the board) into the JSON the component draws:
 - ``neighbours``: per square, the coloured neighbours now (the "Why?" view);
 - the owner counts, the squares needed to win (the 50 % line), the round;
 - the message (from the catalog) and, at the end, ``over`` with the result and its
-  buttons (retry; next when won and a next stage exists).
+  buttons (retry while the tester may play on; next when won and a next stage exists).
 
 >>> from engine.dokusen import DokusenGame, Place
 >>> s = DokusenGame("S4").new_initial_state()
@@ -57,6 +57,7 @@ LABELS: Final = {
     "sound_on": "Sound on",
     "sound_off": "Sound off",
     "watching": "Watch the colours grow…",
+    "stage": "Stage",
 }
 
 
@@ -127,9 +128,14 @@ def board_data(
     variant: str = "default",
     game_id: str = "",
     has_next: bool = True,
+    has_retry: bool = True,
     speed_ms: int = 220,
+    stage_of: tuple[int, int] | None = None,
+    next_stage: str = "",
 ) -> dict[str, Any]:
-    """The JSON for the browser (see the module docstring)."""
+    """The JSON for the browser (see the module docstring). ``stage_of``: this stage's
+    place in the tester's course (``(2, 8)``: "Stage 2 of 8"); ``next_stage``: the name
+    of the stage **Next stage** starts."""
     cat = catalog if catalog is not None else load_catalog()
     game = state.game
     grid = game.grid
@@ -181,10 +187,14 @@ def board_data(
     ]
     over = None
     if state.outcome is not None:
+        mine = state.outcome.user
         over = {
             "result": state.outcome.result,
             "title": "Stage won!" if state.outcome.won else "Stage lost",
+            "detail": f"You own {mine} of {total} squares; {need} win the stage.",
             "next": state.outcome.won and has_next,
+            "nextStage": next_stage if state.outcome.won and has_next else "",
+            "retry": has_retry,
         }
     return {
         "rows": grid.rows,
@@ -203,6 +213,8 @@ def board_data(
         "maxRounds": state.stage.max_rounds,
         "stage": state.stage.id or "custom",
         "stageName": state.stage.name,
+        "stageOf": (f"{LABELS['stage']} {stage_of[0]} {LABELS['of']} {stage_of[1]}"
+                    if stage_of is not None and stage_of[1] > 1 else ""),
         "phase": state.phase,
         "toMove": cur if cur >= 0 else None,
         "interactive": cur == 0,

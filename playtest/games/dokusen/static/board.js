@@ -21,8 +21,17 @@ function build(parent, data) {
   const root = el("div", { class: "db", "data-testid": "dokusen-board" }, parent);
   const head = el("div", { class: "db-head" }, root);
   const title = el("div", { class: "db-title", "data-testid": "dokusen-title" }, head);
+  const stageOf = el("div", { class: "db-stageof", "data-testid": "dokusen-stage-of" }, head);
   const round = el("div", { class: "db-round", "data-testid": "dokusen-round" }, head);
   const msg = el("div", { class: "db-msg", role: "status", "aria-live": "polite", "data-testid": "dokusen-message" }, root);
+  // the end screen sits where the message was, above the board, so the final board stays in view
+  const over = el("div", { class: "db-over", hidden: "", "data-testid": "dokusen-over", role: "status", "aria-live": "polite" }, root);
+  const overTitle = el("div", { class: "db-over-title" }, over);
+  const overText = el("div", { class: "db-over-text" }, over);
+  const overNext = el("div", { class: "db-over-next", "data-testid": "dokusen-next-stage" }, over);
+  const overButtons = el("div", { class: "db-over-buttons" }, over);
+  const retry = el("button", { type: "button", class: "db-retry", "data-testid": "dokusen-retry" }, overButtons);
+  const next = el("button", { type: "button", class: "db-next", "data-testid": "dokusen-next" }, overButtons);
   const bar = el("div", { class: "db-bar", "data-testid": "dokusen-bar", "aria-hidden": "true" }, root);
   const segs = el("div", { class: "db-segs" }, bar);
   const half = el("div", { class: "db-half", title: "50%" }, bar);
@@ -31,13 +40,7 @@ function build(parent, data) {
   const grid = el("div", { class: "db-grid", role: "grid", "aria-label": data.labels.board }, gridWrap);
   const tools = el("div", { class: "db-tools" }, root);
   const why = el("button", { type: "button", class: "db-why", "aria-pressed": "false", "data-testid": "dokusen-why" }, tools);
-  const over = el("div", { class: "db-over", hidden: "", "data-testid": "dokusen-over", role: "dialog", "aria-modal": "false" }, root);
-  const overTitle = el("div", { class: "db-over-title" }, over);
-  const overText = el("div", { class: "db-over-text" }, over);
-  const overButtons = el("div", { class: "db-over-buttons" }, over);
-  const retry = el("button", { type: "button", class: "db-retry", "data-testid": "dokusen-retry" }, overButtons);
-  const next = el("button", { type: "button", class: "db-next", "data-testid": "dokusen-next" }, overButtons);
-  const st = { root, title, round, msg, bar, segs, half, legend, grid, why, over, overTitle, overText,
+  const st = { root, title, stageOf, overNext, round, msg, bar, segs, half, legend, grid, why, over, overTitle, overText,
     retry, next, squares: [], shown: [], data, pending: [], showWhy: false, focus: 0, timers: [], animating: false,
     token: null, shownAt: performance.now() };
   why.addEventListener("click", () => {
@@ -152,6 +155,7 @@ function draw(st) {
   root.classList.toggle("idle", !d.interactive || st.animating);
   root.classList.toggle("why-on", st.showWhy);
   st.title.textContent = [d.stage, d.stageName].filter(Boolean).join(" · ");
+  st.stageOf.textContent = d.stageOf || "";
   st.round.textContent = `${d.labels.round} ${d.round} ${d.labels.of} ${d.maxRounds}`;
   st.msg.className = `db-msg t-${st.animating ? "info" : d.message.tone}`;
   st.msg.textContent = st.animating ? d.labels.watching : d.message.text;
@@ -172,12 +176,22 @@ function draw(st) {
     st.over.hidden = false;
     st.over.className = `db-over r-${d.over.result}`;
     st.overTitle.textContent = d.over.title;
-    st.overText.textContent = d.message.text;
+    st.overText.textContent = d.over.detail || d.message.text;
+    st.overNext.textContent = d.over.nextStage ? `${d.labels.next}: ${d.over.nextStage}` : "";
+    st.msg.hidden = true;
     st.retry.textContent = d.labels.retry;
     st.next.textContent = d.labels.next;
     st.next.hidden = !d.over.next;
+    st.retry.hidden = d.over.retry === false;
+    if (st.overFocused !== d.token) {
+      // keyboard players land on the way on: Next stage after a win, else Retry
+      st.overFocused = d.token;
+      const first = !st.next.hidden ? st.next : (!st.retry.hidden ? st.retry : null);
+      if (first) first.focus({ preventScroll: false });
+    }
   } else {
     st.over.hidden = true;
+    st.msg.hidden = false;
   }
 }
 
@@ -230,7 +244,7 @@ function animate(st) {
   d.before.forEach((owner, i) => paint(st, i, owner));
   drawCounts(st);
   for (const b of st.squares) {
-    b.classList.remove("flip", "pop", "impact");
+    b.classList.remove("flip", "pop", "impact", "impact-at");
     const w = b.querySelector && b.querySelector(".why");
     if (w) w.textContent = "";
   }
@@ -254,7 +268,10 @@ function animate(st) {
       t += d.speed;
     } else if (step.kind === "meteor") {
       const area = step.area.map(([r, c]) => r * d.cols + c);
-      st.timers.push(setTimeout(() => { for (const j of area) st.squares[j].classList.add("impact"); }, t));
+      st.timers.push(setTimeout(() => {
+        for (const j of area) st.squares[j].classList.add("impact");
+        st.squares[i].classList.add("impact-at"); // the strike's centre: a symbol, not only red
+      }, t));
       t += d.speed * 3;
       st.timers.push(setTimeout(() => { for (const j of area) paint(st, j, -1); drawCounts(st); }, t));
       t += d.speed;
@@ -262,7 +279,7 @@ function animate(st) {
   }
   st.timers.push(setTimeout(() => {
     st.animating = false;
-    for (const b of st.squares) b.classList.remove("impact");
+    for (const b of st.squares) b.classList.remove("impact", "impact-at");
     st.shownAt = performance.now();
     draw(st);
   }, t + d.speed * 2));
