@@ -39,18 +39,35 @@ def _autos_shown(page: Any) -> None:
     page.locator(f"{BOARD} g.vt-hidden").first.wait_for(state="detached")
 
 
-def _play_first(page: Any, touch: bool = False) -> None:
-    """Click (or tap) the first candidate cell, then its first preview; wait for the reply."""
-    before = page.locator(LOG).inner_text()
-    cell, preview = page.locator(CELLS).first, page.locator(PREVIEWS).first
+def _choose_first_cell(page: Any, touch: bool = False) -> None:
+    """Click (or tap) the first candidate cell and wait until the board shows it chosen,
+    with its previews (those of this choice, not a previous board's)."""
+    cell = page.locator(CELLS).first
     cell.tap() if touch else cell.click()
-    preview.wait_for()
+    page.locator(f"{BOARD} polygon.vc-selected").wait_for()
+    page.locator(PREVIEWS).first.wait_for()
+
+
+def _pick_first_tile(page: Any, touch: bool = False) -> None:
+    """Click (or tap) the first preview of the chosen cell; wait for the reply."""
+    before = page.locator(LOG).inner_text()
+    preview = page.locator(PREVIEWS).first
     preview.tap() if touch else preview.click()
     page.wait_for_function(
         "([sel, old]) => { const e = document.querySelector(sel); return e && e.innerText !== old; }",
         arg=[LOG, before],
     )
     _autos_shown(page)
+
+
+def _play_first(page: Any, touch: bool = False) -> None:
+    """Choose the first candidate cell, then its first preview; wait for the reply.
+
+    The cell is chosen once per move: a second tap on the chosen cell is a new choice the
+    board answers with a new drawing, so a tap on the old previews could land on buttons
+    being replaced (the phone test failed so under load)."""
+    _choose_first_cell(page, touch)
+    _pick_first_tile(page, touch)
 
 
 def test_first_move_previews_and_the_computer_reply(
@@ -93,9 +110,9 @@ def test_a_whole_short_game_on_a_phone(
     page = _open(new_page, app, "pool=12", width=360, height=740, has_touch=True, is_mobile=True)
     result = page.locator(f"{BOARD} [data-role=result]")
     _play_first(page, touch=True)
-    page.locator(CELLS).first.tap()
-    page.locator(PREVIEWS).first.wait_for()
+    _choose_first_cell(page, touch=True)
     screenshot(page, "vasco-picker-phone")
+    _pick_first_tile(page, touch=True)
     for _ in range(12):
         if result.inner_text().strip():
             break
