@@ -252,12 +252,12 @@ def test_no_planted_slip_no_rule_point() -> None:
 
 def test_a_game_without_analytics_of_its_own_gets_the_core_report() -> None:
     data = hand_morris_study()
-    other = StudyData(study={**data.study, "game": "vasco"}, participants=data.participants,
+    other = StudyData(study={**data.study, "game": "halma"}, participants=data.participants,
                       assignments=data.assignments, events=data.events,
                       responses=data.responses)
     assert game_analytics.for_study(other) is game_analytics.GENERIC
     report = build_report(other, empty_scores(), empty_quiz())
-    assert report["game"] == "vasco"
+    assert report["game"] == "halma"
     assert not {"hardest_facts", "points", "removal_hesitation"} & set(report)
     assert report_chart_names(report) == ["Funnel"]
     assert "## Experiments" in report_markdown(report)
