@@ -398,18 +398,22 @@ def _at_ms(stamps: pd.Series) -> np.ndarray:
 def games(data: StudyData) -> pd.DataFrame:
     """One row per ``game_end`` event: how long the game was and who won.
 
-    Columns: ``participant_id, game_id, turns, human_won, against_computer``.
+    Columns: ``participant_id, game_id, turns, human_won, against_computer, one_human``.
     ``human_won`` is 1.0 when the winner's seat is ``human`` in the game's
     ``game_start`` (0.0 for another winner or a draw); ``against_computer`` is True when
-    the game had an ``ai:`` seat. Games without a ``game_start`` count as human against
-    computer with an unknown winner seat kind (``human_won`` NaN).
+    the game had an ``ai:`` seat; ``one_human`` when exactly one seat is ``human`` (a game
+    against the computer, or a game played alone such as a Dokusen stage, whose computer
+    colours are part of the stage): there ``human_won`` is the tester's own win. Games
+    without a ``game_start`` count as one human against computer with an unknown winner
+    seat kind (``human_won`` NaN).
     """
     cached = _memo(data, "games")
     if cached is not None:
         return cached
     ends = props_of(data, "game_end", ["game_id", "winner", "turns"])
     starts = props_of(data, "game_start", ["game_id", "seats"])
-    columns = ["participant_id", "game_id", "turns", "human_won", "against_computer"]
+    columns = ["participant_id", "game_id", "turns", "human_won", "against_computer",
+               "one_human"]
     if ends.empty:
         result = pd.DataFrame(columns=columns)
         data._derived["games"] = result
@@ -436,6 +440,8 @@ def games(data: StudyData) -> pd.DataFrame:
         "human_won": [won(s, w) for s, w in zip(seat_lists, winner, strict=True)],
         "against_computer": [not isinstance(s, list) or any(str(k).startswith("ai:")
                                                              for k in s) for s in seat_lists],
+        "one_human": [not isinstance(s, list) or sum(str(k) == "human" for k in s) == 1
+                      for s in seat_lists],
     })
     data._derived["games"] = result
     return result

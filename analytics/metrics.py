@@ -200,7 +200,9 @@ def _game_length(inputs: MetricInputs) -> pd.Series:
 
 def _wins(inputs: MetricInputs) -> pd.Series:
     table = derive.games(inputs.data)
-    table = table[table["against_computer"].astype(bool)]
+    # The tester's own games: against the computer, or alone (a solo stage). With two
+    # human seats a "human won" says nothing of one tester.
+    table = table[table["one_human"].astype(bool)]
     won = pd.to_numeric(table["human_won"], errors="coerce")
     return won.dropna().groupby(table["participant_id"]).mean()
 
@@ -271,9 +273,10 @@ METRICS: tuple[Metric, ...] = (
     Metric("game_length", "Game length", "turns", "neither", "mean over finished games",
            _PLAY, "Turns in a finished game (all seats), averaged per tester.", 5.0,
            _game_length),
-    Metric("wins_vs_computer", "Games won against the computer", "share", "higher",
-           "share of finished games against a computer", _PLAY,
-           "Share of the tester's finished games against a computer that a human seat won.",
+    Metric("wins_vs_computer", "Games won", "share", "higher",
+           "share of the tester's own finished games", _PLAY,
+           "Share of the tester's finished games with one human seat (against the computer, "
+           "or alone, as a solo game's stage) that the tester won.",
            0.15, _wins, display_scale=100.0, display_unit="pp", digits=1),
     Metric("completion", "Completion", "share", "higher", "1 if done, else 0", _ALL,
            "Share of testers who reached the end of the study (the 'done' page).", 0.1,

@@ -190,3 +190,21 @@ def test_quiz_items_tied_to_an_experiment_become_its_metrics() -> None:
     assert primary.variants["A"]["mean"] == 1.0 and primary.variants["B"]["mean"] == 0.0
     assert [m.metric.key for m in result.metrics].count("quiz:capture") == 1
     assert "quiz:brown" not in [m.metric.key for m in result.metrics]
+
+
+def test_games_won_counts_a_testers_own_games_solo_or_against_the_computer() -> None:
+    """A solo game (one human seat, its computer colours part of the stage) counts; a
+    pass-and-play game of two humans says nothing of one tester and does not."""
+    b = Builder()
+    b.add("S", "game_start", {"game_id": "s1", "seats": ["human"]}, "s1", 1)
+    b.add("S", "game_end", {"game_id": "s1", "winner": 1, "turns": 9}, "s1", 2)
+    b.add("S", "game_start", {"game_id": "s2", "seats": ["human"]}, "s2", 3)
+    b.add("S", "game_end", {"game_id": "s2", "winner": None, "turns": 9}, "s2", 4)
+    b.add("C", "game_start", {"game_id": "c1", "seats": ["human", "ai:easy"]}, "c1", 1)
+    b.add("C", "game_end", {"game_id": "c1", "winner": 2, "turns": 5}, "c1", 2)
+    b.add("H", "game_start", {"game_id": "h1", "seats": ["human", "human"]}, "h1", 1)
+    b.add("H", "game_end", {"game_id": "h1", "winner": 1, "turns": 5}, "h1", 2)
+    inputs = metrics.MetricInputs(_study(b, ["S", "C", "H"]), "extra_turn", empty_scores(),
+                                  empty_quiz())
+    wins = metrics.metric_by_key("wins_vs_computer").values(inputs)
+    assert wins.to_dict() == {"S": 0.5, "C": 0.0}
