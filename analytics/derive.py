@@ -402,7 +402,7 @@ def games(data: StudyData) -> pd.DataFrame:
     ``human_won`` is 1.0 when the winner's seat is ``human`` in the game's
     ``game_start`` (0.0 for another winner or a draw); ``against_computer`` is True when
     the game had an ``ai:`` seat; ``one_human`` when exactly one seat is ``human`` (a game
-    against the computer, or a game played alone such as a Dokusen stage, whose computer
+    against the computer, or a game played alone, such as a stage whose computer
     colours are part of the stage): there ``human_won`` is the tester's own win. Games
     without a ``game_start`` count as one human against computer with an unknown winner
     seat kind (``human_won`` NaN).
