@@ -114,9 +114,11 @@ def ensure_game_demo_studies(engine: Engine) -> list[repo.Study]:
 
 
 def game_demo_config(game: str) -> StudyConfig:
-    """A game's demo study: its default rules, seats and surveys, and one experiment
-    every board has (options highlighted or not), so the dashboard's experiment pages
-    have arms to compare."""
+    """A game's demo study: its default rules, seats and surveys, and, when its board
+    uses the setting, an experiment on highlighting the options, so the dashboard's
+    experiment pages have arms to compare."""
+    if "highlight_options" in game_plugin(game).ignored_ui:
+        return StudyConfig(game=game)
     return StudyConfig(game=game, experiments=[
         Experiment(key="highlight", target="ui:highlight_options",
                    variants={"off": False, "on": True})])

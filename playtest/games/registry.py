@@ -89,6 +89,9 @@ class GamePlugin:
     #: The setup chance action a game's seed deals (``deal(rules, players, seed)``), for
     #: games whose rules start with a random setup; None for the others.
     deal: Callable[[Any, int, int], Any] | None = None
+    #: The study's display settings (``ui:<setting>``) its board does not use: an
+    #: experiment on one of them would compare arms that look the same.
+    ignored_ui: tuple[str, ...] = ()
     about: str = ""
     replay_module: str = ""
     replay_glow: Callable[[list[dict[str, Any]], bool], dict[tuple[int, int], str]] | None = None

@@ -41,6 +41,8 @@ def _check_rules(rules: Any) -> Any:
 
 PLUGIN = GamePlugin(
     name="dokusen",
+    # display settings its board does not use (no dice; no message pacing)
+    ignored_ui=("highlight_options", "show_computer_dice", "speed"),
     title="Dokusen",
     presets=(*(s.id for s in builtin_stages()), ALL),
     default_rules=ALL,

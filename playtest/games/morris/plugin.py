@@ -26,6 +26,8 @@ def _check_rules(rules: Any) -> Any:
 
 PLUGIN = GamePlugin(
     name="morris",
+    # display settings its board does not use (no dice; no message pacing)
+    ignored_ui=("show_computer_dice", "speed"),
     title="Bricks & Walls",
     presets=tuple(PRESETS),
     default_rules="standard",

@@ -31,6 +31,8 @@ def _check_rules(rules: Any) -> Any:
 
 PLUGIN = GamePlugin(
     name="vasco",
+    # display settings its board does not use (no dice; no message pacing)
+    ignored_ui=("highlight_options", "show_computer_dice", "speed"),
     title="Vasco",
     presets=("standard",),
     default_rules="standard",
