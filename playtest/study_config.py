@@ -65,6 +65,25 @@ def ai_levels(game: str) -> tuple[str, ...]:
 
 
 UI_SETTINGS = ("highlight_options", "show_computer_dice", "speed")
+
+
+def check_experiments_change_the_game(config: StudyConfig) -> None:
+    """Refuse an experiment on a display setting the study's game's board does not use
+    (:attr:`~playtest.games.registry.GamePlugin.ignored_ui`): its arms would look the
+    same, and any difference measured would be noise. Checked when a designer saves a
+    study, not when a stored study is read, so a study saved before this check still runs.
+
+    >>> config = parse_study_config({"game": DEFAULT_GAME, "experiments": [
+    ...     {"key": "h", "target": "ui:highlight_options", "variants": {"a": False, "b": True}}]})
+    >>> check_experiments_change_the_game(config)  # the first game's board highlights
+    """
+    plugin = game_plugin(config.game)
+    for experiment in config.experiments:
+        setting = experiment.target.removeprefix("ui:")
+        if experiment.target.startswith("ui:") and setting in plugin.ignored_ui:
+            raise StudyConfigError(
+                f"experiment {experiment.key!r}: {plugin.title}'s board does not use "
+                f"{experiment.target}, so its arms would look the same")
 SPEEDS: Final = (1, 2, 3)
 #: Longest literal message text a ``message:<key>`` variant may carry.
 MAX_MESSAGE_CHARS: Final = 300

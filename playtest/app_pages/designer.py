@@ -60,6 +60,7 @@ from playtest.storage.game_counts import GameCounts, game_counts
 from playtest.study_config import (
     StudyConfig,
     StudyConfigError,
+    check_experiments_change_the_game,
     load_settings_text,
     parse_study_config,
 )
@@ -288,6 +289,7 @@ def _study_form(study: repo.Study | None) -> None:
         })
         for experiment in new_config.experiments:
             check_primary(experiment.target, experiment.primary_metric)
+        check_experiments_change_the_game(new_config)
     except (StudyConfigError, EngineError, json.JSONDecodeError, yaml.YAMLError,
             MetricError) as err:
         st.error(f"Not saved: {err}")

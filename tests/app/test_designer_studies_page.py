@@ -76,3 +76,29 @@ def test_a_new_study_plays_the_game_chosen_from_the_registry(db: Engine) -> None
         assert created.config["rules"] == plugin.default_rules
         assert created.config["pre_survey"] == plugin.pre_survey
         assert created.config["seats"] == list(plugin.default_seats)  # Dokusen: one seat
+
+
+def test_an_experiment_on_a_setting_the_games_board_ignores_is_not_saved(db: Engine) -> None:
+    """Vasco's board shows every fitting space whatever the setting, so an experiment on
+    highlighting would compare two arms that look the same: the designer is told, and
+    nothing is stored. The same experiment on a game whose board uses it is saved."""
+    from playtest.games.registry import game_plugin
+
+    at = _studies_page()
+    for game, saved in (("vasco", False), ("morris", True)):
+        plugin = game_plugin(game)
+        at.selectbox(key="game-new").set_value(plugin).run()
+        form = f"new-{game}"
+        at.text_input(key=f"title-{form}").input(f"Highlight on {game}")
+        at.text_area(key=f"exp-{form}").input(
+            "- key: hl\n  target: ui:highlight_options\n  variants: {plain: false, lit: true}\n")
+        at.button(key=f"FormSubmitter:study-{form}-Create study").click().run()
+        assert not at.exception
+        stored = [s for s in repo.list_studies(db) if s.title == f"Highlight on {game}"]
+        errors = "\n".join(str(e.value) for e in at.error)
+        if saved:
+            assert len(stored) == 1 and "does not use" not in errors
+        else:
+            assert stored == []
+            assert "Not saved" in errors and "Vasco's board does not use ui:highlight_options" \
+                in errors
