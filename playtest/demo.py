@@ -114,12 +114,15 @@ def ensure_game_demo_studies(engine: Engine) -> list[repo.Study]:
 
 
 def game_demo_config(game: str) -> StudyConfig:
-    """A game's demo study: its default rules, seats and surveys, and, when its board
-    uses the setting, an experiment on highlighting the options, so the dashboard's
-    experiment pages have arms to compare."""
+    """A game's demo study: its default rules, seats and surveys, what the game's
+    ``demo_settings()`` hook sets (``playtest/games/<game>/demo.py``, e.g. more games per
+    tester), and, when its board uses the setting, an experiment on highlighting the
+    options, so the dashboard's experiment pages have arms to compare."""
+    settings_hook = demo_play.demo_hook(game, "demo_settings")
+    settings: dict[str, Any] = dict(settings_hook()) if settings_hook is not None else {}
     if "highlight_options" in game_plugin(game).ignored_ui:
-        return StudyConfig(game=game)
-    return StudyConfig(game=game, experiments=[
+        return StudyConfig(game=game, **settings)
+    return StudyConfig(game=game, **settings, experiments=[
         Experiment(key="highlight", target="ui:highlight_options",
                    variants={"off": False, "on": True})])
 

@@ -136,6 +136,9 @@ def test_a_demo_run_fills_another_game_s_study_with_whole_clicked_games(
     assert refused and all(c["reason"] for c in refused)
     ends = [props for kind, props, _ in rows if kind == "game_end"]
     assert len(ends) == len(starts)
+    # Each tester plays the demo study's games (a game's demo_settings hook may ask for
+    # more than one, e.g. a course of stages).
+    assert len(starts) >= 8 * study.config.get("games_per_tester", 1)
     for start, end in zip(starts, ends, strict=True):
         record = GameRecord(game, start["rules"], len(start["seats"]), tuple(end["record"]))
         final = record.replay()

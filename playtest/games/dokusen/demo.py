@@ -6,7 +6,9 @@
 - ``computer_level``: a computer colour plays its stage's level (inactive colours never
   place), as in the play step;
 - ``game_rules``: each game plays the stage the tester has reached in the study's course
-  (the first not yet won), as the play step chooses it.
+  (the first not yet won), as the play step chooses it;
+- ``demo_settings``: the demo study plays four games per tester, so its testers get past
+  the first stages and the per-stage table has rows beyond S1.
 
 >>> from engine.dokusen.state import DokusenGame
 >>> targets = slip_targets(DokusenGame("S3").new_initial_state(), ())
@@ -27,6 +29,15 @@ from typing import Any
 
 from engine.dokusen.course import Course
 from engine.dokusen.progress import Progress
+
+
+def demo_settings() -> dict[str, Any]:
+    """What Dokusen's demo study sets beyond the game's defaults.
+
+    >>> demo_settings()
+    {'games_per_tester': 4}
+    """
+    return {"games_per_tester": 4}
 
 
 def slip_targets(state: Any, selection: Sequence[str]) -> list[str]:
