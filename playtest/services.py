@@ -18,7 +18,6 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
 from playtest.games.registry import DEFAULT_GAME, game_plugin
-from playtest.games.vapoosh.controller import PlayController
 from playtest.storage import repository as repo
 from playtest.storage.errors import ConflictError
 from playtest.storage.events import EventLogger
@@ -265,39 +264,6 @@ class DbGameSink:
 
     def finish(self, winner: int | None, reason: str, turns: int) -> None:
         repo.finish_game(self.engine, self.game_id, winner, reason, turns)
-
-
-def open_game(engine: Engine, logger: EventLogger, tester: Tester, session_id: str,
-              *, new: bool = False, seed: int | None = None) -> PlayController:
-    """The tester's game in progress (rebuilt from its record), or a new one."""
-    record = None if new else repo.latest_unfinished_game(engine, tester.code)
-    if record is None:
-        seed = secrets.randbits(31) if seed is None else seed
-        rules = tester.effective.rules
-        game = tester.effective.game
-        game_id = repo.create_game(engine, tester.code, session_id, rules,
-                                   tester.effective.seats, seed, game=game)
-        sink = DbGameSink(engine, logger, participant_id=tester.code, session_id=session_id,
-                          game_id=game_id)
-        controller = PlayController(game_id=game_id, rules=rules, game=game,
-                                    seats=tester.effective.seats, seed=seed, actions=(),
-                                    sink=sink, clock_ms=now_ms,
-                                    highlight=tester.effective.highlight_options,
-                                    participant_id=tester.code)
-        sink.log("game_start", {"game_id": game_id, "game": game,
-                                "rules": controller.game.rules_obj(),
-                                "seats": list(tester.effective.seats), "seed": seed})
-        controller.start()
-        return controller
-    sink = DbGameSink(engine, logger, participant_id=tester.code, session_id=session_id,
-                      game_id=record.game_id)
-    controller = PlayController(game_id=record.game_id, game=record.game,
-                                rules=record.rules, seats=record.seats,
-                                seed=int(record.seed or 0), actions=record.actions, sink=sink,
-                                clock_ms=now_ms, highlight=tester.effective.highlight_options,
-                                participant_id=tester.code)
-    controller.start()
-    return controller
 
 
 #: ``game_end`` reasons of games the tester did not play to the end.

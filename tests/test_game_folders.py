@@ -39,7 +39,6 @@ KNOWN_OFFENDERS: dict[tuple[str, str], str] = {
     #    through the registry
     ("vapoosh", "playtest/app_pages/balance_view.py"): "the balance page's doctest",
     ("vapoosh", "playtest/demo.py"): "demo testers play Vapoosh turns",
-    ("vapoosh", "playtest/services.py"): "open_game builds Vapoosh's controller",
     # -- frozen history
     ("vapoosh", "playtest/storage/migrations/versions/0003_games_name_their_game.py"):
         "frozen history: the game every older row was",

@@ -10,6 +10,7 @@ from sqlalchemy.engine import Engine
 
 from playtest import demo, services
 from playtest.games.vapoosh.controller import PlayController
+from playtest.games.vapoosh.session import open_game
 from playtest.storage import repository as repo
 from playtest.storage.events import EventLogger
 from playtest.study_config import StudyConfig
@@ -55,18 +56,18 @@ def mixed_games(engine: Engine, imported_testers: int = 4) -> MixedGames:
         engine, study, {"child": False}).participant_id)
     assert first is not None
     session = repo.start_session(engine, first.code)
-    done = services.open_game(engine, logger, first, session, seed=11, new=True)
+    done = open_game(engine, logger, first, session, seed=11, new=True)
     play_out(done)
-    restarted = services.open_game(engine, logger, first, session, seed=12, new=True)
+    restarted = open_game(engine, logger, first, session, seed=12, new=True)
     _moves(restarted, 2)
     restarted.abandon("restarted")
-    left = services.open_game(engine, logger, first, session, seed=13, new=True)
+    left = open_game(engine, logger, first, session, seed=13, new=True)
     _moves(left, 1)
     left.abandon("left")
     second = services.load_tester(engine, services.consent(
         engine, study, {"child": False}).participant_id)
     assert second is not None
-    going = services.open_game(engine, logger, second, repo.start_session(engine, second.code),
+    going = open_game(engine, logger, second, repo.start_session(engine, second.code),
                                seed=14, new=True)
     _moves(going, 2)
     return MixedGames(study, first.code, second.code, done.game_id, restarted.game_id,

@@ -11,6 +11,7 @@ from sqlalchemy.engine import Engine
 
 from playtest import services
 from playtest.games.registry import DEFAULT_GAME, GAME_NAMES
+from playtest.games.vapoosh.session import open_game
 from playtest.replay import games_of, replay_steps
 from playtest.storage import repository as repo
 from playtest.storage.db import make_engine, upgrade
@@ -27,7 +28,7 @@ def _played(db: Engine, game: str) -> tuple[repo.Study, str, str]:
                                   .participant_id)
     assert tester is not None
     session = repo.start_session(db, tester.code)
-    ctrl = services.open_game(db, EventLogger(db), tester, session, seed=5, new=True)
+    ctrl = open_game(db, EventLogger(db), tester, session, seed=5, new=True)
     ctrl.roll()
     ctrl.abandon("left")
     return study, tester.code, ctrl.game_id

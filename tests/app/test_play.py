@@ -12,6 +12,7 @@ from sqlalchemy.engine import Engine
 from engine.vapoosh import Rules, VapooshGame, action_from_json
 from playtest import services
 from playtest.games.vapoosh.controller import PlayController, StaleGameError, TurnError
+from playtest.games.vapoosh.session import open_game
 from playtest.replay import replay_steps
 from playtest.storage import repository as repo
 from playtest.storage.events import EventLogger
@@ -46,7 +47,7 @@ def test_roll_and_clicks_are_logged_with_their_class(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
     tester, logger, session = _tester(db, make_study, seats=["human", "ai:easy"])
-    ctrl = services.open_game(db, logger, tester, session, seed=3)
+    ctrl = open_game(db, logger, tester, session, seed=3)
     while ctrl.state.phase != "place":
         ctrl.roll(client_event_id=f"roll-{ctrl.roll_count}")
         if ctrl.computer_to_act:
@@ -77,7 +78,7 @@ def test_input_out_of_turn_is_refused_and_stores_nothing(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
     tester, logger, session = _tester(db, make_study)
-    ctrl = services.open_game(db, logger, tester, session)
+    ctrl = open_game(db, logger, tester, session)
     before = len(_events(db))
     with pytest.raises(TurnError) as err:
         ctrl.click(5, 5)
@@ -91,7 +92,7 @@ def test_a_game_resumes_from_its_stored_record(
     tester, logger, session = _tester(db, make_study, rules="house")
     # Seeded dice: unseeded, a game sometimes ended within these moves (e.g. VAPOOSH!),
     # and a finished game is rightly not resumed.
-    ctrl = services.open_game(db, logger, tester, session, seed=5)
+    ctrl = open_game(db, logger, tester, session, seed=5)
     for _ in range(6):
         if ctrl.state.phase == "roll":
             ctrl.roll()
@@ -102,7 +103,7 @@ def test_a_game_resumes_from_its_stored_record(
             ctrl.play_computers()
     assert not ctrl.is_over and ctrl.actions
     # A reload / server restart: a new controller from the database alone.
-    again = services.open_game(db, logger, tester, repo.start_session(db, tester.code))
+    again = open_game(db, logger, tester, repo.start_session(db, tester.code))
     assert again.game_id == ctrl.game_id
     assert again.state.to_json() == ctrl.state.to_json()
 
@@ -111,15 +112,15 @@ def test_a_second_tab_cannot_apply_the_same_move_twice(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
     tester, logger, session = _tester(db, make_study, seats=["human", "human"])
-    tab_a = services.open_game(db, logger, tester, session, seed=5)
-    tab_b = services.open_game(db, logger, tester, repo.start_session(db, tester.code))
+    tab_a = open_game(db, logger, tester, session, seed=5)
+    tab_b = open_game(db, logger, tester, repo.start_session(db, tester.code))
     tab_a.roll()
     with pytest.raises(StaleGameError):
         tab_b.roll()
     record = repo.load_game(db, tab_a.game_id)
     assert record is not None and len(record.actions) == len(tab_a.actions)
     # A different move at the same point (the other tab is behind) is refused too.
-    tab_c = services.open_game(db, logger, tester, repo.start_session(db, tester.code))
+    tab_c = open_game(db, logger, tester, repo.start_session(db, tester.code))
     assert tab_a.state.phase == tab_c.state.phase == "place"
     tab_a.click(*tab_a.legal_tiles()[0])
     with pytest.raises(StaleGameError):
@@ -132,7 +133,7 @@ def test_a_whole_game_against_easy_ends_logged_and_replays(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
     tester, logger, session = _tester(db, make_study, seats=["human", "ai:easy"])
-    ctrl = services.open_game(db, logger, tester, session, seed=11)
+    ctrl = open_game(db, logger, tester, session, seed=11)
     for _ in range(2000):
         if ctrl.is_over:
             break

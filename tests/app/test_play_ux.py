@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 from playtest import services
 from playtest.games.vapoosh.controller import PlayController, dice_for
 from playtest.games.vapoosh.cues import Cue, seat_names
+from playtest.games.vapoosh.session import open_game
 from playtest.games.vapoosh.view import tile_index
 from playtest.messages import load_catalog
 from playtest.storage import repository as repo
@@ -60,7 +61,7 @@ def _seeded_game(db: Engine, code: str, seed: int) -> None:
     """The tester's game, opened with ``seed`` before the page opens (the page resumes it)."""
     tester = services.load_tester(db, code)
     assert tester is not None
-    services.open_game(db, EventLogger(db), tester, repo.start_session(db, code), seed=seed)
+    open_game(db, EventLogger(db), tester, repo.start_session(db, code), seed=seed)
 
 
 # -- 1. the computer's dice are those of the move it makes ---------------------------
@@ -117,7 +118,7 @@ def test_the_computers_turn_is_its_roll_then_its_placement(
     tester = services.load_tester(db, services.consent(db, study, {"child": False})
                                   .participant_id)
     assert tester is not None
-    ctrl = services.open_game(db, EventLogger(db), tester, repo.start_session(db, tester.code),
+    ctrl = open_game(db, EventLogger(db), tester, repo.start_session(db, tester.code),
                               seed=11)
     catalog = load_catalog()
     for _ in range(6):
@@ -330,7 +331,7 @@ def test_an_optional_brown_counter_is_offered_beside_its_tiles(
     tester = services.load_tester(db, code)
     assert tester is not None
     seed = _three_sixes_seed()
-    services.open_game(db, EventLogger(db), tester, repo.start_session(db, code), seed=seed)
+    open_game(db, EventLogger(db), tester, repo.start_session(db, code), seed=seed)
     at = _open(code)
     ctrl: PlayController = at.session_state["ctrl"]
     ctrl.roll()
@@ -377,7 +378,7 @@ def test_a_normal_counter_on_own_tile_of_a_vapooh_roll_is_a_wrong_click_not_a_cr
     tester = services.load_tester(db, services.consent(db, study, {"child": False})
                                   .participant_id)
     assert tester is not None
-    ctrl = services.open_game(db, EventLogger(db), tester, repo.start_session(db, tester.code),
+    ctrl = open_game(db, EventLogger(db), tester, repo.start_session(db, tester.code),
                               seed=1528)
     ctrl.roll()
     assert ctrl.click(12, 8).accepted

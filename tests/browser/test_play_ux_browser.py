@@ -16,6 +16,7 @@ from sqlalchemy.engine import Engine
 
 from playtest import services
 from playtest.games.vapoosh.controller import dice_for
+from playtest.games.vapoosh.session import open_game
 from playtest.messages import SPEEDS
 from playtest.storage import repository as repo
 from playtest.storage.db import make_engine, upgrade
@@ -403,7 +404,7 @@ def test_the_brown_counter_choice_sits_beside_the_tiles_it_concerns(
     tester = services.load_tester(engine, code)
     assert tester is not None
     seed = next(s for s in range(100_000) if sorted(dice_for(s, 0)).count(6) == 3)
-    services.open_game(engine, EventLogger(engine), tester, repo.start_session(engine, code),
+    open_game(engine, EventLogger(engine), tester, repo.start_session(engine, code),
                        seed=seed)
     page = _open(new_page, app, code, size)
     phone = size is PHONE

@@ -11,7 +11,7 @@ from pathlib import Path
 from faults_support import fault_engine, fault_postgres_server, make_tester
 from sqlalchemy import Engine, func, select
 
-from playtest import services
+from playtest.games.vapoosh.session import open_game
 from playtest.storage import repository as repo
 from playtest.storage.models import ParticipantRow
 from playtest.storage.privacy import delete_participant
@@ -24,7 +24,7 @@ FREE_TEXT = "my-secret-free-text-ZQXJ-about-the-brown-counter"
 def _busy_tester(engine: Engine, study_id: str = "s1") -> str:
     """A tester with a played game, many events and a free-text answer."""
     tester, logger, session = make_tester(engine, study_id, seats=["human", "ai:easy"])
-    ctrl = services.open_game(engine, logger, tester, session, seed=3)
+    ctrl = open_game(engine, logger, tester, session, seed=3)
     for _ in range(40):
         if ctrl.is_over:
             break

@@ -11,8 +11,8 @@ from faults_support import events_of, fault_engine, fault_postgres_server, make_
 from sqlalchemy import Engine
 
 from analytics import derive
-from playtest import services
 from playtest.games.vapoosh.controller import StaleGameError
+from playtest.games.vapoosh.session import open_game
 from playtest.storage import repository as repo
 from playtest.storage.exchange import load_study_data
 
@@ -26,7 +26,7 @@ def _two_tabs_race(engine: Engine, rounds: int) -> tuple[str, str, int]:
     Returns the tester's code, the game id and how many placements tab A made.
     """
     tester, logger, session = make_tester(engine, seats=["human", "human"])
-    tab_a = services.open_game(engine, logger, tester, session, seed=5)
+    tab_a = open_game(engine, logger, tester, session, seed=5)
     placements = 0
     for _ in range(rounds):
         if tab_a.is_over:
@@ -34,7 +34,7 @@ def _two_tabs_race(engine: Engine, rounds: int) -> tuple[str, str, int]:
         tab_a.roll()
         if tab_a.state.phase != "place":
             continue
-        tab_b, tab_c = (services.open_game(engine, logger, tester,
+        tab_b, tab_c = (open_game(engine, logger, tester,
                                            repo.start_session(engine, tester.code))
                         for _ in range(2))
         assert tab_b.state.to_json() == tab_a.state.to_json() == tab_c.state.to_json()

@@ -24,6 +24,7 @@ from playtest.board.component import MuteEvent
 from playtest.games.vapoosh.component import ClickEvent, RollEvent, render_board
 from playtest.games.vapoosh.controller import PlayController, StaleGameError, TurnError
 from playtest.games.vapoosh.cues import Cue, cue_to_show, seat_names
+from playtest.games.vapoosh.session import open_game
 from playtest.games.vapoosh.view import board_view, winning_tiles
 from playtest.messages import MessageError, speed
 from playtest.storage import repository as repo
@@ -42,7 +43,7 @@ def _controller(tester: services.Tester, *, new: bool = False) -> PlayController
             if services.games_finished(engine, tester) >= tester.config.games_per_tester:
                 return ctrl if ctrl is not None and ctrl.is_over else None
             new = True
-        ctrl = services.open_game(engine, runtime.event_logger(), tester, tester_session(tester),
+        ctrl = open_game(engine, runtime.event_logger(), tester, tester_session(tester),
                                   new=new)
         st.session_state["ctrl"] = ctrl
         _after_action(ctrl, [])
