@@ -59,6 +59,26 @@ def register_asset_dir(manager: BidiComponentManager, project: str, component: s
     manager.register_from_manifest(manifest, static_dir.parent)
 
 
+_renderers: dict[str, Any] = {}
+
+
+def component_renderer(project: str, component: str, static_dir: Path, *, js: str,
+                       css: str | None = None) -> Any:
+    """The mount command of component ``<project>.<component>`` whose front end is in
+    ``static_dir``: its asset dir registered on this runtime's manager
+    (:func:`register_asset_dir`), the component itself once per process. The js (and
+    css) are files in the asset dir, so a rerun's message carries their path, not code."""
+    import streamlit as st
+    from streamlit.components.v2.get_bidi_component_manager import get_bidi_component_manager
+
+    register_asset_dir(get_bidi_component_manager(), project, component, static_dir)
+    name = f"{project}.{component}"
+    if name not in _renderers:
+        _renderers[name] = (st.components.v2.component(name, js=js) if css is None
+                            else st.components.v2.component(name, js=js, css=css))
+    return _renderers[name]
+
+
 class BoardEventError(ValueError):
     """A trigger payload that does not have the documented shape."""
 

@@ -27,13 +27,12 @@ from pathlib import Path
 from typing import Any, Final
 
 import streamlit as st
-from streamlit.components.v2.get_bidi_component_manager import get_bidi_component_manager
-from streamlit.components.v2.manifest_scanner import ComponentConfig, ComponentManifest
 from streamlit.components.v2.types import ComponentRenderer
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from engine.core import ClickResult, Event, Refusal
 from engine.dokusen.state import DokusenState
+from playtest.board.component import component_renderer
 from playtest.games.click_gate import ClickGate, session_gate
 from playtest.games.dokusen.view import board_data, position_token
 from playtest.messages.catalog import MessageCatalog
@@ -163,24 +162,10 @@ def judge(state: DokusenState, click: BoardClick) -> JudgedClick:
     return JudgedClick(click, state.click(f"{click.at[0]},{click.at[1]}"))
 
 
-_renderer: ComponentRenderer | None = None
-
-
 def _component() -> ComponentRenderer:
-    """Register the static folder with Streamlit's component manager (once per runtime)
-    and the component (once per process)."""
-    global _renderer
-    manager = get_bidi_component_manager()
-    if manager.get_component_asset_root(COMPONENT_NAME) is None:
-        manifest = ComponentManifest(
-            name=PROJECT_NAME,
-            version="0",
-            components=[ComponentConfig(name="board", asset_dir=STATIC_DIR.name)],
-        )
-        manager.register_from_manifest(manifest, STATIC_DIR.parent)
-    if _renderer is None:
-        _renderer = st.components.v2.component(COMPONENT_NAME, js="board.js", css="board.css")
-    return _renderer
+    """The board's mount command (:func:`playtest.board.component.component_renderer`)."""
+    return component_renderer(PROJECT_NAME, "board", STATIC_DIR, js="board.js",
+                              css="board.css")
 
 
 def render_board(

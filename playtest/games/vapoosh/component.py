@@ -46,8 +46,6 @@ from pathlib import Path
 from typing import Any, Final
 
 import streamlit as st
-from streamlit.components.v2.component_manager import BidiComponentManager
-from streamlit.components.v2.get_bidi_component_manager import get_bidi_component_manager
 from streamlit.components.v2.types import ComponentRenderer
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
@@ -62,8 +60,8 @@ from playtest.board.component import (
     _field,
     _short,
     _text,
+    component_renderer,
     parse_mute,
-    register_asset_dir,
     trigger_payload,
 )
 from playtest.board.sounds import cue_spec
@@ -79,23 +77,12 @@ BOARD_JS_FILE: Final = "board.js"
 FRONT_END_FILES: Final = ("board.js", "board.html", "board.css")
 
 
-def ensure_asset_dir(manager: BidiComponentManager) -> None:
-    """Register the board's `static/` dir on Streamlit's component manager
-    (:func:`playtest.board.component.register_asset_dir`)."""
-    register_asset_dir(manager, PROJECT_NAME, "board", STATIC_DIR)
-
-
-_renderer: ComponentRenderer | None = None
-
-
 def _board() -> ComponentRenderer:
-    """The mount command, registered on first use: the js is a file in the asset dir, so
-    every rerun's BidiComponent message carries its path, not the code."""
-    global _renderer
-    ensure_asset_dir(get_bidi_component_manager())
-    if _renderer is None:
-        _renderer = st.components.v2.component(COMPONENT_NAME, js=BOARD_JS_FILE)
-    return _renderer
+    """The mount command (:func:`playtest.board.component.component_renderer`); board.js
+    fetches board.html and board.css from beside itself."""
+    renderer: ComponentRenderer = component_renderer(PROJECT_NAME, "board", STATIC_DIR,
+                                                     js=BOARD_JS_FILE)
+    return renderer
 
 
 @dataclass(frozen=True)

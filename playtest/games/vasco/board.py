@@ -20,7 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from playtest.board.component import PROJECT_NAME, BoardEventError, EventGate, _count, _text
+from playtest.board.component import (
+    PROJECT_NAME,
+    BoardEventError,
+    EventGate,
+    _count,
+    _text,
+    component_renderer,
+)
 from playtest.games.vasco.view import BoardView
 
 STATIC_DIR: Final = Path(__file__).resolve().parent / "static"
@@ -71,28 +78,10 @@ def parse_click(payload: Any) -> ClickEvent:
     )
 
 
-_renderer: Any = None
-
-
 def _component() -> Any:
-    import streamlit as st
-    from streamlit.components.v2.get_bidi_component_manager import get_bidi_component_manager
-    from streamlit.components.v2.manifest_scanner import ComponentConfig, ComponentManifest
-
-    global _renderer
-    manager = get_bidi_component_manager()
-    if manager.get_component_asset_root(COMPONENT_NAME) is None:
-        # as for the first game's board: Streamlit's scanner cannot find an editable
-        # install's manifest, so the asset dir is registered here
-        manifest = ComponentManifest(
-            name=PROJECT_NAME,
-            version="0",
-            components=[ComponentConfig(name="vasco_board", asset_dir=STATIC_DIR.name)],
-        )
-        manager.register_from_manifest(manifest, STATIC_DIR.parent)
-    if _renderer is None:
-        _renderer = st.components.v2.component(COMPONENT_NAME, js=JS_FILE, css=CSS_FILE)
-    return _renderer
+    """The board's mount command (:func:`playtest.board.component.component_renderer`)."""
+    return component_renderer(PROJECT_NAME, "vasco_board", STATIC_DIR, js=JS_FILE,
+                              css=CSS_FILE)
 
 
 def _gate(key: str) -> EventGate:
