@@ -3,6 +3,8 @@ the same by the bundle's fast path as survey by survey."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -59,6 +61,30 @@ def test_demo_output_does_not_depend_on_workers_or_import_chunks(
     assert set(arms.groupby("experiment")["variant"].value_counts()) == {4}
     one.dispose()
     two.dispose()
+
+
+#: The SHA-256 of the first game's demo study (12 testers, seed 5, :data:`NOW`) as stored:
+#: the study row and every participant, assignment, event and response
+#: (:func:`_demo_digest`). Moving the demo's per-game code behind the registry (issue 15)
+#: must not change one byte of it. A deliberate change of the demo (its error model, a
+#: survey, a catalog text the testers see) changes it: check the new data, then update.
+FIRST_GAME_DEMO_SHA256 = "28181987b42f7e8b9974ac6ec23c9913f5cb879e0d2756cea608f5f8d27dbe6b"
+
+
+def _demo_digest(engine: Engine) -> str:
+    with engine.connect() as conn:
+        study = [tuple(row) for row in conn.execute(text(
+            "SELECT study_id, title, game, config, open FROM studies ORDER BY study_id"))]
+    stored = {"studies": study, **_stored(engine)}
+    return hashlib.sha256(json.dumps(stored, default=str).encode()).hexdigest()
+
+
+def test_the_first_games_demo_is_byte_for_byte_what_it_was(tmp_path: Path) -> None:
+    engine = _engine(tmp_path / "digest.sqlite")
+    report = demo.generate(engine, 12, seed=5, workers=1, now=NOW)
+    assert report.added["participant"] == 12
+    assert _demo_digest(engine) == FIRST_GAME_DEMO_SHA256
+    engine.dispose()
 
 
 def test_demo_with_the_same_seed_repeats_and_another_seed_differs(tmp_path: Path) -> None:
