@@ -1,27 +1,19 @@
-"""Demo data: simulated testers who play real Vapoosh! and answer the real surveys.
+"""Demo data: simulated testers who play real games and answer the real surveys.
 
 Each simulated tester consents, is assigned variants (balanced), answers the pre-play
-survey, plays games through the same :class:`PlayController` the app uses (so the events
-are exactly what a real tester produces) with a human error model, and answers the
-post-play survey. The error model:
+survey, plays whole games of the study's game and answers the post-play survey. The games
+are played through the registry, so this module knows no game:
 
-- arithmetic slips, far more likely on the planted hard facts (:data:`PLANTED_HARD_FACTS`:
-  6 × 7, 6 × 8, 7 × 8, 8 × 9) and for testers with weaker times tables; fewer when
-  options are highlighted;
-- rule misunderstandings: the planted misunderstood rule (:data:`PLANTED_RULE`,
-  ``empty_priority``): on turns where it applies, testers unsure of the rules click the
-  opponent's tile instead of the free one; other refusals are rare slips (2 %);
-- hesitation: lognormal time to the first click, longer on hard facts and after the
-  planted confusing wording (:data:`PLANTED_WORDING`: the default "Extra go!" text of
-  ``extra_turn``), which is also followed by rules lookups 30 % of the time.
+- a game whose ``playtest/games/<game>/demo.py`` has a ``play_game`` hook plays its
+  testers' games itself (a game with a play screen of its own and an error model that
+  plants truths the dashboard should find: the first game's, see the README, "What the
+  demo should show");
+- any other game is played through the engine core's clicks (:mod:`playtest.demo_play`:
+  every click logged, refused ones with the engine's refusal reason), with the game's
+  optional hooks (``slip_targets``, ``computer_level``, ``game_rules``).
 
-The designer's dashboard should find these three truths: see the README, "What the demo
-should show".
-
-Studies of the other registered games get simulated testers too: they consent, are
-assigned, answer their game's surveys the same way, and play whole games of their
-study's game through the engine core's clicks (:mod:`playtest.demo_play`: every click
-logged, refused ones with the engine's refusal reason).
+A game's demo study is its default rules, seats and surveys plus what its
+``demo_settings`` hook sets (:func:`game_demo_config`).
 
 The records go through ``playtest import`` (validated, all or nothing), so a demo study
 is also a test of the exchange format.
@@ -48,12 +40,8 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
-from engine.players import make_player
-from engine.vapoosh import Brown
 from playtest import demo_play, demo_sequence, services
 from playtest.games.registry import game_plugin, games
-from playtest.games.vapoosh.controller import PlayController
-from playtest.messages import MessageCatalog, MessageError, load_catalog, speed
 from playtest.storage import repository as repo
 from playtest.storage.exchange import ImportReport, import_jsonl
 from playtest.study_config import Experiment, StudyConfig, effective_config
@@ -70,31 +58,19 @@ class DemoUnavailableError(ValueError):
 
 
 def demo_config() -> StudyConfig:
-    return StudyConfig(
-        rules="standard",
-        seats=["human", "ai:easy"],
-        games_per_tester=1,
-        allow_more_games=True,
-        audience="mixed",
-        pre_survey="vapoosh_pre",
-        post_survey="vapoosh_post_short",
-        experiments=[
-            Experiment(key="extra_turn_wording", target="message:extra_turn",
-                       variants={"A": "default", "B": "formal"}),
-            Experiment(key="highlight", target="ui:highlight_options",
-                       variants={"off": False, "on": True}),
-        ],
-    )
+    """The demo study of the registry's first game (:data:`DEMO_STUDY_ID`):
+    :func:`game_demo_config`."""
+    return game_demo_config(games()[0].name)
 
 
 def ensure_demo_study(engine: Engine) -> repo.Study:
-    """The demo study (simulated testers go here); ``playtest up`` also makes
-    :func:`ensure_game_demo_studies`."""
+    """The demo study (simulated testers go here): the registry's first game's;
+    ``playtest up`` also makes :func:`ensure_game_demo_studies`."""
     study = repo.get_study(engine, DEMO_STUDY_ID)
     if study is not None:
         return study
-    return services.create_study(engine, title="Vapoosh! demo study", config=demo_config(),
-                                 study_id=DEMO_STUDY_ID)
+    return services.create_study(engine, title=f"{games()[0].title} demo study",
+                                 config=demo_config(), study_id=DEMO_STUDY_ID)
 
 
 def ensure_game_demo_studies(engine: Engine) -> list[repo.Study]:
@@ -116,11 +92,12 @@ def ensure_game_demo_studies(engine: Engine) -> list[repo.Study]:
 def game_demo_config(game: str) -> StudyConfig:
     """A game's demo study: its default rules, seats and surveys, what the game's
     ``demo_settings()`` hook sets (``playtest/games/<game>/demo.py``, e.g. more games per
-    tester), and, when its board uses the setting, an experiment on highlighting the
-    options, so the dashboard's experiment pages have arms to compare."""
+    tester, or experiments of its own), and, unless the hook names its experiments or
+    the game's board ignores the setting, an experiment on highlighting the options, so
+    the dashboard's experiment pages have arms to compare."""
     settings_hook = demo_play.demo_hook(game, "demo_settings")
     settings: dict[str, Any] = dict(settings_hook()) if settings_hook is not None else {}
-    if "highlight_options" in game_plugin(game).ignored_ui:
+    if "experiments" in settings or "highlight_options" in game_plugin(game).ignored_ui:
         return StudyConfig(game=game, **settings)
     return StudyConfig(game=game, **settings, experiments=[
         Experiment(key="highlight", target="ui:highlight_options",
@@ -139,9 +116,9 @@ def fill_game_demo_studies(engine: Engine, testers: int) -> list[tuple[repo.Stud
 
 def check_simulated(study_id: str, config: StudyConfig) -> None:
     """Raise :class:`DemoUnavailableError` unless testers can be simulated on the study's
-    game: the dice-and-tiles screen's game, or a game whose states are clicked through
-    the engine core (:class:`engine.core.PlayableState`)."""
-    if config.game == demo_config().game:
+    game: a game that plays its demo games itself (a ``play_game`` hook), or a game whose
+    states are clicked through the engine core (:class:`engine.core.PlayableState`)."""
+    if demo_play.demo_hook(config.game, "play_game") is not None:
         return
     plugin = game_plugin(config.game)
     state = plugin.make_game(config.rules, len(config.seats)).new_initial_state()
@@ -155,7 +132,7 @@ def _iso(moment: datetime) -> str:
     return moment.isoformat(timespec="milliseconds")
 
 
-class _Recorder:
+class EventRecorder:
     """A game sink that writes exchange-format event records on a simulated clock."""
 
     def __init__(self, out: list[dict[str, Any]], participant_id: str, session_id: str,
@@ -187,42 +164,14 @@ class _Recorder:
         return None
 
 
-_HARD = {6, 7, 8, 9}
-
-#: Planted truth 1: the hardest single-digit products, known from research on the
-#: "problem-size effect" (Campbell & Graham 1985; Chan, Au & Tang 2014): 6 × 7, 6 × 8,
-#: 7 × 8 and 8 × 9 draw the most errors and the longest answers. Simulated testers slip
-#: on these far more often than on any other fact.
-PLANTED_HARD_FACTS = frozenset({(6, 7), (6, 8), (7, 8), (8, 9)})
-#: Planted truth 2: the misunderstood rule. Testers unsure of the rules (most children)
-#: believe they may capture even when the other rolled tile is free, so they click the
-#: opponent's tile on many turns where ``empty_priority`` applies.
-PLANTED_RULE = "empty_priority"
-#: Planted truth 3: the confusing wording. The default "Extra go!" text of
-#: ``extra_turn`` leaves testers unsure whose turn it is: a longer pause before the next
-#: roll and click, and more rules lookups from it (variant B, the formal wording, does not).
-PLANTED_WORDING = ("extra_turn", "default")
-
-
-def fact_difficulty(p: int, g: int) -> float:
-    """0 (easy: ×2, ×10, ×11, squares of small numbers) … 1 (the planted hard facts).
-
-    >>> fact_difficulty(8, 7), fact_difficulty(2, 9)
-    (1.0, 0.1)
-    """
-    a, b = sorted((p, g))
-    if (a, b) in PLANTED_HARD_FACTS:
-        return 1.0
-    if a in (2, 10, 11) or b in (2, 10, 11):
-        return 0.1
-    if a == b:
-        return 0.3 if a <= 6 else 0.4
-    score = 0.15 + 0.1 * (a in _HARD) + 0.1 * (b in _HARD) + 0.1 * (b == 12)
-    return min(score, 0.5)
-
-
 class SimulatedTester:
-    """One simulated tester: a profile and a random stream."""
+    """One simulated tester: a profile and a random stream.
+
+    ``child``; ``maths``, ``rules`` (0 … 1: how good at the arithmetic a game asks, how
+    sure of its rules); ``pace`` (a multiplier of every pause); ``enjoyment`` (0 … 1);
+    ``player``: a slot for the game's hook (a habit it makes once per tester);
+    ``moves_made``: moves so far (testers clicking through the engine core learn).
+    """
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
@@ -231,116 +180,8 @@ class SimulatedTester:
         self.rules = min(max(rng.gauss(0.55 if self.child else 0.75, 0.2), 0.05), 0.98)
         self.pace = math.exp(rng.gauss(0.0, 0.3)) * (1.3 if self.child else 1.0)
         self.enjoyment = min(max(rng.gauss(0.7, 0.15), 0.0), 1.0)
-        self.player: Any = None  # made on the first move (see tester_player)
+        self.player: Any = None  # a game's habit, made on the first move by its hook
         self.moves_made = 0  # other games' moves (playtest.demo_play's learning)
-
-
-def _wrong_tile(ctrl: PlayController, kind: str, rng: random.Random) -> tuple[int, int] | None:
-    """A tile a tester would wrongly click, of the given kind, if there is one."""
-    state = ctrl.state
-    legal = ctrl.legal_tiles()
-    options = list(state.options)
-    p, g = (state.dice[0] + state.dice[1], state.dice[2] + state.dice[3]) if state.dice else (0, 0)
-    if kind == "rule":
-        forbidden = [o for o in options if o not in legal]
-        return rng.choice(forbidden) if forbidden else None
-    if kind == "same_product":
-        same = [(c, r) for c in range(1, 13) for r in range(1, 13)
-                if c * r == p * g and (c, r) not in options]
-        return rng.choice(same) if same else None
-    if kind == "near_miss":
-        c, r = rng.choice(legal)
-        near = [(c + dc, r + dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1)
-                if (dc or dr) and 1 <= c + dc <= 12 and 1 <= r + dr <= 12
-                and (c + dc, r + dr) not in options]
-        return rng.choice(near) if near else None
-    # arithmetic: a wrong product near the right one (7×8 → 54 or 60). A slip by one
-    # factor step (7×8 → 48) lands next to the answer, which the engine calls a near miss.
-    slips = [(c, r) for c in range(1, 13) for r in range(1, 13)
-             if 0 < abs(c * r - p * g) <= max(8, p + g) and (c, r) not in options
-             and all(abs(c - oc) > 1 or abs(r - orr) > 1 for oc, orr in legal)]
-    if slips:
-        return rng.choice(slips)
-    return _wrong_tile(ctrl, "near_miss", rng) if legal else None
-
-
-def _human_turn(ctrl: PlayController, tester: SimulatedTester, highlight: bool,
-                after_message: str | None, clock: list[float]) -> list[Any]:
-    """Roll, maybe click wrong tiles, then place: returns the cues it caused."""
-    rng = tester.rng
-    # The pause before rolling: a moment to look at the board, and longer after the
-    # planted wording, which leaves testers unsure whether it is their go (the metric
-    # "response time" measures exactly this pause).
-    wait = 700.0 + (4000.0 if after_message == "_".join(PLANTED_WORDING) else 0.0)
-    clock[0] += rng.lognormvariate(math.log(wait * tester.pace), 0.35)
-    cues = [ctrl.roll()]
-    if not ctrl.human_to_act or ctrl.state.phase != "place":
-        return cues  # blocked: the turn passed (or a re-roll is due)
-    p = ctrl.state.dice[0] + ctrl.state.dice[1] if ctrl.state.dice else 2
-    g = ctrl.state.dice[2] + ctrl.state.dice[3] if ctrl.state.dice else 2
-    difficulty = fact_difficulty(p, g)
-    base = 1800 + 4200 * difficulty * (1.2 - tester.maths)
-    if highlight:
-        base *= 0.55
-    if after_message == "_".join(PLANTED_WORDING):
-        base += 2500  # planted: "Extra go!" leaves some unsure whose turn it is
-    elapsed = rng.lognormvariate(math.log(base * tester.pace), 0.35)
-    # planted: the misunderstood rule bites only where it applies (empty_priority);
-    # other refusals are rare slips
-    misread = PLANTED_RULE in ctrl.refused_reasons()
-    slips = {
-        # planted: the hard facts trip even good calculators; others follow difficulty
-        "arithmetic": ((0.3 + 0.4 * (1 - tester.maths)) if (min(p, g), max(p, g))
-                       in PLANTED_HARD_FACTS else (1 - tester.maths) * difficulty * 0.6)
-        * (0.4 if highlight else 1.0),
-        "rule": (1 - tester.rules) * 0.9 if misread else 0.02,
-        "near_miss": (1 - tester.maths) * 0.15,
-        "same_product": (1 - tester.maths) * 0.1 * (0.2 if highlight else 1.0),
-    }
-    for kind, chance in slips.items():
-        if rng.random() >= chance:
-            continue
-        tile = _wrong_tile(ctrl, kind, rng)
-        if tile is None:
-            continue
-        clock[0] += elapsed
-        cues.append(ctrl.click(*tile, client_ms=elapsed).cue)
-        elapsed += rng.lognormvariate(math.log(1500 * tester.pace), 0.4)
-    clock[0] += elapsed
-    choice = tester_player(tester).choose(ctrl.state)
-    brown = isinstance(choice.action, Brown)
-    outcome = ctrl.click(choice.action.c, choice.action.r, brown=brown, client_ms=elapsed)
-    cues.append(outcome.cue)
-    return cues
-
-
-def tester_player(tester: SimulatedTester) -> Any:
-    """The move a tester chooses once the tile is found: a medium-strength habit.
-
-    Kept on the tester (not in a table keyed by ``id(tester)``: ids are reused once a
-    tester is freed, which handed a later tester the earlier one's player and made the
-    output depend on memory layout).
-    """
-    if tester.player is None:
-        tester.player = make_player("medium", seed=tester.rng.randrange(1 << 30), game="vapoosh")
-    return tester.player
-
-
-def _message_records(cues: list[Any], recorder: _Recorder, catalog: MessageCatalog,
-                     variants: dict[str, str], ms_visible: int) -> str | None:
-    """Log the message the screen would show for these cues; return its key+variant."""
-    shown = [c for c in cues if c is not None and c.key]
-    if not shown:
-        return None
-    cue = shown[-1]
-    variant = variants.get(cue.key, "default")
-    try:
-        text = catalog.render(cue.key, variant, voice=cue.voice, **cue.values).text
-    except MessageError:
-        text, variant = cue.fallback_text, "fallback"
-    recorder.log("message", {"key": cue.key, "variant": variant, "text": text,
-                             "ms_visible": ms_visible})
-    return f"{cue.key}_{variant}"
 
 
 def assign_variants(config: StudyConfig, testers: int, rng: random.Random,
@@ -371,8 +212,7 @@ def assign_variants(config: StudyConfig, testers: int, rng: random.Random,
 
 
 def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datetime,
-                    rng: random.Random, catalog: MessageCatalog,
-                    assigned: dict[str, str]) -> Iterator[dict[str, Any]]:
+                    rng: random.Random, assigned: dict[str, str]) -> Iterator[dict[str, Any]]:
     """The exchange-format records of one simulated tester, in order."""
     tester = SimulatedTester(rng)
     participant_id = f"demo-{index:06d}-{rng.randrange(16**6):06x}"
@@ -389,7 +229,7 @@ def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datet
     session_id = uuid.UUID(int=rng.getrandbits(128)).hex
     clock = [created.timestamp() * 1000]
     seq = [0]
-    page_log = _Recorder(out, participant_id, session_id, clock, seq, None)
+    page_log = EventRecorder(out, participant_id, session_id, clock, seq, None)
 
     def page(name: str) -> None:
         page_log.log("page", {"page": name})
@@ -415,53 +255,25 @@ def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datet
     page("pre_survey")
     survey("pre", config.pre_survey)
     page("play")
-    ms_visible = speed(effective.speed).message_ms
-    controller_game = effective.game == demo_config().game  # the dice-and-tiles screen's
     games = config.games_per_tester + (1 if rng.random() < 0.2 else 0)
     quits = rng.random() < 0.08 * (1 - tester.enjoyment)
     played: list[tuple[Any, int | None, str]] = []
     next_rules = demo_play.demo_hook(effective.game, "game_rules")
+    own_play = demo_play.demo_hook(effective.game, "play_game")
     for _ in range(games):
         game_id = uuid.UUID(int=rng.getrandbits(128)).hex
-        recorder = _Recorder(out, participant_id, session_id, clock, seq, game_id)
+        recorder = EventRecorder(out, participant_id, session_id, clock, seq, game_id)
         seed = rng.randrange(1 << 31)
-        if not controller_game:  # any other game: through the engine core's clicks
+        if own_play is not None:  # the game's own screen and error model
+            own_play(effective, seed=seed, game_id=game_id, tester=tester,
+                     recorder=recorder, clock=clock)
+        else:  # through the engine core's clicks
             rules = effective.rules if next_rules is None else next_rules(effective.rules,
                                                                            played)
             demo_play.play_game(game_plugin(effective.game), rules=rules,
                                 seats=effective.seats, seed=seed, game_id=game_id,
                                 tester=tester, highlight=effective.highlight_options,
                                 log=recorder.log, clock=clock, played=played)
-            if quits:
-                break
-            continue
-        ctrl = PlayController(game_id=game_id, game=effective.game, rules=effective.rules,
-                              seats=effective.seats,
-                              seed=seed, actions=(), sink=recorder, clock_ms=lambda: clock[0],
-                              highlight=effective.highlight_options)
-        recorder.log("game_start", {"game_id": game_id, "game": effective.game,
-                                    "rules": ctrl.game.rules_obj(),
-                                    "seats": list(effective.seats), "seed": seed})
-        ctrl.start()
-        last: str | None = None
-        for _turn in range(400):
-            if ctrl.is_over:
-                break
-            if ctrl.computer_to_act:
-                cues = ctrl.play_computers()
-                clock[0] += 2500
-            else:
-                cues = _human_turn(ctrl, tester, effective.highlight_options, last, clock)
-            last = _message_records(cues, recorder, catalog, effective.message_variants,
-                                    ms_visible)
-            lookup = 0.25 * (1 - tester.rules) if last and last.startswith(
-                ("wrong_rule", "blocked", "reroll")) else 0.0
-            if last == "_".join(PLANTED_WORDING):
-                lookup = 0.3  # planted: testers look up whose turn it is
-            if last and rng.random() < lookup:
-                recorder.log("rules_open", {"context": last.rsplit("_", 1)[0]})
-                clock[0] += rng.uniform(5000, 20000)
-                recorder.log("rules_close", {"context": last.rsplit("_", 1)[0]})
         if quits:
             break
     if not quits:
@@ -486,7 +298,7 @@ class _TesterTask:
 def _tester_jsonl(task: _TesterTask) -> str:
     """One tester's records as JSONL text (runs in a worker process or in-process)."""
     records = simulate_tester(task.index, task.study_id, task.config, task.start,
-                              random.Random(task.seed), load_catalog(), task.assigned)
+                              random.Random(task.seed), task.assigned)
     dumps = json.JSONEncoder(separators=(",", ":")).encode
     return "".join(dumps(record) + "\n" for record in records)
 
@@ -514,7 +326,7 @@ def _tester_chunks(tasks: Sequence[_TesterTask], workers: int) -> Iterator[list[
         for chunk in chunks:
             yield [_tester_jsonl(task) for task in chunk]
         return
-    # fork where available: the workers inherit the imported engine and catalog.
+    # fork where available: the workers inherit the imported engines and catalogs.
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     with context.Pool(workers) as pool:

@@ -118,7 +118,11 @@ def demo_hook(game: str, name: str) -> Callable[..., Any] | None:
     (a solo game's computer colours); ``game_rules(rules, played)``, the rules of a
     tester's next game from the study's and the ``(rules, reason)`` of the games played
     (a game of stages: the stage reached); ``played`` holds ``(rules, winner, reason)``
-    of each game (``winner`` as :func:`outcome` gives it)."""
+    of each game (``winner`` as :func:`outcome` gives it); ``demo_settings()``, what the
+    game's demo study sets beyond its defaults (:func:`playtest.demo.game_demo_config`);
+    ``play_game(config, *, seed, game_id, tester, recorder, clock)``, a game that plays
+    its demo testers' games itself instead of through :func:`play_game` (its own play
+    screen and error model; :func:`playtest.demo.simulate_tester` calls it)."""
     try:
         module = importlib.import_module(f"playtest.games.{game}.demo")
     except ModuleNotFoundError:

@@ -38,7 +38,6 @@ KNOWN_OFFENDERS: dict[tuple[str, str], str] = {
     # -- demo data, the balance page and the services: still Vapoosh's, not yet chosen
     #    through the registry
     ("vapoosh", "playtest/app_pages/balance_view.py"): "the balance page's doctest",
-    ("vapoosh", "playtest/demo.py"): "demo testers play Vapoosh turns",
     # -- frozen history
     ("vapoosh", "playtest/storage/migrations/versions/0003_games_name_their_game.py"):
         "frozen history: the game every older row was",

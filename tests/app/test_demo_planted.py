@@ -1,4 +1,4 @@
-"""The demo's planted truths (playtest/demo.py) are what its dashboard finds: the
+"""The demo's planted truths (playtest/games/vapoosh/demo.py) are what its dashboard finds: the
 misunderstood rule, the confusing wording and the research-known hard facts."""
 
 from __future__ import annotations
@@ -11,20 +11,21 @@ from streamlit.testing.v1 import AppTest
 from analytics import confusion, derive
 from analytics.games.vapoosh import facts as vapoosh_facts
 from playtest import demo
+from playtest.games.vapoosh import demo as vapoosh_demo
 from playtest.storage.exchange import load_study_data
 from playtest.survey_items import annotate
 from tests.app.test_designer_pages import PAGE_APP
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-PLANTED_FACTS = {f"{a}x{b}" for a, b in demo.PLANTED_HARD_FACTS}
+PLANTED_FACTS = {f"{a}x{b}" for a, b in vapoosh_demo.PLANTED_HARD_FACTS}
 
 
 def test_the_demo_dashboard_finds_the_planted_truths(db: Engine) -> None:
     demo.generate(db, 40, seed=3, workers=1, now=NOW)
     data = annotate(load_study_data(db, "demo"))
     ids = [point.id for point in confusion.confusion_points(data)]
-    assert f"rule:{demo.PLANTED_RULE}" in ids[:3]
-    assert f"message:{demo.PLANTED_WORDING[0]}" in ids
+    assert f"rule:{vapoosh_demo.PLANTED_RULE}" in ids[:3]
+    assert f"message:{vapoosh_demo.PLANTED_WORDING[0]}" in ids
     facts = {point_id.removeprefix("fact:") for point_id in ids if point_id.startswith("fact:")}
     assert facts and facts <= PLANTED_FACTS  # only planted facts have the evidence
     hardest = list(vapoosh_facts.hardest_facts(data)["fact"].head(4))
@@ -43,7 +44,7 @@ def test_rule_wrong_clicks_happen_only_on_their_occasions(db: Engine) -> None:
     assert len(rule) > 0
     for turn_id, reason in zip(rule["turn_id"], rule["rule_reason"], strict=True):
         assert reason in turns.loc[turn_id, "refused"]
-    occasions = turns["refused"].map(lambda r: demo.PLANTED_RULE in r).sum()
+    occasions = turns["refused"].map(lambda r: vapoosh_demo.PLANTED_RULE in r).sum()
     assert 0 < occasions < len(turns)  # the rule could bite on some turns, not all
 
 
