@@ -39,12 +39,12 @@ from analytics import confusion
 from analytics.calibrate import CheckResult, format_result
 from analytics.data import (
     ASSIGNMENT_COLUMNS,
-    DEFAULT_GAME,
     EVENT_COLUMNS,
     PARTICIPANT_COLUMNS,
     RESPONSE_COLUMNS,
     StudyData,
 )
+from analytics.game_analytics import default_game
 
 TRAPS = ("empty_priority", "own_tile", "suicide", "brown")
 TRAP_ODDS = (0.30, 0.10, 0.05, 0.05)
@@ -122,7 +122,7 @@ def planted_study(testers: int = 24, seed: int = 0, plant: bool = True, games: i
     frame = pd.DataFrame(events, columns=EVENT_COLUMNS)
     frame["at"] = start + pd.to_timedelta(frame["at"].astype(float), unit="s")
     return StudyData(
-        study={"study_id": study_id, "title": "Planted", "game": DEFAULT_GAME,
+        study={"study_id": study_id, "title": "Planted", "game": default_game(),
                "rules": "standard", "experiments": []},
         participants=pd.DataFrame(participants, columns=PARTICIPANT_COLUMNS),
         assignments=pd.DataFrame(columns=ASSIGNMENT_COLUMNS),

@@ -19,9 +19,6 @@ import pandas as pd
 PARTICIPANT_COLUMNS = ["study_id", "participant_id", "created_at", "consented_at"]
 ASSIGNMENT_COLUMNS = ["participant_id", "experiment", "variant", "at"]
 EVENT_COLUMNS = ["participant_id", "session_id", "seq", "at", "type", "props", "game_id"]
-#: The game a study or ``game_start`` plays when it does not say
-#: (telemetry-format.md: "absent means" this one).
-DEFAULT_GAME = "vapoosh"
 RESPONSE_COLUMNS = [
     "participant_id",
     "survey",
@@ -38,7 +35,9 @@ class StudyData:
     """One study's records as frames.
 
     ``study`` is the ``study`` record (``study_id``, ``title``, ``game``, ``rules``,
-    ``experiments`` …) as a dict. Times (``at``, ``created_at``, ``consented_at``) are
+    ``experiments`` …) as a dict; the storage layer always fills its ``game``, and one
+    without (an old export, data built by hand) plays the game of records that name none
+    (:func:`analytics.game_analytics.default_game`). Times (``at``, ``created_at``, ``consented_at``) are
     timezone-aware pandas timestamps; ``props`` holds one dict per event; ``value`` holds
     a number, string, list or None per response.
     """
@@ -60,9 +59,11 @@ class StudyData:
     )
 
     @classmethod
-    def empty(cls, study_id: str) -> StudyData:
+    def empty(cls, study_id: str, game: str | None = None) -> StudyData:
+        """A study without records, of ``game`` (None: it names no game)."""
+        named = {} if game is None else {"game": game}
         return cls(
-            study={"study_id": study_id, "title": "", "game": DEFAULT_GAME, "rules": "standard",
+            study={"study_id": study_id, "title": "", **named, "rules": "standard",
                    "experiments": []},
             participants=pd.DataFrame(columns=PARTICIPANT_COLUMNS),
             assignments=pd.DataFrame(columns=ASSIGNMENT_COLUMNS),

@@ -23,6 +23,11 @@ The core (:mod:`analytics.funnel`, :mod:`analytics.confusion`, :mod:`analytics.e
 
 A game without a plug-in folder gets :data:`GENERIC`: the core alone.
 
+Records that name no game (a study, ``game_start`` or report from before the lab had
+more than one game: telemetry-format.md, "absent means") are the game whose plug-in says
+``plays_unnamed`` (:func:`default_game`): that fact is the game's history, so it lives in
+its folder, and the core names no game.
+
 >>> GENERIC.name, GENERIC.sections, GENERIC.has_section("hardest_facts")
 ('generic', (), False)
 >>> load("no such game").name
@@ -31,7 +36,9 @@ A game without a plug-in folder gets :data:`GENERIC`: the core alone.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import pkgutil
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -40,11 +47,12 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from analytics.data import DEFAULT_GAME, StudyData
+import analytics.games
+from analytics.data import StudyData
 from analytics.severity import CORE_OCCASIONS, Tally
 
-__all__ = ["DEFAULT_GAME", "GENERIC", "Chart", "Column", "Family", "GameAnalytics",
-           "ReportSection", "for_study", "game_of", "load"]
+__all__ = ["GENERIC", "AnalyticsPluginError", "Chart", "Column", "Family", "GameAnalytics",
+           "ReportSection", "default_game", "for_study", "game_of", "load"]
 
 _GAME_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 
@@ -139,6 +147,8 @@ class GameAnalytics:
     sections: tuple[ReportSection, ...] = ()
     charts: tuple[Chart, ...] = ()
     prepared: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: True for the one game that records naming no game play (:func:`default_game`).
+    plays_unnamed: bool = False
 
     def has_section(self, key: str) -> bool:
         """True when the game's report has the key ``key``."""
@@ -153,14 +163,39 @@ class GameAnalytics:
 GENERIC = GameAnalytics(name="generic", title="Any game")
 
 
-def game_of(data: StudyData) -> str:
-    """The game a study plays (its ``game``; :data:`DEFAULT_GAME` when it does not say).
+class AnalyticsPluginError(RuntimeError):
+    """The games' analytics plug-ins contradict each other (two claim unnamed records)."""
 
-    >>> game_of(StudyData.empty("s")) == DEFAULT_GAME
+
+@functools.cache
+def default_game() -> str:
+    """The game that a study, ``game_start`` or report naming no game plays: the one
+    plug-in in ``analytics/games/`` with ``plays_unnamed`` (``"generic"`` when none
+    does: such records then get the core alone).
+
+    Raises :class:`AnalyticsPluginError` when two plug-ins claim it.
+
+    >>> default_game() == game_of(StudyData.empty("s")) != GENERIC.name
     True
     """
+    claims = sorted(plugin.name for plugin in (
+        load(found.name) for found in pkgutil.iter_modules(analytics.games.__path__)
+        if found.ispkg) if plugin.plays_unnamed)
+    if len(claims) > 1:
+        raise AnalyticsPluginError(
+            f"analytics plug-ins {', '.join(claims)} all claim the records that name no "
+            "game (plays_unnamed): only one may")
+    return claims[0] if claims else GENERIC.name
+
+
+def game_of(data: StudyData) -> str:
+    """The game a study plays (its ``game``; :func:`default_game` when it does not say).
+
+    >>> game_of(StudyData.empty("s", "chess"))
+    'chess'
+    """
     name = data.study.get("game")
-    return str(name) if isinstance(name, str) and name else DEFAULT_GAME
+    return str(name) if isinstance(name, str) and name else default_game()
 
 
 def load(name: str) -> GameAnalytics:

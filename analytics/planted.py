@@ -48,13 +48,13 @@ import pandas as pd
 from analytics import derive
 from analytics.data import (
     ASSIGNMENT_COLUMNS,
-    DEFAULT_GAME,
     EVENT_COLUMNS,
     PARTICIPANT_COLUMNS,
     RESPONSE_COLUMNS,
     SCORE_COLUMNS,
     StudyData,
 )
+from analytics.game_analytics import default_game
 
 EXPERIMENT = {"key": "wording", "variants": ["A", "B"], "target": "message:extra_turn"}
 START = pd.Timestamp("2026-01-05T09:00:00Z")
@@ -179,7 +179,7 @@ def planted_study(truth: PlantedTruth, testers: int, seed: int = 0,
     frame = pd.DataFrame(events, columns=EVENT_COLUMNS)
     frame["at"] = pd.to_datetime(frame["at"].astype(float), unit="s", utc=True)
     data = StudyData(
-        study={"study_id": study_id, "title": "Planted study", "game": DEFAULT_GAME,
+        study={"study_id": study_id, "title": "Planted study", "game": default_game(),
                "rules": "standard", "experiments": [dict(EXPERIMENT)]},
         participants=pd.DataFrame(participants, columns=PARTICIPANT_COLUMNS),
         assignments=pd.DataFrame(assignments, columns=ASSIGNMENT_COLUMNS),

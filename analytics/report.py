@@ -26,11 +26,12 @@ import plotly.io as pio
 from markupsafe import Markup
 
 from analytics import confusion, experiments, figures, funnel, questionnaires, severity
-from analytics.data import DEFAULT_GAME, StudyData, validate_study
+from analytics.data import StudyData, validate_study
 from analytics.figures import FILE_TEMPLATE
 from analytics.game_analytics import (
     GENERIC,
     GameAnalytics,
+    default_game,
     for_study,
     game_of,
     load,
@@ -86,7 +87,7 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
 def report_game(report: dict[str, Any]) -> GameAnalytics:
     """The plug-in of the game a report names (``game``; the default game if absent)."""
     name = report.get("game")
-    return load(name if isinstance(name, str) and name else DEFAULT_GAME)
+    return load(name if isinstance(name, str) and name else default_game())
 
 
 def what_works(data: StudyData) -> list[dict[str, Any]]:

@@ -19,7 +19,6 @@ import pandas as pd
 
 from analytics.data import (
     ASSIGNMENT_COLUMNS,
-    DEFAULT_GAME,
     EVENT_COLUMNS,
     PARTICIPANT_COLUMNS,
     QUIZ_COLUMNS,
@@ -27,6 +26,7 @@ from analytics.data import (
     SCORE_COLUMNS,
     StudyData,
 )
+from analytics.game_analytics import default_game
 
 EXPERIMENT = "extra_turn_copy"
 KINDS = ["rule", "same_product", "near_miss", "arithmetic"]
@@ -116,7 +116,7 @@ def synthesize_study(testers: int, seed: int = 0, turns: int = 20,
     response_frame["at"] = start + pd.to_timedelta(response_frame["at"].astype(float),
                                                    unit="s")
     return StudyData(
-        study={"study_id": study_id, "title": "Benchmark", "game": DEFAULT_GAME,
+        study={"study_id": study_id, "title": "Benchmark", "game": default_game(),
                "rules": "standard",
                "experiments": [{"key": EXPERIMENT, "variants": ["A", "B"],
                                 "target": "message:extra_turn"}]},

@@ -27,11 +27,6 @@ KNOWN_OFFENDERS: dict[tuple[str, str], str] = {
     # -- the computer players and the simulator, still Vapoosh's (the "players" helper's
     #    generic players over the core API replace them)
     ("vapoosh", "engine/simulate.py"): "the balance simulator plays Vapoosh only",
-    # -- analytics not yet split into the core and analytics/games/<game>/ (the
-    #    "analytics" helper's branch moves these)
-    ("vapoosh", "analytics/data.py"):
-        "DEFAULT_GAME: the game a study or game_start that does not say plays "
-        "(telemetry-format.md); analytics imports no registry",
     # -- surveys: the published schema's $id
     ("vapoosh", "surveys/loader.py"): "the schema's $id names the project",
     ("vapoosh", "surveys/schema/survey.schema.json"): "the schema's $id names the project",

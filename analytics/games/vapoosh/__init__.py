@@ -67,6 +67,9 @@ _FACT_COLUMNS = {"fact": "Fact", "attempts": "Attempts", "wrong": "Wrong",
 ANALYTICS = GameAnalytics(
     name="vapoosh",
     title="Vapoosh!",
+    # the lab's first game: studies, game_starts and reports from before games were
+    # named are its (telemetry-format.md, "absent means")
+    plays_unnamed=True,
     refusals=occasions.refusals,
     reason_occasions=occasions.reason_occasions,
     families=(
