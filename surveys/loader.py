@@ -33,6 +33,9 @@ DEFAULTS_DIR = Path(__file__).parent / "defaults"
 GAMES_DIR = Path(__file__).parent / "games"
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 SCHEMA_PATH = Path(__file__).parent / "schema" / "survey.schema.json"
+#: The published schema's ``$id``: the lab's name, not a game's (the lab plays several).
+#: Definitions cannot point at it (they take no ``$schema`` key), so no file names it.
+SCHEMA_ID = "https://github.com/playtest-lab/surveys/survey.schema.json"
 #: An example survey of no game (not bundled: loaded by path), for examples and tests.
 EXAMPLE_SURVEY = Path(__file__).parent / "examples" / "example_post.yaml"
 
@@ -239,7 +242,7 @@ def json_schema() -> dict[str, Any]:
     """The JSON Schema of the definition format (published as survey.schema.json)."""
     schema = SurveyDefinition.model_json_schema(by_alias=True)
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "https://github.com/vapoosh-playtest-lab/surveys/survey.schema.json"
+    schema["$id"] = SCHEMA_ID
     return schema
 
 

@@ -27,9 +27,6 @@ KNOWN_OFFENDERS: dict[tuple[str, str], str] = {
     # -- the computer players and the simulator, still Vapoosh's (the "players" helper's
     #    generic players over the core API replace them)
     ("vapoosh", "engine/simulate.py"): "the balance simulator plays Vapoosh only",
-    # -- surveys: the published schema's $id
-    ("vapoosh", "surveys/loader.py"): "the schema's $id names the project",
-    ("vapoosh", "surveys/schema/survey.schema.json"): "the schema's $id names the project",
     # -- demo data, the balance page and the services: still Vapoosh's, not yet chosen
     #    through the registry
     ("vapoosh", "playtest/app_pages/balance_view.py"): "the balance page's doctest",
