@@ -270,7 +270,8 @@ def _collect(element: Any, result: RunResult) -> None:
     if kind == "bidi_component":
         proto = element.bidi_component
         result.board_id = proto.id
-        result.board = json.loads(proto.json) if proto.json else None
+        data = json.loads(proto.json) if proto.json else None
+        result.board = data.get("view") if isinstance(data, dict) else None
         return
     if kind is None:
         return
