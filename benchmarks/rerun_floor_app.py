@@ -32,6 +32,10 @@ from playtest.games.vapoosh.view import board_view
 
 MODE_ENV = "RERUN_FLOOR_MODE"
 MODES = ("bare", "component", "page")
+# Counters on the sample board: its JSON then has the median size of the board data the
+# load test's reruns carry (``python -m benchmarks.loadtest``, 10 turns: 1.0-2.0 KB, median
+# 1.55 KB; each counter adds its tile's accessible name).
+COUNTERS = 9
 # The play screen's own style block (it draws one on every rerun too).
 PAGE_CSS = """<style>
 .stMainBlockContainer { padding-top: 2.5rem; padding-bottom: 1rem; }
@@ -39,13 +43,14 @@ PAGE_CSS = """<style>
 
 
 def sample_payload(rerun: int) -> dict[str, Any]:
-    """A mid-game board as the play screen sends it (``{"view": board data}``): about
-    thirty counters of two players, the last roll's dice and its two highlighted tiles,
+    """A board as the play screen sends it (``{"view": board data}``), of the size the load
+    test's boards have (median about 1.55 KB of JSON over its reruns): nine counters of two
+    players, the last roll's dice and its two highlighted tiles,
     the last placement glowing, a message and the "place" cue's notes; ``rerun`` makes
     the token and nonce new, as every real rerun's are."""
     rng = random.Random(20261124)
     cells = ["."] * 144
-    for index in rng.sample(range(144), 30):
+    for index in rng.sample(range(144), COUNTERS):
         cells[index] = rng.choice("12")
     rows = ["".join(cells[r * 12:(r + 1) * 12]) for r in range(12)]
     view = board_view(
