@@ -47,7 +47,9 @@ than the round trips do. To see where it goes, sample the server while a run pla
 (``pip install py-spy``; the pid is the ``streamlit run`` child of this command).
 ``--profile FILE`` (one process) runs every play-phase rerun, its widget callbacks
 included, under cProfile with a CPU clock instead (:mod:`benchmarks.profiled_app`);
-``python -m benchmarks.profiled_app FILE`` prints the top entries.
+``python -m benchmarks.profiled_app FILE`` prints the top entries. What Streamlit itself
+costs per rerun (a bare script, the board component alone, the play screen's widgets) is
+printed by ``python -m benchmarks.rerun_floor`` with the same testers and think time.
 
 Exit status: 0 when the storage check passes, there were no errors and the targets
 (median <= 50 ms, p95 <= 250 ms) hold; 1 otherwise; 2 for bad arguments.
@@ -270,7 +272,8 @@ def _collect(element: Any, result: RunResult) -> None:
     if kind == "bidi_component":
         proto = element.bidi_component
         result.board_id = proto.id
-        result.board = json.loads(proto.json) if proto.json else None
+        data = json.loads(proto.json) if proto.json else None
+        result.board = data.get("view") if isinstance(data, dict) else None
         return
     if kind is None:
         return

@@ -43,7 +43,7 @@ def _open(code: str) -> AppTest:
 
 def _board(at: AppTest) -> dict[str, Any]:
     """The data the board component was given on the last run."""
-    data: dict[str, Any] = json.loads(at.get("bidi_component")[0].proto.json)
+    data: dict[str, Any] = json.loads(at.get("bidi_component")[0].proto.json)["view"]
     return data
 
 

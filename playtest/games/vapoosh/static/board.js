@@ -453,6 +453,8 @@ export default function (component) {
     STATE.set(parentElement, st);
   }
   st.trigger = setTriggerValue;
-  if (data) update(st, data);
+  // The app sends {view: <the board's data>} (one top-level key: Streamlit checks each
+  // top-level value for a dataframe on every rerun).
+  if (data && data.view) update(st, data.view);
   return () => { clearTimeout(st.msgTimer); };
 }
