@@ -22,7 +22,7 @@ from typing import Any, Final
 from engine.core import Event, Refusal
 from engine.morris.board import ADJACENT, POINTS, index, xy
 from engine.morris.state import COLOUR_NAMES, COLOURS, MorrisState
-from playtest.board.sounds import cue_spec
+from playtest.board.sounds import cue_notes
 from playtest.games.morris.catalog import load_catalog, refusal_key
 from playtest.messages.catalog import Message, MessageCatalog
 
@@ -240,7 +240,7 @@ def board_data(
         "last": None if last is None else last.text,
         "sound": None
         if sound_cue is None
-        else {"name": sound_cue, "notes": cue_spec().get(sound_cue, [])},
+        else {"name": sound_cue, "notes": cue_notes(sound_cue) or []},
         "interactive": interactive,
         "highlight": highlight,
         "ack": [],

@@ -17,7 +17,7 @@ Raw trigger payloads (JSON, what the JavaScript sends):
     mute:  {"muted": true, "nonce": "<uuid>"}
 `t_ms` counts from the moment the browser showed the current turn's dice/phase.
 
-Each cue the view names is sent with its notes (`playtest.board.sounds.cue_spec`), which
+Each cue the view names is sent with its notes (`playtest.board.sounds.cue_notes`), which
 the browser plays. The trigger checks, the event gate and the mute event are the shared
 ones of `playtest.board.component`.
 
@@ -42,7 +42,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
@@ -65,7 +64,7 @@ from playtest.board.component import (
     parse_mute,
     trigger_payload,
 )
-from playtest.board.sounds import cue_spec
+from playtest.board.sounds import cue_notes
 from playtest.games.vapoosh.view import TILE_COUNT, BoardView, tile_at
 
 # "<project>.<component>", the name Streamlit gives a packaged component.
@@ -176,16 +175,9 @@ def board_data(view: BoardView, *, mute_control: bool) -> dict[str, Any]:
     """
     data = view.to_data()
     data["mute_control"] = mute_control
-    notes = _cue_table().get(view.sound) if view.sound else None
-    data["sound_notes"] = None if notes is None else [dict(note) for note in notes]
+    data["sound_notes"] = cue_notes(view.sound) if view.sound else None
     return data
 
-
-@cache
-def _cue_table() -> dict[str, list[dict[str, float | str]]]:
-    """:func:`cue_spec`, built once per process: the table is fixed at import, and
-    building it (``dataclasses.asdict`` of every note) was 4 of a rerun's ~30 profiled ms."""
-    return cue_spec()
 
 
 def render_board(
