@@ -17,6 +17,10 @@ The core (:mod:`analytics.funnel`, :mod:`analytics.confusion`, :mod:`analytics.e
 - ``sections``: report keys of its own (:class:`ReportSection`: ``hardest_facts`` …),
   each with the table the Markdown and HTML plan show;
 - ``charts``: its figures (:class:`Chart`: heatmaps of its board …);
+- ``turns``: what a turn is in its log (:class:`analytics.turns.TurnRule`: a turn marker
+  event such as a roll, or the acting seat with the game's own action and turn-break
+  events), which the per-turn numbers (wrong clicks and thinking time per turn, the turn
+  after a message) count by;
 - ``prepared``: the props tables it reads beyond the core's (``(event type, keys)`` as
   :func:`analytics.derive.props_of` takes them), so that a study's prepared tables
   (:func:`analytics.derive.prepared_tables`, kept in snapshots) hold them.
@@ -42,9 +46,10 @@ import plotly.graph_objects as go
 
 from analytics.data import DEFAULT_GAME, StudyData
 from analytics.severity import CORE_OCCASIONS, Tally
+from analytics.turns import GENERIC_TURNS, TurnRule
 
 __all__ = ["DEFAULT_GAME", "GENERIC", "Chart", "Column", "Family", "GameAnalytics",
-           "ReportSection", "for_study", "game_of", "load"]
+           "ReportSection", "TurnRule", "for_study", "game_of", "load"]
 
 _GAME_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 
@@ -139,6 +144,7 @@ class GameAnalytics:
     sections: tuple[ReportSection, ...] = ()
     charts: tuple[Chart, ...] = ()
     prepared: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    turns: TurnRule = GENERIC_TURNS
 
     def has_section(self, key: str) -> bool:
         """True when the game's report has the key ``key``."""

@@ -21,7 +21,14 @@ import plotly.graph_objects as go
 
 from analytics import figures as core_figures
 from analytics.data import StudyData
-from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
+from analytics.game_analytics import (
+    Chart,
+    Column,
+    Family,
+    GameAnalytics,
+    ReportSection,
+    TurnRule,
+)
 from analytics.games.dokusen import decisions
 from analytics.games.dokusen.stages import (
     fresh_flips,
@@ -169,6 +176,17 @@ def _wrong_by_reason(data: StudyData) -> go.Figure:
     return figure
 
 
+#: The tester places one tile per round, then the computer colours place theirs and the
+#: round ends with the growth: a stage without computer colours has no other seat acting
+#: between the tester's tiles, so the growth ends the turn.
+TURNS = TurnRule(
+    acts=("place",),
+    breaks=("grow",),
+    definition="A turn is the tester's clicks for their one tile of a round, up to the "
+               "tile placed (the computer colours' tiles and the growth that follow are "
+               "not part of it). Thinking time: from the board being ready to the turn's "
+               "first click.")
+
 ANALYTICS = GameAnalytics(
     name="dokusen",
     title="Dokusen",
@@ -223,4 +241,5 @@ ANALYTICS = GameAnalytics(
         Chart("Per stage: win rate and fresh flips", _stage_figure, "dokusen_stages",
               section="stages"),
     ),
+    turns=TURNS,
 )

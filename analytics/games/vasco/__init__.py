@@ -24,7 +24,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
+from analytics.game_analytics import (
+    Chart,
+    Column,
+    Family,
+    GameAnalytics,
+    ReportSection,
+    TurnRule,
+)
 from analytics.games.vasco import decisions, report
 
 ACTIONS = {
@@ -61,6 +68,13 @@ def _interval(value: Any) -> str:
         return "–"
     return f"{low:.0%} to {high:.0%}"
 
+
+#: Seats alternate, one tile each (its forced tiles follow by themselves).
+TURNS = TurnRule(
+    acts=("place",),
+    definition="A turn is the tester's clicks for one tile of theirs (the forced tiles "
+               "that follow it belong to it), from the opponent's tile to their own. "
+               "Thinking time: from the board being ready to the turn's first click.")
 
 ANALYTICS = GameAnalytics(
     name="vasco",
@@ -112,4 +126,5 @@ ANALYTICS = GameAnalytics(
         Chart("Slow first clicks after forced cascades", report.surprise_figure,
               "vasco_surprise", section="cascade_surprise"),
     ),
+    turns=TURNS,
 )
