@@ -49,7 +49,7 @@ from analytics.severity import CORE_OCCASIONS, Tally
 from analytics.turns import GENERIC_TURNS, TurnRule
 
 __all__ = ["DEFAULT_GAME", "GENERIC", "Chart", "Column", "Family", "GameAnalytics",
-           "ReportSection", "TurnRule", "for_study", "game_of", "load"]
+           "ReportSection", "TurnRule", "for_study", "game_of", "load", "turn_definition"]
 
 _GAME_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 
@@ -189,3 +189,13 @@ def load(name: str) -> GameAnalytics:
 def for_study(data: StudyData) -> GameAnalytics:
     """The plug-in of the game ``data`` plays."""
     return load(game_of(data))
+
+
+def turn_definition(game: GameAnalytics) -> str:
+    """What a turn is in ``game``, for the pages and the plan (its ``turns`` rule).
+
+    >>> turn_definition(GENERIC).startswith("Per turn (any game): A turn is a run")
+    True
+    """
+    title = "any game" if game is GENERIC else game.title
+    return f"Per turn ({title}): {game.turns.definition}"
