@@ -112,3 +112,33 @@ def test_a_turn_rule_reads_seats_breaks_and_stale_clicks() -> None:
         [1, 5, 6, 9, 12]
     # without the break, the tester's two tiles in a row are one turn
     assert turn_starts(log, TurnRule(acts=("place",))).nonzero()[0].tolist() == [1, 4, 6, 12]
+
+
+def test_spliced_turns_of_a_game_without_a_marker_equal_the_whole_study() -> None:
+    """A snapshot's splice (testers re-derived apart) shifts the running turn numbers of
+    a game whose turns follow the acting seat as it does a roll's."""
+    whole = planted_turns_study("morris", testers=8, seed=2).data
+    ids = sorted(whole.participants["participant_id"])
+
+    def subset(chosen: set[str]) -> StudyData:
+        return StudyData(study=whole.study, participants=whole.participants,
+                         assignments=whole.assignments,
+                         events=whole.events[whole.events["participant_id"].isin(chosen)]
+                         .reset_index(drop=True), responses=whole.responses)
+
+    early, late = set(ids[:5]), set(ids[5:])
+    spliced = derive.splice_prepared(derive.prepared_tables(subset(early)),
+                                     derive.prepared_tables(subset(late)), late)
+    assert spliced["turns"]["turn_id"].is_unique
+    combined = derive.adopt_prepared(
+        StudyData(study=whole.study, participants=whole.participants,
+                  assignments=whole.assignments, events=whole.events.iloc[0:0],
+                  responses=whole.responses), spliced)
+    for key in ("wrong_clicks_per_turn", "think_time"):
+        metric = metrics.metric_by_key(key)
+        pd.testing.assert_series_equal(metric.values(_inputs(combined)).sort_index(),
+                                       metric.values(_inputs(whole)).sort_index())
+    after = metrics.metric_by_key("wrong_clicks_after")
+    pd.testing.assert_series_equal(
+        after.values(_inputs(combined, MESSAGE_KEY)).sort_index(),
+        after.values(_inputs(whole, MESSAGE_KEY)).sort_index())
