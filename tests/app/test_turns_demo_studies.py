@@ -119,3 +119,21 @@ def test_the_experiments_page_shows_per_turn_values_and_what_a_turn_is(
         for column in arms:
             value, count = str(row[column]).rsplit(" (", 1)
             assert value != "–" and int(count.rstrip(")")) > 0, (name, column, row[column])
+
+
+@pytest.mark.parametrize("game", OTHER_GAMES)
+def test_the_confusion_page_says_what_the_next_turn_is(
+    filled: dict[str, Path], game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    copy = tmp_path / "playtest.sqlite"
+    copy.write_bytes(filled[game].read_bytes())
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{copy}")
+    monkeypatch.chdir(tmp_path)
+    at = AppTest.from_file(PAGE_APP, default_timeout=90)
+    at.query_params["page"] = "confusion"
+    at.session_state["designer_signed_in"] = True
+    at.session_state["study_id"] = f"{demo.DEMO_STUDY_ID}-{game}"
+    at.run()
+    assert not at.exception, at.exception
+    aftermath = [str(c.value) for c in at.caption if "next turn" in str(c.value)]
+    assert len(aftermath) == 1 and aftermath[0].endswith(turn_definition(load(game)))
