@@ -21,14 +21,7 @@ import plotly.graph_objects as go
 
 from analytics import figures as core_figures
 from analytics.data import StudyData
-from analytics.game_analytics import (
-    Chart,
-    Column,
-    Family,
-    GameAnalytics,
-    ReportSection,
-    TurnRule,
-)
+from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
 from analytics.games.dokusen import decisions
 from analytics.games.dokusen.stages import (
     fresh_flips,
@@ -37,6 +30,7 @@ from analytics.games.dokusen.stages import (
     stage_label,
     stage_summary,
 )
+from analytics.turns import TurnRule
 
 __all__ = ["ANALYTICS", "fresh_flips", "games", "refused_clicks", "stage_label",
            "stage_summary"]

@@ -19,15 +19,9 @@ import plotly.graph_objects as go
 
 from analytics import figures as core_figures
 from analytics.data import StudyData
-from analytics.game_analytics import (
-    Chart,
-    Column,
-    Family,
-    GameAnalytics,
-    ReportSection,
-    TurnRule,
-)
+from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
 from analytics.games.morris import decisions, figures, hesitation, points, telemetry
+from analytics.turns import TurnRule
 
 ACTIONS = {
     "rule:walled": "Grey out walled bricks more clearly during a removal and say why a "

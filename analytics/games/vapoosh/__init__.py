@@ -18,15 +18,9 @@ import plotly.graph_objects as go
 from analytics import confusion
 from analytics import figures as core_figures
 from analytics.data import StudyData
-from analytics.game_analytics import (
-    Chart,
-    Column,
-    Family,
-    GameAnalytics,
-    ReportSection,
-    TurnRule,
-)
+from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
 from analytics.games.vapoosh import facts, figures, heatmaps, occasions
+from analytics.turns import TurnRule
 
 
 def _percent(value: Any) -> str:

@@ -24,15 +24,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from analytics.game_analytics import (
-    Chart,
-    Column,
-    Family,
-    GameAnalytics,
-    ReportSection,
-    TurnRule,
-)
+from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
 from analytics.games.vasco import decisions, report
+from analytics.turns import TurnRule
 
 ACTIONS = {
     "rule:centre_first": "Before the first tile, show only the middle space as tappable.",
