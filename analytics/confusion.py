@@ -59,7 +59,7 @@ class ConfusionPoint:
 
 
 def human_turn_count(data: StudyData) -> int:
-    """Number of human turns (rolls by a human seat) in the study."""
+    """Number of human turns in the study (what a turn is: the game's, :mod:`analytics.turns`)."""
     return len(derive.turns(data))
 
 

@@ -2,10 +2,16 @@
 
 Definitions used everywhere in ``analytics``:
 
-- **turn**: a ``roll`` event by a human seat. ``roll.props.seat`` is the 1-based seat
-  number; the seat is human when ``game_start.props.seats[seat - 1] == "human"`` for the
-  same participant and ``game_id``. Rolls of games without a ``game_start`` count as human.
-- A click belongs to the turn of the latest ``roll`` before it in the same session.
+- **turn**: as the study's game defines it (its plug-in's
+  :class:`analytics.turns.TurnRule`): every event of its turn marker (a ``roll``) starts
+  a turn of the seat in its ``props.seat``; a game without a marker has a turn per run
+  of one seat's acts (clicks, ``ai_move``, its own action events) with no other seat
+  acting in between (:mod:`analytics.turns`). A **human turn** is a turn of a seat the
+  ``game_start`` of the same participant and ``game_id`` lists as ``"human"``
+  (``props.seat`` is 1-based; games without a ``game_start`` count as human), not an
+  ``ai_move``; without a marker it must hold one of the tester's clicks.
+- A click belongs to the turn started by the latest turn start before it (or at it) in
+  the same session.
 - **hesitation**: the ``ms`` prop (ms from the options appearing to the click) of the
   first click of a turn.
 - **fact** of a turn: ``P×G`` with ``P = p1+p2``, ``G = g1+g2``, keyed smaller factor
@@ -32,6 +38,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from analytics.data import StudyData
+from analytics.turns import COMPUTER_EVENTS, TurnRule, turn_starts
 
 T = TypeVar("T")
 
@@ -66,9 +73,10 @@ def remember(data: StudyData, key: str, compute: Callable[[], T]) -> T:
 def ordered_events(data: StudyData) -> pd.DataFrame:
     """Events ordered by participant, session and ``seq``, with integer helper columns.
 
-    Adds ``row`` (position), ``session_code`` (int per participant+session) and
-    ``roll_no`` (running count of ``roll`` events, global; a click's turn is the roll with
-    the same ``roll_no`` when it has the same ``session_code``).
+    Adds ``row`` (position), ``session_code`` (int per participant+session),
+    ``turn_start`` (a turn starts at the event: :func:`analytics.turns.turn_starts` with
+    the game's rule) and ``turn_no`` (running count of turn starts, global; a click's turn
+    is the one started with the same ``turn_no`` when it has the same ``session_code``).
     """
     cached = _memo(data, "ordered")
     if cached is not None:
@@ -77,7 +85,8 @@ def ordered_events(data: StudyData) -> pd.DataFrame:
     if events.empty:
         ordered = events.assign(row=pd.Series(dtype="int64"),
                                 session_code=pd.Series(dtype="int64"),
-                                roll_no=pd.Series(dtype="int64"))
+                                turn_start=pd.Series(dtype=bool),
+                                turn_no=pd.Series(dtype="int64"))
     else:
         participant_code = pd.factorize(events["participant_id"])[0]
         session_code = events.groupby(["participant_id", "session_id"], sort=False,
@@ -90,7 +99,8 @@ def ordered_events(data: StudyData) -> pd.DataFrame:
             ordered = events.iloc[order].reset_index(drop=True)
         ordered["session_code"] = session_code[order]
         ordered["row"] = np.arange(len(ordered))
-        ordered["roll_no"] = (ordered["type"] == "roll").to_numpy().cumsum()
+        ordered["turn_start"] = turn_starts(ordered, turn_rule(data))
+        ordered["turn_no"] = ordered["turn_start"].to_numpy().cumsum()
     data._derived["ordered"] = ordered
     return ordered
 
@@ -108,7 +118,7 @@ def props_of(data: StudyData, event_type: str, keys: list[str]) -> pd.DataFrame:
     """Events of one type with the given ``props`` keys as columns (missing keys: NaN).
 
     The frame keeps ``participant_id``, ``session_id``, ``seq``, ``at``, ``game_id``,
-    ``row``, ``session_code`` and ``roll_no`` from :func:`ordered_events`.
+    ``row``, ``session_code`` and ``turn_no`` from :func:`ordered_events`.
     """
     memo_key = props_key(event_type, keys)
     cached = _memo(data, memo_key)
@@ -117,7 +127,7 @@ def props_of(data: StudyData, event_type: str, keys: list[str]) -> pd.DataFrame:
     ordered = ordered_events(data)
     subset = ordered[ordered["type"] == event_type]
     base = subset[["participant_id", "session_id", "seq", "at", "game_id", "row",
-                   "session_code", "roll_no"]].reset_index(drop=True)
+                   "session_code", "turn_no"]].reset_index(drop=True)
     records = subset["props"].tolist()
     try:
         expanded = pd.DataFrame.from_records(records, columns=keys) if records else \
@@ -137,17 +147,52 @@ def props_of(data: StudyData, event_type: str, keys: list[str]) -> pd.DataFrame:
     return result
 
 
-def _human_rolls(data: StudyData) -> pd.DataFrame:
-    cached = _memo(data, "human_rolls")
+def turn_rule(data: StudyData) -> TurnRule:
+    """The study's game's :class:`analytics.turns.TurnRule` (its plug-in's ``turns``)."""
+    from analytics.game_analytics import for_study  # the plug-ins import this module
+
+    return for_study(data).turns
+
+
+#: The marker event's props a turn keeps (a roll's dice, options and refused options).
+MARKER_PROPS = ["seat", "dice", "options", "refused"]
+
+
+def _turn_start_events(data: StudyData) -> pd.DataFrame:
+    """The events that start a turn, as :func:`props_of` frames with ``MARKER_PROPS``
+    and ``type`` (props a game's acts do not have are NaN)."""
+    rule = turn_rule(data)
+    if rule.marker:
+        return props_of(data, rule.marker, MARKER_PROPS).assign(type=rule.marker)
+    ordered = ordered_events(data)
+    subset = ordered[ordered["turn_start"].to_numpy(dtype=bool)]
+    base = subset[["participant_id", "session_id", "seq", "at", "game_id", "row",
+                   "session_code", "turn_no", "type"]].reset_index(drop=True)
+    seats = [p.get("seat") if isinstance(p, dict) else None for p in subset["props"]]
+    return base.assign(seat=pd.Series(seats, index=base.index, dtype=object),
+                       dice=np.nan, options=np.nan, refused=np.nan)
+
+
+def _human_turns(data: StudyData) -> pd.DataFrame:
+    """:func:`_turn_start_events` with ``seat_no`` and ``human`` (a tester's turn:
+    module docstring; without a marker, a turn of a human seat the clicks then confirm)."""
+    cached = _memo(data, "human_turns")
     if cached is not None:
         return cached
-    result = _classify_rolls(data)
-    data._derived["human_rolls"] = result
+    result = _classify_turns(data, _turn_start_events(data))
+    human = result["human"].to_numpy(dtype=bool) & \
+        ~result["type"].isin(COMPUTER_EVENTS).to_numpy(dtype=bool)
+    if not turn_rule(data).marker:  # a tester's turn shows in their clicks
+        table = props_of(data, "click", [*CLICK_PROPS, "stale"])
+        clicked = table.loc[~table["stale"].eq(True), "turn_no"].unique()
+        human &= result["turn_no"].isin(clicked).to_numpy(dtype=bool)
+    result["human"] = human
+    data._derived["human_turns"] = result
     return result
 
 
-def _classify_rolls(data: StudyData) -> pd.DataFrame:
-    rolls = props_of(data, "roll", ["seat", "dice", "options", "refused"]).copy()
+def _classify_turns(data: StudyData, rolls: pd.DataFrame) -> pd.DataFrame:
+    rolls = rolls.copy()
     starts = props_of(data, "game_start", ["game_id", "seats"])
     rolls["seat_no"] = pd.to_numeric(rolls["seat"], errors="coerce")
     if starts.empty or rolls.empty:
@@ -156,7 +201,7 @@ def _classify_rolls(data: StudyData) -> pd.DataFrame:
     # The game id may sit in the event column or in props (props win when both exist).
     starts = starts.assign(game=starts["prop_game_id"].where(starts["prop_game_id"].notna(),
                                                             starts["game_id"]))
-    # A roll without a game_id belongs to the latest game_start of its session.
+    # A turn without a game_id belongs to the latest game_start of its session.
     latest = pd.merge_asof(
         rolls[["row", "session_code"]].sort_values("row"),
         starts[["row", "session_code", "game"]].sort_values("row"),
@@ -183,7 +228,7 @@ def _classify_rolls(data: StudyData) -> pd.DataFrame:
 def clicks(data: StudyData) -> pd.DataFrame:
     """One row per ``click`` event, props as columns, plus ``turn_id`` and ``first``.
 
-    ``turn_id`` is the ``roll_no`` of the human turn the click belongs to (``-1``: no
+    ``turn_id`` is the ``turn_no`` of the human turn the click belongs to (``-1``: no
     human turn, e.g. a click before any roll); ``first`` marks the first click of a turn.
     ``ok`` is a bool column.
     """
@@ -198,13 +243,13 @@ def clicks(data: StudyData) -> pd.DataFrame:
     table["ms"] = pd.to_numeric(table["ms"], errors="coerce")
     table["c"] = pd.to_numeric(table["c"], errors="coerce")
     table["r"] = pd.to_numeric(table["r"], errors="coerce")
-    human = _human_rolls(data)
-    human_turns = human.loc[human["human"], ["roll_no", "session_code"]]
+    human = _human_turns(data)
+    human_turns = human.loc[human["human"], ["turn_no", "session_code"]]
     lookup = pd.Series(human_turns["session_code"].to_numpy(),
-                       index=human_turns["roll_no"].to_numpy())
-    turn_session = table["roll_no"].map(lookup)
+                       index=human_turns["turn_no"].to_numpy())
+    turn_session = table["turn_no"].map(lookup)
     valid = turn_session.notna() & (turn_session == table["session_code"])
-    table["turn_id"] = np.where(valid, table["roll_no"], -1).astype("int64")
+    table["turn_id"] = np.where(valid, table["turn_no"], -1).astype("int64")
     in_turn = table["turn_id"] >= 0
     table["first"] = in_turn & ~table["turn_id"].duplicated()
     data._derived["clicks"] = table
@@ -217,13 +262,14 @@ def turns(data: StudyData) -> pd.DataFrame:
     Columns: ``turn_id, participant_id, session_id, game_id, seq, at, fact, a, b, options,
     refused, n_clicks, n_wrong, n_wrong_math, first_ms, first_ok, first_wrong_kind``.
     ``refused`` is the roll's list of rule reasons refusing a rolled option (NaN when the
-    roll did not log it: data from before the prop existed).
+    roll did not log it: data from before the prop existed); ``a, b, fact, options,
+    refused`` come from a turn marker's props (a roll's dice), NaN for other turns.
     ``n_wrong_math`` counts wrong clicks other than ``rule`` ones (mental-maths errors).
     """
     cached = _memo(data, "turns")
     if cached is not None:
         return cached
-    human = _human_rolls(data)
+    human = _human_turns(data)
     human = human[human["human"]]
     if human.empty:
         result = pd.DataFrame(columns=TURN_COLUMNS)
@@ -242,7 +288,7 @@ def turns(data: StudyData) -> pd.DataFrame:
     low = np.minimum(pink.to_numpy(), green.to_numpy())
     high = np.maximum(pink.to_numpy(), green.to_numpy())
     result = pd.DataFrame({
-        "turn_id": human["roll_no"].to_numpy(),
+        "turn_id": human["turn_no"].to_numpy(),
         "participant_id": human["participant_id"].to_numpy(),
         "session_id": human["session_id"].to_numpy(),
         "game_id": human["game_id"].to_numpy(),
@@ -299,15 +345,14 @@ def messages(data: StudyData) -> pd.DataFrame:
     turn_ids = np.sort(turn_table["turn_id"].to_numpy().astype("int64"))
     ordered = ordered_events(data)
     session_of_row = ordered["session_code"].to_numpy()
-    row_of_roll = pd.Series(
-        ordered.index[ordered["type"] == "roll"].to_numpy(),
-        index=ordered.loc[ordered["type"] == "roll", "roll_no"].to_numpy(),
-    )
+    started = ordered["turn_start"].to_numpy(dtype=bool)
+    row_of_turn = pd.Series(ordered.index[started].to_numpy(),
+                            index=ordered.loc[started, "turn_no"].to_numpy())
     if len(turn_ids) and len(table):
-        position = np.searchsorted(turn_ids, table["roll_no"].to_numpy() + 1)
+        position = np.searchsorted(turn_ids, table["turn_no"].to_numpy() + 1)
         candidate = np.where(position < len(turn_ids),
                              turn_ids[np.minimum(position, len(turn_ids) - 1)], -1)
-        candidate_rows = pd.Series(candidate).map(row_of_roll).fillna(-1).astype("int64")
+        candidate_rows = pd.Series(candidate).map(row_of_turn).fillna(-1).astype("int64")
         same_session = (candidate >= 0) & (
             session_of_row[candidate_rows.clip(lower=0).to_numpy()]
             == table["session_code"].to_numpy()
@@ -328,11 +373,12 @@ def _add_message_responses(data: StudyData, table: pd.DataFrame) -> None:
     """Add ``response_ms`` and ``lookups_after`` to the message table (in place).
 
     ``response_ms``: milliseconds from the message event's ``at`` to the ``at`` of the
-    tester's next own action in the same session (a roll by a human seat, a click, a
-    rules or menu opening); NaN when none follows. ``lookups_after``: ``rules_open``
-    events after the message and before the end of the next human turn (the next roll of
-    any seat after that turn's roll; the session's end when there is none) or the next
-    message, whichever comes first (so a lookup counts for one message only).
+    tester's next own action in the same session (the start of a human turn, e.g. a roll
+    by a human seat, a click, a rules or menu opening); NaN when none follows.
+    ``lookups_after``: ``rules_open`` events after the message and before the end of the
+    next human turn (the next turn start of any seat after that turn's start; the
+    session's end when there is none) or the next message, whichever comes first (so a
+    lookup counts for one message only).
     """
     ordered = ordered_events(data)
     table["response_ms"] = pd.Series(np.nan, index=table.index, dtype="float64")
@@ -340,7 +386,7 @@ def _add_message_responses(data: StudyData, table: pd.DataFrame) -> None:
     if table.empty or ordered.empty:
         return
     kinds = ordered["type"].to_numpy()
-    human = _human_rolls(data)
+    human = _human_turns(data)
     human_rows = human.loc[human["human"], "row"].to_numpy(dtype="int64")
     is_action = np.isin(kinds, [k for k in RESPONSE_ACTIONS if k != "roll"])
     is_action[human_rows] = True
@@ -357,21 +403,22 @@ def _add_message_responses(data: StudyData, table: pd.DataFrame) -> None:
     waited = at_ms[next_rows] - at_ms[message_rows] if len(action_rows) else \
         np.full(len(message_rows), np.nan)
     table["response_ms"] = np.where(valid & (waited >= 0), waited, np.nan)
-    # Window of "the turn after": up to the first roll after the next human turn's roll.
+    # Window of "the turn after": up to the first turn start after the next human turn's.
     session_end = pd.Series(np.arange(len(ordered))).groupby(session).transform("max") \
         .to_numpy() + 1
-    roll_rows = np.flatnonzero(kinds == "roll")
-    roll_of_turn = pd.Series(ordered.index[kinds == "roll"].to_numpy(),
-                             index=ordered.loc[kinds == "roll", "roll_no"].to_numpy())
+    started = ordered["turn_start"].to_numpy(dtype=bool)
+    start_rows = np.flatnonzero(started)
+    start_of_turn = pd.Series(ordered.index[started].to_numpy(),
+                              index=ordered.loc[started, "turn_no"].to_numpy())
     next_turn = table["next_turn_id"].to_numpy(dtype="int64")
     start = np.where(next_turn >= 0,
-                     pd.Series(next_turn).map(roll_of_turn).fillna(-1).to_numpy(dtype="int64"),
+                     pd.Series(next_turn).map(start_of_turn).fillna(-1).to_numpy(dtype="int64"),
                      message_rows)
     start = np.maximum(start, message_rows)
-    after = np.searchsorted(roll_rows, start, side="right")
-    end = np.where(after < len(roll_rows),
-                   roll_rows[np.minimum(after, max(len(roll_rows) - 1, 0))]
-                   if len(roll_rows) else session_end[message_rows],
+    after = np.searchsorted(start_rows, start, side="right")
+    end = np.where(after < len(start_rows),
+                   start_rows[np.minimum(after, max(len(start_rows) - 1, 0))]
+                   if len(start_rows) else session_end[message_rows],
                    session_end[message_rows])
     end = np.minimum(end, session_end[message_rows])
     # A later message takes over: a lookup counts for the latest message before it.
@@ -520,7 +567,7 @@ def member_mask(column: pd.Series, ids: set[str]) -> np.ndarray:
 
 #: The derived tables analytics functions read once :func:`prepare` has run (memo keys).
 #: A study's snapshot keeps exactly these; everything else (the ordered events, the
-#: expanded roll props) only serves to derive them.
+#: expanded marker props) only serves to derive them.
 PREPARED_KEYS = (
     "clicks",
     "turns",
@@ -532,8 +579,8 @@ PREPARED_KEYS = (
     "props:rules_close:context",
 )
 # Integer ids that number things across the whole study (row position, participant +
-# session code, running roll count); -1 in the turn references means "no turn".
-_RUNNING_IDS = ("row", "session_code", "roll_no")
+# session code, running turn count); -1 in the turn references means "no turn".
+_RUNNING_IDS = ("row", "session_code", "turn_no")
 _TURN_REFERENCES = ("turn_id", "next_turn_id")
 
 
@@ -576,7 +623,7 @@ def splice_prepared(
     participants must be in ``replaced`` if ``base`` has them). Every derived row belongs
     to one participant and links to rows of the same participant only, so the result
     equals deriving the combined events, except that the study-wide running numbers
-    (``row``, ``session_code``, ``roll_no`` and the turn ids built from ``roll_no``) of
+    (``row``, ``session_code``, ``turn_no`` and the turn ids built from ``turn_no``) of
     the fresh rows are shifted past those of ``base`` to stay unique.
 
     >>> empty = prepared_tables(StudyData.empty("s"))
@@ -588,8 +635,8 @@ def splice_prepared(
         tops = [int(table[column].max()) for table in base.values()
                 if column in table.columns and len(table)]
         shift[column] = max(tops, default=-1) + 1
-    # turn ids are roll numbers, so they move with roll_no
-    shift["turn_id"] = shift["next_turn_id"] = shift["roll_no"]
+    # turn ids are turn numbers, so they move with turn_no
+    shift["turn_id"] = shift["next_turn_id"] = shift["turn_no"]
     result: dict[str, pd.DataFrame] = {}
     game_keys = [key for key in fresh if key in base and key not in PREPARED_KEYS]
     for key in (*PREPARED_KEYS, *game_keys):

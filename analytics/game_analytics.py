@@ -17,6 +17,10 @@ The core (:mod:`analytics.funnel`, :mod:`analytics.confusion`, :mod:`analytics.e
 - ``sections``: report keys of its own (:class:`ReportSection`: ``hardest_facts`` …),
   each with the table the Markdown and HTML plan show;
 - ``charts``: its figures (:class:`Chart`: heatmaps of its board …);
+- ``turns``: what a turn is in its log (:class:`analytics.turns.TurnRule`: a turn marker
+  event such as a roll, or the acting seat with the game's own action and turn-break
+  events), which the per-turn numbers (wrong clicks and thinking time per turn, the turn
+  after a message) count by;
 - ``prepared``: the props tables it reads beyond the core's (``(event type, keys)`` as
   :func:`analytics.derive.props_of` takes them), so that a study's prepared tables
   (:func:`analytics.derive.prepared_tables`, kept in snapshots) hold them.
@@ -50,9 +54,11 @@ import plotly.graph_objects as go
 import analytics.games
 from analytics.data import StudyData
 from analytics.severity import CORE_OCCASIONS, Tally
+from analytics.turns import GENERIC_TURNS, TurnRule
 
 __all__ = ["GENERIC", "AnalyticsPluginError", "Chart", "Column", "Family", "GameAnalytics",
-           "ReportSection", "default_game", "for_study", "game_of", "load"]
+           "ReportSection", "TurnRule", "default_game", "for_study", "game_of", "load",
+           "turn_definition"]
 
 _GAME_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 
@@ -149,6 +155,7 @@ class GameAnalytics:
     prepared: tuple[tuple[str, tuple[str, ...]], ...] = ()
     #: True for the one game that records naming no game play (:func:`default_game`).
     plays_unnamed: bool = False
+    turns: TurnRule = GENERIC_TURNS
 
     def has_section(self, key: str) -> bool:
         """True when the game's report has the key ``key``."""
@@ -218,3 +225,13 @@ def load(name: str) -> GameAnalytics:
 def for_study(data: StudyData) -> GameAnalytics:
     """The plug-in of the game ``data`` plays."""
     return load(game_of(data))
+
+
+def turn_definition(game: GameAnalytics) -> str:
+    """What a turn is in ``game``, for the pages and the plan (its ``turns`` rule).
+
+    >>> turn_definition(GENERIC).startswith("Per turn (any game): A turn is a run")
+    True
+    """
+    title = "any game" if game is GENERIC else game.title
+    return f"Per turn ({title}): {game.turns.definition}"

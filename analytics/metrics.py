@@ -288,6 +288,9 @@ METRICS: tuple[Metric, ...] = (
            display_scale=100.0, display_unit="pp"),
 )
 _BY_KEY = {metric.key: metric for metric in METRICS}
+#: The metrics counted per turn (what a turn is: the game's, analytics.turns).
+PER_TURN_METRICS = frozenset({"rules_lookups_after", "wrong_clicks_after", "think_time_after",
+                              "wrong_clicks_per_turn", "think_time"})
 _DEFAULT_PRIMARY: dict[TargetKind, str] = {"message": "response_time",
                                            "rules": "wrong_clicks_per_turn",
                                            "ui": "wrong_clicks_per_turn"}

@@ -35,7 +35,9 @@ from analytics.game_analytics import (
     for_study,
     game_of,
     load,
+    turn_definition,
 )
+from analytics.metrics import PER_TURN_METRICS
 
 #: Characters that make inline Markdown markup (emphasis, code, links, tables, strike).
 #: Line-start markup (``#``, ``-``, ``1.``) cannot occur: text is flattened to one line
@@ -184,8 +186,11 @@ def _plan_context(report: dict[str, Any]) -> dict[str, Any]:
     shown = []
     for experiment in report["experiments"]:
         rows = experiments.readable_rows(experiment)
+        per_turn = any(m.get("metric") in PER_TURN_METRICS
+                       for m in experiment.get("metrics") or [])
+        turn_line = [turn_definition(report_game(report))] if per_turn else []
         shown.append({"key": experiment["key"], "verdict": experiment["verdict"],
-                      "intro": _experiment_intro(experiment), "rows": rows,
+                      "intro": _experiment_intro(experiment) + turn_line, "rows": rows,
                       "header": list(rows[0]) if rows else []})
     sections = []
     for section in report_game(report).sections:

@@ -471,7 +471,8 @@ def confusion_page() -> None:
     _game_sections(t)
     st.subheader("Messages followed by trouble")
     st.caption("Trouble: a wrong click in the next turn, hesitation above the study's 75th "
-               "percentile, or a rules lookup from the message.")
+               "percentile, or a rules lookup from the message. "
+               + game_analytics.turn_definition(t["game"]))
     st.dataframe(people_table(t["aftermath"], AFTERMATH_NAMES), hide_index=True)
     st.subheader("Rules overlay use")
     st.dataframe(people_table(t["overlay"], OVERLAY_NAMES), hide_index=True)
@@ -600,6 +601,7 @@ def experiments_page() -> None:
                "difference worth acting on. Other metrics use fixed-sample tests with "
                "Holm's correction; guardrails (completion, wrong clicks, survey scores) "
                "are named when a variant is clearly worse on one.")
+    st.caption(game_analytics.turn_definition(game_analytics.for_study(b.data)))
     for result in results:
         _experiment_section(result)
 

@@ -30,6 +30,7 @@ from analytics.games.dokusen.stages import (
     stage_label,
     stage_summary,
 )
+from analytics.turns import TurnRule
 
 __all__ = ["ANALYTICS", "fresh_flips", "games", "refused_clicks", "stage_label",
            "stage_summary"]
@@ -169,6 +170,17 @@ def _wrong_by_reason(data: StudyData) -> go.Figure:
     return figure
 
 
+#: The tester places one tile per round, then the computer colours place theirs and the
+#: round ends with the growth: a stage without computer colours has no other seat acting
+#: between the tester's tiles, so the growth ends the turn.
+TURNS = TurnRule(
+    acts=("place",),
+    breaks=("grow",),
+    definition="A turn is the tester's clicks for their one tile of a round, up to the "
+               "tile placed (the computer colours' tiles and the growth that follow are "
+               "not part of it). Thinking time: from the board being ready to the turn's "
+               "first click.")
+
 ANALYTICS = GameAnalytics(
     name="dokusen",
     title="Dokusen",
@@ -223,4 +235,5 @@ ANALYTICS = GameAnalytics(
         Chart("Per stage: win rate and fresh flips", _stage_figure, "dokusen_stages",
               section="stages"),
     ),
+    turns=TURNS,
 )

@@ -21,6 +21,7 @@ from analytics import figures as core_figures
 from analytics.data import StudyData
 from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
 from analytics.games.morris import decisions, figures, hesitation, points, telemetry
+from analytics.turns import TurnRule
 
 ACTIONS = {
     "rule:walled": "Grey out walled bricks more clearly during a removal and say why a "
@@ -81,6 +82,17 @@ def _hesitation_for_people(data: StudyData) -> Any:
                         / 1000)
 
 
+#: A turn follows the player whose move it is: a wall's removal is part of the turn that
+#: formed it, and after a ``skip`` (rule 6: the opponent cannot move) the same player's
+#: next move is a turn of its own.
+TURNS = TurnRule(
+    acts=("place", "move", "remove"),
+    breaks=("skip",),
+    definition="A turn is the tester's clicks for one move of theirs: a placement or a "
+               "move, and the removal when it formed a wall, from the opponent's move (or "
+               "a skip of the opponent) to the next. Thinking time: from the board being "
+               "ready to the turn's first click.")
+
 ANALYTICS = GameAnalytics(
     name="morris",
     title="Bricks & Walls",
@@ -130,4 +142,5 @@ ANALYTICS = GameAnalytics(
         Chart("Wall and removal hesitation", _hesitation_figure, "morris_hesitation",
               section="removal_hesitation"),
     ),
+    turns=TURNS,
 )

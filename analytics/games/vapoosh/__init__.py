@@ -20,6 +20,7 @@ from analytics import figures as core_figures
 from analytics.data import StudyData
 from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
 from analytics.games.vapoosh import facts, figures, heatmaps, occasions
+from analytics.turns import TurnRule
 
 
 def _percent(value: Any) -> str:
@@ -57,6 +58,13 @@ def _hesitation_heatmap(data: StudyData) -> go.Figure:
 def _facts_figure(data: StudyData) -> go.Figure:
     return figures.hardest_facts_figure(facts.hardest_facts(data))
 
+
+#: A turn is a roll: the roll of a tester's seat starts it, its clicks run to the next roll.
+TURNS = TurnRule(
+    marker="roll",
+    definition="A turn is a roll of the dice by the tester's seat and the tester's clicks "
+               "up to the next roll. Thinking time: from the options appearing after the "
+               "roll to the turn's first click.")
 
 _FACT_COLUMNS = {"fact": "Fact", "attempts": "Attempts", "wrong": "Wrong",
                  "wrong_rate": "Wrong rate", "smoothed_rate": "Shrunk rate",
@@ -100,4 +108,5 @@ ANALYTICS = GameAnalytics(
         Chart("Hesitation on the board", _hesitation_heatmap, "heat_hes"),
         Chart("Hardest facts", _facts_figure, "facts", section="hardest_facts"),
     ),
+    turns=TURNS,
 )

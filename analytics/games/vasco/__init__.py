@@ -26,6 +26,7 @@ from typing import Any
 
 from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
 from analytics.games.vasco import decisions, report
+from analytics.turns import TurnRule
 
 ACTIONS = {
     "rule:centre_first": "Before the first tile, show only the middle space as tappable.",
@@ -61,6 +62,13 @@ def _interval(value: Any) -> str:
         return "–"
     return f"{low:.0%} to {high:.0%}"
 
+
+#: Seats alternate, one tile each (its forced tiles follow by themselves).
+TURNS = TurnRule(
+    acts=("place",),
+    definition="A turn is the tester's clicks for one tile of theirs (the forced tiles "
+               "that follow it belong to it), from the opponent's tile to their own. "
+               "Thinking time: from the board being ready to the turn's first click.")
 
 ANALYTICS = GameAnalytics(
     name="vasco",
@@ -112,4 +120,5 @@ ANALYTICS = GameAnalytics(
         Chart("Slow first clicks after forced cascades", report.surprise_figure,
               "vasco_surprise", section="cascade_surprise"),
     ),
+    turns=TURNS,
 )
