@@ -387,7 +387,8 @@ class StateLog:
     record began at (``start``, ``None`` at the game's initial state).
 
     A game's state class mixes it in and sets ``_history``, ``_last_events`` and
-    ``_start`` itself (the mixin has no slots, so a slotted state stays slotted). Its
+    ``_start`` itself (the mixin adds no slots of its own, so a slotted state stays
+    slotted; tests/engine/test_state_log.py checks every game). Its
     ``game`` property names its :class:`Game`, which offers ``name``, ``rules_obj()``,
     ``players`` (the seats a record stores) and the actions' JSON forms. The mixin gives:
 
