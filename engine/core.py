@@ -27,6 +27,7 @@ import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import TracebackType
 from typing import Any, Protocol, runtime_checkable
 
 __all__ = [
@@ -42,6 +43,8 @@ __all__ = [
     "ClickResult",
     "PlayableState",
     "GameRecord",
+    "SnapshotReader",
+    "StateLog",
     "register_game",
     "make_game",
     "sample_chance",
@@ -333,3 +336,122 @@ class GameRecord:
         for obj in self.actions:
             state.apply_action(game.action_from_json(obj))
         return state
+
+
+class SnapshotReader:
+    """Reads a state's JSON snapshot (``from_json``) field by field: an error while a
+    field is read becomes one :class:`RulesError` naming the field.
+
+    An :class:`EngineError` keeps its message (``state.<field>: <message>``); an error of
+    the ``malformed`` kinds (a missing key, a wrong type or value) says the field is
+    ``malformed``; any other error passes through unchanged.
+
+    >>> with SnapshotReader() as at:
+    ...     at.field = "round"
+    ...     _ = int("two")
+    Traceback (most recent call last):
+    ...
+    engine.core.RulesError: state.round: malformed (invalid literal for int() with base 10: 'two')
+    >>> with SnapshotReader() as at:
+    ...     at.field = "phase"
+    ...     raise RulesError("phase: unknown phase 'nap'")
+    Traceback (most recent call last):
+    ...
+    engine.core.RulesError: state.phase: phase: unknown phase 'nap'
+    """
+
+    def __init__(
+        self, malformed: tuple[type[Exception], ...] = (KeyError, TypeError, ValueError)
+    ) -> None:
+        self.field = "state"
+        self._malformed = malformed
+
+    def __enter__(self) -> SnapshotReader:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        err: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if isinstance(err, EngineError):
+            raise RulesError(f"state.{self.field}: {err}") from None
+        if isinstance(err, self._malformed):
+            raise RulesError(f"state.{self.field}: malformed ({err})") from None
+
+
+class StateLog:
+    """What every game's state keeps alike: the actions applied since its record began
+    (``history``), the events of the last one (``last_events``) and the snapshot the
+    record began at (``start``, ``None`` at the game's initial state).
+
+    A game's state class mixes it in and sets ``_history``, ``_last_events`` and
+    ``_start`` itself (the mixin adds no slots of its own, so a slotted state stays
+    slotted; tests/engine/test_state_log.py checks every game). Its
+    ``game`` property names its :class:`Game`, which offers ``name``, ``rules_obj()``,
+    ``players`` (the seats a record stores) and the actions' JSON forms. The mixin gives:
+
+    - the ``history`` and ``last_events`` properties (copies);
+    - :meth:`record`, the :class:`GameRecord` that replays the state;
+    - :meth:`_snapshot`, the envelope of every ``to_json``: ``game``, the rules (under
+      ``rules_key``), ``players``, then the game's own position fields, then
+      ``history``, ``last_events`` and ``start``;
+    - :meth:`_read_log`, the inverse of that tail for ``from_json``:
+      ``state._history, state._last_events, state._start = state._read_log(obj, at)``.
+    """
+
+    __slots__ = ()
+    _history: list[int]
+    _last_events: list[Event]
+    _start: dict[str, Any] | None
+
+    @property
+    def game(self) -> Any:
+        """The state's game; each game's state returns its own game class."""
+        raise NotImplementedError
+
+    @property
+    def last_events(self) -> list[Event]:
+        return list(self._last_events)
+
+    @property
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    def record(self) -> GameRecord:
+        """Everything needed to replay this game: game, rules, seats and actions."""
+        game = self.game
+        return GameRecord(
+            game.name,
+            game.rules_obj(),
+            game.players,
+            tuple(game.action_to_json(a) for a in self._history),
+            self._start,
+        )
+
+    def _snapshot(self, position: Mapping[str, Any], rules_key: str = "rules") -> dict[str, Any]:
+        """The JSON-ready snapshot: the envelope around the game's ``position`` fields."""
+        game = self.game
+        return {
+            "game": game.name,
+            rules_key: game.rules_obj(),
+            "players": game.players,
+            **position,
+            "history": [game.action_to_json(a) for a in self._history],
+            "last_events": [e.to_dict() for e in self._last_events],
+            "start": self._start,
+        }
+
+    def _read_log(
+        self, obj: Mapping[str, Any], at: SnapshotReader
+    ) -> tuple[list[int], list[Event], dict[str, Any] | None]:
+        """The inverse of the snapshot's tail: ``history``, ``last_events`` and ``start``
+        (each optional), naming the field being read in ``at``."""
+        at.field = "history"
+        history = [self.game.action_from_json(a) for a in obj.get("history", [])]
+        at.field = "last_events"
+        last_events = [Event.from_dict(e) for e in obj.get("last_events", [])]
+        at.field = "start"
+        start = obj.get("start")
+        return history, last_events, None if start is None else dict(start)

@@ -47,12 +47,12 @@ from engine.core import (
     CHANCE,
     TERMINAL,
     ClickResult,
-    EngineError,
     Event,
-    GameRecord,
     IllegalActionError,
     Refusal,
     RulesError,
+    SnapshotReader,
+    StateLog,
     register_game,
 )
 from engine.dokusen.board import BLACK, VOID, Grid, counts, grow, strike
@@ -298,7 +298,7 @@ def _make(rules: Any, players: int) -> DokusenGame:
 register_game("dokusen", _make)
 
 
-class DokusenState:
+class DokusenState(StateLog):
     """A Dokusen position, the round, and whose placement (or which draw) is due."""
 
     __slots__ = (
@@ -438,14 +438,6 @@ class DokusenState:
         return self._outcome
 
     @property
-    def last_events(self) -> list[Event]:
-        return list(self._last_events)
-
-    @property
-    def history(self) -> list[int]:
-        return list(self._history)
-
-    @property
     def cells(self) -> tuple[int, ...]:
         """Owners, row-major (:data:`VOID`, :data:`BLACK` or a player id)."""
         return tuple(self._cells)
@@ -465,16 +457,6 @@ class DokusenState:
     def kind_of(self, pid: int) -> str:
         """``"user"``, ``"active"`` or ``"inactive"``."""
         return self._game.stage.kind(pid)
-
-    def record(self) -> GameRecord:
-        """Everything needed to replay this game."""
-        return GameRecord(
-            "dokusen",
-            self._game.rules_obj(),
-            self._game.players,
-            tuple(self._game.action_to_json(a) for a in self._history),
-            self._start,
-        )
 
     # ----- PlayableState: the user's clicks ---------------------------------------------
 
@@ -551,38 +533,34 @@ class DokusenState:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready snapshot; :meth:`from_json` restores an equal state."""
-        return {
-            "game": "dokusen",
-            "stage": self._game.rules_obj(),
-            "players": self._game.players,
-            "board": self.board_rows(),
-            "round": self._round,
-            "phase": self.phase,
-            "to_move": self._to_move if self._to_move >= 0 else None,
-            "outcome": None if self._outcome is None else self._outcome.to_obj(),
-            "history": [self._game.action_to_json(a) for a in self._history],
-            "last_events": [e.to_dict() for e in self._last_events],
-            "start": self._start,
-        }
+        return self._snapshot(
+            {
+                "board": self.board_rows(),
+                "round": self._round,
+                "phase": self.phase,
+                "to_move": self._to_move if self._to_move >= 0 else None,
+                "outcome": None if self._outcome is None else self._outcome.to_obj(),
+            },
+            rules_key="stage",
+        )
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> DokusenState:
         """Rebuild a state from :meth:`to_json`; raises :class:`RulesError` naming a bad field."""
-        field = "state"
-        try:
-            field = "stage"
+        with SnapshotReader() as at:
+            at.field = "stage"
             game = DokusenGame(obj["stage"], int(obj.get("players", 1)))
-            field = "board"
+            at.field = "board"
             state = game.state_from_position(obj["board"])
-            field = "round"
+            at.field = "round"
             rnd = obj.get("round", 1)
             if isinstance(rnd, bool) or not isinstance(rnd, int) or rnd < 1:
                 raise RulesError(f"round: must be a whole number ≥ 1, got {rnd!r}")
             state._round = rnd
-            field = "phase"
+            at.field = "phase"
             phase = obj.get("phase", PLACE)
             if phase == PLACE:
-                field = "to_move"
+                at.field = "to_move"
                 who = obj.get("to_move", 0)
                 if who != 0 and who not in game.stage.active_ids:
                     raise RulesError(
@@ -593,7 +571,7 @@ class DokusenState:
                 state._to_move = CHANCE
             elif phase == OVER:
                 state._to_move = TERMINAL
-                field = "outcome"
+                at.field = "outcome"
                 out = obj["outcome"]
                 state._outcome = Outcome(
                     str(out["result"]),
@@ -604,17 +582,7 @@ class DokusenState:
                 )
             else:
                 raise RulesError(f"phase: unknown phase {phase!r}")
-            field = "history"
-            state._history = [game.action_from_json(a) for a in obj.get("history", [])]
-            field = "last_events"
-            state._last_events = [Event.from_dict(e) for e in obj.get("last_events", [])]
-            field = "start"
-            start = obj.get("start")
-            state._start = None if start is None else dict(start)
-        except EngineError as err:
-            raise RulesError(f"state.{field}: {err}") from None
-        except (KeyError, TypeError, ValueError) as err:
-            raise RulesError(f"state.{field}: malformed ({err})") from None
+            state._history, state._last_events, state._start = state._read_log(obj, at)
         return state
 
     # ----- rules ----------------------------------------------------------------------

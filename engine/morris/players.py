@@ -24,7 +24,7 @@ from typing import Any
 
 from engine.morris.actions import Move, Place, Remove, decode
 from engine.morris.evaluation import evaluate
-from engine.players import GreedyPlayer, Player, RandomPlayer, SearchPlayer, register_levels
+from engine.players import register_levels, standard_levels
 from engine.players.base import after
 
 #: Positions one Hard decision may create: two plies while placing, three while moving.
@@ -72,18 +72,6 @@ class MorrisHeuristics:
 HEURISTICS = MorrisHeuristics()
 
 
-def easy(seed: int) -> Player:
-    return RandomPlayer(seed, HEURISTICS)
-
-
-def medium(seed: int) -> Player:
-    return GreedyPlayer(seed, HEURISTICS)
-
-
-def hard(seed: int, budget: int = HARD_BUDGET) -> Player:
-    return SearchPlayer(seed, HEURISTICS, budget=budget)
-
-
 #: The levels, easiest first.
-LEVELS: dict[str, Any] = {"easy": easy, "medium": medium, "hard": hard}
+LEVELS: dict[str, Any] = standard_levels(HEURISTICS, HARD_BUDGET)
 register_levels("morris", LEVELS, rules=STRENGTH_RULES)

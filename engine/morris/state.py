@@ -42,12 +42,12 @@ from typing import Any
 from engine.core import (
     TERMINAL,
     ClickResult,
-    EngineError,
     Event,
-    GameRecord,
     IllegalActionError,
     Refusal,
     RulesError,
+    SnapshotReader,
+    StateLog,
     register_game,
 )
 from engine.morris.actions import (
@@ -108,6 +108,11 @@ class MorrisGame:
 
     @property
     def num_players(self) -> int:
+        return 2
+
+    @property
+    def players(self) -> int:
+        """The seats a record stores (always 2)."""
         return 2
 
     def __eq__(self, other: object) -> bool:
@@ -214,7 +219,7 @@ class MorrisGame:
 register_game("morris", lambda rules, players: MorrisGame(rules, players))
 
 
-class MorrisState:
+class MorrisState(StateLog):
     """A Bricks & Walls position and whose turn it is (OpenSpiel shape, plus clicks)."""
 
     __slots__ = (
@@ -444,24 +449,6 @@ class MorrisState:
             return []
         return [name(j) for j in self._destinations(v - 1, i)]
 
-    @property
-    def last_events(self) -> list[Event]:
-        return list(self._last_events)
-
-    @property
-    def history(self) -> list[int]:
-        return list(self._history)
-
-    def record(self) -> GameRecord:
-        """Everything needed to replay this game."""
-        return GameRecord(
-            "morris",
-            self.rules.to_obj(),
-            2,
-            tuple(decode(a).to_json() for a in self._history),
-            self._start,
-        )
-
     # ----- clicks (PlayableState) ------------------------------------------------------
 
     def _selected(self, selection: Sequence[str]) -> int | None:
@@ -677,10 +664,7 @@ class MorrisState:
         >>> MorrisState.from_json(s.to_json()) == s
         True
         """
-        return {
-            "game": "morris",
-            "rules": self.rules.to_obj(),
-            "players": 2,
+        return self._snapshot({
             "board": self.board,
             "reserve": self.reserve,
             "toMove": COLOURS[self._to_move],
@@ -688,21 +672,17 @@ class MorrisState:
             "over": self._over,
             "winner": self.winner,
             "quiet": self._quiet,
-            "history": [decode(a).to_json() for a in self._history],
-            "last_events": [e.to_dict() for e in self._last_events],
-            "start": self._start,
-        }
+        })
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> MorrisState:
         """Rebuild a state from :meth:`to_json`; raises :class:`RulesError` naming a bad field."""
-        field = "state"
-        try:
+        with SnapshotReader(malformed=(KeyError, TypeError, ValueError, AttributeError)) as at:
             if obj.get("game", "morris") != "morris":
                 raise RulesError(f"game: not a Bricks & Walls state: {obj.get('game')!r}")
-            field = "rules"
+            at.field = "rules"
             game = MorrisGame(obj.get("rules", "standard"), int(obj.get("players", 2)))
-            field = "position"
+            at.field = "position"
             over = bool(obj.get("over", False))
             state = game.state_from_position(
                 obj.get("board"),
@@ -710,23 +690,13 @@ class MorrisState:
                 obj.get("toMove", "W"),
                 bool(obj.get("pendingRemoval", False)) and not over,
             )
-            field = "winner"
+            at.field = "winner"
             winner = obj.get("winner")
             state._winner = None if winner is None else _seat_of(winner, "winner")
             state._over = over
-            field = "quiet"
+            at.field = "quiet"
             state._quiet = int(obj.get("quiet", 0))
-            field = "history"
-            state._history = [encode(action_from_json(a)) for a in obj.get("history", [])]
-            field = "last_events"
-            state._last_events = [Event.from_dict(e) for e in obj.get("last_events", [])]
-            field = "start"
-            start = obj.get("start")
-            state._start = None if start is None else dict(start)
-        except EngineError as err:
-            raise RulesError(f"state.{field}: {err}") from None
-        except (KeyError, TypeError, ValueError, AttributeError) as err:
-            raise RulesError(f"state.{field}: malformed ({err})") from None
+            state._history, state._last_events, state._start = state._read_log(obj, at)
         return state
 
     # ----- rules -----------------------------------------------------------------------

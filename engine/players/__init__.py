@@ -42,6 +42,29 @@ def register_levels(
     _RULES[game] = rules
 
 
+def standard_levels(heuristics: Heuristics, hard_budget: int) -> dict[str, PlayerFactory]:
+    """The three levels most games offer, easiest first, on the game's ``heuristics``:
+    ``easy`` (:class:`RandomPlayer`), ``medium`` (:class:`GreedyPlayer`) and ``hard``
+    (:class:`SearchPlayer` creating up to ``hard_budget`` positions per decision; a
+    ``budget=`` argument overrides it).
+
+    >>> made = standard_levels(PlainHeuristics(), 300)
+    >>> list(made), made["hard"](5).budget, made["hard"](5, budget=40).budget
+    (['easy', 'medium', 'hard'], 300, 40)
+    """
+
+    def easy(seed: int) -> Player:
+        return RandomPlayer(seed, heuristics)
+
+    def medium(seed: int) -> Player:
+        return GreedyPlayer(seed, heuristics)
+
+    def hard(seed: int, budget: int = hard_budget) -> Player:
+        return SearchPlayer(seed, heuristics, budget=budget)
+
+    return {"easy": easy, "medium": medium, "hard": hard}
+
+
 def default_rules(game: str) -> Any:
     """The rules ``game``'s levels were registered with."""
     _levels_of(game)
@@ -98,4 +121,5 @@ __all__ = [
     "levels",
     "make_player",
     "register_levels",
+    "standard_levels",
 ]

@@ -37,11 +37,11 @@ from engine.core import (
     CHANCE,
     TERMINAL,
     ClickResult,
-    EngineError,
     Event,
-    GameRecord,
     IllegalActionError,
     RulesError,
+    SnapshotReader,
+    StateLog,
     register_game,
 )
 from engine.vapoosh.actions import (
@@ -322,7 +322,7 @@ class VapooshGame:
 register_game("vapoosh", lambda rules, players: VapooshGame(Rules.from_obj(rules), players))
 
 
-class VapooshState:
+class VapooshState(StateLog):
     """A Vapoosh! position plus whose turn it is and what was rolled.
 
     OpenSpiel-style methods use 0-based player ids; the UI-facing properties
@@ -558,14 +558,6 @@ class VapooshState:
         """Missed turns owed, by 1-based seat (only seats that owe some)."""
         return {s + 1: k for s, k in enumerate(self._skips) if k}
 
-    @property
-    def last_events(self) -> list[Event]:
-        return list(self._last_events)
-
-    @property
-    def history(self) -> list[int]:
-        return list(self._history)
-
     def targets(self) -> list[Place | Brown]:
         """Legal moves in phase ``place`` (normal counters first, then brown)."""
         return [
@@ -594,16 +586,6 @@ class VapooshState:
             for r in range(1, SIZE + 1)
         ]
 
-    def record(self) -> GameRecord:
-        """Everything needed to replay this game: rules, seats and actions."""
-        return GameRecord(
-            "vapoosh",
-            self._rules.to_obj(),
-            self._n,
-            tuple(decode(a).to_json() for a in self._history),
-            self._start,
-        )
-
     # ----- the app's face (engine.core.PlayableState), in engine/vapoosh/clicks.py ---
 
     def legal_targets(self, selection: Sequence[str] = ()) -> list[str]:
@@ -628,10 +610,7 @@ class VapooshState:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready snapshot; :meth:`from_json` restores an equal state."""
-        return {
-            "game": "vapoosh",
-            "rules": self._rules.to_obj(),
-            "players": self._n,
+        return self._snapshot({
             "board": self.board_rows(),
             "phase": self._phase,
             "to_move": self._to_move + 1,
@@ -643,55 +622,41 @@ class VapooshState:
             "outcome": None
             if self._outcome is None
             else {"winner": self._outcome.winner, "reason": self._outcome.reason},
-            "history": [decode(a).to_json() for a in self._history],
-            "last_events": [e.to_dict() for e in self._last_events],
-            "start": self._start,
-        }
+        })
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> VapooshState:
         """Rebuild a state from :meth:`to_json`; raises :class:`RulesError` naming a bad field."""
-        field = "state"
-        try:
-            field = "rules"
+        with SnapshotReader() as at:
+            at.field = "rules"
             game = VapooshGame(Rules.from_obj(obj["rules"]), int(obj["players"]))
-            field = "board"
+            at.field = "board"
             state = game.state_from_position(
                 list(obj["board"]), int(obj["to_move"]), dict(obj.get("skips") or {})
             )
-            field = "phase"
+            at.field = "phase"
             phase = obj["phase"]
             if phase not in (SETUP, ROLL, PLACE, OVER):
                 raise RulesError(f"phase: unknown phase {phase!r}")
             state._phase = phase
-            field = "dice"
+            at.field = "dice"
             dice = obj.get("dice")
             state._dice = None if dice is None else tuple(int(x) for x in dice)  # type: ignore[assignment]
-            field = "options"
+            at.field = "options"
             state._options = tuple(index(int(c), int(r)) for c, r in obj.get("options", []))
-            field = "rerolls"
+            at.field = "rerolls"
             state._rerolls = int(obj.get("rerolls", 0))
-            field = "turns"
+            at.field = "turns"
             state._turns = int(obj.get("turns", 0))
-            field = "outcome"
+            at.field = "outcome"
             out = obj.get("outcome")
             state._outcome = None if out is None else Outcome(out["winner"], str(out["reason"]))
-            field = "history"
-            state._history = [encode(action_from_json(a)) for a in obj.get("history", [])]
-            field = "last_events"
-            state._last_events = [Event.from_dict(e) for e in obj.get("last_events", [])]
-            field = "start"
-            start = obj.get("start")
-            state._start = None if start is None else dict(start)
+            state._history, state._last_events, state._start = state._read_log(obj, at)
             if phase == PLACE:
-                field = "dice"
+                at.field = "dice"
                 if state._dice is None:
                     raise RulesError("dice: phase 'place' needs the dice")
                 state._targets = state._compute_targets(state._to_move, state._options, state._dice)
-        except EngineError as err:
-            raise RulesError(f"state.{field}: {err}") from None
-        except (KeyError, TypeError, ValueError) as err:
-            raise RulesError(f"state.{field}: malformed ({err})") from None
         return state
 
     # ----- rules ----------------------------------------------------------------------

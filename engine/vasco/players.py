@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.players import GreedyPlayer, Player, RandomPlayer, SearchPlayer, register_levels
+from engine.players import register_levels, standard_levels
 from engine.players.base import after
 from engine.vasco.evaluation import evaluate
 from engine.vasco.state import Place, decode
@@ -78,18 +78,6 @@ class VascoHeuristics:
 HEURISTICS = VascoHeuristics()
 
 
-def easy(seed: int) -> Player:
-    return RandomPlayer(seed, HEURISTICS)
-
-
-def medium(seed: int) -> Player:
-    return GreedyPlayer(seed, HEURISTICS)
-
-
-def hard(seed: int, budget: int = HARD_BUDGET) -> Player:
-    return SearchPlayer(seed, HEURISTICS, budget=budget)
-
-
 #: The levels, easiest first.
-LEVELS: dict[str, Any] = {"easy": easy, "medium": medium, "hard": hard}
+LEVELS: dict[str, Any] = standard_levels(HEURISTICS, HARD_BUDGET)
 register_levels("vasco", LEVELS, rules="standard")

@@ -28,12 +28,12 @@ from typing import Any
 from engine.core import (
     TERMINAL,
     ClickResult,
-    EngineError,
     Event,
-    GameRecord,
     IllegalActionError,
     Refusal,
     RulesError,
+    SnapshotReader,
+    StateLog,
     register_game,
 )
 from engine.vasco.board import (
@@ -194,6 +194,11 @@ class VascoGame:
     def num_players(self) -> int:
         return 2
 
+    @property
+    def players(self) -> int:
+        """The seats a record stores (always 2)."""
+        return 2
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, VascoGame) and self._rules == other._rules
 
@@ -270,7 +275,7 @@ class VascoGame:
 register_game("vasco", lambda rules, players: VascoGame(rules, players))
 
 
-class VascoState:
+class VascoState(StateLog):
     """A Vasco position, whose turn it is and how many tiles are left.
 
     OpenSpiel-style methods use 0-based players; ``to_move``, ``winner`` and events use
@@ -446,14 +451,6 @@ class VascoState:
     def winner(self) -> int | None:
         return None if self._outcome is None else self._outcome.winner
 
-    @property
-    def last_events(self) -> list[Event]:
-        return list(self._last_events)
-
-    @property
-    def history(self) -> list[int]:
-        return list(self._history)
-
     def paths(self, colour: str) -> list[Path]:
         """Every run of ``colour`` (``"o"`` or ``"x"``) on the board, loops ``closed``."""
         return paths(self._tiles, colour)
@@ -588,15 +585,6 @@ class VascoState:
             lines.append(f"row {r}: {cells}")
         return "\n".join(lines)
 
-    def record(self) -> GameRecord:
-        return GameRecord(
-            "vasco",
-            self._game.rules_obj(),
-            2,
-            tuple(decode(a).to_json() for a in self._history),
-            self._start,
-        )
-
     # ----- JSON ------------------------------------------------------------------------
 
     def _key(self) -> tuple[Any, ...]:
@@ -622,10 +610,7 @@ class VascoState:
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready snapshot; :meth:`from_json` restores an equal state."""
         out = self._outcome
-        return {
-            "game": "vasco",
-            "rules": self._game.rules_obj(),
-            "players": 2,
+        return self._snapshot({
             "tiles": [[r, c, st] for (r, c), st in sorted(self._tiles.items())],
             "to_move": self._to_move + 1,
             "tiles_remaining": self._left,
@@ -637,26 +622,22 @@ class VascoState:
                 "highlight": [list(c) for c in out.highlight],
                 "lengths": list(out.lengths),
             },
-            "history": [decode(a).to_json() for a in self._history],
-            "last_events": [e.to_dict() for e in self._last_events],
-            "start": self._start,
-        }
+        })
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> VascoState:
         """Rebuild a state from :meth:`to_json`; raises :class:`RulesError` naming a bad field."""
-        field = "state"
-        try:
-            field = "rules"
+        with SnapshotReader() as at:
+            at.field = "rules"
             game = VascoGame(obj["rules"], obj.get("players", 2))
-            field = "tiles"
+            at.field = "tiles"
             tiles: dict[Cell, str] = {}
             for r, c, st in obj["tiles"]:
                 if isinstance(r, bool) or isinstance(c, bool):
                     raise RulesError("tiles: a cell is r, c numbers")
                 tiles[(int(r), int(c))] = str(st)
             state = game.state_from_position(tiles, obj["to_move"], obj["tiles_remaining"])
-            field = "outcome"
+            at.field = "outcome"
             o = obj.get("outcome")
             if o is not None:
                 state._outcome = Outcome(
@@ -665,17 +646,7 @@ class VascoState:
                     tuple((int(a), int(b)) for a, b in o.get("highlight", [])),
                     tuple(int(v) for v in o.get("lengths", (0, 0))),  # type: ignore[arg-type]
                 )
-            field = "history"
-            state._history = [encode(action_from_json(a)) for a in obj.get("history", [])]
-            field = "last_events"
-            state._last_events = [Event.from_dict(e) for e in obj.get("last_events", [])]
-            field = "start"
-            start = obj.get("start")
-            state._start = None if start is None else dict(start)
-        except EngineError as err:
-            raise RulesError(f"state.{field}: {err}") from None
-        except (KeyError, TypeError, ValueError) as err:
-            raise RulesError(f"state.{field}: malformed ({err})") from None
+            state._history, state._last_events, state._start = state._read_log(obj, at)
         return state
 
 

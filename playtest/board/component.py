@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Protocol
@@ -138,6 +138,64 @@ def _count(payload: Mapping[str, Any], name: str, high: int) -> int:
             f"trigger field {name!r} must be a number from 0 to {high}, got {_short(value)}"
         )
     return int(round(value))
+
+
+#: How a click was made, as the boards that batch their clicks send it.
+VIAS: Final = ("mouse", "touch", "pen", "keyboard")
+#: Clicks read from one batched trigger; further ones are dropped unread.
+MAX_CLICKS_PER_EVENT: Final = 32
+MAX_MS: Final = 2**31 - 1
+
+
+def batched_clicks(payload: Any) -> Iterator[Mapping[str, Any]]:
+    """The raw clicks of a board's batched trigger ``{"clicks": [...]}`` (the first
+    :data:`MAX_CLICKS_PER_EVENT`), each checked to be an object as it is reached, so a
+    click is refused in the order the browser sent it.
+
+    >>> [c["at"] for c in batched_clicks({"clicks": [{"at": 1}, {"at": 2}]})]
+    [1, 2]
+    >>> list(batched_clicks({"clicks": [{"at": 1}, "two"]}))
+    Traceback (most recent call last):
+    ...
+    playtest.board.component.BoardEventError: click: each click must be an object
+    """
+    if not isinstance(payload, Mapping) or not isinstance(payload.get("clicks"), list):
+        raise BoardEventError("click: payload must be {'clicks': [...]}")
+    for raw in payload["clicks"][:MAX_CLICKS_PER_EVENT]:
+        if not isinstance(raw, Mapping):
+            raise BoardEventError("click: each click must be an object")
+        yield raw
+
+
+def click_text(obj: Mapping[str, Any], name: str, limit: int = MAX_ID_CHARS) -> str:
+    """A batched click's text field ``name`` of 1..``limit`` characters."""
+    value = obj.get(name)
+    if not isinstance(value, str) or not value or len(value) > limit:
+        raise BoardEventError(f"click.{name}: must be text of 1..{limit} characters")
+    return value
+
+
+def click_stamp(raw: Mapping[str, Any]) -> tuple[str, int, str, str]:
+    """``(nonce, ms, via, token)`` of one batched click, checked in that click's order:
+    ``ms`` a finite number (clamped to 0..:data:`MAX_MS`), ``via`` one of :data:`VIAS`,
+    then ``nonce`` and ``token`` (texts of 1..:data:`MAX_ID_CHARS` characters).
+
+    >>> click_stamp({"ms": -5.5, "via": "pen", "nonce": "n", "token": "g:1"})
+    ('n', 0, 'pen', 'g:1')
+    >>> click_stamp({"ms": 5, "via": "nose", "nonce": "n", "token": "g:1"})
+    Traceback (most recent call last):
+    ...
+    playtest.board.component.BoardEventError: click.via: must be one of ('mouse', 'touch', 'pen', 'keyboard')
+    """
+    ms = raw.get("ms")
+    if isinstance(ms, bool) or not isinstance(ms, int | float) or not math.isfinite(ms):
+        raise BoardEventError("click.ms: must be a number")
+    via = raw.get("via")
+    if via not in VIAS:
+        raise BoardEventError(f"click.via: must be one of {VIAS}")
+    nonce = click_text(raw, "nonce")
+    token = click_text(raw, "token")
+    return nonce, int(min(max(ms, 0), MAX_MS)), str(via), token
 
 
 def parse_mute(payload: Any) -> MuteEvent:

@@ -11,8 +11,8 @@ from sqlalchemy.engine import Engine
 
 from playtest import services
 from playtest.storage import repository as repo
-from playtest.storage.db import make_engine, upgrade
 from playtest.study_config import Experiment, StudyConfig
+from tests.databases import app_sqlite
 
 APP = str(Path(__file__).resolve().parents[2] / "playtest" / "app.py")
 
@@ -20,13 +20,8 @@ APP = str(Path(__file__).resolve().parents[2] / "playtest" / "app.py")
 @pytest.fixture
 def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Engine]:
     """A migrated SQLite file, also what the app under test opens (via DATABASE_URL)."""
-    url = f"sqlite:///{tmp_path / 'playtest.sqlite'}"
-    monkeypatch.setenv("DATABASE_URL", url)
-    monkeypatch.chdir(tmp_path)
-    engine = make_engine(url)
-    upgrade(engine)
-    yield engine
-    engine.dispose()
+    with app_sqlite(tmp_path, monkeypatch) as engine:
+        yield engine
 
 
 @pytest.fixture

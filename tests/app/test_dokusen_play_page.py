@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
-from streamlit.testing.v1 import AppTest
 
 from engine.core import GameRecord
 from engine.dokusen.ai import computer_action
@@ -24,22 +23,7 @@ from playtest.games.registry import game_plugin
 from playtest.storage import repository as repo
 from playtest.storage.models import EventRow
 from playtest.study_config import StudyConfig
-from tests.app.conftest import APP
-
-
-def _events(db: Engine, code: str) -> list[tuple[str, dict[str, Any]]]:
-    table = EventRow.__table__  # type: ignore[attr-defined]
-    with db.connect() as conn:
-        rows = conn.execute(select(table.c.type, table.c.props)
-                            .where(table.c.participant_id == code)
-                            .order_by(table.c.event_id)).all()
-    return [(r.type, r.props) for r in rows]
-
-
-def _open(code: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.query_params["p"] = code
-    return at.run()
+from tests.app.tester_support import open_as, playing_tester, stored_events
 
 
 def test_a_one_seat_game_takes_its_default_seats_from_its_plug_in(db: Engine) -> None:
@@ -54,12 +38,10 @@ def test_a_one_seat_game_takes_its_default_seats_from_its_plug_in(db: Engine) ->
 def test_a_dokusen_stage_is_stored_replayed_and_answered_by_the_computer(
         db: Engine, make_study: Callable[..., repo.Study]) -> None:
     study = make_study(game="dokusen", rules="S5", pre_survey=None, post_survey=None)
-    code = services.consent(db, study, {"child": False}).participant_id
-    repo.advance_stage(db, code, "consent", "pre_survey")
-    repo.advance_stage(db, code, "pre_survey", "play")
-    at = _open(code)
+    code = playing_tester(db, study)
+    at = open_as(code, timeout=60)
     assert not at.exception, at.exception
-    starts = [p for t, p in _events(db, code) if t == "game_start"]
+    starts = [p for t, p in stored_events(db, code) if t == "game_start"]
     assert [(p["game"], p["seats"], p["rules"]) for p in starts] == [
         ("dokusen", ["human"], "S5")]
     record = repo.latest_unfinished_game(db, code)
@@ -72,14 +54,14 @@ def test_a_dokusen_stage_is_stored_replayed_and_answered_by_the_computer(
     mine = state.legal_actions()[0]
     repo.append_game_action(db, record.game_id, 0, engine_game.action_to_json(mine))
     state.apply_action(mine)
-    at = _open(code)
+    at = open_as(code, timeout=60)
     assert not at.exception, at.exception
     again = repo.latest_unfinished_game(db, code) or repo.list_games(db, code)[0]
     expected = computer_action(state, random.Random(f"dokusen:{record.seed}:1"))
     assert list(again.actions[1]) == engine_game.action_to_json(expected)
     replayed = GameRecord(again.game, again.rules, 1, again.actions).replay()
     assert replayed.is_terminal() or replayed.current_player() == 0
-    events = _events(db, code)
+    events = stored_events(db, code)
     assert [p["seat"] for t, p in events if t == "ai_move"][:1] == [2]
     grows = [p for t, p in events if t == "grow"]
     assert grows and {"before", "after", "round"} <= set(grows[0])
@@ -100,21 +82,14 @@ def _store_finished(db: Engine, code: str, rules: Any, won: bool) -> None:
                      f"{end.outcome.result}:{end.outcome.reason}", len(end.history))
 
 
-def _playing(db: Engine, study: repo.Study) -> str:
-    code = services.consent(db, study, {"child": False}).participant_id
-    repo.advance_stage(db, code, "consent", "pre_survey")
-    repo.advance_stage(db, code, "pre_survey", "play")
-    return code
-
-
 def test_progress_through_a_course_comes_from_the_stored_games(
         db: Engine, make_study: Callable[..., repo.Study]) -> None:
     """A won stage moves the tester on, a lost one is played again: what the app reads
     from the stored records, so a fresh app process (a new AppTest, no session) agrees."""
     study = make_study(game="dokusen", rules={"stages": ["S1", "S4", "S2"]},
                        games_per_tester=5, pre_survey=None, post_survey=None)
-    code = _playing(db, study)
-    at = _open(code)
+    code = playing_tester(db, study)
+    at = open_as(code, timeout=60)
     assert not at.exception, at.exception
     first = repo.latest_unfinished_game(db, code)
     assert first is not None and first.rules == "S1"
@@ -122,15 +97,15 @@ def test_progress_through_a_course_comes_from_the_stored_games(
     # process starts S4, the next stage.
     repo.finish_game(db, first.game_id, None, "abandoned", 0)
     _store_finished(db, code, "S1", won=True)
-    assert _open(code).exception == []
+    assert open_as(code, timeout=60).exception == []
     second = repo.latest_unfinished_game(db, code)
     assert second is not None and second.rules == "S4"
     repo.finish_game(db, second.game_id, None, "abandoned", 0)
     _store_finished(db, code, "S4", won=False)
-    assert _open(code).exception == []
+    assert open_as(code, timeout=60).exception == []
     third = repo.latest_unfinished_game(db, code)
     assert third is not None and third.rules == "S4"  # lost: the same stage again
-    starts = [p for t, p in _events(db, code) if t == "game_start"]
+    starts = [p for t, p in stored_events(db, code) if t == "game_start"]
     assert [p["stage"] for p in starts] == ["S1", "S4", "S4"]
 
 
@@ -150,9 +125,9 @@ def test_a_stage_parameter_is_ab_tested_through_a_rules_experiment(
                                   study_id="ab")
     seen: dict[str, Any] = {}
     for _ in range(4):
-        code = _playing(db, study)
+        code = playing_tester(db, study)
         variant = repo.get_assignment(db, code, "s7_meteors")
-        assert not _open(code).exception
+        assert not open_as(code, timeout=60).exception
         record = repo.latest_unfinished_game(db, code)
         assert record is not None
         seen[str(variant)] = record.rules

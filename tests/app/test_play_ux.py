@@ -9,7 +9,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.engine import Engine
 from streamlit.testing.v1 import AppTest
 
@@ -21,24 +20,8 @@ from playtest.games.vapoosh.view import tile_index
 from playtest.messages import load_catalog
 from playtest.storage import repository as repo
 from playtest.storage.events import EventLogger
-from playtest.storage.models import EventRow
-from tests.app.conftest import APP
 from tests.app.test_play_page import _dialogs, _player_at_play
-
-
-def _events(db: Engine, code: str) -> list[tuple[str, dict[str, Any]]]:
-    table = EventRow.__table__  # type: ignore[attr-defined]
-    with db.connect() as conn:
-        rows = conn.execute(select(table.c.type, table.c.props)
-                            .where(table.c.participant_id == code)
-                            .order_by(table.c.event_id)).all()
-    return [(r.type, r.props) for r in rows]
-
-
-def _open(code: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30)
-    at.query_params["p"] = code
-    return at.run()
+from tests.app.tester_support import open_as, stored_events
 
 
 def _board(at: AppTest) -> dict[str, Any]:
@@ -73,10 +56,10 @@ def test_the_computers_first_move_shows_its_own_roll_and_logs_what_was_shown(
     # The computer moves first (think time 0: it plays as the page opens).
     code = _player_at_play(db, make_study, seats=["ai:easy", "human"])
     _seeded_game(db, code, PLAIN_FIRST_ROLL)
-    at = _open(code)
+    at = open_as(code)
     assert not at.exception
     board = _board(at)
-    events = _events(db, code)
+    events = stored_events(db, code)
     # The last roll and placement: a roll with equal totals gives the computer an extra
     # go, and the screen shows the move it made last.
     roll = [p for t, p in events if t == "roll"][-1]
@@ -102,13 +85,13 @@ def test_with_the_computers_dice_hidden_its_message_names_no_dice(
     code = _player_at_play(db, make_study, seats=["ai:easy", "human"],
                            show_computer_dice=False)
     _seeded_game(db, code, PLAIN_FIRST_ROLL)
-    at = _open(code)
+    at = open_as(code)
     board = _board(at)
-    placed = [p for t, p in _events(db, code) if t == "place"][-1]  # an extra go: 2
+    placed = [p for t, p in stored_events(db, code) if t == "place"][-1]  # an extra go: 2
     c, r = placed["tiles"][0]
     assert board["dice"] is None
     assert board["message"] == f"The computer put its counter on {c * r} (column {c}, row {r})."
-    assert [m for t, m in _events(db, code) if t == "message"][-1]["key"] == "computer_placed"
+    assert [m for t, m in stored_events(db, code) if t == "message"][-1]["key"] == "computer_placed"
 
 
 def test_the_computers_turn_is_its_roll_then_its_placement(
@@ -153,14 +136,14 @@ def test_a_reloaded_game_shows_the_last_roll_and_its_roller(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
     code = _player_at_play(db, make_study, seats=["ai:easy", "human"])
-    _open(code)
+    open_as(code)
     game = repo.latest_unfinished_game(db, code)
     assert game is not None
     # A second visit rebuilds the controller from the record: the dice bar still shows
     # the computer's roll (not nothing, not an older roll).
-    at = _open(code)
+    at = open_as(code)
     # The last roll: equal totals give the computer an extra go, so it may roll twice.
-    roll = [p for t, p in _events(db, code) if t == "roll"][-1]
+    roll = [p for t, p in stored_events(db, code) if t == "roll"][-1]
     assert _board(at)["dice"] == roll["dice"] and _board(at)["dice_seat"] == 1
 
 
@@ -192,7 +175,7 @@ def test_the_result_and_the_winning_four_stay_until_the_tester_moves_on(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
     code = _player_at_play(db, make_study, games_per_tester=1, allow_more_games=True)
-    at = _open(code)
+    at = open_as(code)
     ctrl: PlayController = at.session_state["ctrl"]
     last = _play_to_the_end(ctrl)
     assert ctrl.is_over
@@ -212,7 +195,7 @@ def test_the_result_and_the_winning_four_stay_until_the_tester_moves_on(
         assert list(board["glow"].values()).count("win") == 4
     assert at.button(key="to_post").label == "Continue to the last questions"
     assert at.button(key="play_more").label == "Play another game"
-    message = [p for t, p in _events(db, code) if t == "message"][-1]
+    message = [p for t, p in stored_events(db, code) if t == "message"][-1]
     assert message["ms_visible"] is None
 
 
@@ -274,7 +257,7 @@ def test_the_page_speaks_to_the_tester(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
     code = _player_at_play(db, make_study, seats=["human", "ai:easy"])
-    at = _open(code)
+    at = open_as(code)
     ctrl: PlayController = at.session_state["ctrl"]
     board = _board(at)
     assert board["turn_text"] == "Your turn"
@@ -292,7 +275,7 @@ def test_restart_asks_first_and_no_keeps_the_game(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
     code = _player_at_play(db, make_study)
-    at = _open(code)
+    at = open_as(code)
     first = repo.latest_unfinished_game(db, code)
     at.button(key="restart").click().run()
     assert _dialogs(at) == ["Start a new game?"]
@@ -301,7 +284,7 @@ def test_restart_asks_first_and_no_keeps_the_game(
     assert _dialogs(at) == []
     again = repo.latest_unfinished_game(db, code)
     assert first is not None and again is not None and again.game_id == first.game_id
-    assert not [p for t, p in _events(db, code) if t == "game_end"]
+    assert not [p for t, p in stored_events(db, code) if t == "game_end"]
 
 
 # -- 6. what glows, and the brown counter on the board --------------------------------------
@@ -311,7 +294,7 @@ def test_rules_say_every_square_glows_but_only_equal_totals_give_an_extra_go(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
     code = _player_at_play(db, make_study)
-    at = _open(code)
+    at = open_as(code)
     at.button(key="rules_button").click().run()
     text = " ".join(m.value for m in at.markdown)
     assert "Every square number glows" in text
@@ -332,7 +315,7 @@ def test_an_optional_brown_counter_is_offered_beside_its_tiles(
     assert tester is not None
     seed = _three_sixes_seed()
     open_game(db, EventLogger(db), tester, repo.start_session(db, code), seed=seed)
-    at = _open(code)
+    at = open_as(code)
     ctrl: PlayController = at.session_state["ctrl"]
     ctrl.roll()
     at.run()
@@ -347,7 +330,7 @@ def test_a_finished_game_with_more_to_play_offers_the_next_one_beside_the_board(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
     code = _player_at_play(db, make_study, games_per_tester=2, allow_more_games=False)
-    at = _open(code)
+    at = open_as(code)
     first: PlayController = at.session_state["ctrl"]
     _play_to_the_end(first)
     at.run()
@@ -361,7 +344,7 @@ def test_pass_and_play_page_names_the_seat_to_move_by_colour(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
     code = _player_at_play(db, make_study, seats=["human", "human"])
-    at = _open(code)
+    at = open_as(code)
     ctrl: PlayController = at.session_state["ctrl"]
     assert _board(at)["turn_text"] == "Blue's turn"
     ctrl.roll()

@@ -16,7 +16,8 @@ from playtest import services
 from playtest.storage import repository as repo
 from playtest.storage.events import EventLogger
 from tests.app.test_play_page import _player_at_play
-from tests.app.test_play_ux import _board, _events, _open
+from tests.app.test_play_ux import _board
+from tests.app.tester_support import open_as, stored_events
 
 
 def test_a_new_session_shows_the_message_the_board_last_showed(
@@ -24,29 +25,29 @@ def test_a_new_session_shows_the_message_the_board_last_showed(
 ) -> None:
     # The computer moves first: the first session's board tells what it did.
     code = _player_at_play(db, make_study, seats=["ai:easy", "human"])
-    first = _board(_open(code))
+    first = _board(open_as(code))
     assert first["message"].startswith("The computer rolled")
-    messages_before = [p for t, p in _events(db, code) if t == "message"]
+    messages_before = [p for t, p in stored_events(db, code) if t == "message"]
 
-    again = _board(_open(code))
+    again = _board(open_as(code))
     assert again["message"] == first["message"]
     assert again["tone"] == first["tone"]
     assert again["sound"] is None  # shown again, not played again
     assert again["owners"] == first["owners"]
     # Shown again, not logged again as a new message.
-    assert [p for t, p in _events(db, code) if t == "message"] == messages_before
+    assert [p for t, p in stored_events(db, code) if t == "message"] == messages_before
 
 
 def test_a_new_game_does_not_show_the_last_games_message(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
     code = _player_at_play(db, make_study, seats=["ai:easy", "human"])
-    _open(code)
+    open_as(code)
     game = repo.latest_unfinished_game(db, code)
     assert game is not None
     repo.finish_game(db, game.game_id, None, "restarted", 0)  # another tab restarted it
-    board = _board(_open(code))  # a new game: the computer's first move, its own message
-    assert [p for t, p in _events(db, code) if t == "game_start"][-1]["game_id"] != game.game_id
+    board = _board(open_as(code))  # a new game: the computer's first move, its own message
+    assert [p for t, p in stored_events(db, code) if t == "game_start"][-1]["game_id"] != game.game_id
     assert board["message"].startswith("The computer rolled")
 
 
@@ -54,7 +55,7 @@ def test_sound_and_speed_come_back_in_a_new_session(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
     code = _player_at_play(db, make_study)
-    at = _open(code)
+    at = open_as(code)
     assert _board(at)["muted"] is False
     at.segmented_control(key="speed").set_value(3).run()
     # What the board's mute button stores (playtest.games.vapoosh.play._on_mute).
@@ -63,9 +64,9 @@ def test_sound_and_speed_come_back_in_a_new_session(
     EventLogger(db).log(repo.start_session(db, code), code, "setting",
                         {"name": "mute", "value": True}, client_event_id=None)
 
-    again = _open(code)
+    again = open_as(code)
     assert _board(again)["muted"] is True
     assert again.segmented_control(key="speed").value == 3
     # Restoring is not a change: no new setting events.
-    settings = [p for t, p in _events(db, code) if t == "setting"]
+    settings = [p for t, p in stored_events(db, code) if t == "setting"]
     assert settings == [{"name": "speed", "value": 3}, {"name": "mute", "value": True}]

@@ -16,20 +16,8 @@ from streamlit.testing.v1 import AppTest
 
 from playtest import services
 from playtest.storage import repository as repo
-from tests.app.conftest import APP, WORDING
-
-
-def _tester_at_play(db: Engine, study: repo.Study) -> str:
-    code = services.consent(db, study, {"child": False}).participant_id
-    repo.advance_stage(db, code, "consent", "pre_survey")
-    repo.advance_stage(db, code, "pre_survey", "play")
-    return code
-
-
-def _open(code: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30)
-    at.query_params["p"] = code
-    return at.run()
+from tests.app.conftest import WORDING
+from tests.app.tester_support import open_as, playing_tester
 
 
 def _captions(at: AppTest) -> str:
@@ -39,7 +27,7 @@ def _captions(at: AppTest) -> str:
 def test_unchanged_rows_give_back_the_same_tester(
         db: Engine, make_study: Callable[..., repo.Study]) -> None:
     study = make_study(experiments=[WORDING])
-    code = _tester_at_play(db, study)
+    code = playing_tester(db, study)
     first = services.load_tester(db, code)
     assert first is not None and first.effective.variants["wording"] in ("A", "B")
     assert services.load_tester(db, code, first) is first
@@ -48,7 +36,7 @@ def test_unchanged_rows_give_back_the_same_tester(
 def test_a_changed_study_or_stage_loads_the_tester_afresh(
         db: Engine, make_study: Callable[..., repo.Study]) -> None:
     study = make_study(experiments=[WORDING])
-    code = _tester_at_play(db, study)
+    code = playing_tester(db, study)
     first = services.load_tester(db, code)
     assert first is not None
     repo.update_study(db, study.study_id, open=False)
@@ -62,7 +50,7 @@ def test_a_changed_study_or_stage_loads_the_tester_afresh(
     moved = services.load_tester(db, code, edited)
     assert moved is not None and moved.participant.stage == "post_survey"
     # Another tester's code never gets this one back.
-    other = _tester_at_play(db, study)
+    other = playing_tester(db, study)
     assert services.load_tester(db, other, moved) is not moved
     assert services.load_tester(db, "AAAAAAAAAAAAAAAAAAAAAA", moved) is None
 
@@ -70,8 +58,8 @@ def test_a_changed_study_or_stage_loads_the_tester_afresh(
 def test_the_next_run_shows_a_study_the_designer_renamed(
         db: Engine, make_study: Callable[..., repo.Study]) -> None:
     study = make_study()
-    code = _tester_at_play(db, study)
-    at = _open(code)
+    code = playing_tester(db, study)
+    at = open_as(code)
     assert not at.exception
     assert "Game 1 · Test study" in _captions(at)
     repo.update_study(db, study.study_id, title="Renamed study")
@@ -82,8 +70,8 @@ def test_the_next_run_shows_a_study_the_designer_renamed(
 def test_a_game_finished_in_another_tab_is_counted_at_the_next_run(
         db: Engine, make_study: Callable[..., repo.Study]) -> None:
     study = make_study(games_per_tester=3)
-    code = _tester_at_play(db, study)
-    at = _open(code)
+    code = playing_tester(db, study)
+    at = open_as(code)
     assert "Game 1 ·" in _captions(at)
     at.run()
     assert "Game 1 ·" in _captions(at)  # nothing changed: the same count

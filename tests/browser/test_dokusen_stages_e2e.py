@@ -22,34 +22,28 @@ from typing import Any
 
 import pytest
 from sqlalchemy.engine import Engine
-from test_tester_e2e import _consent, _settle
+from study_flow import APP, consent, participant_code, settle, study_db
 
 from engine.core import GameRecord
 from engine.dokusen.ai import greedy_action
 from engine.dokusen.board import grow
 from engine.dokusen.state import DokusenState
-from playtest import services
 from playtest.storage import repository as repo
-from playtest.storage.db import make_engine, upgrade
 from playtest.study_config import StudyConfig
 
 pytestmark = pytest.mark.browser
 
-APP = "playtest/app.py"
 BOARD = "[data-testid=dokusen-board]"
 OVER = "[data-testid=dokusen-over]"
 
 
 @pytest.fixture(scope="module")
 def app_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Engine]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('dokusen-stages') / 'playtest.sqlite'}"
-    engine = make_engine(url)
-    upgrade(engine)
     config = StudyConfig(game="dokusen", rules={"stages": ["S1", "S4", "S2"]},
                          games_per_tester=4, allow_more_games=False, audience="adults",
                          pre_survey=None, post_survey=None, ai_think_ms=0)
-    services.create_study(engine, title="Dokusen stages", config=config, study_id="stages")
-    return url, engine
+    return study_db(tmp_path_factory, "dokusen-stages", study_id="stages",
+                    title="Dokusen stages", config=config)
 
 
 def _latest(engine: Engine, code: str) -> tuple[repo.GameRecord, DokusenState]:
@@ -89,7 +83,7 @@ def _play_stage(page: Any, engine: Engine, code: str, choose: Callable[[DokusenS
             assert time.monotonic() < deadline, "the square was not stored"
             time.sleep(0.05)
             record, state = _latest(engine, code)
-        _settle(page)
+        settle(page)
         record, state = _latest(engine, code)
         moves += 1
         assert moves < 200
@@ -110,8 +104,8 @@ def test_win_then_next_stage_lose_then_retry_at_1280(
     page = new_page(streamlit_app(APP, {"DATABASE_URL": url}), "?study=stages",
                     width=1280, height=800)
     page.get_by_text("Dokusen playtest").wait_for(timeout=30_000)
-    _consent(page)
-    code = page.url.split("p=")[1].split("&")[0]
+    consent(page)
+    code = participant_code(page)
     page.locator(BOARD).wait_for(timeout=30_000)
     assert page.locator("[data-testid=dokusen-title]").inner_text().startswith("S1")
     assert page.locator("[data-testid=dokusen-stage-of]").inner_text() == "Stage 1 of 3"
@@ -158,8 +152,8 @@ def test_phone_taps_a_stage_and_next_stage_survives_a_reload(
     page = new_page(streamlit_app(APP, {"DATABASE_URL": url}), "?study=stages",
                     width=360, height=740, has_touch=True, is_mobile=True)
     page.get_by_text("Dokusen playtest").wait_for(timeout=30_000)
-    _consent(page)
-    code = page.url.split("p=")[1].split("&")[0]
+    consent(page)
+    code = participant_code(page)
     page.locator(BOARD).wait_for(timeout=30_000)
     box = page.locator(f"{BOARD} .db-grid").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360

@@ -24,28 +24,21 @@ import pytest
 from google.protobuf.json_format import MessageToDict
 from sqlalchemy.engine import Engine
 from streamlit.proto.BackMsg_pb2 import BackMsg
-from test_tester_e2e import _consent, _fill_survey
+from study_flow import APP, consent, fill_survey, participant_code, study_db
 
-from playtest import services
 from playtest.storage import repository as repo
-from playtest.storage.db import make_engine, upgrade
 from playtest.study_config import StudyConfig
 
 pytestmark = pytest.mark.browser
 
-APP = "playtest/app.py"
 SLOWDOWN = 4
 
 
 @pytest.fixture(scope="module")
 def app_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Engine]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('drawn') / 'playtest.sqlite'}"
-    engine = make_engine(url)
-    upgrade(engine)
     config = StudyConfig(game="morris", games_per_tester=1, allow_more_games=False,
                          audience="adults")
-    services.create_study(engine, title="Drawn", config=config, study_id="drawn")
-    return url, engine
+    return study_db(tmp_path_factory, "drawn", study_id="drawn", title="Drawn", config=config)
 
 
 def _submits(sent: list[dict[str, Any]]) -> list[list[str]]:
@@ -85,9 +78,9 @@ def test_the_pre_survey_is_answered_once_its_questions_are_drawn(
         timeout=30_000)
     page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate",
                                             {"rate": SLOWDOWN})
-    _consent(page)
-    code = page.url.split("p=")[1].split("&")[0]
-    assert _fill_survey(page, screenshot, "drawn-pre-survey") == 1
+    consent(page)
+    code = participant_code(page)
+    assert fill_survey(page, screenshot, "drawn-pre-survey") == 1
     page.locator("[data-testid=morris-board]").wait_for(timeout=30_000)
 
     submits = _submits(sent)

@@ -14,28 +14,31 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
+from study_flow import (
+    APP,
+    assert_completed,
+    consent,
+    fill_survey,
+    finish_study,
+    participant_code,
+    settle,
+    study_db,
+)
 
-from playtest import services
 from playtest.storage import repository as repo
-from playtest.storage.db import make_engine, upgrade
-from playtest.storage.models import EventRow, ResponseRow
+from playtest.storage.models import ResponseRow
 from playtest.study_config import StudyConfig
 
 pytestmark = pytest.mark.browser
 
-APP = "playtest/app.py"
 BOARD = ".st-key-board-"  # the board's key is board-<game id>
 HOSTILE = "<b>bold</b> [link](http://x.example) ‮"
 
 
 @pytest.fixture(scope="module")
 def app_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Engine]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('e2e') / 'playtest.sqlite'}"
-    engine = make_engine(url)
-    upgrade(engine)
     config = StudyConfig(
         seats=["human", "ai:easy"],
         ai_think_ms=0,
@@ -44,108 +47,12 @@ def app_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Engine]:
         allow_more_games=False,
         audience="adults",
     )
-    services.create_study(engine, title="E2E study", config=config, study_id="e2e")
-    return url, engine
+    return study_db(tmp_path_factory, "e2e", study_id="e2e", title="E2E study", config=config)
 
 
 @pytest.fixture(scope="module")
 def app(streamlit_app: Callable[..., Any], app_db: tuple[str, Engine]) -> Any:
     return streamlit_app(APP, {"DATABASE_URL": app_db[0]})
-
-
-def _settle(page: Any) -> None:
-    page.locator(
-        "[data-testid=stApp][data-test-script-state=notRunning]"
-        "[data-test-connection-state=CONNECTED]"
-    ).wait_for(timeout=30_000)
-
-
-# The app's last run is over and everything it drew is on screen. Streamlit draws an
-# element whose code the browser has not loaded yet (the first radio group a new browser
-# meets, a game's board) as a grey skeleton box until the code is there, for seconds on a
-# busy machine; clicks meant for it hit nothing.
-_DRAWN = (
-    "const app = document.querySelector('[data-testid=stApp]');"
-    " const drawn = !!app && app.dataset.testScriptState === 'notRunning'"
-    " && app.dataset.testConnectionState === 'CONNECTED'"
-    " && !document.querySelector('[data-testid=stSkeleton]');"
-)
-
-
-def _drawn(page: Any) -> None:
-    page.wait_for_function(f"() => {{ {_DRAWN} return drawn; }}", timeout=30_000)
-
-
-def _consent(page: Any) -> None:
-    page.get_by_text("I have read the above and I agree to take part.").click()
-    page.get_by_role("button", name="I agree").click()
-    page.wait_for_url(re.compile(r".*\?p=.*"), timeout=30_000)
-    _settle(page)
-
-
-def _answer_page(page: Any, free_text: str | None) -> None:
-    _drawn(page)  # a question still drawn as a skeleton cannot be answered
-    for group in page.locator("[data-testid=stRadio]").all():
-        option = group.locator("label[data-testid=stRadioOption]").first
-        option.click()
-        expect(option.locator("input")).to_be_checked()
-    if free_text is not None:
-        for area in page.locator("textarea").all():
-            area.fill(free_text)
-            area.blur()  # Streamlit takes a text area's value when it loses focus
-            expect(area).to_have_value(free_text)
-
-
-def _survey_caption(page: Any) -> str:
-    """The survey page's "Page n of m" (the first caption of its form)."""
-    return str(page.locator("[data-testid=stForm] [data-testid=stCaptionContainer]")
-               .first.inner_text())
-
-
-def _submit(page: Any, caption: str, answer: Callable[[], None]) -> None:
-    """Answer the page, press Continue once and wait for the app's answer to the press:
-    the next page of the survey, the next stage's page, or a question marked in the form.
-
-    Only the state after the app's last run counts. While a press's ``st.rerun`` chain
-    goes on, the form of the page before stays on screen (Streamlit keeps what the last
-    run drew until the next one replaces it), so "the form is still there" or "a problem
-    is shown" are read only once the run is over, and a new page only by its caption.
-    """
-    answer()
-    page.get_by_role("button", name="Continue", exact=True).click()
-    page.wait_for_function(
-        "caption => {" + _DRAWN +
-        " if (!drawn) return false;"
-        " const form = document.querySelector('[data-testid=stForm]');"
-        " if (!form) return true;"
-        " if (form.querySelector('[data-testid=stAlert]')) return true;"
-        " const c = form.querySelector('[data-testid=stCaptionContainer]');"
-        " return !c || c.innerText !== caption; }",
-        arg=caption, timeout=30_000)
-
-
-def _fill_survey(
-    page: Any, shoot: Callable[[Any, str], Path], name: str, free_text: str | None = None
-) -> int:
-    """Answer every page of the survey on screen (first option of every radio group).
-
-    A page the app does not accept (a question marked in the form) fails the test: every
-    question the helper can answer was answered, so the app lost an answer.
-    """
-    pages = 0
-    button = page.get_by_role("button", name="Continue", exact=True)
-    button.wait_for(timeout=30_000)
-    _drawn(page)
-    while button.count():
-        shoot(page, f"{name}-page-{pages + 1}")
-        _submit(page, _survey_caption(page), lambda: _answer_page(page, free_text))
-        problems = page.locator("[data-testid=stForm] [data-testid=stAlert]")
-        if problems.count():
-            raise AssertionError(
-                f"survey page {pages + 1} was not accepted: {page.inner_text('body')[:800]}"
-            )
-        pages += 1
-    return pages
 
 
 def _board(page: Any) -> Any:
@@ -157,7 +64,7 @@ def _wait_board(page: Any) -> None:
     the first view, and a roll clicked then would be read against no view at all."""
     page.locator(f"[class*='{BOARD[1:]}'] .vb[data-token][data-phase]").wait_for(
         timeout=30_000)
-    _settle(page)
+    settle(page)
 
 
 def _phase(page: Any) -> str:
@@ -180,7 +87,7 @@ def _wait_change(page: Any, before: tuple[str, str]) -> None:
     page.wait_for_function(
         "([el, t, s]) => (el.dataset.token ?? '') !== t || (el.dataset.lastSound ?? '') !== s",
         arg=[handle, before[0], before[1]], timeout=30_000)
-    _settle(page)
+    settle(page)
 
 
 def _tiles(page: Any) -> Any:
@@ -219,17 +126,6 @@ def _play_turn(page: Any, wrong_clicks: list[int]) -> None:
         wrong_clicks.append(index)
 
 
-def _events(engine: Engine, participant_id: str) -> list[tuple[str, dict[str, Any]]]:
-    table = EventRow.__table__  # type: ignore[attr-defined]
-    with engine.connect() as conn:
-        rows = conn.execute(
-            select(table.c.type, table.c.props, table.c.session_id, table.c.seq)
-            .where(table.c.participant_id == participant_id)
-            .order_by(table.c.session_id, table.c.seq)
-        ).all()
-    return [(r.type, r.props) for r in rows]
-
-
 def test_a_tester_goes_from_study_link_to_completion_code(
     new_page: Callable[..., Any],
     app: Any,
@@ -239,10 +135,10 @@ def test_a_tester_goes_from_study_link_to_completion_code(
     _url, engine = app_db
     page = new_page(app, "?study=e2e", width=1000, height=1300)
     screenshot(page, "e2e-01-consent")
-    _consent(page)
-    code = page.url.split("p=")[1].split("&")[0]
+    consent(page)
+    code = participant_code(page)
     assert repo.get_participant(engine, code) is not None
-    pre_pages = _fill_survey(page, screenshot, "e2e-02-pre-survey")
+    pre_pages = fill_survey(page, screenshot, "e2e-02-pre-survey")
     assert pre_pages >= 3
     _wait_board(page)
     screenshot(page, "e2e-03-board")
@@ -252,22 +148,12 @@ def test_a_tester_goes_from_study_link_to_completion_code(
         _play_turn(page, wrong)
         turns += 1
     assert _phase(page) == "over"
-    screenshot(page, "e2e-04-game-over")
-    page.get_by_role("button", name="Continue to the last questions").click()
-    _settle(page)
-    post_pages = _fill_survey(page, screenshot, "e2e-05-post-survey", free_text=HOSTILE)
+    post_pages, shown_code = finish_study(page, screenshot, "e2e", first_shot=4,
+                                          free_text=HOSTILE)
     assert post_pages >= 3
-    page.get_by_text("Your completion code is:").wait_for()
-    screenshot(page, "e2e-06-done")
-    shown_code = page.locator("[data-testid=stCode]").first.inner_text().strip()
 
     # Everything the tester did is in the database, once.
-    participant = repo.get_participant(engine, code)
-    assert participant is not None and participant.stage == "done"
-    assert participant.completion_code == shown_code
-    events = _events(engine, code)
-    pages = [p["page"] for t, p in events if t == "page"]
-    assert pages == ["consent", "pre_survey", "play", "post_survey", "done"]
+    _record, _state, events = assert_completed(engine, code, shown_code, "vapoosh")
     clicks = [p for t, p in events if t == "click"]
     assert [p for p in clicks if not p["ok"]], "the wrong clicks were logged"
     assert len([p for p in clicks if not p["ok"]]) == len(wrong)
@@ -304,9 +190,9 @@ def test_a_reload_mid_game_carries_on_where_it_was(
 ) -> None:
     _url, engine = app_db
     page = new_page(app, "?study=e2e", width=1000, height=1300)
-    _consent(page)
-    code = page.url.split("p=")[1].split("&")[0]
-    _fill_survey(page, screenshot, "e2e-resume-pre")
+    consent(page)
+    code = participant_code(page)
+    fill_survey(page, screenshot, "e2e-resume-pre")
     _wait_board(page)
     wrong: list[int] = [0, 0, 0]  # no wrong clicks in this test
     for _ in range(3):
@@ -316,7 +202,7 @@ def test_a_reload_mid_game_carries_on_where_it_was(
     before = [_tiles(page).nth(i).get_attribute("class") for i in range(144)]
     record = repo.latest_unfinished_game(engine, code)
     page.reload()
-    _settle(page)
+    settle(page)
     _wait_board(page)
     screenshot(page, "e2e-resume-after-reload")
     after = [_tiles(page).nth(i).get_attribute("class") for i in range(144)]

@@ -14,25 +14,30 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy.engine import Engine
-from test_tester_e2e import _consent, _fill_survey, _settle
-from test_vasco_tester_e2e import _game, _wait_stored
+from study_flow import (
+    APP,
+    consent,
+    fill_survey,
+    participant_code,
+    settle,
+    stored_game,
+    study_db,
+    wait_for_tester,
+    wait_stored,
+)
 
 from engine.players import make_player
 from engine.vasco import decode
-from playtest import services
-from playtest.storage.db import make_engine, upgrade
 from playtest.study_config import StudyConfig
 
 pytestmark = pytest.mark.browser
 
-APP = "playtest/app.py"
 BOARD = "[data-testid=vasco-board]"
 WIDTH, HEIGHT = 360, 740
 COORDINATES = re.compile(r"-?\d+,-?\d+")
@@ -40,14 +45,11 @@ COORDINATES = re.compile(r"-?\d+,-?\d+")
 
 @pytest.fixture(scope="module")
 def phone_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Engine]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('vasco-phone') / 'playtest.sqlite'}"
-    engine = make_engine(url)
-    upgrade(engine)
     config = StudyConfig(game="vasco", rules={"base": "standard", "pool": 24},
                          seats=["human", "ai:medium"], games_per_tester=1,
                          allow_more_games=False, audience="adults")
-    services.create_study(engine, title="Vasco phone", config=config, study_id="vphone")
-    return url, engine
+    return study_db(tmp_path_factory, "vasco-phone", study_id="vphone", title="Vasco phone",
+                    config=config)
 
 
 def _inside_screen(box: dict[str, float] | None) -> bool:
@@ -75,11 +77,11 @@ def test_a_whole_vasco_game_by_taps_on_a_phone(
     page = new_page(streamlit_app(APP, {"DATABASE_URL": url}), "?study=vphone",
                     width=WIDTH, height=HEIGHT, has_touch=True, is_mobile=True)
     page.get_by_text("Vasco phone").first.wait_for(timeout=30_000)
-    _consent(page)
-    code = page.url.split("p=")[1].split("&")[0]
-    assert _fill_survey(page, screenshot, "vasco-phone-01-pre-survey") >= 1
+    consent(page)
+    code = participant_code(page)
+    assert fill_survey(page, screenshot, "vasco-phone-01-pre-survey") >= 1
     page.locator(BOARD).wait_for(timeout=30_000)
-    _settle(page)
+    settle(page)
     page.screenshot(path=str(screenshot(page, "vasco-phone-02-board")))
 
     # Nothing the board draws on top covers the turn line, the counter or the message.
@@ -105,16 +107,9 @@ def test_a_whole_vasco_game_by_taps_on_a_phone(
     page.locator(f"{BOARD} [data-zoom=fit]").tap()
 
     rng = random.Random(8)
-    record, state = _game(engine, code)
+    record, state = wait_for_tester(engine, code)
     moves = 0
     while not state.is_terminal():
-        deadline = time.monotonic() + 30
-        while state.current_player() != 0 and not state.is_terminal():
-            assert time.monotonic() < deadline, "the computer did not answer"
-            time.sleep(0.05)
-            record, state = _game(engine, code)
-        if state.is_terminal():
-            break
         action = make_player("medium", rng.randrange(1 << 30), game="vasco").decide(state).action
         place = decode(action)
         stored = len(record.actions)
@@ -135,13 +130,13 @@ def test_a_whole_vasco_game_by_taps_on_a_phone(
         if moves == 0:
             page.screenshot(path=str(screenshot(page, "vasco-phone-03-previews")))
         preview.tap()
-        _wait_stored(engine, code, stored)
-        _settle(page)
-        record, state = _game(engine, code)
+        wait_stored(engine, code, stored, "tile")
+        settle(page)
+        record, state = wait_for_tester(engine, code)
         moves += 1
         assert moves < 100
     page.get_by_role("button", name="Continue to the last questions").wait_for(timeout=30_000)
     page.screenshot(path=str(screenshot(page, "vasco-phone-04-game-over")))
     screenshot(page, "vasco-phone-05-game-over-full")
-    record, state = _game(engine, code)
+    record, state = stored_game(engine, code)
     assert record.finished and state.is_terminal() and moves >= 1

@@ -11,34 +11,20 @@ nothing on standard output.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import dokusen_oracle as oracle
 import pytest
+from scenario_command import run
 
 from engine.dokusen.stage import stage_by_id
 
-ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent / "scenarios" / "dokusen"
 FILE = HERE / "section4.json"
 SCENARIOS: list[dict[str, Any]] = json.loads(FILE.read_text(encoding="utf-8"))
 MALFORMED: list[dict[str, Any]] = json.loads((HERE / "malformed.json").read_text(encoding="utf-8"))
 RESULT_KEYS = {"afterEachRound", "gameOver", "result", "counts", "events"}
-
-
-def run(path: Path | str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "engine", "scenario", str(path)],
-        cwd=ROOT,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
 
 
 @pytest.fixture(scope="module")

@@ -8,29 +8,15 @@ rules-other-games.md section 4 (each with its ``expected``); every key of
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from scenario_command import run
 
-ROOT = Path(__file__).resolve().parents[2]
 FILE = Path(__file__).resolve().parent / "scenarios" / "morris" / "section4.json"
 SCENARIOS: list[dict[str, Any]] = json.loads(FILE.read_text(encoding="utf-8"))
 RESULT_KEYS = {"board", "reserve", "toMove", "pendingRemoval", "winner", "events"}
-
-
-def run(path: Path | str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "engine", "scenario", str(path)],
-        cwd=ROOT,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
 
 
 @pytest.fixture(scope="module")

@@ -17,22 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from scenario_command import ROOT, run
 
-ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 FILES = sorted(SCENARIOS.glob("*.json"))
-
-
-def run(path: Path | str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "engine", "scenario", str(path)],
-        cwd=ROOT,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
 
 
 def matches(result: dict[str, Any], expect: dict[str, Any]) -> bool:

@@ -10,29 +10,15 @@ engine that produced it. Autos and tiles are compared as sets, as section 2.5 as
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 import vasco_oracle as oracle
+from scenario_command import run
 
-ROOT = Path(__file__).resolve().parents[2]
 FILE = Path(__file__).resolve().parent / "scenarios" / "vasco" / "section4.json"
 CASES: list[dict[str, Any]] = json.loads(FILE.read_text(encoding="utf-8"))
-
-
-def run(arg: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "engine", "scenario", arg],
-        cwd=ROOT,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
 
 
 def as_set(tiles: list[list[Any]] | None) -> frozenset[tuple[Any, ...]] | None:

@@ -22,11 +22,11 @@ if str(ROOT) not in sys.path:
 
 from playtest import services  # noqa: E402
 from playtest.storage import repository as repo  # noqa: E402
-from playtest.storage.db import make_engine, upgrade  # noqa: E402
 from playtest.storage.events import EventLogger  # noqa: E402
 from playtest.storage.models import EventRow  # noqa: E402
 from playtest.study_config import StudyConfig  # noqa: E402
-from tests.pg_server import create_database, drop_database, postgres_url_or_skip  # noqa: E402
+from tests.databases import app_sqlite, empty_database, migrated  # noqa: E402
+from tests.pg_server import postgres_url_or_skip  # noqa: E402
 
 EVENTS = EventRow.__table__  # type: ignore[attr-defined]
 
@@ -39,20 +39,8 @@ def fault_postgres_server() -> Iterator[str]:
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def fault_engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
     """A migrated engine on a fresh SQLite file or a fresh PostgreSQL database."""
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'playtest.sqlite'}"
-        server = None
-    else:
-        server = request.getfixturevalue("fault_postgres_server")
-        url = create_database(server)
-    engine = make_engine(url)
-    upgrade(engine)
-    try:
+    with empty_database(request, tmp_path, "fault_postgres_server") as url, migrated(url) as engine:
         yield engine
-    finally:
-        engine.dispose()
-        if server is not None:
-            drop_database(server, url)
 
 
 def make_tester(engine: Engine, study_id: str = "s1", **settings: Any
@@ -85,13 +73,8 @@ APP = str(ROOT / "playtest" / "app.py")
 @pytest.fixture
 def app_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Engine]:
     """A migrated SQLite file that the app under test opens (via ``DATABASE_URL``)."""
-    url = f"sqlite:///{tmp_path / 'playtest.sqlite'}"
-    monkeypatch.setenv("DATABASE_URL", url)
-    monkeypatch.chdir(tmp_path)
-    engine = make_engine(url)
-    upgrade(engine)
-    yield engine
-    engine.dispose()
+    with app_sqlite(tmp_path, monkeypatch) as engine:
+        yield engine
 
 
 def make_study(engine: Engine, study_id: str = "s1", **settings: Any) -> repo.Study:

@@ -28,7 +28,7 @@ from playtest.app_pages import trouble
 from playtest.storage import repository as repo
 from playtest.storage.db import make_engine, upgrade
 from playtest.storage.models import EventRow, ParticipantRow
-from tests.pg_server import create_database, drop_database
+from tests.databases import empty_database, migrated
 
 __all__ = ["fault_postgres_server"]
 
@@ -51,23 +51,14 @@ def _count(engine: Engine, table: type) -> int:
 def app_url(request: pytest.FixtureRequest, tmp_path: Path,
             monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, Engine]]:
     """The database the app under test opens, on SQLite or PostgreSQL."""
-    server = None
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'playtest.sqlite'}"
-    else:
-        server = request.getfixturevalue("fault_postgres_server")
-        url = create_database(server)
-    monkeypatch.setenv("DATABASE_URL", url)
-    monkeypatch.chdir(tmp_path)
-    engine = make_engine(url)
-    upgrade(engine)
-    try:
-        yield url, engine
-    finally:
-        engine.dispose()
-        runtime._database(url).dispose()
-        if server is not None:
-            drop_database(server, url)
+    with empty_database(request, tmp_path, "fault_postgres_server") as url:
+        monkeypatch.setenv("DATABASE_URL", url)
+        monkeypatch.chdir(tmp_path)
+        with migrated(url) as engine:
+            try:
+                yield url, engine
+            finally:
+                runtime._database(url).dispose()
 
 
 @contextlib.contextmanager

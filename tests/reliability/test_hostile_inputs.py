@@ -39,7 +39,8 @@ from playtest.study_config import (  # noqa: E402
     load_settings_text,
     parse_study_config,
 )
-from tests.pg_server import create_database, drop_database, postgres_url_or_skip  # noqa: E402
+from tests.databases import empty_database, migrated  # noqa: E402
+from tests.pg_server import postgres_url_or_skip  # noqa: E402
 
 CORPUS = Path(__file__).parent / "hostile"
 IMPORTS: dict[str, dict[str, Any]] = yaml.safe_load((CORPUS / "imports.yaml").read_text())
@@ -56,25 +57,13 @@ def postgres_server_url() -> Iterator[str]:
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
     """A migrated database holding one valid study with a tester and an event."""
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'playtest.sqlite'}"
-        server = None
-    else:
-        server = request.getfixturevalue("postgres_server_url")
-        url = create_database(server)
-    engine = make_engine(url)
-    upgrade(engine)
-    valid = tmp_path / "valid.jsonl"
-    valid.write_text(
-        "\n".join(line.replace('"h"', '"valid"').replace('"p1"', '"v1"').replace('"s1"', '"w1"')
-                  for line in VALID_START) + "\n")
-    import_jsonl(engine, valid)
-    try:
+    with empty_database(request, tmp_path, "postgres_server_url") as url, migrated(url) as engine:
+        valid = tmp_path / "valid.jsonl"
+        valid.write_text(
+            "\n".join(line.replace('"h"', '"valid"').replace('"p1"', '"v1"')
+                      .replace('"s1"', '"w1"') for line in VALID_START) + "\n")
+        import_jsonl(engine, valid)
         yield engine
-    finally:
-        engine.dispose()
-        if server is not None:
-            drop_database(server, url)
 
 
 def _counts(engine: Engine) -> dict[str, int]:

@@ -25,9 +25,9 @@ if str(ROOT) not in sys.path:
 
 from playtest import services  # noqa: E402
 from playtest.storage import repository as repo  # noqa: E402
-from playtest.storage.db import make_engine, upgrade  # noqa: E402
 from playtest.storage.models import ParticipantRow  # noqa: E402
 from playtest.study_config import StudyConfig, raw_config  # noqa: E402
+from tests.databases import app_sqlite  # noqa: E402
 
 APP = str(ROOT / "playtest" / "app.py")
 PAGE_APP = str(ROOT / "tests" / "app" / "apps" / "designer_page.py")
@@ -46,13 +46,8 @@ BROKEN_EXPERIMENTS = {
 
 @pytest.fixture
 def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Engine]:
-    url = f"sqlite:///{tmp_path / 'playtest.sqlite'}"
-    monkeypatch.setenv("DATABASE_URL", url)
-    monkeypatch.chdir(tmp_path)
-    engine = make_engine(url)
-    upgrade(engine)
-    yield engine
-    engine.dispose()
+    with app_sqlite(tmp_path, monkeypatch) as engine:
+        yield engine
 
 
 def _participants(engine: Engine) -> int:

@@ -17,8 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from playtest.storage.db import make_engine, upgrade  # noqa: E402
-from tests.pg_server import create_database, drop_database, postgres_url_or_skip  # noqa: E402
+from tests.databases import empty_database, migrated  # noqa: E402
+from tests.pg_server import postgres_url_or_skip  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -29,23 +29,12 @@ def postgres_server_url() -> Iterator[str]:
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """The URL of a new, empty database (no tables yet)."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'playtest.sqlite'}"
-        return
-    server = request.getfixturevalue("postgres_server_url")
-    url = create_database(server)
-    try:
+    with empty_database(request, tmp_path, "postgres_server_url") as url:
         yield url
-    finally:
-        drop_database(server, url)
 
 
 @pytest.fixture
 def engine(empty_database_url: str) -> Iterator[Engine]:
     """A migrated engine on a fresh database."""
-    engine = make_engine(empty_database_url)
-    upgrade(engine)
-    try:
+    with migrated(empty_database_url) as engine:
         yield engine
-    finally:
-        engine.dispose()

@@ -20,7 +20,6 @@ to ``on_action``.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +31,14 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 
 from engine.core import ClickResult, Event, Refusal
 from engine.dokusen.state import DokusenState
-from playtest.board.component import component_renderer
+from playtest.board.component import (
+    BoardEventError,
+    batched_clicks,
+    click_stamp,
+    click_text,
+    component_renderer,
+    trigger_payload,
+)
 from playtest.games.click_gate import ClickGate, session_gate
 from playtest.games.dokusen.view import board_data, position_token
 from playtest.messages.catalog import MessageCatalog
@@ -40,15 +46,7 @@ from playtest.messages.catalog import MessageCatalog
 STATIC_DIR: Final = Path(__file__).resolve().parent / "static"
 PROJECT_NAME: Final = "playtest-dokusen"
 COMPONENT_NAME: Final = f"{PROJECT_NAME}.board"
-MAX_CLICKS_PER_EVENT: Final = 32
-MAX_ID_CHARS: Final = 128
-MAX_MS: Final = 2**31 - 1
-VIAS: Final = ("mouse", "touch", "pen", "keyboard")
 ACTIONS: Final = ("retry", "next")
-
-
-class BoardEventError(ValueError):
-    """A trigger payload that does not have the documented shape."""
 
 
 @dataclass(frozen=True)
@@ -88,13 +86,6 @@ class JudgedClick:
         return self.result.refusal
 
 
-def _text(obj: Mapping[str, Any], name: str, limit: int) -> str:
-    value = obj.get(name)
-    if not isinstance(value, str) or not value or len(value) > limit:
-        raise BoardEventError(f"click.{name}: must be text of 1..{limit} characters")
-    return value
-
-
 def parse_clicks(payload: Any) -> list[BoardClick]:
     """The clicks of one trigger payload (raises :class:`BoardEventError` if malformed).
 
@@ -104,14 +95,10 @@ def parse_clicks(payload: Any) -> list[BoardClick]:
     >>> parse_clicks({"clicks": [{"at": "0,4"}]})
     Traceback (most recent call last):
     ...
-    playtest.games.dokusen.component.BoardEventError: click.at: must be [row, col]
+    playtest.board.component.BoardEventError: click.at: must be [row, col]
     """
-    if not isinstance(payload, Mapping) or not isinstance(payload.get("clicks"), list):
-        raise BoardEventError("click: payload must be {'clicks': [...]}")
     out = []
-    for raw in payload["clicks"][:MAX_CLICKS_PER_EVENT]:
-        if not isinstance(raw, Mapping):
-            raise BoardEventError("click: each click must be an object")
+    for raw in batched_clicks(payload):
         at = raw.get("at")
         if (
             not isinstance(at, list)
@@ -119,21 +106,7 @@ def parse_clicks(payload: Any) -> list[BoardClick]:
             or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 100 for v in at)
         ):
             raise BoardEventError("click.at: must be [row, col]")
-        ms = raw.get("ms")
-        if isinstance(ms, bool) or not isinstance(ms, int | float) or not math.isfinite(ms):
-            raise BoardEventError("click.ms: must be a number")
-        via = raw.get("via")
-        if via not in VIAS:
-            raise BoardEventError(f"click.via: must be one of {VIAS}")
-        out.append(
-            BoardClick(
-                (at[0], at[1]),
-                _text(raw, "nonce", MAX_ID_CHARS),
-                int(min(max(ms, 0), MAX_MS)),
-                via,
-                _text(raw, "token", MAX_ID_CHARS),
-            )
-        )
+        out.append(BoardClick((at[0], at[1]), *click_stamp(raw)))
     return out
 
 
@@ -145,7 +118,7 @@ def parse_action(payload: Any) -> tuple[str, str]:
     """
     if not isinstance(payload, Mapping) or payload.get("name") not in ACTIONS:
         raise BoardEventError(f"action: must be {{'name': one of {ACTIONS}, 'nonce'}}")
-    return str(payload["name"]), _text(payload, "nonce", MAX_ID_CHARS)
+    return str(payload["name"]), click_text(payload, "nonce")
 
 
 def _gate(key: str) -> ClickGate:
@@ -209,12 +182,8 @@ def render_board(
     gate = _gate(key)
     seen_actions: set[str] = st.session_state.setdefault(f"_dokusen_actions_{key}", set())
 
-    def payload(name: str) -> Any:
-        value = st.session_state.get(key)
-        return value.get(name) if isinstance(value, Mapping) else getattr(value, name, None)
-
     def handle_click() -> None:
-        raw = payload("click")
+        raw = trigger_payload(st.session_state, key, "click")
         if raw is None:
             return
         try:
@@ -232,7 +201,7 @@ def render_board(
                 on_click(judged)
 
     def handle_action() -> None:
-        raw = payload("action")
+        raw = trigger_payload(st.session_state, key, "action")
         if raw is None:
             return
         try:

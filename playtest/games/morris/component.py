@@ -24,8 +24,7 @@ callback applies ``judged.result.action`` (if any) to the same state object and 
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -37,7 +36,13 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 from engine.core import ClickResult, Refusal
 from engine.morris.board import is_point
 from engine.morris.state import MorrisState
-from playtest.board.component import component_renderer
+from playtest.board.component import (
+    BoardEventError,
+    batched_clicks,
+    click_stamp,
+    component_renderer,
+    trigger_payload,
+)
 from playtest.games.click_gate import ClickGate, session_gate
 from playtest.games.morris.view import PASS_AND_PLAY, Sides, board_data, position_token
 from playtest.messages.catalog import MessageCatalog
@@ -45,14 +50,6 @@ from playtest.messages.catalog import MessageCatalog
 STATIC_DIR: Final = Path(__file__).resolve().parent / "static"
 PROJECT_NAME: Final = "playtest-morris"
 COMPONENT_NAME: Final = f"{PROJECT_NAME}.board"
-MAX_CLICKS_PER_EVENT: Final = 32
-MAX_ID_CHARS: Final = 128
-MAX_MS: Final = 2**31 - 1
-VIAS: Final = ("mouse", "touch", "pen", "keyboard")
-
-
-class BoardEventError(ValueError):
-    """A trigger payload that does not have the documented shape."""
 
 
 @dataclass(frozen=True)
@@ -98,15 +95,6 @@ class JudgedClick:
         return self.result.refusal
 
 
-def _text(obj: Mapping[str, Any], name: str, limit: int, *, optional: bool = False) -> Any:
-    value = obj.get(name)
-    if value is None and optional:
-        return None
-    if not isinstance(value, str) or not value or len(value) > limit:
-        raise BoardEventError(f"click.{name}: must be text of 1..{limit} characters")
-    return value
-
-
 def parse_clicks(payload: Any) -> list[BoardClick]:
     """The clicks of one trigger payload (raises :class:`BoardEventError` if malformed).
 
@@ -116,37 +104,17 @@ def parse_clicks(payload: Any) -> list[BoardClick]:
     >>> parse_clicks({"clicks": [{"point": "d4"}]})
     Traceback (most recent call last):
     ...
-    playtest.games.morris.component.BoardEventError: click.point: 'd4' is not a point
+    playtest.board.component.BoardEventError: click.point: 'd4' is not a point
     """
-    if not isinstance(payload, Mapping) or not isinstance(payload.get("clicks"), list):
-        raise BoardEventError("click: payload must be {'clicks': [...]}")
-    raw_clicks = payload["clicks"][:MAX_CLICKS_PER_EVENT]
     out = []
-    for raw in raw_clicks:
-        if not isinstance(raw, Mapping):
-            raise BoardEventError("click: each click must be an object")
+    for raw in batched_clicks(payload):
         point = raw.get("point")
         if not isinstance(point, str) or not is_point(point):
             raise BoardEventError(f"click.point: {str(point)[:10]!r} is not a point")
         frm = raw.get("from")
         if frm is not None and not is_point(frm):
             raise BoardEventError(f"click.from: {str(frm)[:10]!r} is not a point")
-        ms = raw.get("ms")
-        if isinstance(ms, bool) or not isinstance(ms, int | float) or not math.isfinite(ms):
-            raise BoardEventError("click.ms: must be a number")
-        via = raw.get("via")
-        if via not in VIAS:
-            raise BoardEventError(f"click.via: must be one of {VIAS}")
-        out.append(
-            BoardClick(
-                point,
-                frm,
-                _text(raw, "nonce", MAX_ID_CHARS),
-                int(min(max(ms, 0), MAX_MS)),
-                via,
-                _text(raw, "token", MAX_ID_CHARS),
-            )
-        )
+        out.append(BoardClick(point, frm, *click_stamp(raw)))
     return out
 
 
@@ -207,10 +175,7 @@ def render_board(
     data["ack"] = gate.recent()  # the callbacks of this run have already judged them
 
     def handle() -> None:
-        value = st.session_state.get(key)
-        payload = (
-            value.get("click") if isinstance(value, Mapping) else getattr(value, "click", None)
-        )
+        payload = trigger_payload(st.session_state, key, "click")
         if payload is None:
             return
         try:

@@ -1,0 +1,231 @@
+"""A tester's way through a study in the real app, shared by the end-to-end browser tests.
+
+Import it by name (``from study_flow import consent, fill_survey``): pytest puts this
+folder on ``sys.path`` for the tests in it (tests/ has no ``__init__.py``), as
+tests/reliability/ does with faults_support.py.
+
+- ``study_db``: a fresh SQLite database, migrated, holding one study.
+- ``settle``, ``drawn``: wait for the app's run to be over (and, for ``drawn``, for
+  nothing on screen to be a grey skeleton still).
+- ``consent``, ``fill_survey``, ``finish_study``: the pages around the game.
+- ``stored_game``, ``stored_events``, ``wait_stored``, ``wait_for_tester``,
+  ``assert_completed``: what the database holds of the tester, read while the test
+  clicks (each move is chosen from the game as stored).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+
+from engine.core import GameRecord
+from playtest import services
+from playtest.storage import repository as repo
+from playtest.storage.db import make_engine, upgrade
+from playtest.storage.models import EventRow
+from playtest.study_config import StudyConfig
+
+APP = "playtest/app.py"
+Shoot = Callable[[Any, str], Path]
+# The pages a tester who finished the study saw, in order, as the page events log them.
+STUDY_PAGES = ["consent", "pre_survey", "play", "post_survey", "done"]
+
+
+def study_db(
+    tmp_path_factory: pytest.TempPathFactory, folder: str, *,
+    study_id: str, title: str, config: StudyConfig,
+) -> tuple[str, Engine]:
+    """A new SQLite file (in a temporary ``folder``) at the newest schema, with one study."""
+    url = f"sqlite:///{tmp_path_factory.mktemp(folder) / 'playtest.sqlite'}"
+    engine = make_engine(url)
+    upgrade(engine)
+    services.create_study(engine, title=title, config=config, study_id=study_id)
+    return url, engine
+
+
+def settle(page: Any) -> None:
+    """Wait until the app's current run is over and the browser is connected."""
+    page.locator(
+        "[data-testid=stApp][data-test-script-state=notRunning]"
+        "[data-test-connection-state=CONNECTED]"
+    ).wait_for(timeout=30_000)
+
+
+# The app's last run is over and everything it drew is on screen. Streamlit draws an
+# element whose code the browser has not loaded yet (the first radio group a new browser
+# meets, a game's board) as a grey skeleton box until the code is there, for seconds on a
+# busy machine; clicks meant for it hit nothing.
+DRAWN = (
+    "const app = document.querySelector('[data-testid=stApp]');"
+    " const drawn = !!app && app.dataset.testScriptState === 'notRunning'"
+    " && app.dataset.testConnectionState === 'CONNECTED'"
+    " && !document.querySelector('[data-testid=stSkeleton]');"
+)
+
+
+def drawn(page: Any) -> None:
+    """Wait until the run is over and no element is a skeleton any more."""
+    page.wait_for_function(f"() => {{ {DRAWN} return drawn; }}", timeout=30_000)
+
+
+def consent(page: Any) -> None:
+    """Tick the consent box, press "I agree" and wait for the tester's own address."""
+    page.get_by_text("I have read the above and I agree to take part.").click()
+    page.get_by_role("button", name="I agree").click()
+    page.wait_for_url(re.compile(r".*\?p=.*"), timeout=30_000)
+    settle(page)
+
+
+def participant_code(page: Any) -> str:
+    """The tester's pseudonymous code, from the page's address (``?p=<code>``)."""
+    return str(page.url.split("p=")[1].split("&")[0])
+
+
+def answer_page(page: Any, free_text: str | None) -> None:
+    """Choose the first option of every radio group, and type ``free_text`` into every
+    text area (none typed when it is None)."""
+    drawn(page)  # a question still drawn as a skeleton cannot be answered
+    for group in page.locator("[data-testid=stRadio]").all():
+        option = group.locator("label[data-testid=stRadioOption]").first
+        option.click()
+        expect(option.locator("input")).to_be_checked()
+    if free_text is not None:
+        for area in page.locator("textarea").all():
+            area.fill(free_text)
+            area.blur()  # Streamlit takes a text area's value when it loses focus
+            expect(area).to_have_value(free_text)
+
+
+def survey_caption(page: Any) -> str:
+    """The survey page's "Page n of m" (the first caption of its form)."""
+    return str(page.locator("[data-testid=stForm] [data-testid=stCaptionContainer]")
+               .first.inner_text())
+
+
+def submit(page: Any, caption: str, answer: Callable[[], None]) -> None:
+    """Answer the page, press Continue once and wait for the app's answer to the press:
+    the next page of the survey, the next stage's page, or a question marked in the form.
+
+    Only the state after the app's last run counts. While a press's ``st.rerun`` chain
+    goes on, the form of the page before stays on screen (Streamlit keeps what the last
+    run drew until the next one replaces it), so "the form is still there" or "a problem
+    is shown" are read only once the run is over, and a new page only by its caption.
+    """
+    answer()
+    page.get_by_role("button", name="Continue", exact=True).click()
+    page.wait_for_function(
+        "caption => {" + DRAWN +
+        " if (!drawn) return false;"
+        " const form = document.querySelector('[data-testid=stForm]');"
+        " if (!form) return true;"
+        " if (form.querySelector('[data-testid=stAlert]')) return true;"
+        " const c = form.querySelector('[data-testid=stCaptionContainer]');"
+        " return !c || c.innerText !== caption; }",
+        arg=caption, timeout=30_000)
+
+
+def fill_survey(page: Any, shoot: Shoot, name: str, free_text: str | None = None) -> int:
+    """Answer every page of the survey on screen (first option of every radio group);
+    the number of pages answered.
+
+    A page the app does not accept (a question marked in the form) fails the test: every
+    question the helper can answer was answered, so the app lost an answer.
+    """
+    pages = 0
+    button = page.get_by_role("button", name="Continue", exact=True)
+    button.wait_for(timeout=30_000)
+    drawn(page)
+    while button.count():
+        shoot(page, f"{name}-page-{pages + 1}")
+        submit(page, survey_caption(page), lambda: answer_page(page, free_text))
+        problems = page.locator("[data-testid=stForm] [data-testid=stAlert]")
+        if problems.count():
+            raise AssertionError(
+                f"survey page {pages + 1} was not accepted: {page.inner_text('body')[:800]}"
+            )
+        pages += 1
+    return pages
+
+
+def finish_study(
+    page: Any, shoot: Shoot, name: str, *, first_shot: int, free_text: str | None,
+) -> tuple[int, str]:
+    """After the game: "Continue to the last questions", the post-play survey, the
+    completion code. Screenshots ``<name>-<nn>-game-over``, ``-post-survey``, ``-done``
+    numbered from ``first_shot``; the post-survey's page count and the code shown.
+    """
+    button = page.get_by_role("button", name="Continue to the last questions")
+    button.wait_for(timeout=30_000)
+    shoot(page, f"{name}-{first_shot:02d}-game-over")
+    button.click()
+    settle(page)
+    pages = fill_survey(page, shoot, f"{name}-{first_shot + 1:02d}-post-survey",
+                        free_text=free_text)
+    page.get_by_text("Your completion code is:").wait_for(timeout=30_000)
+    shoot(page, f"{name}-{first_shot + 2:02d}-done")
+    return pages, str(page.locator("[data-testid=stCode]").first.inner_text().strip())
+
+
+def stored_game(engine: Engine, code: str) -> tuple[repo.GameRecord, Any]:
+    """The tester's one game as stored, and its engine state replayed from the record."""
+    (record,) = repo.list_games(engine, code)
+    state = GameRecord(record.game, record.rules, len(record.seats), record.actions).replay()
+    return record, state
+
+
+def stored_events(engine: Engine, code: str) -> list[tuple[str, dict[str, Any]]]:
+    """The tester's events as (type, props), in the order they were logged."""
+    table = EventRow.__table__  # type: ignore[attr-defined]
+    with engine.connect() as conn:
+        rows = conn.execute(select(table.c.type, table.c.props)
+                            .where(table.c.participant_id == code)
+                            .order_by(table.c.session_id, table.c.seq)).all()
+    return [(r.type, r.props) for r in rows]
+
+
+def wait_stored(engine: Engine, code: str, more_than: int, what: str = "action") -> None:
+    """Poll the database until the tester's game holds more than ``more_than`` actions."""
+    deadline = time.monotonic() + 30
+    while len(stored_game(engine, code)[0].actions) <= more_than:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the click's {what} was not stored")
+        time.sleep(0.05)
+
+
+def wait_for_tester(engine: Engine, code: str) -> tuple[repo.GameRecord, Any]:
+    """Poll the stored game until the tester (seat 0) is to move or the game is over:
+    the computer answers in the run the tester's click started."""
+    record, state = stored_game(engine, code)
+    deadline = time.monotonic() + 30
+    while state.current_player() != 0 and not state.is_terminal():
+        assert time.monotonic() < deadline, "the computer did not answer"
+        time.sleep(0.05)
+        record, state = stored_game(engine, code)
+    return record, state
+
+
+def assert_completed(
+    engine: Engine, code: str, shown: str, game: str,
+) -> tuple[repo.GameRecord, Any, list[tuple[str, dict[str, Any]]]]:
+    """The tester finished: stage ``done`` with the code the page showed, one finished
+    ``game`` that replays to its end, every page of the study seen once in order, and a
+    ``game_end`` event carrying the stored record. Returns the record, its final state
+    and the tester's events for the game's own checks."""
+    participant = repo.get_participant(engine, code)
+    assert participant is not None and participant.stage == "done"
+    assert participant.completion_code == shown
+    record, state = stored_game(engine, code)
+    assert record.game == game and record.finished and state.is_terminal()
+    events = stored_events(engine, code)
+    assert [p["page"] for t, p in events if t == "page"] == STUDY_PAGES
+    (end,) = [p for t, p in events if t == "game_end"]
+    assert end["record"] == [list(a) for a in record.actions]
+    return record, state, events

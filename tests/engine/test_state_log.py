@@ -1,0 +1,83 @@
+"""The part of every game's state that engine.core's StateLog keeps alike (history, last
+events, start, the record, the snapshot's envelope), checked on each registered game
+after random play: snapshots and records restore equal states, the envelope has one
+shape for every game, and a bad history names its field."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from engine.core import RulesError, StateLog, make_game, sample_chance
+
+# (game, rules, seats, the snapshot's key for the rules)
+GAMES = [
+    ("vapoosh", "standard", 2, "rules"),
+    ("morris", "standard", 2, "rules"),
+    ("vasco", {"pool": 24}, 2, "rules"),
+    ("dokusen", "S4", 1, "stage"),
+]
+
+
+def _played(name: str, rules: Any, players: int, seed: int, steps: int) -> Any:
+    rng = random.Random(seed)
+    state = make_game(name, rules, players).new_initial_state()
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.current_player() < 0:
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize(("name", "rules", "players", "rules_key"), GAMES,
+                         ids=[g[0] for g in GAMES])
+def test_every_game_keeps_its_log_and_snapshot_envelope_alike(
+    name: str, rules: Any, players: int, rules_key: str
+) -> None:
+    game = make_game(name, rules, players)
+    for seed in range(3):
+        state = _played(name, rules, players, seed, 12)
+        assert isinstance(state, StateLog)
+        snapshot = state.to_json()
+        keys = list(snapshot)
+        assert keys[:3] == ["game", rules_key, "players"]
+        assert keys[-3:] == ["history", "last_events", "start"]
+        assert snapshot["game"] == name and snapshot["players"] == players
+        assert snapshot["history"] == [game.action_to_json(a) for a in state.history]
+        assert snapshot["last_events"] == [e.to_dict() for e in state.last_events]
+        restored = game.state_from_json(snapshot)
+        assert restored == state and restored.to_json() == snapshot
+        record = state.record()
+        assert (record.game, record.rules, record.players) == (
+            name, snapshot[rules_key], players)
+        assert record.replay() == state
+        # the properties are copies: changing them leaves the state alone
+        state.history.append(-1)
+        state.last_events.clear()
+        assert state.to_json() == snapshot
+
+
+@pytest.mark.parametrize(("name", "rules", "players", "rules_key"), GAMES,
+                         ids=[g[0] for g in GAMES])
+def test_a_bad_log_in_a_snapshot_names_its_field(
+    name: str, rules: Any, players: int, rules_key: str
+) -> None:
+    game = make_game(name, rules, players)
+    snapshot = _played(name, rules, players, 1, 6).to_json()
+    with pytest.raises(RulesError, match=r"^state\.history: action: "):
+        game.state_from_json({**snapshot, "history": [["fly", [1, 2]]]})
+    with pytest.raises(RulesError, match=r"^state\.history: malformed "):
+        game.state_from_json({**snapshot, "history": 3})
+    with pytest.raises(RulesError, match=r"^state\.last_events: malformed "):
+        game.state_from_json({**snapshot, "last_events": [{"seat": 1}]})
+    with pytest.raises(RulesError, match=r"^state\.start: malformed "):
+        game.state_from_json({**snapshot, "start": [1, 2]})
+    without_log = {k: v for k, v in snapshot.items()
+                   if k not in ("history", "last_events", "start")}
+    bare = game.state_from_json(without_log)
+    assert bare.history == [] and bare.last_events == [] and bare.to_json()["start"] is None
