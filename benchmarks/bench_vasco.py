@@ -4,6 +4,8 @@
     python -m benchmarks.bench_vasco strength --games 10     # medium vs easy, both seats
     python -m benchmarks.bench_vasco depth --games 6         # how far hard looks
     python -m benchmarks.bench_vasco seats --games 4         # who wins by seat
+    python -m benchmarks.bench_vasco targets --games 12      # legal targets: ms per call,
+                                                             # exhaustive (before) vs fast
 
 (The levels' table with intervals: ``python -m engine bench --strength --game vasco``.)
 
@@ -17,10 +19,17 @@ import argparse
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.players import make_player
-from engine.vasco import VascoGame
+from engine.vasco import VascoGame, VascoState
+from engine.vasco.board import (
+    blocked_cells,
+    has_legal_move,
+    is_connected,
+    legal_moves_exhaustive,
+)
+from engine.vasco.geometry import cell_name
 
 
 def playouts(games: int, seed: int) -> None:
@@ -130,14 +139,74 @@ def seats(games: int, seed: int) -> None:
               f"{loops:>13} {time.process_time() - start:>6.0f}")
 
 
+def _positions(games: int, seed: int) -> list[VascoState]:
+    """Every position of ``games`` games of the medium level against medium or easy
+    (the demo's and the app's opponents)."""
+    out = []
+    for g in range(games):
+        movers = (make_player("medium", seed + g, game="vasco"),
+                  make_player("easy" if g % 2 else "medium", seed + 100 + g, game="vasco"))
+        s = VascoGame().new_initial_state()
+        while not s.is_terminal():
+            out.append(s.clone())
+            s.apply_action(movers[s.current_player()].decide(s).action)
+    return out
+
+
+def targets(games: int, seed: int) -> None:
+    """CPU ms per call of what a click and a judged move need on a position whose legal
+    moves are not known yet: the cells a tile may go on (``legal_targets()``, all legal
+    moves) and whether the side to move can move at all (asked after every move). Before:
+    :func:`~engine.vasco.board.legal_moves_exhaustive` (``play`` on every candidate, as
+    the state did); after: the state's fast path."""
+    states = _positions(games, seed)
+    contexts = [(s.tiles, s.tiles_remaining, blocked_cells(s.tiles), is_connected(s.tiles))
+                for s in states]
+
+    def per_call(run: Callable[[int], object], repeat: int = 3) -> float:
+        best = float("inf")
+        for _ in range(repeat):
+            start = time.process_time()
+            for i in range(len(states)):
+                run(i)
+            best = min(best, time.process_time() - start)
+        return 1000 * best / len(states)
+
+    def before_targets(i: int) -> object:
+        tiles, left, blocked, connected = contexts[i]
+        moves = legal_moves_exhaustive(tiles, left, blocked=blocked, connected=connected)
+        return [cell_name(c) for c in sorted({cell for cell, _ in moves})]
+
+    def after_targets(i: int) -> object:
+        return states[i].clone().legal_targets()  # a clone of a new state: nothing cached
+
+    def before_any(i: int) -> object:
+        tiles, left, blocked, connected = contexts[i]
+        return bool(legal_moves_exhaustive(tiles, left, blocked=blocked, connected=connected))
+
+    def after_any(i: int) -> object:
+        tiles, left, blocked, connected = contexts[i]
+        return has_legal_move(tiles, left, blocked=blocked, connected=connected)
+
+    sizes = sorted(len(s.tiles) for s in states)
+    print(f"{len(states)} positions of {games} games (tiles on the board: median "
+          f"{sizes[len(sizes) // 2]}, most {sizes[-1]}); CPU ms per call, best of 3")
+    print("                                 before (exhaustive)   after (fast)   speed-up")
+    for name, before, after in (("legal_targets() on a new state", before_targets, after_targets),
+                                ("can the side to move move?", before_any, after_any)):
+        b, a = per_call(before), per_call(after)
+        print(f"{name:<32} {b:>19.2f} {a:>14.2f} {b / a:>9.1f}x")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_vasco")
-    parser.add_argument("what", choices=("playouts", "strength", "depth", "seats"))
+    parser.add_argument("what", choices=("playouts", "strength", "depth", "seats", "targets"))
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    {"playouts": playouts, "strength": strength, "depth": depth, "seats": seats}[args.what](
-        args.games, args.seed)
+    commands = {"playouts": playouts, "strength": strength, "depth": depth, "seats": seats,
+                "targets": targets}
+    commands[args.what](args.games, args.seed)
     return 0
 
 

@@ -42,8 +42,9 @@ from engine.vasco.board import (
     Outcome,
     Path,
     blocked_cells,
-    candidate_cells,
+    has_legal_move,
     is_connected,
+    iter_legal_moves,
     judge,
     legal_states,
     paths,
@@ -376,25 +377,25 @@ class VascoState:
             move = self._moves.get(encode(place))
             if move is not None:
                 return move
+        blocked, connected = self._position()
+        return play(
+            self._tiles, self._left, place.cell, place.state, blocked=blocked, connected=connected
+        )
+
+    def _position(self) -> tuple[tuple[Cell, ...], bool]:
+        """The position's :func:`blocked_cells` and :func:`is_connected` (computed once:
+        trivial after a legal move, needed for a hand-made one)."""
         if self._blocked is None:
             self._blocked = blocked_cells(self._tiles)
             self._connected = is_connected(self._tiles)
-        return play(
-            self._tiles,
-            self._left,
-            place.cell,
-            place.state,
-            blocked=self._blocked,
-            connected=self._connected,
-        )
+        return self._blocked, self._connected
 
     def _candidates(self) -> Iterator[tuple[int, Move]]:
-        for cell in candidate_cells(self._tiles):
-            for st in STATES:
-                try:
-                    yield encode(Place(cell[0], cell[1], st)), self.try_move(Place(*cell, st))
-                except IllegalActionError:
-                    continue
+        blocked, connected = self._position()
+        for (cell, st), move in iter_legal_moves(
+            self._tiles, self._left, blocked=blocked, connected=connected
+        ):
+            yield encode(Place(cell[0], cell[1], st)), move
 
     def _legal_moves(self) -> dict[int, Move]:
         if self._moves is None:
@@ -405,7 +406,8 @@ class VascoState:
         """Whether the side to move can place anywhere (stops at the first legal move)."""
         if self._moves is not None:
             return bool(self._moves)
-        return next(self._candidates(), None) is not None
+        blocked, connected = self._position()
+        return has_legal_move(self._tiles, self._left, blocked=blocked, connected=connected)
 
     def _judge(self) -> Outcome | None:
         return judge(self._tiles, self._left, self.has_legal_move)
