@@ -1,12 +1,13 @@
 """The Vasco and Dokusen demo studies carry an experiment each, and their Experiments
 page shows it with numbers: Vasco's A/B test of a message's wording (``forced_gap``, plain
 words or the seed's terms), Dokusen's of a stage parameter (a ``rules`` experiment whose
-variants are two courses: S1 with one or two orange seeds).
+variants are two courses: S1's orange only grows, or also plays).
 
 The simulated testers are filled by ``playtest demo`` (:func:`playtest.demo.generate`) into
-real SQLite files; the page is drawn in AppTest. The planted truths (the formal wording
-slows testers; two seeds make S1 harder) are checked on the same data, and the Vasco
-board's messages are logged in the tester's variant by the real play step.
+real SQLite files, as many as ``playtest up`` gives each (20); the page is drawn in
+AppTest. The planted truths (the formal wording slows testers; an orange that plays makes
+S1 harder) are checked on the same data, and the Vasco board's messages are logged in the
+tester's variant by the real play step.
 """
 
 from __future__ import annotations
@@ -39,11 +40,11 @@ from playtest.study_snapshot import load_prepared
 from tests.app.conftest import APP
 
 PAGE_APP = str(Path(__file__).parent / "apps" / "designer_page.py")
-TESTERS = 12
+TESTERS = demo.GAME_DEMO_TESTERS
 #: game → (experiment key, its target, its variants in the study's order)
 EXPECTED = {
     "vasco": ("forced_gap_wording", "message:forced_gap", ("plain", "formal")),
-    "dokusen": ("s1_seeds", "rules", ("one_seed", "two_seeds")),
+    "dokusen": ("s1_orange", "rules", ("orange_grows", "orange_plays")),
 }
 
 
@@ -116,16 +117,17 @@ def test_the_experiments_page_shows_the_demo_experiment_with_numbers(
 
 
 def test_the_planted_truths_show_in_the_demo_data(filled: dict[str, Path]) -> None:
-    """Formal wording: testers take longer to act after the message. Two seeds: fewer
-    games won. (The point estimates' signs; the intervals are the page's business.)"""
+    """Formal wording: testers take longer to act after the message. An orange that plays:
+    fewer games won. (The point estimates' signs for these seeds: at 10 testers per arm
+    the Dokusen estimate points this way about 93 times in 100, by simulation.)"""
     vasco = _result(filled["vasco"], "vasco").primary_result
     assert vasco is not None and vasco.metric.key == "response_time"
     assert tuple(vasco.compared) == ("plain", "formal")  # (control, treatment)
     assert vasco.effect > 0  # formal − plain, seconds
     dokusen = _result(filled["dokusen"], "dokusen").primary_result
     assert dokusen is not None and dokusen.metric.key == "wins_vs_computer"
-    assert tuple(dokusen.compared) == ("one_seed", "two_seeds")
-    assert dokusen.effect < 0  # two_seeds − one_seed, share of games won
+    assert tuple(dokusen.compared) == ("orange_grows", "orange_plays")
+    assert dokusen.effect < 0  # orange_plays − orange_grows, share of games won
 
 
 def test_each_vasco_tester_reads_the_message_in_their_variant(filled: dict[str, Path]) -> None:
@@ -156,7 +158,7 @@ def test_message_and_rules_experiments_are_checked_against_the_study_s_game() ->
     with pytest.raises(StudyConfigError, match="no message 'forced_gap'"):
         parse_study_config(wording)  # the first game's screen has no such message
     stages = {"experiments": [dict(STAGE_EXPERIMENT)]}
-    assert parse_study_config({"game": "dokusen", **stages}).experiments[0].key == "s1_seeds"
+    assert parse_study_config({"game": "dokusen", **stages}).experiments[0].key == "s1_orange"
     with pytest.raises(StudyConfigError, match="stages"):
         parse_study_config({"game": "vasco", **stages})
     # built in code (the demo's hooks): an experiment alone is checked against any game's,

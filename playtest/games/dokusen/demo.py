@@ -10,7 +10,7 @@
 - ``demo_settings``: the demo study plays four games per tester, so its testers get past
   the first stages and the per-stage table has rows beyond S1; and it A/B tests a stage
   parameter (:data:`STAGE_EXPERIMENT`, a ``rules`` experiment whose variants are two
-  courses): S1 with one orange seed, or with two.
+  courses): S1's orange only grows, or also places a tile every round.
 
 >>> from engine.dokusen.state import DokusenGame
 >>> targets = slip_targets(DokusenGame("S3").new_initial_state(), ())
@@ -34,19 +34,22 @@ from engine.dokusen.progress import Progress
 
 #: The course every stage of which is the built-in one (the study's default rules).
 STAGES = ("S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8")
-#: Variant ``two_seeds``'s First Light: a second orange seed next to the first.
-TWO_SEEDS_S1 = [".....", ".....", "..11.", ".....", "....."]
+#: Variant ``orange_plays``'s First Light: its orange places a tile every round (at
+#: random, like S5's First Rival) instead of only growing.
+ORANGE_PLAYS_S1 = [{"id": 1, "kind": "active", "ai": "random"}]
 
-#: The demo study's stage-parameter A/B test: the whole course either way, S1 changed in
-#: one arm. Planted truth (by the rules themselves, the testers play the same way): two
-#: seeds grow twice as fast, so S1 is lost far more often (about 4 games in 10 won, against
-#: 7 in 10 with one seed over the demo's testers) and the share of games a tester wins
-#: falls; the Experiments page's primary metric, games won, should show it.
+#: The demo study's stage-parameter A/B test: the whole course either way, S1's orange
+#: changed in one arm. Planted truth (by the rules themselves: the testers play the same
+#: way): an orange that plays makes S1 much harder, so testers lose it more and retry it,
+#: and the share of games a tester wins falls (simulated: about 82 % against 59 %; with
+#: 10 testers per arm the estimate points the right way about 93 times in 100). The
+#: Experiments page's primary metric, games won, should show it.
 STAGE_EXPERIMENT: dict[str, Any] = {
-    "key": "s1_seeds", "target": "rules", "primary_metric": "wins_vs_computer",
+    "key": "s1_orange", "target": "rules", "primary_metric": "wins_vs_computer",
     "variants": {
-        "one_seed": {"stages": list(STAGES)},
-        "two_seeds": {"stages": list(STAGES), "changes": {"S1": {"board": TWO_SEEDS_S1}}},
+        "orange_grows": {"stages": list(STAGES)},
+        "orange_plays": {"stages": list(STAGES),
+                         "changes": {"S1": {"players": ORANGE_PLAYS_S1}}},
     },
 }
 
@@ -56,7 +59,7 @@ def demo_settings() -> dict[str, Any]:
 
     >>> settings = demo_settings()
     >>> settings["games_per_tester"], [e["key"] for e in settings["experiments"]]
-    (4, ['s1_seeds'])
+    (4, ['s1_orange'])
     """
     return {"games_per_tester": 4, "experiments": [dict(STAGE_EXPERIMENT)]}
 
