@@ -140,12 +140,14 @@ def seats(games: int, seed: int) -> None:
 
 
 def _positions(games: int, seed: int) -> list[VascoState]:
-    """Every position of ``games`` games of the medium level against medium or easy
-    (the demo's and the app's opponents)."""
+    """Every position of ``games`` games of the medium level against medium or easy (the
+    demo's and the app's opponents: short games, loops close early) and of as many games
+    of random play (longer: the board fills up)."""
     out = []
-    for g in range(games):
-        movers = (make_player("medium", seed + g, game="vasco"),
-                  make_player("easy" if g % 2 else "medium", seed + 100 + g, game="vasco"))
+    for g in range(2 * games):
+        kinds = (("medium", "easy" if g % 2 else "medium") if g < games else ("easy", "easy"))
+        movers = (make_player(kinds[0], seed + g, game="vasco"),
+                  make_player(kinds[1], seed + 100 + g, game="vasco"))
         s = VascoGame().new_initial_state()
         while not s.is_terminal():
             out.append(s.clone())
@@ -162,15 +164,16 @@ def targets(games: int, seed: int) -> None:
     states = _positions(games, seed)
     contexts = [(s.tiles, s.tiles_remaining, blocked_cells(s.tiles), is_connected(s.tiles))
                 for s in states]
+    chosen = list(range(len(states)))
 
     def per_call(run: Callable[[int], object], repeat: int = 3) -> float:
         best = float("inf")
         for _ in range(repeat):
             start = time.process_time()
-            for i in range(len(states)):
+            for i in chosen:
                 run(i)
             best = min(best, time.process_time() - start)
-        return 1000 * best / len(states)
+        return 1000 * best / len(chosen)
 
     def before_targets(i: int) -> object:
         tiles, left, blocked, connected = contexts[i]
@@ -188,14 +191,21 @@ def targets(games: int, seed: int) -> None:
         tiles, left, blocked, connected = contexts[i]
         return has_legal_move(tiles, left, blocked=blocked, connected=connected)
 
-    sizes = sorted(len(s.tiles) for s in states)
-    print(f"{len(states)} positions of {games} games (tiles on the board: median "
-          f"{sizes[len(sizes) // 2]}, most {sizes[-1]}); CPU ms per call, best of 3")
-    print("                                 before (exhaustive)   after (fast)   speed-up")
-    for name, before, after in (("legal_targets() on a new state", before_targets, after_targets),
-                                ("can the side to move move?", before_any, after_any)):
-        b, a = per_call(before), per_call(after)
-        print(f"{name:<32} {b:>19.2f} {a:>14.2f} {b / a:>9.1f}x")
+    print(f"{len(states)} positions of {2 * games} games ({games} with the medium level, "
+          f"{games} random); CPU ms per call, best of 3")
+    print("tiles on the board  positions  call                            before (exhaustive)"
+          "  after (fast)  speed-up")
+    for low, high in ((0, 10), (11, 30), (31, 10_000)):
+        chosen[:] = [i for i, s in enumerate(states) if low <= len(s.tiles) <= high]
+        if not chosen:
+            continue
+        span = f"{low}-{high}" if high < 10_000 else f"{low}+"
+        for name, before, after in (("legal_targets() on a new state", before_targets,
+                                     after_targets),
+                                    ("can the side to move move?", before_any, after_any)):
+            b, a = per_call(before), per_call(after)
+            print(f"{span:<19} {len(chosen):>9}  {name:<31} {b:>19.2f} {a:>13.2f} "
+                  f"{b / a:>8.1f}x")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
