@@ -157,10 +157,11 @@ def _positions(games: int, seed: int) -> list[VascoState]:
 
 def targets(games: int, seed: int) -> None:
     """CPU ms per call of what a click and a judged move need on a position whose legal
-    moves are not known yet: the cells a tile may go on (``legal_targets()``, all legal
-    moves) and whether the side to move can move at all (asked after every move). Before:
-    :func:`~engine.vasco.board.legal_moves_exhaustive` (``play`` on every candidate, as
-    the state did); after: the state's fast path."""
+    moves are not known yet: the cells a tile may go on (``legal_targets()``), then the
+    tiles of the cell clicked, every legal move (a computer player's turn), and whether
+    the side to move can move at all (asked after every move). Before:
+    :func:`~engine.vasco.board.legal_moves_exhaustive` (``play`` on every candidate: the
+    state found every legal move for any of these); after: the state's fast path."""
     states = _positions(games, seed)
     contexts = [(s.tiles, s.tiles_remaining, blocked_cells(s.tiles), is_connected(s.tiles))
                 for s in states]
@@ -183,6 +184,14 @@ def targets(games: int, seed: int) -> None:
     def after_targets(i: int) -> object:
         return states[i].clone().legal_targets()  # a clone of a new state: nothing cached
 
+    def after_turn(i: int) -> object:
+        state = states[i].clone()
+        cells = state.legal_targets()
+        return state.legal_targets(cells[:1])  # the tiles of the cell clicked
+
+    def after_all(i: int) -> object:
+        return states[i].clone().legal_actions()
+
     def before_any(i: int) -> object:
         tiles, left, blocked, connected = contexts[i]
         return bool(legal_moves_exhaustive(tiles, left, blocked=blocked, connected=connected))
@@ -202,6 +211,10 @@ def targets(games: int, seed: int) -> None:
         span = f"{low}-{high}" if high < 10_000 else f"{low}+"
         for name, before, after in (("legal_targets() on a new state", before_targets,
                                      after_targets),
+                                    ("a click: cells, one cell's tiles", before_targets,
+                                     after_turn),
+                                    ("every legal move (a computer)", before_targets,
+                                     after_all),
                                     ("can the side to move move?", before_any, after_any)):
             b, a = per_call(before), per_call(after)
             print(f"{span:<19} {len(chosen):>9}  {name:<31} {b:>19.2f} {a:>13.2f} "

@@ -472,28 +472,51 @@ def iter_legal_moves(
     if remaining < 1:
         return
     for cell in candidate_cells(board):
-        need = constraints(board, cell)
-        # for each empty neighbour: the colours already fixed on its edges (the edge
-        # towards ``cell`` is free): with the new tile's colour they must all differ
-        around: list[list[str] | None] = [None, None, None]
-        for e, n in enumerate(neighbours(cell)):
-            if n not in board:
-                around[e] = [k for k in constraints(board, n) if k is not None]
-        for state in STATES:
-            if any(k is not None and state[e] != k for e, k in enumerate(need)):
-                continue  # mismatch
-            if any(
-                cols is not None and (state[e] in cols or len(set(cols)) != len(cols))
-                for e, cols in enumerate(around)
-            ):
-                continue  # dead_cell
-            new = dict(board)
-            new[cell] = state
-            try:
-                move = _cascade(new, remaining, cell, need, blocked, connected, pattern_states)
-            except IllegalActionError:
-                continue
+        for state, move in iter_cell_moves(board, remaining, cell, blocked=blocked,
+                                           connected=connected):
             yield (cell, state), move
+
+
+def iter_cell_moves(
+    board: Board,
+    remaining: int,
+    cell: Cell,
+    *,
+    blocked: Iterable[Cell] = (),
+    connected: bool = True,
+) -> Iterator[tuple[str, Move]]:
+    """The legal moves on one candidate ``cell`` (a cell of :func:`candidate_cells`), in
+    :data:`STATES` order: :func:`legal_moves` of that cell (whether a tile may go there
+    at all stops at the first).
+
+    >>> [state for state, _ in iter_cell_moves({(0, 0): "ox*"}, 53, (0, 1))]
+    ['xo*', 'x*o']
+    """
+    if remaining < 1:
+        return
+    blocked = tuple(blocked)
+    need = constraints(board, cell)
+    # for each empty neighbour: the colours already fixed on its edges (the edge
+    # towards ``cell`` is free): with the new tile's colour they must all differ
+    around: list[list[str] | None] = [None, None, None]
+    for e, n in enumerate(neighbours(cell)):
+        if n not in board:
+            around[e] = [k for k in constraints(board, n) if k is not None]
+    for state in STATES:
+        if any(k is not None and state[e] != k for e, k in enumerate(need)):
+            continue  # mismatch
+        if any(
+            cols is not None and (state[e] in cols or len(set(cols)) != len(cols))
+            for e, cols in enumerate(around)
+        ):
+            continue  # dead_cell
+        new = dict(board)
+        new[cell] = state
+        try:
+            move = _cascade(new, remaining, cell, need, blocked, connected, pattern_states)
+        except IllegalActionError:
+            continue
+        yield state, move
 
 
 def has_legal_move(

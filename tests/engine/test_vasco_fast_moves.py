@@ -22,7 +22,7 @@ import pytest
 
 from engine.core import IllegalActionError
 from engine.players import make_player
-from engine.vasco import STATES, VascoGame, VascoState, decode
+from engine.vasco import STATES, Place, VascoGame, VascoState, decode, encode
 from engine.vasco.board import (
     blocked_cells,
     candidate_cells,
@@ -125,27 +125,41 @@ def test_fast_legal_moves_equal_the_exhaustive_ones() -> None:
     assert compared > 10_000
 
 
+def _fresh(s: VascoState) -> VascoState:
+    """The position as a new state: nothing found yet (the positions are shared)."""
+    return s.game.state_from_position(s.tiles, s.to_move, s.tiles_remaining)
+
+
 def test_the_state_gives_the_exhaustive_moves_and_targets() -> None:
-    """What the app and the players read: legal actions, the click targets with nothing,
-    a tile or a cell selected, and the result of applying each move."""
-    for s in POSITIONS[::3]:
+    """What the app and the players read, asked in the order a tester's clicks ask it
+    (the cells first, each cell's states found only when it is clicked, then all moves)
+    and in the players' order (all moves first): the click targets with nothing, a cell
+    or a tile selected, the legal actions, and the result of applying each move."""
+    for s in POSITIONS[::2]:
         tiles, left, blocked, connected = _context(s)
         reference = legal_moves_exhaustive(tiles, left, blocked=blocked, connected=connected)
-        actions = s.legal_actions()
-        assert sorted((decode(a).cell, decode(a).state) for a in actions) == sorted(reference)
         cells = sorted({cell for cell, _ in reference})
-        assert s.legal_targets() == [cell_name(c) for c in cells]
-        for st in STATES:
-            assert s.legal_targets((st,)) == [
-                cell_name(c) for c, held in sorted(reference) if held == st]
-        for cell in cells[:5]:
-            assert s.legal_targets((cell_name(cell),)) == [
-                st for st in STATES if (cell, st) in reference]
-        for action in actions[:8]:
-            child = s.clone()
+        by_state = {st: [cell_name(c) for c, held in sorted(reference) if held == st]
+                    for st in STATES}
+        clicks, players = _fresh(s), _fresh(s)
+        assert players.legal_actions() == sorted(
+            encode(Place(c[0], c[1], st)) for c, st in reference)
+        for state in (clicks, players):
+            assert state.legal_targets() == [cell_name(c) for c in cells]
+            for cell in [*cells[:4], *candidate_cells(tiles)[-3:], (99, 99)]:
+                assert state.legal_targets((cell_name(cell),)) == [
+                    st for st in STATES if (cell, st) in reference]
+            for st in STATES:
+                assert state.legal_targets((st,)) == by_state[st]
+        assert clicks.legal_actions() == players.legal_actions()
+        for action in clicks.legal_actions()[:6]:
+            child = _fresh(s)
+            child.legal_targets()  # the cells' first states found, not every move
             child.apply_action(action)
             move = reference[(decode(action).cell, decode(action).state)]
             assert child.tiles == move.board
+            assert [e.tiles[0] for e in child.last_events if e.kind == "auto"] == [
+                a.cell for a in move.autos]
 
 
 @pytest.mark.parametrize("chunk", range(3))
