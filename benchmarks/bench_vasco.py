@@ -4,6 +4,8 @@
     python -m benchmarks.bench_vasco strength --games 10     # medium vs easy, both seats
     python -m benchmarks.bench_vasco depth --games 6         # how far hard looks
     python -m benchmarks.bench_vasco seats --games 4         # who wins by seat
+    python -m benchmarks.bench_vasco targets --games 12      # legal targets: ms per call,
+                                                             # exhaustive (before) vs fast
 
 (The levels' table with intervals: ``python -m engine bench --strength --game vasco``.)
 
@@ -17,10 +19,17 @@ import argparse
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.players import make_player
-from engine.vasco import VascoGame
+from engine.vasco import VascoGame, VascoState
+from engine.vasco.board import (
+    blocked_cells,
+    has_legal_move,
+    is_connected,
+    legal_moves_exhaustive,
+)
+from engine.vasco.geometry import cell_name
 
 
 def playouts(games: int, seed: int) -> None:
@@ -130,14 +139,97 @@ def seats(games: int, seed: int) -> None:
               f"{loops:>13} {time.process_time() - start:>6.0f}")
 
 
+def _positions(games: int, seed: int) -> list[VascoState]:
+    """Every position of ``games`` games of the medium level against medium or easy (the
+    demo's and the app's opponents: short games, loops close early) and of as many games
+    of random play (longer: the board fills up)."""
+    out = []
+    for g in range(2 * games):
+        kinds = (("medium", "easy" if g % 2 else "medium") if g < games else ("easy", "easy"))
+        movers = (make_player(kinds[0], seed + g, game="vasco"),
+                  make_player(kinds[1], seed + 100 + g, game="vasco"))
+        s = VascoGame().new_initial_state()
+        while not s.is_terminal():
+            out.append(s.clone())
+            s.apply_action(movers[s.current_player()].decide(s).action)
+    return out
+
+
+def targets(games: int, seed: int) -> None:
+    """CPU ms per call of what a click and a judged move need on a position whose legal
+    moves are not known yet: the cells a tile may go on (``legal_targets()``), then the
+    tiles of the cell clicked, every legal move (a computer player's turn), and whether
+    the side to move can move at all (asked after every move). Before:
+    :func:`~engine.vasco.board.legal_moves_exhaustive` (``play`` on every candidate: the
+    state found every legal move for any of these); after: the state's fast path."""
+    states = _positions(games, seed)
+    contexts = [(s.tiles, s.tiles_remaining, blocked_cells(s.tiles), is_connected(s.tiles))
+                for s in states]
+    chosen = list(range(len(states)))
+
+    def per_call(run: Callable[[int], object], repeat: int = 3) -> float:
+        best = float("inf")
+        for _ in range(repeat):
+            start = time.process_time()
+            for i in chosen:
+                run(i)
+            best = min(best, time.process_time() - start)
+        return 1000 * best / len(chosen)
+
+    def before_targets(i: int) -> object:
+        tiles, left, blocked, connected = contexts[i]
+        moves = legal_moves_exhaustive(tiles, left, blocked=blocked, connected=connected)
+        return [cell_name(c) for c in sorted({cell for cell, _ in moves})]
+
+    def after_targets(i: int) -> object:
+        return states[i].clone().legal_targets()  # a clone of a new state: nothing cached
+
+    def after_turn(i: int) -> object:
+        state = states[i].clone()
+        cells = state.legal_targets()
+        return state.legal_targets(cells[:1])  # the tiles of the cell clicked
+
+    def after_all(i: int) -> object:
+        return states[i].clone().legal_actions()
+
+    def before_any(i: int) -> object:
+        tiles, left, blocked, connected = contexts[i]
+        return bool(legal_moves_exhaustive(tiles, left, blocked=blocked, connected=connected))
+
+    def after_any(i: int) -> object:
+        tiles, left, blocked, connected = contexts[i]
+        return has_legal_move(tiles, left, blocked=blocked, connected=connected)
+
+    print(f"{len(states)} positions of {2 * games} games ({games} with the medium level, "
+          f"{games} random); CPU ms per call, best of 3")
+    print("tiles on the board  positions  call                            before (exhaustive)"
+          "  after (fast)  speed-up")
+    for low, high in ((0, 10), (11, 30), (31, 10_000)):
+        chosen[:] = [i for i, s in enumerate(states) if low <= len(s.tiles) <= high]
+        if not chosen:
+            continue
+        span = f"{low}-{high}" if high < 10_000 else f"{low}+"
+        for name, before, after in (("legal_targets() on a new state", before_targets,
+                                     after_targets),
+                                    ("a click: cells, one cell's tiles", before_targets,
+                                     after_turn),
+                                    ("every legal move (a computer)", before_targets,
+                                     after_all),
+                                    ("can the side to move move?", before_any, after_any)):
+            b, a = per_call(before), per_call(after)
+            print(f"{span:<19} {len(chosen):>9}  {name:<31} {b:>19.2f} {a:>13.2f} "
+                  f"{b / a:>8.1f}x")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_vasco")
-    parser.add_argument("what", choices=("playouts", "strength", "depth", "seats"))
+    parser.add_argument("what", choices=("playouts", "strength", "depth", "seats", "targets"))
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    {"playouts": playouts, "strength": strength, "depth": depth, "seats": seats}[args.what](
-        args.games, args.seed)
+    commands = {"playouts": playouts, "strength": strength, "depth": depth, "seats": seats,
+                "targets": targets}
+    commands[args.what](args.games, args.seed)
     return 0
 
 

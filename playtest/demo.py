@@ -273,7 +273,8 @@ def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datet
             demo_play.play_game(game_plugin(effective.game), rules=rules,
                                 seats=effective.seats, seed=seed, game_id=game_id,
                                 tester=tester, highlight=effective.highlight_options,
-                                log=recorder.log, clock=clock, played=played)
+                                log=recorder.log, clock=clock, played=played,
+                                messages=effective.message_variants)
         if quits:
             break
     if not quits:

@@ -119,10 +119,13 @@ def demo_hook(game: str, name: str) -> Callable[..., Any] | None:
     tester's next game from the study's and the ``(rules, reason)`` of the games played
     (a game of stages: the stage reached); ``played`` holds ``(rules, winner, reason)``
     of each game (``winner`` as :func:`outcome` gives it); ``demo_settings()``, what the
-    game's demo study sets beyond its defaults (:func:`playtest.demo.game_demo_config`);
-    ``play_game(config, *, seed, game_id, tester, recorder, clock)``, a game that plays
-    its demo testers' games itself instead of through :func:`play_game` (its own play
-    screen and error model; :func:`playtest.demo.simulate_tester` calls it)."""
+    game's demo study sets beyond its defaults (more games per tester, experiments;
+    :func:`playtest.demo.game_demo_config`); ``play_game(config, *, seed, game_id,
+    tester, recorder, clock)``, a game that plays its demo testers' games itself instead
+    of through :func:`play_game` (its own play screen and error model;
+    :func:`playtest.demo.simulate_tester` calls it); ``messages_shown`` and
+    ``message_effect``, the messages a tester reads and how they react (see
+    :func:`_show_messages`)."""
     try:
         module = importlib.import_module(f"playtest.games.{game}.demo")
     except ModuleNotFoundError:
@@ -228,12 +231,17 @@ def outcome(state: Any, seats: Sequence[str], last: Sequence[Event]) -> tuple[in
 
 def play_game(plugin: Any, *, rules: Any, seats: Sequence[str], seed: int, game_id: str,
               tester: Profile, highlight: bool, log: Log, clock: list[float],
-              played: list[tuple[Any, int | None, str]] | None = None) -> int:
+              played: list[tuple[Any, int | None, str]] | None = None,
+              messages: Mapping[str, str] | None = None) -> int:
     """Play one whole game of ``plugin``'s game, logging its telemetry with ``log``;
     returns the number of actions. ``clock`` (ms) advances by the simulated pauses;
-    ``played`` gets the game's ``(rules, winner, reason)``."""
+    ``played`` gets the game's ``(rules, winner, reason)``; ``messages`` is the tester's
+    wording of each message the study's experiments vary (see :func:`_show_messages`)."""
     rng = tester.rng
     timer = _Clock(clock)
+    shows = demo_hook(plugin.name, "messages_shown")
+    reacts = demo_hook(plugin.name, "message_effect")
+    hesitation = [0.0]  # ms the messages just read add to the tester's next pause
     game = plugin.make_game(rules, len(seats))
     state = game.new_initial_state()
     log("game_start", {"game_id": game_id, "game": plugin.name, "rules": game.rules_obj(),
@@ -252,8 +260,11 @@ def play_game(plugin: Any, *, rules: Any, seats: Sequence[str], seed: int, game_
             action = sample_chance(state, rng)
         elif mover < len(seats) and seats[mover] == "human":
             chooser = _level_player(plugin.name, habit, rng.randrange(1 << 30))
+            if shows is not None:
+                _show_messages(shows, reacts, last, messages or {}, tester, log, timer,
+                               hesitation)
             action = _tester_move(game, state, mover + 1, chooser, tester, highlight,
-                                  seen_targets, slips, log, timer)
+                                  seen_targets, slips, log, timer, hesitation)
         else:
             if mover not in computers:
                 seat = seats[mover] if mover < len(seats) else ""
@@ -278,6 +289,26 @@ def play_game(plugin: Any, *, rules: Any, seats: Sequence[str], seed: int, game_
     return len(actions)
 
 
+def _show_messages(shows: Callable[..., Any], reacts: Callable[..., Any] | None,
+                   events: Sequence[Event], variants: Mapping[str, str], tester: Profile,
+                   log: Log, timer: _Clock, hesitation: list[float]) -> None:
+    """The board's messages about the last action, as the tester's turn starts: the
+    game's ``messages_shown(events, variants)`` (props of ``message`` events: ``key``,
+    ``variant``, ``text``) are logged, and ``message_effect(key, variant)`` (the game's
+    planted truth: ``(extra_ms, lookup_chance)``) adds to the pause before the tester's
+    next click and may send the tester to the rules first."""
+    rng = tester.rng
+    for props in shows(events, variants):
+        log("message", {**props, "ms_visible": None})
+        extra, lookup = reacts(props["key"], props["variant"]) if reacts else (0.0, 0.0)
+        hesitation[0] += extra * tester.pace
+        if lookup and rng.random() < lookup:
+            timer.wait(rng.lognormvariate(math.log(1800 * tester.pace), 0.4))
+            log("rules_open", {"context": props["key"]})
+            timer.wait(rng.uniform(5000, 20000))
+            log("rules_close", {"context": props["key"]})
+
+
 def _action_hint(game: Any, action: int) -> str:
     """The action's JSON form without spaces (``["place",[-3,-3],"ox*"]``)."""
     return json.dumps(game.action_to_json(action), separators=(",", ":"))
@@ -286,7 +317,7 @@ def _action_hint(game: Any, action: int) -> str:
 def _tester_move(game: Any, state: Any, seat: int, chooser: Player, tester: Profile,
                  highlight: bool, seen_targets: set[str],
                  slips: Callable[[Any, Sequence[str]], Sequence[str]] | None, log: Log,
-                 timer: _Clock) -> int:
+                 timer: _Clock, hesitation: list[float] | None = None) -> int:
     """The tester's clicks for one move (refused slips first, sometimes); the action.
 
     A refused click either leaves the selection as it was or drops it (then the tester
@@ -319,6 +350,9 @@ def _tester_move(game: Any, state: Any, seat: int, chooser: Player, tester: Prof
     slips_left = 3
     while step < len(path):
         elapsed = rng.lognormvariate(math.log(1600 * tester.pace), 0.45)
+        if hesitation and hesitation[0]:  # the messages just read (first click only)
+            elapsed += hesitation[0]
+            hesitation[0] = 0.0
         while slips_left > 0 and rng.random() < slip:
             slips_left -= 1
             candidates = seen_targets | set(slips(state, selection) if slips else ())

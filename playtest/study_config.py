@@ -30,6 +30,7 @@ playtest.study_config.StudyConfigError: experiments: YAML anchors and aliases (&
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import string
@@ -128,15 +129,59 @@ def _check_rules(_name: str, payload: Any, game: str | None = None) -> Any:
     return payload
 
 
-def _check_message(key: str, payload: Any) -> str:
-    """A wording name of the catalog, or a literal text whose {placeholders} the key has."""
-    from playtest.messages.catalog import MessageError, load_catalog
+def _game_catalog(game: str | None) -> Any:
+    """The message catalog of ``game``'s play screen (its plug-in's ``catalog_path``; the
+    first game's when None or when the game has none)."""
+    from playtest.messages.catalog import load_catalog
 
-    catalog = load_catalog()
+    path = game_plugin(game).catalog_path if game is not None else None
+    return load_catalog() if path is None else _catalog_at(str(path))
+
+
+@functools.cache
+def _catalog_at(path: str) -> Any:
+    """A game's catalog file (checked for its format; the keys its play screen needs
+    are its own module's business)."""
+    from pathlib import Path
+
+    from playtest.messages.catalog import MessageCatalog
+
+    obj = yaml.safe_load(Path(path).read_text("utf-8"))
+    return MessageCatalog.from_obj(obj, source=path, required=frozenset())
+
+
+def _check_rules_of_any_game(name: str, payload: Any) -> Any:
+    """Rules of an experiment built on its own (no study around it yet): the first game's,
+    else any registered game's; the study checks its own game's
+    (:meth:`StudyConfig._variants_fit_the_game`)."""
+    try:
+        return _check_rules(name, payload)
+    except ValueError as first:
+        for game in GAME_NAMES:
+            try:
+                return _check_rules(name, payload, game)
+            except ValueError:
+                continue
+        raise first from None
+
+
+def _check_message(key: str, payload: Any, game: str | None = None) -> str:
+    """A wording name of the catalog, or a literal text whose {placeholders} the key has.
+
+    ``game``: the study's game, whose catalog is read. Without it (an experiment built on
+    its own) the first game's catalog, else the first registered game's that has the key;
+    the study then checks its own game's (:meth:`StudyConfig._messages_fit_the_game`).
+    """
+    from playtest.messages.catalog import MessageError
+
+    catalog = _game_catalog(game)
+    if game is None and key not in catalog.keys:
+        catalog = next((c for c in map(_game_catalog, GAME_NAMES) if key in c.keys), catalog)
     try:
         entry = catalog.entry(key)
     except MessageError:
-        raise ValueError(f"message:{key}: the catalog has no message {key!r}") from None
+        whose = "" if game is None else f" (the {game_plugin(game).title} play screen's)"
+        raise ValueError(f"message:{key}: the catalog has no message {key!r}{whose}") from None
     if not isinstance(payload, str) or not payload.strip():
         raise ValueError(
             f"message:{key}: a variant is a wording name ({', '.join(catalog.variants)}) "
@@ -243,12 +288,17 @@ class Experiment(BaseModel):
             return variants  # the target's own error is reported
         kind, _, name = target.partition(":")
         check = PAYLOAD_CHECKS[target if kind == "ui" else kind]
-        game = (info.context or {}).get("game") if kind == "rules" else None
+        game = (info.context or {}).get("game") if kind in ("rules", "message") else None
         checked: dict[str, Any] = {}
         for variant, payload in variants.items():
             try:
-                checked[variant] = check(name, payload) if game is None else _check_rules(
-                    name, payload, game)
+                if kind == "message":  # the study's game's catalog
+                    checked[variant] = _check_message(name, payload, game)
+                elif kind == "rules" and game is None:  # the study checks its game's
+                    checked[variant] = _check_rules_of_any_game(name, payload)
+                else:
+                    checked[variant] = check(name, payload) if game is None else _check_rules(
+                        name, payload, game)
             except ValueError as err:
                 raise _VariantError(variant, str(err)) from None
         return checked
@@ -378,6 +428,25 @@ class StudyConfig(BaseModel):
         keys = [e.key for e in self.experiments]
         if len(keys) != len(set(keys)):
             raise ValueError("experiment keys must be unique")
+        return self
+
+    @model_validator(mode="after")
+    def _variants_fit_the_game(self) -> StudyConfig:
+        """A ``message:<key>`` experiment varies a message of the study's game's catalog,
+        a ``rules`` one the study's game's rules (an experiment built on its own was
+        checked against any game's)."""
+        for number, experiment in enumerate(self.experiments):
+            kind, _, key = experiment.target.partition(":")
+            if kind not in ("message", "rules"):
+                continue
+            for variant, payload in experiment.variants.items():
+                try:
+                    if kind == "message":
+                        _check_message(key, payload, self.game)
+                    else:
+                        _check_rules(key, payload, self.game)
+                except ValueError as err:
+                    raise ValueError(f"experiments.{number}.variants.{variant}: {err}") from None
         return self
 
 

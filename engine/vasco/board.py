@@ -24,8 +24,9 @@ engine.core.IllegalActionError: That tile would leave a gap between two x (blue)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from engine.core import IllegalActionError
 from engine.vasco.geometry import (
@@ -198,6 +199,69 @@ def legal_states(board: Board, cell: Cell) -> tuple[str, ...]:
     return tuple(out)
 
 
+#: Computes a frontier cell's legal states (:func:`legal_states` or :func:`pattern_states`).
+StatesOf = Callable[[Board, Cell], tuple[str, ...]]
+
+# The cells legal_states reads, relative to the cell, by the cell's parity (up or not):
+# per edge e, the neighbour across e and the three neighbours of that neighbour, each
+# with the edge of its tile that faces it.
+_Stencil = tuple[tuple[int, int, int, tuple[tuple[int, int, int], ...]], ...]
+
+
+def _stencil(up: bool) -> _Stencil:
+    base: Cell = (0, 0) if up else (0, 1)
+    out = []
+    for e, n in enumerate(neighbours(base)):
+        around = tuple(
+            (m[0] - base[0], m[1] - base[1], OPPOSITE[f]) for f, m in enumerate(neighbours(n))
+        )
+        out.append((n[0] - base[0], n[1] - base[1], OPPOSITE[e], around))
+    return tuple(out)
+
+
+_STENCILS = {True: _stencil(True), False: _stencil(False)}
+_PATTERN_STATES: dict[tuple[Any, ...], tuple[str, ...]] = {}
+
+
+def pattern_states(board: Board, cell: Cell) -> tuple[str, ...]:
+    """:func:`legal_states`, memoised on what it reads: per edge, the colour a tile across
+    it imposes, or the colours fixed around the empty neighbour there. The same answer
+    for every board (the patterns are few: a few thousand at most).
+
+    >>> pattern_states({(0, 0): "ox*"}, (0, 1)) == legal_states({(0, 0): "ox*"}, (0, 1))
+    True
+    """
+    states = _frontier_states(board, cell)
+    return legal_states(board, cell) if states is None else states
+
+
+def _frontier_states(board: Board, cell: Cell) -> tuple[str, ...] | None:
+    """:func:`pattern_states` of an empty cell with a tile across an edge, else None."""
+    if cell in board:
+        return None
+    r, c = cell
+    stencil = _STENCILS[(r + c) % 2 == 0]
+    tiles = [board.get((r + dr, c + dc)) for dr, dc, _, _ in stencil]
+    if tiles[0] is None and tiles[1] is None and tiles[2] is None:
+        return None  # not a frontier cell
+    key: list[Any] = []
+    for tile, (_, _, facing, around) in zip(tiles, stencil, strict=True):
+        if tile is not None:
+            key.append(tile[facing])
+            continue
+        cols = []
+        for mr, mc, f in around:
+            other = board.get((r + mr, c + mc))
+            if other is not None:
+                cols.append(other[f])
+        key.append(tuple(cols))
+    pattern = tuple(key)
+    states = _PATTERN_STATES.get(pattern)
+    if states is None:
+        states = _PATTERN_STATES[pattern] = legal_states(board, cell)
+    return states
+
+
 def candidate_cells(board: Board) -> list[Cell]:
     """Empty cells sharing a corner with a tile (``[(0, 0)]`` on an empty board), row-major."""
     if not board:
@@ -232,6 +296,34 @@ def is_connected(board: Board) -> bool:
     return len(seen) == len(board)
 
 
+def _joined(new: Board, cell: Cell, autos: Iterable[Auto]) -> bool:
+    """:func:`is_connected` of ``new``, a connected board with the move's tiles (``cell``
+    and the ``autos``) added: whether every group of the move's tiles has a tile of the
+    board before across an edge (looks at the move's tiles only)."""
+    placed = {cell, *(a.cell for a in autos)}
+    if len(placed) == len(new):  # the first move: no board before it
+        return is_connected(new)
+    seen: set[Cell] = set()
+    for start in placed:
+        if start in seen:
+            continue
+        seen.add(start)
+        todo = [start]
+        joined = False
+        while todo:
+            here = todo.pop()
+            for n in neighbours(here):
+                if n in placed:
+                    if n not in seen:
+                        seen.add(n)
+                        todo.append(n)
+                elif n in new:
+                    joined = True
+        if not joined:
+            return False
+    return True
+
+
 def play(
     board: Board,
     remaining: int,
@@ -240,13 +332,16 @@ def play(
     *,
     blocked: Iterable[Cell] = (),
     connected: bool = True,
+    states_of: StatesOf | None = None,
 ) -> Move:
     """Place ``state`` on ``cell`` and run the forced cascade (§2.5 steps 1–6).
 
     ``remaining`` is the pool before the move; ``blocked`` the position's
     :func:`blocked_cells` and ``connected`` its :func:`is_connected` (both trivial
     after a legal move). Raises :class:`IllegalActionError` with one of
-    :data:`REASONS`; the input board is never changed.
+    :data:`REASONS`; the input board is never changed. ``states_of`` computes a
+    frontier cell's legal states (default: :func:`pattern_states`, the memoised
+    :func:`legal_states`; the reference path passes :func:`legal_states` itself).
     """
     if state not in STATES:
         raise refuse("bad_tile", f"{state!r} is not a tile: use o, x and * once each.")
@@ -280,16 +375,34 @@ def play(
                     f"That tile would leave a gap between two {_COLOUR_WORDS[k]} path ends "
                     f"at {cell_name(n)}: no tile could ever fill it.",
                 )
+    return _cascade(new, remaining, cell, need, blocked, connected, states_of or pattern_states)
+
+
+def _cascade(
+    new: dict[Cell, str],
+    remaining: int,
+    cell: Cell,
+    need: list[str | None],
+    blocked: Iterable[Cell],
+    connected: bool,
+    states_of: StatesOf,
+) -> Move:
+    """:func:`play` after the checks of the placed tile itself: ``new`` holds it (and is
+    filled in place); the forced tiles, then the checks of the whole move."""
     # legal states of the frontier cells near the move; a tile changes the legal
     # states only of cells at most two edge-steps away, so only those are refreshed
     legal: dict[Cell, tuple[str, ...]] = {}
 
     def refresh(cells: Iterable[Cell]) -> None:
         for w in cells:
-            if is_frontier(new, w):
-                legal[w] = legal_states(new, w)
+            if states_of is pattern_states:
+                states = _frontier_states(new, w)  # the same, in one look at the cells
             else:
+                states = states_of(new, w) if is_frontier(new, w) else None
+            if states is None:
                 legal.pop(w, None)
+            else:
+                legal[w] = states
 
     refresh(within_two(cell))
     refresh(blocked)
@@ -313,12 +426,153 @@ def play(
             "unplayable",
             f"After the forced tiles, no tile could ever fill {cell_name(stuck)}.",
         )
-    if not (connected and any(k is not None for k in need)) and not is_connected(new):
+    if not (connected and any(k is not None for k in need)) and not (
+        _joined(new, cell, autos) if connected and states_of is pattern_states
+        else is_connected(new)
+    ):
         raise refuse(
             "not_connected",
-            f"{where} touches the group only at a corner, and no forced tile joins it up.",
+            f"{cell_name(cell)} touches the group only at a corner, and no forced tile "
+            "joins it up.",
         )
     return Move(new, tuple(autos))
+
+
+def legal_moves(
+    board: Board,
+    remaining: int,
+    *,
+    blocked: Iterable[Cell] = (),
+    connected: bool = True,
+) -> dict[tuple[Cell, str], Move]:
+    """Every legal move ``(cell, state)`` with its result: what :func:`play` gives for
+    each candidate cell and state that it does not refuse (:func:`legal_moves_exhaustive`
+    is that loop), but quicker: a state that does not match a neighbour, or leaves a dead
+    cell next to it, is skipped before the board is copied or a refusal is worded, and
+    the cascade reads memoised legal states (:func:`pattern_states`).
+
+    >>> sorted(legal_moves({(0, 0): "ox*"}, 53))[:2]
+    [((-1, -1), '*ox'), ((-1, -1), 'o*x')]
+    >>> legal_moves({(0, 0): "ox*"}, 53) == legal_moves_exhaustive({(0, 0): "ox*"}, 53)
+    True
+    """
+    return dict(iter_legal_moves(board, remaining, blocked=blocked, connected=connected))
+
+
+def iter_legal_moves(
+    board: Board,
+    remaining: int,
+    *,
+    blocked: Iterable[Cell] = (),
+    connected: bool = True,
+) -> Iterator[tuple[tuple[Cell, str], Move]]:
+    """:func:`legal_moves` one at a time, candidate cells row-major, states in
+    :data:`STATES` order (whether a side can move stops at the first)."""
+    blocked = tuple(blocked)
+    if remaining < 1:
+        return
+    for cell in candidate_cells(board):
+        for state, move in iter_cell_moves(board, remaining, cell, blocked=blocked,
+                                           connected=connected):
+            yield (cell, state), move
+
+
+def iter_cell_moves(
+    board: Board,
+    remaining: int,
+    cell: Cell,
+    *,
+    blocked: Iterable[Cell] = (),
+    connected: bool = True,
+) -> Iterator[tuple[str, Move]]:
+    """The legal moves on one candidate ``cell`` (a cell of :func:`candidate_cells`), in
+    :data:`STATES` order: :func:`legal_moves` of that cell (whether a tile may go there
+    at all stops at the first).
+
+    >>> [state for state, _ in iter_cell_moves({(0, 0): "ox*"}, 53, (0, 1))]
+    ['xo*', 'x*o']
+    """
+    if remaining < 1:
+        return
+    blocked = tuple(blocked)
+    need = constraints(board, cell)
+    # for each empty neighbour: the colours already fixed on its edges (the edge
+    # towards ``cell`` is free): with the new tile's colour they must all differ
+    around: list[list[str] | None] = [None, None, None]
+    for e, n in enumerate(neighbours(cell)):
+        if n not in board:
+            around[e] = [k for k in constraints(board, n) if k is not None]
+    for state in STATES:
+        if any(k is not None and state[e] != k for e, k in enumerate(need)):
+            continue  # mismatch
+        if any(
+            cols is not None and (state[e] in cols or len(set(cols)) != len(cols))
+            for e, cols in enumerate(around)
+        ):
+            continue  # dead_cell
+        new = dict(board)
+        new[cell] = state
+        try:
+            move = _cascade(new, remaining, cell, need, blocked, connected, pattern_states)
+        except IllegalActionError:
+            continue
+        yield state, move
+
+
+def has_legal_move(
+    board: Board,
+    remaining: int,
+    *,
+    blocked: Iterable[Cell] = (),
+    connected: bool = True,
+) -> bool:
+    """Whether :func:`legal_moves` is not empty, found sooner: the states of the cells
+    across an edge of the group (whose legal states fit and leave no dead cell, so only
+    the cascade can refuse them) are tried first, then every candidate.
+
+    >>> has_legal_move({(0, 0): "ox*"}, 53), has_legal_move({(0, 0): "ox*"}, 0)
+    (True, False)
+    """
+    blocked = tuple(blocked)
+    if remaining < 1:
+        return False
+    frontier = sorted({n for cell in board for n in neighbours(cell) if n not in board})
+    for cell in frontier:
+        need = constraints(board, cell)
+        for state in pattern_states(board, cell):
+            new = dict(board)
+            new[cell] = state
+            try:
+                _cascade(new, remaining, cell, need, blocked, connected, pattern_states)
+            except IllegalActionError:
+                continue
+            return True
+    return next(iter_legal_moves(board, remaining, blocked=blocked, connected=connected),
+                None) is not None
+
+
+def legal_moves_exhaustive(
+    board: Board,
+    remaining: int,
+    *,
+    blocked: Iterable[Cell] = (),
+    connected: bool = True,
+) -> dict[tuple[Cell, str], Move]:
+    """The reference for :func:`legal_moves`: :func:`play` with the plain
+    :func:`legal_states` on every candidate cell and state, the refused ones left out
+    (how legal moves were found before; slower, kept for the tests and the benchmark)."""
+    blocked = tuple(blocked)
+    out: dict[tuple[Cell, str], Move] = {}
+    for cell in candidate_cells(board):
+        for state in STATES:
+            try:
+                out[(cell, state)] = play(
+                    board, remaining, cell, state, blocked=blocked, connected=connected,
+                    states_of=legal_states,
+                )
+            except IllegalActionError:
+                continue
+    return out
 
 
 def paths(board: Board, colour: str) -> list[Path]:

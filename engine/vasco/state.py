@@ -43,7 +43,10 @@ from engine.vasco.board import (
     Path,
     blocked_cells,
     candidate_cells,
+    has_legal_move,
     is_connected,
+    iter_cell_moves,
+    iter_legal_moves,
     judge,
     legal_states,
     paths,
@@ -294,6 +297,11 @@ class VascoState(StateLog):
         self._blocked: tuple[Cell, ...] | None = None
         self._connected = True
         self._moves: dict[int, Move] | None = None
+        # found lazily, per cell, for the clicks: the candidate cells, each one's legal
+        # moves (all of its states), and whether a tile may go there (the first found)
+        self._cands: list[Cell] | None = None
+        self._cell_moves: dict[Cell, dict[str, Move]] = {}
+        self._open: dict[Cell, bool] = {}
 
     # ----- OpenSpiel-style interface ---------------------------------------------------
 
@@ -351,6 +359,7 @@ class VascoState(StateLog):
         self._blocked = ()
         self._connected = True
         self._moves = None
+        self._cands, self._cell_moves, self._open = None, {}, {}
         self._history.append(action)
         self._outcome = self._judge()
         if self._outcome is not None:
@@ -369,6 +378,8 @@ class VascoState(StateLog):
         other._tiles = dict(self._tiles)
         other._history = self._history[:]
         other._moves = None if self._moves is None else dict(self._moves)
+        other._cell_moves = dict(self._cell_moves)
+        other._open = dict(self._open)
         return other
 
     # ----- rules -----------------------------------------------------------------------
@@ -381,36 +392,83 @@ class VascoState(StateLog):
             move = self._moves.get(encode(place))
             if move is not None:
                 return move
+        elif place.cell in self._cell_moves:
+            move = self._cell_moves[place.cell].get(place.state)
+            if move is not None:
+                return move
+        blocked, connected = self._position()
+        return play(
+            self._tiles, self._left, place.cell, place.state, blocked=blocked, connected=connected
+        )
+
+    def _position(self) -> tuple[tuple[Cell, ...], bool]:
+        """The position's :func:`blocked_cells` and :func:`is_connected` (computed once:
+        trivial after a legal move, needed for a hand-made one)."""
         if self._blocked is None:
             self._blocked = blocked_cells(self._tiles)
             self._connected = is_connected(self._tiles)
-        return play(
-            self._tiles,
-            self._left,
-            place.cell,
-            place.state,
-            blocked=self._blocked,
-            connected=self._connected,
-        )
+        return self._blocked, self._connected
 
     def _candidates(self) -> Iterator[tuple[int, Move]]:
-        for cell in candidate_cells(self._tiles):
-            for st in STATES:
-                try:
-                    yield encode(Place(cell[0], cell[1], st)), self.try_move(Place(*cell, st))
-                except IllegalActionError:
-                    continue
+        blocked, connected = self._position()
+        for (cell, st), move in iter_legal_moves(
+            self._tiles, self._left, blocked=blocked, connected=connected
+        ):
+            yield encode(Place(cell[0], cell[1], st)), move
 
     def _legal_moves(self) -> dict[int, Move]:
         if self._moves is None:
-            self._moves = dict(self._candidates())
+            if self._cell_moves:  # some cells are known already: the others' moves
+                self._moves = {
+                    encode(Place(cell[0], cell[1], st)): move
+                    for cell in self._candidate_cells()
+                    for st, move in self._moves_at(cell).items()
+                }
+            else:
+                self._moves = dict(self._candidates())
         return self._moves
+
+    def _candidate_cells(self) -> list[Cell]:
+        if self._cands is None:
+            self._cands = candidate_cells(self._tiles)
+        return self._cands
+
+    def _moves_at(self, cell: Cell) -> dict[str, Move]:
+        """The legal moves on ``cell`` by state (none off the candidate cells)."""
+        if self._moves is not None:
+            return {
+                st: move
+                for st in STATES
+                if (move := self._moves.get(encode(Place(cell[0], cell[1], st)))) is not None
+            }
+        moves = self._cell_moves.get(cell)
+        if moves is None:
+            moves = {}
+            if cell in self._candidate_cells() and self._left >= 1:
+                blocked, connected = self._position()
+                moves = dict(iter_cell_moves(
+                    self._tiles, self._left, cell, blocked=blocked, connected=connected))
+            self._cell_moves[cell] = moves
+        return moves
+
+    def _cell_open(self, cell: Cell) -> bool:
+        """Whether some tile may go on candidate ``cell`` (stops at the first state)."""
+        if self._moves is not None or cell in self._cell_moves:
+            return bool(self._moves_at(cell))
+        known = self._open.get(cell)
+        if known is None:
+            blocked, connected = self._position()
+            known = self._open[cell] = next(iter_cell_moves(
+                self._tiles, self._left, cell, blocked=blocked, connected=connected),
+                None) is not None
+        return known
 
     def has_legal_move(self) -> bool:
         """Whether the side to move can place anywhere (stops at the first legal move)."""
         if self._moves is not None:
             return bool(self._moves)
-        return next(self._candidates(), None) is not None
+        blocked, connected = self._position()
+        return has_legal_move(self._tiles, self._left, blocked=blocked, connected=connected)
 
     def _judge(self) -> Outcome | None:
         return judge(self._tiles, self._left, self.has_legal_move)
@@ -457,14 +515,18 @@ class VascoState(StateLog):
 
     def legal_states_at(self, cell: Cell) -> list[str]:
         """The tile states a move may put on ``cell`` now (in :data:`STATES` order)."""
-        moves = self._legal_moves() if self._outcome is None else {}
-        return [st for st in STATES if encode(Place(cell[0], cell[1], st)) in moves]
-
-    def legal_cells(self) -> list[Cell]:
-        """Cells where some tile may go now, row-major."""
         if self._outcome is not None:
             return []
-        return sorted({decode(a).cell for a in self._legal_moves()})
+        return list(self._moves_at(cell))
+
+    def legal_cells(self) -> list[Cell]:
+        """Cells where some tile may go now, row-major (each cell's states are looked at
+        only until one is legal: a click needs no more)."""
+        if self._outcome is not None:
+            return []
+        if self._moves is not None:
+            return sorted({decode(a).cell for a in self._moves})
+        return [cell for cell in self._candidate_cells() if self._cell_open(cell)]
 
     def open_states(self, cell: Cell) -> tuple[str, ...]:
         """The states that fit ``cell`` and leave no same-colour gap (before any cascade)."""

@@ -85,3 +85,36 @@ def test_each_game_s_demo_dashboard_is_filled(
         assert page.locator("[data-testid=stException]").count() == 0, study
         expect(page.get_by_text("no tester has taken part", exact=False)).to_have_count(0)
         screenshot(page, f"game-demo-{study}-confusion-{size}")
+
+
+#: The demo studies whose game's demo.py adds an experiment: its subheader, its arms.
+EXPERIMENTS = {
+    f"{demo.DEMO_STUDY_ID}-vasco": ("forced_gap_wording · message:forced_gap",
+                                    ("plain", "formal")),
+    f"{demo.DEMO_STUDY_ID}-dokusen": ("s1_orange · rules", ("orange_grows", "orange_plays")),
+}
+
+
+def test_the_demo_experiments_are_shown_with_numbers(
+    new_page: Callable[..., Any], app: Any, screenshot: Callable[[Any, str], Path]
+) -> None:
+    """The Experiments page of the Vasco and Dokusen demo studies at 1280×800: the
+    experiment's verdict, its testers per arm, the metrics table and the effect chart."""
+    page = new_page(app, "", width=1280, height=800)
+    page.get_by_label("Designer password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_text("Signed in as the designer.")).to_be_visible()
+    _settle(page)
+    for study, (heading, arms) in EXPERIMENTS.items():
+        _go(page, "Experiments", study)
+        expect(page.get_by_role("heading", name=heading)).to_be_visible(timeout=90_000)
+        expect(page.get_by_text("This study has no experiments")).to_have_count(0)
+        for arm in arms:  # this study's arms, not the last page's elements still shown
+            expect(page.locator("[data-testid=stMetric]").filter(
+                has_text=f"Testers with {arm}")).to_have_count(1, timeout=90_000)
+            expect(page.locator("[data-testid=stDataFrame]").first).to_contain_text(
+                f"{arm} (n)")
+        _settle(page)
+        expect(page.locator("[data-testid=stPlotlyChart]").first).to_be_visible()
+        assert page.locator("[data-testid=stException]").count() == 0, study
+        screenshot(page, f"game-demo-{study}-experiments-wide")

@@ -8,7 +8,9 @@
 - ``game_rules``: each game plays the stage the tester has reached in the study's course
   (the first not yet won), as the play step chooses it;
 - ``demo_settings``: the demo study plays four games per tester, so its testers get past
-  the first stages and the per-stage table has rows beyond S1.
+  the first stages and the per-stage table has rows beyond S1; and it A/B tests a stage
+  parameter (:data:`STAGE_EXPERIMENT`, a ``rules`` experiment whose variants are two
+  courses): S1's orange only grows, or also places a tile every round.
 
 >>> from engine.dokusen.state import DokusenGame
 >>> targets = slip_targets(DokusenGame("S3").new_initial_state(), ())
@@ -30,14 +32,36 @@ from typing import Any
 from engine.dokusen.course import Course
 from engine.dokusen.progress import Progress
 
+#: The course every stage of which is the built-in one (the study's default rules).
+STAGES = ("S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8")
+#: Variant ``orange_plays``'s First Light: its orange places a tile every round (at
+#: random, like S5's First Rival) instead of only growing.
+ORANGE_PLAYS_S1 = [{"id": 1, "kind": "active", "ai": "random"}]
+
+#: The demo study's stage-parameter A/B test: the whole course either way, S1's orange
+#: changed in one arm. Planted truth (by the rules themselves: the testers play the same
+#: way): an orange that plays makes S1 much harder, so testers lose it more and retry it,
+#: and the share of games a tester wins falls (simulated: about 82 % against 59 %; with
+#: 10 testers per arm the estimate points the right way about 93 times in 100). The
+#: Experiments page's primary metric, games won, should show it.
+STAGE_EXPERIMENT: dict[str, Any] = {
+    "key": "s1_orange", "target": "rules", "primary_metric": "wins_vs_computer",
+    "variants": {
+        "orange_grows": {"stages": list(STAGES)},
+        "orange_plays": {"stages": list(STAGES),
+                         "changes": {"S1": {"players": ORANGE_PLAYS_S1}}},
+    },
+}
+
 
 def demo_settings() -> dict[str, Any]:
     """What Dokusen's demo study sets beyond the game's defaults.
 
-    >>> demo_settings()
-    {'games_per_tester': 4}
+    >>> settings = demo_settings()
+    >>> settings["games_per_tester"], [e["key"] for e in settings["experiments"]]
+    (4, ['s1_orange'])
     """
-    return {"games_per_tester": 4}
+    return {"games_per_tester": 4, "experiments": [dict(STAGE_EXPERIMENT)]}
 
 
 def slip_targets(state: Any, selection: Sequence[str]) -> list[str]:

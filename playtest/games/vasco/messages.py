@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -79,12 +80,56 @@ def refusal_text(reason: str, *, cell: str = "", tiles_left: int = 0,
 
 
 def auto_text(constrained: int, cell: str, variant: str = "default") -> str:
-    """Why a forced tile appeared, in the catalog's words.
+    """Why a forced tile appeared, in the catalog's words (``variant``: a wording of the
+    catalog, or a text of the study's own, as a ``message:`` experiment may set).
 
     >>> auto_text(2, "1,1")
     'A tile slid in by itself: the narrow gap there fits only one tile.'
+    >>> auto_text(2, "1,1", "formal")
+    'Auto move at 1,1: a 60° gap between ends of different colours.'
+    >>> auto_text(2, "1,1", "Squeezed in at {cell}!")
+    'Squeezed in at 1,1!'
     """
-    return load_vasco_catalog().render(auto_message_key(constrained), variant, cell=cell).text
+    return message_text(auto_message_key(constrained), variant, cell=cell)
+
+
+def message_text(key: str, variant: str = "default", **values: Any) -> str:
+    """The catalog's message ``key`` in ``variant``; a variant that is not a wording of
+    the catalog is a study's own text (checked when the study was saved), filled in."""
+    catalog = load_vasco_catalog()
+    if variant in catalog.variants:
+        return catalog.render(key, variant, **values).text
+    try:
+        return variant.format(**values)
+    except (KeyError, IndexError, ValueError):
+        return catalog.render(key, "default", **values).text
+
+
+def forced_messages(events: Sequence[Any],
+                    variants: Mapping[str, str] | None = None) -> list[dict[str, str]]:
+    """The messages saying why the forced tiles of one action appeared, as the board shows
+    them: one per message key, in the order the tiles fell (the first tile's cell), each
+    in the tester's variant of it (``variants``: key → wording, a study's experiments).
+
+    >>> from engine.core import Event
+    >>> autos = [Event("auto", 1, ((0, 2),), {"tile": "ox*", "constrained": 2}),
+    ...          Event("auto", 1, ((1, 0),), {"tile": "ox*", "constrained": 2})]
+    >>> [(m["key"], m["variant"]) for m in forced_messages(autos, {"forced_gap": "formal"})]
+    [('forced_gap', 'formal')]
+    """
+    chosen = dict(variants or {})
+    out: dict[str, dict[str, str]] = {}
+    for event in events:
+        if event.kind != "auto" or not event.tiles:
+            continue
+        key = auto_message_key(int(event.data.get("constrained", 1)))
+        if key in out:
+            continue
+        variant = chosen.get(key, "default")
+        r, c = event.tiles[0]
+        out[key] = {"key": key, "variant": variant,
+                    "text": message_text(key, variant, cell=f"{r},{c}")}
+    return list(out.values())
 
 
 def pick_text(variant: str = "default", *, cell: str = "", count: int = 0) -> str:

@@ -27,14 +27,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import ClickResult
+from engine.core import ClickResult, Event
 from engine.players import make_player
 from engine.vasco.state import VascoState
-from playtest import services
+from playtest import runtime, services
 from playtest.games.play_step import (
     GamePlay,
     apply_stored,
@@ -45,7 +45,8 @@ from playtest.games.play_step import (
     replayed_play,
     way_on,
 )
-from playtest.games.vasco.messages import refusal_text
+from playtest.games.vasco.messages import forced_messages, refusal_text
+from playtest.storage import repository as repo
 
 SESSION_KEY = "vasco_play"
 
@@ -85,6 +86,8 @@ class VascoPlay(GamePlay):
     state: VascoState
     selection: tuple[str, ...] = ()
     refused_cell: str | None = None
+    # the number of actions after which the board's messages were last logged
+    messages_logged: int = -1
 
     @property
     def view_seats(self) -> tuple[str, ...]:
@@ -155,6 +158,29 @@ def _message(play: VascoPlay) -> str:
                         tiles_left=play.state.tiles_remaining)
 
 
+def _log_messages(tester: services.Tester, play: VascoPlay, events: Sequence[Event],
+                  variants: Mapping[str, str]) -> None:
+    """Log the board's messages of the last action (why its forced tiles appeared) once
+    per action, as ``message`` events with the tester's wording; a message an experiment
+    varies is then shown, so the tester's variant counts as exposed."""
+    number = len(play.actions)
+    if play.messages_logged == number:
+        return  # a rerun draws the same board
+    play.messages_logged = number
+    shown = forced_messages(events, variants)
+    if not shown:
+        return
+    sink = _sink(tester, play.game_id)
+    for index, props in enumerate(shown):
+        sink.log("message", {**props, "ms_visible": None},
+                 client_event_id=f"{play.game_id}:message:{number}:{index}")
+        experiment = tester.effective.varied.get(f"message:{props['key']}")
+        if experiment:
+            repo.log_exposure(runtime.database(), tester.code, experiment,
+                              tester.effective.variants[experiment],
+                              {"message": props["key"], "game_id": play.game_id})
+
+
 def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) -> None:
     """Draw the play step: the board, then (after the study's games) the way on."""
 
@@ -180,8 +206,11 @@ def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) ->
             _finish_if_over(tester, play)
 
         events = play.state.last_events
+        variants = tester.effective.message_variants
+        _log_messages(tester, play, events, variants)
         view = board_view(play.state, seats=play.view_seats, selection=play.selection,
-                          events=events, message=_message(play), refused=play.refused_cell)
+                          events=events, message=_message(play), refused=play.refused_cell,
+                          variants=variants)
         render_board(view, key=f"vasco-{play.game_id}", on_click=on_click)
         play.refusal, play.refused_cell = None, None  # a refusal is said once
         if not play.state.is_terminal():

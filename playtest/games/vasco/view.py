@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -29,7 +29,7 @@ from engine.core import Event
 from engine.vasco import VascoState, cell_name, parse_cell
 from engine.vasco.board import candidate_cells
 from engine.vasco.geometry import face, is_up
-from playtest.games.vasco.messages import auto_text, end_text, pick_text
+from playtest.games.vasco.messages import auto_message_key, auto_text, end_text, pick_text
 
 SEAT_WORDS = {1: "Red (O)", 2: "Blue (X)"}
 
@@ -84,12 +84,14 @@ def board_view(
     events: Sequence[Event] = (),
     message: str = "",
     refused: str | None = None,
+    variants: Mapping[str, str] | None = None,
 ) -> BoardView:
     """The view of ``state`` for a person playing the ``"human"`` seats.
 
     ``selection`` is the click selection held (a cell ``"r,c"``); ``events`` the last
     move's events (their ``auto`` tiles are animated in order, with why, in the
-    catalog's words); ``refused`` the cell of a click just refused (``message`` says why).
+    catalog's words); ``refused`` the cell of a click just refused (``message`` says why);
+    ``variants`` the tester's wording of each message a study's experiments vary.
     """
     tiles = tuple(
         {
@@ -123,10 +125,15 @@ def board_view(
             "r": e.tiles[0][0],
             "c": e.tiles[0][1],
             "state": e.data.get("tile", ""),
-            "why": auto_text(int(e.data.get("constrained", 1)), cell_name(e.tiles[0])),
+            "why": auto_text(
+                constrained, cell_name(e.tiles[0]),
+                (variants or {}).get(auto_message_key(constrained), "default"),
+            ),
             "order": i,
         }
-        for i, e in enumerate(x for x in events if x.kind == "auto")
+        for i, (e, constrained) in enumerate(
+            (x, int(x.data.get("constrained", 1))) for x in events if x.kind == "auto"
+        )
     )
     placed = next((cell_name(e.tiles[0]) for e in events if e.kind == "place"), None)
     left, pool = state.tiles_remaining, state.rules.pool
