@@ -29,8 +29,9 @@ MOVES = ("place", "move")
 @pytest.fixture(scope="module")
 def filled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Per game a database with its demo study and 10 simulated testers; a demo study
-    without an experiment (its board ignores highlighting) gets an A/A experiment on its
-    default rules, so the Experiments page has arms."""
+    without an experiment on the rules (none, or a message wording's, whose metrics are
+    the message's aftermath) has it replaced by an A/A experiment on its default rules,
+    so the Experiments page's first experiment has per-turn arms."""
     from playtest.storage.db import make_engine, upgrade
 
     made: dict[str, Path] = {}
@@ -39,7 +40,7 @@ def filled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         engine = make_engine(f"sqlite:///{path}")
         upgrade(engine)
         config = demo.game_demo_config(game)
-        if not config.experiments:
+        if not any(e.target == "rules" for e in config.experiments):
             rules = game_plugin(game).default_rules
             config = parse_study_config({**config.model_dump(mode="json"), "experiments": [
                 {"key": "same_rules", "target": "rules", "variants": {"a": rules, "b": rules}}]})
