@@ -13,7 +13,7 @@ seats are computer levels (:mod:`engine.players`), and sums them up in a
   statistics);
 - **the game's own section**: whatever a game adds through its :class:`BalanceHooks`
   (registered in ``engine/<game>/balance.py``); a game without hooks gets how often each
-  kind of engine event happens (:class:`EventRates`).
+  kind of engine event happens (:class:`CountRates`).
 
 Chance (dice, draws, deals) is sampled from ``state.chance_outcomes()`` with a numpy
 ``Generator`` that the simulator owns, seeded per game; the engine keeps no random
@@ -62,7 +62,7 @@ from engine.players import PlayerError, default_rules, levels, make_player
 __all__ = [
     "HOUSE",
     "BalanceHooks",
-    "EventRates",
+    "CountRates",
     "GameResult",
     "GameSection",
     "Interval",
@@ -263,7 +263,12 @@ class GameSection(Protocol):
 def rates(results: Sequence[GameResult], kinds: Sequence[str] | None = None
           ) -> dict[str, RuleRate]:
     """Per kind of count: mean per game, and share of games where it was above 0 (kinds
-    in ``kinds`` order when given, else in order of first appearance)."""
+    in ``kinds`` order when given, else in order of first appearance).
+
+    >>> r = GameResult(1, 9, "win", ("a", "b"), (("wall", 2),))
+    >>> rates([r, GameResult(None, 3, "draw", ("a", "b"), ())])
+    {'wall': RuleRate(per_game=1.0, games_share=0.5)}
+    """
     games = len(results)
     per_game = [dict(r.counts) for r in results]
     if kinds is None:
@@ -276,34 +281,83 @@ def rates(results: Sequence[GameResult], kinds: Sequence[str] | None = None
     return out
 
 
+def mean_interval(values: Sequence[float]) -> tuple[float, float]:
+    """95% t-interval of a mean (statsmodels' ``tconfint_mean``); NaN for fewer than two
+    values, the mean itself when they are all equal.
+
+    >>> [round(x, 3) for x in mean_interval([1, 2, 3, 4])]
+    [0.446, 4.554]
+    >>> mean_interval([2, 2, 2])
+    (2.0, 2.0)
+    """
+    if len(values) < 2:
+        return (math.nan, math.nan)
+    if min(values) == max(values):
+        return (float(values[0]), float(values[0]))
+    from statsmodels.stats.weightstats import DescrStatsW
+
+    low, high = DescrStatsW(np.asarray(values, dtype=float)).tconfint_mean(alpha=0.05)
+    return (float(low), float(high))
+
+
 @dataclass(frozen=True)
-class EventRates:
-    """How often each kind of engine event happened (the section of a game without its
-    own): ``to_dict()`` gives ``{"events": {kind: {"per_game", "games_share"}}}``."""
+class CountRates:
+    """How often each kind of count happened over a run: the section of a game without
+    its own (``key`` ``"events"``: every engine event kind), and the shape of a game's
+    own counts (its rules felt).
+
+    ``rates`` are in ``to_dict()`` (mean per game, share of games); ``intervals`` hold
+    each kind's 95% intervals for the page: the share of games (Wilson) and the mean
+    per game (t).
+    """
 
     rates: Mapping[str, RuleRate]
+    intervals: Mapping[str, tuple[Interval, tuple[float, float]]]
     key: str = "events"
     label: str = "event"
+    header: str = "event"
+    title: str = "How often each event happens"
+    definition: str = ("per_game: the mean number of times a game had the event (the "
+                       "engine's events: a placement, a removal, a draw of chance, ...); "
+                       "share_of_games: the share of the simulated games that had it at "
+                       "least once.")
+
+    @classmethod
+    def of(cls, results: Sequence[GameResult], kinds: Sequence[str] | None = None,
+           **texts: str) -> CountRates:
+        """The rates and intervals of ``results`` (see :func:`rates`)."""
+        found = rates(results, kinds)
+        per_game = [dict(r.counts) for r in results]
+        intervals = {}
+        for kind in found:
+            values = [c.get(kind, 0) for c in per_game]
+            intervals[kind] = (wilson(sum(1 for v in values if v), len(values)),
+                               mean_interval(values))
+        return cls(found, intervals, **texts)
 
     def to_dict(self) -> dict[str, Any]:
         return {self.key: {k: asdict(v) for k, v in self.rates.items()}}
 
     def text_lines(self) -> list[str]:
-        lines = ["", f"{self.label:<18}{'per game':>10}{'games':>9}"]
+        lines = ["", f"{self.header:<18}{'per game':>10}{'games':>9}"]
         for kind, rate in self.rates.items():
             lines.append(f"{kind:<18}{rate.per_game:>10.2f}{rate.games_share:>9.1%}")
         return lines
 
     def tables(self) -> list[SectionTable]:
         ranked = sorted(self.rates.items(), key=lambda item: -item[1].games_share)
-        rows = [{self.label: kind.replace("_", " "), "per_game": rate.per_game,
-                 "share_of_games": rate.games_share} for kind, rate in ranked]
+        rows = []
+        for kind, rate in ranked:
+            share, (mean_low, mean_high) = self.intervals[kind]
+            rows.append({self.label: kind.replace("_", " "), "per_game": rate.per_game,
+                         "per_game_ci95_low": mean_low, "per_game_ci95_high": mean_high,
+                         "share_of_games": rate.games_share, "ci95_low": share.low,
+                         "ci95_high": share.high})
         return [SectionTable(
-            key=self.key, title=f"How often each {self.label} happens",
-            definition=(f"per_game: the mean number of times a game had the {self.label}; "
-                        f"share_of_games: the share of the simulated games that had it at "
-                        "least once (counted from the engine's events)."),
-            rows=tuple(rows), percent=("share_of_games",),
+            key=self.key, title=self.title,
+            definition=(f"{self.definition} Intervals are 95%: per_game_ci95 a t-interval "
+                        "of the mean, ci95 a Wilson interval of the share."),
+            rows=tuple(rows), percent=("share_of_games", "ci95_low", "ci95_high"),
             chart=(self.label, "share_of_games", f"Share of games with the {self.label}"))]
 
 
@@ -363,9 +417,9 @@ class BalanceHooks:
         top = [s for s, r in enumerate(returns) if r >= best - 1e-12]
         if len(top) == len(returns):
             return None
-        if len(top) == 1:
-            return top[0] + 1
-        return HOUSE if all(s >= seats for s in top) else None
+        if all(s >= seats for s in top):
+            return HOUSE
+        return top[0] + 1 if len(top) == 1 else None
 
     def finish(self, state: State, moves: int, counts: dict[str, int]
                ) -> tuple[int, str, tuple[tuple[str, int], ...]]:
@@ -378,7 +432,7 @@ class BalanceHooks:
 
     def section(self, results: Sequence[GameResult]) -> GameSection:
         """The game's own statistics over the run."""
-        return EventRates(rates(results))
+        return CountRates.of(results)
 
 
 _HOOKS: dict[str, BalanceHooks] = {}
@@ -504,24 +558,30 @@ def levels_for(seats: Sequence[str], game: int, rotate: bool) -> tuple[str, ...]
     return tuple(seats[(s + shift) % n] for s in range(n))
 
 
-_Job = tuple[str, Any, tuple[str, ...], int, bool, int, int]
+_Job = tuple[str, Any, tuple[str, ...], int, bool, str, int, int]
+
+
+def game_seed(seed: int, part: str, number: int) -> int:
+    """The seed of game ``number`` of a run (of one part of the rules, if named)."""
+    return derive_seed(seed, "game", number) if not part else derive_seed(
+        seed, "part", part, "game", number)
 
 
 def _run_chunk(args: _Job) -> list[GameResult]:
-    game, rules, seats, seed, rotate, start, stop = args
+    game, rules, seats, seed, rotate, part, start, stop = args
     return [
-        play_game(game, rules, levels_for(seats, g, rotate), derive_seed(seed, "game", g))
+        play_game(game, rules, levels_for(seats, g, rotate), game_seed(seed, part, g))
         for g in range(start, stop)
     ]
 
 
 def play_games(game: str, rules: Any, seats: Sequence[str], seed: int, rotate: bool,
-               start: int, stop: int, workers: int = 1) -> list[GameResult]:
+               start: int, stop: int, workers: int = 1, part: str = "") -> list[GameResult]:
     """Games number ``start`` to ``stop - 1`` of a run, in game order (the same results
     whatever ``workers`` is, and whatever the run's total number of games)."""
     seats_t = tuple(seats)
     chunks = _chunks(start, stop, workers)
-    jobs: list[_Job] = [(game, rules, seats_t, seed, rotate, a, b) for a, b in chunks]
+    jobs: list[_Job] = [(game, rules, seats_t, seed, rotate, part, a, b) for a, b in chunks]
     if workers == 1 or len(jobs) <= 1:
         parts = [_run_chunk(j) for j in jobs]
     else:
@@ -575,14 +635,16 @@ def check(game: str, rules: Any, seats: Sequence[str], games: int, workers: int
 
 
 def simulate(game: str, rules: Any, seats: Sequence[str], games: int, seed: int,
-             workers: int = 1, rotate: bool = False) -> SimulationReport:
+             workers: int = 1, rotate: bool = False, part: str = "") -> SimulationReport:
     """Play ``games`` seeded games of ``game`` (rules: a preset name or rules object;
     None for the rules its levels are registered with) with computer ``seats``, and sum
-    them up. Raises :class:`SimulationError` (or RulesError) on bad parameters."""
+    them up (``part``: the name of the part of a study's rules these rules are, which
+    gives the games their own seeds). Raises :class:`SimulationError` (or RulesError) on
+    bad parameters."""
     seats_t = check(game, rules, seats, games, workers)
     rules = default_rules(game) if rules is None else rules
-    results = play_games(game, rules, seats_t, seed, rotate, 0, games, workers)
-    return summarise(game, rules, seats_t, rotate, seed, results)
+    results = play_games(game, rules, seats_t, seed, rotate, 0, games, workers, part)
+    return summarise(game, rules, seats_t, rotate, seed, results, part)
 
 
 def simulate_parts(game: str, rules: Any, seats: Sequence[str], games: int, seed: int,
@@ -594,8 +656,7 @@ def simulate_parts(game: str, rules: Any, seats: Sequence[str], games: int, seed
     rules = default_rules(game) if rules is None else rules
     out = []
     for label, part in hooks.parts(rules):
-        part_seed = derive_seed(seed, "part", label) if label else seed
-        out.append((label, simulate(game, part, seats, games, part_seed, workers, rotate)))
+        out.append((label, simulate(game, part, seats, games, seed, workers, rotate, label)))
     return tuple(out)
 
 
@@ -630,6 +691,7 @@ class SimulationReport:
     draw_rate: Interval = field(default_factory=lambda: wilson(0, 0))
     median_ci: tuple[float, float] = (0.0, 0.0)
     house: Interval | None = None
+    part: str = ""
 
     @property
     def first_seat_advantage(self) -> float:
@@ -670,18 +732,22 @@ class SimulationReport:
             f"{','.join(self.seats)}{' (rotated each game)' if self.rotate else ''}, "
             f"{self.games} games, seed {self.seed}",
             f"decided {self.decided}, draws {self.draws} ({_pct(self.draws, self.games)})",
-            "",
-            "first-seat advantage (seat 1's win share among decided games minus fair share):",
-            f"  seat 1 wins {_interval_text(self.first_seat)}, fair {self.first_seat_fair:.1%},"
-            f" advantage {self.first_seat_advantage:+.1%}",
-            *(
-                ["  (the seats hold different levels: use --rotate to measure the seat alone)"]
-                if len(set(self.seats)) > 1 and not self.rotate
-                else []
-            ),
-            "",
-            f"{'seat':<6}{'level':<10}{'wins':>8}{'share':>9}  95% interval",
         ]
+        if len(self.seats) > 1:  # one filled seat has no other seat to be fair to
+            lines += [
+                "",
+                "first-seat advantage (seat 1's win share among decided games minus fair "
+                "share):",
+                f"  seat 1 wins {_interval_text(self.first_seat)}, fair "
+                f"{self.first_seat_fair:.1%}, advantage {self.first_seat_advantage:+.1%}",
+                *(
+                    ["  (the seats hold different levels: use --rotate to measure the seat "
+                     "alone)"]
+                    if len(set(self.seats)) > 1 and not self.rotate
+                    else []
+                ),
+            ]
+        lines += ["", f"{'seat':<6}{'level':<10}{'wins':>8}{'share':>9}  95% interval"]
         for s, (level, i) in enumerate(zip(self.seats, self.seat_wins, strict=True), start=1):
             lvl = "(rotated)" if self.rotate else level
             lines.append(
@@ -723,7 +789,7 @@ def _interval_text(i: Interval) -> str:
 
 
 def summarise(game: str, rules: Any, seats: tuple[str, ...], rotate: bool, seed: int,
-              results: list[GameResult]) -> SimulationReport:
+              results: list[GameResult], part: str = "") -> SimulationReport:
     """Turn per-game results (in game order) into a report."""
     hooks = balance_hooks(game)
     g = _game(game, rules, len(seats))
@@ -764,5 +830,6 @@ def summarise(game: str, rules: Any, seats: tuple[str, ...], rotate: bool, seed:
         draw_rate=wilson(games - len(decided), games),
         median_ci=median_interval(lengths),
         house=wilson(house_wins, len(decided)) if has_house else None,
+        part=part,
     )
 

@@ -28,16 +28,13 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine.balance import (
     BalanceHooks,
+    CountRates,
     GameResult,
-    RuleRate,
-    SectionTable,
     derive_seed,
-    rates,
     register_balance,
 )
 from engine.core import CHANCE, EngineError, Event, Game, State
@@ -54,36 +51,19 @@ COUNTED: tuple[str, ...] = (*EVENT_KINDS, SUICIDE_OPTION)
 ROLLS = 1296
 
 
-@dataclass(frozen=True)
-class RulesFired:
-    """How often each rule is felt: ``{"rules_fired": {kind: {per_game, games_share}}}``."""
-
-    rates: dict[str, RuleRate]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"rules_fired": {k: asdict(v) for k, v in self.rates.items()}}
-
-    def text_lines(self) -> list[str]:
-        lines = ["", f"{'rule fired':<18}{'per game':>10}{'games':>9}"]
-        for kind, rate in self.rates.items():
-            lines.append(f"{kind:<18}{rate.per_game:>10.2f}{rate.games_share:>9.1%}")
-        return lines
-
-    def tables(self) -> list[SectionTable]:
-        ranked = sorted(self.rates.items(), key=lambda item: -item[1].games_share)
-        rows = [{"rule": kind.replace("_", " "), "per_game": rate.per_game,
-                 "share_of_games": rate.games_share} for kind, rate in ranked]
-        return [SectionTable(
-            key="rules", title="How often each rule is felt",
-            definition=(
-                "per_game: the mean number of times the rule fired in a game (a roll, a "
-                "placement, a capture, ...); share_of_games: the share of the simulated "
-                "games in which it fired at least once. suicide option: a rolled option "
-                "that was empty but would have been suicide for the roller. Easy against "
-                "easy uses the fast random playout, which does not count placements or "
-                "suicide options."),
-            rows=tuple(rows), percent=("share_of_games",),
-            chart=("rule", "share_of_games", "Share of games with the rule"))]
+#: The section's words: its JSON key and text header are the ones the simulator had.
+RULES_FIRED = {
+    "key": "rules_fired",
+    "label": "rule",
+    "header": "rule fired",
+    "title": "How often each rule is felt",
+    "definition": (
+        "per_game: the mean number of times the rule fired in a game (a roll, a "
+        "placement, a capture, ...); share_of_games: the share of the simulated games in "
+        "which it fired at least once. suicide option: a rolled option that was empty but "
+        "would have been suicide for the roller. Easy against easy plays the fast random "
+        "playout, which counts neither placements nor suicide options."),
+}
 
 
 class VapooshBalance(BalanceHooks):
@@ -153,8 +133,8 @@ class VapooshBalance(BalanceHooks):
                 outcome.reason if outcome is not None else "unknown",
                 tuple((k, counts.get(k, 0)) for k in COUNTED))
 
-    def section(self, results: Sequence[GameResult]) -> RulesFired:
-        return RulesFired(rates(results, COUNTED))
+    def section(self, results: Sequence[GameResult]) -> CountRates:
+        return CountRates.of(results, COUNTED, **RULES_FIRED)
 
 
 def _suicide_options(state: Any, events: list[Event]) -> int:
