@@ -331,8 +331,10 @@ class CountRates:
         intervals = {}
         for kind in found:
             values = [c.get(kind, 0) for c in per_game]
+            low, high = mean_interval(values)
+            # a count is never below 0 (the t-interval of a few 0/1 games can reach it)
             intervals[kind] = (wilson(sum(1 for v in values if v), len(values)),
-                               mean_interval(values))
+                               (max(0.0, low) if not math.isnan(low) else low, high))
         return cls(found, intervals, **texts)
 
     def to_dict(self) -> dict[str, Any]:

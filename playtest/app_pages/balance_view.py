@@ -183,8 +183,9 @@ def _length(report: SimulationReport, key: str) -> None:
     low, high = report.median_ci
     st.caption(
         f"{unit.capitalize()} per game: median {ln.median:g} (95% interval {low:g}–{high:g}, "
-        f"from the order statistics, assuming no distribution), longest {ln.maximum} of "
-        f"{report.games} simulated games. The chart counts the simulated games by length.")
+        f"from the order statistics, assuming no distribution); the longest of the "
+        f"{report.games} simulated games took {ln.maximum}. The chart counts the simulated "
+        "games by length.")
     plot(figures(report)["length"], f"{key}_length")
     st.caption("Why games ended: share of all games, with its 95% Wilson interval.")
     ends = tables(report)["ends"]
@@ -299,6 +300,7 @@ def parts_figure(frame: pd.DataFrame) -> go.Figure:
     fig.update_layout(title="Wins per part and level, 95% interval", barmode="group",
                       yaxis_tickformat=".0%", yaxis_title="share of decided games",
                       yaxis_range=[0, 1.05], legend_title_text="level",
+                      legend={"orientation": "h", "y": -0.15},  # a phone keeps the width
                       margin={"l": 60, "r": 20, "t": 60, "b": 50})
     return fig
 
@@ -335,15 +337,21 @@ def page(study_id: str, game: str, title: str, rules: Any, levels: tuple[str, ..
             "own computer players" + (f", on each of the {len(parts)} parts of the rules "
                                       f"({', '.join(label for label, _ in parts)})"
                                       if len(parts) > 1 else "") + ".")
+    default = _defaults(levels, allowed)
+    if st.session_state.get("bal_for") != study_id:
+        # the seats are the study's game's levels: a field kept from another study's game
+        # would name levels this game does not have
+        st.session_state["bal_for"] = study_id
+        st.session_state["bal_seats"] = default
     with st.form("balance"):
         label = ("Levels to compare (each plays the tester's seat)" if one_seat else
                  f"Seats ({allowed[0]}–{allowed[1]} computer levels, one per seat)"
                  if allowed[0] != allowed[1] else f"Seats ({allowed[0]} computer levels)")
-        chosen = st.text_input(label, _defaults(levels, allowed), key="bal_seats",
+        chosen = st.text_input(label, key="bal_seats",
                                help=f"Levels, easiest first: {', '.join(levels)}.")
-        games = st.number_input("Games", 1, 20000, DEFAULT_GAMES, step=10, key="bal_games",
-                                help="Per part of the rules and per level compared. The "
-                                     "hardest levels search and are slow: start small.")
+        games = st.number_input("Games", 1, 20000, DEFAULT_GAMES, step=10, key="bal_games")
+        st.caption("Games are per part of the rules and per level compared. The hardest "
+                   "levels search and are slow: start small, then run more.")
         seed = st.number_input("Seed", 0, 10**9, 1, key="bal_seed")
         rotate = False if one_seat else st.checkbox(
             "Rotate the seats every game", key="bal_rotate",

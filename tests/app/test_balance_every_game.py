@@ -98,3 +98,24 @@ def test_run_more_keeps_the_first_games_and_adds_as_many(db: Engine) -> None:
     before = int(first.split("decided ")[1].split(",")[0])
     after = int(at.text[0].value.split("decided ")[1].split(",")[0])
     assert before <= after <= before + GAMES
+
+
+def test_the_seats_follow_the_study_s_game_when_the_designer_switches_study(
+    db: Engine,
+) -> None:
+    demo.ensure_demo_study(db)
+    demo.ensure_game_demo_studies(db)
+    one, other = [g for g in GAME_NAMES if _one_seat(g)][0], DEFAULT_GAME
+    at = AppTest.from_file(PAGE_APP, default_timeout=240)
+    at.query_params["page"] = "balance"
+    at.session_state["designer_signed_in"] = True
+    at.session_state["study_id"] = _study_id(one)
+    at.run()
+    named = at.text_input(key="bal_seats").value.split(",")
+    assert set(named) <= set(game_plugin(one).ai_levels())
+    at.sidebar.selectbox(key="study_picker").set_value(_study_id(other)).run()
+    assert not at.exception, at.exception
+    named = at.text_input(key="bal_seats").value.split(",")
+    assert len(named) >= 2 and set(named) <= set(game_plugin(other).ai_levels())
+    at.button(key="FormSubmitter:balance-Simulate").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
