@@ -11,7 +11,16 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from test_designer_pages_seen import PASSWORD, SIZES, _expect_charts, _go, _settle, _sign_in
+from test_designer_pages_seen import (
+    PASSWORD,
+    SIZES,
+    _close_sidebar,
+    _expect_charts,
+    _go,
+    _settle,
+    _sidebar,
+    _sign_in,
+)
 
 from engine.balance import balance_hooks
 from playtest import auth, demo
@@ -34,6 +43,19 @@ def app(streamlit_app: Callable[..., Any], tmp_path_factory: pytest.TempPathFact
     return streamlit_app(APP, {"DATABASE_URL": url, auth.ENV_VAR: auth.hash_password(PASSWORD)})
 
 
+def _choose_study(page: Any, title: str, study: str) -> None:
+    """Pick the study by typing its title: typing "(demo)" could fuzzy-match
+    "(demo-dokusen)" too."""
+    chosen = _sidebar(page).locator("[data-testid=stSelectbox]").first.get_by_role("combobox")
+    if not chosen.input_value().endswith(f"({study})"):
+        chosen.click()
+        page.keyboard.type(title)
+        page.keyboard.press("Enter")
+        _settle(page)
+    expect(chosen).to_have_value(f"{title} ({study})")
+    _close_sidebar(page)
+
+
 def _one_seat(game: str) -> bool:
     allowed = balance_hooks(game).seat_range or game_plugin(game).seats
     return allowed[1] == 1
@@ -47,7 +69,8 @@ def test_the_balance_page_simulates_the_study_s_game(
 ) -> None:
     page = _sign_in(new_page, app, size)
     study = demo.DEMO_STUDY_ID if game == DEFAULT_GAME else f"{demo.DEMO_STUDY_ID}-{game}"
-    _go(page, "Balance", study)
+    _go(page, "Balance")
+    _choose_study(page, f"{game_plugin(game).title} demo study", study)
     expect(page.get_by_text(f"many games of {game_plugin(game).title}", exact=False)
            ).to_be_visible()
     games = page.get_by_role("spinbutton", name="Games")
