@@ -423,14 +423,13 @@ class BalanceHooks:
             return HOUSE
         return top[0] + 1 if len(top) == 1 else None
 
-    def finish(self, state: State, moves: int, counts: dict[str, int]
+    def finish(self, state: State, moves: int, counts: dict[str, int], winner: int | None
                ) -> tuple[int, str, tuple[tuple[str, int], ...]]:
-        """A finished (or capped) game's length, end reason and counts."""
+        """A finished (or capped) game's length, end reason and counts (``winner``: what
+        :meth:`winner` said, None for a draw or a capped game)."""
         if not state.is_terminal():
-            reason = "action_cap"
-        else:
-            reason = "draw" if self.winner(state, 0) is None else "win"
-        return moves, reason, tuple(counts.items())
+            return moves, "action_cap", tuple(counts.items())
+        return moves, "draw" if winner is None else "win", tuple(counts.items())
 
     def section(self, results: Sequence[GameResult]) -> GameSection:
         """The game's own statistics over the run."""
@@ -542,7 +541,7 @@ def play_game(game: str, rules: Any, levels: Sequence[str], seed: int) -> GameRe
         actions += 1
         hooks.observe(state, mover, events, counts)
     winner = hooks.winner(state, len(players)) if state.is_terminal() else None
-    length, reason, counted = hooks.finish(state, moves, counts)
+    length, reason, counted = hooks.finish(state, moves, counts, winner)
     return GameResult(winner, length, reason, levels, counted)
 
 

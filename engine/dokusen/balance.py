@@ -101,7 +101,7 @@ class DokusenBalance(BalanceHooks):
         assert isinstance(state, DokusenState)
         return computer_action(state, rng)
 
-    def finish(self, state: State, moves: int, counts: dict[str, int]
+    def finish(self, state: State, moves: int, counts: dict[str, int], winner: int | None
                ) -> tuple[int, str, tuple[tuple[str, int], ...]]:
         assert isinstance(state, DokusenState)
         outcome = state.outcome

@@ -126,7 +126,7 @@ class VapooshBalance(BalanceHooks):
     def winner(self, state: State, seats: int) -> int | None:
         return state.winner  # type: ignore[attr-defined]
 
-    def finish(self, state: State, moves: int, counts: dict[str, int]
+    def finish(self, state: State, moves: int, counts: dict[str, int], winner: int | None
                ) -> tuple[int, str, tuple[tuple[str, int], ...]]:
         outcome = state.outcome  # type: ignore[attr-defined]
         return (state.turns,  # type: ignore[attr-defined]

@@ -19,7 +19,7 @@ from engine.balance import (
     simulate_parts,
 )
 from engine.simulate import main
-from tests.engine import planted_game  # noqa: F401  (registers the planted game)
+from tests.engine import planted_game  # (importing it registers the planted game)
 from tests.engine.planted_game import NAME
 
 GOLDEN = Path(__file__).parent / "golden" / "simulate"
@@ -195,3 +195,20 @@ def test_the_command_names_its_game_and_refuses_an_unknown_one(
     assert parts["game"] == "dokusen" and [p["part"] for p in parts["parts"]] == ["S1", "S2"]
     assert main(["--game", "morris", "--seats", "easy,easy,easy", "--games", "2"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_a_game_past_the_hooks_action_cap_is_a_draw() -> None:
+    from engine.core import register_game
+    from engine.players import RandomPlayer, register_levels
+
+    capped = "test_planted_capped"
+    register_game(capped, lambda rules, players: planted_game.PlantedGame(rules))  # type: ignore[arg-type,return-value]
+    register_levels(capped, {"weak": RandomPlayer})
+
+    class Capped(balance.BalanceHooks):
+        max_actions = 3  # the planted game takes at least 5 actions
+
+    balance.register_balance(capped, Capped())
+    report = simulate(capped, None, ["weak", "weak"], 5, seed=1)
+    assert report.draws == 5 and report.end_reasons == {"action_cap": 5}
+    assert report.length.maximum <= 3
