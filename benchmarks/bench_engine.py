@@ -40,9 +40,12 @@ from statsmodels.stats.proportion import proportion_confint
 from engine.core import EngineError, make_game, sample_chance
 from engine.players import SearchPlayer, default_rules, level_factory, levels, make_player
 from engine.players.arena import MAX_ACTIONS, MatchResult, derive_seed, play_match
-from engine.simulate import LEVELS, OneLineParser, SimulationError, parse_rules, simulate
+from engine.simulate import OneLineParser, SimulationError, parse_rules, simulate
 from engine.vapoosh import Rules, VapooshGame, deal_preplaced
 from engine.vapoosh.playout import random_playout
+
+#: The computer levels of Vapoosh!, easiest first.
+LEVELS: tuple[str, ...] = levels("vapoosh")
 
 
 def playout_speed(rules: Rules, players: int, games: int, seed: int) -> dict[str, float]:
@@ -277,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         _check_args(args)
-        rules = parse_rules(args.rules)
+        rules = Rules.from_obj(parse_rules(args.rules))
         timed = _levels(args.levels)
         games = _games(args.game)
         pairs = {g: _pairs(args.pairs, levels(g)) if args.pairs else strength_pairs(g) for g in games}

@@ -24,12 +24,6 @@ REGISTRY = "playtest/games/registry.py"
 
 #: Files outside a game's folders that still name it: (game, path) -> why.
 KNOWN_OFFENDERS: dict[tuple[str, str], str] = {
-    # -- the computer players and the simulator, still Vapoosh's (the "players" helper's
-    #    generic players over the core API replace them)
-    ("vapoosh", "engine/simulate.py"): "the balance simulator plays Vapoosh only",
-    # -- demo data, the balance page and the services: still Vapoosh's, not yet chosen
-    #    through the registry
-    ("vapoosh", "playtest/app_pages/balance_view.py"): "the balance page's doctest",
     # -- frozen history
     ("vapoosh", "playtest/storage/migrations/versions/0003_games_name_their_game.py"):
         "frozen history: the game every older row was",

@@ -676,36 +676,9 @@ def balance_page() -> None:
     config, problem = _stored_config(study)
     if problem:
         return
-    if config.game != DEFAULT_GAME:
-        st.info(f"Balance simulations are not available for {game_plugin(config.game).title} "
-                "yet.")
-        return
-    st.write("Computer players play many games of this study's rules, so you can see how "
-             "often each rule is felt before testing it.")
-    with st.form("balance"):
-        seats = st.text_input("Seats (2–4 computer levels)", "medium,medium", key="bal_seats")
-        games = st.number_input("Games", 10, 20000, 500, step=100, key="bal_games")
-        seed = st.number_input("Seed", 0, 10**9, 1, key="bal_seed")
-        run = st.form_submit_button("Simulate")
-    if run:
-        from engine.simulate import SimulationError, simulate
-
-        try:
-            report = simulate(config.rules,
-                              [s.strip() for s in seats.split(",")], int(games), int(seed),
-                              workers=2)
-        except (SimulationError, EngineError, ValueError) as err:
-            st.error(str(err))
-            return
-        # Kept for this study, so the result stays while the designer reads and scrolls.
-        st.session_state["balance_report"] = (study.study_id, report)
-    kept = st.session_state.get("balance_report")
-    if not kept or kept[0] != study.study_id:
-        return
-    balance_view.draw(kept[1])
-    with st.expander("The same as text and JSON (to copy)"):
-        st.text(kept[1].to_text())
-        st.json(kept[1].to_dict(), expanded=False)
+    plugin = game_plugin(config.game)  # the study's game, through the registry
+    balance_view.page(study.study_id, plugin.name, plugin.title, config.rules,
+                      plugin.ai_levels(), plugin.seats)
 
 
 # -- report -------------------------------------------------------------------------------
