@@ -10,17 +10,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
-from test_designer_pages_seen import (
+from designer_flow import (
+    APP,
     PASSWORD,
     SIZES,
-    _close_sidebar,
-    _expect_charts,
-    _go,
-    _settle,
-    _sidebar,
-    _sign_in,
+    close_sidebar,
+    expect_charts,
+    go,
+    settle,
+    sidebar,
+    sign_in,
 )
+from playwright.sync_api import expect
 
 from engine.balance import balance_hooks
 from playtest import auth, demo
@@ -28,8 +29,6 @@ from playtest.games.registry import DEFAULT_GAME, GAME_NAMES, game_plugin
 from playtest.storage.db import make_engine, upgrade
 
 pytestmark = pytest.mark.browser
-
-APP = "playtest/app.py"
 
 
 @pytest.fixture(scope="module")
@@ -46,14 +45,14 @@ def app(streamlit_app: Callable[..., Any], tmp_path_factory: pytest.TempPathFact
 def _choose_study(page: Any, title: str, study: str) -> None:
     """Pick the study by typing its title: typing "(demo)" could fuzzy-match
     "(demo-dokusen)" too."""
-    chosen = _sidebar(page).locator("[data-testid=stSelectbox]").first.get_by_role("combobox")
+    chosen = sidebar(page).locator("[data-testid=stSelectbox]").first.get_by_role("combobox")
     if not chosen.input_value().endswith(f"({study})"):
         chosen.click()
         page.keyboard.type(title)
         page.keyboard.press("Enter")
-        _settle(page)
+        settle(page)
     expect(chosen).to_have_value(f"{title} ({study})")
-    _close_sidebar(page)
+    close_sidebar(page)
 
 
 def _one_seat(game: str) -> bool:
@@ -67,27 +66,30 @@ def test_the_balance_page_simulates_the_study_s_game(
     new_page: Callable[..., Any], app: Any, screenshot: Callable[[Any, str], Path],
     game: str, size: str,
 ) -> None:
-    page = _sign_in(new_page, app, size)
+    page = sign_in(new_page, app, size)
     study = demo.DEMO_STUDY_ID if game == DEFAULT_GAME else f"{demo.DEMO_STUDY_ID}-{game}"
-    _go(page, "Balance")
+    go(page, "Balance")
     _choose_study(page, f"{game_plugin(game).title} demo study", study)
     expect(page.get_by_text(f"many games of {game_plugin(game).title}", exact=False)
            ).to_be_visible()
     games = page.get_by_role("spinbutton", name="Games")
+    # The study's switch reruns the page: until that run is over the last study's form
+    # may still be drawn beside the new one.
+    expect(games).to_have_count(1)
     games.fill("6")
     games.press("Tab")  # committed before the form is sent
     page.get_by_role("button", name="Simulate").click()
-    _settle(page)
+    settle(page)
     expect(page.get_by_role("heading", name="How long games are")).to_be_visible(
         timeout=180_000)
     assert page.locator("[data-testid=stException]").count() == 0
     expect(page.get_by_role("button", name="Run 6 more games")).to_be_visible()
     if _one_seat(game):
         heading = page.get_by_role("heading", name="Who wins, per part and level")
-        _expect_charts(page, 4)  # per stage and level; one run's wins, events, length
+        expect_charts(page, 4)  # per stage and level; one run's wins, events, length
     else:
         heading = page.get_by_role("heading", name="Who wins", exact=True)
-        _expect_charts(page, 3)  # wins per seat, the game's own section, length
+        expect_charts(page, 3)  # wins per seat, the game's own section, length
     heading.scroll_into_view_if_needed()
     screenshot(page, f"balance-{game}-{size}")
     page.locator("[data-testid=stDataFrame]").first.scroll_into_view_if_needed()

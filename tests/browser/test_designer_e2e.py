@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from designer_flow import APP, PASSWORD, settle
 from playwright.sync_api import expect
 
 from playtest import auth, demo
@@ -16,8 +17,6 @@ from playtest.storage.db import make_engine, upgrade
 
 pytestmark = pytest.mark.browser
 
-APP = "playtest/app.py"
-PASSWORD = "a designer's secret"
 PAGES = ["Studies", "Overview", "Confusion", "Questionnaires", "Experiments", "Replay",
          "Balance", "Design plan"]
 
@@ -31,13 +30,6 @@ def app(streamlit_app: Callable[..., Any], tmp_path_factory: pytest.TempPathFact
     engine.dispose()
     return streamlit_app(APP, {"DATABASE_URL": url,
                                auth.ENV_VAR: auth.hash_password(PASSWORD)})
-
-
-def _settle(page: Any) -> None:
-    page.locator(
-        "[data-testid=stApp][data-test-script-state=notRunning]"
-        "[data-test-connection-state=CONNECTED]"
-    ).wait_for(timeout=60_000)
 
 
 def test_designer_signs_in_and_sees_every_page(
@@ -56,7 +48,7 @@ def test_designer_signs_in_and_sees_every_page(
     expect(page.get_by_text("Signed in as the designer.")).to_be_visible()
     for number, name in enumerate(PAGES, start=1):
         page.locator("[data-testid=stSidebarNav]").get_by_text(name, exact=True).click()
-        _settle(page)
+        settle(page)
         expect(page.locator("h1").filter(has_text=name.replace("Design plan", "UX design plan"))
                .first).to_be_visible(timeout=60_000)
         assert page.locator("[data-testid=stException]").count() == 0, name
@@ -80,11 +72,11 @@ def test_the_design_plan_downloads_as_markdown_html_and_json(
     page.get_by_role("button", name="Sign in").click()
     expect(page.get_by_text("Signed in as the designer.")).to_be_visible()
     page.locator("[data-testid=stSidebarNav]").get_by_text("Design plan", exact=True).click()
-    _settle(page)
+    settle(page)
     # The HTML (~5 MB) is made only when asked for.
     assert page.get_by_role("button", name="Download plan (HTML with charts)").count() == 0
     page.get_by_role("button", name="Prepare the plan as HTML with charts").click()
-    _settle(page)
+    settle(page)
     files: dict[str, str] = {}
     for label, suffix in (("Markdown", ".md"), ("HTML with charts", ".html"), ("JSON", ".json")):
         with page.expect_download(timeout=60_000) as pending:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from designer_flow import APP, PASSWORD, SIZES, expect_charts, go, settle, sign_in
 from playwright.sync_api import expect
 
 from playtest import auth, demo, services
@@ -23,9 +24,6 @@ from tests.app.games_of_every_kind import mixed_games
 
 pytestmark = pytest.mark.browser
 
-APP = "playtest/app.py"
-PASSWORD = "a designer's secret"
-SIZES = {"wide": (1280, 800), "phone": (360, 740)}
 KNOWN: dict[str, str] = {}  # filled by the app fixture
 
 
@@ -41,76 +39,16 @@ def app(streamlit_app: Callable[..., Any], tmp_path_factory: pytest.TempPathFact
     return streamlit_app(APP, {"DATABASE_URL": url, auth.ENV_VAR: auth.hash_password(PASSWORD)})
 
 
-def _settle(page: Any) -> None:
-    page.locator("[data-testid=stApp][data-test-script-state=notRunning]"
-                 "[data-test-connection-state=CONNECTED]").wait_for(timeout=60_000)
-
-
-def _sign_in(new_page: Callable[..., Any], app: Any, size: str) -> Any:
-    width, height = SIZES[size]
-    page = new_page(app, "", width=width, height=height)
-    page.get_by_label("Designer password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_text("Signed in as the designer.")).to_be_visible()
-    _settle(page)
-    return page
-
-
-def _sidebar(page: Any) -> Any:
-    """The sidebar, opened first where it is folded away (phones)."""
-    sidebar = page.locator("[data-testid=stSidebar]")
-    if not page.locator("[data-testid=stSidebarNav]").is_visible():
-        page.locator("[data-testid=stExpandSidebarButton]").click()
-        expect(page.locator("[data-testid=stSidebarNav]")).to_be_visible()
-    return sidebar
-
-
-def _close_sidebar(page: Any) -> None:
-    if page.viewport_size["width"] < 640 and page.locator(
-            "[data-testid=stSidebarNav]").is_visible():
-        page.locator("[data-testid=stSidebarCollapseButton] button").click()
-        expect(page.locator("[data-testid=stSidebarNav]")).to_be_hidden()
-
-
-def _go(page: Any, name: str, study: str | None = None) -> None:
-    sidebar = _sidebar(page)
-    sidebar.locator("[data-testid=stSidebarNav]").get_by_text(name, exact=True).click()
-    _settle(page)
-    if study is not None:
-        sidebar = _sidebar(page)
-        chosen = sidebar.locator("[data-testid=stSelectbox]").first.get_by_role("combobox")
-        expect(chosen).to_have_value(re.compile(r"\)$"))
-        if not chosen.input_value().endswith(f"({study})"):
-            # Typed, not clicked: on a phone the list can open under the sidebar.
-            chosen.click()
-            page.keyboard.type(f"({study})")
-            page.keyboard.press("Enter")
-            _settle(page)
-            expect(chosen).to_have_value(re.compile(rf"\({study}\)$"))
-    _close_sidebar(page)
-    assert page.locator("[data-testid=stException]").count() == 0, name
-
-
 def _charts(page: Any) -> int:
     return page.locator("[data-testid=stPlotlyChart]").count()
-
-
-def _expect_charts(page: Any, count: int) -> None:
-    """Plotly loads lazily: wait until ``count`` charts are drawn (their SVG is there)."""
-    expect(page.locator("[data-testid=stPlotlyChart] .main-svg >> nth=0")).to_be_visible(
-        timeout=60_000)
-    expect(page.locator("[data-testid=stPlotlyChart]")).to_have_count(count)
-    for chart in page.locator("[data-testid=stPlotlyChart]").all():
-        chart.scroll_into_view_if_needed()
-        expect(chart.locator(".main-svg").first).to_be_visible(timeout=60_000)
 
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_studies_page_counts_games_and_shows_the_new_link(
     new_page: Callable[..., Any], app: Any, screenshot: Callable[[Any, str], Path], size: str
 ) -> None:
-    page = _sign_in(new_page, app, size)
-    _go(page, "Studies")
+    page = sign_in(new_page, app, size)
+    go(page, "Studies")
     page.get_by_text("Mixed · mixed").click()
     mixed = page.locator("[data-testid=stExpander]").filter(has_text="Mixed · mixed")
     games = mixed.locator("[data-testid=stMetric]").filter(has_text="Games played out / started")
@@ -123,7 +61,7 @@ def test_studies_page_counts_games_and_shows_the_new_link(
     screenshot(page, f"h4-studies-counts-{size}")
     page.get_by_label("Title").last.fill(f"Made on a {size} screen")
     page.get_by_role("button", name="Create study").click()
-    _settle(page)
+    settle(page)
     expect(page.get_by_text(re.compile(r"Created study \w+"))).to_be_visible()
     link = page.locator("[data-testid=stCode]").last.inner_text().strip()
     assert re.fullmatch(r"http://[^/]+/\?study=\w+", link), link
@@ -134,28 +72,28 @@ def test_studies_page_counts_games_and_shows_the_new_link(
 def test_overview_questionnaires_and_balance(
     new_page: Callable[..., Any], app: Any, screenshot: Callable[[Any, str], Path], size: str
 ) -> None:
-    page = _sign_in(new_page, app, size)
-    _go(page, "Overview", "demo")
+    page = sign_in(new_page, app, size)
+    go(page, "Overview", "demo")
     expect(page.get_by_text("Games beyond the study's games per tester are optional",
                             exact=False)).to_be_visible()
-    _expect_charts(page, 1)
+    expect_charts(page, 1)
     expect(page.locator("[data-testid=stPlotlyChart]").get_by_text("game 2 (optional)")
            ).to_be_visible()
     page.get_by_role("heading", name="Overview").scroll_into_view_if_needed()
     screenshot(page, f"h4-overview-{size}")
     page.locator("[data-testid=stDataFrame]").first.scroll_into_view_if_needed()
     screenshot(page, f"h4-overview-table-{size}")
-    _go(page, "Questionnaires", "demo")
+    go(page, "Questionnaires", "demo")
     heading = page.get_by_role("heading", name="Expectation (pre) against experience (post)")
     heading.scroll_into_view_if_needed()
     expect(page.get_by_text("One pair per tester who answered both")).to_be_visible()
     screenshot(page, f"h4-questionnaires-{size}")
-    _go(page, "Balance", "demo")
+    go(page, "Balance", "demo")
     page.get_by_label("Games").fill("200")
     page.get_by_role("button", name="Simulate").click()
-    _settle(page)
+    settle(page)
     expect(page.get_by_role("heading", name="Who wins")).to_be_visible(timeout=120_000)
-    _expect_charts(page, 3)
+    expect_charts(page, 3)
     assert page.locator("[data-testid=stDataFrame]").count() >= 3
     page.get_by_role("heading", name="Who wins").scroll_into_view_if_needed()
     screenshot(page, f"h4-balance-{size}")
@@ -168,13 +106,13 @@ def test_overview_questionnaires_and_balance(
 def test_replay_labels_games_and_numbers_steps_like_the_slider(
     new_page: Callable[..., Any], app: Any, screenshot: Callable[[Any, str], Path], size: str
 ) -> None:
-    page = _sign_in(new_page, app, size)
-    _go(page, "Replay", "mixed")
+    page = sign_in(new_page, app, size)
+    go(page, "Replay", "mixed")
     tester = page.get_by_role("combobox", name="Tester")
     tester.click()
     page.keyboard.type(KNOWN["app_tester"])
     page.keyboard.press("Enter")
-    _settle(page)
+    settle(page)
     expect(tester).to_have_value(KNOWN["app_tester"])
     page.get_by_role("combobox", name="Game").click()
     expect(page.get_by_role("option")).to_have_count(3)
@@ -183,7 +121,7 @@ def test_replay_labels_games_and_numbers_steps_like_the_slider(
     assert any("left unfinished (abandoned" in o for o in options), options
     assert any("played out: seat" in o for o in options), options
     page.get_by_role("option").filter(has_text="restarted").click()
-    _settle(page)
+    settle(page)
     expect(page.get_by_text("This game: restarted (abandoned, does not count).")).to_be_visible()
     shown = page.get_by_test_id("stSliderThumbValue")
     caption = page.get_by_test_id("stCaptionContainer").get_by_text(
@@ -196,11 +134,11 @@ def test_replay_labels_games_and_numbers_steps_like_the_slider(
     expect(caption).to_have_text(re.compile(rf"^Step {total} of {total}: "))
     page.get_by_role("slider").focus()
     page.keyboard.press("Home")
-    _settle(page)
+    settle(page)
     expect(shown).to_have_text("1")
     expect(caption).to_have_text(re.compile(rf"^Step 1 of {total}: seat 1 \(tester\) rolled"))
     page.keyboard.press("ArrowRight")
-    _settle(page)
+    settle(page)
     expect(shown).to_have_text("2")
     expect(caption).to_have_text(re.compile(rf"^Step 2 of {total}: "))
     expect(board_line).to_have_text(re.compile(rf"^Step 2 of {total}: "))
@@ -211,10 +149,10 @@ def test_replay_labels_games_and_numbers_steps_like_the_slider(
 def test_an_empty_study_says_no_data_yet_on_every_page(
     new_page: Callable[..., Any], app: Any, screenshot: Callable[[Any, str], Path], size: str
 ) -> None:
-    page = _sign_in(new_page, app, size)
+    page = sign_in(new_page, app, size)
     for name in ("Overview", "Confusion", "Questionnaires", "Experiments", "Replay",
                  "Design plan"):
-        _go(page, name, "empty")
+        go(page, name, "empty")
         title = "UX design plan" if name == "Design plan" else name
         expect(page.locator("h1").filter(has_text=title.replace("Confusion",
                                                                "Confusion points")).first
@@ -238,7 +176,7 @@ def test_after_an_adult_at_consent_the_survey_asks_no_child_questions(
     page.get_by_text("I have read the above and I agree to take part.").click()
     page.get_by_role("button", name="I agree").click()
     page.wait_for_url(re.compile(r".*\?p=.*"), timeout=30_000)
-    _settle(page)
+    settle(page)
     expect(page.get_by_text("How old are you?")).to_be_visible()
     body = page.locator("[data-testid=stMain]").inner_text()
     for child_answer in ("A child player", "under 6", "I am…", "A parent or carer"):

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from designer_flow import APP, PASSWORD, SIZES, expect_charts, go, sign_in
 from playwright.sync_api import expect
-from test_designer_pages_seen import PASSWORD, SIZES, _expect_charts, _go, _sign_in
 
 from analytics.games.dokusen import stage_summary
 from playtest import auth, demo, services
@@ -27,7 +27,6 @@ from playtest.study_data import load_bundle
 
 pytestmark = pytest.mark.browser
 
-APP = "playtest/app.py"
 COURSE = ["S1", "S2", "S3", "S4", "S5", "S6", "S7"]
 KNOWN: dict[str, Any] = {}
 
@@ -57,8 +56,8 @@ def test_confusion_page_shows_stages_and_dokusen_confusion_points(
 ) -> None:
     # the simulated testers got past the first stage: the table has several rows
     assert KNOWN["stages"][:3] == ["S1", "S2", "S3"]
-    page = _sign_in(new_page, app, size)
-    _go(page, "Confusion", "dk")
+    page = sign_in(new_page, app, size)
+    go(page, "Confusion", "dk")
     expect(page.get_by_text("Per stage: win rate, rounds, fresh flips").first).to_be_visible(
         timeout=60_000)
     expect(page.get_by_text("First-attempt win rate: among testers whose first game",
@@ -69,7 +68,7 @@ def test_confusion_page_shows_stages_and_dokusen_confusion_points(
     points = page.locator("[data-testid=stDataFrame]").first
     points.scroll_into_view_if_needed()
     screenshot(page, f"dokusen-designer-confusion-{size}")
-    _expect_charts(page, 2)  # refused clicks by reason; per-stage rates with intervals
+    expect_charts(page, 2)  # refused clicks by reason; per-stage rates with intervals
     page.get_by_text("Per stage: win rate, rounds, fresh flips").first.scroll_into_view_if_needed()
     screenshot(page, f"dokusen-designer-stages-{size}")
     stages_table = page.locator("[data-testid=stDataFrame]").filter(
@@ -86,10 +85,10 @@ def test_confusion_page_shows_stages_and_dokusen_confusion_points(
 def test_plan_lists_dokusen_points_and_stages(
     new_page: Callable[..., Any], app: Any, screenshot: Callable[[Any, str], Path], size: str
 ) -> None:
-    page = _sign_in(new_page, app, size)
-    _go(page, "Design plan", "dk")
+    page = sign_in(new_page, app, size)
+    go(page, "Design plan", "dk")
     expect(page.get_by_text("Ranked confusion points").first).to_be_visible(timeout=60_000)
     screenshot(page, f"dokusen-designer-plan-{size}")
-    _go(page, "Experiments", "dk")
+    go(page, "Experiments", "dk")
     expect(page.get_by_text("s4_limit", exact=False).first).to_be_visible(timeout=60_000)
     screenshot(page, f"dokusen-designer-experiments-{size}")

@@ -5,12 +5,12 @@ artifacts/screenshots/game-demo-*)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from designer_flow import APP, PASSWORD, SIZES, go, settle, sign_in
 from playwright.sync_api import expect
 
 from playtest import auth, demo
@@ -19,9 +19,6 @@ from playtest.storage.db import make_engine, upgrade
 
 pytestmark = pytest.mark.browser
 
-APP = "playtest/app.py"
-PASSWORD = "a designer's secret"
-SIZES = {"wide": (1280, 800), "phone": (360, 740)}
 OTHER_STUDIES = [f"{demo.DEMO_STUDY_ID}-{p.name}" for p in games()[1:]]
 
 
@@ -36,52 +33,18 @@ def app(streamlit_app: Callable[..., Any], tmp_path_factory: pytest.TempPathFact
     return streamlit_app(APP, {"DATABASE_URL": url, auth.ENV_VAR: auth.hash_password(PASSWORD)})
 
 
-def _settle(page: Any) -> None:
-    page.locator("[data-testid=stApp][data-test-script-state=notRunning]"
-                 "[data-test-connection-state=CONNECTED]").wait_for(timeout=90_000)
-
-
-def _sidebar(page: Any) -> Any:
-    sidebar = page.locator("[data-testid=stSidebar]")
-    if not page.locator("[data-testid=stSidebarNav]").is_visible():
-        page.locator("[data-testid=stExpandSidebarButton]").click()
-        expect(page.locator("[data-testid=stSidebarNav]")).to_be_visible()
-    return sidebar
-
-
-def _go(page: Any, name: str, study: str) -> None:
-    _sidebar(page).locator("[data-testid=stSidebarNav]").get_by_text(name, exact=True).click()
-    _settle(page)
-    chosen = _sidebar(page).locator("[data-testid=stSelectbox]").first.get_by_role("combobox")
-    expect(chosen).to_have_value(re.compile(r"\)$"))
-    if not chosen.input_value().endswith(f"({study})"):
-        chosen.click()
-        page.keyboard.type(f"({study})")
-        page.keyboard.press("Enter")
-        _settle(page)
-        expect(chosen).to_have_value(re.compile(rf"\({study}\)$"))
-    if page.viewport_size["width"] < 640:
-        page.locator("[data-testid=stSidebarCollapseButton] button").click()
-        expect(page.locator("[data-testid=stSidebarNav]")).to_be_hidden()
-
-
 @pytest.mark.parametrize("size", list(SIZES))
 def test_each_game_s_demo_dashboard_is_filled(
     new_page: Callable[..., Any], app: Any, screenshot: Callable[[Any, str], Path], size: str
 ) -> None:
-    width, height = SIZES[size]
-    page = new_page(app, "", width=width, height=height)
-    page.get_by_label("Designer password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_text("Signed in as the designer.")).to_be_visible()
-    _settle(page)
+    page = sign_in(new_page, app, size)
     for study in OTHER_STUDIES:
-        _go(page, "Overview", study)
+        go(page, "Overview", study)
         expect(page.locator("[data-testid=stPlotlyChart]").first).to_be_visible(timeout=90_000)
         expect(page.get_by_text("no tester has taken part", exact=False)).to_have_count(0)
         assert page.locator("[data-testid=stException]").count() == 0, study
         screenshot(page, f"game-demo-{study}-overview-{size}")
-        _go(page, "Confusion", study)
+        go(page, "Confusion", study)
         assert page.locator("[data-testid=stException]").count() == 0, study
         expect(page.get_by_text("no tester has taken part", exact=False)).to_have_count(0)
         screenshot(page, f"game-demo-{study}-confusion-{size}")
@@ -100,13 +63,9 @@ def test_the_demo_experiments_are_shown_with_numbers(
 ) -> None:
     """The Experiments page of the Vasco and Dokusen demo studies at 1280×800: the
     experiment's verdict, its testers per arm, the metrics table and the effect chart."""
-    page = new_page(app, "", width=1280, height=800)
-    page.get_by_label("Designer password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_text("Signed in as the designer.")).to_be_visible()
-    _settle(page)
+    page = sign_in(new_page, app)
     for study, (heading, arms) in EXPERIMENTS.items():
-        _go(page, "Experiments", study)
+        go(page, "Experiments", study)
         expect(page.get_by_role("heading", name=heading)).to_be_visible(timeout=90_000)
         expect(page.get_by_text("This study has no experiments")).to_have_count(0)
         for arm in arms:  # this study's arms, not the last page's elements still shown
@@ -114,7 +73,7 @@ def test_the_demo_experiments_are_shown_with_numbers(
                 has_text=f"Testers with {arm}")).to_have_count(1, timeout=90_000)
             expect(page.locator("[data-testid=stDataFrame]").first).to_contain_text(
                 f"{arm} (n)")
-        _settle(page)
+        settle(page)
         expect(page.locator("[data-testid=stPlotlyChart]").first).to_be_visible()
         assert page.locator("[data-testid=stException]").count() == 0, study
         screenshot(page, f"game-demo-{study}-experiments-wide")

@@ -10,17 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from designer_flow import APP, PASSWORD, SIZES, expect_charts, go, sign_in
 from playwright.sync_api import expect
 
 from playtest import auth
 from playtest.storage.db import make_engine, upgrade
 from playtest.storage.exchange import import_jsonl
-from tests.browser.test_designer_pages_seen import SIZES, _expect_charts, _go, _sign_in
 
 pytestmark = pytest.mark.browser
 
-APP = "playtest/app.py"
-PASSWORD = "a designer's secret"
 
 
 @pytest.fixture(scope="module")
@@ -54,12 +52,12 @@ def app(streamlit_app: Callable[..., Any], tmp_path_factory: pytest.TempPathFact
 def test_the_morris_confusion_page_shows_the_board_of_points(
     new_page: Callable[..., Any], app: Any, screenshot: Callable[[Any, str], Path], size: str
 ) -> None:
-    page = _sign_in(new_page, app, size)
-    _go(page, "Confusion", "planted-morris")
+    page = sign_in(new_page, app, size)
+    go(page, "Confusion", "planted-morris")
     expect(page.get_by_role("heading", name="Clicks per point")).to_be_visible()
     expect(page.get_by_role("heading", name="Wall and removal hesitation")).to_be_visible()
     assert page.get_by_role("heading", name="Hardest multiplication facts").count() == 0
-    _expect_charts(page, 3)  # refused clicks by reason, points, hesitation
+    expect_charts(page, 3)  # refused clicks by reason, points, hesitation
     # the points table (a canvas grid: its cells are in the page, drawn on the canvas)
     expect(page.get_by_text("Rule not understood: occupied").first).to_be_attached()
     page.get_by_role("heading", name="Clicks per point").scroll_into_view_if_needed()

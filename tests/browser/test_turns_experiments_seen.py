@@ -5,12 +5,12 @@ values for both arms (screenshots artifacts/screenshots/turns-experiments-*)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from designer_flow import APP, PASSWORD, SIZES, go, sign_in
 from playwright.sync_api import expect
 
 from analytics.game_analytics import load
@@ -19,9 +19,6 @@ from playtest.storage.db import make_engine, upgrade
 
 pytestmark = pytest.mark.browser
 
-APP = "playtest/app.py"
-PASSWORD = "a designer's secret"
-SIZES = {"wide": (1280, 800), "phone": (360, 740)}
 GAME = "morris"
 STUDY = f"{demo.DEMO_STUDY_ID}-{GAME}"
 
@@ -37,42 +34,12 @@ def app(streamlit_app: Callable[..., Any], tmp_path_factory: pytest.TempPathFact
     return streamlit_app(APP, {"DATABASE_URL": url, auth.ENV_VAR: auth.hash_password(PASSWORD)})
 
 
-def _settle(page: Any) -> None:
-    page.locator("[data-testid=stApp][data-test-script-state=notRunning]"
-                 "[data-test-connection-state=CONNECTED]").wait_for(timeout=90_000)
-
-
-def _sidebar(page: Any) -> Any:
-    sidebar = page.locator("[data-testid=stSidebar]")
-    if not page.locator("[data-testid=stSidebarNav]").is_visible():
-        page.locator("[data-testid=stExpandSidebarButton]").click()
-        expect(page.locator("[data-testid=stSidebarNav]")).to_be_visible()
-    return sidebar
-
-
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_experiments_page_says_what_a_turn_is(
     new_page: Callable[..., Any], app: Any, screenshot: Callable[[Any, str], Path], size: str
 ) -> None:
-    width, height = SIZES[size]
-    page = new_page(app, "", width=width, height=height)
-    page.get_by_label("Designer password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_text("Signed in as the designer.")).to_be_visible()
-    _settle(page)
-    _sidebar(page).locator("[data-testid=stSidebarNav]").get_by_text(
-        "Experiments", exact=True).click()
-    _settle(page)
-    chosen = _sidebar(page).locator("[data-testid=stSelectbox]").first.get_by_role("combobox")
-    if not chosen.input_value().endswith(f"({STUDY})"):
-        chosen.click()
-        page.keyboard.type(f"({STUDY})")
-        page.keyboard.press("Enter")
-        _settle(page)
-        expect(chosen).to_have_value(re.compile(rf"\({STUDY}\)$"))
-    if width < 640:
-        page.locator("[data-testid=stSidebarCollapseButton] button").click()
-        expect(page.locator("[data-testid=stSidebarNav]")).to_be_hidden()
+    page = sign_in(new_page, app, size)
+    go(page, "Experiments", STUDY)
     definition = load(GAME).turns.definition
     caption = page.get_by_text(definition[:60], exact=False)
     expect(caption).to_be_visible(timeout=90_000)

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from designer_flow import SIZES, expect_charts, go, sign_in
 from playwright.sync_api import expect
 
-from tests.browser.test_designer_pages_seen import SIZES, _expect_charts, _go, _sign_in
 from tests.browser.test_designer_pages_seen import app as app  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.browser
@@ -22,12 +22,12 @@ def test_the_vapoosh_confusion_page_draws_its_games_charts(
     new_page: Callable[..., Any], app: Any, screenshot: Callable[[Any, str], Path],  # noqa: F811
     size: str
 ) -> None:
-    page = _sign_in(new_page, app, size)
-    _go(page, "Confusion", "demo")
+    page = sign_in(new_page, app, size)
+    go(page, "Confusion", "demo")
     expect(page.get_by_role("heading", name="Hardest multiplication facts")).to_be_visible()
     assert page.get_by_role("heading", name="Clicks per point").count() == 0
     # by class, by rule reason, the two 12×12 boards, the facts
-    _expect_charts(page, 5)
+    expect_charts(page, 5)
     boxes = [chart.bounding_box() for chart in
              page.locator("[data-testid=stPlotlyChart]").all()[:2]]
     assert boxes[0] and boxes[1]

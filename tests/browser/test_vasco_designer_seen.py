@@ -16,16 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from designer_flow import APP, PASSWORD, expect_charts, go, settle
 from playwright.sync_api import expect
-from test_designer_pages_seen import _expect_charts, _go, _settle
 
 from playtest import auth, demo
 from playtest.storage.db import make_engine, upgrade
 
 pytestmark = pytest.mark.browser
 
-APP = "playtest/app.py"
-PASSWORD = "a designer's secret"
 STUDY = f"{demo.DEMO_STUDY_ID}-vasco"
 
 
@@ -45,7 +43,7 @@ def _signed_in(new_page: Callable[..., Any], app: Any) -> Any:
     page.get_by_label("Designer password").fill(PASSWORD)
     page.get_by_role("button", name="Sign in").click()
     expect(page.get_by_text("Signed in as the designer.")).to_be_visible()
-    _settle(page)
+    settle(page)
     return page
 
 
@@ -61,16 +59,16 @@ def test_a_vasco_study_on_the_designer_pages(
 ) -> None:
     page = _signed_in(new_page, app)
 
-    _go(page, "Overview", STUDY)
+    go(page, "Overview", STUDY)
     expect(page.get_by_role("heading", name="Overview")).to_be_visible()
     _shoot_at(page, screenshot, "vasco-designer-overview", "Overview")
 
-    _go(page, "Confusion", STUDY)
+    go(page, "Confusion", STUDY)
     expect(page.get_by_role("heading", name="Refused clicks by reason")).to_be_visible()
     expect(page.get_by_role("heading", name="Forced-cascade surprise")).to_be_visible()
     expect(page.get_by_text("Occasions: every tile a tester placed", exact=False)).to_be_visible()
     expect(page.get_by_text("Newcombe's 95 % interval", exact=False)).to_be_visible()
-    _expect_charts(page, 2)
+    expect_charts(page, 2)
     ranked = page.locator("[data-testid=stDataFrame]").first
     expect(ranked).to_be_visible()
     _shoot_at(page, screenshot, "vasco-designer-confusion", "Confusion points")
@@ -79,14 +77,14 @@ def test_a_vasco_study_on_the_designer_pages(
     page.locator("[data-testid=stPlotlyChart]").nth(1).scroll_into_view_if_needed()
     page.screenshot(path=str(screenshot(page, "vasco-designer-surprise-chart")))
 
-    _go(page, "Questionnaires", STUDY)
+    go(page, "Questionnaires", STUDY)
     _shoot_at(page, screenshot, "vasco-designer-questionnaires", "Questionnaires")
 
-    _go(page, "Experiments", STUDY)
+    go(page, "Experiments", STUDY)
     _shoot_at(page, screenshot, "vasco-designer-experiments", "Experiments")
 
-    _go(page, "Design plan", STUDY)
-    _settle(page)
+    go(page, "Design plan", STUDY)
+    settle(page)
     expect(page.get_by_text("Rule not understood:", exact=False).first).to_be_visible()
     _shoot_at(page, screenshot, "vasco-designer-plan", "Ranked confusion points")
     for heading in ("Refused clicks by reason", "Forced-cascade surprise"):

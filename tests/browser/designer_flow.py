@@ -1,0 +1,83 @@
+"""What the designer-page browser tests share: signing in, the sidebar (folded away on
+phones), going to a page of a chosen study, and waiting for Plotly's lazily drawn charts.
+
+Import it by name (``from designer_flow import go``), as ``study_flow``: pytest puts this
+folder on ``sys.path`` for the tests in it (tests/ has no ``__init__.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from playwright.sync_api import expect
+
+APP = "playtest/app.py"
+PASSWORD = "a designer's secret"
+SIZES = {"wide": (1280, 800), "phone": (360, 740)}
+
+
+def settle(page: Any) -> None:
+    """Wait until the app's current run is over and the browser is connected (designer
+    pages read whole studies: a first render on a busy machine may take a minute)."""
+    page.locator("[data-testid=stApp][data-test-script-state=notRunning]"
+                 "[data-test-connection-state=CONNECTED]").wait_for(timeout=90_000)
+
+
+def sign_in(new_page: Callable[..., Any], app: Any, size: str = "wide") -> Any:
+    """A new page of ``app`` at one of :data:`SIZES`, signed in with :data:`PASSWORD`."""
+    width, height = SIZES[size]
+    page = new_page(app, "", width=width, height=height)
+    page.get_by_label("Designer password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_text("Signed in as the designer.")).to_be_visible()
+    settle(page)
+    return page
+
+
+def sidebar(page: Any) -> Any:
+    """The sidebar, opened first where it is folded away (phones)."""
+    bar = page.locator("[data-testid=stSidebar]")
+    if not page.locator("[data-testid=stSidebarNav]").is_visible():
+        page.locator("[data-testid=stExpandSidebarButton]").click()
+        expect(page.locator("[data-testid=stSidebarNav]")).to_be_visible()
+    return bar
+
+
+def close_sidebar(page: Any) -> None:
+    """Fold the sidebar away on a phone, where it covers the page."""
+    if page.viewport_size["width"] < 640 and page.locator(
+            "[data-testid=stSidebarNav]").is_visible():
+        page.locator("[data-testid=stSidebarCollapseButton] button").click()
+        expect(page.locator("[data-testid=stSidebarNav]")).to_be_hidden()
+
+
+def go(page: Any, name: str, study: str | None = None) -> None:
+    """Open the page ``name`` from the sidebar, of study ``study`` (its id) if given."""
+    bar = sidebar(page)
+    bar.locator("[data-testid=stSidebarNav]").get_by_text(name, exact=True).click()
+    settle(page)
+    if study is not None:
+        chosen = sidebar(page).locator("[data-testid=stSelectbox]").first.get_by_role(
+            "combobox")
+        expect(chosen).to_have_value(re.compile(r"\)$"))
+        if not chosen.input_value().endswith(f"({study})"):
+            # Typed, not clicked: on a phone the list can open under the sidebar.
+            chosen.click()
+            page.keyboard.type(f"({study})")
+            page.keyboard.press("Enter")
+            settle(page)
+            expect(chosen).to_have_value(re.compile(rf"\({study}\)$"))
+    close_sidebar(page)
+    assert page.locator("[data-testid=stException]").count() == 0, name
+
+
+def expect_charts(page: Any, count: int) -> None:
+    """Plotly loads lazily: wait until ``count`` charts are drawn (their SVG is there)."""
+    expect(page.locator("[data-testid=stPlotlyChart] .main-svg >> nth=0")).to_be_visible(
+        timeout=60_000)
+    expect(page.locator("[data-testid=stPlotlyChart]")).to_have_count(count)
+    for chart in page.locator("[data-testid=stPlotlyChart]").all():
+        chart.scroll_into_view_if_needed()
+        expect(chart.locator(".main-svg").first).to_be_visible(timeout=60_000)
