@@ -5,8 +5,6 @@ more" extending the run with the same first games."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 import pytest
 from sqlalchemy.engine import Engine
@@ -15,8 +13,8 @@ from streamlit.testing.v1 import AppTest
 from engine.balance import balance_hooks
 from playtest import demo
 from playtest.games.registry import DEFAULT_GAME, GAME_NAMES, game_plugin
+from tests.app.designer_support import PAGE_APP, designer_page
 
-PAGE_APP = str(Path(__file__).parent / "apps" / "designer_page.py")
 GAMES = 6
 
 
@@ -25,12 +23,7 @@ def _study_id(game: str) -> str:
 
 
 def _simulated(game: str) -> AppTest:
-    at = AppTest.from_file(PAGE_APP, default_timeout=240)
-    at.query_params["page"] = "balance"
-    at.session_state["designer_signed_in"] = True
-    at.session_state["study_id"] = _study_id(game)
-    at.run()
-    assert not at.exception, at.exception
+    at = designer_page("balance", _study_id(game), timeout=240)
     at.number_input(key="bal_games").set_value(GAMES)
     at.button(key="FormSubmitter:balance-Simulate").click().run()
     assert not at.exception, at.exception

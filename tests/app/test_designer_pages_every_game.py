@@ -7,13 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from playtest import demo
 from playtest.games.registry import DEFAULT_GAME, GAME_NAMES, game_plugin
 from playtest.storage import repository as repo
+from tests.app.designer_support import designer_page, use_copy
 
-PAGE_APP = str(Path(__file__).parent / "apps" / "designer_page.py")
 PAGES = ["overview", "confusion", "questionnaires", "experiments", "replay", "balance",
          "report"]
 OTHER_GAMES = [name for name in GAME_NAMES if name != DEFAULT_GAME]
@@ -42,16 +41,8 @@ def test_every_designer_page_renders_each_game_s_filled_demo_study(
     filled: dict[str, Path], game: str, page: str, tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    copy = tmp_path / "playtest.sqlite"
-    copy.write_bytes(filled[game].read_bytes())
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{copy}")
-    monkeypatch.chdir(tmp_path)
-    at = AppTest.from_file(PAGE_APP, default_timeout=90)
-    at.query_params["page"] = page
-    at.session_state["designer_signed_in"] = True
-    at.session_state["study_id"] = f"{demo.DEMO_STUDY_ID}-{game}"
-    at.run()
-    assert not at.exception, at.exception
+    use_copy(filled[game], tmp_path, monkeypatch)
+    at = designer_page(page, f"{demo.DEMO_STUDY_ID}-{game}")
     assert at.sidebar.selectbox(key="study_picker").value == f"{demo.DEMO_STUDY_ID}-{game}"
     shown = "\n".join(str(e.value) for e in [*at.markdown, *at.info, *at.caption, *at.warning])
     assert "no tester has taken part" not in shown

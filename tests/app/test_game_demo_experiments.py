@@ -38,8 +38,8 @@ from playtest.study_config import (
 )
 from playtest.study_snapshot import load_prepared
 from tests.app.conftest import APP
+from tests.app.designer_support import designer_page, use_copy
 
-PAGE_APP = str(Path(__file__).parent / "apps" / "designer_page.py")
 TESTERS = demo.GAME_DEMO_TESTERS
 #: game → (experiment key, its target, its variants in the study's order)
 EXPECTED = {
@@ -92,16 +92,8 @@ def test_the_experiments_page_shows_the_demo_experiment_with_numbers(
     filled: dict[str, Path], game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     key, target, variants = EXPECTED[game]
-    copy = tmp_path / "playtest.sqlite"
-    copy.write_bytes(filled[game].read_bytes())
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{copy}")
-    monkeypatch.chdir(tmp_path)
-    at = AppTest.from_file(PAGE_APP, default_timeout=120)
-    at.query_params["page"] = "experiments"
-    at.session_state["designer_signed_in"] = True
-    at.session_state["study_id"] = f"{demo.DEMO_STUDY_ID}-{game}"
-    at.run()
-    assert not at.exception, at.exception
+    use_copy(filled[game], tmp_path, monkeypatch)
+    at = designer_page("experiments", f"{demo.DEMO_STUDY_ID}-{game}", timeout=120)
     assert [h.value for h in at.subheader] == [f"{key} · {target}"]
     shown = "\n".join(str(e.value) for e in [*at.info, *at.success, *at.warning])
     assert "has no experiments" not in shown

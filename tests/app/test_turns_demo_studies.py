@@ -9,7 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from analytics import derive
 from analytics.game_analytics import load, turn_definition
@@ -18,8 +17,8 @@ from playtest import demo, services
 from playtest.games.registry import DEFAULT_GAME, GAME_NAMES, game_plugin
 from playtest.study_config import parse_study_config
 from playtest.study_snapshot import load_prepared
+from tests.app.designer_support import designer_page, use_copy
 
-PAGE_APP = str(Path(__file__).parent / "apps" / "designer_page.py")
 OTHER_GAMES = [name for name in GAME_NAMES if name != DEFAULT_GAME]
 PER_TURN = ("wrong_clicks_per_turn", "think_time")
 #: The engine events that are a move of the mover's (a turn each).
@@ -100,16 +99,8 @@ def test_the_report_has_per_turn_metrics_for_both_arms(filled: dict[str, Path],
 def test_the_experiments_page_shows_per_turn_values_and_what_a_turn_is(
     filled: dict[str, Path], game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    copy = tmp_path / "playtest.sqlite"
-    copy.write_bytes(filled[game].read_bytes())
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{copy}")
-    monkeypatch.chdir(tmp_path)
-    at = AppTest.from_file(PAGE_APP, default_timeout=90)
-    at.query_params["page"] = "experiments"
-    at.session_state["designer_signed_in"] = True
-    at.session_state["study_id"] = f"{demo.DEMO_STUDY_ID}-{game}"
-    at.run()
-    assert not at.exception, at.exception
+    use_copy(filled[game], tmp_path, monkeypatch)
+    at = designer_page("experiments", f"{demo.DEMO_STUDY_ID}-{game}")
     captions = [str(c.value) for c in at.caption]
     assert turn_definition(load(game)) in captions
     table = at.dataframe[0].value
@@ -126,15 +117,7 @@ def test_the_experiments_page_shows_per_turn_values_and_what_a_turn_is(
 def test_the_confusion_page_says_what_the_next_turn_is(
     filled: dict[str, Path], game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    copy = tmp_path / "playtest.sqlite"
-    copy.write_bytes(filled[game].read_bytes())
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{copy}")
-    monkeypatch.chdir(tmp_path)
-    at = AppTest.from_file(PAGE_APP, default_timeout=90)
-    at.query_params["page"] = "confusion"
-    at.session_state["designer_signed_in"] = True
-    at.session_state["study_id"] = f"{demo.DEMO_STUDY_ID}-{game}"
-    at.run()
-    assert not at.exception, at.exception
+    use_copy(filled[game], tmp_path, monkeypatch)
+    at = designer_page("confusion", f"{demo.DEMO_STUDY_ID}-{game}")
     aftermath = [str(c.value) for c in at.caption if "next turn" in str(c.value)]
     assert len(aftermath) == 1 and aftermath[0].endswith(turn_definition(load(game)))
