@@ -11,7 +11,7 @@ import pytest
 from playtest import demo
 from playtest.games.registry import DEFAULT_GAME, GAME_NAMES, game_plugin
 from playtest.storage import repository as repo
-from tests.app.designer_support import designer_page, use_copy
+from tests.app.designer_support import demo_databases, designer_page, use_copy
 
 PAGES = ["overview", "confusion", "questionnaires", "experiments", "replay", "balance",
          "report"]
@@ -21,18 +21,7 @@ OTHER_GAMES = [name for name in GAME_NAMES if name != DEFAULT_GAME]
 @pytest.fixture(scope="module")
 def filled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """One database per game, with its demo study and 10 simulated testers (made once)."""
-    from playtest.storage.db import make_engine, upgrade
-
-    made: dict[str, Path] = {}
-    for game in OTHER_GAMES:
-        path = tmp_path_factory.mktemp(game) / "playtest.sqlite"
-        engine = make_engine(f"sqlite:///{path}")
-        upgrade(engine)
-        study = {s.game: s for s in demo.ensure_game_demo_studies(engine)}[game]
-        demo.generate(engine, 10, seed=3, study=study, workers=1)
-        engine.dispose()
-        made[game] = path
-    return made
+    return demo_databases(tmp_path_factory, OTHER_GAMES, testers=10, seed=3)
 
 
 @pytest.mark.parametrize("page", PAGES)

@@ -38,7 +38,7 @@ from playtest.study_config import (
 )
 from playtest.study_snapshot import load_prepared
 from tests.app.conftest import APP
-from tests.app.designer_support import designer_page, use_copy
+from tests.app.designer_support import demo_databases, designer_page, use_copy
 
 TESTERS = demo.GAME_DEMO_TESTERS
 #: game → (experiment key, its target, its variants in the study's order)
@@ -51,18 +51,7 @@ EXPECTED = {
 @pytest.fixture(scope="module")
 def filled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """One database per game with its demo study and :data:`TESTERS` simulated testers."""
-    from playtest.storage.db import make_engine, upgrade
-
-    made: dict[str, Path] = {}
-    for game in EXPECTED:
-        path = tmp_path_factory.mktemp(game) / "playtest.sqlite"
-        engine = make_engine(f"sqlite:///{path}")
-        upgrade(engine)
-        study = {s.game: s for s in demo.ensure_game_demo_studies(engine)}[game]
-        demo.generate(engine, TESTERS, seed=5, study=study, workers=1)
-        engine.dispose()
-        made[game] = path
-    return made
+    return demo_databases(tmp_path_factory, EXPECTED, testers=TESTERS, seed=5)
 
 
 def _result(path: Path, game: str) -> experiments.ExperimentResult:
