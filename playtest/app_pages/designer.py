@@ -23,7 +23,6 @@ from analytics import (
     experiments,
     figures,
     funnel,
-    game_analytics,
     questionnaires,
     severity,
 )
@@ -38,7 +37,7 @@ from analytics.report import (
 )
 from analytics.stats import SEQUENTIAL_METHOD
 from engine.core import EngineError
-from playtest import runtime, services
+from playtest import page_results, runtime, services
 from playtest.app_pages import access, balance_view
 from playtest.app_pages.empty import no_testers_yet, plot
 from playtest.games.registry import DEFAULT_GAME, GamePlugin, game_plugin, games
@@ -110,9 +109,12 @@ def _bundle(database_url: str, study_id: str, fingerprint: tuple[int, ...]) -> S
     # Prepared (every page then only aggregates) by way of the study's snapshot on disk:
     # only testers whose data changed since it was written are derived again.
     # The refreshed snapshot is written in the background: the page need not wait.
-    loaded = load_prepared(runtime.database(), study_id, save="background").bundle
-    annotate(loaded.data)
-    return loaded
+    loaded = load_prepared(runtime.database(), study_id, save="background")
+    annotate(loaded.bundle.data)
+    # The whole study's page results are kept with the snapshot, named by its state.
+    loaded.bundle.data._derived[PAGE_STORE] = page_results.store_for(
+        runtime.database(), study_id, loaded.state)
+    return loaded.bundle
 
 
 def bundle(study_id: str) -> StudyBundle:
@@ -131,6 +133,18 @@ def memo(b: StudyBundle, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
     if key not in cache:
         cache[key] = compute()
     return cast(T, cache[key])
+
+
+PAGE_STORE = "page_store"
+
+
+def kept(b: StudyBundle, page: str, key: tuple[Any, ...], compute: Callable[[], T],
+         data: Any = None) -> T:
+    """:func:`memo`, and when ``data`` is the whole study (no filter), also kept on disk
+    with the study's snapshot (:mod:`playtest.page_results`): another process, or this
+    one after a restart, reads it instead of computing it."""
+    store = b.data._derived.get(PAGE_STORE) if data is None or data is b.data else None
+    return memo(b, key, lambda: cast(T, page_results.kept(store, page, compute)))
 
 
 def pick_study() -> repo.Study | None:
@@ -384,7 +398,7 @@ def overview_page() -> None:
     if no_testers_yet(len(b.data.participants), "the funnel"):
         return
     fkey, data = _filtered(study, b)
-    table = memo(b, ("funnel", *fkey), lambda: funnel.funnel(data))
+    table = kept(b, "funnel", ("funnel", *fkey), lambda: funnel.funnel(data), data)
     plot(figures.funnel_figure(table), "funnel", "no tester matches these filters")
     st.caption(FUNNEL_NOTE)
     st.dataframe(table, hide_index=True, column_config={
@@ -434,17 +448,11 @@ def _filtered(study: repo.Study, b: StudyBundle) -> tuple[tuple[Any, ...], Any]:
 # -- confusion --------------------------------------------------------------------------
 
 
-def _confusion_tables(data: Any) -> dict[str, Any]:
-    game = game_analytics.for_study(data)  # the study's game: its charts and sections
-    return {
-        "points": confusion.confusion_points(data),
-        "game": game,
-        "charts": {chart.name: chart.build(data) for chart in game.charts},
-        "frames": {section.key: section.frame(data) for section in game.sections
-                   if section.frame is not None},
-        "aftermath": confusion.message_aftermath(data),
-        "overlay": confusion.rules_overlay_use(data),
-    }
+def _confusion_tables(b: StudyBundle, fkey: tuple[Any, ...], data: Any) -> dict[str, Any]:
+    # the study's game (its charts and sections) is added on each run: functions, not kept
+    return page_results.with_game(kept(b, "confusion", ("confusion", *fkey),
+                                       lambda: page_results.confusion_tables(data), data),
+                                  data)
 
 
 def confusion_page() -> None:
@@ -457,7 +465,7 @@ def confusion_page() -> None:
     if no_testers_yet(len(b.data.participants), "the confusion analysis"):
         return
     fkey, data = _filtered(study, b)
-    t = memo(b, ("confusion", *fkey), lambda: _confusion_tables(data))
+    t = _confusion_tables(b, fkey, data)
     points = t["points"]
     st.caption("Ranked by severity: the extra trouble per occasion, weighted by how many "
                "testers it reached, whether it persisted after the first game, and impact.")
@@ -718,7 +726,7 @@ def report_page() -> None:
     b = bundle(study.study_id)
     if no_testers_yet(len(b.data.participants), "the design plan"):
         return
-    report = memo(b, ("report",), lambda: build_report(b.data, b.scores, b.quiz))
+    report = kept(b, "report", ("report",), lambda: build_report(b.data, b.scores, b.quiz))
     st.download_button("Download plan (Markdown)",
                        memo(b, ("report_md",), lambda: report_markdown(
                            report, report_chart_names(report))),
