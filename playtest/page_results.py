@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
+import io
 import os
 import pickle
 import threading
@@ -42,8 +43,9 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
-from analytics import confusion, funnel, game_analytics
+from analytics import confusion, experiments, funnel, game_analytics
 from analytics.data import StudyData
+from analytics.metrics import Metric, MetricError, metric_by_key
 from analytics.report import build_report
 from playtest.study_data import StudyBundle
 
@@ -80,7 +82,38 @@ PAGES: dict[str, Callable[[StudyBundle], Any]] = {
     "confusion": lambda b: confusion_tables(b.data),
     "report": lambda b: build_report(b.data, b.scores, b.quiz),
     "funnel": lambda b: funnel.funnel(b.data),
+    "experiments": lambda b: experiments.analyze_experiments(b.data, b.scores, b.quiz),
 }
+
+
+class _Pickler(pickle.Pickler):
+    """A metric (it holds its values function, a closure for survey scores) is kept as
+    its key and found again by it (:func:`analytics.metrics.metric_by_key`)."""
+
+    def persistent_id(self, obj: Any) -> Any:
+        if isinstance(obj, Metric):
+            try:
+                same = metric_by_key(obj.key) == obj  # every field but the function
+            except MetricError:
+                same = False
+            if not same:
+                raise pickle.PicklingError(f"metric {obj.key!r} cannot be found by its key")
+            return ("metric", obj.key)
+        return None
+
+
+class _Unpickler(pickle.Unpickler):
+    def persistent_load(self, pid: Any) -> Any:
+        kind, key = pid
+        if kind != "metric":
+            raise pickle.UnpicklingError(f"unknown reference {kind!r}")
+        return metric_by_key(key)
+
+
+def _dumps(value: Any) -> bytes:
+    buffer = io.BytesIO()
+    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+    return buffer.getvalue()
 
 
 # ------------------------------------------------------------------ the store
@@ -122,7 +155,7 @@ class PageStore:
         if len(mac) != _MAC_BYTES or not hmac.compare_digest(mac, self._mac(page, payload)):
             return None
         try:
-            return pickle.loads(payload)  # noqa: S301 - signed by this app's key above
+            return _Unpickler(io.BytesIO(payload)).load()  # signed by this app's key above
         except Exception:  # noqa: BLE001 - e.g. a class that changed: recompute
             return None
 
@@ -132,7 +165,7 @@ class PageStore:
         if self.folder is None:
             return False
         try:
-            payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+            payload = _dumps(value)
         except (pickle.PicklingError, AttributeError, TypeError):
             return False  # e.g. a result holding a function: computed on each load
         if background:

@@ -594,7 +594,7 @@ def experiments_page() -> None:
         return
     st.title("Experiments")
     b = bundle(study.study_id)
-    results = memo(b, ("experiments",),
+    results = kept(b, "experiments", ("experiments",),
                    lambda: experiments.analyze_experiments(b.data, b.scores, b.quiz))
     if not results:
         st.info("This study has no experiments. Add them on the Studies page.")
