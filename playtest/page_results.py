@@ -37,7 +37,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,7 @@ from analytics.data import StudyData
 from analytics.metrics import Metric, MetricError, metric_by_key
 from analytics.report import build_report
 from playtest.study_data import StudyBundle
+from playtest.study_state import state_digest
 
 #: A result of another state is removed once untouched this long (a reader that started
 #: on it finishes first).
@@ -222,6 +223,37 @@ def store_for(engine: Engine, study_id: str, state: str) -> PageStore:
     if root is None:
         return PageStore(None, state, b"")
     return PageStore(study_folder(root, study_id) / PAGES_FOLDER, state, _signing_key(engine))
+
+
+@dataclass(frozen=True)
+class StudyHead:
+    """What a page needs before its results: the records read fresh on every load
+    (participants, assignments, attributes, the study record: no events, no answers),
+    the study's state, and the page results kept for it. When a page's result is kept,
+    the page draws from this alone: the snapshot's tables are not read."""
+
+    data: StudyData
+    state: str
+    store: PageStore
+    read: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def result(self, page: str) -> Any:
+        """The kept result of ``page`` (None if there is none), read once."""
+        if page not in self.read:
+            self.read[page] = self.store.get(page)
+        return self.read[page]
+
+
+def load_head(engine: Engine, study_id: str) -> StudyHead:
+    """The study's :class:`StudyHead`: its testers' marks and records (two aggregate
+    queries and the small tables), so the same state as :func:`load_prepared` gives."""
+    from playtest.storage.exchange import load_study_data
+    from playtest.study_snapshot import participant_marks
+
+    marks = participant_marks(engine, study_id)
+    records = load_study_data(engine, study_id, records_of=set())
+    state = state_digest(marks, records)
+    return StudyHead(records, state, store_for(engine, study_id, state))
 
 
 def kept(store: PageStore | None, page: str, compute: Callable[[], Any], *,

@@ -71,11 +71,14 @@ def test_kept_pages_equal_the_pages_computed_from_the_database(
     read = study_snapshot.load_prepared(engine, demo.DEMO_STUDY_ID)
     assert (read.how, read.state) == ("read", refreshed.state)  # same data, same state
     store = page_results.store_for(engine, demo.DEMO_STUDY_ID, read.state)
+    head = page_results.load_head(engine, demo.DEMO_STUDY_ID)  # no tables read
+    assert head.state == read.state and head.data.events.empty
     direct = _direct(engine)
     for page, compute in page_results.PAGES.items():
         kept = store.get(page)
         assert kept is not None, f"{page} was not kept by the refresh"
         assert canonical(page, kept) == canonical(page, compute(direct)), page
+        assert canonical(page, head.result(page)) == canonical(page, kept), page
     # the planted truths are in what is kept (the comparison is not of empty pages)
     ids = [point.id for point in store.get("confusion")["points"]]
     assert f"rule:{demo.PLANTED_RULE}" in ids
