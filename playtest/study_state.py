@@ -81,9 +81,9 @@ def frame_digest(frame: pd.DataFrame) -> str:
                                         for name, dtype in frame.dtypes.items()]).encode())
     digest.update(str(len(frame)).encode())
     if len(frame):
-        columns = {name: (frame[name].map(_plain) if frame[name].dtype == object
-                          else frame[name]) for name in frame.columns}
-        plain = pd.DataFrame(columns, index=range(len(frame)))
+        rows = frame.reset_index(drop=True)  # positions, not labels: order counts
+        plain = pd.DataFrame({name: (rows[name].map(_plain) if rows[name].dtype == object
+                                     else rows[name]) for name in rows.columns})
         digest.update(pd.util.hash_pandas_object(plain, index=False).to_numpy().tobytes())
     return digest.hexdigest()
 
