@@ -12,7 +12,9 @@ designer page on each database measures
 
 - *first render*: all Streamlit caches cleared, as when a designer opens the dashboard:
   the study comes from its snapshot on disk (``playtest.study_snapshot``), which the
-  demo generator leaves current; the time to build that snapshot is printed first;
+  demo generator leaves current, with the pages' whole-study results kept for its state
+  (``playtest.page_results``: overview, confusion, experiments and plan then read and
+  draw, without the snapshot's tables); the time to build that snapshot is printed first;
 - *cached render*: the same page again in a new session; ``st.cache_resource`` is
   process-wide, so this is the path every later visit within the cache's 30 s takes
   (best of two runs, in case the 30 s stamp turned over in between);

@@ -59,6 +59,7 @@ from playtest.storage.exchange import _decode_nullable, load_study_data
 from playtest.storage.models import participants, responses, sessions
 from playtest.storage.survey_records import parsed_definitions
 from playtest.study_data import StudyBundle, load_bundle, scores_and_quiz
+from playtest.study_state import state_digest
 
 #: Bumped whenever what a snapshot holds changes shape: an older snapshot is rebuilt.
 SNAPSHOT_FORMAT = 3
@@ -92,7 +93,9 @@ Mark = tuple[int, int, int]
 class SnapshotLoad:
     """What :func:`load_prepared` did: ``how`` is ``"read"`` (the snapshot was current),
     ``"refreshed"`` (``changed`` testers re-derived, ``dropped`` removed) or ``"built"``
-    (the whole study derived); ``written`` says whether a new snapshot was saved."""
+    (the whole study derived); ``written`` says whether a new snapshot was saved;
+    ``state`` is the study's state digest (:func:`playtest.page_results.state_digest`),
+    which names the page results kept for exactly this data."""
 
     bundle: StudyBundle
     how: str
@@ -100,6 +103,7 @@ class SnapshotLoad:
     dropped: int
     written: bool
     seconds: float
+    state: str = ""
 
 
 def snapshot_folder(engine: Engine) -> Path | None:
@@ -123,6 +127,11 @@ def _study_folder(root: Path, study_id: str) -> Path:
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", study_id)
     digest = hashlib.sha256(study_id.encode()).hexdigest()[:8]
     return root / f"{safe}-{digest}"
+
+
+def study_folder(root: Path, study_id: str) -> Path:
+    """The folder of one study's snapshot (and page results) under ``root``."""
+    return _study_folder(root, study_id)
 
 
 def participant_marks(engine: Engine, study_id: str) -> dict[str, Mark]:
@@ -276,6 +285,9 @@ def _write(folder: Path, snapshot: _Snapshot) -> bool:
 RETIRED_GRACE_S = 120.0
 ABANDONED_S = 3600.0
 _TEMP_PREFIX = ".tmp-"
+#: The study folder's sub-folder of page results (:mod:`playtest.page_results`): not a
+#: generation, never removed as one.
+PAGES_FOLDER = "pages"
 
 
 def _write_unlocked(folder: Path, snapshot: _Snapshot) -> bool:
@@ -318,7 +330,7 @@ def _write_unlocked(folder: Path, snapshot: _Snapshot) -> bool:
         if previous and previous != generation:
             with contextlib.suppress(OSError):
                 os.utime(folder / previous)  # retired now: its readers get the grace time
-        _remove_old(folder, keep={generation, _read_pointer(current)})
+        _remove_old(folder, keep={generation, _read_pointer(current), PAGES_FOLDER})
         return True
     except (OSError, pa.ArrowException):
         # Not writable, or a column Parquet cannot hold as it is (an imported prop that
@@ -433,10 +445,11 @@ def load_prepared(
         bundle, snapshot = _build(engine, study_id, marks)
         written = _save(folder, snapshot, save)
         return SnapshotLoad(bundle, "built", len(changed) if pending else len(marks),
-                            len(dropped), written, time.perf_counter() - started)
+                            len(dropped), written, time.perf_counter() - started,
+                            state_digest(marks, bundle.data))
     if not changed and not dropped:
         return SnapshotLoad(_assemble(records, old), "read", 0, 0, False,
-                            time.perf_counter() - started)
+                            time.perf_counter() - started, state_digest(marks, records))
     replaced = changed | dropped
     fresh_tables = derive.prepared_tables(records)
     scores, quiz = scores_and_quiz(records.responses, parsed_definitions(records.study))
@@ -450,10 +463,18 @@ def load_prepared(
     )
     written = _save(folder, snapshot, save)
     return SnapshotLoad(_assemble(records, snapshot), "refreshed", len(changed),
-                        len(dropped), written, time.perf_counter() - started)
+                        len(dropped), written, time.perf_counter() - started,
+                        state_digest(marks, records))
 
 
 def refresh(engine: Engine, study_id: str) -> SnapshotLoad:
-    """Bring the study's snapshot up to date now (after a bulk write: demo, import)."""
-    return load_prepared(engine, study_id, save=True)
+    """Bring the study's snapshot up to date now (after a bulk write: demo, import), and
+    the page results kept with it (:func:`playtest.page_results.precompute`)."""
+    from playtest.page_results import precompute  # it reads this module: no cycle
+
+    loaded = load_prepared(engine, study_id, save=True)
+    if loaded.bundle.data.participants.empty:
+        return loaded  # nothing to show yet: the pages say so without computing
+    precompute(engine, study_id, loaded.bundle, loaded.state)
+    return loaded
 

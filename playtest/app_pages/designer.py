@@ -23,7 +23,6 @@ from analytics import (
     experiments,
     figures,
     funnel,
-    game_analytics,
     questionnaires,
     severity,
 )
@@ -38,7 +37,7 @@ from analytics.report import (
 )
 from analytics.stats import SEQUENTIAL_METHOD
 from engine.core import EngineError
-from playtest import runtime, services
+from playtest import page_results, runtime, services
 from playtest.app_pages import access, balance_view
 from playtest.app_pages.empty import no_testers_yet, plot
 from playtest.games.registry import DEFAULT_GAME, GamePlugin, game_plugin, games
@@ -110,9 +109,12 @@ def _bundle(database_url: str, study_id: str, fingerprint: tuple[int, ...]) -> S
     # Prepared (every page then only aggregates) by way of the study's snapshot on disk:
     # only testers whose data changed since it was written are derived again.
     # The refreshed snapshot is written in the background: the page need not wait.
-    loaded = load_prepared(runtime.database(), study_id, save="background").bundle
-    annotate(loaded.data)
-    return loaded
+    loaded = load_prepared(runtime.database(), study_id, save="background")
+    annotate(loaded.bundle.data)
+    # The whole study's page results are kept with the snapshot, named by its state.
+    loaded.bundle.data._derived[PAGE_STORE] = page_results.store_for(
+        runtime.database(), study_id, loaded.state)
+    return loaded.bundle
 
 
 def bundle(study_id: str) -> StudyBundle:
@@ -121,7 +123,8 @@ def bundle(study_id: str) -> StudyBundle:
                    repo.study_fingerprint(runtime.database(), study_id))
 
 
-def memo(b: StudyBundle, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
+def memo(b: StudyBundle | page_results.StudyHead, key: tuple[Any, ...],
+         compute: Callable[[], T]) -> T:
     """A page's computation on this bundle, kept with it: a re-render only draws.
 
     The bundle's frames are never changed, so a result stays valid as long as the bundle
@@ -131,6 +134,42 @@ def memo(b: StudyBundle, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
     if key not in cache:
         cache[key] = compute()
     return cast(T, cache[key])
+
+
+PAGE_STORE = "page_store"
+
+
+def kept(b: StudyBundle, page: str, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
+    """:func:`memo` of a result on the whole study, also kept on disk with the study's
+    snapshot (:mod:`playtest.page_results`): another process, or this one after a
+    restart, reads it instead of computing it."""
+    store = b.data._derived.get(PAGE_STORE)
+    return memo(b, key, lambda: cast(T, page_results.kept(store, page, compute)))
+
+
+@st.cache_resource(ttl=600, max_entries=4, show_spinner=False)
+def _head(database_url: str, study_id: str,
+          fingerprint: tuple[int, ...]) -> page_results.StudyHead:
+    # The same key as _bundle: the records, the study's state and its kept page results.
+    return page_results.load_head(runtime.database(), study_id)
+
+
+def head(study_id: str) -> page_results.StudyHead:
+    """The study's records and state (no events, no answers): enough for the filters'
+    widgets and for drawing a page whose result on the whole study is kept."""
+    return _head(runtime.database_url(), study_id,
+                 repo.study_fingerprint(runtime.database(), study_id))
+
+
+def whole_study(study_id: str, page: str, compute: Callable[[StudyBundle], T]) -> T:
+    """``page``'s result on the whole study: kept with the snapshot for the study's
+    current state (then the study's tables are not even read), or computed on the
+    bundle, and kept (:mod:`playtest.page_results`)."""
+    found = head(study_id).result(page)
+    if found is not None:
+        return cast(T, found)
+    b = bundle(study_id)
+    return kept(b, page, (page,), lambda: compute(b))
 
 
 def pick_study() -> repo.Study | None:
@@ -380,11 +419,15 @@ def overview_page() -> None:
     if study is None:
         return
     st.title("Overview")
-    b = bundle(study.study_id)
-    if no_testers_yet(len(b.data.participants), "the funnel"):
+    h = head(study.study_id)
+    if no_testers_yet(len(h.data.participants), "the funnel"):
         return
-    fkey, data = _filtered(study, b)
-    table = memo(b, ("funnel", *fkey), lambda: funnel.funnel(data))
+    fkey, chosen = _filters(study, h.data)
+    if fkey == UNFILTERED:
+        table = whole_study(study.study_id, "funnel", lambda b: funnel.funnel(b.data))
+    else:
+        b, data = _filtered(study.study_id, fkey, chosen)
+        table = memo(b, ("funnel", *fkey), lambda: funnel.funnel(data))
     plot(figures.funnel_figure(table), "funnel", "no tester matches these filters")
     st.caption(FUNNEL_NOTE)
     st.dataframe(table, hide_index=True, column_config={
@@ -399,9 +442,13 @@ FUNNEL_NOTE = (
     "playing one is no drop-off. Median time: from reaching a step to reaching the next.")
 
 
-def _filtered(study: repo.Study, b: StudyBundle) -> tuple[tuple[Any, ...], Any]:
-    """The filters' widgets, and the study restricted by them (kept per filter choice)."""
-    data = b.data
+#: The filters' key when nothing is filtered (see :func:`_filters`).
+UNFILTERED: tuple[Any, ...] = (None, None, (), None, ())
+
+
+def _filters(study: repo.Study, data: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """The filters' widgets (drawn from the study's records): the choice's key, and the
+    arguments of ``funnel.filter_study`` that apply it."""
     with st.expander("Filters"):
         created = pd.to_datetime(data.participants["created_at"], utc=True)
         dates = None
@@ -425,26 +472,31 @@ def _filtered(study: repo.Study, b: StudyBundle) -> tuple[tuple[Any, ...], Any]:
             start = end = None  # the whole range: no filter
     fkey = (start, end, tuple(chosen_bands), key if chosen_variants else None,
             tuple(chosen_variants))
-    filtered = memo(b, ("filter", *fkey), lambda: funnel.filter_study(
-        data, start=start, end=end, age_bands=chosen_bands or None,
-        experiment=key if chosen_variants else None, variants=chosen_variants or None))
-    return fkey, filtered
+    return fkey, {"start": start, "end": end, "age_bands": chosen_bands or None,
+                  "experiment": key if chosen_variants else None,
+                  "variants": chosen_variants or None}
+
+
+def _filtered(study_id: str, fkey: tuple[Any, ...],
+              chosen: dict[str, Any]) -> tuple[StudyBundle, Any]:
+    """The study's bundle, and the study restricted by the filters (kept per choice)."""
+    b = bundle(study_id)
+    return b, memo(b, ("filter", *fkey), lambda: funnel.filter_study(b.data, **chosen))
 
 
 # -- confusion --------------------------------------------------------------------------
 
 
-def _confusion_tables(data: Any) -> dict[str, Any]:
-    game = game_analytics.for_study(data)  # the study's game: its charts and sections
-    return {
-        "points": confusion.confusion_points(data),
-        "game": game,
-        "charts": {chart.name: chart.build(data) for chart in game.charts},
-        "frames": {section.key: section.frame(data) for section in game.sections
-                   if section.frame is not None},
-        "aftermath": confusion.message_aftermath(data),
-        "overlay": confusion.rules_overlay_use(data),
-    }
+def _confusion_tables(study: repo.Study, h: page_results.StudyHead) -> dict[str, Any]:
+    fkey, chosen = _filters(study, h.data)
+    if fkey == UNFILTERED:
+        tables = whole_study(study.study_id, "confusion",
+                             lambda b: page_results.confusion_tables(b.data))
+    else:
+        b, data = _filtered(study.study_id, fkey, chosen)
+        tables = memo(b, ("confusion", *fkey), lambda: page_results.confusion_tables(data))
+    # the study's game (its charts and sections) is added on each run: functions, not kept
+    return page_results.with_game(tables, h.data)
 
 
 def confusion_page() -> None:
@@ -453,11 +505,10 @@ def confusion_page() -> None:
     if study is None:
         return
     st.title("Confusion points")
-    b = bundle(study.study_id)
-    if no_testers_yet(len(b.data.participants), "the confusion analysis"):
+    h = head(study.study_id)
+    if no_testers_yet(len(h.data.participants), "the confusion analysis"):
         return
-    fkey, data = _filtered(study, b)
-    t = memo(b, ("confusion", *fkey), lambda: _confusion_tables(data))
+    t = _confusion_tables(study, h)
     points = t["points"]
     st.caption("Ranked by severity: the extra trouble per occasion, weighted by how many "
                "testers it reached, whether it persisted after the first game, and impact.")
@@ -586,13 +637,13 @@ def experiments_page() -> None:
     if study is None:
         return
     st.title("Experiments")
-    b = bundle(study.study_id)
-    results = memo(b, ("experiments",),
-                   lambda: experiments.analyze_experiments(b.data, b.scores, b.quiz))
+    h = head(study.study_id)
+    results = whole_study(study.study_id, "experiments",
+                          lambda b: experiments.analyze_experiments(b.data, b.scores, b.quiz))
     if not results:
         st.info("This study has no experiments. Add them on the Studies page.")
         return
-    if no_testers_yet(len(b.data.participants), "the experiments"):
+    if no_testers_yet(len(h.data.participants), "the experiments"):
         return
     st.caption(f"How verdicts are made: each experiment is decided by its primary metric "
                f"alone, with an {SEQUENTIAL_METHOD}. It stays valid however often you "
@@ -690,17 +741,18 @@ def report_page() -> None:
     if study is None:
         return
     st.title("UX design plan")
-    b = bundle(study.study_id)
-    if no_testers_yet(len(b.data.participants), "the design plan"):
+    h = head(study.study_id)
+    if no_testers_yet(len(h.data.participants), "the design plan"):
         return
-    report = memo(b, ("report",), lambda: build_report(b.data, b.scores, b.quiz))
+    report = whole_study(study.study_id, "report",
+                         lambda b: build_report(b.data, b.scores, b.quiz))
     st.download_button("Download plan (Markdown)",
-                       memo(b, ("report_md",), lambda: report_markdown(
+                       memo(h, ("report_md",), lambda: report_markdown(
                            report, report_chart_names(report))),
                        file_name=f"plan-{study.study_id}.md", mime="text/markdown",
                        key="dl_md")
     st.download_button("Download plan (JSON)",
-                       memo(b, ("report_json",), lambda: json.dumps(report, indent=2)),
+                       memo(h, ("report_json",), lambda: json.dumps(report, indent=2)),
                        file_name=f"plan-{study.study_id}.json", mime="application/json",
                        key="dl_json")
     # The HTML is ~5 MB (plotly.js inlined, so it works offline): made only when asked
@@ -708,6 +760,7 @@ def report_page() -> None:
     if st.button("Prepare the plan as HTML with charts", key="make_html"):
         st.session_state["plan_html_of"] = study.study_id
     if st.session_state.get("plan_html_of") == study.study_id:
+        b = bundle(study.study_id)  # the charts draw from the study's tables
         page = memo(b, ("report_html",),
                     lambda: report_html(report, report_figures(b.data, report)))
         st.download_button("Download plan (HTML with charts)", page,

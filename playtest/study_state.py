@@ -1,0 +1,103 @@
+"""A study's *state*: one digest of everything a dashboard page's results depend on.
+
+Two loads of a study with the same state give the same page results, so results kept
+under a state's name (:mod:`playtest.page_results`) are valid exactly as long as it.
+The state covers:
+
+- every tester's change mark (:func:`playtest.study_snapshot.participant_marks`: the
+  marks that decide which testers the snapshot re-derives, so the tester data behind a
+  page is as current as the snapshot is);
+- the records read fresh on every load: participants, assignments, attributes and the
+  study record (its settings, experiments, stored survey definitions);
+- the code (:func:`code_signature`): analytics, engine, surveys, the app modules that
+  shape the data, and the library versions a kept result's pickle depends on.
+
+>>> from analytics.data import StudyData
+>>> data = StudyData.empty("s1")
+>>> state_digest({}, data) == state_digest({}, data)
+True
+>>> state_digest({"p1": (3, 1, 5)}, data) == state_digest({"p1": (3, 1, 6)}, data)
+False
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analytics.data import StudyData
+
+#: Bumped whenever what a kept page result holds changes shape.
+STATE_FORMAT = 1
+#: The code page results come from. Broad on purpose: a stale result after an upgrade
+#: would be a wrong number; a needless recomputation costs one slow first visit.
+_SOURCES = ("analytics/**/*.py", "analytics/**/*.yaml", "engine/**/*.py", "surveys/**/*.py",
+            "surveys/**/*.yaml", "playtest/page_results.py", "playtest/study_data.py",
+            "playtest/study_snapshot.py", "playtest/study_state.py",
+            "playtest/survey_items.py", "playtest/storage/exchange.py")
+
+
+@functools.cache
+def code_signature() -> str:
+    """A digest of :data:`_SOURCES` (read once per process) and the library versions."""
+    import plotly
+
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256(f"{STATE_FORMAT}|{sys.version}|{pd.__version__}|"
+                            f"{np.__version__}|{plotly.__version__}".encode())
+    for pattern in _SOURCES:
+        for path in sorted(root.glob(pattern)):
+            if path.is_file():
+                digest.update(path.relative_to(root).as_posix().encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _plain(value: Any) -> Any:
+    """A value ``hash_pandas_object`` can hash (dicts and lists as their JSON text)."""
+    if isinstance(value, dict | list | tuple):
+        return json.dumps(value, sort_keys=True, default=str)
+    return value
+
+
+def frame_digest(frame: pd.DataFrame) -> str:
+    """The content of a frame as a digest: values in order, column names, dtypes.
+
+    >>> a = pd.DataFrame({"x": [1, 2], "d": [{"k": 1}, None]})
+    >>> frame_digest(a) == frame_digest(a.copy())
+    True
+    >>> frame_digest(a) == frame_digest(a.iloc[::-1])
+    False
+    """
+    digest = hashlib.sha256(json.dumps([[str(name), str(dtype)]
+                                        for name, dtype in frame.dtypes.items()]).encode())
+    digest.update(str(len(frame)).encode())
+    if len(frame):
+        rows = frame.reset_index(drop=True)  # positions, not labels: order counts
+        plain = pd.DataFrame({name: (rows[name].map(_plain) if rows[name].dtype == object
+                                     else rows[name]) for name in rows.columns})
+        digest.update(pd.util.hash_pandas_object(plain, index=False).to_numpy().tobytes())
+    return digest.hexdigest()
+
+
+def state_digest(marks: Mapping[str, tuple[int, int, int]], data: StudyData) -> str:
+    """The study's state (see the module docstring).
+
+    ``marks`` are the testers' change marks the study's tester data was read at;
+    ``data`` supplies the records read fresh on every load.
+    """
+    digest = hashlib.sha256(code_signature().encode())
+    digest.update(json.dumps(sorted((pid, list(mark)) for pid, mark in marks.items()))
+                  .encode())
+    for frame in (data.participants, data.assignments, data.attributes):
+        digest.update(frame_digest(frame).encode())
+    digest.update(json.dumps(data.study, sort_keys=True, default=str).encode())
+    return digest.hexdigest()[:32]
