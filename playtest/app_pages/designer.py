@@ -23,6 +23,7 @@ from analytics import (
     experiments,
     figures,
     funnel,
+    game_analytics,
     questionnaires,
     severity,
 )
@@ -652,7 +653,7 @@ def experiments_page() -> None:
                "difference worth acting on. Other metrics use fixed-sample tests with "
                "Holm's correction; guardrails (completion, wrong clicks, survey scores) "
                "are named when a variant is clearly worse on one.")
-    st.caption(game_analytics.turn_definition(game_analytics.for_study(b.data)))
+    st.caption(game_analytics.turn_definition(game_analytics.for_study(h.data)))
     for result in results:
         _experiment_section(result)
 
