@@ -18,6 +18,7 @@ from sqlalchemy import Engine
 
 from analytics import derive
 from playtest import demo, page_results, study_snapshot
+from playtest.games.vapoosh import demo as vapoosh_demo
 from playtest.study_data import StudyBundle, load_bundle
 from playtest.survey_items import annotate
 
@@ -81,7 +82,7 @@ def test_kept_pages_equal_the_pages_computed_from_the_database(
         assert canonical(page, head.result(page)) == canonical(page, kept), page
     # the planted truths are in what is kept (the comparison is not of empty pages)
     ids = [point.id for point in store.get("confusion")["points"]]
-    assert f"rule:{demo.PLANTED_RULE}" in ids
+    assert f"rule:{vapoosh_demo.PLANTED_RULE}" in ids
     assert store.get("report")["participants"] == 24
 
 
