@@ -275,7 +275,7 @@ def _board_glow(ctrl: PlayController) -> dict[tuple[int, int], str]:
     winner = ctrl.state.winner if ctrl.is_over else None
     if winner:
         last = next(iter(glow), None)
-        for tile in winning_tiles(ctrl.state.board_rows(), int(winner), last):
+        for tile in winning_tiles(ctrl.board_rows(), int(winner), last):
             glow[tile] = "win"
     return glow
 
@@ -318,7 +318,7 @@ def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) ->
     phase = state.phase if state.phase in ("roll", "place", "over") else "roll"
     brown = ctrl.brown_choice()
     view = board_view(
-        state.board_rows(),
+        ctrl.board_rows(),
         dice=dice,
         dice_seat=dice_seat,
         # the tester's options only: the computer's would breathe as if waiting for a click
