@@ -353,7 +353,11 @@ def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) ->
             st.info("Vapooh! Your counter this time is a brown one.")
         if thinking and not paused:
             _computer_clock()
-        _game_controls(tester, ctrl)
+        _game_controls(tester, ctrl, paused=paused)
+    # Nothing since `paused` was read opens or closes a dialog (those are callbacks, which
+    # run before the script), so a run that is not paused has no dialog to show.
+    if not paused:
+        return
     if "rules_open" in st.session_state:
         _rules_dialog()
     elif "menu_open" in st.session_state:
@@ -362,8 +366,7 @@ def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) ->
         _restart_dialog()
 
 
-def _game_controls(tester: services.Tester, ctrl: PlayController) -> None:
-    paused = _paused()
+def _game_controls(tester: services.Tester, ctrl: PlayController, *, paused: bool) -> None:
     st.button("Rules", key="rules_button", on_click=_open_rules, args=(tester, ctrl),
               disabled=paused, width="stretch", wrap=True, icon=":material/menu_book:")
     level = st.segmented_control("Speed", [1, 2, 3], key="speed", wrap=True,
