@@ -178,3 +178,25 @@ def test_study_fingerprint_changes_with_new_data(
     assert after_event != before
     services.consent(db, tester.study, {"child": False})
     assert repo.study_fingerprint(db, study_id) != after_event
+
+
+def test_the_boards_rows_are_computed_once_per_position_and_follow_every_action(
+    db: Engine, make_study: Callable[..., repo.Study]
+) -> None:
+    tester, logger, session = _tester(db, make_study, seats=["human", "ai:easy"])
+    ctrl = open_game(db, logger, tester, session, seed=11)
+    seen_positions = 0
+    for _ in range(2000):
+        rows = ctrl.board_rows()
+        assert rows == ctrl.state.board_rows()  # the engine's answer for this position
+        rows[0] = "X" * len(rows[0])  # a caller's edit does not reach the cache
+        assert ctrl.board_rows() == ctrl.state.board_rows()
+        seen_positions += 1
+        if ctrl.is_over:
+            break
+        if ctrl.state.phase == "roll":
+            ctrl.roll()
+        else:
+            ctrl.click(*ctrl.legal_tiles()[0], brown=ctrl.brown_choice() == "forced")
+        ctrl.play_computers()
+    assert ctrl.is_over and seen_positions > 5

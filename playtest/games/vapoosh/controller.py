@@ -128,6 +128,17 @@ class PlayController:
         self.glow: dict[tuple[int, int], str] = {}
         self.last_dice: dict[int, tuple[int, int, int, int]] = {}
         self.finished_logged = self.state.phase == "over"
+        # board_rows() of the state it was computed for: every rerun draws the board, but
+        # the position changes only when an action is applied (a new state object).
+        self._rows_of: tuple[Any, int, list[str]] | None = None
+
+    def board_rows(self) -> list[str]:
+        """The engine's ``state.board_rows()``, computed once per position (a fresh list)."""
+        cached = self._rows_of
+        if cached is None or cached[0] is not self.state or cached[1] != len(self.actions):
+            cached = (self.state, len(self.actions), self.state.board_rows())
+            self._rows_of = cached
+        return list(cached[2])
 
     # -- who acts ---------------------------------------------------------------------
 

@@ -275,7 +275,7 @@ def _board_glow(ctrl: PlayController) -> dict[tuple[int, int], str]:
     winner = ctrl.state.winner if ctrl.is_over else None
     if winner:
         last = next(iter(glow), None)
-        for tile in winning_tiles(ctrl.state.board_rows(), int(winner), last):
+        for tile in winning_tiles(ctrl.board_rows(), int(winner), last):
             glow[tile] = "win"
     return glow
 
@@ -318,7 +318,7 @@ def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) ->
     phase = state.phase if state.phase in ("roll", "place", "over") else "roll"
     brown = ctrl.brown_choice()
     view = board_view(
-        state.board_rows(),
+        ctrl.board_rows(),
         dice=dice,
         dice_seat=dice_seat,
         # the tester's options only: the computer's would breathe as if waiting for a click
@@ -353,7 +353,11 @@ def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) ->
             st.info("Vapooh! Your counter this time is a brown one.")
         if thinking and not paused:
             _computer_clock()
-        _game_controls(tester, ctrl)
+        _game_controls(tester, ctrl, paused=paused)
+    # Nothing since `paused` was read opens or closes a dialog (those are callbacks, which
+    # run before the script), so a run that is not paused has no dialog to show.
+    if not paused:
+        return
     if "rules_open" in st.session_state:
         _rules_dialog()
     elif "menu_open" in st.session_state:
@@ -362,8 +366,7 @@ def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) ->
         _restart_dialog()
 
 
-def _game_controls(tester: services.Tester, ctrl: PlayController) -> None:
-    paused = _paused()
+def _game_controls(tester: services.Tester, ctrl: PlayController, *, paused: bool) -> None:
     st.button("Rules", key="rules_button", on_click=_open_rules, args=(tester, ctrl),
               disabled=paused, width="stretch", wrap=True, icon=":material/menu_book:")
     level = st.segmented_control("Speed", [1, 2, 3], key="speed", wrap=True,
