@@ -801,14 +801,21 @@ def _plan_sections(report: dict[str, Any]) -> None:
 
 
 def pages() -> list[st.Page]:
+    # Material icons (the font ships with Streamlit): emoji drew as empty boxes where the
+    # machine has no emoji font, as Debian's Chromium does.
     return [
-        st.Page(studies_page, title="Studies", url_path="studies", icon="🗂️"),
-        st.Page(overview_page, title="Overview", url_path="overview", icon="📈"),
-        st.Page(confusion_page, title="Confusion", url_path="confusion", icon="❓"),
+        st.Page(studies_page, title="Studies", url_path="studies",
+                icon=":material/folder_open:"),
+        st.Page(overview_page, title="Overview", url_path="overview",
+                icon=":material/monitoring:"),
+        st.Page(confusion_page, title="Confusion", url_path="confusion",
+                icon=":material/help:"),
         st.Page(questionnaires_page, title="Questionnaires", url_path="questionnaires",
-                icon="📝"),
-        st.Page(experiments_page, title="Experiments", url_path="experiments", icon="⚖️"),
-        st.Page(replay_page, title="Replay", url_path="replay", icon="⏯️"),
-        st.Page(balance_page, title="Balance", url_path="balance", icon="🎲"),
-        st.Page(report_page, title="Design plan", url_path="plan", icon="📄"),
+                icon=":material/assignment:"),
+        st.Page(experiments_page, title="Experiments", url_path="experiments",
+                icon=":material/balance:"),
+        st.Page(replay_page, title="Replay", url_path="replay", icon=":material/replay:"),
+        st.Page(balance_page, title="Balance", url_path="balance", icon=":material/casino:"),
+        st.Page(report_page, title="Design plan", url_path="plan",
+                icon=":material/description:"),
     ]

@@ -30,4 +30,4 @@ def start_page() -> None:
 
 
 def page() -> st.Page:
-    return st.Page(start_page, title="Start", url_path="start", default=True, icon="🎲")
+    return st.Page(start_page, title="Start", url_path="start", default=True, icon=":material/home:")

@@ -43,6 +43,21 @@ def _charts(page: Any) -> int:
     return page.locator("[data-testid=stPlotlyChart]").count()
 
 
+def test_every_sidebar_link_has_an_icon_from_streamlits_own_font(
+    new_page: Callable[..., Any], app: Any, screenshot: Callable[[Any, str], Path]
+) -> None:
+    """Emoji icons drew as empty boxes in a browser without an emoji font (Debian's
+    Chromium); Material icons come with Streamlit, so every machine draws them."""
+    page = sign_in(new_page, app)
+    links = page.locator("[data-testid=stSidebarNavLink]")
+    expect(links.first).to_be_visible()
+    assert links.count() >= 9  # Start and the designer's eight pages
+    for link in links.all():
+        expect(link.locator("[data-testid=stIconMaterial]")).to_have_count(1)
+        expect(link.locator("[data-testid=stIconEmoji]")).to_have_count(0)
+    screenshot(page, "designer-sidebar-icons")
+
+
 @pytest.mark.parametrize("size", list(SIZES))
 def test_studies_page_counts_games_and_shows_the_new_link(
     new_page: Callable[..., Any], app: Any, screenshot: Callable[[Any, str], Path], size: str
