@@ -10,7 +10,7 @@ import contextlib
 import random
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,10 +18,12 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
 from playtest.games.registry import DEFAULT_GAME, game_plugin
+from playtest.storage import game_writes
 from playtest.storage import repository as repo
 from playtest.storage.errors import ConflictError
 from playtest.storage.events import EventLogger
 from playtest.storage.game_counts import LEFT, RESTARTED
+from playtest.storage.game_writes import GameWrites
 from playtest.storage.models import events, game_actions
 from playtest.study_config import (
     EffectiveConfig,
@@ -239,7 +241,11 @@ class DbResponseStore:
 
 
 class DbGameSink:
-    """A game's actions and telemetry, stored as they happen."""
+    """A game's actions and telemetry, stored as they happen.
+
+    Inside :meth:`batch` they are collected instead and stored together, in one
+    transaction, when the batch ends (:mod:`playtest.storage.game_writes`).
+    """
 
     def __init__(self, engine: Engine, logger: EventLogger, *, participant_id: str,
                  session_id: str, game_id: str) -> None:
@@ -248,8 +254,33 @@ class DbGameSink:
         self.participant_id = participant_id
         self.session_id = session_id
         self.game_id = game_id
+        self._writes: GameWrites | None = None
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Every action, event and the finish written inside: one transaction at the end.
+
+        Inside, :meth:`append_action` answers True at once (the claim of the indices is
+        made at the commit); the commit raises :class:`ConflictError` when another tab
+        stored an action there first, and then nothing of the batch is stored. An
+        exception inside the batch stores nothing of it either. Nested batches are one.
+        """
+        if self._writes is not None or not game_writes.supports(self.engine):
+            yield
+            return
+        writes = GameWrites(self.game_id, self.participant_id, self.session_id,
+                            self.logger.study_of(self.participant_id))
+        self._writes = writes
+        try:
+            yield
+        finally:
+            self._writes = None
+        game_writes.commit_game_writes(self.engine, writes)
 
     def append_action(self, index: int, action: list[Any]) -> bool:
+        if self._writes is not None:
+            self._writes.add_action(index, action)
+            return True
         return repo.append_game_action(self.engine, self.game_id, index, action)
 
     def stored_actions(self) -> int:
@@ -259,10 +290,16 @@ class DbGameSink:
                                     .where(game_actions.c.game_id == self.game_id)).scalar_one())
 
     def log(self, type_: str, props: dict[str, Any], client_event_id: str | None = None) -> None:
+        if self._writes is not None:
+            self._writes.add_event(type_, props, client_event_id)
+            return
         self.logger.log(self.session_id, self.participant_id, type_, props,
                         client_event_id=client_event_id, game_id=self.game_id)
 
     def finish(self, winner: int | None, reason: str, turns: int) -> None:
+        if self._writes is not None:
+            self._writes.set_finish(winner, reason, turns)
+            return
         repo.finish_game(self.engine, self.game_id, winner, reason, turns)
 
 

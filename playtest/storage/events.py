@@ -235,6 +235,11 @@ class EventLogger:
             self._study_of[participant_id] = row.study_id
         return str(row.study_id)
 
+    def study_of(self, participant_id: str) -> str:
+        """The study of a consented participant (cached: a tester never changes study);
+        :class:`NotFound` for anyone else."""
+        return self._study_id(participant_id)
+
     def log(
         self,
         session_id: str,

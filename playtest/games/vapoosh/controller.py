@@ -12,8 +12,9 @@ so a retried roll shows the same dice and a replay of the record is exact.
 
 from __future__ import annotations
 
+import contextlib
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
@@ -128,6 +129,7 @@ class PlayController:
         self.glow: dict[tuple[int, int], str] = {}
         self.last_dice: dict[int, tuple[int, int, int, int]] = {}
         self.finished_logged = self.state.phase == "over"
+        self._in_batch = False
         # board_rows() of the state it was computed for: every rerun draws the board, but
         # the position changes only when an action is applied (a new state object).
         self._rows_of: tuple[Any, int, list[str]] | None = None
@@ -186,6 +188,37 @@ class PlayController:
         self.actions.append(as_json)
         return list(events)
 
+    @contextlib.contextmanager
+    def _one_transaction(self) -> Iterator[None]:
+        """What one input stores (its actions, events and a finish), in one transaction.
+
+        With a sink that has ``batch()`` (the database's): the writes are collected and
+        committed when the input is done. If the commit fails, or the input raises,
+        nothing of it is stored and this controller goes back to where it was before
+        the input (state, actions, dice, glow), so it still matches the stored record; a
+        commit refused because another tab stored an action first is a
+        :class:`StaleGameError`. Nested calls join the outer one.
+        """
+        batch = getattr(self.sink, "batch", None)
+        if batch is None or self._in_batch:
+            yield
+            return
+        before = (self.state, len(self.actions), self.last_roll, dict(self.last_dice),
+                  self.glow, self.options_shown_ms, self.finished_logged)
+        self._in_batch = True
+        try:
+            with batch():
+                yield
+        except BaseException as err:
+            (self.state, count, self.last_roll, self.last_dice, self.glow,
+             self.options_shown_ms, self.finished_logged) = before
+            del self.actions[count:]
+            if isinstance(err, ConflictError):
+                raise StaleGameError("this game was played on in another tab") from None
+            raise
+        finally:
+            self._in_batch = False
+
     def _behind(self) -> bool:
         """True when the stored record has moved past this controller (another tab)."""
         stored = getattr(self.sink, "stored_actions", None)  # sinks without a store: never
@@ -195,7 +228,8 @@ class PlayController:
         """Deal preplaced counters if the rules ask for it (the game's first action)."""
         if self.state.phase == "setup":
             assert self.plugin.deal is not None, "a game with a setup phase deals from its seed"
-            self._apply(self.plugin.deal(self.rules, len(self.seats), self.seed))
+            with self._one_transaction():
+                self._apply(self.plugin.deal(self.rules, len(self.seats), self.seed))
 
     def _log_engine_events(self, events: Sequence[Event]) -> None:
         for event in events:
@@ -241,11 +275,12 @@ class PlayController:
         """End an unfinished game without a result (restart): logged and stored as such."""
         if self.is_over or self.finished_logged:
             return
-        self.sink.log("game_end", {"game_id": self.game_id, "winner": None, "reason": reason,
-                                   "turns": self.state.turns,
-                                   "record": [list(a) for a in self.actions]})
-        self.sink.finish(None, reason, self.state.turns)
-        self.finished_logged = True
+        with self._one_transaction():
+            self.sink.log("game_end", {"game_id": self.game_id, "winner": None,
+                                       "reason": reason, "turns": self.state.turns,
+                                       "record": [list(a) for a in self.actions]})
+            self.sink.finish(None, reason, self.state.turns)
+            self.finished_logged = True
 
     def _check_human_turn(self, phase: str) -> None:
         if self.is_over:
@@ -259,7 +294,8 @@ class PlayController:
     def roll(self, client_event_id: str | None = None) -> Cue:
         """The tester to move rolls (a chance action with this game's next dice)."""
         self._check_human_turn("roll")
-        return self._roll(client_event_id)
+        with self._one_transaction():
+            return self._roll(client_event_id)
 
     def _roll(self, client_event_id: str | None = None) -> Cue:
         seat = self.to_move
@@ -322,28 +358,31 @@ class PlayController:
             return Outcome(False, cue, kind)
         assert result.action is not None
         try:
-            events = self._apply(self.game.decode(result.action))
+            with self._one_transaction():
+                events = self._apply(self.game.decode(result.action))
+                # Stored with the placement: an ``ok`` click is one the game record has.
+                self.sink.log("click", props, client_event_id)
+                self.options_shown_ms = None
+                cue = self._after(events, seat)
         except StaleGameError:
             # This tab was behind: the engine accepted nothing, so the click is logged as
             # stale, never as a right (or wrong) answer of the tester's.
             props.update(ok=False, stale=True)
             self.sink.log("click", props, client_event_id)
             raise
-        # Logged once the record holds the placement: an ``ok`` click is one the game has.
-        self.sink.log("click", props, client_event_id)
-        self.options_shown_ms = None
-        return Outcome(True, self._after(events, seat))
+        return Outcome(True, cue)
 
     def computer_turn(self) -> tuple[Cue, str]:
         """The computer player to move rolls and places; returns the cue and its reason."""
         if not self.computer_to_act:
             raise TurnError("not_your_turn", "it is not a computer player's turn")
         seat = self.to_move
-        cue, reason = self.computer_step()
-        # A blocked roll passes the turn (or re-rolls for the same seat); only place when
-        # the same computer player now has to place.
-        if self.state.phase == "place" and self.to_move == seat and not self.is_over:
+        with self._one_transaction():
             cue, reason = self.computer_step()
+            # A blocked roll passes the turn (or re-rolls for the same seat); only place
+            # when the same computer player now has to place.
+            if self.state.phase == "place" and self.to_move == seat and not self.is_over:
+                cue, reason = self.computer_step()
         return cue, reason
 
     def computer_step(self) -> tuple[Cue, str]:
@@ -354,25 +393,27 @@ class PlayController:
             raise TurnError("not_your_turn", "it is not a computer player's turn")
         seat = self.to_move
         reason = ""
-        if self.state.phase == "roll":
-            cue = self._roll()
-        else:
-            decision = self.players[seat].choose(self.state)
-            reason = decision.reason
-            events = self._apply(decision.action)
-            self.sink.log("ai_move", {"seat": seat, "reason": reason,
-                                      "action": decision.action.to_json()})
-            cue = self._after(events, seat)
-        self.options_shown_ms = None
+        with self._one_transaction():
+            if self.state.phase == "roll":
+                cue = self._roll()
+            else:
+                decision = self.players[seat].choose(self.state)
+                reason = decision.reason
+                events = self._apply(decision.action)
+                self.sink.log("ai_move", {"seat": seat, "reason": reason,
+                                          "action": decision.action.to_json()})
+                cue = self._after(events, seat)
+            self.options_shown_ms = None
         return cue, reason
 
     def play_computers(self, limit: int = 500) -> list[Cue]:
         """Let computer players move until a human must act or the game ends."""
         cues: list[Cue] = []
-        for _ in range(limit):
-            if not self.computer_to_act:
-                break
-            cues.append(self.computer_turn()[0])
+        with self._one_transaction():
+            for _ in range(limit):
+                if not self.computer_to_act:
+                    break
+                cues.append(self.computer_turn()[0])
         return cues
 
     def refused_reasons(self) -> list[str]:
