@@ -7,11 +7,12 @@ tester pages, the demo-data generator and the tests.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import random
 import secrets
 import time
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import func, select
@@ -70,6 +71,9 @@ class Tester:
     study: repo.Study
     config: StudyConfig
     effective: EffectiveConfig
+    #: The rows it was built from, as the driver gave them
+    #: (:func:`repo.participant_with_study_stamp`): tells a later run whether to rebuild.
+    stamp: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
 
     @property
     def code(self) -> str:
@@ -128,6 +132,11 @@ def load_tester(engine: Engine, code: str, previous: Tester | None = None) -> Te
     moves the tester's stage on). Any change of either row (a stage, a finished game, a
     study the designer closed or edited) loads everything afresh.
     """
+    stamp = repo.participant_with_study_stamp(engine, code)
+    if stamp is None:
+        return None
+    if previous is not None and previous.stamp == stamp and previous.code == code:
+        return previous  # neither row changed: nothing decoded, validated or built
     found = repo.get_participant_with_study(engine, code)
     if found is None:
         return None
@@ -136,12 +145,12 @@ def load_tester(engine: Engine, code: str, previous: Tester | None = None) -> Te
         return None
     if (previous is not None and previous.participant == participant
             and previous.study == study):
-        return previous
+        return dataclasses.replace(previous, stamp=stamp)
     config = study_config(study)
     stored = repo.get_assignments(engine, participant.participant_id) if config.experiments \
         else {}
     assigned = {e.key: stored[e.key] for e in config.experiments if stored.get(e.key)}
-    return Tester(participant, study, config, effective_config(config, assigned))
+    return Tester(participant, study, config, effective_config(config, assigned), stamp)
 
 
 def survey_id_for(survey_id: str, phase: str, *, child: bool,

@@ -162,22 +162,28 @@ def commit_game_writes(engine: Engine, writes: GameWrites) -> list[int]:
     """
     if writes.empty:
         return []
+    # The lock first, then a connection: a thread waiting for the lock holds none (with
+    # 50 testers, waiting threads holding connections made the pool open extra ones).
+    with write_lock(engine):
+        return _commit(engine, writes)
+
+
+def _commit(engine: Engine, writes: GameWrites) -> list[int]:
     sql = _SQL[engine.dialect.name]
     sqlite = engine.dialect.name == "sqlite"
     raw = engine.raw_connection()
     try:
-        with write_lock(engine):
-            cursor = raw.cursor()
-            try:
-                if sqlite:
-                    cursor.execute("BEGIN IMMEDIATE")
-                seqs = _store(cursor, sql, writes, sqlite)
-                raw.commit()
-            except BaseException:
-                raw.rollback()
-                raise
-            finally:
-                cursor.close()
+        cursor = raw.cursor()
+        try:
+            if sqlite:
+                cursor.execute("BEGIN IMMEDIATE")
+            seqs = _store(cursor, sql, writes, sqlite)
+            raw.commit()
+        except BaseException:
+            raw.rollback()
+            raise
+        finally:
+            cursor.close()
         return seqs
     except (ConflictError, NotFound):
         raise

@@ -360,6 +360,56 @@ def get_participant_with_study(
     return participant, _study_from_row(_columns(mapping, studies))
 
 
+def _stamp_query(mark: str) -> str:
+    columns = [f"p.{c.name}" for c in participants.c] + [f"s.{c.name}" for c in studies.c]
+    return (f"SELECT {', '.join(columns)} FROM participants p LEFT JOIN studies s "
+            f"ON s.study_id = p.study_id WHERE p.participant_id = {mark}")
+
+
+_STAMP_QUERIES = {"sqlite": _stamp_query("?"), "postgresql": _stamp_query("%s")}
+
+
+def participant_with_study_stamp(engine: Engine, participant_id: str) -> tuple[Any, ...] | None:
+    """The tester's row and their study's as the database driver returns them: equal
+    stamps mean neither row changed (a stage, a finished game, a study closed or edited).
+
+    What every run of a tester's page reads: one fixed query, run on the driver
+    directly, nothing decoded or built (the JSON columns stay text on SQLite), so it
+    costs a fraction of :func:`get_participant_with_study`. None for an unknown,
+    malformed or tampered code.
+
+    >>> from playtest.storage.db import make_engine, upgrade
+    >>> engine = make_engine("sqlite://"); upgrade(engine)
+    >>> _ = create_study(engine, title="Demo", study_id="demo")
+    >>> code = create_consented_participant(engine, "demo", {"adult": True}).participant_id
+    >>> first = participant_with_study_stamp(engine, code)
+    >>> first == participant_with_study_stamp(engine, code)
+    True
+    >>> _ = update_study(engine, "demo", open=False)
+    >>> first == participant_with_study_stamp(engine, code)
+    False
+    >>> participant_with_study_stamp(engine, "tampered-code") is None
+    True
+    """
+    if not isinstance(participant_id, str) or not CODE_PATTERN.match(participant_id):
+        return None
+    query = _STAMP_QUERIES.get(engine.dialect.name)
+    if query is None:  # another database: the full read is the stamp
+        found = get_participant_with_study(engine, participant_id)
+        return None if found is None else tuple(found)
+    raw = engine.raw_connection()
+    try:
+        cursor = raw.cursor()
+        try:
+            cursor.execute(query, (participant_id,))
+            row = cursor.fetchone()
+        finally:
+            cursor.close()
+    finally:
+        raw.close()
+    return None if row is None else tuple(row)
+
+
 def list_participants(engine: Engine, study_id: str) -> list[Participant]:
     with engine.connect() as conn:
         rows = conn.execute(
