@@ -210,10 +210,15 @@ def _store(cursor: Any, sql: _Statements, writes: GameWrites, sqlite: bool) -> l
         known = {str(nonce): int(seq) for nonce, seq in cursor.fetchall()}
     if writes.actions:
         first = writes.first_index
-        cursor.execute(sql.claim, (len(writes.actions), writes.game_id, first))
-        if cursor.rowcount != 1:
+        if sqlite:
+            cursor.execute(sql.claim, (len(writes.actions), writes.game_id, first))
+            claimed = cursor.rowcount == 1
+            if claimed:
+                cursor.executemany(sql.insert_action, writes.actions)
+        else:
+            claimed = _claim_and_insert_postgres(cursor, writes)
+        if not claimed:
             raise _refused_claim(cursor, writes, sqlite)
-        cursor.executemany(sql.insert_action, writes.actions)
     fresh: list[int] = []
     first_of: dict[int, int] = {}  # an event whose nonce came earlier in this batch
     pending: dict[str, int] = {}
@@ -228,13 +233,16 @@ def _store(cursor: Any, sql: _Statements, writes: GameWrites, sqlite: bool) -> l
             pending[nonce] = i
         fresh.append(i)
     seqs: dict[int, int] = {}
-    if fresh:
+    if fresh and not sqlite:
+        last = _count_and_insert_events_postgres(cursor, writes, fresh)
+        for seq, index in enumerate(fresh, start=last - len(fresh) + 1):
+            seqs[index] = seq
+    elif fresh:
         cursor.execute(sql.count_events,
                        (len(fresh), writes.session_id, writes.participant_id))
         counter = cursor.fetchone()
         if counter is None:
-            raise NotFound(f"no session {writes.session_id!r} of participant "
-                           f"{writes.participant_id!r}")
+            raise _no_session(writes)
         start = int(counter[0]) - len(fresh) + 1
         rows = []
         for seq, index in enumerate(fresh, start=start):
@@ -251,6 +259,55 @@ def _store(cursor: Any, sql: _Statements, writes: GameWrites, sqlite: bool) -> l
     for i, first in first_of.items():
         seqs[i] = seqs[first]
     return [seqs[i] if i in seqs else known[str(e[3])] for i, e in enumerate(writes.events)]
+
+
+def _no_session(writes: GameWrites) -> NotFound:
+    return NotFound(f"no session {writes.session_id!r} of participant {writes.participant_id!r}")
+
+
+# PostgreSQL: the claim and the actions in one statement, and the counter and the
+# events in another (a round trip each; psycopg's executemany costs more CPU than the
+# rows of one input). The counter's UPDATE in a CTE: if the insert fails, so does it.
+_PG_CLAIM = ("WITH claim AS (UPDATE games SET action_count = action_count + %s "
+             "WHERE game_id = %s AND action_count = %s AND finished_at_ms IS NULL "
+             "RETURNING game_id) "
+             "INSERT INTO game_actions (game_id, idx, action, at_ms) "
+             "SELECT claim.game_id, v.idx, v.action, v.at_ms FROM claim, (VALUES {rows}) "
+             "AS v(idx, action, at_ms)")
+_PG_ACTION_ROW = "(%s::int, CAST(%s AS jsonb), %s::bigint)"
+_PG_EVENTS = ("WITH counter AS (UPDATE sessions SET last_seq = last_seq + %s "
+              "WHERE session_id = %s AND participant_id = %s RETURNING last_seq) "
+              "INSERT INTO events (study_id, participant_id, session_id, seq, at_ms, type, "
+              "props, game_id, client_event_id) "
+              "SELECT %s::text, %s::text, %s::text, counter.last_seq - %s::int + v.ord, "
+              "v.at_ms, v.type, v.props, %s::text, v.nonce FROM counter, (VALUES {rows}) "
+              "AS v(ord, at_ms, type, props, nonce) RETURNING seq")
+_PG_EVENT_ROW = "(%s::int, %s::bigint, %s::text, CAST(%s AS jsonb), %s::text)"
+
+
+def _claim_and_insert_postgres(cursor: Any, writes: GameWrites) -> bool:
+    params: list[Any] = [len(writes.actions), writes.game_id, writes.first_index]
+    for _game, index, action, at_ms in writes.actions:
+        params += (index, action, at_ms)
+    cursor.execute(_PG_CLAIM.format(rows=", ".join([_PG_ACTION_ROW] * len(writes.actions))),
+                   params)
+    return bool(cursor.rowcount == len(writes.actions))
+
+
+def _count_and_insert_events_postgres(cursor: Any, writes: GameWrites,
+                                      fresh: list[int]) -> int:
+    """Insert the ``fresh`` events; return the session's counter after them."""
+    n = len(fresh)
+    params: list[Any] = [n, writes.session_id, writes.participant_id, writes.study_id,
+                         writes.participant_id, writes.session_id, n, writes.game_id]
+    for ordinal, index in enumerate(fresh, start=1):
+        at_ms, type_, props, nonce = writes.events[index]
+        params += (ordinal, at_ms, type_, props, nonce)
+    cursor.execute(_PG_EVENTS.format(rows=", ".join([_PG_EVENT_ROW] * n)), params)
+    stored = cursor.fetchall()
+    if len(stored) != n:
+        raise _no_session(writes)
+    return max(int(row[0]) for row in stored)
 
 
 def _refused_claim(cursor: Any, writes: GameWrites, sqlite: bool) -> Exception:

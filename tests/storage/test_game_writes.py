@@ -179,7 +179,7 @@ def test_a_process_killed_between_statements_leaves_nothing_of_the_input(
                     with engine.connect() as conn:
                         return bool(conn.execute(text(
                             "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = "
-                            "'Lock' AND query LIKE 'UPDATE sessions%' "
+                            "'Lock' AND query LIKE '%UPDATE sessions%' "
                             "AND datname = current_database()")).scalar_one())
 
                 _wait_for(blocked, "the child to wait at its counter update")
@@ -194,7 +194,7 @@ def test_a_process_killed_between_statements_leaves_nothing_of_the_input(
             with engine.connect() as conn:
                 return not conn.execute(text(
                     "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                    "AND pid <> pg_backend_pid() AND (query LIKE 'UPDATE sessions%' "
+                    "AND pid <> pg_backend_pid() AND (query LIKE '%UPDATE sessions%' "
                     "OR state = 'idle in transaction')")).scalar_one()
 
         _wait_for(gone, "the killed client's transaction to end")
