@@ -5,9 +5,9 @@ click event, then one for each engine event (``place``, ``capture`` …), and th
 computer's instant turn that follows it as as many again: about eight commits per click,
 each with its own statements, round trips and (on SQLite) the event writer thread's
 hand-over. :class:`GameWrites` collects what one input writes, in the order it happens,
-and :func:`commit_game_writes` stores it whole in one transaction of at most six
-statements, written for the driver directly (the statements are fixed strings, so there
-is nothing for SQLAlchemy to compile or cache):
+and :func:`commit_game_writes` stores it whole in one transaction, written for the
+driver directly (fixed statement texts: nothing for SQLAlchemy to compile or cache). The
+steps (on PostgreSQL 2 and 3, and 4 and 5, are one statement each):
 
 1. the ``seq`` already stored under any of the events' ``client_event_id`` (a re-sent
    event is stored once: it is dropped from the batch and keeps its first ``seq``);
@@ -15,10 +15,12 @@ is nothing for SQLAlchemy to compile or cache):
    index to first + k only if it is still the first index and the game is not finished:
    another tab that stored an action at that index makes the claim fail, and the batch
    is rolled back whole as a :class:`ConflictError`);
-3. the actions (one ``executemany``);
+3. the actions (SQLite: one ``executemany``; PostgreSQL: inserted from the claim's
+   ``UPDATE … RETURNING``, so no claim, no actions);
 4. the session's counter raised by the number of events, its new value returned: the
    events get the numbers that end there, contiguous, as the row lock orders writers;
-5. the events (one ``executemany``);
+5. the events (SQLite: one ``executemany``; PostgreSQL: inserted from the counter's
+   ``UPDATE … RETURNING``);
 6. the finish (``finished_at_ms`` set once; the tester's ``games_completed`` + 1).
 
 All or nothing: a crash or an error between any two of these statements leaves nothing
