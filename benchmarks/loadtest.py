@@ -905,22 +905,21 @@ class Report:
             f"{s.wrong_clicks} clicks judged wrong by the rules",
         ]
         if self.deployment.kill_after_clicks is not None:
-            resumes = self.resumes
             lines.append(
                 "kill -9: " + ("never happened" if self.killed_after_clicks is None else
                                f"one app process after {self.killed_after_clicks} clicks")
-                + f"; {self.reconnected} testers reconnected through the proxy, "
-                f"{len(resumes)} boards resumed, {sum(1 for c in resumes if c.continued)} "
-                f"in the game they were playing (or the next, theirs being over), "
-                f"{sum(1 for c in resumes if c.equal)} equal to the replay of their stored "
-                f"record [{verdict[self.kill_ok]}]")
+                + f"; {self.reconnected} testers reconnected through the proxy "
+                f"[{verdict[self.kill_ok]}]")
         if self.deployment.hop_after_clicks or self.deployment.kill_after_clicks is not None:
             resumes = self.resumes
             lines += [
                 f"reconnections: {sum(r.reconnects for r in self.results)} after the kill, "
-                f"{sum(r.hops for r in self.results)} planned; {len(resumes)} boards resumed, "
-                f"{sum(1 for c in resumes if c.ok)} the tester's game, equal to its replay, "
-                f"with its last stored message [{verdict[all(c.ok for c in resumes)]}]",
+                f"{sum(r.hops for r in self.results)} planned; {len(resumes)} boards resumed: "
+                f"{sum(1 for c in resumes if c.continued)} in the game the tester was playing "
+                f"(or the next, theirs being over), {sum(1 for c in resumes if c.equal)} "
+                f"equal to the replay of its stored record, "
+                f"{sum(1 for c in resumes if c.message_kept)} with its last stored message "
+                f"[{verdict[all(c.ok for c in resumes)]}]",
                 self.moves.line()]
         if self.assignments is not None:
             lines.append(self.assignments.line())
