@@ -55,7 +55,10 @@ COMPOSE_SITE = DEPLOY / "nginx" / "compose.conf"
 
 
 UPSTREAM_LOG = "upstreams.log"
-UPSTREAM_LOG_FORMAT = "playtest_upstream '$remote_port $upstream_addr $status'"
+#: A load-test client names each connection in this header (nginx logs it with the app
+#: process that served the connection).
+CONNECTION_HEADER = "X-Loadtest-Connection"
+UPSTREAM_LOG_FORMAT = "playtest_upstream '$http_x_loadtest_connection $upstream_addr $status'"
 
 
 class ClusterError(RuntimeError):
@@ -99,7 +102,8 @@ def _main_conf(folder: Path) -> str:
     temp = "\n".join(f"    {kind}_temp_path {folder / 'tmp' / kind};"
                      for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     # Besides Debian's access log: which app process served each connection, by the
-    # client's port (:meth:`Nginx.upstreams`), so a test knows who moved where.
+    # name the load test's client gives it (:meth:`Nginx.upstreams`), so a test knows who
+    # moved where.
     return (f"{user}worker_processes 1;\npid {folder / 'nginx.pid'};\n"
             f"error_log {folder / 'error.log'} warn;\n"
             "events { worker_connections 4096; }\n"
@@ -129,10 +133,10 @@ class Nginx:
             return ""
         return "\n".join(text.splitlines()[-lines:])
 
-    def upstreams(self) -> dict[int, str]:
+    def upstreams(self) -> dict[str, str]:
         """The app process (``127.0.0.1:PORT``) that served each finished connection, by
-        the client's local port; a connection first refused by a dead process and passed
-        on counts for the one that answered. A port seen twice (reused) is left out."""
+        the name its client gave it; a connection first refused by a dead process and
+        passed on counts for the one that answered."""
         return parse_upstreams(self.folder / UPSTREAM_LOG)
 
     def stop(self) -> None:
@@ -145,28 +149,30 @@ class Nginx:
                 self.proc.wait()
 
 
-def parse_upstreams(path: Path) -> dict[int, str]:
-    """Client port -> app process, from nginx's ``playtest_upstream`` log lines.
+def parse_upstreams(path: Path) -> dict[str, str]:
+    """Connection name -> app process, from nginx's ``playtest_upstream`` log lines
+    (unnamed connections, "-", and names seen twice are left out).
 
     >>> import tempfile
     >>> log = Path(tempfile.mkdtemp()) / "upstreams.log"
-    >>> _ = log.write_text("50001 127.0.0.1:9001 101\\n50002 127.0.0.1:9001, 127.0.0.1:9002 101\\n"
-    ...                    "50003 - 400\\n50004 127.0.0.1:9001 101\\n50004 127.0.0.1:9002 101\\n")
+    >>> _ = log.write_text("1.0 127.0.0.1:9001 101\\n1.1 127.0.0.1:9001, 127.0.0.1:9002 101\\n"
+    ...                    "2.0 - 400\\n- 127.0.0.1:9001 200\\n3.0 127.0.0.1:9001 101\\n"
+    ...                    "3.0 127.0.0.1:9002 101\\n")
     >>> parse_upstreams(log)
-    {50001: '127.0.0.1:9001', 50002: '127.0.0.1:9002'}
+    {'1.0': '127.0.0.1:9001', '1.1': '127.0.0.1:9002'}
     """
-    seen: dict[int, list[str]] = {}
+    seen: dict[str, list[str]] = {}
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return {}
     for line in text.splitlines():
-        port, _, rest = line.partition(" ")
+        name, _, rest = line.partition(" ")
         addresses, _, _status = rest.rpartition(" ")
         served = addresses.split(",")[-1].strip()
-        if port.isdigit() and served not in ("", "-"):
-            seen.setdefault(int(port), []).append(served)
-    return {port: found[0] for port, found in seen.items() if len(found) == 1}
+        if name not in ("", "-") and served not in ("", "-"):
+            seen.setdefault(name, []).append(served)
+    return {name: found[0] for name, found in seen.items() if len(found) == 1}
 
 
 def start_nginx(folder: Path, ports: Sequence[int], site: Path = SITE) -> Nginx:
@@ -473,17 +479,18 @@ class Moves:
                 f"{self.returned} served again by a process after another one")
 
 
-def moves_of(ports_per_tester: Sequence[Sequence[int]],
-                 upstreams: Mapping[int, str]) -> Moves:
-    """:class:`Moves` from each tester's connections (their local ports, in order).
+def moves_of(connections_per_tester: Sequence[Sequence[str]],
+             upstreams: Mapping[str, str]) -> Moves:
+    """:class:`Moves` from each tester's connections (their names, in order).
 
-    >>> moves_of([[1, 2, 3], [4, 5], [6]], {1: "a", 2: "b", 3: "a", 4: "a", 5: "b", 6: "a"})
+    >>> moves_of([["1", "2", "3"], ["4", "5"], ["6"]],
+    ...          {"1": "a", "2": "b", "3": "a", "4": "a", "5": "b", "6": "a"})
     Moves(connections=6, located=6, moved=2, returned=1)
     """
     moved = returned = located = connections = 0
-    for ports in ports_per_tester:
-        connections += len(ports)
-        served = [upstreams[port] for port in ports if port in upstreams]
+    for names in connections_per_tester:
+        connections += len(names)
+        served = [upstreams[name] for name in names if name in upstreams]
         located += len(served)
         changes = [process for i, process in enumerate(served)
                    if i == 0 or process != served[i - 1]]

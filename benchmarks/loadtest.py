@@ -96,6 +96,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.runtime.state.session_state import STREAMLIT_INTERNAL_KEY_PREFIX
 
 from benchmarks.cluster import (
+    CONNECTION_HEADER,
     WORDING_EXPERIMENT,
     AssignmentCheck,
     Moves,
@@ -313,7 +314,8 @@ class SimulatedTester:
     resumes: list[ResumeCheck] = field(default_factory=list)
     game_id: str = ""  # the game of the last board shown
     hops: int = 0  # reconnections of the tester's own (see simulate_tester's hop_after)
-    ports: list[int] = field(default_factory=list)  # local port of each connection, in order
+    # Each connection's name, in order (sent as CONNECTION_HEADER; nginx logs who served it).
+    connections: list[str] = field(default_factory=list)
 
 
 def _trigger(board_id: str, event: str, value: dict[str, Any]) -> WidgetState:
@@ -351,17 +353,18 @@ class _Hop(Exception):
     """The tester closes their connection and opens their link again (a planned move)."""
 
 
-def _connect(url: str) -> Any:
+def _connect(url: str, name: str = "") -> Any:
     ws_url = url.replace("http://", "ws://", 1) + "/_stcore/stream"
     return websockets.connect(ws_url, subprotocols=[websockets.Subprotocol("streamlit")],
-                              max_size=None, open_timeout=RERUN_TIMEOUT_S)
+                              max_size=None, open_timeout=RERUN_TIMEOUT_S,
+                              additional_headers={CONNECTION_HEADER: name} if name else None)
 
 
 async def simulate_tester(
     url: str, study_id: str, turns: int, think_ms: tuple[int, int], rng: random.Random,
     number: int, start: StartLine, quickack: bool = False,
     resume: ResumeChecker | None = None, on_click: Callable[[], None] | None = None,
-    hop_after: Sequence[int] = (),
+    hop_after: Sequence[int] = (), mute: bool = False,
 ) -> SimulatedTester:
     """Consent, wait at the start line, then play `turns` turns (a roll and a click
     each); never raises: what went wrong is in the result's `errors`.
@@ -371,7 +374,8 @@ async def simulate_tester(
     process the proxy picks, `resume` checks the board it is shown, and play goes on.
     `hop_after` (with `resume`): after that many acknowledged clicks the tester closes the
     connection and does the same (a reload, a phone that changed networks), so testers of
-    processes that live on move too.
+    processes that live on move too. `mute`: the tester turns the sound off before playing
+    (a setting every later board must keep, whichever process draws it).
     """
     out = SimulatedTester(number)
     arrived = False
@@ -386,8 +390,9 @@ async def simulate_tester(
         while True:
             query = f"p={out.participant_id}" if out.participant_id else f"study={study_id}"
             try:
-                async with _connect(url) as ws:
-                    out.ports.append(int(ws.local_address[1]))
+                name = f"{number}.{len(out.connections)}"
+                async with _connect(url, name) as ws:
+                    out.connections.append(name)
                     session = StreamlitSession(ws, query, quickack=quickack)
                     started = time.perf_counter()
                     run = await session.rerun()
@@ -398,6 +403,9 @@ async def simulate_tester(
                         arrived = True
                         start.arrive()
                         await start.wait()
+                        if mute and run.board_id is not None:
+                            run = await session.rerun([_trigger(
+                                run.board_id, "mute", {"muted": True, "nonce": str(uuid.uuid4())})])
                     elif resume is not None:
                         check = await resume(out.participant_id, out.game_id, run)
                         if check is not None:
@@ -538,7 +546,8 @@ async def run_testers(url: str, study_id: str, testers: int, turns: int,
     start = StartLine(testers, on_start)
     tasks = [asyncio.create_task(simulate_tester(url, study_id, turns, think_ms,
                                                  random.Random(seed * 1000 + n), n, start,
-                                                 quickack, resume, on_click, hop_after))
+                                                 quickack, resume, on_click, hop_after,
+                                                 mute=bool(hop_after) and n % 2 == 1))
              for n in range(testers)]
     done, pending = await asyncio.wait(tasks, timeout=time_limit_s)
     for task in pending:
@@ -654,6 +663,9 @@ class ResumeCheck:
     # The message on the resumed board, and the last one stored for the game.
     message_shown: str = ""
     message_stored: str = ""
+    # The board's sound setting, and the tester's last stored one (False: never set).
+    muted_shown: bool = False
+    muted_stored: bool = False
 
     @property
     def equal(self) -> bool:
@@ -664,12 +676,16 @@ class ResumeCheck:
         return self.message_shown == self.message_stored
 
     @property
+    def setting_kept(self) -> bool:
+        return self.muted_shown == self.muted_stored
+
+    @property
     def continued(self) -> bool:
         return self.game_id == self.previous_game_id or self.previous_finished
 
     @property
     def ok(self) -> bool:
-        return self.equal and self.continued and self.message_kept
+        return self.equal and self.continued and self.message_kept and self.setting_kept
 
 
 def game_id_of(board_id: str) -> str:
@@ -709,6 +725,9 @@ def replay_checker(engine: Engine) -> ResumeChecker:
         stored = resume_state.last_message(engine, participant_id, game_id)
         return stored.text if stored is not None else ""
 
+    def stored_mute(participant_id: str) -> bool:
+        return resume_state.last_settings(engine, participant_id).get("mute") is True
+
     async def check(participant_id: str, previous: str, run: RunResult) -> ResumeCheck | None:
         board, board_id = run.board, run.board_id
         if board is None or board_id is None:
@@ -717,11 +736,13 @@ def replay_checker(engine: Engine) -> ResumeChecker:
         replayed = await asyncio.to_thread(replayed_board, engine, game_id)
         finished = await asyncio.to_thread(previous_finished, previous)
         message = await asyncio.to_thread(stored_message, participant_id, game_id)
+        muted = await asyncio.to_thread(stored_mute, participant_id)
         shown = (str(board.get("owners")), str(board.get("phase")), board.get("to_move"),
                  int(board.get("turn") or 0))
         return ResumeCheck(participant_id, game_id, shown,
                            replayed if replayed is not None else ("", "", None, -1),
-                           previous, finished, str(board.get("message") or ""), message)
+                           previous, finished, str(board.get("message") or ""), message,
+                           board.get("muted") is True, muted)
 
     return check
 
@@ -792,12 +813,12 @@ class Report:
     quickack: bool = False  # the clients ACKed at once (a diagnosis, not what browsers do)
     deployment: Deployment = field(default_factory=lambda: Deployment())
     killed_after_clicks: int | None = None  # when one process got kill -9 (None: never)
-    upstreams: dict[int, str] = field(default_factory=dict)  # client port -> app process
+    upstreams: dict[str, str] = field(default_factory=dict)  # connection -> app process
     assignments: AssignmentCheck | None = None  # with deployment.experiment
 
     @property
     def moves(self) -> Moves:
-        return moves_of([r.ports for r in self.results], self.upstreams)
+        return moves_of([r.connections for r in self.results], self.upstreams)
 
     @property
     def results(self) -> tuple[SimulatedTester, ...]:
@@ -918,7 +939,9 @@ class Report:
                 f"{sum(1 for c in resumes if c.continued)} in the game the tester was playing "
                 f"(or the next, theirs being over), {sum(1 for c in resumes if c.equal)} "
                 f"equal to the replay of its stored record, "
-                f"{sum(1 for c in resumes if c.message_kept)} with its last stored message "
+                f"{sum(1 for c in resumes if c.message_kept)} with its last stored message, "
+                f"{sum(1 for c in resumes if c.setting_kept)} with the tester's sound setting "
+                f"({sum(1 for c in resumes if c.muted_stored)} muted) "
                 f"[{verdict[all(c.ok for c in resumes)]}]",
                 self.moves.line()]
         if self.assignments is not None:
@@ -1013,7 +1036,7 @@ def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500,
             pids = [running.proc.pid]
         cpu = ServerCpu(pids)
         killed: list[int] = []
-        upstreams: dict[int, str] = {}
+        upstreams: dict[str, str] = {}
 
         def on_clicks(total: int) -> None:
             if (isinstance(running, cluster.Cluster) and setup.kill_after_clicks is not None

@@ -13,15 +13,17 @@ twice and opens their link again (nginx's round robin sends them on), so testers
 back to a process after playing on another one, which is when a process that trusts its
 own memory of a tester shows something out of date (nginx's log says who served each
 connection; the test asserts that this happened). After every move the board must show
-the game's last stored message too, and the study has a wording experiment: every message
-of it that any process logged must be in the tester's stored variant.
+the game's last stored message too and the tester's sound setting (half of them turn the
+sound off first), and the study has a wording experiment: every message of it that any
+process logged must be in the tester's stored variant.
 
 Each kind of state kept in one process's memory was tried as a temporary change to the
 app, and each made this test (or, for the sign-in, the last test here) fail: a game
 started afresh by a process that has not seen the tester; a process's own copy of a game
 trusted over the database; the experiment variant remembered by the process that
 assigned it (another one draws again); the last message remembered instead of read from
-the events; a cookie-signing key made per process.
+the events; the sound setting remembered instead of read from the events; a
+cookie-signing key made per process.
 
 Speed is not asserted: ``python -m benchmarks.loadtest --processes 1,3 --kill-one`` prints it.
 """
@@ -114,10 +116,15 @@ def test_three_processes_behind_nginx_lose_nothing_when_one_is_killed(
     lost = [(c.participant_id, c.message_shown, c.message_stored)
             for c in resumes if not c.message_kept]
     assert lost == [], "a resumed board lost its message (or shows another one)"
+    # Half the testers turned the sound off before playing: every board keeps it.
+    assert any(c.muted_stored for c in resumes) and any(not c.muted_stored for c in resumes)
+    unmuted = [c.participant_id for c in resumes if not c.setting_kept]
+    assert unmuted == [], "a resumed board lost the tester's sound setting"
     # The moves that matter happened: testers on more than one process, and testers
     # back on a process after another one served them (round robin makes both likely
     # for most testers; nginx's log says which happened).
     moves = report.moves
+    assert moves.located == moves.connections, moves  # each connection named in nginx's log
     assert moves.moved > TESTERS // 2 and moves.returned > 0, moves
     assignments = report.assignments
     assert assignments is not None and assignments.messages > 0
