@@ -19,6 +19,7 @@ checkout and the run's folder (:func:`unit_process`); every process gets the sam
 from __future__ import annotations
 
 import grp
+import json
 import os
 import pwd
 import re
@@ -33,7 +34,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sqlalchemy.engine import Engine
+
 from benchmarks.devserver import ROOT, StreamlitServer, free_port, healthy
+from playtest.study_config import Experiment
 
 DEPLOY = ROOT / "deploy"
 SITE = DEPLOY / "nginx" / "playtest.conf"
@@ -48,6 +52,13 @@ APP = ROOT / "playtest" / "app.py"
 START_TIMEOUT_S = 120.0
 _UPSTREAM_SERVER = re.compile(r"^(\s*)server [\w.-]+:\d+(.*);\s*$")
 COMPOSE_SITE = DEPLOY / "nginx" / "compose.conf"
+
+
+UPSTREAM_LOG = "upstreams.log"
+#: A load-test client names each connection in this header (nginx logs it with the app
+#: process that served the connection).
+CONNECTION_HEADER = "X-Loadtest-Connection"
+UPSTREAM_LOG_FORMAT = "playtest_upstream '$http_x_loadtest_connection $upstream_addr $status'"
 
 
 class ClusterError(RuntimeError):
@@ -90,11 +101,16 @@ def _main_conf(folder: Path) -> str:
                 f"{grp.getgrgid(os.getegid()).gr_name};\n")
     temp = "\n".join(f"    {kind}_temp_path {folder / 'tmp' / kind};"
                      for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    # Besides Debian's access log: which app process served each connection, by the
+    # name the load test's client gives it (:meth:`Nginx.upstreams`), so a test knows who
+    # moved where.
     return (f"{user}worker_processes 1;\npid {folder / 'nginx.pid'};\n"
             f"error_log {folder / 'error.log'} warn;\n"
             "events { worker_connections 4096; }\n"
             "http {\n"
             f"    access_log {folder / 'access.log'};\n{temp}\n"
+            f"    log_format {UPSTREAM_LOG_FORMAT};\n"
+            f"    access_log {folder / UPSTREAM_LOG} playtest_upstream;\n"
             "    include sites/playtest.conf;\n}\n")
 
 
@@ -117,6 +133,12 @@ class Nginx:
             return ""
         return "\n".join(text.splitlines()[-lines:])
 
+    def upstreams(self) -> dict[str, str]:
+        """The app process (``127.0.0.1:PORT``) that served each finished connection, by
+        the name its client gave it; a connection first refused by a dead process and
+        passed on counts for the one that answered."""
+        return parse_upstreams(self.folder / UPSTREAM_LOG)
+
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGQUIT)  # graceful: workers finish, then exit
@@ -125,6 +147,32 @@ class Nginx:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+def parse_upstreams(path: Path) -> dict[str, str]:
+    """Connection name -> app process, from nginx's ``playtest_upstream`` log lines
+    (unnamed connections, "-", and names seen twice are left out).
+
+    >>> import tempfile
+    >>> log = Path(tempfile.mkdtemp()) / "upstreams.log"
+    >>> _ = log.write_text("1.0 127.0.0.1:9001 101\\n1.1 127.0.0.1:9001, 127.0.0.1:9002 101\\n"
+    ...                    "2.0 - 400\\n- 127.0.0.1:9001 200\\n3.0 127.0.0.1:9001 101\\n"
+    ...                    "3.0 127.0.0.1:9002 101\\n")
+    >>> parse_upstreams(log)
+    {'1.0': '127.0.0.1:9001', '1.1': '127.0.0.1:9002'}
+    """
+    seen: dict[str, list[str]] = {}
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return {}
+    for line in text.splitlines():
+        name, _, rest = line.partition(" ")
+        addresses, _, _status = rest.rpartition(" ")
+        served = addresses.split(",")[-1].strip()
+        if name not in ("", "-") and served not in ("", "-"):
+            seen.setdefault(name, []).append(served)
+    return {name: found[0] for name, found in seen.items() if len(found) == 1}
 
 
 def start_nginx(folder: Path, ports: Sequence[int], site: Path = SITE) -> Nginx:
@@ -325,3 +373,127 @@ def drop_postgres_database(server_url: str, database_url: str) -> None:
     name = database_url.rpartition("/")[2]
     with psycopg.connect(server_url.replace("+psycopg", ""), autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+# -- what a process could keep that the others need --------------------------------------
+#
+# A tester whose connection moves to another process must find there everything the
+# first one knew. The cluster test makes them move (a killed process, and every tester's
+# own reconnections) and checks, besides the game (benchmarks.loadtest's replay check),
+# the tester's experiment variant: the load study has a wording experiment on a message
+# every turn shows, so each message logged by whichever process must carry the variant
+# stored at consent.
+
+#: The load study's experiment when state is checked: the wording of the message shown
+#: after every computer move.
+WORDING_EXPERIMENT = Experiment(key="moved_wording", target="message:computer_moved",
+                                variants={"A": "default", "B": "formal"})
+
+
+@dataclass(frozen=True)
+class AssignmentCheck:
+    """Each tester's stored variant against what every process showed them."""
+
+    testers: int
+    without_one_assignment: int  # testers with no stored variant, or more than one
+    messages: int  # messages of the experiment's message logged
+    messages_wrong_variant: int  # ... with another wording than the tester's variant
+    exposures: int
+    exposures_wrong_variant: int
+
+    @property
+    def ok(self) -> bool:
+        return (self.without_one_assignment == self.messages_wrong_variant
+                == self.exposures_wrong_variant == 0 and self.messages > 0)
+
+    def line(self) -> str:
+        return (f"experiment {WORDING_EXPERIMENT.key}: {self.testers} testers, "
+                f"{self.without_one_assignment} without exactly one stored variant; "
+                f"{self.messages} '{WORDING_EXPERIMENT.target}' messages, "
+                f"{self.messages_wrong_variant} in another variant's wording; "
+                f"{self.exposures} exposures, {self.exposures_wrong_variant} of another "
+                f"variant [{'ok' if self.ok else 'MISSED'}]")
+
+
+def check_assignments(engine: Engine, participant_ids: Sequence[str],
+                      experiment: Experiment = WORDING_EXPERIMENT) -> AssignmentCheck:
+    """Every tester has one stored variant of ``experiment``, and every message and
+    exposure of it that any process logged for them is that variant's."""
+    from sqlalchemy import select
+
+    from playtest.storage.models import EventRow, assignments, exposures
+
+    events = EventRow.__table__  # type: ignore[attr-defined]
+    message_key = experiment.target.partition(":")[2]
+    ids = list(participant_ids)
+    with engine.connect() as conn:
+        stored: dict[str, list[str]] = {}
+        for row in conn.execute(select(assignments.c.participant_id, assignments.c.variant)
+                                .where(assignments.c.participant_id.in_(ids),
+                                       assignments.c.experiment == experiment.key)):
+            stored.setdefault(row.participant_id, []).append(row.variant)
+        shown = conn.execute(select(events.c.participant_id, events.c.props)
+                             .where(events.c.participant_id.in_(ids),
+                                    events.c.type == "message")).all()
+        exposed = conn.execute(select(exposures.c.participant_id, exposures.c.variant)
+                               .where(exposures.c.participant_id.in_(ids),
+                                      exposures.c.experiment == experiment.key)).all()
+    variant = {pid: found[0] for pid, found in stored.items() if len(found) == 1}
+    messages = [(row.participant_id, _props(row.props)) for row in shown]
+    messages = [(pid, props) for pid, props in messages if props.get("key") == message_key]
+    return AssignmentCheck(
+        testers=len(ids),
+        without_one_assignment=sum(1 for pid in ids if pid not in variant),
+        messages=len(messages),
+        messages_wrong_variant=sum(
+            1 for pid, props in messages
+            if props.get("variant") != experiment.variants.get(variant.get(pid, ""))),
+        exposures=len(exposed),
+        exposures_wrong_variant=sum(1 for row in exposed
+                                    if row.variant != variant.get(row.participant_id)),
+    )
+
+
+def _props(raw: object) -> dict[str, object]:
+    value = json.loads(raw) if isinstance(raw, str | bytes) else raw
+    return value if isinstance(value, dict) else {}
+
+
+@dataclass(frozen=True)
+class Moves:
+    """Where the testers' connections went (by nginx's log of who served each).
+
+    ``moved``: testers served by more than one process. ``returned``: testers served
+    again by a process after another one had served them in between: the case in which a
+    process's own memory of a tester (a cache it trusts) is out of date.
+    """
+
+    connections: int
+    located: int  # connections whose process nginx's log names
+    moved: int
+    returned: int
+
+    def line(self) -> str:
+        return (f"moves: {self.located} of {self.connections} connections located in "
+                f"nginx's log; {self.moved} testers served by more than one process, "
+                f"{self.returned} served again by a process after another one")
+
+
+def moves_of(connections_per_tester: Sequence[Sequence[str]],
+             upstreams: Mapping[str, str]) -> Moves:
+    """:class:`Moves` from each tester's connections (their names, in order).
+
+    >>> moves_of([["1", "2", "3"], ["4", "5"], ["6"]],
+    ...          {"1": "a", "2": "b", "3": "a", "4": "a", "5": "b", "6": "a"})
+    Moves(connections=6, located=6, moved=2, returned=1)
+    """
+    moved = returned = located = connections = 0
+    for names in connections_per_tester:
+        connections += len(names)
+        served = [upstreams[name] for name in names if name in upstreams]
+        located += len(served)
+        changes = [process for i, process in enumerate(served)
+                   if i == 0 or process != served[i - 1]]
+        moved += len(set(served)) > 1
+        returned += len(changes) > len(set(changes))
+    return Moves(connections, located, moved, returned)

@@ -95,15 +95,24 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.runtime.state.session_state import STREAMLIT_INTERNAL_KEY_PREFIX
 
-from benchmarks.cluster import create_postgres_database, drop_postgres_database
+from benchmarks.cluster import (
+    CONNECTION_HEADER,
+    WORDING_EXPERIMENT,
+    AssignmentCheck,
+    Moves,
+    check_assignments,
+    create_postgres_database,
+    drop_postgres_database,
+    moves_of,
+)
 from benchmarks.devserver import StreamlitServer, start_streamlit
 from engine.vapoosh import Rules, VapooshGame, action_from_json
-from playtest import services
+from playtest import resume_state, services
 from playtest.games.vapoosh.view import board_view
 from playtest.storage import repository as repo
 from playtest.storage.db import make_engine, upgrade
 from playtest.storage.models import EventRow, SessionRow
-from playtest.study_config import StudyConfig
+from playtest.study_config import Experiment, StudyConfig
 
 APP: Final = "playtest/app.py"
 STUDY_ID: Final = "loadtest"
@@ -304,6 +313,9 @@ class SimulatedTester:
     reconnects: int = 0
     resumes: list[ResumeCheck] = field(default_factory=list)
     game_id: str = ""  # the game of the last board shown
+    hops: int = 0  # reconnections of the tester's own (see simulate_tester's hop_after)
+    # Each connection's name, in order (sent as CONNECTION_HEADER; nginx logs who served it).
+    connections: list[str] = field(default_factory=list)
 
 
 def _trigger(board_id: str, event: str, value: dict[str, Any]) -> WidgetState:
@@ -337,16 +349,22 @@ ResumeChecker = Callable[[str, str, "RunResult"], Awaitable["ResumeCheck | None"
 _CONNECTION_LOST = (OSError, websockets.ConnectionClosed, websockets.InvalidHandshake)
 
 
-def _connect(url: str) -> Any:
+class _Hop(Exception):
+    """The tester closes their connection and opens their link again (a planned move)."""
+
+
+def _connect(url: str, name: str = "") -> Any:
     ws_url = url.replace("http://", "ws://", 1) + "/_stcore/stream"
     return websockets.connect(ws_url, subprotocols=[websockets.Subprotocol("streamlit")],
-                              max_size=None, open_timeout=RERUN_TIMEOUT_S)
+                              max_size=None, open_timeout=RERUN_TIMEOUT_S,
+                              additional_headers={CONNECTION_HEADER: name} if name else None)
 
 
 async def simulate_tester(
     url: str, study_id: str, turns: int, think_ms: tuple[int, int], rng: random.Random,
     number: int, start: StartLine, quickack: bool = False,
     resume: ResumeChecker | None = None, on_click: Callable[[], None] | None = None,
+    hop_after: Sequence[int] = (), mute: bool = False,
 ) -> SimulatedTester:
     """Consent, wait at the start line, then play `turns` turns (a roll and a click
     each); never raises: what went wrong is in the result's `errors`.
@@ -354,14 +372,27 @@ async def simulate_tester(
     With `resume`, a lost connection (its app process killed) is not the end: the tester
     opens their own link (``?p=CODE``) again, as a browser reconnects, lands on whichever
     process the proxy picks, `resume` checks the board it is shown, and play goes on.
+    `hop_after` (with `resume`): after that many acknowledged clicks the tester closes the
+    connection and does the same (a reload, a phone that changed networks), so testers of
+    processes that live on move too. `mute`: the tester turns the sound off before playing
+    (a setting every later board must keep, whichever process draws it).
     """
     out = SimulatedTester(number)
     arrived = False
+
+    def clicked() -> None:
+        if on_click is not None:
+            on_click()
+        if resume is not None and len(out.clicks) in hop_after:
+            raise _Hop
+
     try:
         while True:
             query = f"p={out.participant_id}" if out.participant_id else f"study={study_id}"
             try:
-                async with _connect(url) as ws:
+                name = f"{number}.{len(out.connections)}"
+                async with _connect(url, name) as ws:
+                    out.connections.append(name)
                     session = StreamlitSession(ws, query, quickack=quickack)
                     started = time.perf_counter()
                     run = await session.rerun()
@@ -372,12 +403,17 @@ async def simulate_tester(
                         arrived = True
                         start.arrive()
                         await start.wait()
+                        if mute and run.board_id is not None:
+                            run = await session.rerun([_trigger(
+                                run.board_id, "mute", {"muted": True, "nonce": str(uuid.uuid4())})])
                     elif resume is not None:
                         check = await resume(out.participant_id, out.game_id, run)
                         if check is not None:
                             out.resumes.append(check)
-                    await _play(session, run, turns, think_ms, rng, out, on_click)
+                    await _play(session, run, turns, think_ms, rng, out, clicked)
                     return out
+            except _Hop:
+                out.hops += 1
             except _CONNECTION_LOST:
                 if resume is None or not arrived or out.reconnects >= MAX_RECONNECTS:
                     raise
@@ -490,7 +526,8 @@ async def run_testers(url: str, study_id: str, testers: int, turns: int,
                       think_ms: tuple[int, int], seed: int, time_limit_s: float,
                       server_cpu: Callable[[], float | None] = lambda: None,
                       quickack: bool = False, resume: ResumeChecker | None = None,
-                      on_clicks: Callable[[int], None] | None = None) -> PlayPhase:
+                      on_clicks: Callable[[int], None] | None = None,
+                      hop_after: Sequence[int] = ()) -> PlayPhase:
     """All testers at once; a tester still running at the time limit is cancelled.
     `server_cpu` reads the server's CPU seconds so far (for the play phase's share);
     `on_clicks` hears the number of clicks acknowledged so far, after each one; `resume`
@@ -509,7 +546,8 @@ async def run_testers(url: str, study_id: str, testers: int, turns: int,
     start = StartLine(testers, on_start)
     tasks = [asyncio.create_task(simulate_tester(url, study_id, turns, think_ms,
                                                  random.Random(seed * 1000 + n), n, start,
-                                                 quickack, resume, on_click))
+                                                 quickack, resume, on_click, hop_after,
+                                                 mute=bool(hop_after) and n % 2 == 1))
              for n in range(testers)]
     done, pending = await asyncio.wait(tasks, timeout=time_limit_s)
     for task in pending:
@@ -622,10 +660,24 @@ class ResumeCheck:
     replayed: tuple[str, str, int | None, int]
     previous_game_id: str = ""
     previous_finished: bool = False
+    # The message on the resumed board, and the last one stored for the game.
+    message_shown: str = ""
+    message_stored: str = ""
+    # The board's sound setting, and the tester's last stored one (False: never set).
+    muted_shown: bool = False
+    muted_stored: bool = False
 
     @property
     def equal(self) -> bool:
         return self.shown == self.replayed
+
+    @property
+    def message_kept(self) -> bool:
+        return self.message_shown == self.message_stored
+
+    @property
+    def setting_kept(self) -> bool:
+        return self.muted_shown == self.muted_stored
 
     @property
     def continued(self) -> bool:
@@ -633,7 +685,7 @@ class ResumeCheck:
 
     @property
     def ok(self) -> bool:
-        return self.equal and self.continued
+        return self.equal and self.continued and self.message_kept and self.setting_kept
 
 
 def game_id_of(board_id: str) -> str:
@@ -669,6 +721,13 @@ def replay_checker(engine: Engine) -> ResumeChecker:
         record = repo.load_game(engine, game_id) if game_id else None
         return record is not None and record.finished
 
+    def stored_message(participant_id: str, game_id: str) -> str:
+        stored = resume_state.last_message(engine, participant_id, game_id)
+        return stored.text if stored is not None else ""
+
+    def stored_mute(participant_id: str) -> bool:
+        return resume_state.last_settings(engine, participant_id).get("mute") is True
+
     async def check(participant_id: str, previous: str, run: RunResult) -> ResumeCheck | None:
         board, board_id = run.board, run.board_id
         if board is None or board_id is None:
@@ -676,11 +735,14 @@ def replay_checker(engine: Engine) -> ResumeChecker:
         game_id = game_id_of(board_id)
         replayed = await asyncio.to_thread(replayed_board, engine, game_id)
         finished = await asyncio.to_thread(previous_finished, previous)
+        message = await asyncio.to_thread(stored_message, participant_id, game_id)
+        muted = await asyncio.to_thread(stored_mute, participant_id)
         shown = (str(board.get("owners")), str(board.get("phase")), board.get("to_move"),
                  int(board.get("turn") or 0))
         return ResumeCheck(participant_id, game_id, shown,
                            replayed if replayed is not None else ("", "", None, -1),
-                           previous, finished)
+                           previous, finished, str(board.get("message") or ""), message,
+                           board.get("muted") is True, muted)
 
     return check
 
@@ -693,10 +755,10 @@ def _props(raw: Any) -> dict[str, Any]:
 # -- the whole benchmark ----------------------------------------------------------------
 
 
-def load_study_config() -> StudyConfig:
+def load_study_config(experiments: Sequence[Experiment] = ()) -> StudyConfig:
     """Straight to the board: no surveys, no child question, computer moves at once."""
     return StudyConfig(pre_survey=None, post_survey=None, ai_think_ms=0, audience="adults",
-                       highlight_options=True)
+                       highlight_options=True, experiments=list(experiments))
 
 
 @dataclass(frozen=True)
@@ -707,12 +769,18 @@ class Deployment:
     '1 app process, SQLite'
     >>> Deployment(processes=3, postgres="postgresql://x/y", kill_after_clicks=90).describe()
     '3 app processes behind nginx (deploy/nginx/playtest.conf), PostgreSQL, kill -9 of one after 90 clicks'
+    >>> Deployment(processes=3, postgres="x", hop_after_clicks=(2, 4), experiment=True).describe()
+    '3 app processes behind nginx (deploy/nginx/playtest.conf), PostgreSQL, every tester reconnects after clicks 2, 4, a wording experiment'
     """
 
     processes: int = 1
     proxy: bool = False  # behind deploy/'s nginx (always when processes > 1)
     postgres: str | None = None  # a PostgreSQL server URL (a fresh database on it), else SQLite
     kill_after_clicks: int | None = None  # kill -9 one process once this many are acknowledged
+    # Behind the proxy: every tester also reconnects after these numbers of their clicks.
+    hop_after_clicks: tuple[int, ...] = ()
+    # The study has cluster.WORDING_EXPERIMENT, checked against what every process showed.
+    experiment: bool = False
 
     @property
     def behind_proxy(self) -> bool:
@@ -725,6 +793,11 @@ class Deployment:
         text += ", PostgreSQL" if self.postgres else ", SQLite"
         if self.kill_after_clicks is not None:
             text += f", kill -9 of one after {self.kill_after_clicks} clicks"
+        if self.hop_after_clicks:
+            text += (", every tester reconnects after clicks "
+                     + ", ".join(map(str, self.hop_after_clicks)))
+        if self.experiment:
+            text += ", a wording experiment"
         return text
 
 
@@ -740,6 +813,12 @@ class Report:
     quickack: bool = False  # the clients ACKed at once (a diagnosis, not what browsers do)
     deployment: Deployment = field(default_factory=lambda: Deployment())
     killed_after_clicks: int | None = None  # when one process got kill -9 (None: never)
+    upstreams: dict[str, str] = field(default_factory=dict)  # connection -> app process
+    assignments: AssignmentCheck | None = None  # with deployment.experiment
+
+    @property
+    def moves(self) -> Moves:
+        return moves_of([r.connections for r in self.results], self.upstreams)
 
     @property
     def results(self) -> tuple[SimulatedTester, ...]:
@@ -762,6 +841,13 @@ class Report:
             return True
         return (self.killed_after_clicks is not None and self.reconnected > 0
                 and bool(self.resumes) and all(c.ok for c in self.resumes))
+
+    @property
+    def state_ok(self) -> bool:
+        """Every resumed board (after a kill or a planned reconnection) is the tester's
+        game with its message, and the experiment (if any) kept each tester's variant."""
+        return (all(c.ok for c in self.resumes)
+                and (self.assignments is None or self.assignments.ok))
 
     def percentile_ms(self, pct: float) -> float:
         return percentile(self.round_trips, pct) if self.round_trips else math.nan
@@ -789,6 +875,7 @@ class Report:
     @property
     def ok(self) -> bool:
         return (self.storage.ok and not self.errors and bool(self.round_trips) and self.kill_ok
+                and self.state_ok
                 and self.median_ms <= TARGET_MEDIAN_MS and self.p95_ms <= TARGET_P95_MS)
 
     def lines(self) -> list[str]:
@@ -839,15 +926,26 @@ class Report:
             f"{s.wrong_clicks} clicks judged wrong by the rules",
         ]
         if self.deployment.kill_after_clicks is not None:
-            resumes = self.resumes
             lines.append(
                 "kill -9: " + ("never happened" if self.killed_after_clicks is None else
                                f"one app process after {self.killed_after_clicks} clicks")
-                + f"; {self.reconnected} testers reconnected through the proxy, "
-                f"{len(resumes)} boards resumed, {sum(1 for c in resumes if c.continued)} "
-                f"in the game they were playing (or the next, theirs being over), "
-                f"{sum(1 for c in resumes if c.equal)} equal to the replay of their stored "
-                f"record [{verdict[self.kill_ok]}]")
+                + f"; {self.reconnected} testers reconnected through the proxy "
+                f"[{verdict[self.kill_ok]}]")
+        if self.deployment.hop_after_clicks or self.deployment.kill_after_clicks is not None:
+            resumes = self.resumes
+            lines += [
+                f"reconnections: {sum(r.reconnects for r in self.results)} after the kill, "
+                f"{sum(r.hops for r in self.results)} planned; {len(resumes)} boards resumed: "
+                f"{sum(1 for c in resumes if c.continued)} in the game the tester was playing "
+                f"(or the next, theirs being over), {sum(1 for c in resumes if c.equal)} "
+                f"equal to the replay of its stored record, "
+                f"{sum(1 for c in resumes if c.message_kept)} with its last stored message, "
+                f"{sum(1 for c in resumes if c.setting_kept)} with the tester's sound setting "
+                f"({sum(1 for c in resumes if c.muted_stored)} muted) "
+                f"[{verdict[all(c.ok for c in resumes)]}]",
+                self.moves.line()]
+        if self.assignments is not None:
+            lines.append(self.assignments.line())
         lines.append(f"result: {'PASS' if self.ok else 'FAIL'}")
         return lines
 
@@ -873,10 +971,10 @@ def prepare_database(path: Path) -> tuple[str, Engine]:
     return _prepare(f"sqlite:///{path}")
 
 
-def _prepare(url: str) -> tuple[str, Engine]:
+def _prepare(url: str, experiments: Sequence[Experiment] = ()) -> tuple[str, Engine]:
     engine = make_engine(url)
     upgrade(engine)
-    services.create_study(engine, title="Load test", config=load_study_config(),
+    services.create_study(engine, title="Load test", config=load_study_config(experiments),
                           study_id=STUDY_ID)
     return url, engine
 
@@ -915,13 +1013,14 @@ def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500,
     with tempfile.TemporaryDirectory(prefix="playtest-load-") as tmp:
         folder = work_dir or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
+        experiments = [WORDING_EXPERIMENT] if setup.experiment else []
         if setup.postgres:
-            url, engine = _prepare(create_postgres_database(setup.postgres))
+            url, engine = _prepare(create_postgres_database(setup.postgres), experiments)
         else:
             db_path = folder / "loadtest.sqlite"
             for old in folder.glob("loadtest.sqlite*"):
                 old.unlink()
-            url, engine = prepare_database(db_path)
+            url, engine = _prepare(f"sqlite:///{db_path}", experiments)
         env = {"DATABASE_URL": url}
         script = APP
         if profile is not None:
@@ -937,6 +1036,7 @@ def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500,
             pids = [running.proc.pid]
         cpu = ServerCpu(pids)
         killed: list[int] = []
+        upstreams: dict[str, str] = {}
 
         def on_clicks(total: int) -> None:
             if (isinstance(running, cluster.Cluster) and setup.kill_after_clicks is not None
@@ -951,18 +1051,23 @@ def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500,
                 running.url, STUDY_ID, testers, turns, think_ms, seed, time_limit_s,
                 server_cpu=cpu.total, quickack=quickack,
                 resume=replay_checker(engine) if setup.behind_proxy else None,
-                on_clicks=on_clicks))
+                on_clicks=on_clicks, hop_after=setup.hop_after_clicks))
         finally:
             if server_log is not None:
                 apps = running.apps if isinstance(running, cluster.Cluster) else [running]
                 server_log.extend(app.log_tail() for app in apps)
             running.stop()
+            if isinstance(running, cluster.Cluster):
+                upstreams = running.nginx.upstreams()
         storage = check_storage(engine, STUDY_ID, play.results)
+        assignments = (check_assignments(engine, [r.participant_id for r in play.results
+                                                  if r.participant_id])
+                       if setup.experiment else None)
         engine.dispose()
         if setup.postgres and work_dir is None:
             drop_postgres_database(setup.postgres, url)
     return Report(testers, turns, play, storage, load_avg, quickack, setup,
-                  killed[0] if killed else None)
+                  killed[0] if killed else None, upstreams, assignments)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -993,7 +1098,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "SQLite for one process, 'auto' for more")
     parser.add_argument("--kill-one", action="store_true",
                         help="kill -9 one app process when a third of the clicks are "
-                             "acknowledged; its testers reconnect through nginx")
+                             "acknowledged; its testers reconnect through nginx, every "
+                             "tester also reconnects after a third and two thirds of their "
+                             "turns, and the study has a wording experiment (all checked)")
     parser.add_argument("--profile", type=Path, default=None, metavar="FILE",
                         help="diagnosis (one process, no proxy): profile every rerun with "
                              "cProfile into FILE; read it with python -m benchmarks.profiled_app "
@@ -1014,6 +1121,16 @@ def parse_processes(text: str) -> list[int]:
     if not counts or not all(1 <= n <= 16 for n in counts):
         raise UsageError(f"--processes {text!r}: use N or N,M,... with 1 <= N <= 16")
     return counts
+
+
+def hop_points(turns: int) -> tuple[int, ...]:
+    """After which clicks every tester reconnects with ``--kill-one``: a third and two
+    thirds of their turns (none that would end their run).
+
+    >>> hop_points(6), hop_points(10), hop_points(2)
+    ((2, 4), (3, 6), (1,))
+    """
+    return tuple(sorted({n for n in (turns // 3, 2 * turns // 3) if 0 < n < turns}))
 
 
 def comparison_lines(reports: Sequence[Report]) -> list[str]:
@@ -1083,10 +1200,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         for count in counts:
             log: list[str] = []
             # Compared runs all go through nginx: only the number of processes differs.
+            kill = args.kill_one and count > 1
             setup = Deployment(
                 processes=count, proxy=many, postgres=postgres,
-                kill_after_clicks=(max(1, args.testers * args.turns // 3)
-                                   if args.kill_one and count > 1 else None))
+                kill_after_clicks=max(1, args.testers * args.turns // 3) if kill else None,
+                hop_after_clicks=hop_points(args.turns) if kill else (), experiment=kill)
             try:
                 report = run_benchmark(args.testers, args.turns, think_ms=think, seed=args.seed,
                                        time_limit_s=args.time_limit, work_dir=args.keep,

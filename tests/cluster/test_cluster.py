@@ -8,10 +8,22 @@ unacknowledged one at most once, no stored click is one nobody sent, no session'
 has a gap, the killed process's testers reconnect through nginx and finish, and every
 resumed board is the game they were playing, equal to the replay of its stored record.
 
-It fails when a process keeps what the others need: with the play page changed to start a
-new game whenever its session has no game in memory (instead of reading the tester's game
-from the database), every resumed tester lands in a new game and the check says so (see
-README, "Running a large study").
+Every tester moves, not only the killed process's: each also closes their connection
+twice and opens their link again (nginx's round robin sends them on), so testers come
+back to a process after playing on another one, which is when a process that trusts its
+own memory of a tester shows something out of date (nginx's log says who served each
+connection; the test asserts that this happened). After every move the board must show
+the game's last stored message too and the tester's sound setting (half of them turn the
+sound off first), and the study has a wording experiment: every message of it that any
+process logged must be in the tester's stored variant.
+
+Each kind of state kept in one process's memory was tried as a temporary change to the
+app, and each made this test (or, for the sign-in, the last test here) fail: a game
+started afresh by a process that has not seen the tester; a process's own copy of a game
+trusted over the database; the experiment variant remembered by the process that
+assigned it (another one draws again); the last message remembered instead of read from
+the events; the sound setting remembered instead of read from the events; a
+cookie-signing key made per process.
 
 Speed is not asserted: ``python -m benchmarks.loadtest --processes 1,3 --kill-one`` prints it.
 """
@@ -53,6 +65,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 TESTERS = 60
 TURNS = 6
 PROCESSES = 3
+HOPS = (2, 4)  # every tester reconnects after their 2nd and 4th click
 DOWNLOAD_APP = Path(__file__).parent / "apps" / "download_app.py"
 
 
@@ -75,7 +88,8 @@ def test_three_processes_behind_nginx_lose_nothing_when_one_is_killed(
 ) -> None:
     log: list[str] = []
     setup = loadtest.Deployment(processes=PROCESSES, postgres=postgres_server,
-                                kill_after_clicks=TESTERS * TURNS // 3)
+                                kill_after_clicks=TESTERS * TURNS // 3,
+                                hop_after_clicks=HOPS, experiment=True)
     report = loadtest.run_benchmark(TESTERS, TURNS, think_ms=(100, 400), seed=12,
                                     time_limit_s=300, work_dir=tmp_path, server_log=log,
                                     deployment=setup)
@@ -91,12 +105,32 @@ def test_three_processes_behind_nginx_lose_nothing_when_one_is_killed(
     assert storage.unexpected == 0, "a click nobody sent was stored"
     assert storage.sessions_with_gaps == 0
     assert storage.clicks_sent == TESTERS * TURNS
+    assert all(r.hops == len(HOPS) for r in report.results)
     resumes = report.resumes
-    assert len(resumes) == report.reconnected
+    # A board is checked after every reconnection (but one that shows a finished game).
+    assert len(resumes) >= TESTERS * len(HOPS)
     wrong_game = [c.participant_id for c in resumes if not c.continued]
     assert wrong_game == [], "resumed in another game than the one they were playing"
     unequal = [(c.participant_id, c.shown[1:], c.replayed[1:]) for c in resumes if not c.equal]
     assert unequal == [], "a resumed board differs from the replay of its stored record"
+    lost = [(c.participant_id, c.message_shown, c.message_stored)
+            for c in resumes if not c.message_kept]
+    assert lost == [], "a resumed board lost its message (or shows another one)"
+    # Half the testers turned the sound off before playing: every board keeps it.
+    assert any(c.muted_stored for c in resumes) and any(not c.muted_stored for c in resumes)
+    unmuted = [c.participant_id for c in resumes if not c.setting_kept]
+    assert unmuted == [], "a resumed board lost the tester's sound setting"
+    # The moves that matter happened: testers on more than one process, and testers
+    # back on a process after another one served them (round robin makes both likely
+    # for most testers; nginx's log says which happened).
+    moves = report.moves
+    assert moves.located == moves.connections, moves  # each connection named in nginx's log
+    assert moves.moved > TESTERS // 2 and moves.returned > 0, moves
+    assignments = report.assignments
+    assert assignments is not None and assignments.messages > 0
+    assert assignments.without_one_assignment == 0
+    assert assignments.messages_wrong_variant == 0, "a process showed another variant"
+    assert assignments.exposures_wrong_variant == 0
 
 
 async def _wrong_password_from(url: str, source: str, forged: str | None) -> None:

@@ -120,3 +120,27 @@ def test_the_compose_nginx_site_proxies_to_an_app_process(tmp_path: Path) -> Non
             nginx.stop()
     finally:
         app.stop()
+
+
+def test_the_procfile_runs_the_units_command_on_the_sites_ports() -> None:
+    """deploy/Procfile is the unit's process for honcho/foreman: per line, the unit's
+    ExecStart for that port (its python the checkout's .venv, as the unit's is), and the
+    same ports as the nginx site's upstream."""
+    (exec_start,) = cluster.unit_settings()["ExecStart"]
+    ports = []
+    for line in (cluster.DEPLOY / "Procfile").read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        _name, command = line.split(":", 1)
+        argv = shlex.split(command)
+        settings = [a for a in argv if "=" in a and not a.startswith("-")]
+        argv = argv[len(settings):]
+        port = argv[argv.index("--server.port") + 1]
+        unit = shlex.split(exec_start.replace("%i", port))
+        assert unit[0] == cluster.UNIT_PYTHON and argv[0] == ".venv/bin/python"
+        assert argv[1:] == unit[1:]
+        assert settings == [f"PLAYTEST_LOG_DIR=playtest-logs/{port}"]  # each its own log
+        ports.append(int(port))
+    site = cluster.SITE.read_text(encoding="utf-8")
+    upstream = [int(p) for p in re.findall(r"server 127\.0\.0\.1:(\d+)", site)]
+    assert ports == upstream == [8501, 8502, 8503]
