@@ -33,6 +33,7 @@ import hmac
 import io
 import os
 import pickle
+import re
 import threading
 import time
 import uuid
@@ -48,7 +49,7 @@ from analytics.data import StudyData
 from analytics.metrics import Metric, MetricError, metric_by_key
 from analytics.report import build_report
 from playtest.study_data import StudyBundle
-from playtest.study_state import state_digest
+from playtest.study_state import code_signature, digest_of, records_digest
 
 #: A result of another state is removed once untouched this long (a reader that started
 #: on it finishes first).
@@ -127,17 +128,79 @@ def _signing_key(engine: Engine) -> bytes:
 
 
 @dataclass(frozen=True)
+class StateFacts:
+    """What a state was made of, kept with its results (file ``meta-<state>.pkl``) so a
+    later state can say what changed since: each tester's change mark, the digest of the
+    records read fresh (:func:`playtest.study_state.records_digest`), when the data was
+    read, and the code's signature."""
+
+    marks: dict[str, tuple[int, int, int]]
+    records: str
+    read_at: float
+    code: str
+
+
+@dataclass(frozen=True)
+class Earlier:
+    """A page's result kept for an earlier state of the study, with what changed since:
+    ``changed`` testers whose data is new or changed (marks), and whether the records
+    read fresh (the study's settings, participants, assignments, attributes) changed.
+    ``read_at``: when that state's data was read (epoch seconds)."""
+
+    value: Any
+    state: str
+    read_at: float
+    changed: int
+    records_changed: bool
+
+
+@dataclass(frozen=True)
 class PageStore:
     """The page results of one study in one state (``folder`` None: nowhere to keep
-    them, e.g. an in-memory database; then nothing is kept)."""
+    them, e.g. an in-memory database; then nothing is kept). ``facts``: what the state is
+    made of (kept with the first result, see :class:`StateFacts`)."""
 
     folder: Path | None
     state: str
     key: bytes
+    facts: StateFacts | None = field(default=None, compare=False)
 
     def _path(self, page: str) -> Path:
         assert self.folder is not None
         return self.folder / f"{page}-{self.state}.pkl"
+
+    def _latest_path(self, page: str) -> Path:
+        assert self.folder is not None
+        return self.folder / f"{_LATEST_PREFIX}{page}"
+
+    def of_state(self, state: str) -> PageStore:
+        """The same study's results in another state."""
+        return PageStore(self.folder, state, self.key)
+
+    def earlier(self, page: str, facts: StateFacts) -> Earlier | None:
+        """``page``'s latest result kept for another state than this one, and what
+        changed since (``facts``: this state's), or None: none kept, kept by other code,
+        its facts unreadable, or a tester it counted is gone since (deleted: a result
+        that still counts them is never shown)."""
+        if self.folder is None:
+            return None
+        try:
+            state = self._latest_path(page).read_text(encoding="utf-8").strip()
+        except OSError:
+            return None
+        if not state or state == self.state or not _STATE_NAME.fullmatch(state):
+            return None
+        other = self.of_state(state)
+        before = other.get(_META)
+        if not isinstance(before, StateFacts) or before.code != facts.code:
+            return None
+        if any(pid not in facts.marks for pid in before.marks):
+            return None  # a tester was removed since
+        value = other.get(page)
+        if value is None:
+            return None
+        changed = sum(1 for pid, mark in facts.marks.items() if before.marks.get(pid) != mark)
+        return Earlier(value, state, before.read_at, changed, before.records != facts.records)
 
     def _mac(self, page: str, payload: bytes) -> bytes:
         return hmac.new(self.key, f"{page}|{self.state}|".encode() + payload,
@@ -170,12 +233,23 @@ class PageStore:
         except (pickle.PicklingError, AttributeError, TypeError):
             return False  # e.g. a result holding a function: computed on each load
         if background:
-            writer = threading.Thread(target=self._write, args=(page, payload), daemon=True,
-                                      name="page-results-writer")
+            writer = threading.Thread(target=self._write_result, args=(page, payload),
+                                      daemon=True, name="page-results-writer")
             _WRITERS.append(writer)
             writer.start()
             return True
-        return self._write(page, payload)
+        return self._write_result(page, payload)
+
+    def _write_result(self, page: str, payload: bytes) -> bool:
+        """Write a page's result, this state's facts (once) and the page's pointer to
+        its latest state (what :meth:`earlier` reads)."""
+        if self.facts is not None and not self._path(_META).exists():
+            self._write(_META, _dumps(self.facts))
+        if not self._write(page, payload):
+            return False
+        if self.facts is not None:  # a state without facts cannot say what changed since
+            _replace_text(self._latest_path(page), self.state)
+        return True
 
     def _write(self, page: str, payload: bytes) -> bool:
         assert self.folder is not None
@@ -195,6 +269,22 @@ class PageStore:
 
 
 _WRITERS: list[threading.Thread] = []
+#: Each page's pointer to the state of its latest kept result: ``latest-<page>``.
+_LATEST_PREFIX = "latest-"
+#: The pseudo-page of a state's :class:`StateFacts`.
+_META = "meta"
+_STATE_NAME = re.compile(r"[0-9a-f]{32}")
+
+
+def _replace_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole (a reader sees the old text or the new one)."""
+    temporary = path.with_name(f"{_TEMP_PREFIX}{uuid.uuid4().hex}")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
 
 
 def wait_for_writes() -> None:
@@ -205,24 +295,37 @@ def wait_for_writes() -> None:
 
 def _remove_stale(folder: Path, keep: str) -> None:
     """Remove results of other states (and temporary files of writers that died) not
-    touched for :data:`STALE_GRACE_S`; never this state's."""
+    touched for :data:`STALE_GRACE_S`; never this state's, nor those of a state a page's
+    latest pointer names (shown while a newer one is computed)."""
     now = time.time()
+    pointed = {keep}
+    for pointer in folder.glob(f"{_LATEST_PREFIX}*"):
+        with contextlib.suppress(OSError):
+            pointed.add(pointer.read_text(encoding="utf-8").strip())
     for path in folder.iterdir():
-        if path.name.endswith(f"-{keep}.pkl"):
+        if path.name.startswith(_LATEST_PREFIX) or any(
+                path.name.endswith(f"-{state}.pkl") for state in pointed):
             continue
         with contextlib.suppress(OSError):
             if now - path.stat().st_mtime > STALE_GRACE_S:
                 path.unlink()
 
 
-def store_for(engine: Engine, study_id: str, state: str) -> PageStore:
+def store_for(engine: Engine, study_id: str, state: str,
+              facts: StateFacts | None = None) -> PageStore:
     """The page results of ``study_id`` in ``state``, next to its snapshot."""
     from playtest.study_snapshot import PAGES_FOLDER, snapshot_folder, study_folder
 
     root = snapshot_folder(engine)
     if root is None:
-        return PageStore(None, state, b"")
-    return PageStore(study_folder(root, study_id) / PAGES_FOLDER, state, _signing_key(engine))
+        return PageStore(None, state, b"", facts)
+    return PageStore(study_folder(root, study_id) / PAGES_FOLDER, state, _signing_key(engine),
+                     facts)
+
+
+def facts_of(loaded: Any) -> StateFacts:
+    """The :class:`StateFacts` of a :class:`playtest.study_snapshot.SnapshotLoad`."""
+    return StateFacts(dict(loaded.marks), loaded.records, loaded.read_at, code_signature())
 
 
 @dataclass(frozen=True)
@@ -237,10 +340,19 @@ class StudyHead:
     store: PageStore
     read: dict[str, Any] = field(default_factory=dict, compare=False)
 
+    @property
+    def facts(self) -> StateFacts:
+        assert self.store.facts is not None  # load_head gives every head its facts
+        return self.store.facts
+
     def result(self, page: str) -> Any:
-        """The kept result of ``page`` (None if there is none), read once."""
+        """The kept result of ``page`` (None if there is none yet: looked for again on
+        the next call, as a background update may keep it meanwhile)."""
         if page not in self.read:
-            self.read[page] = self.store.get(page)
+            found = self.store.get(page)
+            if found is None:
+                return None
+            self.read[page] = found
         return self.read[page]
 
 
@@ -250,10 +362,12 @@ def load_head(engine: Engine, study_id: str) -> StudyHead:
     from playtest.storage.exchange import load_study_data
     from playtest.study_snapshot import participant_marks
 
+    read_at = time.time()
     marks = participant_marks(engine, study_id)
     records = load_study_data(engine, study_id, records_of=set())
-    state = state_digest(marks, records)
-    return StudyHead(records, state, store_for(engine, study_id, state))
+    facts = StateFacts(marks, records_digest(records), read_at, code_signature())
+    state = digest_of(marks, facts.records)
+    return StudyHead(records, state, store_for(engine, study_id, state, facts))
 
 
 def kept(store: PageStore | None, page: str, compute: Callable[[], Any], *,
@@ -269,12 +383,13 @@ def kept(store: PageStore | None, page: str, compute: Callable[[], Any], *,
     return value
 
 
-def precompute(engine: Engine, study_id: str, bundle: StudyBundle, state: str) -> list[str]:
+def precompute(engine: Engine, study_id: str, bundle: StudyBundle, state: str,
+               facts: StateFacts | None = None) -> list[str]:
     """Compute and keep every page of :data:`PAGES` not yet kept in ``state`` (after a
     bulk write, so the dashboard's first visit only reads). Returns the pages computed."""
     from playtest.survey_items import annotate
 
-    store = store_for(engine, study_id, state)
+    store = store_for(engine, study_id, state, facts)
     if store.folder is None:
         return []
     annotate(bundle.data)  # as the dashboard does: free-text items named
@@ -284,3 +399,133 @@ def precompute(engine: Engine, study_id: str, bundle: StudyBundle, state: str) -
             store.put(page, compute(bundle))
             done.append(page)
     return done
+
+
+# ------------------------------------------------------------------ updating in the background
+
+#: From this many testers on, a page whose whole-study result is not kept for the study's
+#: current state (new data since) shows its latest kept result, labelled with when its
+#: data was read and how many testers changed since, while the current state's results
+#: are computed in a background thread (:func:`shown_while_updating`); below it,
+#: computing at once takes well under the dashboard's 2 s, so the page waits for it.
+BACKGROUND_FROM_TESTERS = 2000
+#: A lock file of an update older than this is taken to be of a process that died.
+UPDATE_ABANDONED_S = 600.0
+_LOCK_PREFIX = ".updating-"
+_UPDATES: dict[tuple[str, str], threading.Thread] = {}
+_FAILED: dict[tuple[str, str], str] = {}
+_UPDATES_LOCK = threading.Lock()
+
+
+def _lock_path(store: PageStore) -> Path:
+    assert store.folder is not None
+    return store.folder / f"{_LOCK_PREFIX}{store.state}"
+
+
+def updating(store: PageStore) -> bool:
+    """Whether the results of ``store``'s state are being computed (by a thread of this
+    process, or by another process: its lock file is fresh)."""
+    if store.folder is None:
+        return False
+    thread = _UPDATES.get((str(store.folder), store.state))
+    if thread is not None and thread.is_alive():
+        return True
+    try:
+        return time.time() - _lock_path(store).stat().st_mtime < UPDATE_ABANDONED_S
+    except OSError:
+        return False
+
+
+def _take_lock(store: PageStore) -> bool:
+    """Create the state's lock file, or take over an abandoned one; False: another
+    process is computing this state."""
+    path = _lock_path(store)
+    try:
+        store.folder.mkdir(parents=True, exist_ok=True)  # type: ignore[union-attr]
+        with open(path, "x", encoding="utf-8") as handle:
+            handle.write(f"{os.getpid()}\n")
+        return True
+    except FileExistsError:
+        try:
+            if time.time() - path.stat().st_mtime < UPDATE_ABANDONED_S:
+                return False
+            path.unlink()
+        except OSError:
+            return False
+        return _take_lock(store)
+    except OSError:
+        return False
+
+
+def _update(engine: Engine, study_id: str, store: PageStore) -> None:
+    from playtest.study_snapshot import refresh
+
+    key = (str(store.folder), store.state)
+    try:
+        refresh(engine, study_id)  # the snapshot, then every page of the state it reads
+    except Exception as err:  # noqa: BLE001 - the page computes at once then, and says
+        _FAILED[key] = f"{type(err).__name__}: {err}"
+    finally:
+        with contextlib.suppress(OSError):
+            _lock_path(store).unlink()
+
+
+def start_update(engine: Engine, study_id: str, store: PageStore) -> bool:
+    """Start computing the study's snapshot and page results for its current data in a
+    background thread, unless that is under way already (here or in another process
+    sharing the cache folder). Returns whether an update is under way."""
+    if store.folder is None:
+        return False
+    key = (str(store.folder), store.state)
+    with _UPDATES_LOCK:
+        if key in _FAILED:
+            return False
+        thread = _UPDATES.get(key)
+        if thread is not None and thread.is_alive():
+            return True
+        if not _take_lock(store):
+            return updating(store)
+        thread = threading.Thread(target=_update, args=(engine, study_id, store),
+                                  daemon=True, name="page-results-update")
+        _UPDATES[key] = thread
+        thread.start()
+        return True
+
+
+def wait_for_updates() -> None:
+    """Wait until background updates started by this process are done."""
+    for thread in list(_UPDATES.values()):
+        thread.join()
+    wait_for_writes()
+
+
+def shown_while_updating(engine: Engine, study_id: str, head: StudyHead,
+                         page: str) -> Earlier | None:
+    """``page``'s latest kept result of an earlier state, to show (labelled) while the
+    current state's results are computed in the background, which this starts; or None:
+    compute the page now (a small study, nothing kept earlier, a tester removed since,
+    or an update of this state that failed in this process)."""
+    if len(head.data.participants) < BACKGROUND_FROM_TESTERS or head.store.folder is None:
+        return None
+    earlier = head.store.earlier(page, head.facts)
+    if earlier is None or not start_update(engine, study_id, head.store):
+        return None
+    return earlier
+
+
+def as_of_notice(earlier: Earlier) -> str:
+    """What a page shown from :func:`shown_while_updating` says about its numbers.
+
+    >>> print(as_of_notice(Earlier(None, "s", 0.0, 12, False)))
+    These results are as of 1970-01-01 00:00:00 UTC: 12 testers have new or changed data since. The results on the current data are being computed; the page updates by itself when they are ready.
+    """
+    when = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(earlier.read_at))
+    since = []
+    if earlier.changed:
+        since.append(f"{earlier.changed} tester{'s have' if earlier.changed != 1 else ' has'}"
+                     " new or changed data since")
+    if earlier.records_changed:
+        since.append("the study's records (settings, testers, assignments) changed since")
+    return (f"These results are as of {when}: {', and '.join(since) or 'data changed since'}. "
+            "The results on the current data are being computed; the page updates by "
+            "itself when they are ready.")

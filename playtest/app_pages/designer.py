@@ -114,7 +114,7 @@ def _bundle(database_url: str, study_id: str, fingerprint: tuple[int, ...]) -> S
     annotate(loaded.bundle.data)
     # The whole study's page results are kept with the snapshot, named by its state.
     loaded.bundle.data._derived[PAGE_STORE] = page_results.store_for(
-        runtime.database(), study_id, loaded.state)
+        runtime.database(), study_id, loaded.state, page_results.facts_of(loaded))
     return loaded.bundle
 
 
@@ -165,12 +165,36 @@ def head(study_id: str) -> page_results.StudyHead:
 def whole_study(study_id: str, page: str, compute: Callable[[StudyBundle], T]) -> T:
     """``page``'s result on the whole study: kept with the snapshot for the study's
     current state (then the study's tables are not even read), or computed on the
-    bundle, and kept (:mod:`playtest.page_results`)."""
-    found = head(study_id).result(page)
+    bundle, and kept (:mod:`playtest.page_results`). After new data in a big study, the
+    latest kept result is shown at once, labelled as of when (see
+    :func:`whole_study_as_of`)."""
+    return whole_study_as_of(study_id, page, compute)[0]
+
+
+def whole_study_as_of(study_id: str, page: str,
+                      compute: Callable[[StudyBundle], T]) -> tuple[T, str]:
+    """:func:`whole_study`, and the state its result is of (the current one, or an
+    earlier one shown while the current one is computed in the background: then the
+    page says so, and reruns by itself when it is ready)."""
+    h = head(study_id)
+    found = h.result(page)
     if found is not None:
-        return cast(T, found)
+        return cast(T, found), h.state
+    earlier = page_results.shown_while_updating(runtime.database(), study_id, h, page)
+    if earlier is not None:
+        st.info(page_results.as_of_notice(earlier), icon=":material/update:")
+        _rerun_when_updated(h.store)
+        return cast(T, earlier.value), earlier.state
     b = bundle(study_id)
-    return kept(b, page, (page,), lambda: compute(b))
+    return kept(b, page, (page,), lambda: compute(b)), h.state
+
+
+@st.fragment(run_every=2.0)
+def _rerun_when_updated(store: page_results.PageStore) -> None:
+    # Checks every 2 s (a file's age) whether the background update is done; then the
+    # whole page runs again and draws the current results.
+    if not page_results.updating(store):
+        st.rerun()
 
 
 def pick_study() -> repo.Study | None:
@@ -745,24 +769,27 @@ def report_page() -> None:
     h = head(study.study_id)
     if no_testers_yet(len(h.data.participants), "the design plan"):
         return
-    report = whole_study(study.study_id, "report",
-                         lambda b: build_report(b.data, b.scores, b.quiz))
+    report, of = whole_study_as_of(study.study_id, "report",
+                                   lambda b: build_report(b.data, b.scores, b.quiz))
     st.download_button("Download plan (Markdown)",
-                       memo(h, ("report_md",), lambda: report_markdown(
+                       memo(h, ("report_md", of), lambda: report_markdown(
                            report, report_chart_names(report))),
                        file_name=f"plan-{study.study_id}.md", mime="text/markdown",
                        key="dl_md")
     st.download_button("Download plan (JSON)",
-                       memo(h, ("report_json",), lambda: json.dumps(report, indent=2)),
+                       memo(h, ("report_json", of), lambda: json.dumps(report, indent=2)),
                        file_name=f"plan-{study.study_id}.json", mime="application/json",
                        key="dl_json")
     # The HTML is ~5 MB (plotly.js inlined, so it works offline): made only when asked
     # for, not on every run of the page.
     if st.button("Prepare the plan as HTML with charts", key="make_html"):
         st.session_state["plan_html_of"] = study.study_id
-    if st.session_state.get("plan_html_of") == study.study_id:
+    if st.session_state.get("plan_html_of") == study.study_id and of != h.state:
+        st.caption("The HTML plan is made from the current data: ready once the results "
+                   "above are updated.")  # its charts could not be drawn as of then
+    elif st.session_state.get("plan_html_of") == study.study_id:
         b = bundle(study.study_id)  # the charts draw from the study's tables
-        page = memo(b, ("report_html",),
+        page = memo(b, ("report_html", of),
                     lambda: report_html(report, report_figures(b.data, report)))
         st.download_button("Download plan (HTML with charts)", page,
                            file_name=f"plan-{study.study_id}.html", mime="text/html",
