@@ -44,7 +44,15 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
-from analytics import confusion, experiments, funnel, game_analytics
+from analytics import (
+    confusion,
+    expectation,
+    experiments,
+    figures,
+    funnel,
+    game_analytics,
+    questionnaires,
+)
 from analytics.data import StudyData
 from analytics.metrics import Metric, MetricError, metric_by_key
 from analytics.report import build_report
@@ -74,6 +82,35 @@ def confusion_tables(data: StudyData) -> dict[str, Any]:
     }
 
 
+def questionnaire_tables(bundle: StudyBundle) -> dict[str, Any]:
+    """What the questionnaires page shows before any choice: no experiment split, the
+    first instrument's distribution, the first item's answers, free text unsearched.
+    (Another choice is computed on the study's tables, as a filter is.)"""
+    from playtest.study_data import unscorable_answers
+
+    data, scores, quiz = bundle.data, bundle.scores, bundle.quiz
+    instruments = sorted(scores["instrument"].unique()) if len(scores) else []
+    items = sorted(data.responses["item"].unique()) if len(data.responses) else []
+    text_items = data.study.get("text_items")
+    return {
+        "unscored": unscorable_answers(data),
+        "summary": questionnaires.instrument_summary(scores, None),
+        "instruments": instruments,
+        "distribution": {name: figures.score_distribution_figure(scores, name)
+                         for name in instruments[:1]},
+        "expectation": expectation.expectation_vs_experience(data.responses, scores),
+        "quiz": questionnaires.quiz_correctness(quiz, None),
+        "items": items,
+        "item": {item: questionnaires.item_distribution(data.responses, item, None)
+                 for item in items[:1]},
+        "text_items": text_items,
+        "free_text": questionnaires.free_text(data.responses, None, None, text_items),
+        "themes": questionnaires.theme_counts(data.responses, text_items,
+                                              data.study.get("text_polarity"),
+                                              data.study.get("text_themes")),
+    }
+
+
 def with_game(tables: dict[str, Any], data: StudyData) -> dict[str, Any]:
     """The confusion page's tables with the study's game plug-in (functions: not kept)."""
     return {**tables, "game": game_analytics.for_study(data)}
@@ -85,6 +122,7 @@ PAGES: dict[str, Callable[[StudyBundle], Any]] = {
     "report": lambda b: build_report(b.data, b.scores, b.quiz),
     "funnel": lambda b: funnel.funnel(b.data),
     "experiments": lambda b: experiments.analyze_experiments(b.data, b.scores, b.quiz),
+    "questionnaires": questionnaire_tables,
 }
 
 
