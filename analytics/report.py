@@ -120,12 +120,22 @@ def report_chart_names(report: dict[str, Any]) -> list[str]:
 
 def report_figures(data: StudyData, report: dict[str, Any]) -> dict[str, go.Figure]:
     """The charts of the report, by name, in reading order (see :func:`report_chart_names`)."""
+    game_charts = {chart.name: chart.build(data) for chart in report_game(report).charts
+                   if chart.in_report}
+    return report_figures_of(report, funnel.funnel(data), game_charts)
+
+
+def report_figures_of(report: dict[str, Any], funnel_table: pd.DataFrame,
+                      game_charts: dict[str, go.Figure]) -> dict[str, go.Figure]:
+    """:func:`report_figures` from what they are drawn from: the study's funnel table
+    (:func:`analytics.funnel.funnel`) and its game's charts by name (a superset will
+    do). Raises KeyError if a game chart the report shows is not in ``game_charts``."""
     charts: dict[str, go.Figure] = {
-        "Funnel": figures.funnel_figure(funnel.funnel(data)),
+        "Funnel": figures.funnel_figure(funnel_table),
     }
     for chart in report_game(report).charts:
         if chart.in_report:
-            charts[chart.name] = chart.build(data)
+            charts[chart.name] = game_charts[chart.name]
     for experiment in report.get("experiments", []):
         charts[f"Experiment {experiment['key']}"] = figures.experiment_effect_figure(experiment)
     return charts
@@ -251,7 +261,9 @@ def report_html(report: dict[str, Any], figures: dict[str, go.Figure] | None = N
     charts = []
     for number, (name, fig) in enumerate((figures or {}).items()):
         # plotly.js goes inline with the first chart only: offline, and loaded once.
-        spec = fig.to_plotly_json()
+        # Drawn from the figure rebuilt from its dict, which orders its keys one way: the
+        # same markup whether it was just built or read back from a kept page result.
+        spec = go.Figure(fig.to_dict()).to_plotly_json()
         spec["layout"] = {**spec.get("layout", {}), "template": FILE_TEMPLATE}
         drawn = pio.to_html(spec, full_html=False, include_plotlyjs=number == 0, validate=False)
         charts.append({"name": name, "html": Markup(drawn)})  # Plotly's own markup

@@ -439,6 +439,45 @@ def precompute(engine: Engine, study_id: str, bundle: StudyBundle, state: str,
     return done
 
 
+# ------------------------------------------------------------------ the plan, for `playtest report`
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The UX design plan and its charts; ``kept``: read from the results kept for the
+    study's current state (else computed, and the plan kept)."""
+
+    report: dict[str, Any]
+    charts: dict[str, Any]
+    kept: bool
+
+
+def plan(engine: Engine, study_id: str) -> Plan:
+    """The study's plan and charts as ``playtest report`` writes them: from the page
+    results kept for the study's current state when the plan, the funnel and the
+    confusion page's charts are all kept (the study's tables are then not read), else
+    computed by way of its snapshot. Either way the same values: the kept ones are the
+    same computations on the same state."""
+    from analytics.report import report_figures, report_figures_of
+    from playtest.study_snapshot import load_prepared
+    from playtest.survey_items import annotate
+
+    head = load_head(engine, study_id)
+    report, table, confusion_page = (head.result(page)
+                                     for page in ("report", "funnel", "confusion"))
+    if report is not None and table is not None and confusion_page is not None:
+        try:
+            return Plan(report, report_figures_of(report, table, confusion_page["charts"]),
+                        kept=True)
+        except KeyError:
+            pass  # a chart the plan shows that the confusion page has not: draw it
+    loaded = load_prepared(engine, study_id)
+    annotate(loaded.bundle.data)
+    store = store_for(engine, study_id, loaded.state, facts_of(loaded))
+    report = kept(store, "report", lambda: PAGES["report"](loaded.bundle), background=False)
+    return Plan(report, report_figures(loaded.bundle.data, report), kept=False)
+
+
 # ------------------------------------------------------------------ updating in the background
 
 #: From this many testers on, a page whose whole-study result is not kept for the study's
