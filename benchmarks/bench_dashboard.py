@@ -4,6 +4,7 @@ Run::
 
     python -m benchmarks.bench_dashboard --testers 10000 [--db PATH] [--breakdown]
                                          [--postgres URL|auto [--only-postgres]]
+                                         [--changed N]
 
 It creates a SQLite file filled by the demo generator (or reuses ``--db`` if that file
 already holds the demo study's testers) and, with ``--postgres``, a PostgreSQL database
@@ -18,6 +19,12 @@ designer page on each database measures
 - *cached render*: the same page again in a new session; ``st.cache_resource`` is
   process-wide, so this is the path every later visit within the cache's 30 s takes
   (best of two runs, in case the 30 s stamp turned over in between);
+
+- *after new data* (``--changed N``, default 100): before each page whose results come
+  from the study's data, N testers' answers are touched, then its first and cached
+  render are timed again; a big study's page shows its latest kept results, labelled as
+  of when, while the current ones are computed in the background, and the seconds until
+  they are kept are printed too; ``playtest report`` is timed after new data as well;
 
 (each page's line also gives the first render's CPU seconds in this process, which hold
 better than wall seconds when other work shares the cores; a PostgreSQL server's own CPU
@@ -37,7 +44,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -182,18 +189,25 @@ def touch_testers(db: Path | str, count: int) -> int:
 
 
 def bench_changed(db: Path | str, pages: list[str], count: int,
-                  timeout: float) -> list[tuple[str, float, float, float]]:
+                  timeout: float) -> tuple[list[tuple[str, float, float, float]],
+                                           dict[str, float]]:
     """(row, first render s, cached s, first render CPU s) of each page after new data:
     before each page, ``count`` testers' answers are touched (:func:`touch_testers`), so
     its first render finds the study in a state nothing was kept for (the snapshot has
     those testers to re-derive, and no page result is kept for the new state), as when
-    testers play on while the designer watches."""
+    testers play on while the designer watches. A big study's page then shows its latest
+    kept results, labelled, while the current ones are computed in the background
+    (``playtest.page_results.shown_while_updating``): the second figure returned is,
+    per row, the seconds from the first render's start until that update was done (the
+    cached renders come after it, from the current results)."""
     import streamlit as st
 
     from playtest import page_results, study_snapshot
 
     os.environ["DATABASE_URL"] = _url(db)
     rows: list[tuple[str, float, float, float]] = []
+    updated: dict[str, float] = {}
+    wait_for_updates = getattr(page_results, "wait_for_updates", None)  # older code: none
     with tempfile.TemporaryDirectory() as folder:
         page_script = Path(folder) / "designer_page.py"
         page_script.write_text(PAGE_SCRIPT, encoding="utf-8")
@@ -201,17 +215,23 @@ def bench_changed(db: Path | str, pages: list[str], count: int,
             touched = touch_testers(db, count)
             st.cache_resource.clear()
             st.cache_data.clear()
+            started = time.perf_counter()
             first = _run(page_script, page, timeout)
             first_cpu = _CPU[0]
+            label = f"{page} +{touched} changed"
+            if wait_for_updates is not None:
+                wait_for_updates()
+                updated[label] = time.perf_counter() - started
             cached = min(_run(page_script, page, timeout) for _ in range(2))
             # the page's background writes (snapshot, kept result) end before the next
             study_snapshot.wait_for_writes()
             page_results.wait_for_writes()
-            label = f"{page} +{touched} changed"
             rows.append((label, first, cached, first_cpu))
+            after = f"   current results kept after {updated[label]:5.2f} s" \
+                if label in updated else ""
             print(f"  {label:<22} first {first:7.2f} s   cached {cached:6.2f} s   "
-                  f"(first: {first_cpu:5.2f} s CPU in this process)", flush=True)
-    return rows
+                  f"(first: {first_cpu:5.2f} s CPU in this process){after}", flush=True)
+    return rows, updated
 
 
 def bench_report(db: Path | str) -> tuple[float, str]:
@@ -298,6 +318,7 @@ class Measured:
     report_s: float
     report_said: str
     changed_report_s: float | None = None
+    updated: dict[str, float] = field(default_factory=dict)
 
 
 def measure(db: Path | str, args: argparse.Namespace, pages: list[str]) -> Measured:
@@ -317,23 +338,28 @@ def measure(db: Path | str, args: argparse.Namespace, pages: list[str]) -> Measu
     if args.changed:
         print(f"\npages after {args.changed} testers changed (touched before each page):",
               flush=True)
-        rows += bench_changed(db, [p for p in pages if p in CHANGED_PAGES], args.changed,
-                              args.timeout)
+        changed_rows, updated = bench_changed(db, [p for p in pages if p in CHANGED_PAGES],
+                                              args.changed, args.timeout)
+        rows += changed_rows
         touch_testers(db, args.changed)
         changed_report_s, _ = bench_report(db)
         print(f"  playtest report +{args.changed} changed: {changed_report_s:.2f} s",
               flush=True)
-    return Measured(_where(db), testers, snapshot, rows, report_s, said, changed_report_s)
+    return Measured(_where(db), testers, snapshot, rows, report_s, said, changed_report_s,
+                    updated if args.changed else {})
 
 
 def table(measured: Measured) -> list[str]:
     # An empty script costs AppTest itself ~0.2 s per run: "net" takes that off.
     base = measured.rows[0][2]
     lines = [f"\n{measured.where}: {measured.testers} testers, snapshot {measured.snapshot}",
-             f"{'page':<28} {'first render':>12} {'(CPU)':>7} {'cached':>8} {'cached net':>11}"]
+             f"{'page':<28} {'first render':>12} {'(CPU)':>7} {'cached':>8} {'cached net':>11}"
+             f" {'current kept after':>19}"]
     for page, first, cached, cpu in measured.rows:
+        after = measured.updated.get(page)
         lines.append(f"{page:<28} {first:12.2f} {cpu:7.2f} {cached:8.2f} "
-                     f"{max(cached - base, 0.0):11.2f}")
+                     f"{max(cached - base, 0.0):11.2f}"
+                     + ("" if after is None else f" {after:19.2f}"))
     lines.append(f"{'playtest report':<28} {measured.report_s:12.2f}   "
                  f"({measured.report_said})")
     if measured.changed_report_s is not None:
@@ -354,6 +380,13 @@ def side_by_side(one: Measured, two: Measured, names: tuple[str, str]) -> list[s
                       f"{other[0]:17.2f} {other[2]:6.2f} {max(other[1] - base_two, 0.0):17.2f}")
         lines.append(f"{page:<28} {first:13.2f} {cpu:6.2f} "
                      f"{max(cached - base_one, 0.0):13.2f} {other_text}")
+    if one.updated and two.updated:
+        lines.append("after new data, the current results were kept after (s, from the "
+                     "first render's start):")
+        for page, seconds in one.updated.items():
+            other_seconds = two.updated.get(page)
+            lines.append(f"  {page:<26} {seconds:13.2f} {'':>6} {'':>13} "
+                         + ("" if other_seconds is None else f"{other_seconds:17.2f}"))
     lines.append(f"{'playtest report':<28} {one.report_s:13.2f} {'':>6} {'':>13} "
                  f"{two.report_s:17.2f}")
     if one.changed_report_s is not None and two.changed_report_s is not None:
