@@ -48,7 +48,10 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]
 
 def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
                  seed: int = 0, top_facts: int = 10, min_attempts: int = 5,
-                 game: GameAnalytics | None = None) -> dict[str, Any]:
+                 game: GameAnalytics | None = None, *,
+                 points: list[confusion.ConfusionPoint] | None = None,
+                 experiment_results: list[experiments.ExperimentResult] | None = None,
+                 ) -> dict[str, Any]:
     """The report JSON of telemetry-format.md.
 
     ``game``: the name of the game played; its plug-in (``game``, default the study's:
@@ -62,6 +65,9 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
     (the rate shrunk toward the study's maths-error rate and its 95 % interval); ``experiments``: see
     :meth:`analytics.experiments.ExperimentResult.to_json`. JSON-safe (no NaN).
     Facts with fewer than ``min_attempts`` attempts are not ranked.
+    ``points`` and ``experiment_results``: :func:`analytics.confusion.confusion_points`
+    (the study's game) and :func:`analytics.experiments.analyze_experiments` (``seed``)
+    of this data, when already computed (the dashboard's pages): used as they are.
     """
     validate_study(data)
     plugin = game or for_study(data)
@@ -74,15 +80,17 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
         "game": game_of(data) if plugin is GENERIC else plugin.name,
         "participants": len(ids),
         "completed": len(ids & done),
-        "confusion_points": [p.to_json() for p in confusion.confusion_points(
-            data, min_attempts=min_attempts, game=plugin)],
+        "confusion_points": [p.to_json() for p in (points if points is not None else
+                                                     confusion.confusion_points(
+            data, min_attempts=min_attempts, game=plugin))],
         "severity_definition": severity.severity_definition(plugin.occasions),
         "what_works": what_works(data),
     }
     for section in plugin.sections:
         report[section.key] = section.rows(data, top_facts, min_attempts)
-    report["experiments"] = [e.to_json() for e in experiments.analyze_experiments(
-        data, scores, quiz, seed=seed)]
+    report["experiments"] = [e.to_json() for e in (
+        experiment_results if experiment_results is not None
+        else experiments.analyze_experiments(data, scores, quiz, seed=seed))]
     return report
 
 

@@ -432,11 +432,28 @@ def precompute(engine: Engine, study_id: str, bundle: StudyBundle, state: str,
         return []
     annotate(bundle.data)  # as the dashboard does: free-text items named
     done = []
-    for page, compute in PAGES.items():
-        if store.get(page) is None:
-            store.put(page, compute(bundle))
+    values: dict[str, Any] = {}
+    for page in sorted(PAGES, key=lambda name: name == "report"):  # the plan last
+        values[page] = store.get(page)
+        if values[page] is None:
+            if page == "report":  # its confusion points and experiments are the pages'
+                values[page] = _report_reusing(bundle, values.get("confusion"),
+                                               values.get("experiments"))
+            else:
+                values[page] = PAGES[page](bundle)
+            store.put(page, values[page])
             done.append(page)
     return done
+
+
+def _report_reusing(bundle: StudyBundle, confusion_page: dict[str, Any] | None,
+                    results: list[experiments.ExperimentResult] | None) -> dict[str, Any]:
+    """``PAGES["report"]``, with the confusion points and experiment results of the
+    confusion and experiments pages of the same data (the same calls: the study's game,
+    seed 0) instead of computing them again."""
+    return build_report(bundle.data, bundle.scores, bundle.quiz,
+                        points=None if confusion_page is None else confusion_page["points"],
+                        experiment_results=results)
 
 
 # ------------------------------------------------------------------ the plan, for `playtest report`
