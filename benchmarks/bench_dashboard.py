@@ -219,9 +219,13 @@ def bench_changed(db: Path | str, pages: list[str], count: int,
             first = _run(page_script, page, timeout)
             first_cpu = _CPU[0]
             label = f"{page} +{touched} changed"
+            took = len(getattr(page_results, "UPDATES_TOOK", []))
             if wait_for_updates is not None:
                 wait_for_updates()
                 updated[label] = time.perf_counter() - started
+                for update in page_results.UPDATES_TOOK[took:]:
+                    print(f"    (background update: {update.seconds:.2f} s, "
+                          f"{update.cpu:.2f} s CPU in its thread)", flush=True)
             cached = min(_run(page_script, page, timeout) for _ in range(2))
             # the page's background writes (snapshot, kept result) end before the next
             study_snapshot.wait_for_writes()
