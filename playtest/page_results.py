@@ -23,6 +23,16 @@ depend only on the study's data and on the code, so they are kept too, one file 
 (:func:`precompute`), so a designer's first visit after them only reads and draws. It is
 a cache: deleting it loses nothing, and ``playtest participant delete`` removes it with
 the snapshot.
+
+**After new data** (testers play while the designer watches), no result is kept for the
+new state yet, and recomputing a big study's page takes seconds. From
+:data:`BACKGROUND_FROM_TESTERS` testers on, the page then shows its latest kept result at
+once, labelled (:func:`as_of_notice`: as of when its data was read, how many testers have
+new or changed data since), while one background thread per state (a lock file keeps
+other processes from starting another) refreshes the snapshot and computes every page;
+the page redraws when it is done. A result is only shown so if no tester it counted was
+removed since (a deleted tester's data is never on a page), and only from the same code.
+``playtest report`` reads the kept plan when it is current (:func:`plan`).
 """
 
 from __future__ import annotations
