@@ -354,8 +354,10 @@ def _remove_stale(folder: Path, keep: str) -> None:
         if path.name.startswith(_LATEST_PREFIX) or any(
                 path.name.endswith(f"-{state}.pkl") for state in pointed):
             continue
+        # an update's lock file lives as long as the update may run
+        grace = UPDATE_ABANDONED_S if path.name.startswith(_LOCK_PREFIX) else STALE_GRACE_S
         with contextlib.suppress(OSError):
-            if now - path.stat().st_mtime > STALE_GRACE_S:
+            if now - path.stat().st_mtime > grace:
                 path.unlink()
 
 
