@@ -645,16 +645,16 @@ def shown_while_updating(engine: Engine, study_id: str, head: StudyHead,
 def as_of_notice(earlier: Earlier) -> str:
     """What a page shown from :func:`shown_while_updating` says about its numbers.
 
-    >>> print(as_of_notice(Earlier(None, "s", 0.0, 12, False)))
-    These results are as of 1970-01-01 00:00:00 UTC: 12 testers have new or changed data since. The results on the current data are being computed; the page updates by itself when they are ready.
+    >>> print(as_of_notice(Earlier(None, "s", 0.0, 12, True)))
+    These results are as of 1970-01-01 00:00:00 UTC: 12 testers have new or changed data since. Updating them to the current data; the page redraws by itself when done.
+    >>> print(as_of_notice(Earlier(None, "s", 0.0, 0, True)).split(". ")[0])
+    These results are as of 1970-01-01 00:00:00 UTC: the study's settings or testers' records changed since
     """
     when = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(earlier.read_at))
-    since = []
-    if earlier.changed:
-        since.append(f"{earlier.changed} tester{'s have' if earlier.changed != 1 else ' has'}"
-                     " new or changed data since")
-    if earlier.records_changed:
-        since.append("the study's records (settings, testers, assignments) changed since")
-    return (f"These results are as of {when}: {', and '.join(since) or 'data changed since'}. "
-            "The results on the current data are being computed; the page updates by "
-            "itself when they are ready.")
+    if earlier.changed:  # new testers change the records too: the count says more
+        since = (f"{earlier.changed} tester{'s have' if earlier.changed != 1 else ' has'} "
+                 "new or changed data since")
+    else:
+        since = "the study's settings or testers' records changed since"
+    return (f"These results are as of {when}: {since}. Updating them to the current data; "
+            "the page redraws by itself when done.")
