@@ -48,7 +48,10 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]
 
 def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
                  seed: int = 0, top_facts: int = 10, min_attempts: int = 5,
-                 game: GameAnalytics | None = None) -> dict[str, Any]:
+                 game: GameAnalytics | None = None, *,
+                 points: list[confusion.ConfusionPoint] | None = None,
+                 experiment_results: list[experiments.ExperimentResult] | None = None,
+                 ) -> dict[str, Any]:
     """The report JSON of telemetry-format.md.
 
     ``game``: the name of the game played; its plug-in (``game``, default the study's:
@@ -62,6 +65,9 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
     (the rate shrunk toward the study's maths-error rate and its 95 % interval); ``experiments``: see
     :meth:`analytics.experiments.ExperimentResult.to_json`. JSON-safe (no NaN).
     Facts with fewer than ``min_attempts`` attempts are not ranked.
+    ``points`` and ``experiment_results``: :func:`analytics.confusion.confusion_points`
+    (the study's game) and :func:`analytics.experiments.analyze_experiments` (``seed``)
+    of this data, when already computed (the dashboard's pages): used as they are.
     """
     validate_study(data)
     plugin = game or for_study(data)
@@ -74,15 +80,17 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
         "game": game_of(data) if plugin is GENERIC else plugin.name,
         "participants": len(ids),
         "completed": len(ids & done),
-        "confusion_points": [p.to_json() for p in confusion.confusion_points(
-            data, min_attempts=min_attempts, game=plugin)],
+        "confusion_points": [p.to_json() for p in (points if points is not None else
+                                                     confusion.confusion_points(
+            data, min_attempts=min_attempts, game=plugin))],
         "severity_definition": severity.severity_definition(plugin.occasions),
         "what_works": what_works(data),
     }
     for section in plugin.sections:
         report[section.key] = section.rows(data, top_facts, min_attempts)
-    report["experiments"] = [e.to_json() for e in experiments.analyze_experiments(
-        data, scores, quiz, seed=seed)]
+    report["experiments"] = [e.to_json() for e in (
+        experiment_results if experiment_results is not None
+        else experiments.analyze_experiments(data, scores, quiz, seed=seed))]
     return report
 
 
@@ -120,12 +128,22 @@ def report_chart_names(report: dict[str, Any]) -> list[str]:
 
 def report_figures(data: StudyData, report: dict[str, Any]) -> dict[str, go.Figure]:
     """The charts of the report, by name, in reading order (see :func:`report_chart_names`)."""
+    game_charts = {chart.name: chart.build(data) for chart in report_game(report).charts
+                   if chart.in_report}
+    return report_figures_of(report, funnel.funnel(data), game_charts)
+
+
+def report_figures_of(report: dict[str, Any], funnel_table: pd.DataFrame,
+                      game_charts: dict[str, go.Figure]) -> dict[str, go.Figure]:
+    """:func:`report_figures` from what they are drawn from: the study's funnel table
+    (:func:`analytics.funnel.funnel`) and its game's charts by name (a superset will
+    do). Raises KeyError if a game chart the report shows is not in ``game_charts``."""
     charts: dict[str, go.Figure] = {
-        "Funnel": figures.funnel_figure(funnel.funnel(data)),
+        "Funnel": figures.funnel_figure(funnel_table),
     }
     for chart in report_game(report).charts:
         if chart.in_report:
-            charts[chart.name] = chart.build(data)
+            charts[chart.name] = game_charts[chart.name]
     for experiment in report.get("experiments", []):
         charts[f"Experiment {experiment['key']}"] = figures.experiment_effect_figure(experiment)
     return charts
@@ -251,7 +269,9 @@ def report_html(report: dict[str, Any], figures: dict[str, go.Figure] | None = N
     charts = []
     for number, (name, fig) in enumerate((figures or {}).items()):
         # plotly.js goes inline with the first chart only: offline, and loaded once.
-        spec = fig.to_plotly_json()
+        # Drawn from the figure rebuilt from its dict, which orders its keys one way: the
+        # same markup whether it was just built or read back from a kept page result.
+        spec = go.Figure(fig.to_dict()).to_plotly_json()
         spec["layout"] = {**spec.get("layout", {}), "template": FILE_TEMPLATE}
         drawn = pio.to_html(spec, full_html=False, include_plotlyjs=number == 0, validate=False)
         charts.append({"name": name, "html": Markup(drawn)})  # Plotly's own markup

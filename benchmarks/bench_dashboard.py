@@ -4,6 +4,7 @@ Run::
 
     python -m benchmarks.bench_dashboard --testers 10000 [--db PATH] [--breakdown]
                                          [--postgres URL|auto [--only-postgres]]
+                                         [--changed N]
 
 It creates a SQLite file filled by the demo generator (or reuses ``--db`` if that file
 already holds the demo study's testers) and, with ``--postgres``, a PostgreSQL database
@@ -18,6 +19,12 @@ designer page on each database measures
 - *cached render*: the same page again in a new session; ``st.cache_resource`` is
   process-wide, so this is the path every later visit within the cache's 30 s takes
   (best of two runs, in case the 30 s stamp turned over in between);
+
+- *after new data* (``--changed N``, default 100): before each page whose results come
+  from the study's data, N testers' answers are touched, then its first and cached
+  render are timed again; a big study's page shows its latest kept results, labelled as
+  of when, while the current ones are computed in the background, and the seconds until
+  they are kept are printed too; ``playtest report`` is timed after new data as well;
 
 (each page's line also gives the first render's CPU seconds in this process, which hold
 better than wall seconds when other work shares the cores; a PostgreSQL server's own CPU
@@ -37,12 +44,14 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 PAGES = ["studies", "overview", "confusion", "questionnaires", "experiments", "replay",
          "balance", "report"]
+#: The pages whose first render depends on the study's data (timed again after new data).
+CHANGED_PAGES = ["overview", "confusion", "questionnaires", "experiments", "report"]
 PAGE_SCRIPT = '''"""Renders one designer page by name (``?page=``), for the dashboard benchmark."""
 
 import streamlit as st
@@ -115,8 +124,9 @@ def _run(script: Path, page: str | None, timeout: float) -> float:
 
 
 def bench_pages(db: Path | str, pages: list[str],
-                timeout: float) -> list[tuple[str, float, float]]:
-    """(page, first render s, cached render s) for each page, in AppTest."""
+                timeout: float) -> list[tuple[str, float, float, float]]:
+    """(page, first render s, cached render s, first render CPU s) for each page, in
+    AppTest."""
     import streamlit as st
 
     import playtest.app_pages.designer  # noqa: F401 - imports are not part of a render
@@ -127,22 +137,23 @@ def bench_pages(db: Path | str, pages: list[str],
         logging.getLogger(name).disabled = True
 
     os.environ["DATABASE_URL"] = _url(db)
-    rows: list[tuple[str, float, float]] = []
+    rows: list[tuple[str, float, float, float]] = []
     with tempfile.TemporaryDirectory() as folder:
         page_script = Path(folder) / "designer_page.py"
         page_script.write_text(PAGE_SCRIPT, encoding="utf-8")
         empty_script = Path(folder) / "empty.py"
         empty_script.write_text(EMPTY_SCRIPT, encoding="utf-8")
         _run(empty_script, None, timeout)  # warm AppTest itself up
-        rows.append(("(empty script)", _run(empty_script, None, timeout),
-                     _run(empty_script, None, timeout)))
+        empty_first = _run(empty_script, None, timeout)
+        rows.append(("(empty script)", empty_first, _run(empty_script, None, timeout),
+                     _CPU[0]))
         for page in pages:
             st.cache_resource.clear()
             st.cache_data.clear()
             first = _run(page_script, page, timeout)
             first_cpu = _CPU[0]
             cached = min(_run(page_script, page, timeout) for _ in range(2))
-            rows.append((page, first, cached))
+            rows.append((page, first, cached, first_cpu))
             print(f"  {page:<16} first {first:7.2f} s   cached {cached:6.2f} s   "
                   f"(first: {first_cpu:5.2f} s CPU in this process)", flush=True)
     return rows
@@ -177,19 +188,54 @@ def touch_testers(db: Path | str, count: int) -> int:
     return len(ids)
 
 
-def _first_and_cached(db: Path | str, page: str, timeout: float) -> tuple[float, float]:
+def bench_changed(db: Path | str, pages: list[str], count: int,
+                  timeout: float) -> tuple[list[tuple[str, float, float, float]],
+                                           dict[str, float]]:
+    """(row, first render s, cached s, first render CPU s) of each page after new data:
+    before each page, ``count`` testers' answers are touched (:func:`touch_testers`), so
+    its first render finds the study in a state nothing was kept for (the snapshot has
+    those testers to re-derive, and no page result is kept for the new state), as when
+    testers play on while the designer watches. A big study's page then shows its latest
+    kept results, labelled, while the current ones are computed in the background
+    (``playtest.page_results.shown_while_updating``): the second figure returned is,
+    per row, the seconds from the first render's start until that update was done (the
+    cached renders come after it, from the current results)."""
     import streamlit as st
 
+    from playtest import page_results, study_snapshot
+
     os.environ["DATABASE_URL"] = _url(db)
+    rows: list[tuple[str, float, float, float]] = []
+    updated: dict[str, float] = {}
+    wait_for_updates = getattr(page_results, "wait_for_updates", None)  # older code: none
     with tempfile.TemporaryDirectory() as folder:
         page_script = Path(folder) / "designer_page.py"
         page_script.write_text(PAGE_SCRIPT, encoding="utf-8")
-        st.cache_resource.clear()
-        st.cache_data.clear()
-        first = _run(page_script, page, timeout)
-        cached = min(_run(page_script, page, timeout) for _ in range(2))
-    print(f"  {page + ' (changed)':<16} first {first:7.2f} s   cached {cached:6.2f} s", flush=True)
-    return first, cached
+        for page in pages:
+            touched = touch_testers(db, count)
+            st.cache_resource.clear()
+            st.cache_data.clear()
+            started = time.perf_counter()
+            first = _run(page_script, page, timeout)
+            first_cpu = _CPU[0]
+            label = f"{page} +{touched} changed"
+            took = len(getattr(page_results, "UPDATES_TOOK", []))
+            if wait_for_updates is not None:
+                wait_for_updates()
+                updated[label] = time.perf_counter() - started
+                for update in page_results.UPDATES_TOOK[took:]:
+                    print(f"    (background update: {update.seconds:.2f} s, "
+                          f"{update.cpu:.2f} s CPU in its thread)", flush=True)
+            cached = min(_run(page_script, page, timeout) for _ in range(2))
+            # the page's background writes (snapshot, kept result) end before the next
+            study_snapshot.wait_for_writes()
+            page_results.wait_for_writes()
+            rows.append((label, first, cached, first_cpu))
+            after = f"   current results kept after {updated[label]:5.2f} s" \
+                if label in updated else ""
+            print(f"  {label:<22} first {first:7.2f} s   cached {cached:6.2f} s   "
+                  f"(first: {first_cpu:5.2f} s CPU in this process){after}", flush=True)
+    return rows, updated
 
 
 def bench_report(db: Path | str) -> tuple[float, str]:
@@ -266,14 +312,17 @@ def breakdown(db: Path | str) -> list[tuple[str, float]]:
 
 @dataclass(frozen=True)
 class Measured:
-    """One database's figures: pages (name, first render s, cached s), report s."""
+    """One database's figures: pages (name, first render s, cached s, first render CPU
+    s), report s (and after new data, with ``--changed``)."""
 
     where: str
     testers: int
     snapshot: str
-    rows: list[tuple[str, float, float]]
+    rows: list[tuple[str, float, float, float]]
     report_s: float
     report_said: str
+    changed_report_s: float | None = None
+    updated: dict[str, float] = field(default_factory=dict)
 
 
 def measure(db: Path | str, args: argparse.Namespace, pages: list[str]) -> Measured:
@@ -289,38 +338,64 @@ def measure(db: Path | str, args: argparse.Namespace, pages: list[str]) -> Measu
     print(f"\npages at {testers} testers on {_where(db)} (seconds):", flush=True)
     rows = bench_pages(db, pages, args.timeout)
     report_s, said = bench_report(db)
+    changed_report_s = None
     if args.changed:
-        touched = touch_testers(db, args.changed)
-        first, cached = _first_and_cached(db, "overview", args.timeout)
-        rows.append((f"overview +{touched} changed", first, cached))
-    return Measured(_where(db), testers, snapshot, rows, report_s, said)
+        print(f"\npages after {args.changed} testers changed (touched before each page):",
+              flush=True)
+        changed_rows, updated = bench_changed(db, [p for p in pages if p in CHANGED_PAGES],
+                                              args.changed, args.timeout)
+        rows += changed_rows
+        touch_testers(db, args.changed)
+        changed_report_s, _ = bench_report(db)
+        print(f"  playtest report +{args.changed} changed: {changed_report_s:.2f} s",
+              flush=True)
+    return Measured(_where(db), testers, snapshot, rows, report_s, said, changed_report_s,
+                    updated if args.changed else {})
 
 
 def table(measured: Measured) -> list[str]:
     # An empty script costs AppTest itself ~0.2 s per run: "net" takes that off.
     base = measured.rows[0][2]
     lines = [f"\n{measured.where}: {measured.testers} testers, snapshot {measured.snapshot}",
-             f"{'page':<16} {'first render':>12} {'cached':>8} {'cached net':>11}"]
-    for page, first, cached in measured.rows:
-        lines.append(f"{page:<16} {first:12.2f} {cached:8.2f} {max(cached - base, 0.0):11.2f}")
-    lines.append(f"{'playtest report':<16} {measured.report_s:12.2f}   ({measured.report_said})")
+             f"{'page':<28} {'first render':>12} {'(CPU)':>7} {'cached':>8} {'cached net':>11}"
+             f" {'current kept after':>19}"]
+    for page, first, cached, cpu in measured.rows:
+        after = measured.updated.get(page)
+        lines.append(f"{page:<28} {first:12.2f} {cpu:7.2f} {cached:8.2f} "
+                     f"{max(cached - base, 0.0):11.2f}"
+                     + ("" if after is None else f" {after:19.2f}"))
+    lines.append(f"{'playtest report':<28} {measured.report_s:12.2f}   "
+                 f"({measured.report_said})")
+    if measured.changed_report_s is not None:
+        lines.append(f"{'playtest report, changed':<28} {measured.changed_report_s:12.2f}")
     return lines
 
 
 def side_by_side(one: Measured, two: Measured, names: tuple[str, str]) -> list[str]:
     """Both databases' pages in one table (seconds; cached is net of AppTest's own)."""
     base_one, base_two = one.rows[0][2], two.rows[0][2]
-    second = dict((page, (first, cached)) for page, first, cached in two.rows)
-    head = (f"{'page':<22} {names[0] + ' first':>14} {names[0] + ' cached':>14} "
-            f"{names[1] + ' first':>16} {names[1] + ' cached':>16}")
+    second = {page: (first, cached, cpu) for page, first, cached, cpu in two.rows}
+    head = (f"{'page':<28} {names[0] + ' first':>13} {'(CPU)':>6} {names[0] + ' cached':>13} "
+            f"{names[1] + ' first':>17} {'(CPU)':>6} {names[1] + ' cached':>17}")
     lines = ["", "side by side (seconds; cached net of AppTest's own cost):", head]
-    for page, first, cached in one.rows[1:]:
+    for page, first, cached, cpu in one.rows[1:]:
         other = second.get(page)
         other_text = ("" if other is None else
-                      f"{other[0]:16.2f} {max(other[1] - base_two, 0.0):16.2f}")
-        lines.append(f"{page:<22} {first:14.2f} {max(cached - base_one, 0.0):14.2f} "
-                     f"{other_text}")
-    lines.append(f"{'playtest report':<22} {one.report_s:14.2f} {'':>14} {two.report_s:16.2f}")
+                      f"{other[0]:17.2f} {other[2]:6.2f} {max(other[1] - base_two, 0.0):17.2f}")
+        lines.append(f"{page:<28} {first:13.2f} {cpu:6.2f} "
+                     f"{max(cached - base_one, 0.0):13.2f} {other_text}")
+    if one.updated and two.updated:
+        lines.append("after new data, the current results were kept after (s, from the "
+                     "first render's start):")
+        for page, seconds in one.updated.items():
+            other_seconds = two.updated.get(page)
+            lines.append(f"  {page:<26} {seconds:13.2f} {'':>6} {'':>13} "
+                         + ("" if other_seconds is None else f"{other_seconds:17.2f}"))
+    lines.append(f"{'playtest report':<28} {one.report_s:13.2f} {'':>6} {'':>13} "
+                 f"{two.report_s:17.2f}")
+    if one.changed_report_s is not None and two.changed_report_s is not None:
+        lines.append(f"{'playtest report, changed':<28} {one.changed_report_s:13.2f} "
+                     f"{'':>6} {'':>13} {two.changed_report_s:17.2f}")
     return lines
 
 
@@ -364,8 +439,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="seconds one page render may take (default 300)")
     parser.add_argument("--changed", type=int, default=100,
-                        help="then touch this many testers' answers and time the overview "
-                             "again: the snapshot's refresh path (default 100; 0: skip)")
+                        help="then, before each page whose results come from the data, "
+                             "touch this many testers' answers and time it again (new data: "
+                             "the snapshot's refresh path, nothing kept yet for the new "
+                             "state), and `playtest report` too (default 100; 0: skip)")
     parser.add_argument("--breakdown", action="store_true",
                         help="also time the loading steps and analytics calls one by one")
     args = parser.parse_args(argv)
@@ -397,8 +474,8 @@ def main(argv: list[str] | None = None) -> int:
     if len(results) == 2:
         print("\n".join(side_by_side(results[0], results[1], ("SQLite", "PostgreSQL"))))
     if args.changed:
-        print(f"(the 'changed' row: {args.changed} testers' answers touched first, so the "
-              "snapshot re-derives them on the first render)")
+        print(f"(the 'changed' rows: {args.changed} testers' answers touched before each "
+              "page, so the snapshot re-derives them and nothing is kept for the new state)")
     print("targets: first render ≤ 2 s, cached ≤ 0.3 s, playtest report ≤ 10 s")
     return 0
 

@@ -109,10 +109,9 @@ def demo_command(args: argparse.Namespace) -> int:
     arg("--force", action="store_true", help="replace files that exist already"),
 ])
 def report_command(args: argparse.Namespace) -> int:
-    from analytics.report import build_report, report_figures, report_html, report_markdown
+    from analytics.report import report_html, report_markdown
+    from playtest.page_results import plan
     from playtest.storage.outfiles import checked_out_path, written_together
-    from playtest.study_snapshot import load_prepared
-    from playtest.survey_items import annotate
 
     # Every output is checked before the (slow) report is built, and all are written
     # together: a bad --html path no longer leaves the .md behind.
@@ -125,10 +124,9 @@ def report_command(args: argparse.Namespace) -> int:
     if repo.get_study(engine, args.study) is None:
         raise CommandError(f"no study {args.study!r}")
     started = time.perf_counter()
-    bundle = load_prepared(engine, args.study).bundle
-    annotate(bundle.data)
-    report = build_report(bundle.data, bundle.scores, bundle.quiz)
-    charts = report_figures(bundle.data, report)
+    # From the results the dashboard keeps for the study's current state, when kept.
+    made = plan(engine, args.study)
+    report, charts = made.report, made.charts
     texts = {out: report_markdown(report, charts), html_out: report_html(report, charts)}
     if json_out is not None:
         texts[json_out] = json.dumps(report, indent=2)

@@ -42,7 +42,7 @@ import threading
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -59,7 +59,7 @@ from playtest.storage.exchange import _decode_nullable, load_study_data
 from playtest.storage.models import participants, responses, sessions
 from playtest.storage.survey_records import parsed_definitions
 from playtest.study_data import StudyBundle, load_bundle, scores_and_quiz
-from playtest.study_state import state_digest
+from playtest.study_state import digest_of, records_digest
 
 #: Bumped whenever what a snapshot holds changes shape: an older snapshot is rebuilt.
 SNAPSHOT_FORMAT = 3
@@ -94,8 +94,10 @@ class SnapshotLoad:
     """What :func:`load_prepared` did: ``how`` is ``"read"`` (the snapshot was current),
     ``"refreshed"`` (``changed`` testers re-derived, ``dropped`` removed) or ``"built"``
     (the whole study derived); ``written`` says whether a new snapshot was saved;
-    ``state`` is the study's state digest (:func:`playtest.page_results.state_digest`),
-    which names the page results kept for exactly this data."""
+    ``state`` is the study's state digest (:func:`playtest.study_state.state_digest`),
+    which names the page results kept for exactly this data; ``marks`` the testers'
+    change marks it was read at, ``records`` the digest of the records read fresh
+    (:func:`playtest.study_state.records_digest`), ``read_at`` when (epoch seconds)."""
 
     bundle: StudyBundle
     how: str
@@ -104,6 +106,9 @@ class SnapshotLoad:
     written: bool
     seconds: float
     state: str = ""
+    marks: dict[str, Mark] = field(default_factory=dict, compare=False, repr=False)
+    records: str = ""
+    read_at: float = 0.0
 
 
 def snapshot_folder(engine: Engine) -> Path | None:
@@ -426,6 +431,7 @@ def load_prepared(
     folder = None if root is None else _study_folder(root, study_id)
     with ThreadPoolExecutor(max_workers=4) as pool:
         pending = _start_read(folder, pool)
+        read_at = time.time()
         marks = participant_marks(engine, study_id)
         changed = dropped = set()
         if pending is not None:
@@ -444,12 +450,10 @@ def load_prepared(
     if rebuild or old is None:
         bundle, snapshot = _build(engine, study_id, marks)
         written = _save(folder, snapshot, save)
-        return SnapshotLoad(bundle, "built", len(changed) if pending else len(marks),
-                            len(dropped), written, time.perf_counter() - started,
-                            state_digest(marks, bundle.data))
+        return _loaded(bundle, "built", len(changed) if pending else len(marks),
+                       len(dropped), written, started, marks, read_at)
     if not changed and not dropped:
-        return SnapshotLoad(_assemble(records, old), "read", 0, 0, False,
-                            time.perf_counter() - started, state_digest(marks, records))
+        return _loaded(_assemble(records, old), "read", 0, 0, False, started, marks, read_at)
     replaced = changed | dropped
     fresh_tables = derive.prepared_tables(records)
     scores, quiz = scores_and_quiz(records.responses, parsed_definitions(records.study))
@@ -462,19 +466,26 @@ def load_prepared(
         quiz=_combine(old.quiz, quiz, replaced, QUIZ_COLUMNS),
     )
     written = _save(folder, snapshot, save)
-    return SnapshotLoad(_assemble(records, snapshot), "refreshed", len(changed),
-                        len(dropped), written, time.perf_counter() - started,
-                        state_digest(marks, records))
+    return _loaded(_assemble(records, snapshot), "refreshed", len(changed), len(dropped),
+                   written, started, marks, read_at)
+
+
+def _loaded(bundle: StudyBundle, how: str, changed: int, dropped: int, written: bool,
+            started: float, marks: dict[str, Mark], read_at: float) -> SnapshotLoad:
+    records = records_digest(bundle.data)  # the records are the bundle's
+    return SnapshotLoad(bundle, how, changed, dropped, written,
+                        time.perf_counter() - started, digest_of(marks, records),
+                        marks, records, read_at)
 
 
 def refresh(engine: Engine, study_id: str) -> SnapshotLoad:
     """Bring the study's snapshot up to date now (after a bulk write: demo, import), and
     the page results kept with it (:func:`playtest.page_results.precompute`)."""
-    from playtest.page_results import precompute  # it reads this module: no cycle
+    from playtest.page_results import facts_of, precompute  # it reads this module
 
     loaded = load_prepared(engine, study_id, save=True)
     if loaded.bundle.data.participants.empty:
         return loaded  # nothing to show yet: the pages say so without computing
-    precompute(engine, study_id, loaded.bundle, loaded.state)
+    precompute(engine, study_id, loaded.bundle, loaded.state, facts_of(loaded))
     return loaded
 

@@ -88,16 +88,29 @@ def frame_digest(frame: pd.DataFrame) -> str:
     return digest.hexdigest()
 
 
+def records_digest(data: StudyData) -> str:
+    """The digest of the records read fresh on every load: participants, assignments,
+    attributes and the study record."""
+    digest = hashlib.sha256()
+    for frame in (data.participants, data.assignments, data.attributes):
+        digest.update(frame_digest(frame).encode())
+    digest.update(json.dumps(data.study, sort_keys=True, default=str).encode())
+    return digest.hexdigest()
+
+
 def state_digest(marks: Mapping[str, tuple[int, int, int]], data: StudyData) -> str:
     """The study's state (see the module docstring).
 
     ``marks`` are the testers' change marks the study's tester data was read at;
     ``data`` supplies the records read fresh on every load.
     """
+    return digest_of(marks, records_digest(data))
+
+
+def digest_of(marks: Mapping[str, tuple[int, int, int]], records: str) -> str:
+    """The state of ``marks`` and records whose :func:`records_digest` is ``records``."""
     digest = hashlib.sha256(code_signature().encode())
     digest.update(json.dumps(sorted((pid, list(mark)) for pid, mark in marks.items()))
                   .encode())
-    for frame in (data.participants, data.assignments, data.attributes):
-        digest.update(frame_digest(frame).encode())
-    digest.update(json.dumps(data.study, sort_keys=True, default=str).encode())
+    digest.update(records.encode())
     return digest.hexdigest()[:32]

@@ -19,7 +19,6 @@ import yaml
 
 from analytics import (
     confusion,
-    expectation,
     experiments,
     figures,
     funnel,
@@ -64,7 +63,7 @@ from playtest.study_config import (
     load_settings_text,
     parse_study_config,
 )
-from playtest.study_data import StudyBundle, unscorable_answers
+from playtest.study_data import StudyBundle
 from playtest.study_snapshot import load_prepared
 from playtest.survey_items import annotate
 from surveys import list_surveys
@@ -114,7 +113,7 @@ def _bundle(database_url: str, study_id: str, fingerprint: tuple[int, ...]) -> S
     annotate(loaded.bundle.data)
     # The whole study's page results are kept with the snapshot, named by its state.
     loaded.bundle.data._derived[PAGE_STORE] = page_results.store_for(
-        runtime.database(), study_id, loaded.state)
+        runtime.database(), study_id, loaded.state, page_results.facts_of(loaded))
     return loaded.bundle
 
 
@@ -165,12 +164,36 @@ def head(study_id: str) -> page_results.StudyHead:
 def whole_study(study_id: str, page: str, compute: Callable[[StudyBundle], T]) -> T:
     """``page``'s result on the whole study: kept with the snapshot for the study's
     current state (then the study's tables are not even read), or computed on the
-    bundle, and kept (:mod:`playtest.page_results`)."""
-    found = head(study_id).result(page)
+    bundle, and kept (:mod:`playtest.page_results`). After new data in a big study, the
+    latest kept result is shown at once, labelled as of when (see
+    :func:`whole_study_as_of`)."""
+    return whole_study_as_of(study_id, page, compute)[0]
+
+
+def whole_study_as_of(study_id: str, page: str,
+                      compute: Callable[[StudyBundle], T]) -> tuple[T, str]:
+    """:func:`whole_study`, and the state its result is of (the current one, or an
+    earlier one shown while the current one is computed in the background: then the
+    page says so, and reruns by itself when it is ready)."""
+    h = head(study_id)
+    found = h.result(page)
     if found is not None:
-        return cast(T, found)
+        return cast(T, found), h.state
+    earlier = page_results.shown_while_updating(runtime.database(), study_id, h, page)
+    if earlier is not None:
+        st.info(page_results.as_of_notice(earlier), icon=":material/update:")
+        _rerun_when_updated(h.store)
+        return cast(T, earlier.value), earlier.state
     b = bundle(study_id)
-    return kept(b, page, (page,), lambda: compute(b))
+    return kept(b, page, (page,), lambda: compute(b)), h.state
+
+
+@st.fragment(run_every=2.0)
+def _rerun_when_updated(store: page_results.PageStore) -> None:
+    # Checks every 2 s (a file's age) whether the background update is done; then the
+    # whole page runs again and draws the current results.
+    if not page_results.updating(store):
+        st.rerun()
 
 
 def pick_study() -> repo.Study | None:
@@ -562,10 +585,13 @@ def questionnaires_page() -> None:
     if study is None:
         return
     st.title("Questionnaires")
-    b = bundle(study.study_id)
-    if no_testers_yet(len(b.data.participants), "the questionnaires"):
+    h = head(study.study_id)
+    if no_testers_yet(len(h.data.participants), "the questionnaires"):
         return
-    unscored = memo(b, ("unscorable",), lambda: unscorable_answers(b.data))
+    # The page before any choice is kept with the study's state (page_results); another
+    # choice (a split, an instrument, an item, a search) is computed on the study's tables.
+    q = whole_study(study.study_id, "questionnaires", page_results.questionnaire_tables)
+    unscored = q["unscored"]
     if unscored:
         # survey names are data: shown in a table, never as Markdown
         st.warning(f"{sum(u.answers for u in unscored)} answers cannot be scored: no "
@@ -576,46 +602,46 @@ def questionnaires_page() -> None:
                                     "Answers": u.answers, "Testers": u.testers}
                                    for u in unscored]), hide_index=True, key="unscorable")
     key = experiment_picker(study)
-    variants = memo(b, ("variants", key), lambda: variants_of(b.data, key))
+
+    def on_tables(memo_key: tuple[Any, ...], compute: Callable[[StudyBundle, Any], T]) -> T:
+        b = bundle(study.study_id)
+        variants = memo(b, ("variants", key), lambda: variants_of(b.data, key))
+        return memo(b, memo_key, lambda: compute(b, variants))
+
     st.subheader("Instrument scores")
-    st.dataframe(memo(b, ("summary", key),
-                      lambda: questionnaires.instrument_summary(b.scores, variants)),
-                 hide_index=True)
-    instruments = sorted(b.scores["instrument"].unique()) if len(b.scores) else []
-    if instruments:
-        chosen = st.selectbox("Distribution of", instruments, key="dist_instrument")
-        plot(memo(b, ("dist", chosen), lambda: figures.score_distribution_figure(
-            b.scores, chosen)), "dist")
+    st.dataframe(q["summary"] if key is None else on_tables(
+        ("summary", key), lambda b, v: questionnaires.instrument_summary(b.scores, v)),
+        hide_index=True)
+    if q["instruments"]:
+        chosen = st.selectbox("Distribution of", q["instruments"], key="dist_instrument")
+        plot(q["distribution"][chosen] if chosen in q["distribution"] else on_tables(
+            ("dist", chosen), lambda b, v: figures.score_distribution_figure(b.scores, chosen)),
+            "dist")
     st.subheader("Expectation (pre) against experience (post)")
-    _expectation_table(b)
+    _expectation_table(q["expectation"])
     st.subheader("Rules quiz: correct answers")
-    st.dataframe(memo(b, ("quiz", key),
-                      lambda: questionnaires.quiz_correctness(b.quiz, variants)),
-                 hide_index=True)
-    items = memo(b, ("items",), lambda: sorted(b.data.responses["item"].unique())
-                 if len(b.data.responses) else [])
-    if items:
-        item = st.selectbox("Answers to item", items, key="dist_item")
-        st.dataframe(memo(b, ("item", item, key), lambda: questionnaires.item_distribution(
-            b.data.responses, item, variants)), hide_index=True)
+    st.dataframe(q["quiz"] if key is None else on_tables(
+        ("quiz", key), lambda b, v: questionnaires.quiz_correctness(b.quiz, v)),
+        hide_index=True)
+    if q["items"]:
+        item = st.selectbox("Answers to item", q["items"], key="dist_item")
+        st.dataframe(q["item"][item] if key is None and item in q["item"] else on_tables(
+            ("item", item, key),
+            lambda b, v: questionnaires.item_distribution(b.data.responses, item, v)),
+            hide_index=True)
     st.subheader("Free text")
     search = st.text_input("Search answers", key="text_search")
-    text_items = b.data.study.get("text_items")
-    st.dataframe(memo(b, ("free_text", search, key), lambda: questionnaires.free_text(
-        b.data.responses, search or None, variants, text_items)), hide_index=True)
-    intent = (text_items, b.data.study.get("text_polarity"), b.data.study.get("text_themes"))
-    themes = memo(b, ("themes",), lambda: questionnaires.theme_counts(
-        b.data.responses, *intent))
+    st.dataframe(q["free_text"] if key is None and not search else on_tables(
+        ("free_text", search, key), lambda b, v: questionnaires.free_text(
+            b.data.responses, search or None, v, q["text_items"])), hide_index=True)
     st.caption("Themes by the question's intent: a mention in answers to a problem question "
                "(\"What confused you?\") is a problem; in answers to a praise question "
                "(\"What did you like?\") it is something that works, never a confusion.")
-    st.dataframe(people_table(themes, THEME_NAMES), hide_index=True, key="themes_table")
+    st.dataframe(people_table(q["themes"], THEME_NAMES), hide_index=True, key="themes_table")
 
 
-def _expectation_table(b: StudyBundle) -> None:
+def _expectation_table(table: pd.DataFrame) -> None:
     """The same question before and after playing, paired per tester (or why not yet)."""
-    table = memo(b, ("expectation",), lambda: expectation.expectation_vs_experience(
-        b.data.responses, b.scores))
     if table.empty:
         st.info("No data yet: no tester has answered both the before-play and the "
                 "after-play question (fun 0–10 for adults, the faces for children).")
@@ -745,24 +771,27 @@ def report_page() -> None:
     h = head(study.study_id)
     if no_testers_yet(len(h.data.participants), "the design plan"):
         return
-    report = whole_study(study.study_id, "report",
-                         lambda b: build_report(b.data, b.scores, b.quiz))
+    report, of = whole_study_as_of(study.study_id, "report",
+                                   lambda b: build_report(b.data, b.scores, b.quiz))
     st.download_button("Download plan (Markdown)",
-                       memo(h, ("report_md",), lambda: report_markdown(
+                       memo(h, ("report_md", of), lambda: report_markdown(
                            report, report_chart_names(report))),
                        file_name=f"plan-{study.study_id}.md", mime="text/markdown",
                        key="dl_md")
     st.download_button("Download plan (JSON)",
-                       memo(h, ("report_json",), lambda: json.dumps(report, indent=2)),
+                       memo(h, ("report_json", of), lambda: json.dumps(report, indent=2)),
                        file_name=f"plan-{study.study_id}.json", mime="application/json",
                        key="dl_json")
     # The HTML is ~5 MB (plotly.js inlined, so it works offline): made only when asked
     # for, not on every run of the page.
     if st.button("Prepare the plan as HTML with charts", key="make_html"):
         st.session_state["plan_html_of"] = study.study_id
-    if st.session_state.get("plan_html_of") == study.study_id:
+    if st.session_state.get("plan_html_of") == study.study_id and of != h.state:
+        st.caption("The HTML plan is made from the current data: ready once the results "
+                   "above are updated.")  # its charts could not be drawn as of then
+    elif st.session_state.get("plan_html_of") == study.study_id:
         b = bundle(study.study_id)  # the charts draw from the study's tables
-        page = memo(b, ("report_html",),
+        page = memo(b, ("report_html", of),
                     lambda: report_html(report, report_figures(b.data, report)))
         st.download_button("Download plan (HTML with charts)", page,
                            file_name=f"plan-{study.study_id}.html", mime="text/html",

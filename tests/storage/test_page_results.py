@@ -61,6 +61,12 @@ def canonical(page: str, value: Any) -> Any:
         return _frame(value)
     if page == "experiments":  # every field, the metrics' values functions aside
         return [repr(result) for result in value]
+    if page == "questionnaires":
+        return {name: _frame(part) if isinstance(part, pd.DataFrame)
+                else {key: _frame(one) if isinstance(one, pd.DataFrame)
+                      else json.loads(one.to_json()) for key, one in part.items()}
+                if isinstance(part, dict) else repr(part)
+                for name, part in value.items()}
     raise AssertionError(f"no canonical form for {page}")
 
 
