@@ -19,7 +19,11 @@ median and p95, throughput, and the bytes of the board's data per rerun. Modes:
   script thread, session state, deltas out);
 - ``component``: Vapoosh!'s board component with the play screen's payload: the floor of
   a play-screen rerun (nothing of the game, storage or telemetry runs);
-- ``page``: the component plus the play screen's layout and Streamlit widgets.
+- ``page``: the component plus the play screen's layout and Streamlit widgets;
+- ``fragment``: ``page`` in an ``st.fragment`` (the click reruns it alone, as the play
+  screen's do);
+- ``board-fragment``: only the board in a fragment (a click does not draw the widgets
+  beside it again).
 
 Compare with ``python -m benchmarks.loadtest --testers 50`` (same testers and think time)
 run in the same conditions: the machine's load moves these numbers.
@@ -114,7 +118,8 @@ async def _tester(url: str, mode: str, reruns: int, think_ms: tuple[int, int],
                 value = {"index": 88, "c": 5, "r": 8, "nonce": str(uuid.uuid4()), "seq": n + 1,
                          "t_ms": rng.randint(300, 3000), "via": "mouse",
                          "token": run.board["token"]}
-                run = await session.rerun([_trigger(run.board_id, "click", value)])
+                run = await session.rerun([_trigger(run.board_id, "click", value)],
+                                          source=run.board_id)
                 if run.board is not None:
                     board_bytes.append(len(json.dumps(run.board)))
             if run.exceptions:
