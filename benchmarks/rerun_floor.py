@@ -92,7 +92,7 @@ class FloorResult:
 
     def line(self) -> str:
         trips = self.round_trips_ms or (0.0,)
-        return (f"{self.mode:<10} {self.cpu_ms_per_rerun:>9.2f} {percentile(trips, 50):>8.1f} "
+        return (f"{self.mode:<14} {self.cpu_ms_per_rerun:>9.2f} {percentile(trips, 50):>8.1f} "
                 f"{percentile(trips, 95):>8.1f} {self.reruns / max(self.wall_s, 1e-9):>9.1f} "
                 f"{self.board_bytes:>11} {len(self.errors):>6}")
 
@@ -184,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"rerun floor: {args.testers} testers x {args.reruns} reruns, think {args.think_ms} ms,"
           f" load average {load:.2f} before")
-    print(f"{'mode':<10} {'CPU/rerun':>9} {'p50 ms':>8} {'p95 ms':>8} {'reruns/s':>9} "
+    print(f"{'mode':<14} {'CPU/rerun':>9} {'p50 ms':>8} {'p95 ms':>8} {'reruns/s':>9} "
           f"{'board bytes':>11} {'errors':>6}")
     failed = False
     for mode in modes:

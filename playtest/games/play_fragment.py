@@ -65,3 +65,32 @@ def play_fragment(draw: Callable[P, None]) -> Callable[P, None]:
             st.rerun(scope="app")
 
     return st.fragment(guarded_draw)
+
+
+# The game (its id) that the play screen showed in the app's last full run.
+SHOWN_GAME = "play_fragment_shown_game"
+
+
+def page_unless_shown(game_id: str | None) -> None:
+    """At the start of a play fragment, with the id of the tester's game in this session
+    (None: none): in a fragment run, a game that is not the one the last full run showed
+    (it was dropped: another tab stored a move first, a fault; or replaced) reruns the
+    app, which finds the tester's game and stage in the database as any page load does."""
+    if fragment_run() and st.session_state.get(SHOWN_GAME) != game_id:
+        whole_page()
+
+
+def note_shown(game_id: str | None) -> None:
+    """In a full run: the game the play screen shows (see :func:`page_unless_shown`)."""
+    if not fragment_run():
+        st.session_state[SHOWN_GAME] = game_id
+
+
+def session_game(session_key: str, tester_code: str) -> str | None:
+    """The id of the tester's game kept in ``st.session_state[session_key]`` (a
+    :class:`playtest.games.play_step.GamePlay`), None when there is none of theirs."""
+    play = st.session_state.get(session_key)
+    if play is None or getattr(play, "participant_id", None) != tester_code:
+        return None
+    game_id = getattr(play, "game_id", None)
+    return game_id if isinstance(game_id, str) else None
