@@ -14,8 +14,11 @@ widget states, answered by ``ForwardMsg`` deltas up to ``script_finished``. Each
 opens ``/?study=CODE``, ticks the consent box and submits the form, then for ``--turns``
 turns rolls and clicks a highlighted tile, both sent as the board component's trigger
 (a ``json_trigger_value`` on the ``<component id>__events`` widget, exactly the payload
-the board's JavaScript passes to ``setTriggerValue``). A finished game is followed by
-"Play another game".
+the board's JavaScript passes to ``setTriggerValue``). A widget drawn inside an
+``st.fragment`` (the play screen's board is one) is sent with that fragment's id, which
+the client reads from the element's delta as the browser's WidgetStateManager does, so
+the server reruns the fragment alone, as it does for a browser; the report counts those
+fragment runs. A finished game is followed by "Play another game".
 
 Measured per roll and click: the round trip from sending the BackMsg to the
 ``script_finished`` of that rerun (think time is not counted). Printed: median, p95,
