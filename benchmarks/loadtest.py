@@ -14,8 +14,11 @@ widget states, answered by ``ForwardMsg`` deltas up to ``script_finished``. Each
 opens ``/?study=CODE``, ticks the consent box and submits the form, then for ``--turns``
 turns rolls and clicks a highlighted tile, both sent as the board component's trigger
 (a ``json_trigger_value`` on the ``<component id>__events`` widget, exactly the payload
-the board's JavaScript passes to ``setTriggerValue``). A finished game is followed by
-"Play another game".
+the board's JavaScript passes to ``setTriggerValue``). A widget drawn inside an
+``st.fragment`` (the play screen's board is one) is sent with that fragment's id, which
+the client reads from the element's delta as the browser's WidgetStateManager does, so
+the server reruns the fragment alone, as it does for a browser; the report counts those
+fragment runs. A finished game is followed by "Play another game".
 
 Measured per roll and click: the round trip from sending the BackMsg to the
 ``script_finished`` of that rerun (think time is not counted). Printed: median, p95,
@@ -126,7 +129,8 @@ MESSAGES_PER_TURN: Final = 6
 # A tester whose connection drops opens their link again (a browser reconnecting); more
 # drops than this in one run is not a process that was killed but an app that is down.
 MAX_RECONNECTS: Final = 3
-_FINISHED_OK: Final = ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY
+_FINISHED_OK: Final = (ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY,
+                       ForwardMsg.ScriptFinishedStatus.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
 _FINISHED_BAD: Final = ForwardMsg.ScriptFinishedStatus.FINISHED_WITH_COMPILE_ERROR
 
 events_table = EventRow.__table__  # type: ignore[attr-defined]
@@ -211,14 +215,20 @@ class RunResult:
     board_id: str | None
     board: dict[str, Any] | None
     exceptions: list[str]
+    # The run that ended it was a fragment's own (only an st.fragment redrawn), not the app's
+    fragment_run: bool = False
 
 
 class StreamlitSession:
     """One browser tab's websocket session, without the browser.
 
     Keeps what a browser keeps between reruns: the query string (the server rewrites it
-    with ``page_info_changed``), the current page's script hash (``navigation``) and the
-    cacheable messages it was sent (reported back so the server may send a reference).
+    with ``page_info_changed``), the current page's script hash (``navigation``), the
+    cacheable messages it was sent (reported back so the server may send a reference),
+    and the fragment each element was drawn in (the ``fragment_id`` of its delta). A
+    widget drawn inside an ``st.fragment`` sends its rerun with that fragment's id, as
+    the browser's WidgetStateManager does (``rerun_script.fragment_id``), and the server
+    then reruns that fragment alone: the elements outside it stay as they were.
     """
 
     def __init__(self, ws: Any, query_string: str, *, quickack: bool = False) -> None:
@@ -228,14 +238,21 @@ class StreamlitSession:
         self._quickack_socket = sock if hasattr(socket, "TCP_QUICKACK") else None
         self.page_hash = ""
         self._cache: dict[str, ForwardMsg] = {}
+        self.fragment_of: dict[str, str] = {}  # element id -> fragment it was drawn in
+        self._shown = RunResult(0.0, 0, {}, None, None, [])  # what the tab shows now
 
-    async def rerun(self, states: Sequence[WidgetState] = ()) -> RunResult:
+    async def rerun(self, states: Sequence[WidgetState] = (), *,
+                    source: str | None = None) -> RunResult:
+        """Send a rerun (with `states`, caused by the element `source`: its fragment's
+        rerun when it was drawn in one) and collect what the app draws up to its end."""
         msg = BackMsg()
         rerun = msg.rerun_script
         rerun.query_string = self.query_string
         rerun.page_script_hash = self.page_hash
         rerun.widget_states.widgets.extend(states)
         rerun.cached_message_hashes.extend(self._cache)
+        if source is not None:
+            rerun.fragment_id = self.fragment_of.get(source, "")
         started = time.perf_counter()
         await self.ws.send(msg.SerializeToString())
         result = RunResult(0.0, 0, {}, None, None, [])
@@ -256,39 +273,62 @@ class StreamlitSession:
                 self._cache[fm.hash] = fm
             kind = fm.WhichOneof("type")
             if kind == "new_session":
-                # A new script run (also after st.rerun): only its elements count.
-                result = RunResult(0.0, 0, {}, None, None, [])
+                # A new script run (also after st.rerun): a full run draws everything
+                # anew; a fragment run redraws its fragments, the rest stays on screen.
+                result = self._run_start(list(fm.metadata.run.fragment_ids))
             elif kind == "page_info_changed":
                 self.query_string = fm.page_info_changed.query_string
             elif kind == "navigation":
                 self.page_hash = fm.navigation.page_script_hash
             elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
-                _collect(fm.delta.new_element, result)
+                ident = _collect(fm.delta.new_element, result)
+                if ident:
+                    self.fragment_of[ident] = fm.delta.fragment_id
             elif kind == "script_finished":
-                if fm.script_finished == _FINISHED_OK:
+                if fm.script_finished in _FINISHED_OK:
                     result.ms = (time.perf_counter() - started) * 1000
                     result.bytes = received
+                    result.fragment_run = bool(fm.metadata.run.fragment_ids)
+                    self._shown = result
                     return result
                 if fm.script_finished == _FINISHED_BAD:
                     raise LoadTestError("the app failed to compile")
 
 
-def _collect(element: Any, result: RunResult) -> None:
+    def _run_start(self, fragment_ids: list[str]) -> RunResult:
+        """The result a run starts from: nothing for a full run; for a fragment run, what
+        is on screen less the elements of the fragments it redraws."""
+        if not fragment_ids:
+            return RunResult(0.0, 0, {}, None, None, [])
+        redrawn = set(fragment_ids)
+        shown = self._shown
+        board_kept = shown.board_id is not None and \
+            self.fragment_of.get(shown.board_id, "") not in redrawn
+        return RunResult(
+            0.0, 0,
+            {k: i for k, i in shown.widgets.items() if self.fragment_of.get(i, "") not in redrawn},
+            shown.board_id if board_kept else None, shown.board if board_kept else None, [])
+
+
+def _collect(element: Any, result: RunResult) -> str:
+    """Note what `element` is in `result`; its element id ('' for one without)."""
     kind = element.WhichOneof("type")
     if kind == "exception":
         result.exceptions.append(f"{element.exception.type}: {element.exception.message}")
-        return
+        return ""
     if kind == "bidi_component":
         proto = element.bidi_component
         result.board_id = proto.id
         data = json.loads(proto.json) if proto.json else None
         result.board = data.get("view") if isinstance(data, dict) else None
-        return
+        return str(proto.id)
     if kind is None:
-        return
+        return ""
     ident = getattr(getattr(element, kind), "id", "")
     if isinstance(ident, str) and ident:
         result.widgets[user_key(ident) or ident] = ident
+        return ident
+    return ""
 
 
 # -- one simulated tester ---------------------------------------------------------------
@@ -303,6 +343,7 @@ class SimulatedTester:
     connect_ms: float | None = None
     timings: list[tuple[str, float]] = field(default_factory=list)  # (roll|click, ms)
     bytes_received: list[int] = field(default_factory=list)  # per measured rerun
+    fragment_runs: int = 0  # measured reruns that ended as a fragment's own run
     clicks: list[str] = field(default_factory=list)  # nonces of acknowledged clicks
     rolls: list[str] = field(default_factory=list)  # nonces of acknowledged rolls
     # Sent, and the connection was lost before the answer (a killed process): the app
@@ -436,7 +477,7 @@ async def _consent(session: StreamlitSession, run: RunResult) -> RunResult:
     who = run.widgets.get("consent_who")
     if who is not None:  # a "mixed" study asks; index 0 is the adult answer
         states.append(WidgetState(id=who, int_value=0))
-    run = await session.rerun(states)
+    run = await session.rerun(states, source=submit)
     if "p=" not in session.query_string or run.board is None:
         raise LoadTestError(f"consent did not lead to the board {run.exceptions}")
     return run
@@ -462,7 +503,7 @@ async def _play(session: StreamlitSession, run: RunResult, turns: int,
             more = run.widgets.get("play_more")
             if more is None:
                 raise LoadTestError("the game is over and there is no 'Play another game'")
-            run = await session.rerun([WidgetState(id=more, trigger_value=True)])
+            run = await session.rerun([WidgetState(id=more, trigger_value=True)], source=more)
             out.games += 1
             continue
         if not board.get("interactive"):
@@ -475,20 +516,22 @@ async def _play(session: StreamlitSession, run: RunResult, turns: int,
             value = {"index": index, "c": index % 12 + 1, "r": index // 12 + 1,
                      "seq": len(out.clicks) + 1, **common}
             out.unacked.append(nonce)
-            run = await session.rerun([_trigger(board_id, "click", value)])
+            run = await session.rerun([_trigger(board_id, "click", value)], source=board_id)
             out.unacked.remove(nonce)
             out.clicks.append(nonce)
             out.timings.append(("click", run.ms))
             out.bytes_received.append(run.bytes)
+            out.fragment_runs += run.fragment_run
             if on_click is not None:
                 on_click()
         else:
             out.unacked.append(nonce)
-            run = await session.rerun([_trigger(board_id, "roll", common)])
+            run = await session.rerun([_trigger(board_id, "roll", common)], source=board_id)
             out.unacked.remove(nonce)
             out.rolls.append(nonce)
             out.timings.append(("roll", run.ms))
             out.bytes_received.append(run.bytes)
+            out.fragment_runs += run.fragment_run
 
 
 def _pick_tile(board: dict[str, Any], tried: set[int], rng: random.Random) -> int:
@@ -891,8 +934,9 @@ class Report:
             + (", clients with TCP_QUICKACK (diagnosis: browsers do not do this)"
                if self.quickack else ""),
             f"reruns measured: {len(trips)} ({by_kind['roll']} rolls, {by_kind['click']} "
-            f"clicks), games started after a finished one: {sum(r.games for r in self.results)}, "
-            f"median bytes per rerun: "
+            f"clicks; {sum(r.fragment_runs for r in self.results)} of them the play screen's "
+            f"fragment alone), games started after a finished one: "
+            f"{sum(r.games for r in self.results)}, median bytes per rerun: "
             f"{statistics.median(sizes):.0f}",
         ]
         if trips:

@@ -5,14 +5,21 @@
 runs this script instead of ``playtest/app.py``. Every rerun runs under its own
 ``cProfile.Profile`` (Python 3.11's profiler follows one thread, and Streamlit runs each
 browser session's script in a thread of its own) and the script thread's CPU time is
-measured with ``time.thread_time`` (from its widget callbacks on, which run before the
-script; the first ``PLAYTEST_PROFILE_SKIP`` reruns, first pages and consents, are not
-profiled). The stats of all reruns are merged and written every
+measured with ``time.thread_time``: the whole of Streamlit's ``ScriptRunner._run_script``
+(a full run of the app, or a fragment's own run, which does not run the app's file at
+all), so the widget callbacks before the script, the script or fragment, and any
+``st.rerun`` it chains are all in it. The first ``PLAYTEST_PROFILE_SKIP`` reruns (first
+pages and consents) are not profiled. The stats of all reruns are merged and written every
 few seconds to the file named by ``PLAYTEST_PROFILE_OUT`` (a ``pstats`` file), and the
 per-rerun CPU times to ``<that file>.cpu`` (one number of milliseconds per line), so a
 server stopped with SIGTERM or SIGKILL leaves them behind. Read them with::
 
     python -m benchmarks.profiled_app /tmp/rerun.prof   # top entries, script CPU per rerun
+
+With ``PLAYTEST_PROFILE_CLOCK_ONLY=1`` in the load test's environment only the script
+thread's CPU per run is measured (no cProfile, so no inflation): the ``.cpu`` file and the
+last line of the summary are then the true script-thread share of the load test's
+"server CPU per rerun".
 
 The app is the real one: this file only wraps ``playtest/app.py``'s ``main``. Profiling
 roughly doubles a rerun's CPU, so the load test's round trips are not the app's while it
@@ -122,7 +129,10 @@ def _app_main() -> Callable[[], None]:
 
 
 SKIP_ENV = "PLAYTEST_PROFILE_SKIP"
-_started = threading.local()  # the profile a rerun's widget callbacks started
+# Set (to anything): only the script thread's CPU per run, without cProfile, whose own
+# cost inflates a run several times over; the server's CPU per rerun minus this is what
+# Streamlit spends outside the script thread (websocket, messages, the event writer).
+CLOCK_ONLY_ENV = "PLAYTEST_PROFILE_CLOCK_ONLY"
 _reruns = [0]
 
 
@@ -134,51 +144,50 @@ def _warmed_up() -> bool:
         return _reruns[0] > int(os.environ.get(SKIP_ENV, "0") or 0)
 
 
-def _start() -> tuple[cProfile.Profile, float]:
-    profile = cProfile.Profile(time.thread_time)  # CPU, not time spent waiting
-    started = time.thread_time()
-    profile.enable()
-    return profile, started
+def profile_runs() -> None:
+    """Profile every later run of a script thread (``ScriptRunner._run_script``: widget
+    callbacks, then the app's file or only the fragments the browser asked for), each
+    under its own profiler with a CPU clock."""
+    from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
 
-
-def profile_callbacks() -> None:
-    """Widget callbacks (a board click's ``on_click``) run before the script, in
-    ``SessionState.on_script_will_rerun``: start the rerun's profile there."""
-    from streamlit.runtime.state.session_state import SessionState
-
-    original = SessionState.on_script_will_rerun
+    original = ScriptRunner._run_script
     if getattr(original, "_profiled", False):
         return
 
-    def on_script_will_rerun(self: SessionState, *args: Any, **kwargs: Any) -> Any:
-        if _warmed_up():
-            _started.value = _start()
-        return original(self, *args, **kwargs)
+    clock_only = bool(os.environ.get(CLOCK_ONLY_ENV))
 
-    on_script_will_rerun._profiled = True  # type: ignore[attr-defined]
-    SessionState.on_script_will_rerun = on_script_will_rerun  # type: ignore[method-assign]
+    def run_script(self: ScriptRunner, *args: Any, **kwargs: Any) -> Any:
+        if not _warmed_up():
+            return original(self, *args, **kwargs)
+        profile = cProfile.Profile(time.thread_time)  # CPU, not time spent waiting
+        started = time.thread_time()
+        if not clock_only:
+            profile.enable()
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            profile.disable()
+            collector().add(profile, (time.thread_time() - started) * 1000.0)
+
+    run_script._profiled = True  # type: ignore[attr-defined]
+    ScriptRunner._run_script = run_script  # type: ignore[method-assign]
 
 
 def run_profiled() -> None:
-    """One rerun of the real app (and its callbacks before it) under its own profiler."""
-    profile_callbacks()
-    running: tuple[cProfile.Profile, float] | None = getattr(_started, "value", None)
-    _started.value = None
-    try:
-        _app_main()()
-    finally:
-        if running is not None:
-            profile, started = running
-            profile.disable()
-            collector().add(profile, (time.thread_time() - started) * 1000.0)
+    """One run of the real app; from the next run on, every run is profiled."""
+    profile_runs()
+    _app_main()()
 
 
 def summary(path: Path, top: int = 45) -> str:
     """The top entries by cumulative time, by own time, and the script CPU per rerun."""
     out = io.StringIO()
-    stats = pstats.Stats(str(path), stream=out)
-    stats.sort_stats("cumulative").print_stats(top)
-    stats.sort_stats("tottime").print_stats(top)
+    with path.open("rb") as f:
+        profiled = bool(marshal.load(f))  # empty with PLAYTEST_PROFILE_CLOCK_ONLY
+    if profiled:
+        stats = pstats.Stats(str(path), stream=out)
+        stats.sort_stats("cumulative").print_stats(top)
+        stats.sort_stats("tottime").print_stats(top)
     cpu = sorted(float(x) for x in Path(f"{path}.cpu").read_text().split())
     if cpu:
         out.write(f"script thread CPU per rerun over {len(cpu)} reruns: "

@@ -19,7 +19,11 @@ median and p95, throughput, and the bytes of the board's data per rerun. Modes:
   script thread, session state, deltas out);
 - ``component``: Vapoosh!'s board component with the play screen's payload: the floor of
   a play-screen rerun (nothing of the game, storage or telemetry runs);
-- ``page``: the component plus the play screen's layout and Streamlit widgets.
+- ``page``: the component plus the play screen's layout and Streamlit widgets;
+- ``fragment``: ``page`` in an ``st.fragment`` (the click reruns it alone, as the play
+  screen's do);
+- ``board-fragment``: only the board in a fragment (a click does not draw the widgets
+  beside it again).
 
 Compare with ``python -m benchmarks.loadtest --testers 50`` (same testers and think time)
 run in the same conditions: the machine's load moves these numbers.
@@ -88,7 +92,7 @@ class FloorResult:
 
     def line(self) -> str:
         trips = self.round_trips_ms or (0.0,)
-        return (f"{self.mode:<10} {self.cpu_ms_per_rerun:>9.2f} {percentile(trips, 50):>8.1f} "
+        return (f"{self.mode:<14} {self.cpu_ms_per_rerun:>9.2f} {percentile(trips, 50):>8.1f} "
                 f"{percentile(trips, 95):>8.1f} {self.reruns / max(self.wall_s, 1e-9):>9.1f} "
                 f"{self.board_bytes:>11} {len(self.errors):>6}")
 
@@ -114,7 +118,8 @@ async def _tester(url: str, mode: str, reruns: int, think_ms: tuple[int, int],
                 value = {"index": 88, "c": 5, "r": 8, "nonce": str(uuid.uuid4()), "seq": n + 1,
                          "t_ms": rng.randint(300, 3000), "via": "mouse",
                          "token": run.board["token"]}
-                run = await session.rerun([_trigger(run.board_id, "click", value)])
+                run = await session.rerun([_trigger(run.board_id, "click", value)],
+                                          source=run.board_id)
                 if run.board is not None:
                     board_bytes.append(len(json.dumps(run.board)))
             if run.exceptions:
@@ -179,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"rerun floor: {args.testers} testers x {args.reruns} reruns, think {args.think_ms} ms,"
           f" load average {load:.2f} before")
-    print(f"{'mode':<10} {'CPU/rerun':>9} {'p50 ms':>8} {'p95 ms':>8} {'reruns/s':>9} "
+    print(f"{'mode':<14} {'CPU/rerun':>9} {'p50 ms':>8} {'p95 ms':>8} {'reruns/s':>9} "
           f"{'board bytes':>11} {'errors':>6}")
     failed = False
     for mode in modes:

@@ -12,7 +12,12 @@ board, for :mod:`benchmarks.rerun_floor`.
   callbacks parsing the event and doing nothing else;
 - ``page``: the component in the play screen's two columns, with the play screen's
   Streamlit widgets beside it (a caption, three buttons and the speed control), still
-  without any game, database or telemetry.
+  without any game, database or telemetry;
+- ``fragment``: ``page`` inside an ``st.fragment``, as the play screen draws it
+  (:mod:`playtest.games.play_fragment`): a board click reruns the fragment alone;
+- ``board-fragment``: ``page`` with only the board in a fragment (the columns and the
+  widgets beside the board drawn by full runs only): what a click would cost if the
+  controls beside the board were not drawn again.
 
 The payload changes on every rerun (its token and message nonce), as the real board's
 does. Nothing is stored anywhere.
@@ -31,7 +36,7 @@ from playtest.games.vapoosh.component import board_data, parse_click, parse_roll
 from playtest.games.vapoosh.view import board_view
 
 MODE_ENV = "RERUN_FLOOR_MODE"
-MODES = ("bare", "component", "page")
+MODES = ("bare", "component", "page", "fragment", "board-fragment")
 # Counters on the sample board: its JSON then has the median size of the board data the
 # load test's reruns carry (``python -m benchmarks.loadtest``, 10 turns: 1.0-2.0 KB, median
 # 1.55 KB; each counter adds its tile's accessible name).
@@ -98,6 +103,14 @@ def _controls() -> None:
               icon=":material/menu:")
 
 
+def _page() -> None:
+    board_col, side_col = st.columns([3, 1], gap="medium")
+    with board_col:
+        _mount()
+    with side_col:
+        _controls()
+
+
 def main() -> None:
     mode = os.environ.get(MODE_ENV, "component")
     if mode == "bare":
@@ -107,9 +120,15 @@ def main() -> None:
         _mount()
     elif mode == "page":
         st.html(PAGE_CSS)
+        _page()
+    elif mode == "fragment":
+        st.html(PAGE_CSS)
+        st.fragment(_page)()
+    elif mode == "board-fragment":
+        st.html(PAGE_CSS)
         board_col, side_col = st.columns([3, 1], gap="medium")
         with board_col:
-            _mount()
+            st.fragment(_mount)()
         with side_col:
             _controls()
     else:

@@ -38,6 +38,9 @@ def test_two_testers_consent_and_play_over_the_websocket(
         assert len(tester.clicks) == 3
         kinds = [kind for kind, _ms in tester.timings]
         assert kinds.count("click") == 3 and kinds.count("roll") >= 1
+        # Sent with the board's fragment id, as a browser sends them: each reran the
+        # board's fragment alone (a roll or click that ends a game reruns the app).
+        assert tester.fragment_runs >= len(tester.timings) - 1 - tester.games > 0
     assert report.storage.ok
     assert report.storage.clicks_sent == report.storage.clicks_stored == 6
     assert report.storage.sessions == 2

@@ -45,6 +45,13 @@ from playtest import runtime, services
 from playtest.app_pages.common import tester_session
 from playtest.games.dokusen.component import JudgedClick, render_board
 from playtest.games.dokusen.plugin import PLUGIN
+from playtest.games.play_fragment import (
+    note_shown,
+    page_unless_shown,
+    play_fragment,
+    session_game,
+    whole_page,
+)
 from playtest.games.play_step import (
     GamePlay,
     apply_stored,
@@ -176,8 +183,18 @@ def _current(tester: services.Tester) -> DokusenPlay | None:
 
 
 def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) -> None:
-    """Draw the play step: the board, then (after the study's games) the way on."""
+    """Draw the play step: the board, then (after the study's games) the way on.
+
+    It is a fragment (:mod:`playtest.games.play_fragment`): a click reruns it alone;
+    the game's end, and a game that is not the one the page showed, rerun the app."""
+    _play_screen(tester, to_post_survey)
+
+
+@play_fragment
+def _play_screen(tester: services.Tester, to_post_survey: Callable[[], None]) -> None:
+    page_unless_shown(session_game(SESSION_KEY, tester.code))
     play = _current(tester)
+    note_shown(None if play is None else play.game_id)
     if play is not None:
         _computer_moves(tester, play)
 
@@ -190,6 +207,8 @@ def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) ->
             play.refusal = judged.refusal
             _computer_moves(tester, play)
             _finish_if_over(tester, play)
+            if play.state.is_terminal():
+                whole_page()  # the end and the way on: drawn by a full run
 
         more = play.state.is_terminal() and may_play_more(tester)
         after = next_stage(tester, play) if more else None

@@ -21,6 +21,7 @@ from playtest.app_pages.common import tester_session
 from playtest.app_pages.tester import current_tester
 from playtest.app_pages.trouble import guarded
 from playtest.board.component import MuteEvent
+from playtest.games.play_fragment import fragment_run, play_fragment, whole_page
 from playtest.games.vapoosh.component import ClickEvent, RollEvent, render_board
 from playtest.games.vapoosh.controller import PlayController, StaleGameError, TurnError
 from playtest.games.vapoosh.cues import Cue, cue_to_show, seat_names
@@ -298,7 +299,14 @@ FINISHED_GAMES = "finished_games"
 
 
 def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) -> None:
-    """The tester's play step: the board, its controls, and the way on after a game."""
+    """The tester's play step: the board, its controls, and the way on after a game.
+
+    The board is a fragment of its own (:mod:`playtest.games.play_fragment`): a roll or a
+    click reruns the board alone, not this page nor the controls beside it. What the
+    controls show changes only in a full run of the app: the side of the board changing
+    (the game over, a brown counter to play) makes the board's run ask for one, and every
+    control beside the board (Rules, Speed, Restart, Menu, the way on) is a widget of
+    the page, whose use reruns the whole app."""
     _restore_settings(tester)
     st.session_state.setdefault("speed", tester.effective.speed)
     st.html(_PLAY_CSS)
@@ -308,6 +316,63 @@ def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) ->
         _between_games(tester, finished, None, to_post_survey)
         return
     _log_ui_exposures(tester)
+    paused = _paused()
+    board_col, side_col = st.columns([3, 1], gap="medium")
+    with board_col:
+        _board()
+    with side_col:
+        st.session_state[SIDE_SHOWN] = _side_key(ctrl)
+        if ctrl.is_over:  # first: on a phone this column is under the board
+            _between_games(tester, finished, ctrl, to_post_survey)
+        st.caption(f"Game {finished + (0 if ctrl.is_over else 1)} · {tester.study.title}")
+        if _brown_forced(ctrl):
+            st.info("Vapooh! Your counter this time is a brown one.")
+        _game_controls(tester, ctrl, paused=paused)
+    # Nothing since `paused` was read opens or closes a dialog (those are callbacks, which
+    # run before the script), so a run that is not paused has no dialog to show.
+    if not paused:
+        return
+    if "rules_open" in st.session_state:
+        _rules_dialog()
+    elif "menu_open" in st.session_state:
+        _menu_dialog()
+    elif "restart_ask" in st.session_state:
+        _restart_dialog()
+
+
+# What the column beside the board shows of the game, as the last full run drew it.
+SIDE_SHOWN = "side_shown"
+
+
+def _brown_forced(ctrl: PlayController) -> bool:
+    return ctrl.human_to_act and ctrl.brown_choice() == "forced"
+
+
+def _side_key(ctrl: PlayController) -> tuple[str, bool, bool]:
+    """What the column beside the board shows of the game: which game, whether it is
+    over (the way on), and the note on a brown counter."""
+    return ctrl.game_id, ctrl.is_over, _brown_forced(ctrl)
+
+
+def _needs_whole_page(tester: services.Tester) -> bool:
+    """In the board's own run: whether the page around the board must change (no game of
+    this tester's in this session: a fault, another tab's move; a dialog; or what the
+    column beside the board shows of the game)."""
+    ctrl: PlayController | None = st.session_state.get("ctrl")
+    return (ctrl is None or ctrl.participant_id != tester.code or _paused()
+            or st.session_state.get(SIDE_SHOWN) != _side_key(ctrl))
+
+
+@play_fragment
+def _board() -> None:
+    """The board (and the computer's clock while it thinks), drawn from the game in the
+    session: a full run of the page draws it, and a roll or click reruns it alone."""
+    tester = current_tester()
+    if fragment_run() and _needs_whole_page(tester):
+        whole_page()
+    ctrl = _controller(tester)
+    if ctrl is None:  # only in a full run (a fragment run has asked for the page above)
+        return
     text, tone, sound = _render_message(tester, ctrl)
     state = ctrl.state
     seats = ["human" if k == "human" else "computer" for k in ctrl.seats]
@@ -341,29 +406,10 @@ def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) ->
         zoom=True,
         brown_tiles=ctrl.legal_tiles() if brown == "optional" and ctrl.human_to_act else (),
     )
-    board_col, side_col = st.columns([3, 1], gap="medium")
-    with board_col:
-        render_board(view, key=f"board-{ctrl.game_id}", on_click=_on_click, on_roll=_on_roll,
-                     on_mute=_on_mute)
-    with side_col:
-        if ctrl.is_over:  # first: on a phone this column is under the board
-            _between_games(tester, finished, ctrl, to_post_survey)
-        st.caption(f"Game {finished + (0 if ctrl.is_over else 1)} · {tester.study.title}")
-        if brown == "forced" and ctrl.human_to_act:
-            st.info("Vapooh! Your counter this time is a brown one.")
-        if thinking and not paused:
-            _computer_clock()
-        _game_controls(tester, ctrl, paused=paused)
-    # Nothing since `paused` was read opens or closes a dialog (those are callbacks, which
-    # run before the script), so a run that is not paused has no dialog to show.
-    if not paused:
-        return
-    if "rules_open" in st.session_state:
-        _rules_dialog()
-    elif "menu_open" in st.session_state:
-        _menu_dialog()
-    elif "restart_ask" in st.session_state:
-        _restart_dialog()
+    render_board(view, key=f"board-{ctrl.game_id}", on_click=_on_click, on_roll=_on_roll,
+                 on_mute=_on_mute)
+    if thinking and not paused:
+        _computer_clock()  # draws nothing: a timer of the board's, which its run restarts
 
 
 def _game_controls(tester: services.Tester, ctrl: PlayController, *, paused: bool) -> None:

@@ -35,6 +35,13 @@ from engine.core import ClickResult, Event
 from engine.players import make_player
 from engine.vasco.state import VascoState
 from playtest import runtime, services
+from playtest.games.play_fragment import (
+    note_shown,
+    page_unless_shown,
+    play_fragment,
+    session_game,
+    whole_page,
+)
 from playtest.games.play_step import (
     GamePlay,
     apply_stored,
@@ -182,12 +189,22 @@ def _log_messages(tester: services.Tester, play: VascoPlay, events: Sequence[Eve
 
 
 def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) -> None:
-    """Draw the play step: the board, then (after the study's games) the way on."""
+    """Draw the play step: the board, then (after the study's games) the way on.
+
+    It is a fragment (:mod:`playtest.games.play_fragment`): a click reruns it alone;
+    the game's end, and a game that is not the one the page showed, rerun the app."""
+    _play_screen(tester, to_post_survey)
+
+
+@play_fragment
+def _play_screen(tester: services.Tester, to_post_survey: Callable[[], None]) -> None:
+    page_unless_shown(session_game(SESSION_KEY, tester.code))
 
     from playtest.games.vasco.board import ClickEvent, render_board
     from playtest.games.vasco.view import board_view
 
     play = _current(tester)
+    note_shown(None if play is None else play.game_id)
     if play is not None:
         _computer_moves(tester, play)
 
@@ -204,6 +221,8 @@ def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) ->
             play.refused_cell = result.fields.get("cell") if result.refusal else None
             _computer_moves(tester, play)
             _finish_if_over(tester, play)
+            if play.state.is_terminal():
+                whole_page()  # the end and the way on: drawn by a full run
 
         events = play.state.last_events
         variants = tester.effective.message_variants
