@@ -1,0 +1,53 @@
+"""The designer pages of each game's demo study as ``playtest up`` leaves them: filled by
+simulated testers and with the pages' results kept on disk (``study_snapshot.refresh``
+precomputes them), so a designer's first visit draws from the kept results, as it does
+in use, not from a fresh computation. In Chromium at 1280×800 and on a 360×740 phone
+(screenshots artifacts/screenshots/up-*).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from designer_flow import APP, PASSWORD, SIZES, expect_charts, go, sign_in
+from playwright.sync_api import expect
+
+from playtest import auth, demo
+from playtest.storage.db import make_engine, upgrade
+from playtest.study_snapshot import refresh
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def app(streamlit_app: Callable[..., Any], tmp_path_factory: pytest.TempPathFactory) -> Any:
+    url = f"sqlite:///{tmp_path_factory.mktemp('up-demo') / 'playtest.sqlite'}"
+    engine = make_engine(url)
+    upgrade(engine)
+    study = demo.ensure_demo_study(engine)
+    demo.generate(engine, 12, seed=3, workers=1)
+    refresh(engine, study.study_id)  # as `playtest up` and `playtest demo` do
+    engine.dispose()
+    return streamlit_app(APP, {"DATABASE_URL": url, auth.ENV_VAR: auth.hash_password(PASSWORD)})
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_kept_confusion_results_still_draw_the_board_heatmaps(
+    new_page: Callable[..., Any], app: Any, screenshot: Callable[[Any, str], Path], size: str
+) -> None:
+    """A kept figure holds its arrays as Plotly typed arrays (base64): the 12×12 boards
+    of wrong clicks and hesitation were taken for empty ("No data yet") on every visit
+    after the first."""
+    page = sign_in(new_page, app, size)
+    go(page, "Confusion", "demo")
+    expect(page.get_by_role("heading", name="Hardest multiplication facts")).to_be_visible()
+    expect_charts(page, 5)  # by class, by rule reason, the two boards, the facts
+    for title in ("Wrong clicks per tile", "Median hesitation when the tile is the answer"):
+        expect(page.get_by_text(f"No data yet: {title}")).to_have_count(0)
+    board = page.locator("[data-testid=stPlotlyChart]").nth(2)
+    board.scroll_into_view_if_needed()
+    expect(board.locator(".heatmaplayer image, .heatmaplayer .hm").first).to_be_attached()
+    screenshot(page, f"up-confusion-board-{size}")
