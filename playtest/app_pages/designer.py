@@ -431,9 +431,11 @@ def overview_page() -> None:
         table = memo(b, ("funnel", *fkey), lambda: funnel.funnel(data))
     plot(figures.funnel_figure(table), "funnel", "no tester matches these filters")
     st.caption(FUNNEL_NOTE)
-    st.dataframe(table, hide_index=True, column_config={
-        "drop_off_rate": st.column_config.NumberColumn("drop_off_rate", format="percent"),
-        "median_seconds": st.column_config.NumberColumn("median_seconds", format="%.0f s")})
+    st.dataframe(table, hide_index=True, key="funnel_table", column_config={
+        "step": "Step", "reached": "Reached", "drop_off": "Drop-off",
+        "optional": "Optional",
+        "drop_off_rate": st.column_config.NumberColumn("Drop-off share", format="percent"),
+        "median_seconds": st.column_config.NumberColumn("Median time", format="%.0f s")})
 
 
 FUNNEL_NOTE = (
@@ -578,9 +580,10 @@ def questionnaires_page() -> None:
     key = experiment_picker(study)
     variants = memo(b, ("variants", key), lambda: variants_of(b.data, key))
     st.subheader("Instrument scores")
+    st.caption(SCORE_TABLE_NOTE)
     st.dataframe(memo(b, ("summary", key),
                       lambda: questionnaires.instrument_summary(b.scores, variants)),
-                 hide_index=True)
+                 hide_index=True, column_config=SCORE_COLUMNS, key="score_table")
     instruments = sorted(b.scores["instrument"].unique()) if len(b.scores) else []
     if instruments:
         chosen = st.selectbox("Distribution of", instruments, key="dist_instrument")
@@ -591,13 +594,14 @@ def questionnaires_page() -> None:
     st.subheader("Rules quiz: correct answers")
     st.dataframe(memo(b, ("quiz", key),
                       lambda: questionnaires.quiz_correctness(b.quiz, variants)),
-                 hide_index=True)
+                 hide_index=True, column_config=QUIZ_COLUMNS, key="quiz_table")
     items = memo(b, ("items",), lambda: sorted(b.data.responses["item"].unique())
                  if len(b.data.responses) else [])
     if items:
         item = st.selectbox("Answers to item", items, key="dist_item")
         st.dataframe(memo(b, ("item", item, key), lambda: questionnaires.item_distribution(
-            b.data.responses, item, variants)), hide_index=True)
+            b.data.responses, item, variants)), hide_index=True, column_config={
+                "share": st.column_config.NumberColumn("Share", format="percent")})
     st.subheader("Free text")
     search = st.text_input("Search answers", key="text_search")
     text_items = b.data.study.get("text_items")
@@ -612,6 +616,25 @@ def questionnaires_page() -> None:
     st.dataframe(people_table(themes, THEME_NAMES), hide_index=True, key="themes_table")
 
 
+# The questionnaire tables' columns named for people (the frames keep their keys).
+SCORE_TABLE_NOTE = (
+    "One row per instrument, scale and phase (pre: before play, post: after): testers "
+    "(n), their mean score with its 95 % confidence interval (t), and the standard "
+    "deviation across testers. Norm: the instrument's published mean, where there is one.")
+SCORE_COLUMNS: dict[str, Any] = {
+    "instrument": "Instrument", "scale": "Scale", "phase": "Phase", "variant": "Variant",
+    "n": st.column_config.NumberColumn("Testers (n)"),
+    "mean": st.column_config.NumberColumn("Mean", format="%.2f"),
+    "sd": st.column_config.NumberColumn("Std. dev.", format="%.2f"),
+    "ci_low": st.column_config.NumberColumn("95 % low", format="%.2f"),
+    "ci_high": st.column_config.NumberColumn("95 % high", format="%.2f"),
+    "norm_mean": st.column_config.NumberColumn("Norm mean", format="%.1f"),
+    "norm_note": "Norm", "grade": "Grade"}
+QUIZ_COLUMNS: dict[str, Any] = {
+    "item": "Quiz question", "variant": "Variant", "answers": "Answers", "correct": "Correct",
+    "share_correct": st.column_config.NumberColumn("Share correct", format="percent")}
+
+
 def _expectation_table(b: StudyBundle) -> None:
     """The same question before and after playing, paired per tester (or why not yet)."""
     table = memo(b, ("expectation",), lambda: expectation.expectation_vs_experience(
@@ -624,9 +647,14 @@ def _expectation_table(b: StudyBundle) -> None:
                "with its 95% interval (t) and the Wilcoxon signed-rank p-value; "
                "blank below two pairs.")
     st.dataframe(table, hide_index=True, column_config={
-        name: st.column_config.NumberColumn(name, format="%.2f")
-        for name in ("pre_mean", "post_mean", "change", "ci95_low", "ci95_high")} | {
-        "p_value": st.column_config.NumberColumn("p_value", format="%.3f")})
+        name: st.column_config.NumberColumn(label, format="%.2f")
+        for name, label in (("pre_mean", "Before (mean)"), ("post_mean", "After (mean)"),
+                            ("change", "Change"), ("ci95_low", "95 % low"),
+                            ("ci95_high", "95 % high"))} | {
+        "measure": "Measure", "n_pairs": "Pairs", "pre_question": "Before: question",
+        "post_question": "After: question",
+        "p_value": st.column_config.NumberColumn("p (Wilcoxon)", format="%.3f")},
+                 key="expectation_table")
 
 
 # -- experiments --------------------------------------------------------------------------

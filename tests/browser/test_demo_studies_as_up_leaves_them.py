@@ -12,7 +12,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from designer_flow import APP, PASSWORD, SIZES, expect_charts, go, sign_in
+from designer_flow import (
+    APP,
+    PASSWORD,
+    SIZES,
+    chart_text_cut_off,
+    column_headers,
+    expect_charts,
+    go,
+    sign_in,
+)
 from playwright.sync_api import expect
 
 from playtest import auth, demo
@@ -51,3 +60,44 @@ def test_kept_confusion_results_still_draw_the_board_heatmaps(
     board.scroll_into_view_if_needed()
     expect(board.locator(".heatmaplayer image, .heatmaplayer .hm").first).to_be_attached()
     screenshot(page, f"up-confusion-board-{size}")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_score_quiz_and_funnel_tables_name_their_columns_for_people(
+    new_page: Callable[..., Any], app: Any, screenshot: Callable[[Any, str], Path], size: str
+) -> None:
+    """Column keys (``ci_low``, ``drop_off_rate``, ``share_correct``) were shown as they
+    are; the scores' interval and spread had no definition on the page."""
+    page = sign_in(new_page, app, size)
+    go(page, "Overview", "demo")
+    wide = size == "wide"  # a phone's grid draws only the columns in view
+    funnel = column_headers(page, "Step")
+    assert not wide or {"Drop-off share", "Median time"} <= set(funnel), funnel
+    go(page, "Questionnaires", "demo")
+    expect(page.get_by_text("mean score with its 95 % confidence interval", exact=False)
+           ).to_be_visible()
+    scores = column_headers(page, "Instrument")
+    assert not wide or {"Mean", "95 % low", "95 % high", "Std. dev."} <= set(scores), scores
+    quiz = column_headers(page, "Quiz question")
+    pairs = column_headers(page, "Measure")
+    assert not wide or "Share correct" in quiz, quiz
+    for headers in (funnel, scores, quiz, pairs):
+        assert not [h for h in headers if "_" in h], headers
+    page.get_by_role("heading", name="Instrument scores").scroll_into_view_if_needed()
+    screenshot(page, f"up-questionnaires-tables-{size}")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_experiment_charts_keep_their_text_inside_on_a_phone(
+    new_page: Callable[..., Any], app: Any, screenshot: Callable[[Any, str], Path], size: str
+) -> None:
+    """The forest plot's axis title ran off a 360 px screen, and its "too small to act
+    on" label ran over the dashed line at 0."""
+    page = sign_in(new_page, app, size)
+    go(page, "Experiments", "demo")
+    expect_charts(page, 2)
+    assert chart_text_cut_off(page) == []
+    titles = page.locator("[data-testid=stPlotlyChart] .g-xtitle")
+    expect(titles.first).to_contain_text("too small to act on")
+    titles.first.scroll_into_view_if_needed()
+    screenshot(page, f"up-experiments-forest-{size}")
