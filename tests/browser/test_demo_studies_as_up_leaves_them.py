@@ -7,6 +7,7 @@ in use, not from a fresh computation. In Chromium at 1280×800 and on a 360×740
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from designer_flow import (
     sign_in,
 )
 from playwright.sync_api import expect
+from study_flow import answer_page, consent, drawn, submit, survey_caption
 
 from playtest import auth, demo
 from playtest.storage.db import make_engine, upgrade
@@ -101,3 +103,38 @@ def test_experiment_charts_keep_their_text_inside_on_a_phone(
     expect(titles.first).to_contain_text("too small to act on")
     titles.first.scroll_into_view_if_needed()
     screenshot(page, f"up-experiments-forest-{size}")
+
+
+# Emoji code points: drawn as empty boxes where the machine has no emoji font.
+EMOJI = re.compile("[\U0001F300-\U0001FAFF\u2600-\u27BF]")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_childs_survey_draws_its_faces_with_icons_not_emoji(
+    new_page: Callable[..., Any], app: Any, screenshot: Callable[[Any, str], Path], size: str
+) -> None:
+    """The faces of the yes/maybe/no and five-face questions were emoji, and Debian's
+    Chromium drew some of them as empty boxes; Material icons come with Streamlit."""
+    width, height = SIZES[size]
+    page = new_page(app, "?study=demo", width=width, height=height)
+    page.get_by_text("A child, with a parent or guardian here").click()
+    page.get_by_text("I am the child's parent or guardian", exact=False).click()
+    consent(page)
+    faces_seen = 0
+    for _ in range(3):  # the child's pre-play pages: about you, maths, before you play
+        drawn(page)
+        options = page.locator("[data-testid=stRadio] label[data-testid=stRadioOption]")
+        expect(options.first).to_be_visible()
+        for text in options.all_inner_texts():
+            assert not EMOJI.search(text), text
+        # a Markdown icon: its name, drawn as one glyph by the Material Symbols font
+        icons = page.locator("[data-testid=stRadio] span[role=img][aria-label^=sentiment]")
+        faces_seen += icons.count()
+        for icon in icons.all()[:5]:
+            width = (icon.bounding_box() or {}).get("width", 0)
+            assert 8 < width < 40, width  # a face, not the icon's name spelt out
+        screenshot(page, f"up-child-survey-{faces_seen}-{size}")
+        submit(page, survey_caption(page), lambda: answer_page(page, None))
+    # two yes/maybe/no questions (6 faces), three five-face questions on "Maths" (15)
+    # and the expectation's five faces
+    assert faces_seen == 6 + 15 + 5
