@@ -156,12 +156,15 @@ def experiment_effect_figure(experiment: dict[str, Any]) -> go.Figure:
         error_x={"type": "data", "symmetric": False, "array": highs, "arrayminus": lows,
                  "color": OKABE_ITO[4]}, text=texts,
         hovertemplate="%{y}<br>%{text}<extra></extra>"))
-    fig.add_vrect(x0=-1, x1=1, fillcolor=OKABE_ITO[7], opacity=0.12, line_width=0,
-                  annotation_text="too small to act on", annotation_position="top left")
+    # The band is explained in the axis title: a label inside it ran over the dashed line
+    # at 0, and one long title line was cut off on a phone (short lines, centred).
+    fig.add_vrect(x0=-1, x1=1, fillcolor=OKABE_ITO[7], opacity=0.12, line_width=0)
     fig.add_vline(x=0, line_dash="dash", line_color=OKABE_ITO[7])
     fig.update_yaxes(autorange="reversed")
     title = html.escape(f"Experiment {experiment.get('key', '')}: "
                         f"{experiment.get('verdict', '')}")
-    return _layout(fig, title, height=max(280, 80 + 48 * len(names)),
-                   xaxis={"title": "difference ÷ smallest worthwhile difference, "
-                                   "95% intervals"})
+    fig = _layout(fig, title, height=max(300, 110 + 48 * len(names)),
+                  xaxis={"title": "difference ÷ smallest<br>worthwhile difference, with 95%"
+                                  "<br>intervals; grey: too small to act on"})
+    fig.update_layout(margin={"b": 90})
+    return fig

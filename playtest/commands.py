@@ -25,6 +25,9 @@ STREAMLIT_FLAGS = [
     "--browser.gatherUsageStats", "false",
     "--runner.postScriptGC", "false",
     "--client.toolbarMode", "minimal",
+    # No traceback reaches a visitor when `playtest up` runs outside the source checkout
+    # (an installed package has no .streamlit/config.toml in the working folder).
+    "--client.showErrorDetails", "none",
 ]
 
 

@@ -68,7 +68,14 @@ from surveys.model import (
     YesMaybeNo,
 )
 
-YMN_LABELS = {"yes": "🙂 Yes", "maybe": "😐 Maybe", "no": "🙁 No"}
+# Faces as Material icons (the font ships with Streamlit): emoji drew as empty boxes in a
+# browser without an emoji font (Debian's Chromium drew three of the five faces).
+FACE_ICONS: tuple[str, ...] = tuple(f":material/{name}:" for name in (
+    "sentiment_very_dissatisfied", "sentiment_dissatisfied", "sentiment_neutral",
+    "sentiment_satisfied", "sentiment_very_satisfied"))
+assert len(FACE_ICONS) == len(FACES)
+YMN_LABELS = {"yes": f"{FACE_ICONS[3]} Yes", "maybe": f"{FACE_ICONS[2]} Maybe",
+              "no": f"{FACE_ICONS[1]} No"}
 
 
 # ------------------------------------------------------------------ stores
@@ -251,7 +258,8 @@ class _PageRenderer:
         elif isinstance(item, FaceScale):
             vals = [1, 2, 3, 4, 5]
             value = st.radio(label, vals, index=_index(vals, prev), key=k, horizontal=True,
-                             format_func=lambda v, it=item: f"{FACES[v - 1]} {escape_markdown(it.labels[v - 1])}")
+                             format_func=lambda v, it=item:
+                             f"{FACE_ICONS[v - 1]} {escape_markdown(it.labels[v - 1])}")
         elif isinstance(item, Rating0to10):
             vals = list(range(11))
             value = st.radio(label, vals, index=_index(vals, prev), key=k, horizontal=True)

@@ -454,9 +454,11 @@ def overview_page() -> None:
         table = memo(b, ("funnel", *fkey), lambda: funnel.funnel(data))
     plot(figures.funnel_figure(table), "funnel", "no tester matches these filters")
     st.caption(FUNNEL_NOTE)
-    st.dataframe(table, hide_index=True, column_config={
-        "drop_off_rate": st.column_config.NumberColumn("drop_off_rate", format="percent"),
-        "median_seconds": st.column_config.NumberColumn("median_seconds", format="%.0f s")})
+    st.dataframe(table, hide_index=True, key="funnel_table", column_config={
+        "step": "Step", "reached": "Reached", "drop_off": "Drop-off",
+        "optional": "Optional",
+        "drop_off_rate": st.column_config.NumberColumn("Drop-off share", format="percent"),
+        "median_seconds": st.column_config.NumberColumn("Median time", format="%.0f s")})
 
 
 FUNNEL_NOTE = (
@@ -609,9 +611,10 @@ def questionnaires_page() -> None:
         return memo(b, memo_key, lambda: compute(b, variants))
 
     st.subheader("Instrument scores")
+    st.caption(SCORE_TABLE_NOTE)
     st.dataframe(q["summary"] if key is None else on_tables(
         ("summary", key), lambda b, v: questionnaires.instrument_summary(b.scores, v)),
-        hide_index=True)
+        hide_index=True, column_config=SCORE_COLUMNS, key="score_table")
     if q["instruments"]:
         chosen = st.selectbox("Distribution of", q["instruments"], key="dist_instrument")
         plot(q["distribution"][chosen] if chosen in q["distribution"] else on_tables(
@@ -622,13 +625,14 @@ def questionnaires_page() -> None:
     st.subheader("Rules quiz: correct answers")
     st.dataframe(q["quiz"] if key is None else on_tables(
         ("quiz", key), lambda b, v: questionnaires.quiz_correctness(b.quiz, v)),
-        hide_index=True)
+        hide_index=True, column_config=QUIZ_COLUMNS, key="quiz_table")
     if q["items"]:
         item = st.selectbox("Answers to item", q["items"], key="dist_item")
         st.dataframe(q["item"][item] if key is None and item in q["item"] else on_tables(
             ("item", item, key),
             lambda b, v: questionnaires.item_distribution(b.data.responses, item, v)),
-            hide_index=True)
+            hide_index=True, column_config={
+                "share": st.column_config.NumberColumn("Share", format="percent")})
     st.subheader("Free text")
     search = st.text_input("Search answers", key="text_search")
     st.dataframe(q["free_text"] if key is None and not search else on_tables(
@@ -638,6 +642,25 @@ def questionnaires_page() -> None:
                "(\"What confused you?\") is a problem; in answers to a praise question "
                "(\"What did you like?\") it is something that works, never a confusion.")
     st.dataframe(people_table(q["themes"], THEME_NAMES), hide_index=True, key="themes_table")
+
+
+# The questionnaire tables' columns named for people (the frames keep their keys).
+SCORE_TABLE_NOTE = (
+    "One row per instrument, scale and phase (pre: before play, post: after): testers "
+    "(n), their mean score with its 95 % confidence interval (t), and the standard "
+    "deviation across testers. Norm: the instrument's published mean, where there is one.")
+SCORE_COLUMNS: dict[str, Any] = {
+    "instrument": "Instrument", "scale": "Scale", "phase": "Phase", "variant": "Variant",
+    "n": st.column_config.NumberColumn("Testers (n)"),
+    "mean": st.column_config.NumberColumn("Mean", format="%.2f"),
+    "sd": st.column_config.NumberColumn("Std. dev.", format="%.2f"),
+    "ci_low": st.column_config.NumberColumn("95 % low", format="%.2f"),
+    "ci_high": st.column_config.NumberColumn("95 % high", format="%.2f"),
+    "norm_mean": st.column_config.NumberColumn("Norm mean", format="%.1f"),
+    "norm_note": "Norm", "grade": "Grade"}
+QUIZ_COLUMNS: dict[str, Any] = {
+    "item": "Quiz question", "variant": "Variant", "answers": "Answers", "correct": "Correct",
+    "share_correct": st.column_config.NumberColumn("Share correct", format="percent")}
 
 
 def _expectation_table(table: pd.DataFrame) -> None:
@@ -650,9 +673,14 @@ def _expectation_table(table: pd.DataFrame) -> None:
                "with its 95% interval (t) and the Wilcoxon signed-rank p-value; "
                "blank below two pairs.")
     st.dataframe(table, hide_index=True, column_config={
-        name: st.column_config.NumberColumn(name, format="%.2f")
-        for name in ("pre_mean", "post_mean", "change", "ci95_low", "ci95_high")} | {
-        "p_value": st.column_config.NumberColumn("p_value", format="%.3f")})
+        name: st.column_config.NumberColumn(label, format="%.2f")
+        for name, label in (("pre_mean", "Before (mean)"), ("post_mean", "After (mean)"),
+                            ("change", "Change"), ("ci95_low", "95 % low"),
+                            ("ci95_high", "95 % high"))} | {
+        "measure": "Measure", "n_pairs": "Pairs", "pre_question": "Before: question",
+        "post_question": "After: question",
+        "p_value": st.column_config.NumberColumn("p (Wilcoxon)", format="%.3f")},
+                 key="expectation_table")
 
 
 # -- experiments --------------------------------------------------------------------------

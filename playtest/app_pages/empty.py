@@ -15,16 +15,29 @@ False
 True
 >>> figure_is_empty(go.Figure(go.Scatter(x=[0.0], y=["B - A"])))
 False
+
+A figure kept on disk (:mod:`playtest.page_results` pickles them) holds its arrays as
+Plotly's typed arrays (``{"dtype": "f8", "bdata": <base64>}``); their numbers count too:
+
+>>> import pickle
+>>> import numpy as np
+>>> kept = pickle.loads(pickle.dumps(go.Figure(go.Heatmap(z=np.array([[0.0, 2.0]])))))
+>>> figure_is_empty(kept)
+False
+>>> figure_is_empty(pickle.loads(pickle.dumps(go.Figure(go.Heatmap(z=np.zeros((2, 2)))))))
+True
 >>> figure_title(go.Figure(layout={"title": {"text": "Wrong clicks by class"}}))
 'Wrong clicks by class'
 """
 
 from __future__ import annotations
 
+import base64
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -38,6 +51,11 @@ def _numbers(values: Any) -> list[float]:
         return []
     if isinstance(values, str):
         return []
+    if isinstance(values, Mapping):  # a typed array: {"dtype", "bdata"[, "shape"]}
+        if "bdata" not in values or "dtype" not in values:
+            return []
+        array = np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"])
+        return [float(n) for n in array if math.isfinite(float(n))]
     if isinstance(values, int | float) and not isinstance(values, bool):
         return [float(values)] if math.isfinite(float(values)) else []
     if isinstance(values, Iterable):

@@ -81,3 +81,34 @@ def expect_charts(page: Any, count: int) -> None:
     for chart in page.locator("[data-testid=stPlotlyChart]").all():
         chart.scroll_into_view_if_needed()
         expect(chart.locator(".main-svg").first).to_be_visible(timeout=60_000)
+
+
+# Every text of a drawn Plotly chart (titles, axis titles, tick labels) whose box pokes out
+# of its chart's box: cut off on screen.
+_CHART_TEXT_OUTSIDE = """() => {
+  const out = [];
+  for (const chart of document.querySelectorAll('[data-testid=stPlotlyChart] .svg-container')) {
+    const box = chart.getBoundingClientRect();
+    for (const text of chart.querySelectorAll('text')) {
+      const r = text.getBoundingClientRect();
+      if (r.width && text.textContent.trim()
+          && (r.right > box.right + 1 || r.left < box.left - 1))
+        out.push(text.textContent.trim());
+    }
+  }
+  return out; }"""
+
+
+def chart_text_cut_off(page: Any) -> list[str]:
+    """The texts of the page's drawn charts that stick out of their chart (cut off)."""
+    return list(page.evaluate(_CHART_TEXT_OUTSIDE))
+
+
+def column_headers(page: Any, header: str) -> list[str]:
+    """The column headers of the page's table (``st.dataframe``) that has a column named
+    ``header``."""
+    table = page.locator("[data-testid=stDataFrame]").filter(
+        # the grid's header row is an accessibility table, not in the role tree
+        has=page.locator("[role=columnheader]", has_text=re.compile(f"^{re.escape(header)}$")))
+    expect(table).to_have_count(1)
+    return [text.strip() for text in table.locator("[role=columnheader]").all_inner_texts()]
