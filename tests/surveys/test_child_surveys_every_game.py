@@ -110,6 +110,6 @@ def test_simulated_children_answer_validly_and_pair_expectation_with_experience(
                      for item, value in answers.items()]
     table = expectation_vs_experience(pd.DataFrame(rows, columns=RESPONSE_COLUMNS))
     child_pair = next(p for p in BUNDLED_PAIRS if p.pre_item == "expect.smileyometer_pre")
-    row = table.set_index("measure").loc[child_pair.measure]
+    row = table.set_index("measure").loc[child_pair.measure].to_dict()
     assert int(row["n_pairs"]) == 6
     assert 1 <= row["pre_mean"] <= 5 and 1 <= row["post_mean"] <= 5
