@@ -1,4 +1,4 @@
-"""A child of Vasco and of Dokusen, in Debian's Chromium: after "A child, with a parent or
+"""A child of Vasco, of Dokusen and of Bricks & Walls, in Debian's Chromium: after "A child, with a parent or
 guardian here" the pre-play survey (on a 360×740 phone) and the post-play survey (at
 1280×800) are the children's forms: faces drawn as icons, children's age bands, no "I
 am… a parent or carer watching", no "65+", no "Strongly disagree"; and the answers are
@@ -19,6 +19,7 @@ from study_flow import APP, drawn, fill_survey, participant_code, settle, study_
 from playtest.storage import repository as repo
 from playtest.storage.models import ResponseRow
 from playtest.study_config import StudyConfig
+from surveys import load_survey
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +34,7 @@ def _stored_surveys(engine: Engine, code: str) -> set[str]:
             table.c.participant_id == code)).scalars())
 
 
-@pytest.mark.parametrize("game", ["vasco", "dokusen"])
+@pytest.mark.parametrize("game", ["vasco", "dokusen", "morris"])
 def test_a_child_reads_the_childrens_forms(
     game: str, streamlit_app: Callable[..., Any], new_page: Callable[..., Any],
     tmp_path_factory: pytest.TempPathFactory, screenshot: Callable[[Any, str], Path],
@@ -60,7 +61,8 @@ def test_a_child_reads_the_childrens_forms(
         assert p.locator("[data-testid=stIconMaterial]").count() or "How old" in seen[-1]
         return screenshot(p, name)
 
-    assert fill_survey(page, shoot, f"child-{game}-360-pre") == 3
+    assert fill_survey(page, shoot, f"child-{game}-360-pre") == len(
+        load_survey(f"{game}_pre_child").pages)
     text = "\n".join(seen)
     assert "How old are you?" in text and "under 6" in text and "10–11" in text
     assert "How good do you think this game will be?" in text and "Brilliant" in text
@@ -72,7 +74,8 @@ def test_a_child_reads_the_childrens_forms(
     assert repo.advance_stage(engine, code, "play", "post_survey") == "post_survey"
     desk = new_page(server, f"?p={code}", width=1280, height=800)
     seen.clear()
-    assert fill_survey(desk, shoot, f"child-{game}-1280-post") == 3
+    assert fill_survey(desk, shoot, f"child-{game}-1280-post") == len(
+        load_survey(f"{game}_post_child").pages)
     text = "\n".join(seen)
     assert "Would you like to play it again?" in text and "Too hard" in text
     assert not [w for w in ADULT_WORDS if w in text]
