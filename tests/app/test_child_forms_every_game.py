@@ -7,13 +7,16 @@ children's form, the expectation face included.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 from streamlit.testing.v1 import AppTest
 
+from playtest import demo
 from playtest.storage import repository as repo
 from playtest.storage.models import ResponseRow
 from tests.app.conftest import APP
@@ -94,3 +97,18 @@ def test_a_child_gets_the_childrens_forms_of_the_game(
     stored = _stored(db, code)
     assert stored[(f"{game}_post_child", "child.smileyometer")] == 5
     assert (f"{game}_post_child", "child.again") in stored
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_games_demo_study_stores_childrens_answers_on_the_childrens_forms(game: str) -> None:
+    """The demo study's simulated children answer the forms the app would give them."""
+    config = demo.game_demo_config(game)
+    first_arms = {e.key: next(iter(e.variants)) for e in config.experiments}
+    forms: dict[bool, set[str]] = {True: set(), False: set()}
+    for index in range(12):
+        records = list(demo.simulate_tester(index, "demo", config, datetime(2026, 1, 1, tzinfo=UTC),
+                                            random.Random(index), first_arms))
+        child = bool(records[0]["consent"]["child"])
+        forms[child] |= {r["survey"] for r in records if r["record"] == "response"}
+    assert forms[True] == {f"{game}_pre_child", f"{game}_post_child"}
+    assert not {f"{game}_pre_child", f"{game}_post_child"} & forms[False]
