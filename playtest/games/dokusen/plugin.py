@@ -58,6 +58,7 @@ PLUGIN = GamePlugin(
     default_seats=("human",),
     pre_survey="dokusen_pre",
     post_survey="dokusen_post_short",
+    child_surveys={"pre": "dokusen_pre_child", "post": "dokusen_post_child"},
     catalog_path=HERE / "messages.yaml",
     board_module="playtest.games.dokusen.component",
     play_module="playtest.games.dokusen.play",

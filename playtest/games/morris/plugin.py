@@ -42,6 +42,7 @@ PLUGIN = GamePlugin(
     seats=(2, 2),
     pre_survey="morris_pre",
     post_survey="morris_post",
+    child_surveys={"pre": "morris_pre_child", "post": "morris_post_child"},
     catalog_path=HERE / "messages.yaml",
     board_module="playtest.games.morris.component",
     play_module="playtest.games.morris.play",

@@ -44,6 +44,7 @@ PLUGIN = GamePlugin(
     default_seats=("human", "ai:medium"),
     pre_survey="vasco_pre",
     post_survey="vasco_post_short",
+    child_surveys={"pre": "vasco_pre_child", "post": "vasco_post_child"},
     catalog_path=HERE / "messages.yaml",
     board_module="playtest.games.vasco.board",
     play_module="playtest.games.vasco.play",
