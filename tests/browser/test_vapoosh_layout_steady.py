@@ -3,7 +3,8 @@
 A child aims at a tile: the board must not change size, nor the "Sound on" button jump
 between rows, when the side panel changes from "You rolled" to "The computer rolled", the
 Roll button appears or goes, or a message comes. The test plays turns against Easy at
-1280x800 and at 360x740 and compares the board's and the buttons' boxes after every step.
+1280x800 and at 360x740 and compares the board's and the buttons' boxes after every step;
+on the phone it also checks that the tiles are big enough for a finger and on screen.
 """
 
 from __future__ import annotations
@@ -97,3 +98,10 @@ def test_the_board_and_its_buttons_keep_their_place_between_turns(
             screenshot(page, f"steady-{width}-computer-moved")
     moved = [(when, boxes) for when, boxes in seen if boxes != first]
     assert not moved, f"at {width}x{height} first {first}, then {moved}"
+    if width == 360:
+        # A child's finger: a tile of at least 26 px on a 360 px phone, the whole board on
+        # the screen's width and nothing to scroll sideways.
+        grid = first["grid"]
+        assert first["tile"][2] >= 26 and first["tile"][3] >= 26, first["tile"]
+        assert grid[0] >= 0 and grid[0] + grid[2] <= width, grid
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
