@@ -60,7 +60,7 @@ def test_messages_follow_the_state() -> None:
     assert d["message"]["key"] == "stage_lost" and d["over"] == {
         "result": "loss",
         "title": "Stage lost",
-        "detail": "You own 1 of 2 squares; 2 win the stage.",  # exactly half loses
+        "detail": "You have 1 of the 2 squares. You needed 2 to win.",  # exactly half loses
         "next": False,
         "nextStage": "",
         "retry": True,

@@ -38,7 +38,7 @@ def test_candidates_previews_and_the_selection() -> None:
     # a selection that is not a candidate is dropped; the computer's turn shows none
     assert board_view(s, seats=("computer", "human"), selection=("9,9",)).selected is None
     idle = board_view(s, seats=("human", "computer"))
-    assert not idle.interactive and idle.candidates == () and idle.turn_text == "Computer's turn: Blue (X)"
+    assert not idle.interactive and idle.candidates == () and idle.turn_text == "Computer's turn: blue lines"
 
 
 def test_forced_tiles_are_listed_in_order_with_why() -> None:

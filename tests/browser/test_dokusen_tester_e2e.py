@@ -10,6 +10,7 @@ every click an event with ``at``, and the engine's ``place`` and ``grow`` events
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -45,13 +46,15 @@ def app_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Engine]:
                     config=config)
 
 
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (360, 740)])
 def test_a_dokusen_tester_plays_a_stage_from_link_to_completion_code(
     streamlit_app: Callable[..., Any], new_page: Callable[..., Any],
     app_db: tuple[str, Engine], screenshot: Callable[[Any, str], Path],
+    width: int, height: int,
 ) -> None:
     url, engine = app_db
     page = new_page(streamlit_app(APP, {"DATABASE_URL": url}), "?study=dokusen",
-                    width=1280, height=800)
+                    width=width, height=height)
     page.get_by_text("Dokusen playtest").wait_for(timeout=30_000)
     consent(page)
     code = participant_code(page)
@@ -77,7 +80,25 @@ def test_a_dokusen_tester_plays_a_stage_from_link_to_completion_code(
         record, state = stored_game(engine, code)
         moves += 1
         assert moves < 200
-    post_pages, shown = finish_study(page, screenshot, "dokusen-e2e", first_shot=3,
+    # The end of the game: the result is said in a child's words, on screen without
+    # scrolling, at once (while the last growth is replayed) and after it.
+    said = page.locator(f"{BOARD} [data-testid=dokusen-message]:visible, "
+                        f"{BOARD} [data-testid=dokusen-over]:visible").first
+    assert "Watch the colours grow" not in said.inner_text()
+    page.locator(f'{BOARD}[data-animating="0"] [data-testid=dokusen-over]:visible').wait_for(
+        timeout=30_000)
+    over = page.locator(f"{BOARD} [data-testid=dokusen-over]")
+    text = over.inner_text()
+    assert "Stage won!" in text and re.search(r"You have \d+ of the \d+ squares", text), text
+    box = over.bounding_box()
+    assert box is not None
+    top = box["y"] + page.evaluate("window.scrollY")
+    assert top >= 0 and top + box["height"] <= height, (box, height)
+    head = page.locator(f"{BOARD} [data-testid=dokusen-round]").inner_text()
+    assert re.fullmatch(r"Round \d+", head), head  # S1's far-off limit (100) is not said
+    assert "Black" in page.locator(f"{BOARD} [data-testid=dokusen-counts]").inner_text()
+    screenshot(page, f"dokusen-e2e-{width}-game-over")
+    post_pages, shown = finish_study(page, screenshot, f"dokusen-e2e-{width}", first_shot=3,
                                      free_text="it grew")
     assert post_pages >= 1
 

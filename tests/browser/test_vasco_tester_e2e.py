@@ -80,6 +80,14 @@ def test_a_vasco_tester_goes_from_link_to_completion_code(
         preview.wait_for(timeout=30_000)
         if moves == 1:
             screenshot(page, "vasco-e2e-04-previews")
+            # The tiles to choose from are on screen at 1280x800 without scrolling, and the
+            # turn line says the tester's colour in words (not the rules' "Red (O)").
+            last = page.locator(f"{BOARD} button.vb-preview").last.bounding_box()
+            assert last is not None
+            scrolled = page.evaluate("window.scrollY")
+            assert last["y"] + scrolled + last["height"] <= 800, (last, scrolled)
+            text = page.locator(BOARD).inner_text()
+            assert "Your turn: red lines" in text and "(O)" not in text, text
         preview.click()
         wait_stored(engine, code, stored, "tile")
         settle(page)

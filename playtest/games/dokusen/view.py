@@ -53,7 +53,7 @@ LABELS: Final = {
     "retry": "Retry",
     "next": "Next stage",
     "you": "You",
-    "black": "black",
+    "black": "Black",  # beside "You" and "Orange" in the counts
     "sound_on": "Sound on",
     "sound_off": "Sound off",
     "watching": "Watch the colours grow…",
@@ -191,7 +191,8 @@ def board_data(
         over = {
             "result": state.outcome.result,
             "title": "Stage won!" if state.outcome.won else "Stage lost",
-            "detail": f"You own {mine} of {total} squares; {need} win the stage.",
+            # a child's words: how many squares are theirs and how many they needed
+            "detail": f"You have {mine} of the {total} squares. You needed {need} to win.",
             "next": state.outcome.won and has_next,
             "nextStage": next_stage if state.outcome.won and has_next else "",
             "retry": has_retry,

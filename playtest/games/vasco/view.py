@@ -31,7 +31,8 @@ from engine.vasco.board import candidate_cells
 from engine.vasco.geometry import face, is_up
 from playtest.games.vasco.messages import auto_message_key, auto_text, end_text, pick_text
 
-SEAT_WORDS = {1: "Red (O)", 2: "Blue (X)"}
+# What a seat's lines look like, in a child's words (not the rules' O and X).
+SEAT_WORDS = {1: "red lines", 2: "blue lines"}
 
 
 @dataclass(frozen=True)

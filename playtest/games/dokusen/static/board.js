@@ -156,10 +156,18 @@ function draw(st) {
   root.classList.toggle("why-on", st.showWhy);
   st.title.textContent = [d.stage, d.stageName].filter(Boolean).join(" · ");
   st.stageOf.textContent = d.stageOf || "";
-  st.round.textContent = `${d.labels.round} ${d.round} ${d.labels.of} ${d.maxRounds}`;
-  st.msg.className = `db-msg t-${st.animating ? "info" : d.message.tone}`;
-  st.msg.textContent = st.animating ? d.labels.watching : d.message.text;
-  st.msg.dataset.key = st.animating ? "watching" : d.message.key;
+  // "of N" only when the round limit is one a player can count towards (a stage's default
+  // limit, 4 x squares, read "Round 4 of 100": a length no game comes near)
+  const limitShown = d.maxRounds && (d.maxRounds <= 30 || d.round > d.maxRounds - 10);
+  st.round.textContent = limitShown ? `${d.labels.round} ${d.round} ${d.labels.of} ${d.maxRounds}`
+    : `${d.labels.round} ${d.round}`;
+  // the last round's growth is replayed with the result already said above it, so a
+  // tester who moves on before the replay ends has seen how the game ended
+  const watching = st.animating && !d.over;
+  st.msg.className = `db-msg t-${watching ? "info" : d.message.tone}`;
+  st.msg.textContent = watching ? d.labels.watching
+    : (d.over && st.animating ? `${d.over.title} ${d.over.detail || d.message.text}` : d.message.text);
+  st.msg.dataset.key = watching ? "watching" : d.message.key;
   st.why.textContent = st.showWhy ? d.labels.why_hide : d.labels.why;
   st.why.setAttribute("aria-pressed", st.showWhy ? "true" : "false");
   const targets = new Set(d.targets);

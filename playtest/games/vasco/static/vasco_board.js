@@ -95,8 +95,8 @@ function build(parent) {
   </div>
   <div class="vb-picker" role="group" aria-label="Choose a tile for the glowing space" data-role="picker"></div>
   <div class="vb-result" role="status" data-role="result"></div>
-  <div class="vb-legend"><span class="lg-o">Red (O): solid wide line</span>
-    <span class="lg-x">Blue (X): dashed line</span><span class="lg-s">Purple: both</span></div>
+  <div class="vb-legend"><span class="lg-o">Red: solid wide line</span>
+    <span class="lg-x">Blue: dashed line</span><span class="lg-s">Purple: both</span></div>
 </div>`;
   const st = {
     root, svg: root.querySelector("svg"), data: null, trigger: null, seq: 0, shownAt: 0,
