@@ -7,8 +7,9 @@ import pytest
 
 collect_ignore = ["playtest/app.py", "playtest/storage/migrations"]
 # the tests folders' conftest.py files share one module name: collected as doctest modules
-# they clash ("import file mismatch"); pytest still loads them for their fixtures
-collect_ignore_glob = ["benchmarks/*_app.py", "tests/*/conftest.py"]
+# they clash ("import file mismatch"); pytest still loads them for their fixtures. The
+# tests' harness apps (tests/*/apps) are Streamlit scripts, run by AppTest or a server
+collect_ignore_glob = ["benchmarks/*_app.py", "tests/*/conftest.py", "tests/*/apps/*.py"]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
