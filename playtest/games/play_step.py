@@ -169,7 +169,8 @@ def apply_stored(tester: services.Tester, play: GamePlay, action: int, *,
     """Store action number ``len(play.actions)`` first, then apply it (and log the
     engine's events it caused, unless ``log_events`` is False); None when another tab
     stored a different action there (this tab's game is dropped: the page reloads the
-    record)."""
+    record). Inside :func:`one_input` the action is stored with the input's other writes
+    at its end, and the index is claimed then (a refused claim undoes the whole input)."""
     as_json = play.game.action_to_json(action)
     trial = play.state.clone()
     events = trial.apply_action(action)
