@@ -7,12 +7,22 @@ or a new one), and the way on once the study's games are played.
 Each game keeps its own state object (a :class:`GamePlay`, or a subclass with the game's
 own fields) in ``st.session_state[session_key]`` and says how its computer moves and who
 won; nothing here names a game.
+
+One input of the tester (a click and everything it causes: its action, the engine's
+events, the computer's turn after it, the game's end), and one computer turn at the top
+of a rerun, are stored in ONE transaction (:func:`one_input`, on
+:meth:`playtest.services.DbGameSink.batch`): whole or not at all. When the commit is
+refused, the game in memory goes back to where it was before the input; a refused claim
+of the action indices means another tab played on, and the page reloads the record.
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -32,8 +42,19 @@ class _Play(Protocol):
 PlayT = TypeVar("PlayT", bound=_Play)
 
 
+# The sink of the input being stored (:func:`one_input`) in this thread's context: every
+# ``game_sink`` of that game inside the input is that sink, so its writes join the batch.
+_INPUT_SINK: ContextVar[services.DbGameSink | None] = ContextVar("game_input_sink",
+                                                                 default=None)
+
+
 def game_sink(tester: services.Tester, game_id: str) -> services.DbGameSink:
-    """Where the tester's game ``game_id`` logs its events and stores its actions."""
+    """Where the tester's game ``game_id`` logs its events and stores its actions (inside
+    :func:`one_input`: the input's batch)."""
+    active = _INPUT_SINK.get()
+    if active is not None and active.game_id == game_id and \
+            active.participant_id == tester.code:
+        return active
     return services.DbGameSink(runtime.database(), runtime.event_logger(),
                                participant_id=tester.code, session_id=tester_session(tester),
                                game_id=game_id)
@@ -59,6 +80,51 @@ class GamePlay:
 
 
 GamePlayT = TypeVar("GamePlayT", bound=GamePlay)
+
+
+def _kept(play: GamePlay) -> dict[str, Any]:
+    """The play's fields as they are now (lists copied: an input appends to them; the
+    engine state is replaced, never changed in place, by :func:`apply_stored`)."""
+    return {f.name: list(value) if isinstance(value := getattr(play, f.name), list)
+            else value for f in dataclasses.fields(play)}
+
+
+@contextlib.contextmanager
+def one_input(tester: services.Tester, play: GamePlay, *, session_key: str,
+              click: dict[str, Any] | None = None) -> Iterator[None]:
+    """Everything ``play`` stores inside, in one transaction, committed at the end.
+
+    If the input raises, or the commit is refused, nothing of it is stored and ``play``
+    goes back to its fields before the input (state, actions, selection …), so it still
+    matches the stored record. A refused claim (:class:`ConflictError`: another tab
+    stored an action at this index first) is not raised: this tab's game is dropped
+    (the page reloads the record) and the tester's ``click`` props, if given, are stored
+    alone marked ``stale`` (never a right answer the record does not have). Any other
+    error (:class:`~playtest.storage.errors.WriteFailed` …) is raised for the page's
+    notice; the tester's retry is then stored once. Nested calls join the outer one.
+    """
+    if _INPUT_SINK.get() is not None:
+        yield
+        return
+    sink = game_sink(tester, play.game_id)
+    before = _kept(play)
+    token = _INPUT_SINK.set(sink)
+    refused = False
+    try:
+        with sink.batch():
+            yield
+    except BaseException as err:
+        for name, value in before.items():
+            setattr(play, name, value)
+        if not isinstance(err, ConflictError):
+            raise
+        refused = True
+    finally:
+        _INPUT_SINK.reset(token)
+    if refused:
+        st.session_state.pop(session_key, None)
+        if click is not None:
+            sink.log("click", {**click, "ok": False, "stale": True})
 
 
 def replayed_play(record: repo.GameRecord, plugin: Any, cls: type[GamePlayT]) -> GamePlayT:
@@ -103,7 +169,8 @@ def apply_stored(tester: services.Tester, play: GamePlay, action: int, *,
     """Store action number ``len(play.actions)`` first, then apply it (and log the
     engine's events it caused, unless ``log_events`` is False); None when another tab
     stored a different action there (this tab's game is dropped: the page reloads the
-    record)."""
+    record). Inside :func:`one_input` the action is stored with the input's other writes
+    at its end, and the index is claimed then (a refused claim undoes the whole input)."""
     as_json = play.game.action_to_json(action)
     trial = play.state.clone()
     events = trial.apply_action(action)

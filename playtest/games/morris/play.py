@@ -39,6 +39,7 @@ from playtest.games.play_step import (
     finish_if_over,
     game_sink,
     new_play,
+    one_input,
     replayed_play,
     way_on,
 )
@@ -123,18 +124,21 @@ def _play_screen(tester: services.Tester, to_post_survey: Callable[[], None]) ->
     play = _current(tester)
     note_shown(None if play is None else play.game_id)
     if play is not None:
-        _computer_moves(tester, play)
+        with one_input(tester, play, session_key=SESSION_KEY):
+            _computer_moves(tester, play)
 
         def on_click(judged: JudgedClick) -> None:
             assert play is not None
-            _sink(tester, play.game_id).log("click", judged.telemetry())
-            if judged.result.action is not None and not _apply(tester, play,
-                                                               judged.result.action):
-                return
-            play.selection = tuple(judged.result.selection)
-            play.refusal = judged.refusal
-            _computer_moves(tester, play)
-            _finish_if_over(tester, play)
+            click = judged.telemetry()
+            with one_input(tester, play, session_key=SESSION_KEY, click=click):
+                _sink(tester, play.game_id).log("click", click)
+                if judged.result.action is not None and not _apply(tester, play,
+                                                                   judged.result.action):
+                    return
+                play.selection = tuple(judged.result.selection)
+                play.refusal = judged.refusal
+                _computer_moves(tester, play)
+                _finish_if_over(tester, play)
             if play.state.is_terminal():
                 whole_page()  # the end and the way on: drawn by a full run
 

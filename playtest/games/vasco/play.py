@@ -49,6 +49,7 @@ from playtest.games.play_step import (
     finish_if_over,
     game_sink,
     new_play,
+    one_input,
     replayed_play,
     way_on,
 )
@@ -206,21 +207,23 @@ def _play_screen(tester: services.Tester, to_post_survey: Callable[[], None]) ->
     play = _current(tester)
     note_shown(None if play is None else play.game_id)
     if play is not None:
-        _computer_moves(tester, play)
+        with one_input(tester, play, session_key=SESSION_KEY):
+            _computer_moves(tester, play)
 
         def on_click(ev: ClickEvent) -> None:
             assert play is not None
             seat = play.state.current_player() + 1
             result = play.state.click(ev.target, play.selection)
-            _sink(tester, play.game_id).log(
-                "click", click_telemetry(seat, ev.target, ev.t_ms, ev.via, result))
-            if result.action is not None and not _apply(tester, play, result.action):
-                return
-            play.selection = tuple(result.selection)
-            play.refusal = result.refusal
-            play.refused_cell = result.fields.get("cell") if result.refusal else None
-            _computer_moves(tester, play)
-            _finish_if_over(tester, play)
+            click = click_telemetry(seat, ev.target, ev.t_ms, ev.via, result)
+            with one_input(tester, play, session_key=SESSION_KEY, click=click):
+                _sink(tester, play.game_id).log("click", click)
+                if result.action is not None and not _apply(tester, play, result.action):
+                    return
+                play.selection = tuple(result.selection)
+                play.refusal = result.refusal
+                play.refused_cell = result.fields.get("cell") if result.refusal else None
+                _computer_moves(tester, play)
+                _finish_if_over(tester, play)
             if play.state.is_terminal():
                 whole_page()  # the end and the way on: drawn by a full run
 
