@@ -61,4 +61,5 @@ PLUGIN = GamePlugin(
     catalog_path=HERE / "messages.yaml",
     board_module="playtest.games.dokusen.component",
     play_module="playtest.games.dokusen.play",
+    replay_module="playtest.games.dokusen.replay",
 )

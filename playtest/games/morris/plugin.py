@@ -45,4 +45,5 @@ PLUGIN = GamePlugin(
     catalog_path=HERE / "messages.yaml",
     board_module="playtest.games.morris.component",
     play_module="playtest.games.morris.play",
+    replay_module="playtest.games.morris.replay",
 )

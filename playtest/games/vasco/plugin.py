@@ -47,4 +47,5 @@ PLUGIN = GamePlugin(
     catalog_path=HERE / "messages.yaml",
     board_module="playtest.games.vasco.board",
     play_module="playtest.games.vasco.play",
+    replay_module="playtest.games.vasco.replay",
 )
