@@ -40,6 +40,7 @@ from engine.core import EngineError
 from playtest import page_results, runtime, services
 from playtest.app_pages import access, balance_view
 from playtest.app_pages.empty import no_testers_yet, plot
+from playtest.display_words import reasons_in_words, step_words
 from playtest.games.registry import DEFAULT_GAME, GamePlugin, game_plugin, games
 from playtest.people_tables import (
     AFTERMATH_NAMES,
@@ -452,9 +453,11 @@ def overview_page() -> None:
     else:
         b, data = _filtered(study.study_id, fkey, chosen)
         table = memo(b, ("funnel", *fkey), lambda: funnel.funnel(data))
+    # people's words for the steps (pre_survey: "Survey before play"); the data keeps keys
+    table = table.assign(step=table["step"].map(step_words)) if len(table) else table
     plot(figures.funnel_figure(table), "funnel", "no tester matches these filters")
     st.caption(FUNNEL_NOTE)
-    st.dataframe(table, hide_index=True, key="funnel_table", column_config={
+    st.dataframe(table, hide_index=True, key="funnel_table", placeholder="–", column_config={
         "step": "Step", "reached": "Reached", "drop_off": "Drop-off",
         "optional": "Optional",
         "drop_off_rate": st.column_config.NumberColumn("Drop-off share", format="percent"),
@@ -574,8 +577,11 @@ def _game_sections(t: dict[str, Any]) -> None:
             if chart.section == section.key:
                 plot(t["charts"][chart.name], chart.key or chart.name)
         if section.key in t["frames"]:
-            st.dataframe(people_table(t["frames"][section.key], dict(section.page_columns)),
-                         hide_index=True)
+            # refusal reasons in the play screen's words (select_first: "First click...")
+            frame = reasons_in_words(t["frames"][section.key],
+                                     game_plugin(game.name).refusal_words)
+            st.dataframe(people_table(frame, dict(section.page_columns)),
+                         hide_index=True, placeholder="–")
 
 
 # -- questionnaires -----------------------------------------------------------------------

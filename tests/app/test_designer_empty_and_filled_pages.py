@@ -79,13 +79,16 @@ def test_overview_counts_optional_games_apart(demo_study: repo.Study) -> None:
     assert not at.exception, at.exception
     table = at.dataframe[0].value.set_index("step")
     optional = [step for step in table.index if "(optional)" in step]
-    assert optional == ["game 2 (optional)"]  # the demo asks for one game, some play two
-    assert table.loc["game 2 (optional)", "drop_off"] == 0
-    assert table.loc["post_survey", "drop_off"] == max(
-        table.loc["game 1", "reached"] - table.loc["post_survey", "reached"], 0)
+    assert optional == ["Game 2 (optional)"]  # the demo asks for one game, some play two
+    assert table.loc["Game 2 (optional)", "drop_off"] == 0
+    assert table.loc["Survey after play", "drop_off"] == max(
+        table.loc["Game 1", "reached"] - table.loc["Survey after play", "reached"], 0)
+    # people's words for the steps, no raw key (pre_survey) in the table or the chart
+    assert list(table.index[:2]) == ["Consent", "Survey before play"]
     (chart,) = _charts(at)
     bars = chart["data"][0]
-    assert bars["x"][table.index.get_loc("game 2 (optional)")] == "game 2 (optional)"
+    assert bars["x"][table.index.get_loc("Game 2 (optional)")] == "Game 2 (optional)"
+    assert not {"pre_survey", "post_survey"} & set(bars["x"])
     assert "Games beyond the study's games per tester are optional" in " ".join(
         str(c.value) for c in at.caption)
 
