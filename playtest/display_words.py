@@ -8,7 +8,7 @@ keys; a page maps them only when it draws a table or chart.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 
 import pandas as pd
 
@@ -59,3 +59,69 @@ def reasons_in_words(frame: pd.DataFrame,
             shown[column] = frame[column].map(
                 lambda v: words(v) if isinstance(v, str) and v != "–" else v)
     return shown
+
+
+def question_words(survey_ids: Iterable[str]) -> dict[str, str]:
+    """Item id → its question text, from the survey definitions the lab knows (an
+    imported study's own survey it does not have adds nothing: its ids stay).
+
+    >>> from surveys.loader import list_surveys
+    >>> words = question_words(list_surveys())
+    >>> all(text and text != item for item, text in words.items())
+    True
+    """
+    from surveys.loader import SurveyDefinitionError, load_survey
+
+    words: dict[str, str] = {}
+    for survey_id in dict.fromkeys(str(s) for s in survey_ids):
+        try:
+            definition = load_survey(survey_id)
+        except (SurveyDefinitionError, FileNotFoundError, KeyError, ValueError):
+            continue
+        for page in definition.pages:
+            # a matrix's rows are answers of their own, each with its text
+            for item in [x for it in page.items for x in (it, *getattr(it, "rows", ()))]:
+                text = " ".join(str(getattr(item, "text", "") or "").split())
+                if not text and getattr(item, "instrument", None):
+                    text = _instrument_item(item.instrument, getattr(item, "index", None))
+                if text and getattr(item, "type", "") != "info":
+                    words.setdefault(item.id, text)
+    return words
+
+
+def _instrument_item(instrument: str, index: int | None) -> str:
+    """An instrument's item without text of its own: the instrument's wording of it."""
+    from surveys.instruments import INSTRUMENTS
+
+    spec = INSTRUMENTS.get(instrument)
+    if spec is None:
+        return ""
+    if index is not None and 1 <= index <= len(spec.items):
+        return f"{spec.name}: {spec.items[index - 1]}"
+    return spec.name
+
+
+def instrument_words(instrument: str) -> str:
+    """An instrument id as its name (``minipxi``: the miniPXI's name); unknown ids stay.
+
+    >>> instrument_words("no_such_instrument")
+    'no_such_instrument'
+    """
+    from surveys.instruments import INSTRUMENTS
+
+    spec = INSTRUMENTS.get(instrument)
+    return spec.name if spec is not None else instrument
+
+
+def keys_in_words(frame: pd.DataFrame, columns: Mapping[str, Callable[[str], str]]
+                  ) -> pd.DataFrame:
+    """A copy of ``frame`` with each named column's text values put in words.
+
+    >>> keys_in_words(pd.DataFrame({"item": ["q1", "q2"]}), {"item": str.upper})["item"].tolist()
+    ['Q1', 'Q2']
+    """
+    present = {c: f for c, f in columns.items() if c in frame.columns}
+    if not present or frame.empty:
+        return frame
+    return frame.assign(**{c: frame[c].map(lambda v, f=f: f(v) if isinstance(v, str) else v)
+                           for c, f in present.items()})

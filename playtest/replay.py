@@ -88,7 +88,9 @@ def game_label(game: GameRecord) -> str:
 
 
 def _seat_kind(seats: list[str], seat: int) -> str:
-    return "tester" if seats[seat - 1] == "human" else "computer"
+    """``tester`` or ``computer``; a seat beyond the record's seats is the game's own
+    computer colour (a game whose opponents are not study seats)."""
+    return "tester" if 1 <= seat <= len(seats) and seats[seat - 1] == "human" else "computer"
 
 
 def _step_caption(index: int, total: int, action: Any, mover: int | None,
