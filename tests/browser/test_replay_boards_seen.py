@@ -92,3 +92,27 @@ def test_replay_draws_each_game_s_board_on_screen(
         assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (plugin.name, box)
         assert box["height"] <= height, (plugin.name, box)
         screenshot(page, f"replay-{plugin.name}-{size}")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_funnel_names_its_steps_for_people(
+    new_page: Callable[..., Any], app: tuple[Any, dict[str, tuple[str, int]]],
+    screenshot: Callable[[Any, str], Path], size: str,
+) -> None:
+    """The Overview's funnel chart says "Survey before play", never ``pre_survey``; the
+    Confusion and Questionnaires pages are shot for a look (their tables are drawn on a
+    canvas: their words are checked in tests/app)."""
+    server, _ = app
+    page = sign_in(new_page, server, size)
+    for plugin in games():
+        study = _study_of(plugin.name)
+        go(page, "Overview", study)
+        ticks = page.locator("[data-testid=stPlotlyChart] .xtick text")
+        expect(ticks.filter(has_text="Survey before play")).to_have_count(1, timeout=60_000)
+        expect(ticks.filter(has_text="pre_survey")).to_have_count(0)
+        expect(ticks.filter(has_text="post_survey")).to_have_count(0)
+        screenshot(page, f"words-{plugin.name}-overview-{size}")
+        for name in ("Confusion", "Questionnaires"):
+            go(page, name, study)
+            settle(page)
+            screenshot(page, f"words-{plugin.name}-{name.lower()}-{size}")
