@@ -88,7 +88,9 @@ def game_label(game: GameRecord) -> str:
 
 
 def _seat_kind(seats: list[str], seat: int) -> str:
-    return "tester" if seats[seat - 1] == "human" else "computer"
+    """``tester`` or ``computer``; a seat beyond the record's seats is the game's own
+    computer colour (a game whose opponents are not study seats)."""
+    return "tester" if 1 <= seat <= len(seats) and seats[seat - 1] == "human" else "computer"
 
 
 def _step_caption(index: int, total: int, action: Any, mover: int | None,
@@ -226,3 +228,50 @@ def text_steps(game: GameRecord) -> list[str]:
         steps.append(str(state.to_text()))
     return steps
 
+
+
+@dataclass(frozen=True)
+class ReplayPosition:
+    """One step of a stored game for a board drawn by its game's folder: the engine's
+    state after the action (a clone, the replay's own), the action's engine events, the
+    step's caption and the telemetry up to it (as :class:`ReplayStep`)."""
+
+    index: int
+    state: Any
+    events: tuple[Any, ...]
+    caption: str
+    timeline: list[dict[str, Any]] = field(default_factory=list)
+
+
+def replay_positions(engine: Engine, game: GameRecord) -> list[ReplayPosition]:
+    """Every position of ``game`` (any registered game), first to last, with its
+    timeline so far: what a game's own read-only board draws on the Replay page."""
+    with engine.connect() as conn:
+        action_times: list[int | None] = [row.at_ms for row in conn.execute(
+            select(_actions.c.at_ms).where(_actions.c.game_id == game.game_id)
+            .order_by(_actions.c.idx))]
+        events = [dict(row._mapping) for row in conn.execute(
+            select(_events.c.at_ms, _events.c.type, _events.c.props, _events.c.seq)
+            .where(_events.c.game_id == game.game_id).order_by(_events.c.at_ms, _events.c.seq))]
+    if not action_times and game.actions:
+        action_times = _action_times_from_events(game.actions, events)
+    rules = game_plugin(game.game).make_game(game.rules, len(game.seats))
+    state: Any = rules.new_initial_state()
+    positions: list[ReplayPosition] = []
+    shown = 0
+    timeline: list[dict[str, Any]] = []
+    for index, action in enumerate(game.actions):
+        applied = state.apply_action(rules.action_from_json(action))
+        until = action_times[index] if index < len(action_times) else None
+        while shown < len(events) and (until is None or events[shown]["at_ms"] <= until):
+            event = events[shown]
+            timeline.append({"at": iso_from_ms(event["at_ms"]), "event": event["type"],
+                             "what": _describe(event)})
+            shown += 1
+        mover = applied[0].seat if applied and applied[0].seat else None
+        kinds = ", ".join(e.kind for e in applied)
+        positions.append(ReplayPosition(
+            index=index, state=state.clone(), events=tuple(applied),
+            caption=_step_caption(index, len(game.actions), action, mover, game.seats, kinds),
+            timeline=list(timeline[-30:])))
+    return positions

@@ -40,6 +40,13 @@ from engine.core import EngineError
 from playtest import page_results, runtime, services
 from playtest.app_pages import access, balance_view
 from playtest.app_pages.empty import no_testers_yet, plot
+from playtest.display_words import (
+    instrument_words,
+    keys_in_words,
+    question_words,
+    reasons_in_words,
+    step_words,
+)
 from playtest.games.registry import DEFAULT_GAME, GamePlugin, game_plugin, games
 from playtest.people_tables import (
     AFTERMATH_NAMES,
@@ -452,9 +459,11 @@ def overview_page() -> None:
     else:
         b, data = _filtered(study.study_id, fkey, chosen)
         table = memo(b, ("funnel", *fkey), lambda: funnel.funnel(data))
+    # people's words for the steps (pre_survey: "Survey before play"); the data keeps keys
+    table = table.assign(step=table["step"].map(step_words)) if len(table) else table
     plot(figures.funnel_figure(table), "funnel", "no tester matches these filters")
     st.caption(FUNNEL_NOTE)
-    st.dataframe(table, hide_index=True, key="funnel_table", column_config={
+    st.dataframe(table, hide_index=True, key="funnel_table", placeholder="–", column_config={
         "step": "Step", "reached": "Reached", "drop_off": "Drop-off",
         "optional": "Optional",
         "drop_off_rate": st.column_config.NumberColumn("Drop-off share", format="percent"),
@@ -574,8 +583,11 @@ def _game_sections(t: dict[str, Any]) -> None:
             if chart.section == section.key:
                 plot(t["charts"][chart.name], chart.key or chart.name)
         if section.key in t["frames"]:
-            st.dataframe(people_table(t["frames"][section.key], dict(section.page_columns)),
-                         hide_index=True)
+            # refusal reasons in the play screen's words (select_first: "First click...")
+            frame = reasons_in_words(t["frames"][section.key],
+                                     game_plugin(game.name).refusal_words)
+            st.dataframe(people_table(frame, dict(section.page_columns)),
+                         hide_index=True, placeholder="–")
 
 
 # -- questionnaires -----------------------------------------------------------------------
@@ -610,24 +622,34 @@ def questionnaires_page() -> None:
         variants = memo(b, ("variants", key), lambda: variants_of(b.data, key))
         return memo(b, memo_key, lambda: compute(b, variants))
 
+    # people's words for instrument and item ids (the survey definitions' titles)
+    asked = question_words(_survey_ids(study))
+
+    def said(item: str) -> str:
+        return asked.get(item, item)
+
+    words = {"instrument": instrument_words, "item": said, "pre_question": said,
+             "post_question": said}
     st.subheader("Instrument scores")
     st.caption(SCORE_TABLE_NOTE)
-    st.dataframe(q["summary"] if key is None else on_tables(
+    st.dataframe(keys_in_words(q["summary"] if key is None else on_tables(
         ("summary", key), lambda b, v: questionnaires.instrument_summary(b.scores, v)),
-        hide_index=True, column_config=SCORE_COLUMNS, key="score_table")
+        words), hide_index=True, column_config=SCORE_COLUMNS, key="score_table",
+        placeholder="–")
     if q["instruments"]:
-        chosen = st.selectbox("Distribution of", q["instruments"], key="dist_instrument")
+        chosen = st.selectbox("Distribution of", q["instruments"], key="dist_instrument",
+                              format_func=instrument_words)
         plot(q["distribution"][chosen] if chosen in q["distribution"] else on_tables(
             ("dist", chosen), lambda b, v: figures.score_distribution_figure(b.scores, chosen)),
             "dist")
     st.subheader("Expectation (pre) against experience (post)")
-    _expectation_table(q["expectation"])
+    _expectation_table(keys_in_words(q["expectation"], words))
     st.subheader("Rules quiz: correct answers")
-    st.dataframe(q["quiz"] if key is None else on_tables(
-        ("quiz", key), lambda b, v: questionnaires.quiz_correctness(b.quiz, v)),
+    st.dataframe(keys_in_words(q["quiz"] if key is None else on_tables(
+        ("quiz", key), lambda b, v: questionnaires.quiz_correctness(b.quiz, v)), words),
         hide_index=True, column_config=QUIZ_COLUMNS, key="quiz_table")
     if q["items"]:
-        item = st.selectbox("Answers to item", q["items"], key="dist_item")
+        item = st.selectbox("Answers to item", q["items"], key="dist_item", format_func=said)
         st.dataframe(q["item"][item] if key is None and item in q["item"] else on_tables(
             ("item", item, key),
             lambda b, v: questionnaires.item_distribution(b.data.responses, item, v)),
@@ -635,13 +657,24 @@ def questionnaires_page() -> None:
                 "share": st.column_config.NumberColumn("Share", format="percent")})
     st.subheader("Free text")
     search = st.text_input("Search answers", key="text_search")
-    st.dataframe(q["free_text"] if key is None and not search else on_tables(
+    st.dataframe(keys_in_words(q["free_text"] if key is None and not search else on_tables(
         ("free_text", search, key), lambda b, v: questionnaires.free_text(
-            b.data.responses, search or None, v, q["text_items"])), hide_index=True)
+            b.data.responses, search or None, v, q["text_items"])), words), hide_index=True)
     st.caption("Themes by the question's intent: a mention in answers to a problem question "
                "(\"What confused you?\") is a problem; in answers to a praise question "
                "(\"What did you like?\") it is something that works, never a confusion.")
-    st.dataframe(people_table(q["themes"], THEME_NAMES), hide_index=True, key="themes_table")
+    st.dataframe(people_table(keys_in_words(q["themes"], words), THEME_NAMES),
+                 hide_index=True, key="themes_table")
+
+
+def _survey_ids(study: repo.Study) -> list[str]:
+    """The surveys the study asks (its settings', else its game's defaults, and the
+    children's forms): where its item ids' questions are written. Read from the study's
+    record, not its data, so the page's kept first render loads nothing more."""
+    plugin = game_plugin(study.game)
+    named = [study.config.get("pre_survey"), study.config.get("post_survey"),
+             plugin.pre_survey, plugin.post_survey, *plugin.child_surveys.values()]
+    return [str(s) for s in named if isinstance(s, str) and s]
 
 
 # The questionnaire tables' columns named for people (the frames keep their keys).

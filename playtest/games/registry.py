@@ -95,6 +95,9 @@ class GamePlugin:
     about: str = ""
     replay_module: str = ""
     replay_glow: Callable[[list[dict[str, Any]], bool], dict[tuple[int, int], str]] | None = None
+    #: An engine refusal reason in the words of the game's message catalog (None: not
+    #: one of its reasons), for the designer's tables; None: the game has no such words.
+    refusal_words: Callable[[str], str | None] | None = None
 
     @property
     def seed_prefix(self) -> str:

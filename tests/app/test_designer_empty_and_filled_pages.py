@@ -79,13 +79,16 @@ def test_overview_counts_optional_games_apart(demo_study: repo.Study) -> None:
     assert not at.exception, at.exception
     table = at.dataframe[0].value.set_index("step")
     optional = [step for step in table.index if "(optional)" in step]
-    assert optional == ["game 2 (optional)"]  # the demo asks for one game, some play two
-    assert table.loc["game 2 (optional)", "drop_off"] == 0
-    assert table.loc["post_survey", "drop_off"] == max(
-        table.loc["game 1", "reached"] - table.loc["post_survey", "reached"], 0)
+    assert optional == ["Game 2 (optional)"]  # the demo asks for one game, some play two
+    assert table.loc["Game 2 (optional)", "drop_off"] == 0
+    assert table.loc["Survey after play", "drop_off"] == max(
+        table.loc["Game 1", "reached"] - table.loc["Survey after play", "reached"], 0)
+    # people's words for the steps, no raw key (pre_survey) in the table or the chart
+    assert list(table.index[:2]) == ["Consent", "Survey before play"]
     (chart,) = _charts(at)
     bars = chart["data"][0]
-    assert bars["x"][table.index.get_loc("game 2 (optional)")] == "game 2 (optional)"
+    assert bars["x"][table.index.get_loc("Game 2 (optional)")] == "Game 2 (optional)"
+    assert not {"pre_survey", "post_survey"} & set(bars["x"])
     assert "Games beyond the study's games per tester are optional" in " ".join(
         str(c.value) for c in at.caption)
 
@@ -134,4 +137,34 @@ def test_a_page_shows_new_testers_at_once_not_ten_minutes_later(db: Engine) -> N
     first = _page("overview", "growing").dataframe[0].value.set_index("step")
     services.consent(db, study, {"child": False})
     again = _page("overview", "growing").dataframe[0].value.set_index("step")
-    assert (first.loc["consent", "reached"], again.loc["consent", "reached"]) == (1, 2)
+    assert (first.loc["Consent", "reached"], again.loc["Consent", "reached"]) == (1, 2)
+
+
+def test_questionnaire_tables_name_instruments_and_questions_in_words(
+        demo_study: repo.Study) -> None:
+    """Instrument ids (minipxi) show as their names and item ids (quiz.both_own) as the
+    survey definition's question, in every questionnaire table and picker."""
+    from playtest.display_words import question_words
+    from playtest.games.registry import game_plugin
+    from surveys.instruments import INSTRUMENTS
+
+    at = _page("questionnaires", demo_study.study_id)
+    assert not at.exception, at.exception
+    plugin = game_plugin(demo_study.game)
+    asked = question_words([demo_study.config.get("pre_survey") or plugin.pre_survey,
+                            demo_study.config.get("post_survey") or plugin.post_survey,
+                            *plugin.child_surveys.values()])
+    assert asked  # the demo's surveys are bundled: their questions are known
+    ids = set(asked) | set(INSTRUMENTS)
+    frames = [frame.value for frame in at.dataframe]
+    shown = {str(v) for f in frames for column in f.columns if f[column].dtype == object
+             for v in f[column]}
+    assert not shown & ids, shown & ids
+    quiz = next(f for f in frames if "item" in f.columns and "share_correct" in f.columns)
+    assert len(quiz) and set(quiz["item"]) <= set(asked.values())
+    scores = frames[0]
+    if len(scores):
+        assert set(scores["instrument"]) <= {spec.name for spec in INSTRUMENTS.values()}
+    picker = at.selectbox(key="dist_item")
+    assert picker.value in asked  # the data keeps its key; the picker shows the words
+    assert all(option in asked.values() for option in picker.options)

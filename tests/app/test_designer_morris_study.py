@@ -9,6 +9,7 @@ from pathlib import Path
 from sqlalchemy.engine import Engine
 from streamlit.testing.v1 import AppTest
 
+from playtest.games.morris.catalog import REFUSAL_REASONS
 from playtest.storage.exchange import import_jsonl
 from tests.analytics.test_morris_analytics import hand_morris_study
 
@@ -53,7 +54,12 @@ def test_the_confusion_page_shows_the_morris_sections(db: Engine, tmp_path: Path
     assert points.set_index("Point").loc["d7", "Wrong"] == 1
     hesitation = next(f for f in frames if "Measure" in f.columns)
     assert hesitation.set_index("Measure").loc["removal", "Median (s)"] == 3.0
-    assert points.set_index("Point").loc["g7", "Most frequent refusal"] == "walled"
+    # the refusal as the play screen words it, never the engine's key (walled)
+    assert points.set_index("Point").loc["g7", "Most frequent refusal"] == \
+        "That brick is in a wall: take another one."
+    shown = {str(v) for f in frames for column in f.columns
+             if f[column].dtype == object for v in f[column]}
+    assert not shown & set(REFUSAL_REASONS), shown & set(REFUSAL_REASONS)
 
 
 def test_the_report_page_speaks_of_the_morris_game(db: Engine, tmp_path: Path) -> None:

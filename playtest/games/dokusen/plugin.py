@@ -27,6 +27,7 @@ from typing import Any
 
 from engine.dokusen.course import ALL, CHANGEABLE, Course
 from engine.dokusen.stage import AI_LEVELS, builtin_stages
+from playtest.games.dokusen.catalog import REFUSAL_REASONS, load_catalog, refusal_key
 from playtest.games.registry import GamePlugin
 
 HERE = Path(__file__).resolve().parent
@@ -38,6 +39,13 @@ def _check_rules(rules: Any) -> Any:
     Course.from_rules(rules)
     return rules
 
+
+
+def _refusal_words(reason: str) -> str | None:
+    """An engine refusal reason as the play screen words it (None: not one of them)."""
+    from playtest.display_words import catalog_words
+
+    return catalog_words(load_catalog(), refusal_key(reason)) if reason in REFUSAL_REASONS else None
 
 PLUGIN = GamePlugin(
     name="dokusen",
@@ -62,4 +70,6 @@ PLUGIN = GamePlugin(
     catalog_path=HERE / "messages.yaml",
     board_module="playtest.games.dokusen.component",
     play_module="playtest.games.dokusen.play",
+    replay_module="playtest.games.dokusen.replay",
+    refusal_words=_refusal_words,
 )

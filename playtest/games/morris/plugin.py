@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.morris.rules import PRESETS, Rules
+from playtest.games.morris.catalog import REFUSAL_REASONS, load_catalog, refusal_key
 from playtest.games.registry import GamePlugin
 
 HERE = Path(__file__).resolve().parent
@@ -23,6 +24,13 @@ def _check_rules(rules: Any) -> Any:
     Rules.from_obj(rules)
     return rules
 
+
+
+def _refusal_words(reason: str) -> str | None:
+    """An engine refusal reason as the play screen words it (None: not one of them)."""
+    from playtest.display_words import catalog_words
+
+    return catalog_words(load_catalog(), refusal_key(reason)) if reason in REFUSAL_REASONS else None
 
 PLUGIN = GamePlugin(
     name="morris",
@@ -46,4 +54,6 @@ PLUGIN = GamePlugin(
     catalog_path=HERE / "messages.yaml",
     board_module="playtest.games.morris.component",
     play_module="playtest.games.morris.play",
+    replay_module="playtest.games.morris.replay",
+    refusal_words=_refusal_words,
 )

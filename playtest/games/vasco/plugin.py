@@ -19,6 +19,7 @@ from typing import Any
 
 from engine.vasco.state import Rules
 from playtest.games.registry import GamePlugin
+from playtest.games.vasco.messages import REFUSAL_KEYS, load_vasco_catalog
 
 HERE = Path(__file__).resolve().parent
 
@@ -28,6 +29,14 @@ def _check_rules(rules: Any) -> Any:
     Rules.from_obj(rules)
     return rules
 
+
+
+def _refusal_words(reason: str) -> str | None:
+    """An engine refusal reason as the play screen words it (None: not one of them)."""
+    from playtest.display_words import catalog_words
+
+    key = REFUSAL_KEYS.get(reason)
+    return None if key is None else catalog_words(load_vasco_catalog(), key)
 
 PLUGIN = GamePlugin(
     name="vasco",
@@ -48,4 +57,6 @@ PLUGIN = GamePlugin(
     catalog_path=HERE / "messages.yaml",
     board_module="playtest.games.vasco.board",
     play_module="playtest.games.vasco.play",
+    replay_module="playtest.games.vasco.replay",
+    refusal_words=_refusal_words,
 )

@@ -1,0 +1,127 @@
+"""People's words for the keys a designer's tables hold: the study funnel's step names
+and a game's refusal reasons (in its message catalog's wording). The data keeps its
+keys; a page maps them only when it draws a table or chart.
+
+>>> [step_words(s) for s in ("consent", "pre_survey", "game 2 (optional)", "post_survey")]
+['Consent', 'Survey before play', 'Game 2 (optional)', 'Survey after play']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+
+import pandas as pd
+
+from playtest.messages.catalog import MessageCatalog
+
+#: The funnel's page steps (analytics/funnel.py), as a designer reads them.
+STEP_WORDS = {"consent": "Consent", "pre_survey": "Survey before play",
+              "post_survey": "Survey after play", "done": "Done"}
+
+
+def step_words(step: str) -> str:
+    """A funnel step for people (``game k`` stays, capitalised; unknown steps as they are)."""
+    if step in STEP_WORDS:
+        return STEP_WORDS[step]
+    return step[:1].upper() + step[1:] if step.startswith("game ") else step
+
+
+def catalog_words(catalog: MessageCatalog, key: str) -> str:
+    """Message ``key``'s default wording, each of its {values} shown as "…" (a table
+    names the refusal, not one occasion of it).
+
+    >>> from playtest.messages.catalog import load_catalog
+    >>> catalog = load_catalog()
+    >>> key = next(k for k in catalog.keys if catalog.entry(k).values)
+    >>> "…" in catalog_words(catalog, key)
+    True
+    """
+    entry = catalog.entry(key)
+    return catalog.render(key, **{value: "…" for value in entry.values}).text
+
+
+def reasons_in_words(frame: pd.DataFrame,
+                     words: Callable[[str], str | None] | None) -> pd.DataFrame:
+    """``frame`` with every text column made only of refusal reasons (``words`` knows
+    each: not None) shown in words; other columns, and ``frame`` itself, untouched.
+
+    >>> table = pd.DataFrame({"point": ["a7", "d6"], "top_reason": ["select_first", "–"]})
+    >>> said = {"select_first": "Pick a brick first."}.get
+    >>> reasons_in_words(table, said)["top_reason"].tolist()
+    ['Pick a brick first.', '–']
+    """
+    if words is None or frame.empty:
+        return frame
+    shown = frame.copy()
+    for column in frame.columns:
+        values = [v for v in frame[column].dropna().unique() if v != "–"]
+        if values and all(isinstance(v, str) and words(v) is not None for v in values):
+            shown[column] = frame[column].map(
+                lambda v: words(v) if isinstance(v, str) and v != "–" else v)
+    return shown
+
+
+def question_words(survey_ids: Iterable[str]) -> dict[str, str]:
+    """Item id → its question text, from the survey definitions the lab knows (an
+    imported study's own survey it does not have adds nothing: its ids stay).
+
+    >>> from surveys.loader import list_surveys
+    >>> words = question_words(list_surveys())
+    >>> all(text and text != item for item, text in words.items())
+    True
+    """
+    from surveys.loader import SurveyDefinitionError, load_survey
+
+    words: dict[str, str] = {}
+    for survey_id in dict.fromkeys(str(s) for s in survey_ids):
+        try:
+            definition = load_survey(survey_id)
+        except (SurveyDefinitionError, FileNotFoundError, KeyError, ValueError):
+            continue
+        for page in definition.pages:
+            # a matrix's rows are answers of their own, each with its text
+            for item in [x for it in page.items for x in (it, *getattr(it, "rows", ()))]:
+                text = " ".join(str(getattr(item, "text", "") or "").split())
+                if not text and getattr(item, "instrument", None):
+                    text = _instrument_item(item.instrument, getattr(item, "index", None))
+                if text and getattr(item, "type", "") != "info":
+                    words.setdefault(item.id, text)
+    return words
+
+
+def _instrument_item(instrument: str, index: int | None) -> str:
+    """An instrument's item without text of its own: the instrument's wording of it."""
+    from surveys.instruments import INSTRUMENTS
+
+    spec = INSTRUMENTS.get(instrument)
+    if spec is None:
+        return ""
+    if index is not None and 1 <= index <= len(spec.items):
+        return f"{spec.name}: {spec.items[index - 1]}"
+    return spec.name
+
+
+def instrument_words(instrument: str) -> str:
+    """An instrument id as its name (``minipxi``: the miniPXI's name); unknown ids stay.
+
+    >>> instrument_words("no_such_instrument")
+    'no_such_instrument'
+    """
+    from surveys.instruments import INSTRUMENTS
+
+    spec = INSTRUMENTS.get(instrument)
+    return spec.name if spec is not None else instrument
+
+
+def keys_in_words(frame: pd.DataFrame, columns: Mapping[str, Callable[[str], str]]
+                  ) -> pd.DataFrame:
+    """A copy of ``frame`` with each named column's text values put in words.
+
+    >>> keys_in_words(pd.DataFrame({"item": ["q1", "q2"]}), {"item": str.upper})["item"].tolist()
+    ['Q1', 'Q2']
+    """
+    present = {c: f for c, f in columns.items() if c in frame.columns}
+    if not present or frame.empty:
+        return frame
+    return frame.assign(**{c: frame[c].map(lambda v, f=f: f(v) if isinstance(v, str) else v)
+                           for c, f in present.items()})
