@@ -3,6 +3,9 @@ pyproject's ``testpaths``); only files that are not importable modules are left 
 the Streamlit entry script (it draws the app when imported), Alembic's migration scripts
 (they need Alembic's context), and the harness apps in ``benchmarks/``."""
 
+import sys
+from collections.abc import Iterator
+
 import pytest
 
 collect_ignore = ["playtest/app.py", "playtest/storage/migrations"]
@@ -18,3 +21,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.nodeid.startswith("tests/browser/"):
             item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(autouse=True)
+def _main_module_restored() -> Iterator[None]:
+    # Streamlit's script runner (AppTest) sets sys.modules["__main__"] to the script it ran
+    # and leaves it there; a later test in the same worker that starts processes by
+    # forkserver (engine.balance.play_games while AppTest's threads live) then re-ran that
+    # temporary script in each child, and failed.
+    main = sys.modules["__main__"]
+    yield
+    sys.modules["__main__"] = main
