@@ -66,9 +66,13 @@ def go(page: Any, name: str, study: str | None = None) -> None:
             # Typed, not clicked: on a phone the list can open under the sidebar.
             chosen.click()
             page.keyboard.type(f"({study})")
+            # Enter takes the list's first option: wait until the typing has filtered it
+            # down to this study (on a loaded machine Enter came first and took another).
+            wanted = re.compile(rf"\({re.escape(study)}\)$")
+            expect(page.get_by_role("option").first).to_have_text(wanted)
             page.keyboard.press("Enter")
             settle(page)
-            expect(chosen).to_have_value(re.compile(rf"\({study}\)$"))
+            expect(chosen).to_have_value(wanted)
     close_sidebar(page)
     assert page.locator("[data-testid=stException]").count() == 0, name
 
