@@ -12,6 +12,8 @@ Questionnaires page pool them), minus the children's questions and answers.
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -83,10 +85,14 @@ def test_the_adults_form_asks_the_general_forms_questions_under_its_ids(game: st
 
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_the_general_form_stays_for_the_studies_that_name_it(game: str) -> None:
-    """A study that names the general form as a file path, or a child's explicit
-    choice, is not redirected; the general form is still bundled."""
+    """The general form is still bundled; a study that names it by its file's path
+    gives it to adults too, and a study that names the children's form keeps it."""
     general = game_plugin(game).pre_survey
     assert general is not None and load_survey(general).id == general
+    path = str(Path(sys.modules["surveys.loader"].__file__).parent  # type: ignore[arg-type]
+               / "games" / game / f"{general}.yaml")
+    assert services.survey_id_for(path, "pre", child=False, game=game) == path
+    assert load_survey(path).id == general
     assert services.survey_id_for(f"{game}_pre_child", "pre", child=True,
                                   game=game) == f"{game}_pre_child"
 
