@@ -60,7 +60,9 @@ class GamePlugin:
     - ``seats``: the fewest and most seats a game may have; ``default_seats``: the seats
       of a new study (and of its demo study) when the designer gives none;
     - ``pre_survey``, ``post_survey``: the default surveys (``surveys/games/<name>/``);
-      ``child_surveys``: the children's form per phase (``"pre"``, ``"post"``);
+      ``child_surveys``: the children's form per phase (``"pre"``, ``"post"``); a
+      survey's adults' form is found by its name, ``<id>_adult`` beside it (no field:
+      :func:`playtest.services.survey_id_for`);
     - ``catalog_path``: the message catalog (YAML) of its play screen;
     - ``analytics_module``: its analytics plug-in (``analytics/games/<name>/``);
     - ``board_module``: the module that draws its board (a Streamlit component);

@@ -86,8 +86,10 @@ def test_the_pre_survey_is_answered_once_its_questions_are_drawn(
     submits = _submits(sent)
     assert len(submits) == 1, submits  # no "Please check": the first press was enough
     answered = {w.rsplit("::", 1)[-1] for w in submits[0] if "FormSubmitter" not in w}
-    assert answered == {"habits.boardgame_freq", "habits.morris_before", "expect.fun_0_10"}
+    # The adults' form (an adults-only study): morris_pre's one page and the age band.
+    assert answered == {"demo.age_band", "habits.boardgame_freq", "habits.morris_before",
+                        "expect.fun_0_10"}
     participant = repo.get_participant(engine, code)
     assert participant is not None and participant.stage == "play"
-    stored = repo.load_responses(engine, code, "morris_pre")
+    stored = repo.load_responses(engine, code, "morris_pre_adult")
     assert set(stored) == answered

@@ -14,11 +14,12 @@ from surveys import load_survey, parse_survey, quiz_results, score_definition_an
 from surveys.loader import SCHEMA_PATH, SurveyDefinitionError, json_schema_text, list_surveys
 from surveys.model import Matrix
 
-DEFAULT_IDS = ["dokusen_post_child", "dokusen_post_short", "dokusen_pre", "dokusen_pre_child",
-               "morris_post", "morris_post_child", "morris_pre", "morris_pre_child",
-               "vapoosh_post_child", "vapoosh_post_long", "vapoosh_post_short", "vapoosh_pre",
-               "vapoosh_pre_adult", "vapoosh_pre_child", "vasco_post_child", "vasco_post_short",
-               "vasco_pre", "vasco_pre_child"]
+DEFAULT_IDS = ["dokusen_post_child", "dokusen_post_short", "dokusen_pre", "dokusen_pre_adult",
+               "dokusen_pre_child", "morris_post", "morris_post_child", "morris_pre",
+               "morris_pre_adult", "morris_pre_child", "vapoosh_post_child", "vapoosh_post_long",
+               "vapoosh_post_short", "vapoosh_pre", "vapoosh_pre_adult", "vapoosh_pre_child",
+               "vasco_post_child", "vasco_post_short", "vasco_pre", "vasco_pre_adult",
+               "vasco_pre_child"]
 
 
 def _doc(*pages: dict) -> dict:
