@@ -411,7 +411,7 @@ async def simulate_tester(
     url: str, study_id: str, turns: int, think_ms: tuple[int, int], rng: random.Random,
     number: int, start: StartLine, quickack: bool = False,
     resume: ResumeChecker | None = None, on_click: Callable[[], None] | None = None,
-    hop_after: Sequence[int] = (), mute: bool = False,
+    hop_after: Sequence[int] = (), mute: bool = False, max_reconnects: int = MAX_RECONNECTS,
 ) -> SimulatedTester:
     """Consent, wait at the start line, then play `turns` turns (a roll and a click
     each); never raises: what went wrong is in the result's `errors`.
@@ -462,7 +462,7 @@ async def simulate_tester(
             except _Hop:
                 out.hops += 1
             except _CONNECTION_LOST:
-                if resume is None or not arrived or out.reconnects >= MAX_RECONNECTS:
+                if resume is None or not arrived or out.reconnects >= max_reconnects:
                     raise
                 out.reconnects += 1
     except (LoadTestError, OSError, TimeoutError, websockets.WebSocketException) as err:
@@ -578,7 +578,8 @@ async def run_testers(url: str, study_id: str, testers: int, turns: int,
                       server_cpu: Callable[[], float | None] = lambda: None,
                       quickack: bool = False, resume: ResumeChecker | None = None,
                       on_clicks: Callable[[int], None] | None = None,
-                      hop_after: Sequence[int] = ()) -> PlayPhase:
+                      hop_after: Sequence[int] = (),
+                      max_reconnects: int = MAX_RECONNECTS) -> PlayPhase:
     """All testers at once; a tester still running at the time limit is cancelled.
     `server_cpu` reads the server's CPU seconds so far (for the play phase's share);
     `on_clicks` hears the number of clicks acknowledged so far, after each one; `resume`
@@ -598,7 +599,8 @@ async def run_testers(url: str, study_id: str, testers: int, turns: int,
     tasks = [asyncio.create_task(simulate_tester(url, study_id, turns, think_ms,
                                                  random.Random(seed * 1000 + n), n, start,
                                                  quickack, resume, on_click, hop_after,
-                                                 mute=bool(hop_after) and n % 2 == 1))
+                                                 mute=bool(hop_after) and n % 2 == 1,
+                                                 max_reconnects=max_reconnects))
              for n in range(testers)]
     done, pending = await asyncio.wait(tasks, timeout=time_limit_s)
     for task in pending:
@@ -1181,7 +1183,11 @@ def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500,
                 running.url, STUDY_ID, testers, turns, think_ms, seed, time_limit_s,
                 server_cpu=cpu.total, quickack=quickack,
                 resume=replay_checker(engine) if setup.behind_proxy else None,
-                on_clicks=on_clicks, hop_after=setup.hop_after_clicks))
+                on_clicks=on_clicks, hop_after=setup.hop_after_clicks,
+                # A rolling restart may cut a tester once per process (they can land on
+                # the next one to restart each time), as a browser, who retries for good.
+                max_reconnects=MAX_RECONNECTS + (setup.processes if
+                                                 setup.rolling_restart_after_clicks else 0)))
         finally:
             for thread in restarter:
                 thread.join(timeout=cluster.START_TIMEOUT_S * (setup.processes + 1))
