@@ -13,7 +13,7 @@ checkout and the run's folder (:func:`unit_process`); every process gets the sam
 
 >>> site = render_site([9001, 9002], listen_port=9000)
 >>> [line.strip() for line in site.splitlines() if line.strip().startswith(("server 1", "listen"))]
-['server 127.0.0.1:9001 max_fails=1 fail_timeout=5s;', 'server 127.0.0.1:9002 max_fails=1 fail_timeout=5s;', 'listen 127.0.0.1:9000;']
+['server 127.0.0.1:9001 max_fails=0;', 'server 127.0.0.1:9002 max_fails=0;', 'listen 127.0.0.1:9000;']
 """
 
 from __future__ import annotations
@@ -254,7 +254,7 @@ def unit_process(port: int, folder: Path, unit: Path = UNIT) -> UnitProcess:
     in production). Nothing else of the unit changes.
 
     >>> proc = unit_process(8502, Path("/tmp/run"))
-    >>> proc.argv[1:5], proc.argv[-6:]
+    >>> proc.argv[1:5], proc.argv[-8:-2]
     (('-m', 'streamlit', 'run', 'playtest/app.py'), ('--server.port', '8502', '--server.address', '127.0.0.1', '--server.headless', 'true'))
     >>> proc.env["PLAYTEST_LOG_DIR"], proc.env["PLAYTEST_CACHE_DIR"]
     ('/tmp/run/logs/8502', '/tmp/run/cache')
@@ -281,27 +281,26 @@ def unit_process(port: int, folder: Path, unit: Path = UNIT) -> UnitProcess:
     return UnitProcess(tuple(here(arg) for arg in shlex.split(exec_start)), Path(here(cwd)), env)
 
 
-def start_app_processes(count: int, env: Mapping[str, str], folder: Path,
-                        timeout_s: float = START_TIMEOUT_S,
-                        script: Path = APP) -> list[StreamlitServer]:
-    """``count`` processes started as ``deploy/systemd/playtest@.service`` starts them
-    (:func:`unit_process`; ``script`` instead of the app for a harness app), together;
-    returns once every one answers ``/_stcore/health``."""
-    servers: list[StreamlitServer] = []
-    for _ in range(count):
-        port = free_port()
-        own = folder / f"app-{port}"
-        own.mkdir(parents=True, exist_ok=True)
-        log_path = own / "streamlit.log"
-        unit = unit_process(port, folder)
-        argv = [str(script) if arg == str(APP.relative_to(ROOT)) else arg for arg in unit.argv]
-        # The file watcher only costs CPU in a test (production runs from a fixed checkout).
-        argv += ["--server.fileWatcherType", "none"]
-        full_env = {**os.environ, "PYTHONPATH": str(ROOT), **unit.env, **env}
-        with log_path.open("wb") as log:
-            proc = subprocess.Popen(argv, cwd=unit.cwd, env=full_env, stdout=log,
-                                    stderr=subprocess.STDOUT)
-        servers.append(StreamlitServer(script, port, proc, log_path, dict(env)))
+def _spawn(port: int, env: Mapping[str, str], folder: Path, script: Path) -> StreamlitServer:
+    """Start one process as ``deploy/systemd/playtest@.service`` starts instance ``port``
+    (:func:`unit_process`; ``script`` instead of the app for a harness app); its output
+    goes to ``folder/app-PORT/streamlit.log`` (appended: a restarted process keeps the
+    earlier lines, as the journal does)."""
+    own = folder / f"app-{port}"
+    own.mkdir(parents=True, exist_ok=True)
+    log_path = own / "streamlit.log"
+    unit = unit_process(port, folder)
+    argv = [str(script) if arg == str(APP.relative_to(ROOT)) else arg for arg in unit.argv]
+    full_env = {**os.environ, "PYTHONPATH": str(ROOT), **unit.env, **env}
+    with log_path.open("ab") as log:
+        proc = subprocess.Popen(argv, cwd=unit.cwd, env=full_env, stdout=log,
+                                stderr=subprocess.STDOUT)
+    return StreamlitServer(script, port, proc, log_path, dict(env))
+
+
+def _wait_healthy(servers: Sequence[StreamlitServer], timeout_s: float) -> None:
+    """Returns once every server answers ``/_stcore/health``; otherwise stops them all
+    and raises :class:`ClusterError` with the first culprit's log."""
     deadline = time.monotonic() + timeout_s
     waiting = list(servers)
     while waiting:  # polls a condition, bounded by a deadline
@@ -315,6 +314,16 @@ def start_app_processes(count: int, env: Mapping[str, str], folder: Path,
                                f"{culprit.log_tail()}")
         if waiting:
             time.sleep(0.1)
+
+
+def start_app_processes(count: int, env: Mapping[str, str], folder: Path,
+                        timeout_s: float = START_TIMEOUT_S,
+                        script: Path = APP) -> list[StreamlitServer]:
+    """``count`` processes started as ``deploy/systemd/playtest@.service`` starts them
+    (:func:`unit_process`; ``script`` instead of the app for a harness app), together;
+    returns once every one answers ``/_stcore/health``."""
+    servers = [_spawn(free_port(), env, folder, script) for _ in range(count)]
+    _wait_healthy(servers, timeout_s)
     return servers
 
 
@@ -338,6 +347,18 @@ class Cluster:
         proc.wait(timeout=30)
         self.killed.append(proc.pid)
         return proc.pid
+
+    def restart(self, index: int, timeout_s: float = START_TIMEOUT_S) -> StreamlitServer:
+        """What ``systemctl restart playtest@PORT`` does to app process ``index``: SIGTERM
+        (the unit's ``KillSignal``), wait for it to exit, start it again on the same port
+        with the same command; returns once the new process answers ``/_stcore/health``
+        (the README's rolling update waits for that before restarting the next one)."""
+        old = self.apps[index]
+        old.stop()
+        new = _spawn(old.port, old.env, self.folder, old.script)
+        self.apps[index] = new
+        _wait_healthy([new], timeout_s)
+        return new
 
     def stop(self) -> None:
         self.nginx.stop()

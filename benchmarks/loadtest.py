@@ -3,7 +3,7 @@
     python -m benchmarks.loadtest --testers 50 --turns 10 [--think-ms 500:1500] [--seed 1]
                                 [--time-limit 600] [--keep DIR] [--quickack]
                                 [--processes N|N,M] [--proxy] [--postgres URL|auto]
-                                [--kill-one] [--profile FILE]
+                                [--kill-one] [--rolling-restart] [--profile FILE]
 
 Starts the real app (``streamlit run playtest/app.py``, the project's
 ``.streamlit/config.toml`` applies) on a scratch SQLite file holding one load study (no
@@ -33,7 +33,11 @@ acknowledged; its testers open their own link again (as a browser reconnects), n
 sends them to a live process, the board they are shown is checked against the replay of
 the game's stored record, and they play on. An action is *acknowledged* when its rerun
 finished; the database check then asks: every acknowledged roll and click stored once,
-an unacknowledged one at most once. ``--processes 1,3`` runs both and prints throughput
+an unacknowledged one at most once. ``--rolling-restart`` does what the README's rolling
+update does instead: from a third of the clicks, each process in turn gets SIGTERM and is
+started again on its port, and the next one only once it answers ``/_stcore/health``;
+the report gives the round trips while the restart went on and before/after it.
+``--processes 1,3`` runs both and prints throughput
 and round-trip percentiles side by side.
 
 ``--quickack`` is a diagnosis: Streamlit 1.67 binds its listening socket itself with
@@ -78,6 +82,7 @@ import socket
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections import Counter
@@ -342,6 +347,7 @@ class SimulatedTester:
     participant_id: str = ""
     connect_ms: float | None = None
     timings: list[tuple[str, float]] = field(default_factory=list)  # (roll|click, ms)
+    answered_at: list[float] = field(default_factory=list)  # time.monotonic() of each timing
     bytes_received: list[int] = field(default_factory=list)  # per measured rerun
     fragment_runs: int = 0  # measured reruns that ended as a fragment's own run
     clicks: list[str] = field(default_factory=list)  # nonces of acknowledged clicks
@@ -405,7 +411,7 @@ async def simulate_tester(
     url: str, study_id: str, turns: int, think_ms: tuple[int, int], rng: random.Random,
     number: int, start: StartLine, quickack: bool = False,
     resume: ResumeChecker | None = None, on_click: Callable[[], None] | None = None,
-    hop_after: Sequence[int] = (), mute: bool = False,
+    hop_after: Sequence[int] = (), mute: bool = False, max_reconnects: int = MAX_RECONNECTS,
 ) -> SimulatedTester:
     """Consent, wait at the start line, then play `turns` turns (a roll and a click
     each); never raises: what went wrong is in the result's `errors`.
@@ -456,7 +462,7 @@ async def simulate_tester(
             except _Hop:
                 out.hops += 1
             except _CONNECTION_LOST:
-                if resume is None or not arrived or out.reconnects >= MAX_RECONNECTS:
+                if resume is None or not arrived or out.reconnects >= max_reconnects:
                     raise
                 out.reconnects += 1
     except (LoadTestError, OSError, TimeoutError, websockets.WebSocketException) as err:
@@ -520,6 +526,7 @@ async def _play(session: StreamlitSession, run: RunResult, turns: int,
             out.unacked.remove(nonce)
             out.clicks.append(nonce)
             out.timings.append(("click", run.ms))
+            out.answered_at.append(time.monotonic())
             out.bytes_received.append(run.bytes)
             out.fragment_runs += run.fragment_run
             if on_click is not None:
@@ -530,6 +537,7 @@ async def _play(session: StreamlitSession, run: RunResult, turns: int,
             out.unacked.remove(nonce)
             out.rolls.append(nonce)
             out.timings.append(("roll", run.ms))
+            out.answered_at.append(time.monotonic())
             out.bytes_received.append(run.bytes)
             out.fragment_runs += run.fragment_run
 
@@ -570,7 +578,8 @@ async def run_testers(url: str, study_id: str, testers: int, turns: int,
                       server_cpu: Callable[[], float | None] = lambda: None,
                       quickack: bool = False, resume: ResumeChecker | None = None,
                       on_clicks: Callable[[int], None] | None = None,
-                      hop_after: Sequence[int] = ()) -> PlayPhase:
+                      hop_after: Sequence[int] = (),
+                      max_reconnects: int = MAX_RECONNECTS) -> PlayPhase:
     """All testers at once; a tester still running at the time limit is cancelled.
     `server_cpu` reads the server's CPU seconds so far (for the play phase's share);
     `on_clicks` hears the number of clicks acknowledged so far, after each one; `resume`
@@ -590,7 +599,8 @@ async def run_testers(url: str, study_id: str, testers: int, turns: int,
     tasks = [asyncio.create_task(simulate_tester(url, study_id, turns, think_ms,
                                                  random.Random(seed * 1000 + n), n, start,
                                                  quickack, resume, on_click, hop_after,
-                                                 mute=bool(hop_after) and n % 2 == 1))
+                                                 mute=bool(hop_after) and n % 2 == 1,
+                                                 max_reconnects=max_reconnects))
              for n in range(testers)]
     done, pending = await asyncio.wait(tasks, timeout=time_limit_s)
     for task in pending:
@@ -824,6 +834,10 @@ class Deployment:
     hop_after_clicks: tuple[int, ...] = ()
     # The study has cluster.WORDING_EXPERIMENT, checked against what every process showed.
     experiment: bool = False
+    # A rolling update: once this many clicks are acknowledged, every app process is
+    # restarted in turn (SIGTERM, started again, healthy before the next one), as the
+    # README's "Update the app" does with systemctl restart.
+    rolling_restart_after_clicks: int | None = None
 
     @property
     def behind_proxy(self) -> bool:
@@ -839,6 +853,9 @@ class Deployment:
         if self.hop_after_clicks:
             text += (", every tester reconnects after clicks "
                      + ", ".join(map(str, self.hop_after_clicks)))
+        if self.rolling_restart_after_clicks is not None:
+            text += (", every process restarted in turn from click "
+                     f"{self.rolling_restart_after_clicks}")
         if self.experiment:
             text += ", a wording experiment"
         return text
@@ -858,6 +875,7 @@ class Report:
     killed_after_clicks: int | None = None  # when one process got kill -9 (None: never)
     upstreams: dict[str, str] = field(default_factory=dict)  # connection -> app process
     assignments: AssignmentCheck | None = None  # with deployment.experiment
+    restarts: RollingRestart | None = None  # with deployment.rolling_restart_after_clicks
 
     @property
     def moves(self) -> Moves:
@@ -875,6 +893,22 @@ class Report:
     def reconnected(self) -> int:
         """Testers whose connection was lost and who carried on through a new one."""
         return sum(1 for r in self.results if r.reconnects)
+
+    def round_trips_between(self, start: float, end: float,
+                            inside: bool = True) -> list[float]:
+        """Round trips answered between the ``time.monotonic()`` marks ``start`` and
+        ``end`` (or outside them)."""
+        return [ms for r in self.results for ms, at in zip((ms for _k, ms in r.timings),
+                                                           r.answered_at, strict=True)
+                if (start <= at <= end) == inside]
+
+    @property
+    def restart_ok(self) -> bool:
+        """No rolling restart asked for, or every process was restarted and came back."""
+        if self.deployment.rolling_restart_after_clicks is None:
+            return True
+        return (self.restarts is not None and self.restarts.error == ""
+                and len(self.restarts.processes) == self.deployment.processes)
 
     @property
     def kill_ok(self) -> bool:
@@ -918,7 +952,7 @@ class Report:
     @property
     def ok(self) -> bool:
         return (self.storage.ok and not self.errors and bool(self.round_trips) and self.kill_ok
-                and self.state_ok
+                and self.state_ok and self.restart_ok
                 and self.median_ms <= TARGET_MEDIAN_MS and self.p95_ms <= TARGET_P95_MS)
 
     def lines(self) -> list[str]:
@@ -975,10 +1009,14 @@ class Report:
                                f"one app process after {self.killed_after_clicks} clicks")
                 + f"; {self.reconnected} testers reconnected through the proxy "
                 f"[{verdict[self.kill_ok]}]")
-        if self.deployment.hop_after_clicks or self.deployment.kill_after_clicks is not None:
+        if self.deployment.rolling_restart_after_clicks is not None:
+            lines += self._restart_lines(verdict)
+        if (self.deployment.hop_after_clicks or self.deployment.kill_after_clicks is not None
+                or self.deployment.rolling_restart_after_clicks is not None):
             resumes = self.resumes
             lines += [
-                f"reconnections: {sum(r.reconnects for r in self.results)} after the kill, "
+                f"reconnections: {sum(r.reconnects for r in self.results)} after a lost "
+                "connection, "
                 f"{sum(r.hops for r in self.results)} planned; {len(resumes)} boards resumed: "
                 f"{sum(1 for c in resumes if c.continued)} in the game the tester was playing "
                 f"(or the next, theirs being over), {sum(1 for c in resumes if c.equal)} "
@@ -992,6 +1030,35 @@ class Report:
             lines.append(self.assignments.line())
         lines.append(f"result: {'PASS' if self.ok else 'FAIL'}")
         return lines
+
+    def _restart_lines(self, verdict: dict[bool, str]) -> list[str]:
+        restarts = self.restarts
+        if restarts is None or not restarts.processes:
+            return [f"rolling restart: never happened "
+                    f"{restarts.error if restarts else ''} [{verdict[False]}]"]
+        start, end = restarts.processes[0][0], restarts.processes[-1][1]
+        each = ", ".join(f"{b - a:.1f}" for a, b in restarts.processes)
+        lines = [f"rolling restart: {len(restarts.processes)} processes restarted one at a "
+                 f"time from click {self.deployment.rolling_restart_after_clicks} over "
+                 f"{end - start:.1f} s (each down until healthy again: {each} s)"
+                 + (f"; {restarts.error}" if restarts.error else "")
+                 + f" [{verdict[self.restart_ok]}]"]
+        for name, trips in (("during the restart", self.round_trips_between(start, end)),
+                            ("before and after", self.round_trips_between(start, end, False))):
+            lines.append(f"  round trips {name}: {len(trips)} reruns"
+                         + (f", median {statistics.median(trips):.1f} ms, p95 "
+                            f"{percentile(trips, 95):.1f} ms, max {max(trips):.1f} ms"
+                            if trips else ""))
+        return lines
+
+
+@dataclass
+class RollingRestart:
+    """When each app process was down (``time.monotonic()``: from SIGTERM to healthy
+    again), in the order restarted; ``error`` if one did not come back."""
+
+    processes: list[tuple[float, float]] = field(default_factory=list)
+    error: str = ""
 
 
 def _share(cpu_s: float | None, wall_s: float) -> str:
@@ -1082,12 +1149,33 @@ def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500,
         killed: list[int] = []
         upstreams: dict[str, str] = {}
 
+        restarts = RollingRestart()
+        restarter: list[threading.Thread] = []
+
+        def restart_each(cluster_: cluster.Cluster) -> None:
+            try:
+                for index in range(len(cluster_.apps)):
+                    began = time.monotonic()
+                    cpu.freeze(cluster_.apps[index].proc.pid)
+                    new = cluster_.restart(index)
+                    cpu.pids.append(new.proc.pid)
+                    restarts.processes.append((began, time.monotonic()))
+            except (cluster.ClusterError, OSError) as err:
+                restarts.error = f"{type(err).__name__}: {err}"
+
         def on_clicks(total: int) -> None:
             if (isinstance(running, cluster.Cluster) and setup.kill_after_clicks is not None
                     and total >= setup.kill_after_clicks and not killed):
                 cpu.freeze(running.apps[0].proc.pid)
                 running.kill(0)
                 killed.append(total)
+            if (isinstance(running, cluster.Cluster) and not restarter
+                    and setup.rolling_restart_after_clicks is not None
+                    and total >= setup.rolling_restart_after_clicks):
+                # In a thread: a restart takes seconds, the testers play on meanwhile.
+                restarter.append(threading.Thread(target=restart_each, args=(running,),
+                                                  name="rolling-restart", daemon=True))
+                restarter[0].start()
 
         try:
             load_avg = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
@@ -1095,8 +1183,14 @@ def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500,
                 running.url, STUDY_ID, testers, turns, think_ms, seed, time_limit_s,
                 server_cpu=cpu.total, quickack=quickack,
                 resume=replay_checker(engine) if setup.behind_proxy else None,
-                on_clicks=on_clicks, hop_after=setup.hop_after_clicks))
+                on_clicks=on_clicks, hop_after=setup.hop_after_clicks,
+                # A rolling restart may cut a tester once per process (they can land on
+                # the next one to restart each time), as a browser, who retries for good.
+                max_reconnects=MAX_RECONNECTS + (setup.processes if
+                                                 setup.rolling_restart_after_clicks else 0)))
         finally:
+            for thread in restarter:
+                thread.join(timeout=cluster.START_TIMEOUT_S * (setup.processes + 1))
             if server_log is not None:
                 apps = running.apps if isinstance(running, cluster.Cluster) else [running]
                 server_log.extend(app.log_tail() for app in apps)
@@ -1111,7 +1205,8 @@ def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500,
         if setup.postgres and work_dir is None:
             drop_postgres_database(setup.postgres, url)
     return Report(testers, turns, play, storage, load_avg, quickack, setup,
-                  killed[0] if killed else None, upstreams, assignments)
+                  killed[0] if killed else None, upstreams, assignments,
+                  restarts if restarter else None)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -1145,6 +1240,11 @@ def build_parser() -> argparse.ArgumentParser:
                              "acknowledged; its testers reconnect through nginx, every "
                              "tester also reconnects after a third and two thirds of their "
                              "turns, and the study has a wording experiment (all checked)")
+    parser.add_argument("--rolling-restart", action="store_true",
+                        help="once a third of the clicks are acknowledged, restart every app "
+                             "process in turn (SIGTERM, start again, healthy before the "
+                             "next), as the README's rolling update does; prints the round "
+                             "trips during the restart and before/after")
     parser.add_argument("--profile", type=Path, default=None, metavar="FILE",
                         help="diagnosis (one process, no proxy): profile every rerun with "
                              "cProfile into FILE; read it with python -m benchmarks.profiled_app "
@@ -1231,6 +1331,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise UsageError("--profile runs one process without the proxy")
         if args.kill_one and max(counts) < 2:
             raise UsageError("--kill-one needs --processes 2 or more")
+        if args.rolling_restart and min(counts) < 2:
+            raise UsageError("--rolling-restart needs --processes 2 or more")
         many = max(counts) > 1 or args.proxy
         postgres, started = _postgres_server(args.postgres, needed=many)
     except UsageError as err:
@@ -1248,7 +1350,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             setup = Deployment(
                 processes=count, proxy=many, postgres=postgres,
                 kill_after_clicks=max(1, args.testers * args.turns // 3) if kill else None,
-                hop_after_clicks=hop_points(args.turns) if kill else (), experiment=kill)
+                hop_after_clicks=hop_points(args.turns) if kill else (), experiment=kill,
+                rolling_restart_after_clicks=(max(1, args.testers * args.turns // 3)
+                                              if args.rolling_restart else None))
             try:
                 report = run_benchmark(args.testers, args.turns, think_ms=think, seed=args.seed,
                                        time_limit_s=args.time_limit, work_dir=args.keep,

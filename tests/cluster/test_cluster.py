@@ -133,6 +133,48 @@ def test_three_processes_behind_nginx_lose_nothing_when_one_is_killed(
     assert assignments.exposures_wrong_variant == 0
 
 
+ROLLING_TESTERS = 30
+ROLLING_TURNS = 16
+
+
+def test_a_rolling_restart_under_load_loses_nothing(postgres_server: str, tmp_path: Path) -> None:
+    """The README's rolling update: each of three processes in turn is stopped with
+    SIGTERM (what ``systemctl restart`` sends) and started again on its port, the next
+    one only once it answers ``/_stcore/health``, while testers play through nginx. The
+    testers of each stopped process reconnect to the others and carry on: nothing
+    acknowledged is lost or doubled, and every resumed board is the replay of its record."""
+    log: list[str] = []
+    setup = loadtest.Deployment(processes=PROCESSES, postgres=postgres_server,
+                                rolling_restart_after_clicks=ROLLING_TESTERS)
+    report = loadtest.run_benchmark(ROLLING_TESTERS, ROLLING_TURNS, think_ms=(300, 900),
+                                    seed=7, time_limit_s=300, work_dir=tmp_path,
+                                    server_log=log, deployment=setup)
+    print("\n" + "\n".join(report.lines()))
+    assert report.errors == [], log
+    restarts = report.restarts
+    assert restarts is not None and restarts.error == "", restarts
+    assert len(restarts.processes) == PROCESSES
+    start, end = restarts.processes[0][0], restarts.processes[-1][1]
+    # Testers played through the whole restart, and after it.
+    assert report.round_trips_between(start, end)
+    assert any(at > end for r in report.results for at in r.answered_at)
+    assert all(len(r.clicks) == ROLLING_TURNS for r in report.results)
+    assert report.reconnected >= ROLLING_TESTERS // 2  # most testers lost a process
+    storage = report.storage
+    assert storage.missing == 0, "an acknowledged roll or click was lost"
+    assert storage.duplicated == 0, "an event was stored twice"
+    assert storage.unexpected == 0, "a click nobody sent was stored"
+    assert storage.sessions_with_gaps == 0
+    assert storage.clicks_sent == ROLLING_TESTERS * ROLLING_TURNS
+    resumes = report.resumes
+    assert len(resumes) >= report.reconnected
+    wrong_game = [c.participant_id for c in resumes if not c.continued]
+    assert wrong_game == [], "resumed in another game than the one they were playing"
+    unequal = [(c.participant_id, c.shown[1:], c.replayed[1:]) for c in resumes if not c.equal]
+    assert unequal == [], "a resumed board differs from the replay of its stored record"
+    assert all(c.ok for c in resumes)
+
+
 async def _wrong_password_from(url: str, source: str, forged: str | None) -> None:
     """A visitor at ``source`` (a loopback address of its own) types a wrong password on
     the start page, through nginx."""

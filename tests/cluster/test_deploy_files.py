@@ -45,7 +45,8 @@ def test_an_app_process_starts_with_the_units_command_paths_moved_only(tmp_path:
 def test_a_unit_with_another_command_starts_that_command(tmp_path: Path) -> None:
     unit = tmp_path / "other@.service"
     unit.write_text(cluster.UNIT.read_text(encoding="utf-8").replace(
-        "--server.headless true", "--server.headless true \\\n    --server.maxUploadSize 5"),
+        "--server.fileWatcherType none",
+        "--server.fileWatcherType none \\\n    --server.maxUploadSize 5"),
         encoding="utf-8")
     argv = cluster.unit_process(9000, tmp_path, unit=unit).argv
     assert argv[-2:] == ("--server.maxUploadSize", "5")
@@ -112,7 +113,7 @@ def test_the_compose_nginx_site_proxies_to_an_app_process(tmp_path: Path) -> Non
         # Only the upstream's host (the compose service "app") and the listen port differ.
         original = cluster.COMPOSE_SITE.read_text(encoding="utf-8").splitlines()
         changed = [line.strip() for line in original if line not in site.splitlines()]
-        assert changed == ["server app:8501 max_fails=1 fail_timeout=5s;", "listen 80;"]
+        assert changed == ["server app:8501 max_fails=0;", "listen 80;"]
         nginx = cluster.start_nginx(tmp_path / "nginx", [app.port], cluster.COMPOSE_SITE)
         try:
             assert healthy(nginx.url)
@@ -144,3 +145,15 @@ def test_the_procfile_runs_the_units_command_on_the_sites_ports() -> None:
     site = cluster.SITE.read_text(encoding="utf-8")
     upstream = [int(p) for p in re.findall(r"server 127\.0\.0\.1:(\d+)", site)]
     assert ports == upstream == [8501, 8502, 8503]
+
+
+def test_the_units_processes_do_not_watch_their_files() -> None:
+    """An update is `git pull` into the checkout the processes run from, then a restart
+    one at a time. With Streamlit's default file watcher a running process saw the pull:
+    every open page got "script_changed_on_disk" at once, and the next rerun imported the
+    new playtest/ modules beside the old engine/ ones (tried on a fresh clone: README,
+    "Update the app"). The unit's command (and so the Procfile's and the image's, the
+    tests above) turns the watcher off."""
+    (exec_start,) = cluster.unit_settings()["ExecStart"]
+    argv = shlex.split(exec_start)
+    assert argv[argv.index("--server.fileWatcherType") + 1] == "none"
