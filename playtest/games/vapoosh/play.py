@@ -96,24 +96,38 @@ def _after_action(ctrl: PlayController, cues: list[Cue], *, after_tester: bool =
     With a think time, the computer's turn is two steps the tester sees: its roll (after
     half a think time, so the tester's own message is read first), then, a whole think
     time later, its placement. Its dice are on screen while it "thinks".
+
+    The computers' instant turn and the ``message`` event of the message shown after it
+    are stored in one transaction (the event rides with their moves, or alone, instead
+    of a commit of its own when the board is drawn); the message is queued only once
+    that is stored, so a refused commit shows nothing of it and the game goes back.
     """
     tester = current_tester()
-    if ctrl.computer_to_act:
-        think = _think_ms(tester)
-        if think == 0:
-            cues = cues + ctrl.play_computers()
-        else:
-            wait_ms = think / 2 if after_tester else think
-            st.session_state["ai_due"] = time.monotonic() + wait_ms / 1000
-    chosen = cue_to_show(cues)
-    if chosen is not None:
-        _show(chosen)
+    with ctrl.one_transaction():
+        if ctrl.computer_to_act:
+            think = _think_ms(tester)
+            if think == 0:
+                cues = cues + ctrl.play_computers()
+            else:
+                wait_ms = think / 2 if after_tester else think
+                st.session_state["ai_due"] = time.monotonic() + wait_ms / 1000
+        chosen = cue_to_show(cues)
+        if chosen is None:
+            return
+        cue_id = st.session_state.get("cue_id", 0) + 1
+        logged = _log_message(tester, ctrl, chosen, cue_id, log=ctrl.sink.log)
+    _show(chosen, cue_id)
+    if logged is not None:
+        st.session_state.setdefault("cues_logged", set()).add(cue_id)
+        _log_message_exposure(tester, ctrl, logged)
 
 
-def _show(cue: Cue) -> None:
-    """Queue a message (and its sound) for the next drawing of the board."""
+def _show(cue: Cue, cue_id: int | None = None) -> None:
+    """Queue a message (and its sound) for the next drawing of the board (``cue_id``:
+    its number, when its event was stored under it already; else the next one)."""
     st.session_state["cue"] = cue
-    st.session_state["cue_id"] = st.session_state.get("cue_id", 0) + 1
+    st.session_state["cue_id"] = (st.session_state.get("cue_id", 0) + 1 if cue_id is None
+                                  else cue_id)
     st.session_state.pop(RESTORED_MESSAGE, None)
 
 
@@ -174,40 +188,65 @@ def _message_ms(tester: services.Tester, ctrl: PlayController) -> int | None:
     return speed(st.session_state.get("speed", tester.effective.speed)).message_ms
 
 
+def _message_of(tester: services.Tester, cue: Cue) -> tuple[str, str, str, str, str | None]:
+    """The catalog key, variant, text, tone and sound of a cue (with a key) for this tester."""
+    key = cue.key
+    assert key is not None
+    if not tester.effective.show_computer_dice:
+        key = _DICE_HIDDEN_KEYS.get(key, key)
+    variant = tester.effective.message_variants.get(key, "default")
+    try:
+        message = runtime.catalog().render(key, variant, voice=cue.voice, **cue.values)
+        return key, variant, message.text, message.tone, message.sound
+    except MessageError:
+        return key, "fallback", cue.fallback_text, "warn", "wrong"
+
+
+def _log_message(tester: services.Tester, ctrl: PlayController, cue: Cue, cue_id: int, *,
+                 log: Callable[[str, dict[str, Any], str | None], None]) -> str | None:
+    """Log the ``message`` event of cue number ``cue_id`` through ``log`` (the game's
+    sink's); returns its catalog key (None: a cue without a message)."""
+    if cue.key is None:
+        return None
+    key, variant, text, _tone, _sound = _message_of(tester, cue)
+    session_id = tester_session(tester)
+    props: dict[str, Any] = {"key": key, "variant": variant, "text": text,
+                             "ms_visible": _message_ms(tester, ctrl)}
+    log("message", props, f"{session_id}:message:{cue_id}")
+    return key
+
+
+def _log_message_exposure(tester: services.Tester, ctrl: PlayController, key: str) -> None:
+    experiment = tester.effective.varied.get(f"message:{key}")
+    if experiment:
+        repo.log_exposure(runtime.database(), tester.code, experiment,
+                          tester.effective.variants[experiment],
+                          {"message": key, "game_id": ctrl.game_id})
+
+
 def _render_message(tester: services.Tester, ctrl: PlayController) -> tuple[str, str, str | None]:
-    """The text, tone and sound of the current cue; logs it (and an exposure) once."""
+    """The text, tone and sound of the current cue; logs it (and an exposure) once, if
+    the input that queued it did not (a refused input's cue, a cue set by a test)."""
     cue: Cue | None = st.session_state.get("cue")
     if cue is None or cue.key is None:
         restored = st.session_state.get(RESTORED_MESSAGE)
         if isinstance(restored, tuple) and restored[0] == ctrl.game_id:
             return restored[1], restored[2], None
         return "", "info", None
-    key = cue.key
-    if not tester.effective.show_computer_dice:
-        key = _DICE_HIDDEN_KEYS.get(key, key)
-    variant = tester.effective.message_variants.get(key, "default")
-    try:
-        message = runtime.catalog().render(key, variant, voice=cue.voice, **cue.values)
-        text, tone, sound = message.text, message.tone, message.sound
-    except MessageError:
-        text, tone, sound = cue.fallback_text, "warn", "wrong"
-        variant = "fallback"
+    _key, _variant, text, tone, sound = _message_of(tester, cue)
     cue_id = st.session_state.get("cue_id", 0)
     logged: set[int] = st.session_state.setdefault("cues_logged", set())
     if cue_id not in logged:
-        logged.add(cue_id)
         session_id = tester_session(tester)
-        props: dict[str, Any] = {"key": key, "variant": variant, "text": text,
-                                 "ms_visible": _message_ms(tester, ctrl)}
-        runtime.event_logger().log(
-            session_id, tester.code, "message", props,
-            client_event_id=f"{session_id}:message:{cue_id}", game_id=ctrl.game_id,
-        )
-        experiment = tester.effective.varied.get(f"message:{key}")
-        if experiment:
-            repo.log_exposure(runtime.database(), tester.code, experiment,
-                              tester.effective.variants[experiment],
-                              {"message": key, "game_id": ctrl.game_id})
+
+        def log(type_: str, props: dict[str, Any], client_event_id: str | None) -> None:
+            runtime.event_logger().log(session_id, tester.code, type_, props,
+                                       client_event_id=client_event_id, game_id=ctrl.game_id)
+
+        key = _log_message(tester, ctrl, cue, cue_id, log=log)
+        logged.add(cue_id)
+        if key is not None:
+            _log_message_exposure(tester, ctrl, key)
     return text, tone, sound
 
 
