@@ -235,7 +235,9 @@ def _render_message(tester: services.Tester, ctrl: PlayController) -> tuple[str,
         return "", "info", None
     _key, _variant, text, tone, sound = _message_of(tester, cue)
     cue_id = st.session_state.get("cue_id", 0)
-    logged: set[int] = st.session_state.setdefault("cues_logged", set())
+    logged: set[int] | None = st.session_state.get("cues_logged")
+    if logged is None:
+        logged = st.session_state["cues_logged"] = set()
     if cue_id not in logged:
         session_id = tester_session(tester)
 
@@ -393,12 +395,12 @@ def _side_key(ctrl: PlayController) -> tuple[str, bool, bool]:
     return ctrl.game_id, ctrl.is_over, _brown_forced(ctrl)
 
 
-def _needs_whole_page(tester: services.Tester) -> bool:
+def _needs_whole_page(tester: services.Tester, paused: bool) -> bool:
     """In the board's own run: whether the page around the board must change (no game of
-    this tester's in this session: a fault, another tab's move; a dialog; or what the
-    column beside the board shows of the game)."""
+    this tester's in this session: a fault, another tab's move; a dialog (``paused``); or
+    what the column beside the board shows of the game)."""
     ctrl: PlayController | None = st.session_state.get("ctrl")
-    return (ctrl is None or ctrl.participant_id != tester.code or _paused()
+    return (ctrl is None or ctrl.participant_id != tester.code or paused
             or st.session_state.get(SIDE_SHOWN) != _side_key(ctrl))
 
 
@@ -407,18 +409,21 @@ def _board() -> None:
     """The board (and the computer's clock while it thinks), drawn from the game in the
     session: a full run of the page draws it, and a roll or click reruns it alone."""
     tester = current_tester()
-    if fragment_run() and _needs_whole_page(tester):
+    # Read once: every Streamlit session-state lookup costs (a lock, and a KeyError
+    # raised inside for each key that is absent).
+    paused = _paused()
+    if fragment_run() and _needs_whole_page(tester, paused):
         whole_page()
     ctrl = _controller(tester)
     if ctrl is None:  # only in a full run (a fragment run has asked for the page above)
         return
     text, tone, sound = _render_message(tester, ctrl)
+    message_ms = _message_ms(tester, ctrl)
     state = ctrl.state
     seats = ["human" if k == "human" else "computer" for k in ctrl.seats]
     names = seat_names(ctrl.seats)
     dice, dice_seat = _shown_dice(tester, ctrl)
     thinking = ctrl.computer_to_act and st.session_state.get("ai_due") is not None
-    paused = _paused()
     phase = state.phase if state.phase in ("roll", "place", "over") else "roll"
     brown = ctrl.brown_choice()
     view = board_view(
@@ -436,7 +441,7 @@ def _board() -> None:
         turn_text=_turn_text(ctrl, names),
         message=text,
         tone=tone if tone in ("info", "good", "bad", "warn", "celebrate") else "info",
-        message_ms=_message_ms(tester, ctrl),
+        message_ms=message_ms,
         sound=sound,
         nonce=str(st.session_state.get("cue_id", 0)),
         muted=bool(st.session_state.get("muted", False)),
