@@ -102,24 +102,43 @@ def _after_action(ctrl: PlayController, cues: list[Cue], *, after_tester: bool =
     of a commit of its own when the board is drawn); the message is queued only once
     that is stored, so a refused commit shows nothing of it and the game goes back.
     """
-    tester = current_tester()
     with ctrl.one_transaction():
-        if ctrl.computer_to_act:
-            think = _think_ms(tester)
-            if think == 0:
-                cues = cues + ctrl.play_computers()
-            else:
-                wait_ms = think / 2 if after_tester else think
-                st.session_state["ai_due"] = time.monotonic() + wait_ms / 1000
-        chosen = cue_to_show(cues)
-        if chosen is None:
-            return
-        cue_id = st.session_state.get("cue_id", 0) + 1
-        logged = _log_message(tester, ctrl, chosen, cue_id, log=ctrl.sink.log)
-    _show(chosen, cue_id)
-    if logged is not None:
+        reply = _reply(ctrl, cues, after_tester=after_tester)
+    _queue(ctrl, reply)
+
+
+# A message whose event is stored (in the transaction of what it answers): its cue, its
+# number and its catalog key (None: a cue without a message), to queue once committed.
+Reply = tuple[Cue, int, str | None] | None
+
+
+def _reply(ctrl: PlayController, cues: list[Cue], *, after_tester: bool = True) -> Reply:
+    """Inside a transaction of ``ctrl``'s: the computers' instant turn and the event of
+    the message to show after it (see :func:`_after_action`)."""
+    tester = current_tester()
+    if ctrl.computer_to_act:
+        think = _think_ms(tester)
+        if think == 0:
+            cues = cues + ctrl.play_computers()
+        else:
+            wait_ms = think / 2 if after_tester else think
+            st.session_state["ai_due"] = time.monotonic() + wait_ms / 1000
+    chosen = cue_to_show(cues)
+    if chosen is None:
+        return None
+    cue_id = st.session_state.get("cue_id", 0) + 1
+    return chosen, cue_id, _log_message(tester, ctrl, chosen, cue_id, log=ctrl.sink.log)
+
+
+def _queue(ctrl: PlayController, reply: Reply) -> None:
+    """Once the reply's transaction is committed: show its message (logged already)."""
+    if reply is None:
+        return
+    cue, cue_id, key = reply
+    _show(cue, cue_id)
+    if key is not None:
         st.session_state.setdefault("cues_logged", set()).add(cue_id)
-        _log_message_exposure(tester, ctrl, logged)
+        _log_message_exposure(current_tester(), ctrl, key)
 
 
 def _show(cue: Cue, cue_id: int | None = None) -> None:
@@ -149,10 +168,19 @@ def _tester_input(act: Callable[[PlayController], T]) -> tuple[PlayController, T
 
 @guarded
 def _on_roll(event: RollEvent) -> None:
-    done = _tester_input(lambda ctrl: ctrl.roll(client_event_id=event.nonce))
+    done = _tester_input(lambda ctrl: _rolled(ctrl, event.nonce))
     if done is not None:
-        ctrl, cue = done
-        _after_action(ctrl, [cue])
+        ctrl, reply = done
+        _queue(ctrl, reply)
+
+
+def _rolled(ctrl: PlayController, nonce: str) -> Reply:
+    """The tester's roll, the computers' turn it may pass to and the message after it: one
+    transaction (a roll has nothing to log when refused by another tab: the controller
+    is dropped and reloaded, as after the roll's own commit). A click keeps its own: a
+    click refused so is logged as stale after its commit."""
+    with ctrl.one_transaction():
+        return _reply(ctrl, [ctrl.roll(client_event_id=nonce)])
 
 
 @guarded
