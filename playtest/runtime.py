@@ -17,7 +17,6 @@ import os
 import threading
 from pathlib import Path
 
-import streamlit as st
 from sqlalchemy.engine import Engine, make_url
 
 from playtest.messages import MessageCatalog, load_catalog
@@ -71,8 +70,10 @@ def event_logger() -> EventLogger:
     return _event_logger(database_url())
 
 
-@st.cache_resource(show_spinner=False)
 def catalog() -> MessageCatalog:
+    """The packaged message catalog: parsed once per process by :func:`load_catalog`
+    (no ``st.cache_resource``, whose hashing and replay cost more than the catalog's
+    own cache on each of a click's calls)."""
     return load_catalog()
 
 

@@ -579,12 +579,18 @@ class VapooshState(StateLog):
         return 0
 
     def board_rows(self) -> list[str]:
-        """12 strings, row 1 first: ``.`` empty, ``1``..``4`` seats, ``B`` brown."""
-        chars = ".1234B"
-        return [
-            "".join(chars[self._owner_at(index(c, r))] for c in range(1, SIZE + 1))
-            for r in range(1, SIZE + 1)
-        ]
+        """12 strings, row 1 first: ``.`` empty, ``1``..``4`` seats, ``B`` brown.
+
+        The play screen draws it on every click: the set bits of each mask are visited
+        (a few dozen), not the 144 tiles, with :meth:`_owner_at`'s precedence (brown over
+        a seat, a lower seat over a higher one).
+        """
+        cells = ["."] * (SIZE * SIZE)
+        for s in range(len(self._masks) - 1, -1, -1):
+            _mark(cells, self._masks[s], "1234"[s])
+        _mark(cells, self._brown, "B")
+        joined = "".join(cells)
+        return [joined[i:i + SIZE] for i in range(0, SIZE * SIZE, SIZE)]
 
     # ----- the app's face (engine.core.PlayableState), in engine/vapoosh/clicks.py ---
 
@@ -980,3 +986,10 @@ class VapooshState(StateLog):
             f"{name} is taken and {other} is empty: the counter must go on the empty tile",
         )
 
+
+def _mark(cells: list[str], mask: int, char: str) -> None:
+    """Write ``char`` into ``cells`` at every set bit of ``mask``."""
+    while mask:
+        low = mask & -mask
+        cells[low.bit_length() - 1] = char
+        mask ^= low

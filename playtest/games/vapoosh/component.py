@@ -153,9 +153,9 @@ def parse_roll(payload: Any) -> RollEvent:
 
 def _gate(key: str) -> EventGate:
     name = f"_vapoosh_board_gate_{key}"
-    if name not in st.session_state:
-        st.session_state[name] = EventGate()
-    gate: EventGate = st.session_state[name]
+    gate: EventGate | None = st.session_state.get(name)  # one lookup on every rerun
+    if gate is None:
+        gate = st.session_state[name] = EventGate()
     return gate
 
 

@@ -219,6 +219,12 @@ class PlayController:
         finally:
             self._in_batch = False
 
+    def one_transaction(self) -> contextlib.AbstractContextManager[None]:
+        """Everything stored through this game inside (its inputs, the sink's ``log``) in
+        one transaction, as one input's writes are (see ``_one_transaction``): the play
+        screen stores the computers' instant turn and the message shown after it so."""
+        return self._one_transaction()
+
     def _behind(self) -> bool:
         """True when the stored record has moved past this controller (another tab)."""
         stored = getattr(self.sink, "stored_actions", None)  # sinks without a store: never

@@ -96,7 +96,25 @@ def _after_action(ctrl: PlayController, cues: list[Cue], *, after_tester: bool =
     With a think time, the computer's turn is two steps the tester sees: its roll (after
     half a think time, so the tester's own message is read first), then, a whole think
     time later, its placement. Its dice are on screen while it "thinks".
+
+    The computers' instant turn and the ``message`` event of the message shown after it
+    are stored in one transaction (the event rides with their moves, or alone, instead
+    of a commit of its own when the board is drawn); the message is queued only once
+    that is stored, so a refused commit shows nothing of it and the game goes back.
     """
+    with ctrl.one_transaction():
+        reply = _reply(ctrl, cues, after_tester=after_tester)
+    _queue(ctrl, reply)
+
+
+# A message whose event is stored (in the transaction of what it answers): its cue, its
+# number and its catalog key (None: a cue without a message), to queue once committed.
+Reply = tuple[Cue, int, str | None] | None
+
+
+def _reply(ctrl: PlayController, cues: list[Cue], *, after_tester: bool = True) -> Reply:
+    """Inside a transaction of ``ctrl``'s: the computers' instant turn and the event of
+    the message to show after it (see :func:`_after_action`)."""
     tester = current_tester()
     if ctrl.computer_to_act:
         think = _think_ms(tester)
@@ -106,14 +124,29 @@ def _after_action(ctrl: PlayController, cues: list[Cue], *, after_tester: bool =
             wait_ms = think / 2 if after_tester else think
             st.session_state["ai_due"] = time.monotonic() + wait_ms / 1000
     chosen = cue_to_show(cues)
-    if chosen is not None:
-        _show(chosen)
+    if chosen is None:
+        return None
+    cue_id = st.session_state.get("cue_id", 0) + 1
+    return chosen, cue_id, _log_message(tester, ctrl, chosen, cue_id, log=ctrl.sink.log)
 
 
-def _show(cue: Cue) -> None:
-    """Queue a message (and its sound) for the next drawing of the board."""
+def _queue(ctrl: PlayController, reply: Reply) -> None:
+    """Once the reply's transaction is committed: show its message (logged already)."""
+    if reply is None:
+        return
+    cue, cue_id, key = reply
+    _show(cue, cue_id)
+    if key is not None:
+        st.session_state.setdefault("cues_logged", set()).add(cue_id)
+        _log_message_exposure(current_tester(), ctrl, key)
+
+
+def _show(cue: Cue, cue_id: int | None = None) -> None:
+    """Queue a message (and its sound) for the next drawing of the board (``cue_id``:
+    its number, when its event was stored under it already; else the next one)."""
     st.session_state["cue"] = cue
-    st.session_state["cue_id"] = st.session_state.get("cue_id", 0) + 1
+    st.session_state["cue_id"] = (st.session_state.get("cue_id", 0) + 1 if cue_id is None
+                                  else cue_id)
     st.session_state.pop(RESTORED_MESSAGE, None)
 
 
@@ -135,10 +168,19 @@ def _tester_input(act: Callable[[PlayController], T]) -> tuple[PlayController, T
 
 @guarded
 def _on_roll(event: RollEvent) -> None:
-    done = _tester_input(lambda ctrl: ctrl.roll(client_event_id=event.nonce))
+    done = _tester_input(lambda ctrl: _rolled(ctrl, event.nonce))
     if done is not None:
-        ctrl, cue = done
-        _after_action(ctrl, [cue])
+        ctrl, reply = done
+        _queue(ctrl, reply)
+
+
+def _rolled(ctrl: PlayController, nonce: str) -> Reply:
+    """The tester's roll, the computers' turn it may pass to and the message after it: one
+    transaction (a roll has nothing to log when refused by another tab: the controller
+    is dropped and reloaded, as after the roll's own commit). A click keeps its own: a
+    click refused so is logged as stale after its commit."""
+    with ctrl.one_transaction():
+        return _reply(ctrl, [ctrl.roll(client_event_id=nonce)])
 
 
 @guarded
@@ -174,40 +216,67 @@ def _message_ms(tester: services.Tester, ctrl: PlayController) -> int | None:
     return speed(st.session_state.get("speed", tester.effective.speed)).message_ms
 
 
+def _message_of(tester: services.Tester, cue: Cue) -> tuple[str, str, str, str, str | None]:
+    """The catalog key, variant, text, tone and sound of a cue (with a key) for this tester."""
+    key = cue.key
+    assert key is not None
+    if not tester.effective.show_computer_dice:
+        key = _DICE_HIDDEN_KEYS.get(key, key)
+    variant = tester.effective.message_variants.get(key, "default")
+    try:
+        message = runtime.catalog().render(key, variant, voice=cue.voice, **cue.values)
+        return key, variant, message.text, message.tone, message.sound
+    except MessageError:
+        return key, "fallback", cue.fallback_text, "warn", "wrong"
+
+
+def _log_message(tester: services.Tester, ctrl: PlayController, cue: Cue, cue_id: int, *,
+                 log: Callable[[str, dict[str, Any], str | None], None]) -> str | None:
+    """Log the ``message`` event of cue number ``cue_id`` through ``log`` (the game's
+    sink's); returns its catalog key (None: a cue without a message)."""
+    if cue.key is None:
+        return None
+    key, variant, text, _tone, _sound = _message_of(tester, cue)
+    session_id = tester_session(tester)
+    props: dict[str, Any] = {"key": key, "variant": variant, "text": text,
+                             "ms_visible": _message_ms(tester, ctrl)}
+    log("message", props, f"{session_id}:message:{cue_id}")
+    return key
+
+
+def _log_message_exposure(tester: services.Tester, ctrl: PlayController, key: str) -> None:
+    experiment = tester.effective.varied.get(f"message:{key}")
+    if experiment:
+        repo.log_exposure(runtime.database(), tester.code, experiment,
+                          tester.effective.variants[experiment],
+                          {"message": key, "game_id": ctrl.game_id})
+
+
 def _render_message(tester: services.Tester, ctrl: PlayController) -> tuple[str, str, str | None]:
-    """The text, tone and sound of the current cue; logs it (and an exposure) once."""
+    """The text, tone and sound of the current cue; logs it (and an exposure) once, if
+    the input that queued it did not (a refused input's cue, a cue set by a test)."""
     cue: Cue | None = st.session_state.get("cue")
     if cue is None or cue.key is None:
         restored = st.session_state.get(RESTORED_MESSAGE)
         if isinstance(restored, tuple) and restored[0] == ctrl.game_id:
             return restored[1], restored[2], None
         return "", "info", None
-    key = cue.key
-    if not tester.effective.show_computer_dice:
-        key = _DICE_HIDDEN_KEYS.get(key, key)
-    variant = tester.effective.message_variants.get(key, "default")
-    try:
-        message = runtime.catalog().render(key, variant, voice=cue.voice, **cue.values)
-        text, tone, sound = message.text, message.tone, message.sound
-    except MessageError:
-        text, tone, sound = cue.fallback_text, "warn", "wrong"
-        variant = "fallback"
+    _key, _variant, text, tone, sound = _message_of(tester, cue)
     cue_id = st.session_state.get("cue_id", 0)
-    logged: set[int] = st.session_state.setdefault("cues_logged", set())
+    logged: set[int] | None = st.session_state.get("cues_logged")
+    if logged is None:
+        logged = st.session_state["cues_logged"] = set()
     if cue_id not in logged:
-        logged.add(cue_id)
         session_id = tester_session(tester)
-        props: dict[str, Any] = {"key": key, "variant": variant, "text": text,
-                                 "ms_visible": _message_ms(tester, ctrl)}
-        runtime.event_logger().log(
-            session_id, tester.code, "message", props,
-            client_event_id=f"{session_id}:message:{cue_id}", game_id=ctrl.game_id,
-        )
-        experiment = tester.effective.varied.get(f"message:{key}")
-        if experiment:
-            repo.log_exposure(runtime.database(), tester.code, experiment,
-                              tester.effective.variants[experiment],
-                              {"message": key, "game_id": ctrl.game_id})
+
+        def log(type_: str, props: dict[str, Any], client_event_id: str | None) -> None:
+            runtime.event_logger().log(session_id, tester.code, type_, props,
+                                       client_event_id=client_event_id, game_id=ctrl.game_id)
+
+        key = _log_message(tester, ctrl, cue, cue_id, log=log)
+        logged.add(cue_id)
+        if key is not None:
+            _log_message_exposure(tester, ctrl, key)
     return text, tone, sound
 
 
@@ -354,12 +423,12 @@ def _side_key(ctrl: PlayController) -> tuple[str, bool, bool]:
     return ctrl.game_id, ctrl.is_over, _brown_forced(ctrl)
 
 
-def _needs_whole_page(tester: services.Tester) -> bool:
+def _needs_whole_page(tester: services.Tester, paused: bool) -> bool:
     """In the board's own run: whether the page around the board must change (no game of
-    this tester's in this session: a fault, another tab's move; a dialog; or what the
-    column beside the board shows of the game)."""
+    this tester's in this session: a fault, another tab's move; a dialog (``paused``); or
+    what the column beside the board shows of the game)."""
     ctrl: PlayController | None = st.session_state.get("ctrl")
-    return (ctrl is None or ctrl.participant_id != tester.code or _paused()
+    return (ctrl is None or ctrl.participant_id != tester.code or paused
             or st.session_state.get(SIDE_SHOWN) != _side_key(ctrl))
 
 
@@ -368,18 +437,21 @@ def _board() -> None:
     """The board (and the computer's clock while it thinks), drawn from the game in the
     session: a full run of the page draws it, and a roll or click reruns it alone."""
     tester = current_tester()
-    if fragment_run() and _needs_whole_page(tester):
+    # Read once: every Streamlit session-state lookup costs (a lock, and a KeyError
+    # raised inside for each key that is absent).
+    paused = _paused()
+    if fragment_run() and _needs_whole_page(tester, paused):
         whole_page()
     ctrl = _controller(tester)
     if ctrl is None:  # only in a full run (a fragment run has asked for the page above)
         return
     text, tone, sound = _render_message(tester, ctrl)
+    message_ms = _message_ms(tester, ctrl)
     state = ctrl.state
     seats = ["human" if k == "human" else "computer" for k in ctrl.seats]
     names = seat_names(ctrl.seats)
     dice, dice_seat = _shown_dice(tester, ctrl)
     thinking = ctrl.computer_to_act and st.session_state.get("ai_due") is not None
-    paused = _paused()
     phase = state.phase if state.phase in ("roll", "place", "over") else "roll"
     brown = ctrl.brown_choice()
     view = board_view(
@@ -397,7 +469,7 @@ def _board() -> None:
         turn_text=_turn_text(ctrl, names),
         message=text,
         tone=tone if tone in ("info", "good", "bad", "warn", "celebrate") else "info",
-        message_ms=_message_ms(tester, ctrl),
+        message_ms=message_ms,
         sound=sound,
         nonce=str(st.session_state.get("cue_id", 0)),
         muted=bool(st.session_state.get("muted", False)),

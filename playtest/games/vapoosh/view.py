@@ -160,14 +160,30 @@ class BoardView:
         glow and labels only where they differ from an empty, unmarked tile (the
         browser rebuilds "column c, row r, n, empty" itself), highlighted tile indexes.
         """
+        # One pass over the tiles (the play screen sends this on every click). Tiles are
+        # made by `_tile` only, whose label is the default one exactly when the tile is
+        # empty, unmarked and not lit: only those others are compared.
         chars = ".1234B"
+        owners: list[str] = []
+        glow: dict[str, str] = {}
+        hl: list[int] = []
+        labels: dict[str, str] = {}
+        for t in self.tiles:
+            owners.append(chars[t.owner])
+            if not (t.owner or t.glow or t.highlighted):
+                continue
+            index = str(t.index)
+            if t.glow:
+                glow[index] = t.glow
+            if t.highlighted:
+                hl.append(t.index)
+            if t.label != default_label(t.c, t.r):
+                labels[index] = t.label
         return {
-            "owners": "".join(chars[t.owner] for t in self.tiles),
-            "glow": {str(t.index): t.glow for t in self.tiles if t.glow},
-            "hl": [t.index for t in self.tiles if t.highlighted],
-            "labels": {
-                str(t.index): t.label for t in self.tiles if t.label != default_label(t.c, t.r)
-            },
+            "owners": "".join(owners),
+            "glow": glow,
+            "hl": hl,
+            "labels": labels,
             "dice": list(self.dice) if self.dice else None,
             "dice_seat": self.dice_seat,
             "dice_by": (
@@ -215,17 +231,31 @@ def _check_tile(tile: tuple[int, int]) -> tuple[int, int]:
 
 def _parse_rows(rows: Iterable[str]) -> list[int]:
     rows = list(rows)
+    if (len(rows) == SIZE and all(isinstance(row, str) and len(row) == SIZE for row in rows)):
+        owners = _owners_of("".join(rows))
+        if owners is not None:
+            return list(owners)
     if len(rows) != SIZE:
         raise BoardViewError(f"the board needs 12 row strings, got {len(rows)}")
-    owners: list[int] = []
+    owners_list: list[int] = []
     for r, row in enumerate(rows, start=1):
         if not isinstance(row, str) or len(row) != SIZE:
             raise BoardViewError(f"row {r} must be a string of 12 characters, got {row!r}")
         for c, ch in enumerate(row, start=1):
             if ch not in _OWNER_CHARS:
                 raise BoardViewError(f"row {r}, column {c}: {ch!r} is not one of . 1 2 3 4 B")
-            owners.append(_OWNER_CHARS[ch])
-    return owners
+            owners_list.append(_OWNER_CHARS[ch])
+    return owners_list
+
+
+@functools.lru_cache(maxsize=1024)
+def _owners_of(board: str) -> tuple[int, ...] | None:
+    """The owners of the 144 characters of a board's rows (None: a character that is
+    not one of ``.1234B``, for :func:`_parse_rows` to name). Kept: a roll draws the
+    board of the click before it again."""
+    if not _OWNER_CHARS.keys() >= set(board):
+        return None
+    return tuple(_OWNER_CHARS[ch] for ch in board)
 
 
 def _seat_name(seat: int, seats: tuple[str, ...], names: tuple[str, ...] = ()) -> str:
@@ -305,7 +335,7 @@ def board_view(
     seats_t = tuple(str(s) for s in seats)
     if not 1 <= len(seats_t) <= 4 or any(s not in ("human", "computer") for s in seats_t):
         raise BoardViewError(f"seats must be 1-4 of 'human'/'computer', got {seats_t!r}")
-    for o in owners:
+    for o in sorted(set(owners)):
         if 1 <= o <= 4 and o > len(seats_t):
             raise BoardViewError(
                 f"the board holds seat {o}'s counter but there are {len(seats_t)} seats"
@@ -329,11 +359,15 @@ def board_view(
             raise BoardViewError(f"glow kind must be one of {GLOW_KINDS}, got {kind!r}")
         glow_map[tile_index(*_check_tile(tile))] = kind
 
-    tiles: list[TileView] = []
-    for i, owner in enumerate(owners):
-        is_option = (i % SIZE + 1, i // SIZE + 1) in option_set
-        tiles.append(_tile(i, owner, glow_map.get(i, ""), is_option, highlight and is_option,
-                           seats_t, names_t))
+    # Most tiles are plain (no glow, not an option): taken from a table of the 6 looks
+    # of each tile for these seats and names; the few others are made one by one.
+    plain = _plain_tiles(seats_t, names_t)
+    tiles = [plain[owner][i] for i, owner in enumerate(owners)]
+    option_indexes = {(r - 1) * SIZE + (c - 1) for c, r in option_set}
+    for i in option_indexes | glow_map.keys():
+        is_option = i in option_indexes
+        tiles[i] = _tile(i, owners[i], glow_map.get(i, ""), is_option, highlight and is_option,
+                         seats_t, names_t)
 
     # Input is taken only from a human seat in a live game: while the computer moves
     # (or the app says it is busy) the board ignores clicks, and so does render_board.
@@ -346,7 +380,7 @@ def board_view(
         else:
             who = _seat_name(to_move, seats_t, names_t)
             turn_text = "Your turn" if who == "you" else f"{who[0].upper()}{who[1:]}'s turn"
-    view = BoardView(
+    return BoardView(
         tiles=tuple(tiles),
         dice=dice_t,
         dice_seat=dice_seat,
@@ -369,8 +403,8 @@ def board_view(
         names=names_t,
         zoom=zoom,
         brown_tiles=tuple(dict.fromkeys(_check_tile(t) for t in brown_tiles)),
+        token=_token(owners, dice_t, option_set, to_move, phase, turn, interactive, highlight),
     )
-    return _with_token(view)
 
 
 @functools.lru_cache(maxsize=16384)
@@ -389,23 +423,22 @@ def _tile(i: int, owner: int, g: str, is_option: bool, lit: bool, seats_t: tuple
                     ", ".join(words))
 
 
-def _with_token(view: BoardView) -> BoardView:
+@functools.lru_cache(maxsize=64)
+def _plain_tiles(seats_t: tuple[str, ...],
+                 names_t: tuple[str, ...]) -> tuple[tuple[TileView, ...], ...]:
+    """Every tile without glow or option, for each owner (0 empty .. 5 brown): the
+    same objects :func:`_tile` makes."""
+    return tuple(tuple(_tile(i, owner, "", False, False, seats_t, names_t)
+                       for i in range(TILE_COUNT)) for owner in range(BROWN + 1))
+
+
+def _token(owners: list[int], dice: tuple[int, int, int, int] | None,
+           options: tuple[tuple[int, int], ...], to_move: int | None, phase: str, turn: int,
+           interactive: bool, highlight: bool) -> str:
     # Only what decides whether a click still means the same thing: not the message,
     # sound or mute state, so a new message does not turn a fast second click stale.
-    basis = json.dumps(
-        [
-            [t.owner for t in view.tiles],
-            view.dice,
-            view.options,
-            view.to_move,
-            view.phase,
-            view.turn,
-            view.interactive,
-            view.highlight,
-        ]
-    )
-    token = hashlib.blake2b(basis.encode(), digest_size=8).hexdigest()
-    return BoardView(**{**view.__dict__, "token": token})
+    basis = json.dumps([owners, dice, options, to_move, phase, turn, interactive, highlight])
+    return hashlib.blake2b(basis.encode(), digest_size=8).hexdigest()
 
 
 def glow_from_events(
