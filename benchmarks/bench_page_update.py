@@ -14,8 +14,9 @@ new state and no earlier result is shown:
 - ``head``: the records read fresh and the state (``page_results.load_head``);
 - ``load``: the study's snapshot read and the changed testers re-read and re-derived
   (``study_snapshot.load_prepared`` and the free-text annotation);
-- each page's computation on that bundle (``page_results.PAGES``; ``report`` alone,
-  without reusing the confusion and experiments pages' results);
+- each page's computation on that bundle (``page_results.PAGES``), each on its own:
+  nothing another page computed is remembered (``report`` computes its confusion
+  points and experiments itself, as the plan page's first render does);
 
 and prints the CPU seconds of this thread per step (the database server's CPU is not in
 them; the snapshot's write is not timed: a page does it in the background). A page's
@@ -69,8 +70,23 @@ def measure_once(engine: Any, study_id: str, changed: int,
 
     loaded = timed("load", load)
     for page, compute in page_results.PAGES.items():
-        timed(page, lambda compute=compute: compute(loaded.bundle))
+        # each page on its own, as its first render computes it: nothing another page
+        # computed (e.g. the confusion points the plan reuses) is remembered
+        bundle = _unremembered(loaded.bundle)
+        timed(page, lambda compute=compute, bundle=bundle: compute(bundle))
     return steps
+
+
+def _unremembered(bundle: Any) -> Any:
+    """The same study with its prepared tables only (no results remembered on it)."""
+    from dataclasses import replace
+
+    from analytics import derive
+
+    data = replace(bundle.data, study=dict(bundle.data.study))  # a new, empty memo
+    derive.adopt_prepared(data, {key: bundle.data._derived[key]
+                                 for key in derive.prepared_keys(bundle.data)})
+    return replace(bundle, data=data)
 
 
 def main(argv: list[str] | None = None) -> int:
