@@ -647,6 +647,14 @@ def splice_prepared(
             result[key] = kept.reset_index(drop=True)
             continue
         new = new.copy()
+        for column in new.columns:
+            # Text read back from a snapshot is an Arrow string column, text just
+            # derived from the database an object column: the few fresh rows take the
+            # base's type (as a snapshot round trip would give them), or the concat
+            # below would turn the base's whole column into Python objects.
+            if column in old.columns and isinstance(old[column].dtype, pd.StringDtype) \
+                    and new[column].dtype == object:
+                new[column] = new[column].astype(old[column].dtype)
         for column in _RUNNING_IDS:
             if column in new.columns:
                 new[column] = new[column].astype("int64") + shift[column]

@@ -96,7 +96,10 @@ def expectation_vs_experience(responses: pd.DataFrame, scores: pd.DataFrame | No
     (``scores``, one row per instrument × scale, questions named by the instrument).
     """
     require_columns(responses, RESPONSE_COLUMNS, "responses")
-    table = responses.assign(number=_numeric(responses["value"]))
+    # Only the pairs' items are read: the other answers need not be made numbers.
+    paired = {item for pair in pairs for item in (pair.pre_item, pair.post_item)}
+    table = responses[responses["item"].isin(list(paired)).to_numpy(dtype=bool)]
+    table = table.assign(number=_numeric(table["value"]))
     rows: list[dict[str, object]] = []
     for pair in pairs:
         pre = table[(table["item"] == pair.pre_item) & (table["phase"] == "pre")]
@@ -108,8 +111,8 @@ def expectation_vs_experience(responses: pd.DataFrame, scores: pd.DataFrame | No
                          "post_question": pair.post_item, **result})
     if scores is not None:
         require_columns(scores, SCORE_COLUMNS, "scores")
+        values = scores.assign(value=pd.to_numeric(scores["value"], errors="coerce"))
         for record in pre_post(scores).to_dict("records"):
-            values = scores.assign(value=pd.to_numeric(scores["value"], errors="coerce"))
             mine = values[(values["instrument"] == record["instrument"])
                           & (values["scale"] == record["scale"])]
             result = paired_change(

@@ -24,7 +24,9 @@ designer page on each database measures
   from the study's data, N testers' answers are touched, then its first and cached
   render are timed again; a big study's page shows its latest kept results, labelled as
   of when, while the current ones are computed in the background, and the seconds until
-  they are kept are printed too; ``playtest report`` is timed after new data as well;
+  they are kept are printed too (with ``--no-earlier`` the page computes its current
+  result at once instead, so its first render is the whole recomputation); ``playtest
+  report`` is timed after new data as well;
 
 (each page's line also gives the first render's CPU seconds in this process, which hold
 better than wall seconds when other work shares the cores; a PostgreSQL server's own CPU
@@ -443,6 +445,10 @@ def main(argv: list[str] | None = None) -> int:
                              "touch this many testers' answers and time it again (new data: "
                              "the snapshot's refresh path, nothing kept yet for the new "
                              "state), and `playtest report` too (default 100; 0: skip)")
+    parser.add_argument("--no-earlier", action="store_true",
+                        help="after new data, compute each page at once instead of showing "
+                             "its earlier result while updating: the 'changed' rows' first "
+                             "render is then the whole recomputation a page needs")
     parser.add_argument("--breakdown", action="store_true",
                         help="also time the loading steps and analytics calls one by one")
     args = parser.parse_args(argv)
@@ -454,6 +460,10 @@ def main(argv: list[str] | None = None) -> int:
                    "--testers must be ≥ 1")
         print(f"error: {problem}", file=sys.stderr)
         return 2
+    if args.no_earlier:
+        from playtest import page_results
+
+        page_results.BACKGROUND_FROM_TESTERS = sys.maxsize
     results: list[Measured] = []
     server = None
     with tempfile.TemporaryDirectory() as folder:

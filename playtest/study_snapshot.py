@@ -206,6 +206,7 @@ class _PendingRead:
     def __init__(self, folder: Path, pool: ThreadPoolExecutor) -> None:
         generation = (folder / "CURRENT").read_text(encoding="utf-8").strip()
         where = folder / generation
+        self.stamp = _generation_stamp(folder, generation)
         meta = json.loads((where / "meta.json").read_text(encoding="utf-8"))
         if meta.get("format") != SNAPSHOT_FORMAT or meta.get("code") != code_signature():
             raise ValueError("snapshot written by other code")
@@ -234,6 +235,91 @@ class _PendingRead:
 
 _READ_ERRORS = (OSError, ValueError, KeyError, TypeError, pa.ArrowException)
 
+# ------------------------------------------------------------------ the copy in memory
+#
+# Reading a big study's snapshot costs about 1 s of CPU (10,000 testers: Parquet and the
+# JSON columns), on every load after new data. So this process keeps the snapshot it
+# last read or wrote per study folder, with the stamp of the generation it is a copy of
+# (:func:`_generation_stamp`: the generation's name and its meta file's size and change
+# time). The next load uses it instead of the files exactly when ``CURRENT`` still names
+# that generation and its meta file is unchanged, i.e. when reading would give the same
+# tables; otherwise (another process wrote a newer snapshot, a broken or foreign file,
+# ``discard``) it reads the files as before. Like the files, its marks say which testers'
+# data it holds, so only testers changed since are re-derived. Its frames are shared with
+# the bundles made from it, which are never changed (analytics only reads).
+
+_IN_MEMORY: dict[Path, tuple[tuple[str, int, int], _Snapshot]] = {}
+_MEMORY_LOCK = threading.Lock()
+#: Writing a big study's snapshot costs about 1.5 s of CPU (10,000 testers) in a
+#: background thread. While testers play, a page refreshes often: within this many
+#: seconds of this process's last write, a background refresh from the copy in memory
+#: is kept in memory only (other processes and restarts refresh from the files, which
+#: are at most this old, re-deriving the testers changed since).
+REWRITE_AFTER_S = 30.0
+_LAST_WRITE: dict[Path, float] = {}
+
+
+def _written_lately(folder: Path) -> bool:
+    with _MEMORY_LOCK:
+        last = _LAST_WRITE.get(folder)
+    return last is not None and time.monotonic() - last < REWRITE_AFTER_S
+
+
+def _generation_stamp(folder: Path, generation: str) -> tuple[str, int, int]:
+    """A generation's name with its meta file's size and change time (OSError: none)."""
+    meta = (folder / generation / "meta.json").stat()
+    return generation, meta.st_size, meta.st_mtime_ns
+
+
+def _remember(folder: Path, stamp: tuple[str, int, int], snapshot: _Snapshot) -> None:
+    with _MEMORY_LOCK:
+        _IN_MEMORY[folder] = (stamp, snapshot)
+
+
+def _held(folder: Path | None) -> _Snapshot | None:
+    """This process's copy of the folder's current snapshot, if it is still current
+    (it may be newer than the files: see :data:`REWRITE_AFTER_S`)."""
+    held = _held_entry(folder)
+    return None if held is None else held[1]
+
+
+def _held_entry(folder: Path | None) -> tuple[tuple[str, int, int], _Snapshot] | None:
+    if folder is None:
+        return None
+    with _MEMORY_LOCK:
+        entry = _IN_MEMORY.get(folder)
+    if entry is None:
+        return None
+    stamp, snapshot = entry
+    try:
+        current = (folder / "CURRENT").read_text(encoding="utf-8").strip()
+        if current != stamp[0] or _generation_stamp(folder, current) != stamp:
+            return None
+    except OSError:
+        return None
+    return stamp, snapshot
+
+
+class _Held:
+    """:func:`_held`'s snapshot in the shape of a :class:`_PendingRead` (``stamp``: of
+    the files it started from)."""
+
+    def __init__(self, stamp: tuple[str, int, int], snapshot: _Snapshot) -> None:
+        self.stamp = stamp
+        self.marks = snapshot.marks
+        self.snapshot = snapshot
+
+    def result(self) -> _Snapshot:
+        return self.snapshot
+
+
+def forget(folder: Path | None = None) -> None:
+    """Drop this process's copies of snapshots (under ``folder``, or all)."""
+    with _MEMORY_LOCK:
+        for kept in list(_IN_MEMORY):
+            if folder is None or kept == folder or folder in kept.parents:
+                del _IN_MEMORY[kept]
+
 
 def _start_read(folder: Path | None, pool: ThreadPoolExecutor) -> _PendingRead | None:
     """Start reading the current snapshot in ``folder`` (None: there is none usable)."""
@@ -251,9 +337,12 @@ _WRITE_LOCK = threading.Lock()  # one writer at a time in this process
 
 def _save(folder: Path | None, snapshot: _Snapshot, save: bool | str) -> bool:
     """Write now (``save=True``), in a background thread (``"background"``: the page
-    need not wait for it) or not at all. Returns whether a write was done or started."""
+    need not wait for it) or not at all. Returns whether a write was done or started.
+    Once written, ``snapshot`` is this process's copy of it (:func:`_held`)."""
     if folder is None or not save:
         return False
+    with _MEMORY_LOCK:
+        _LAST_WRITE[folder] = time.monotonic()
     if save == "background":
         # The writer gets its own copies: pandas frames are not safe to read from two
         # threads at once (reading may consolidate their blocks in place), and the pages
@@ -263,12 +352,12 @@ def _save(folder: Path | None, snapshot: _Snapshot, save: bool | str) -> bool:
             tables={key: table.copy() for key, table in snapshot.tables.items()},
             responses=snapshot.responses.copy(), scores=snapshot.scores.copy(),
             quiz=snapshot.quiz.copy())
-        writer = threading.Thread(target=_write, args=(folder, private), daemon=True,
-                                  name="study-snapshot-writer")
+        writer = threading.Thread(target=_write, args=(folder, private, snapshot),
+                                  daemon=True, name="study-snapshot-writer")
         _WRITERS.append(writer)
         writer.start()
         return True
-    return _write(folder, snapshot)
+    return _write(folder, snapshot, snapshot)
 
 
 _WRITERS: list[threading.Thread] = []
@@ -280,9 +369,11 @@ def wait_for_writes() -> None:
         _WRITERS.pop().join()
 
 
-def _write(folder: Path, snapshot: _Snapshot) -> bool:
+def _write(folder: Path, snapshot: _Snapshot, held: _Snapshot) -> bool:
+    """Write ``snapshot``; once current, ``held`` (the same tables: the caller's, not
+    the writer's copy) is this process's copy of it."""
     with _WRITE_LOCK:
-        return _write_unlocked(folder, snapshot)
+        return _write_unlocked(folder, snapshot, held)
 
 
 #: A generation replaced as current is kept this long, so readers that started on it
@@ -295,7 +386,7 @@ _TEMP_PREFIX = ".tmp-"
 PAGES_FOLDER = "pages"
 
 
-def _write_unlocked(folder: Path, snapshot: _Snapshot) -> bool:
+def _write_unlocked(folder: Path, snapshot: _Snapshot, held: _Snapshot | None = None) -> bool:
     """Save ``snapshot`` as a new generation and point ``CURRENT`` at it atomically.
 
     Several processes, on several machines sharing ``$PLAYTEST_CACHE_DIR``, may write at
@@ -332,6 +423,8 @@ def _write_unlocked(folder: Path, snapshot: _Snapshot) -> bool:
         pointer.write_text(generation, encoding="utf-8")
         previous = _read_pointer(current)
         os.replace(pointer, current)
+        if held is not None:
+            _remember(folder, _generation_stamp(folder, generation), held)
         if previous and previous != generation:
             with contextlib.suppress(OSError):
                 os.utime(folder / previous)  # retired now: its readers get the grace time
@@ -377,6 +470,7 @@ def discard(engine: Engine, study_id: str | None = None) -> None:
     if root is None or not root.exists():
         return
     target = root if study_id is None else _study_folder(root, study_id)
+    forget(target)
     shutil.rmtree(target, ignore_errors=True)
 
 
@@ -430,7 +524,9 @@ def load_prepared(
     root = snapshot_folder(engine)
     folder = None if root is None else _study_folder(root, study_id)
     with ThreadPoolExecutor(max_workers=4) as pool:
-        pending = _start_read(folder, pool)
+        held = _held_entry(folder)  # this process's copy of the current snapshot
+        pending: _PendingRead | _Held | None = \
+            _Held(*held) if held is not None else _start_read(folder, pool)
         read_at = time.time()
         marks = participant_marks(engine, study_id)
         changed = dropped = set()
@@ -452,6 +548,8 @@ def load_prepared(
         written = _save(folder, snapshot, save)
         return _loaded(bundle, "built", len(changed) if pending else len(marks),
                        len(dropped), written, started, marks, read_at)
+    if isinstance(pending, _PendingRead) and folder is not None:
+        _remember(folder, pending.stamp, old)
     if not changed and not dropped:
         return _loaded(_assemble(records, old), "read", 0, 0, False, started, marks, read_at)
     replaced = changed | dropped
@@ -465,6 +563,14 @@ def load_prepared(
         scores=_combine(old.scores, scores, replaced, SCORE_COLUMNS),
         quiz=_combine(old.quiz, quiz, replaced, QUIZ_COLUMNS),
     )
+    if isinstance(pending, _Held) and save == "background" and not dropped \
+            and folder is not None and _written_lately(folder):
+        # Refreshed from the copy in memory shortly after this process wrote the files:
+        # the copy (newer than the files, its marks say how) serves this process; the
+        # files are rewritten at the next refresh after REWRITE_AFTER_S. A dropped
+        # tester is always written out at once.
+        _remember(folder, pending.stamp, snapshot)
+        save = False
     written = _save(folder, snapshot, save)
     return _loaded(_assemble(records, snapshot), "refreshed", len(changed), len(dropped),
                    written, started, marks, read_at)
