@@ -369,9 +369,9 @@ def wait_for_writes() -> None:
         _WRITERS.pop().join()
 
 
-def _write(folder: Path, snapshot: _Snapshot, held: _Snapshot) -> bool:
+def _write(folder: Path, snapshot: _Snapshot, held: _Snapshot | None = None) -> bool:
     """Write ``snapshot``; once current, ``held`` (the same tables: the caller's, not
-    the writer's copy) is this process's copy of it."""
+    the writer's copy) is this process's copy of it (none kept without ``held``)."""
     with _WRITE_LOCK:
         return _write_unlocked(folder, snapshot, held)
 

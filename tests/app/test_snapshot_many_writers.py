@@ -57,6 +57,22 @@ def _reader(folder: str, start: Any, stop: Any, results: Any) -> None:
     results.put(("reader", reads, failures))
 
 
+def _result_of(results: Any, senders: list[Any]) -> Any:
+    """The next result on ``results``; a sender that died without sending one fails the
+    test at once (a writer's exception used to leave the test waiting HANG_GUARD_S)."""
+    import queue
+
+    waited = 0.0
+    while waited < HANG_GUARD_S:
+        try:
+            return results.get(timeout=1.0)
+        except queue.Empty:
+            waited += 1.0
+            died = [p.exitcode for p in senders if p.exitcode not in (None, 0)]
+            assert not died, f"a process died without a result (exit codes {died})"
+    raise TimeoutError("no result from the snapshot processes")
+
+
 def test_writers_in_three_processes_never_spoil_a_generation(tmp_path: Path) -> None:
     engine = make_engine(f"sqlite:///{tmp_path / 'study.sqlite'}")
     upgrade(engine)
@@ -79,9 +95,9 @@ def test_writers_in_three_processes_never_spoil_a_generation(tmp_path: Path) -> 
         process.start()
     try:
         start.wait(HANG_GUARD_S)
-        written = [results.get(timeout=HANG_GUARD_S) for _ in writers]
+        written = [_result_of(results, writers) for _ in writers]
         stop.set()
-        read = results.get(timeout=HANG_GUARD_S)
+        read = _result_of(results, [reader])
     except BaseException:
         for process in processes:  # nothing of a failed run is left behind
             process.terminate()
