@@ -26,7 +26,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -119,15 +119,28 @@ def bench(url: str, inputs: int, rounds: int) -> dict[str, dict[str, float]]:
     tester = services.load_tester(engine, services.consent(engine, study, {"child": False})
                                   .participant_id)
     assert tester is not None
-    play_inputs(engine, logger, tester, "one transaction", 20)  # warm caches and the pool
+    result = measure_ways(lambda way, n: play_inputs(engine, logger, tester, way, n),
+                          inputs, rounds)
+    engine.dispose()
+    return result
+
+
+Played = Callable[[str, int], tuple[float, list[float]]]
+Result = dict[str, dict[str, float]]
+
+
+def measure_ways(play: Played, inputs: int, rounds: int) -> Result:
+    """CPU per input and wall p50/p95 of each of :data:`WAYS`: ``play(way, n)`` plays
+    ``n`` inputs stored that way and returns (CPU s, wall ms per input); 20 inputs first
+    warm caches and the pool, then the ways take turns ``rounds`` times."""
+    play("one transaction", 20)
     cpu: dict[str, float] = dict.fromkeys(WAYS, 0.0)
     walls: dict[str, list[float]] = {way: [] for way in WAYS}
     for _ in range(rounds):
         for way in WAYS:
-            spent, times = play_inputs(engine, logger, tester, way, inputs)
+            spent, times = play(way, inputs)
             cpu[way] += spent
             walls[way] += times
-    engine.dispose()
     result = {}
     for way in WAYS:
         ordered = sorted(walls[way])
@@ -158,27 +171,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--postgres", default=None, metavar="URL|auto",
                         help="also on PostgreSQL (a server URL, or auto: a throwaway one)")
     args = parser.parse_args(argv)
+    print_on_databases(lambda url: bench(url, args.inputs, args.rounds), "", args.postgres)
+    return 0
+
+
+def print_on_databases(bench_on: Callable[[str], Result], label: str,
+                       postgres: str | None) -> None:
+    """Print ``bench_on(url)`` on a fresh SQLite file, then on PostgreSQL when
+    ``postgres`` names a server URL (or is ``auto``: a throwaway server)."""
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{Path(folder) / 'bench.sqlite'}"
-        print("\n".join(_lines("SQLite (WAL file)", bench(url, args.inputs, args.rounds))))
-    if args.postgres is not None:
-        server: Any = None
-        server_url = args.postgres
-        if server_url == "auto":
-            from tests.pg_server import PostgresServer
+        print("\n".join(_lines(f"{label}SQLite (WAL file)", bench_on(url))))
+    if postgres is None:
+        return
+    server: Any = None
+    server_url = postgres
+    if server_url == "auto":
+        from tests.pg_server import PostgresServer
 
-            server = PostgresServer()
-            server.start()
-            server_url = server.url
-        database = create_postgres_database(server_url)
-        try:
-            result = bench(database, args.inputs, args.rounds)
-            print("\n".join(_lines("PostgreSQL", result)))
-        finally:
-            drop_postgres_database(server_url, database)
-            if server is not None:
-                server.stop()
-    return 0
+        server = PostgresServer()
+        server.start()
+        server_url = server.url
+    database = create_postgres_database(server_url)
+    try:
+        print("\n".join(_lines(f"{label}PostgreSQL", bench_on(database))))
+    finally:
+        drop_postgres_database(server_url, database)
+        if server is not None:
+            server.stop()
 
 
 if __name__ == "__main__":

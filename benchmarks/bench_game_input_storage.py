@@ -28,17 +28,14 @@ import contextlib
 import importlib
 import logging
 import random
-import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
-from benchmarks.cluster import create_postgres_database, drop_postgres_database
+from benchmarks.bench_click_storage import measure_ways, print_on_databases
 from playtest import runtime, services
 from playtest.app_pages import common
 from playtest.games import play_step
@@ -48,8 +45,6 @@ from playtest.storage import repository as repo
 from playtest.storage.db import make_engine, upgrade
 from playtest.storage.events import EventLogger
 from playtest.study_config import StudyConfig
-
-WAYS = ("one transaction", "per call", "no storage")
 
 
 class _NoStorage:
@@ -131,35 +126,10 @@ def bench(url: str, game: str, inputs: int, rounds: int) -> dict[str, dict[str, 
     st.session_state[common.SESSION_KEY] = {tester.code: repo.start_session(engine, tester.code)}
     module = importlib.import_module(f"playtest.games.{game}.play")
     rng = random.Random(1)
-    play_inputs(module, tester, "one transaction", 20, rng)  # warm caches and the pool
-    cpu: dict[str, float] = dict.fromkeys(WAYS, 0.0)
-    walls: dict[str, list[float]] = {way: [] for way in WAYS}
-    for _ in range(rounds):
-        for way in WAYS:
-            spent, times = play_inputs(module, tester, way, inputs, rng)
-            cpu[way] += spent
-            walls[way] += times
+    result = measure_ways(lambda way, n: play_inputs(module, tester, way, n, rng),
+                          inputs, rounds)
     engine.dispose()
-    result = {}
-    for way in WAYS:
-        ordered = sorted(walls[way])
-        result[way] = {
-            "cpu_ms": cpu[way] * 1000 / len(ordered),
-            "p50_ms": statistics.median(ordered),
-            "p95_ms": ordered[int(0.95 * (len(ordered) - 1))],
-        }
     return result
-
-
-def _lines(name: str, result: dict[str, dict[str, float]]) -> list[str]:
-    base = result["no storage"]["cpu_ms"]
-    lines = [f"{name}:"]
-    for way in WAYS:
-        r = result[way]
-        extra = "" if way == "no storage" else f", storage {r['cpu_ms'] - base:.3f} ms"
-        lines.append(f"  {way:<16} CPU {r['cpu_ms']:.3f} ms per input{extra}; "
-                     f"wall p50 {r['p50_ms']:.3f} ms, p95 {r['p95_ms']:.3f} ms")
-    return lines
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -176,27 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in list(logging.root.manager.loggerDict):
         if name.startswith("streamlit"):
             logging.getLogger(name).setLevel(logging.ERROR)
-    with tempfile.TemporaryDirectory() as folder:
-        url = f"sqlite:///{Path(folder) / 'bench.sqlite'}"
-        result = bench(url, args.game, args.inputs, args.rounds)
-        print("\n".join(_lines(f"{args.game}, SQLite (WAL file)", result)))
-    if args.postgres is not None:
-        server: Any = None
-        server_url = args.postgres
-        if server_url == "auto":
-            from tests.pg_server import PostgresServer
-
-            server = PostgresServer()
-            server.start()
-            server_url = server.url
-        database = create_postgres_database(server_url)
-        try:
-            result = bench(database, args.game, args.inputs, args.rounds)
-            print("\n".join(_lines(f"{args.game}, PostgreSQL", result)))
-        finally:
-            drop_postgres_database(server_url, database)
-            if server is not None:
-                server.stop()
+    print_on_databases(lambda url: bench(url, args.game, args.inputs, args.rounds),
+                       f"{args.game}, ", args.postgres)
     return 0
 
 

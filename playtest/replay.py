@@ -167,36 +167,18 @@ def _action_times_from_events(actions: tuple[Any, ...],
 
 
 def replay_steps(engine: Engine, game: GameRecord) -> list[ReplayStep]:
-    """Every position of ``game``, first to last, with its timeline so far."""
-    with engine.connect() as conn:
-        action_times: list[int | None] = [row.at_ms for row in conn.execute(
-            select(_actions.c.at_ms).where(_actions.c.game_id == game.game_id)
-            .order_by(_actions.c.idx))]
-        events = [dict(row._mapping) for row in conn.execute(
-            select(_events.c.at_ms, _events.c.type, _events.c.props, _events.c.seq)
-            .where(_events.c.game_id == game.game_id).order_by(_events.c.at_ms, _events.c.seq))]
-    if not action_times and game.actions:
-        action_times = _action_times_from_events(game.actions, events)
+    """Every position of ``game``, first to last, with its timeline so far: the
+    positions of :func:`replay_positions` as a board drawn from rows, dice and
+    options reads them."""
     seat_kinds = ["human" if s == "human" else "computer" for s in game.seats]
     plugin = game_plugin(game.game)
-    rules = plugin.make_game(game.rules, len(game.seats))
-    state: Any = rules.new_initial_state()
     steps: list[ReplayStep] = []
-    shown = 0
-    timeline: list[dict[str, Any]] = []
-    for index, action in enumerate(game.actions):
-        applied = state.apply_action(rules.action_from_json(action))
-        until = action_times[index] if index < len(action_times) else None
-        while shown < len(events) and (until is None or events[shown]["at_ms"] <= until):
-            event = events[shown]
-            timeline.append({"at": iso_from_ms(event["at_ms"]), "event": event["type"],
-                             "what": _describe(event)})
-            shown += 1
+    for position in replay_positions(engine, game):
+        state, applied = position.state, position.events
         mover = applied[0].seat if applied and applied[0].seat else None
         computer = bool(mover and seat_kinds[mover - 1] == "computer")
-        kinds = ", ".join(e.kind for e in applied)
         steps.append(ReplayStep(
-            index=index, rows=state.board_rows(), dice=state.dice,
+            index=position.index, rows=state.board_rows(), dice=state.dice,
             options=state.options if state.phase == "place" else (),
             glow=(plugin.replay_glow([e.to_dict() for e in applied], computer)
                   if plugin.replay_glow is not None else {}),
@@ -204,8 +186,8 @@ def replay_steps(engine: Engine, game: GameRecord) -> list[ReplayStep]:
             to_move=None if state.phase == "over" else state.to_move,
             phase=state.phase if state.phase in ("roll", "place", "over") else "roll",
             turn=state.turns,
-            caption=_step_caption(index, len(game.actions), action, mover, game.seats, kinds),
-            timeline=list(timeline[-30:]),
+            caption=position.caption,
+            timeline=position.timeline,
         ))
     return steps
 

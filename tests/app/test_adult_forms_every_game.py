@@ -13,51 +13,19 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import select
 from sqlalchemy.engine import Engine
 from streamlit.testing.v1 import AppTest
 
 from playtest import demo, services
 from playtest.storage import repository as repo
-from playtest.storage.models import ResponseRow
 from surveys import load_survey
-from tests.app.conftest import APP
+from tests.app.tester_support import consent_on_page, offered_texts, stored_answers
 
 GAMES = ("vasco", "dokusen", "morris")
 CHILD_WORDS = ("A child player", "A teen player", "A parent or carer watching", "under 6",
                "6–7", "10–11", "15–17")
 FACE = ":material/sentiment_"
 ADULT_BANDS = ["18–24", "25–34", "35–44", "45–54", "55–64", "65+"]
-
-
-def _consent(study_id: str, who: str | None, parent: bool = False) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30)
-    at.query_params["study"] = study_id
-    at.run()
-    if who is not None:
-        at.radio(key="consent_who").set_value(who)
-    if parent:
-        at.checkbox(key="consent_parent").check()
-    at.checkbox(key="consent_agree").check()
-    at.button[0].click().run()
-    return at.run()
-
-
-def _offered(at: AppTest) -> list[str]:
-    """Every question, option and text the page shows a tester."""
-    out = [str(m.value) for m in at.markdown]
-    for widget in [*at.radio, *at.selectbox]:
-        out.append(str(widget.label))
-        out.extend(str(option).replace("\\", "") for option in widget.options)
-    return out
-
-
-def _stored(db: Engine, code: str) -> dict[tuple[str, str], object]:
-    table = ResponseRow.__table__  # type: ignore[attr-defined]
-    with db.connect() as conn:
-        rows = conn.execute(select(table.c.survey, table.c.item, table.c.value).where(
-            table.c.participant_id == code)).all()
-    return {(r.survey, r.item): r.value for r in rows}
 
 
 def _answer_page(at: AppTest) -> AppTest:
@@ -73,7 +41,7 @@ def _walk_pre_survey(db: Engine, at: AppTest, code: str) -> list[str]:
     for _ in range(8):
         if repo.get_participant(db, code).stage != "pre_survey":  # type: ignore[union-attr]
             break
-        seen += _offered(at)
+        seen += offered_texts(at)
         at = _answer_page(at)
         assert not at.exception, at.exception
     assert repo.get_participant(db, code).stage == "play"  # type: ignore[union-attr]
@@ -85,10 +53,10 @@ def test_an_adult_gets_the_adults_pre_form_of_the_game(
     game: str, db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
     study = make_study(game=game, audience="mixed")
-    at = _consent(study.study_id, "An adult (18 or over)")
+    at = consent_on_page(study.study_id, "An adult (18 or over)")
     assert not at.exception, at.exception
     code = repo.list_participants(db, study.study_id)[0].participant_id
-    first = _offered(at)
+    first = offered_texts(at)
     assert any(text.startswith("How old are you?") for text in first)
     assert [b for b in ADULT_BANDS if b in first] == ADULT_BANDS
 
@@ -96,7 +64,7 @@ def test_an_adult_gets_the_adults_pre_form_of_the_game(
     assert not [w for w in CHILD_WORDS if any(w in text for text in seen)], seen
     assert not [text for text in seen if text.startswith("I am…")]
     assert not [text for text in seen if text.startswith(FACE)]
-    stored = _stored(db, code)
+    stored = stored_answers(db, code)
     assert {survey for survey, _ in stored} == {f"{game}_pre_adult"}
     assert stored[(f"{game}_pre_adult", "demo.age_band")] == "25–34"
     assert (f"{game}_pre_adult", "expect.fun_0_10") in stored
@@ -110,13 +78,13 @@ def test_an_adults_only_study_gets_the_adults_pre_form(
     game: str, db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
     study = make_study(game=game, audience="adults")
-    at = _consent(study.study_id, None)
+    at = consent_on_page(study.study_id, None)
     assert not at.exception, at.exception
     code = repo.list_participants(db, study.study_id)[0].participant_id
     seen = _walk_pre_survey(db, at, code)
     assert "18–24" in seen
     assert not [w for w in CHILD_WORDS if any(w in text for text in seen)]
-    assert {survey for survey, _ in _stored(db, code)} == {f"{game}_pre_adult"}
+    assert {survey for survey, _ in stored_answers(db, code)} == {f"{game}_pre_adult"}
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -124,12 +92,12 @@ def test_a_child_of_the_same_study_still_gets_the_childrens_pre_form(
     game: str, db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
     study = make_study(game=game, audience="mixed")
-    at = _consent(study.study_id, "A child, with a parent or guardian here", parent=True)
+    at = consent_on_page(study.study_id, "A child, with a parent or guardian here", parent=True)
     assert not at.exception, at.exception
     code = repo.list_participants(db, study.study_id)[0].participant_id
     seen = _walk_pre_survey(db, at, code)
     assert "under 6" in seen and "65+" not in seen
-    assert {survey for survey, _ in _stored(db, code)} == {f"{game}_pre_child"}
+    assert {survey for survey, _ in stored_answers(db, code)} == {f"{game}_pre_child"}
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -12,37 +12,18 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import select
 from sqlalchemy.engine import Engine
 from streamlit.testing.v1 import AppTest
 
 from playtest import demo
 from playtest.storage import repository as repo
-from playtest.storage.models import ResponseRow
 from tests.app.conftest import APP
-from tests.app.tester_support import open_as
+from tests.app.tester_support import offered_texts, open_as, stored_answers
 
 GAMES = ("vasco", "dokusen", "morris")
 ADULT_WORDS = ("Strongly disagree", "Strongly agree", "Proficient", "A parent or carer watching",
                "65+", "18–24", "Less than once a month")
 FACE = ":material/sentiment_"
-
-
-def _offered(at: AppTest) -> list[str]:
-    """Every question, option and text the page shows a tester."""
-    out = [str(m.value) for m in at.markdown]
-    for widget in [*at.radio, *at.selectbox]:
-        out.append(str(widget.label))
-        out.extend(str(option).replace("\\", "") for option in widget.options)
-    return out
-
-
-def _stored(db: Engine, code: str) -> dict[tuple[str, str], object]:
-    table = ResponseRow.__table__  # type: ignore[attr-defined]
-    with db.connect() as conn:
-        rows = conn.execute(select(table.c.survey, table.c.item, table.c.value).where(
-            table.c.participant_id == code)).all()
-    return {(r.survey, r.item): r.value for r in rows}
 
 
 def _answer_page(at: AppTest) -> AppTest:
@@ -72,7 +53,7 @@ def test_a_child_gets_the_childrens_forms_of_the_game(
     for _ in range(6):  # the pre-play pages, one submit each
         if repo.get_participant(db, code).stage != "pre_survey":  # type: ignore[union-attr]
             break
-        seen += _offered(at)
+        seen += offered_texts(at)
         at = _answer_page(at)
         assert not at.exception, at.exception
     assert repo.get_participant(db, code).stage == "play"  # type: ignore[union-attr]
@@ -80,7 +61,7 @@ def test_a_child_gets_the_childrens_forms_of_the_game(
     assert any(text.startswith(FACE) for text in seen)
     assert not [w for w in ADULT_WORDS if any(w in text for text in seen)]
     assert not [text for text in seen if text.startswith("I am")]
-    stored = _stored(db, code)
+    stored = stored_answers(db, code)
     assert {survey for survey, _ in stored} == {f"{game}_pre_child"}
     assert stored[(f"{game}_pre_child", "expect.smileyometer_pre")] == 5
 
@@ -88,13 +69,13 @@ def test_a_child_gets_the_childrens_forms_of_the_game(
     repo.advance_stage(db, code, "play", "post_survey")
     at = open_as(code)
     assert not at.exception, at.exception
-    post = _offered(at)
+    post = offered_texts(at)
     assert any(text.startswith(FACE) for text in post)
     assert any("play it again" in text for text in post), post
     assert not [w for w in ADULT_WORDS if any(w in text for text in post)]
     at = _answer_page(at)
     assert not at.exception, at.exception
-    stored = _stored(db, code)
+    stored = stored_answers(db, code)
     assert stored[(f"{game}_post_child", "child.smileyometer")] == 5
     assert (f"{game}_post_child", "child.again") in stored
 

@@ -14,21 +14,9 @@ from playtest import services
 from playtest.storage import repository as repo
 from playtest.storage.models import ParticipantRow, ResponseRow
 from tests.app.conftest import APP
+from tests.app.tester_support import consent_on_page
 
 CHILD_ANSWERS = ("A child player", "under 6", "6–7", "A parent or carer watching")
-
-
-def _consent(study_id: str, who: str | None, parent: bool = False) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30)
-    at.query_params["study"] = study_id
-    at.run()
-    if who is not None:
-        at.radio(key="consent_who").set_value(who)
-    if parent:
-        at.checkbox(key="consent_parent").check()
-    at.checkbox(key="consent_agree").check()
-    at.button[0].click().run()
-    return at.run()
 
 
 def _choices(at: AppTest) -> list[str]:
@@ -57,7 +45,7 @@ def test_an_adult_gets_no_child_questions_and_answers_the_adults_form(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
     study = make_study(audience="mixed")
-    at = _consent(study.study_id, "An adult (18 or over)")
+    at = consent_on_page(study.study_id, "An adult (18 or over)")
     assert not at.exception, at.exception
     offered = _choices(at)
     assert not [text for text in offered if text.startswith("I am")]
@@ -80,7 +68,7 @@ def test_a_child_still_gets_the_childrens_form(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
     study = make_study(audience="mixed")
-    at = _consent(study.study_id, "A child, with a parent or guardian here", parent=True)
+    at = consent_on_page(study.study_id, "A child, with a parent or guardian here", parent=True)
     assert not at.exception, at.exception
     offered = _choices(at)
     assert "under 6" in offered and "18–24" not in offered
@@ -93,7 +81,7 @@ def test_an_adults_only_study_gets_the_adults_form(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
     study = make_study(audience="adults")
-    at = _consent(study.study_id, None)
+    at = consent_on_page(study.study_id, None)
     assert not at.exception, at.exception
     assert not set(CHILD_ANSWERS) & set(_choices(at))
     assert "18–24" in _choices(at)
@@ -136,7 +124,7 @@ def test_the_age_band_answered_in_the_survey_is_the_overview_filter_s(
     """The Overview's "Age band" filter reads the participant's attribute, which the
     pre-play survey's ``demo.age_band`` answer sets (it looked for ``age_band`` only)."""
     study = make_study(audience="mixed")
-    at = _consent(study.study_id, "An adult (18 or over)")
+    at = consent_on_page(study.study_id, "An adult (18 or over)")
     at.radio[0].set_value("25–34")
     at.button[0].click().run()
     assert not at.exception, at.exception

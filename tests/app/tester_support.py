@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from playtest import services
 from playtest.storage import repository as repo
-from playtest.storage.models import EventRow
+from playtest.storage.models import EventRow, ResponseRow
 from tests.app.conftest import APP
 
 
@@ -44,3 +44,36 @@ def stored_events(db: Engine, code: str) -> list[tuple[str, dict[str, Any]]]:
                             .where(table.c.participant_id == code)
                             .order_by(table.c.event_id)).all()
     return [(r.type, r.props) for r in rows]
+
+
+def consent_on_page(study_id: str, who: str | None, parent: bool = False) -> AppTest:
+    """A new tester of ``study_id`` through the consent page: ``who`` chosen (child or
+    adult, None: the study asks nothing), the parent's box ticked if ``parent``."""
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.query_params["study"] = study_id
+    at.run()
+    if who is not None:
+        at.radio(key="consent_who").set_value(who)
+    if parent:
+        at.checkbox(key="consent_parent").check()
+    at.checkbox(key="consent_agree").check()
+    at.button[0].click().run()
+    return at.run()
+
+
+def offered_texts(at: AppTest) -> list[str]:
+    """Every question, option and text the page shows a tester."""
+    out = [str(m.value) for m in at.markdown]
+    for widget in [*at.radio, *at.selectbox]:
+        out.append(str(widget.label))
+        out.extend(str(option).replace("\\", "") for option in widget.options)
+    return out
+
+
+def stored_answers(db: Engine, code: str) -> dict[tuple[str, str], object]:
+    """The tester's stored survey answers as ``{(survey, item): value}``."""
+    table = ResponseRow.__table__  # type: ignore[attr-defined]
+    with db.connect() as conn:
+        rows = conn.execute(select(table.c.survey, table.c.item, table.c.value).where(
+            table.c.participant_id == code)).all()
+    return {(r.survey, r.item): r.value for r in rows}

@@ -38,3 +38,11 @@ def engine(empty_database_url: str) -> Iterator[Engine]:
     """A migrated engine on a fresh database."""
     with migrated(empty_database_url) as engine:
         yield engine
+
+
+@pytest.fixture
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The dashboard's cache folder (``PLAYTEST_CACHE_DIR``) for this test alone."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PLAYTEST_CACHE_DIR", str(folder))
+    return folder

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-import pytest
 from sqlalchemy import Engine
 
 from analytics import derive
@@ -23,13 +22,6 @@ from playtest.study_data import StudyBundle, load_bundle
 from playtest.survey_items import annotate
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("PLAYTEST_CACHE_DIR", str(folder))
-    return folder
 
 
 def _direct(engine: Engine) -> StudyBundle:

@@ -20,13 +20,6 @@ from tests.storage.test_page_results import _direct, canonical
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
-@pytest.fixture
-def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("PLAYTEST_CACHE_DIR", str(folder))
-    return folder
-
-
 def _assert_kept_equal_direct(engine: Engine) -> page_results.StudyHead:
     """Every page kept for the study's current state equals it computed from scratch."""
     head = page_results.load_head(engine, demo.DEMO_STUDY_ID)

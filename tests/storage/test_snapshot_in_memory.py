@@ -11,7 +11,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import pytest
 from sqlalchemy import Engine, text
 
 from playtest import demo, page_results, study_snapshot
@@ -21,13 +20,6 @@ from playtest.survey_items import annotate
 from tests.storage.test_page_results import _direct, canonical
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("PLAYTEST_CACHE_DIR", str(folder))
-    return folder
 
 
 def _folder(engine: Engine) -> Path:

@@ -183,16 +183,12 @@ def _current(tester: services.Tester) -> DokusenPlay | None:
                         replayed=_replayed, new_game=_new_game)
 
 
+@play_fragment
 def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) -> None:
     """Draw the play step: the board, then (after the study's games) the way on.
 
     It is a fragment (:mod:`playtest.games.play_fragment`): a click reruns it alone;
     the game's end, and a game that is not the one the page showed, rerun the app."""
-    _play_screen(tester, to_post_survey)
-
-
-@play_fragment
-def _play_screen(tester: services.Tester, to_post_survey: Callable[[], None]) -> None:
     page_unless_shown(session_game(SESSION_KEY, tester.code))
     play = _current(tester)
     note_shown(None if play is None else play.game_id)

@@ -189,16 +189,12 @@ def _log_messages(tester: services.Tester, play: VascoPlay, events: Sequence[Eve
                               {"message": props["key"], "game_id": play.game_id})
 
 
+@play_fragment
 def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) -> None:
     """Draw the play step: the board, then (after the study's games) the way on.
 
     It is a fragment (:mod:`playtest.games.play_fragment`): a click reruns it alone;
     the game's end, and a game that is not the one the page showed, rerun the app."""
-    _play_screen(tester, to_post_survey)
-
-
-@play_fragment
-def _play_screen(tester: services.Tester, to_post_survey: Callable[[], None]) -> None:
     page_unless_shown(session_game(SESSION_KEY, tester.code))
 
     from playtest.games.vasco.board import ClickEvent, render_board
