@@ -63,14 +63,14 @@ def go(page: Any, name: str, study: str | None = None) -> None:
             "combobox")
         expect(chosen).to_have_value(re.compile(r"\)$"))
         if not chosen.input_value().endswith(f"({study})"):
-            # Typed, not clicked: on a phone the list can open under the sidebar.
+            # Typed to filter the list to this study, then its option taken: Enter alone
+            # took whichever option the list had focused, at times the study before.
             chosen.click()
             page.keyboard.type(f"({study})")
-            # Enter takes the list's first option: wait until the typing has filtered it
-            # down to this study (on a loaded machine Enter came first and took another).
             wanted = re.compile(rf"\({re.escape(study)}\)$")
-            expect(page.get_by_role("option").first).to_have_text(wanted)
-            page.keyboard.press("Enter")
+            option = page.get_by_role("option", name=wanted)
+            expect(option).to_have_count(1)
+            option.click()
             settle(page)
             expect(chosen).to_have_value(wanted)
     close_sidebar(page)
