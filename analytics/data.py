@@ -12,9 +12,15 @@ The columns are exactly the required keys of the JSON Lines records in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import pandas as pd
+
+#: The game of a study, game record or ``game_start`` that names none: telemetry-format.md
+#: says an absent ``game`` means this one (every record from before the lab had more than
+#: one game). The one place outside the game's own folders that names it; registry order
+#: never changes what such a record means.
+UNNAMED_GAME: Final = "vapoosh"
 
 PARTICIPANT_COLUMNS = ["study_id", "participant_id", "created_at", "consented_at"]
 ASSIGNMENT_COLUMNS = ["participant_id", "experiment", "variant", "at"]
