@@ -21,6 +21,7 @@ from typing import Any
 import streamlit as st
 
 from playtest.board.component import MuteEvent
+from playtest.games.vapoosh.catalog import load_catalog
 from playtest.games.vapoosh.component import (
     ClickEvent,
     RollEvent,
@@ -28,7 +29,7 @@ from playtest.games.vapoosh.component import (
     render_board,
 )
 from playtest.games.vapoosh.view import board_view, tile_index
-from playtest.messages import SPEEDS, load_catalog
+from playtest.messages import SPEEDS
 
 _T0 = time.perf_counter()
 st.set_page_config(page_title="Board harness", layout="centered")

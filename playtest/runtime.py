@@ -19,7 +19,6 @@ from pathlib import Path
 
 from sqlalchemy.engine import Engine, make_url
 
-from playtest.messages import MessageCatalog, load_catalog
 from playtest.settings import LOG_DIR_ENV as LOG_DIR_ENV  # re-exported (tests, docs)
 from playtest.settings import database_url_now as database_url
 from playtest.settings import load_settings
@@ -68,13 +67,6 @@ def database() -> Engine:
 
 def event_logger() -> EventLogger:
     return _event_logger(database_url())
-
-
-def catalog() -> MessageCatalog:
-    """The packaged message catalog: parsed once per process by :func:`load_catalog`
-    (no ``st.cache_resource``, whose hashing and replay cost more than the catalog's
-    own cache on each of a click's calls)."""
-    return load_catalog()
 
 
 def log_file(url: str | None = None) -> Path:

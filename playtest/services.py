@@ -18,7 +18,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
-from playtest.games.registry import DEFAULT_GAME, game_plugin
+from analytics.data import UNNAMED_GAME
+from playtest.games.registry import game_plugin
 from playtest.storage import game_writes
 from playtest.storage import repository as repo
 from playtest.storage.errors import ConflictError
@@ -154,7 +155,7 @@ def load_tester(engine: Engine, code: str, previous: Tester | None = None) -> Te
 
 
 def survey_id_for(survey_id: str, phase: str, *, child: bool,
-                  game: str = DEFAULT_GAME) -> str:
+                  game: str = UNNAMED_GAME) -> str:
     """The form of a study's survey that a tester answers, from what consent recorded.
 
     Children get the children's form (the game's plug-in names it: ``child_surveys``).
@@ -162,7 +163,7 @@ def survey_id_for(survey_id: str, phase: str, *, child: bool,
     ``<id>_adult`` form where one is bundled: it does not ask again who is playing, nor
     offer children's answers ("A child player", "under 6").
 
-    >>> plugin = game_plugin(DEFAULT_GAME)  # its surveys have adults' and children's forms
+    >>> plugin = game_plugin(UNNAMED_GAME)  # its surveys have adults' and children's forms
     >>> survey_id_for(plugin.pre_survey, "pre", child=False) == f"{plugin.pre_survey}_adult"
     True
     >>> survey_id_for(plugin.pre_survey, "pre", child=True) == plugin.child_surveys["pre"]

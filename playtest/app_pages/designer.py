@@ -8,7 +8,6 @@ and draw. Free text from testers is only ever shown as plain text or in data fra
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
@@ -26,6 +25,7 @@ from analytics import (
     questionnaires,
     severity,
 )
+from analytics.data import UNNAMED_GAME
 from analytics.metrics import MetricError, check_primary, metrics_for_target
 from analytics.report import (
     build_report,
@@ -47,7 +47,8 @@ from playtest.display_words import (
     reasons_in_words,
     step_words,
 )
-from playtest.games.registry import DEFAULT_GAME, GamePlugin, game_plugin, games
+from playtest.games.plugin import GamePlugin
+from playtest.games.registry import game_plugin, games
 from playtest.people_tables import (
     AFTERMATH_NAMES,
     OVERLAY_NAMES,
@@ -292,7 +293,7 @@ def _study_form(study: repo.Study | None) -> None:
     plugin = _game_choice(study, "new")
     # A new study's form is the chosen game's: its widgets start from that game's
     # defaults (surveys, rules), not from what was picked for another game.
-    key = study.study_id if study else ("new" if plugin.name == DEFAULT_GAME
+    key = study.study_id if study else ("new" if plugin.name == UNNAMED_GAME
                                         else f"new-{plugin.name}")
     config, stored_problem = _stored_config(study)
     if study is None and config.game != plugin.name:
@@ -791,8 +792,8 @@ def replay_page() -> None:
     game = st.selectbox("Game", games, key="replay_game", format_func=game_label)
     st.caption(f"This game: {game_outcome(game)}.")
     plugin = game_plugin(game.game)
-    if plugin.replay_module:  # the game's own board, step by step
-        importlib.import_module(plugin.replay_module).replay_page(engine, game)
+    if plugin.replay is not None:  # the game's own board, step by step
+        plugin.replay(engine, game)
         return
     texts = text_steps(game)  # a game without one: the engine's text view
     if not texts:

@@ -55,9 +55,9 @@ from analytics.data import (
     EVENT_COLUMNS,
     PARTICIPANT_COLUMNS,
     RESPONSE_COLUMNS,
+    UNNAMED_GAME,
     StudyData,
 )
-from playtest.games.registry import DEFAULT_GAME
 from playtest.storage import survey_records
 from playtest.storage.db import write_lock
 from playtest.storage.errors import ImportRejected, NotFound
@@ -591,7 +591,7 @@ def _check_record(number: int, record: dict[str, Any], problems: _Problems) -> b
     if kind == "study":
         if not _is_id(record["study_id"]):
             bad.append("study_id must be a non-empty string")
-        game = record.get("game", DEFAULT_GAME)
+        game = record.get("game", UNNAMED_GAME)
         if not isinstance(record["title"], str) or not isinstance(game, str) or not (
                 0 < len(game) <= 40):
             bad.append("title and game must be strings (a game name has 1 to 40 characters)")
@@ -1183,7 +1183,7 @@ def import_jsonl(engine: Engine, path: str | Path) -> ImportReport:
                 {
                     "study_id": rec["study_id"],
                     "title": rec["title"],
-                    "game": rec.get("game", DEFAULT_GAME),
+                    "game": rec.get("game", UNNAMED_GAME),
                     "config": raw_config(
                         rules=rec["rules"], experiments=rec["experiments"],
                         surveys=rec.get("surveys") or {},

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import analytics.games
-from analytics.data import StudyData, empty_quiz, empty_scores
+from analytics.data import UNNAMED_GAME, StudyData, empty_quiz, empty_scores
 from analytics.game_analytics import (
     GENERIC,
     AnalyticsPluginError,
@@ -21,29 +21,29 @@ from analytics.game_analytics import (
     load,
 )
 from analytics.report import build_report, report_game
-from playtest.games.registry import DEFAULT_GAME, GAME_NAMES
+from playtest.games.registry import game_names
 from playtest.storage.db import make_engine, upgrade
 from playtest.storage.exchange import import_jsonl, load_study_data
 
 
 def test_analytics_default_game_is_the_registrys() -> None:
-    assert default_game() == DEFAULT_GAME
-    claims = [name for name in GAME_NAMES if load(name).plays_unnamed]
-    assert claims == [DEFAULT_GAME]
+    assert default_game() == UNNAMED_GAME
+    claims = [name for name in game_names() if load(name).plays_unnamed]
+    assert claims == [UNNAMED_GAME]
 
 
 def test_a_study_and_a_report_that_name_no_game_are_the_default_games() -> None:
     unnamed = StudyData.empty("old")
     assert "game" not in unnamed.study
-    assert game_of(unnamed) == DEFAULT_GAME
+    assert game_of(unnamed) == UNNAMED_GAME
     plugin = for_study(unnamed)
-    assert plugin.name == DEFAULT_GAME and plugin is not GENERIC
+    assert plugin.name == UNNAMED_GAME and plugin is not GENERIC
     report = build_report(unnamed, empty_scores(), empty_quiz())
-    assert report["game"] == DEFAULT_GAME
+    assert report["game"] == UNNAMED_GAME
     assert {section.key for section in plugin.sections} <= set(report)
     assert report_game({"study_id": "old"}) is plugin
     # a study that names another game is that game's
-    other = next(name for name in GAME_NAMES if name != DEFAULT_GAME)
+    other = next(name for name in game_names() if name != UNNAMED_GAME)
     assert build_report(StudyData.empty("new", other), empty_scores(),
                         empty_quiz())["game"] == other
 
@@ -65,9 +65,9 @@ def test_an_export_from_before_games_were_named_reads_as_the_default_game(
         data = load_study_data(engine, "old")
     finally:
         engine.dispose()
-    assert data.study["game"] == DEFAULT_GAME  # the storage layer says it
+    assert data.study["game"] == UNNAMED_GAME  # the storage layer says it
     report = build_report(data, empty_scores(), empty_quiz())
-    assert report["game"] == DEFAULT_GAME and report["participants"] == 1
+    assert report["game"] == UNNAMED_GAME and report["participants"] == 1
 
 
 @pytest.fixture

@@ -8,14 +8,15 @@ from pathlib import Path
 
 import pytest
 
+from analytics.data import UNNAMED_GAME
 from playtest import demo
-from playtest.games.registry import DEFAULT_GAME, GAME_NAMES, game_plugin
+from playtest.games.registry import game_names, game_plugin
 from playtest.storage import repository as repo
 from tests.app.designer_support import demo_databases, designer_page, use_copy
 
 PAGES = ["overview", "confusion", "questionnaires", "experiments", "replay", "balance",
          "report"]
-OTHER_GAMES = [name for name in GAME_NAMES if name != DEFAULT_GAME]
+OTHER_GAMES = [name for name in game_names() if name != UNNAMED_GAME]
 
 
 @pytest.fixture(scope="module")

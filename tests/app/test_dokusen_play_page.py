@@ -16,6 +16,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
+from analytics.data import UNNAMED_GAME
 from engine.core import GameRecord
 from engine.dokusen.ai import computer_action
 from playtest import demo, services
@@ -30,7 +31,7 @@ def test_a_one_seat_game_takes_its_default_seats_from_its_plug_in(db: Engine) ->
     plugin = game_plugin("dokusen")
     assert plugin.default_seats == ("human",)
     assert StudyConfig(game="dokusen").seats == ["human"]
-    assert StudyConfig().seats == list(game_plugin(None).default_seats)
+    assert StudyConfig().seats == list(game_plugin(UNNAMED_GAME).default_seats)
     studies = {s.game: s for s in demo.ensure_game_demo_studies(db)}
     assert services.study_config(studies["dokusen"]).seats == ["human"]
 

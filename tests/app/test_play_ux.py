@@ -13,11 +13,12 @@ from sqlalchemy.engine import Engine
 from streamlit.testing.v1 import AppTest
 
 from playtest import services
-from playtest.games.vapoosh.controller import PlayController, dice_for
+from playtest.games.vapoosh.catalog import load_catalog
+from playtest.games.vapoosh.controller import PlayController
 from playtest.games.vapoosh.cues import Cue, seat_names
+from playtest.games.vapoosh.plugin import dice_for
 from playtest.games.vapoosh.session import open_game
 from playtest.games.vapoosh.view import tile_index
-from playtest.messages import load_catalog
 from playtest.storage import repository as repo
 from playtest.storage.events import EventLogger
 from tests.app.test_play_page import _dialogs, _player_at_play

@@ -12,7 +12,7 @@ import yaml
 
 from engine.core import Refusal
 from engine.morris import MorrisGame, Move, Place
-from playtest.games.morris.catalog import REFUSAL_REASONS, load_catalog, read_catalog
+from playtest.games.morris.catalog import REFUSAL_REASONS, REQUIRED_KEYS, load_catalog
 from playtest.games.morris.component import (
     STATIC_DIR,
     BoardClick,
@@ -24,6 +24,7 @@ from playtest.games.morris.component import (
 )
 from playtest.games.morris.view import COMPUTER, HUMAN, Sides, board_data, prompt
 from playtest.messages.catalog import CatalogError
+from playtest.messages.catalog import load_catalog as load_catalog_file
 
 M12 = {"d7": "W", "a4": "W", "g4": "W", "d1": "W", "c5": "W", "e3": "W",
        "a7": "B", "g7": "B", "a1": "B", "g1": "B"}  # fmt: skip
@@ -66,7 +67,7 @@ def test_catalog_errors_name_file_and_key(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text(yaml.safe_dump(obj))
     with pytest.raises(CatalogError, match="bad.yaml.*wall"):
-        read_catalog(bad)
+        load_catalog_file(bad, REQUIRED_KEYS)
 
 
 def test_board_data_during_removal_greys_walled_bricks() -> None:

@@ -23,9 +23,10 @@ from designer_flow import (
 )
 from playwright.sync_api import expect
 
+from analytics.data import UNNAMED_GAME
 from engine.balance import balance_hooks
 from playtest import auth, demo
-from playtest.games.registry import DEFAULT_GAME, GAME_NAMES, game_plugin
+from playtest.games.registry import game_names, game_plugin
 from playtest.storage.db import make_engine, upgrade
 
 pytestmark = pytest.mark.browser
@@ -61,13 +62,13 @@ def _one_seat(game: str) -> bool:
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_the_balance_page_simulates_the_study_s_game(
     new_page: Callable[..., Any], app: Any, screenshot: Callable[[Any, str], Path],
     game: str, size: str,
 ) -> None:
     page = sign_in(new_page, app, size)
-    study = demo.DEMO_STUDY_ID if game == DEFAULT_GAME else f"{demo.DEMO_STUDY_ID}-{game}"
+    study = demo.DEMO_STUDY_ID if game == UNNAMED_GAME else f"{demo.DEMO_STUDY_ID}-{game}"
     go(page, "Balance")
     _choose_study(page, f"{game_plugin(game).title} demo study", study)
     expect(page.get_by_text(f"many games of {game_plugin(game).title}", exact=False)

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from playtest import services
-from playtest.games.vapoosh.controller import dice_for
+from playtest.games.vapoosh.plugin import dice_for
 from playtest.games.vapoosh.session import open_game
 from playtest.messages import SPEEDS
 from playtest.storage import repository as repo

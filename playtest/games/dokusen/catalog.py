@@ -10,13 +10,11 @@ catalog checker when loaded.
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from typing import Final
 
-import yaml
-
-from playtest.messages.catalog import MessageCatalog
+from playtest.messages.catalog import MessageCatalog, refused_key
+from playtest.messages.catalog import load_catalog as load_catalog_file
 
 CATALOG_PATH: Final = Path(__file__).resolve().parent / "messages.yaml"
 
@@ -40,17 +38,9 @@ REQUIRED_KEYS: Final = frozenset(
 
 def refusal_key(reason: str) -> str:
     """The catalog key of an engine refusal reason (``refused_other`` for the rest)."""
-    return f"refused_{reason}" if reason in REFUSAL_REASONS else "refused_other"
+    return refused_key(reason, REFUSAL_REASONS)
 
 
-def read_catalog(path: Path) -> MessageCatalog:
-    """Load and check a catalog file (raises ``CatalogError`` naming file, key and field)."""
-    with path.open(encoding="utf-8") as fh:
-        obj = yaml.safe_load(fh)
-    return MessageCatalog.from_obj(obj, source=path.name, required=REQUIRED_KEYS)
-
-
-@functools.cache
 def load_catalog() -> MessageCatalog:
-    """The catalog shipped beside this module (loaded once per process)."""
-    return read_catalog(CATALOG_PATH)
+    """The catalog shipped beside this module (checked; parsed once per process)."""
+    return load_catalog_file(CATALOG_PATH, REQUIRED_KEYS)

@@ -1,5 +1,4 @@
-"""Dokusen as a plug-in of the platform's registry (playtest/games/registry.py, built by
-the "platform" work): ``PLUGIN`` describes the game to the app.
+"""Dokusen as a plug-in of the lab (:class:`~playtest.games.plugin.GamePlugin`).
 
 The presets are the built-in stages (``engine/dokusen/stages.json``) and ``"all"`` (the
 eight in order, the default: testers progress through them). A study may also give a
@@ -23,14 +22,22 @@ engine.core.RulesError: stages[1]: unknown stage 'S9' (known: S1, S2, S3, S4, S5
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
+from engine.core import Game
 from engine.dokusen.course import ALL, CHANGEABLE, Course
+from engine.dokusen.players import LEVELS
 from engine.dokusen.stage import AI_LEVELS, builtin_stages
+from engine.dokusen.state import DokusenGame
+from playtest.games.dokusen import demo
 from playtest.games.dokusen.catalog import REFUSAL_REASONS, load_catalog, refusal_key
-from playtest.games.registry import GamePlugin
+from playtest.games.plugin import BoardSpec, DemoBehaviour, GamePlugin
 
-HERE = Path(__file__).resolve().parent
+HERE: Final = Path(__file__).resolve().parent
+
+
+def _engine(rules: Any, players: int) -> Game:
+    return DokusenGame(rules, players)
 
 
 def _check_rules(rules: Any) -> Any:
@@ -40,18 +47,36 @@ def _check_rules(rules: Any) -> Any:
     return rules
 
 
-
 def _refusal_words(reason: str) -> str | None:
     """An engine refusal reason as the play screen words it (None: not one of them)."""
     from playtest.display_words import catalog_words
 
     return catalog_words(load_catalog(), refusal_key(reason)) if reason in REFUSAL_REASONS else None
 
-PLUGIN = GamePlugin(
+
+def _analytics() -> Any:
+    from analytics.games.dokusen import ANALYTICS
+
+    return ANALYTICS
+
+
+def _play(*args: Any, **kwargs: Any) -> None:
+    from playtest.games.dokusen.play import play_page
+
+    play_page(*args, **kwargs)
+
+
+def _replay(engine: Any, game: Any) -> None:
+    from playtest.games.dokusen.replay import replay_page
+
+    replay_page(engine, game)
+
+
+PLUGIN: Final = GamePlugin(
     name="dokusen",
-    # display settings its board does not use (no dice; no message pacing)
-    ignored_ui=("highlight_options", "show_computer_dice", "speed"),
     title="Dokusen",
+    engine=_engine,
+    levels=LEVELS,
     presets=(*(s.id for s in builtin_stages()), ALL),
     default_rules=ALL,
     check_rules=_check_rules,
@@ -68,8 +93,12 @@ PLUGIN = GamePlugin(
     post_survey="dokusen_post_short",
     child_surveys={"pre": "dokusen_pre_child", "post": "dokusen_post_child"},
     catalog_path=HERE / "messages.yaml",
-    board_module="playtest.games.dokusen.component",
-    play_module="playtest.games.dokusen.play",
-    replay_module="playtest.games.dokusen.replay",
+    board=BoardSpec(HERE / "static", "board.js"),
+    ui_settings=(),  # its board has no highlight and no paced messages (yet)
+    analytics=_analytics,
+    demo=DemoBehaviour(settings=demo.demo_settings, slip_targets=demo.slip_targets,
+                       computer_level=demo.computer_level, game_rules=demo.game_rules),
+    play=_play,
+    replay=_replay,
     refusal_words=_refusal_words,
 )

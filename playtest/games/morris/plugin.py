@@ -1,22 +1,31 @@
-"""Bricks & Walls as a plug-in of the platform's registry (playtest/games/registry.py,
-built by the "platform" work): ``PLUGIN`` describes the game to the app.
+"""Bricks & Walls as a plug-in of the lab (:class:`~playtest.games.plugin.GamePlugin`).
 
 >>> PLUGIN.name, PLUGIN.title, PLUGIN.presets, PLUGIN.seats
 ('morris', 'Bricks & Walls', ('standard', 'classic'), (2, 2))
 >>> PLUGIN.check_rules({"base": "standard", "blocked": "lose"})
 {'base': 'standard', 'blocked': 'lose'}
+>>> [s.name for s in PLUGIN.ui_settings]
+['highlight_options']
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
+from engine.core import Game
+from engine.morris.players import LEVELS
 from engine.morris.rules import PRESETS, Rules
+from engine.morris.state import MorrisGame
 from playtest.games.morris.catalog import REFUSAL_REASONS, load_catalog, refusal_key
-from playtest.games.registry import GamePlugin
+from playtest.games.plugin import BoardSpec, DemoBehaviour, GamePlugin
+from playtest.games.ui_settings import HIGHLIGHT_OPTIONS
 
-HERE = Path(__file__).resolve().parent
+HERE: Final = Path(__file__).resolve().parent
+
+
+def _engine(rules: Any, players: int) -> Game:
+    return MorrisGame(rules, players)
 
 
 def _check_rules(rules: Any) -> Any:
@@ -25,18 +34,36 @@ def _check_rules(rules: Any) -> Any:
     return rules
 
 
-
 def _refusal_words(reason: str) -> str | None:
     """An engine refusal reason as the play screen words it (None: not one of them)."""
     from playtest.display_words import catalog_words
 
     return catalog_words(load_catalog(), refusal_key(reason)) if reason in REFUSAL_REASONS else None
 
-PLUGIN = GamePlugin(
+
+def _analytics() -> Any:
+    from analytics.games.morris import ANALYTICS
+
+    return ANALYTICS
+
+
+def _play(*args: Any, **kwargs: Any) -> None:
+    from playtest.games.morris.play import play_page
+
+    play_page(*args, **kwargs)
+
+
+def _replay(engine: Any, game: Any) -> None:
+    from playtest.games.morris.replay import replay_page
+
+    replay_page(engine, game)
+
+
+PLUGIN: Final = GamePlugin(
     name="morris",
-    # display settings its board does not use (no dice; no message pacing)
-    ignored_ui=("show_computer_dice", "speed"),
     title="Bricks & Walls",
+    engine=_engine,
+    levels=LEVELS,
     presets=tuple(PRESETS),
     default_rules="standard",
     check_rules=_check_rules,
@@ -52,8 +79,11 @@ PLUGIN = GamePlugin(
     post_survey="morris_post",
     child_surveys={"pre": "morris_pre_child", "post": "morris_post_child"},
     catalog_path=HERE / "messages.yaml",
-    board_module="playtest.games.morris.component",
-    play_module="playtest.games.morris.play",
-    replay_module="playtest.games.morris.replay",
+    board=BoardSpec(HERE / "static", "board.js"),
+    ui_settings=(HIGHLIGHT_OPTIONS,),
+    analytics=_analytics,
+    demo=DemoBehaviour(),
+    play=_play,
+    replay=_replay,
     refusal_words=_refusal_words,
 )

@@ -13,32 +13,18 @@ so a retried roll shows the same dice and a replay of the record is exact.
 from __future__ import annotations
 
 import contextlib
-import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 from engine.core import Event
 from engine.players import make_player
-from playtest.games.registry import DEFAULT_GAME, game_plugin
+from engine.vapoosh.state import deal_preplaced
 from playtest.games.vapoosh.cues import Cue, base_values, pick_cue, voice_for
+from playtest.games.vapoosh.plugin import PLUGIN, dice_for
 from playtest.games.vapoosh.view import glow_from_events
 from playtest.storage.errors import ConflictError
 from playtest.storage.game_counts import RESTARTED
-
-
-def dice_for(seed: int, roll_number: int, game: str = DEFAULT_GAME) -> tuple[int, int, int, int]:
-    """The four dice (pink, pink, green, green) of a game's ``roll_number``-th roll.
-
-    Seeded by ``"<game's seed prefix>:<seed>:<roll number>"`` (the registry's name).
-
-    >>> dice_for(7, 0) == dice_for(7, 0)
-    True
-    >>> all(1 <= d <= 6 for d in dice_for(7, 3))
-    True
-    """
-    rng = random.Random(f"{game_plugin(game).seed_prefix}:{seed}:{roll_number}")
-    return (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
 
 
 class GameSink(Protocol):
@@ -93,14 +79,15 @@ class PlayController:
         clock_ms: Callable[[], float],
         highlight: bool = False,
         participant_id: str | None = None,
-        game: str = DEFAULT_GAME,
+        game: str = PLUGIN.name,
     ) -> None:
         #: The tester whose game this is: a page checks it before every input, so a
         #: browser session that changed tester (Back, then consent again) never plays on.
         self.participant_id = participant_id
         self.highlight = highlight
         self.game_id = game_id
-        self.plugin = game_plugin(game)
+        assert game == PLUGIN.name, "this controller plays Vapoosh!"
+        self.plugin = PLUGIN
         self.seats = list(seats)
         self.seed = seed
         self.sink = sink
@@ -233,9 +220,8 @@ class PlayController:
     def start(self) -> None:
         """Deal preplaced counters if the rules ask for it (the game's first action)."""
         if self.state.phase == "setup":
-            assert self.plugin.deal is not None, "a game with a setup phase deals from its seed"
             with self._one_transaction():
-                self._apply(self.plugin.deal(self.rules, len(self.seats), self.seed))
+                self._apply(deal_preplaced(self.rules, len(self.seats), self.seed))
 
     def _log_engine_events(self, events: Sequence[Event]) -> None:
         for event in events:
@@ -305,7 +291,7 @@ class PlayController:
 
     def _roll(self, client_event_id: str | None = None) -> Cue:
         seat = self.to_move
-        dice = dice_for(self.seed, self.roll_count, self.plugin.name)
+        dice = dice_for(self.seed, self.roll_count)
         events = self._apply(self._action(["roll", list(dice)]))
         self.last_dice[seat] = dice
         self.last_roll = (seat, dice)

@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine.players import make_player
 from engine.vapoosh import Brown
-from playtest.games.vapoosh import PLUGIN
 from playtest.games.vapoosh.controller import PlayController
+from playtest.games.vapoosh.plugin import PLUGIN
 from playtest.messages import MessageCatalog, MessageError, load_catalog, speed
 from playtest.study_config import EffectiveConfig, Experiment
 

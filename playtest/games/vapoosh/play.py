@@ -22,6 +22,7 @@ from playtest.app_pages.tester import current_tester
 from playtest.app_pages.trouble import guarded
 from playtest.board.component import MuteEvent
 from playtest.games.play_fragment import fragment_run, play_fragment, whole_page
+from playtest.games.vapoosh.catalog import load_catalog
 from playtest.games.vapoosh.component import ClickEvent, RollEvent, render_board
 from playtest.games.vapoosh.controller import PlayController, StaleGameError, TurnError
 from playtest.games.vapoosh.cues import Cue, cue_to_show, seat_names
@@ -64,7 +65,7 @@ def _restore_message(tester: services.Tester, ctrl: PlayController) -> None:
     if stored is None:
         return
     try:
-        tone = runtime.catalog().entry(stored.key).tone
+        tone = load_catalog().entry(stored.key).tone
     except MessageError:
         tone = "info"
     st.session_state[RESTORED_MESSAGE] = (ctrl.game_id, stored.text, tone)
@@ -224,7 +225,7 @@ def _message_of(tester: services.Tester, cue: Cue) -> tuple[str, str, str, str, 
         key = _DICE_HIDDEN_KEYS.get(key, key)
     variant = tester.effective.message_variants.get(key, "default")
     try:
-        message = runtime.catalog().render(key, variant, voice=cue.voice, **cue.values)
+        message = load_catalog().render(key, variant, voice=cue.voice, **cue.values)
         return key, variant, message.text, message.tone, message.sound
     except MessageError:
         return key, "fallback", cue.fallback_text, "warn", "wrong"

@@ -11,15 +11,13 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-import yaml
-
 from engine.vasco import REASONS
 from playtest.messages.catalog import MessageCatalog
+from playtest.messages.catalog import load_catalog as load_catalog_file
 
 PATH: Final = Path(__file__).resolve().parent / "messages.yaml"
 
@@ -52,12 +50,9 @@ REQUIRED_KEYS: Final[frozenset[str]] = frozenset(
 )
 
 
-@functools.cache
 def load_vasco_catalog(path: str | None = None) -> MessageCatalog:
     """Load and check the catalog (every required key, variant and placeholder)."""
-    source = Path(path) if path else PATH
-    obj: Any = yaml.safe_load(source.read_text("utf-8"))
-    return MessageCatalog.from_obj(obj, source=str(source), required=REQUIRED_KEYS)
+    return load_catalog_file(Path(path) if path else PATH, REQUIRED_KEYS)
 
 
 def refusal_message_key(reason: str) -> str:
@@ -96,13 +91,7 @@ def auto_text(constrained: int, cell: str, variant: str = "default") -> str:
 def message_text(key: str, variant: str = "default", **values: Any) -> str:
     """The catalog's message ``key`` in ``variant``; a variant that is not a wording of
     the catalog is a study's own text (checked when the study was saved), filled in."""
-    catalog = load_vasco_catalog()
-    if variant in catalog.variants:
-        return catalog.render(key, variant, **values).text
-    try:
-        return variant.format(**values)
-    except (KeyError, IndexError, ValueError):
-        return catalog.render(key, "default", **values).text
+    return load_vasco_catalog().say(key, variant, **values).text
 
 
 def forced_messages(events: Sequence[Any],

@@ -1,8 +1,7 @@
-"""Vasco as a plug-in of the platform's registry (playtest/games/registry.py): ``PLUGIN``
-describes the game to the app.
+"""Vasco as a plug-in of the lab (:class:`~playtest.games.plugin.GamePlugin`).
 
 Vasco has one preset ("standard") and one option, the pool size; two seats, Red (O)
-first, the tester against the medium (greedy) computer by default. The play step is :mod:`playtest.games.vasco.play`.
+first, the tester against the medium (greedy) computer by default.
 
 >>> PLUGIN.name, PLUGIN.title, PLUGIN.presets, PLUGIN.seats
 ('vasco', 'Vasco', ('standard',), (2, 2))
@@ -15,20 +14,26 @@ first, the tester against the medium (greedy) computer by default. The play step
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-from engine.vasco.state import Rules
-from playtest.games.registry import GamePlugin
+from engine.core import Game
+from engine.vasco.players import LEVELS
+from engine.vasco.state import Rules, VascoGame
+from playtest.games.plugin import BoardSpec, DemoBehaviour, GamePlugin
+from playtest.games.vasco import demo
 from playtest.games.vasco.messages import REFUSAL_KEYS, load_vasco_catalog
 
-HERE = Path(__file__).resolve().parent
+HERE: Final = Path(__file__).resolve().parent
+
+
+def _engine(rules: Any, players: int) -> Game:
+    return VascoGame(rules, players)
 
 
 def _check_rules(rules: Any) -> Any:
     """A preset name or rules object the engine builds (RulesError naming the field if not)."""
     Rules.from_obj(rules)
     return rules
-
 
 
 def _refusal_words(reason: str) -> str | None:
@@ -38,11 +43,30 @@ def _refusal_words(reason: str) -> str | None:
     key = REFUSAL_KEYS.get(reason)
     return None if key is None else catalog_words(load_vasco_catalog(), key)
 
-PLUGIN = GamePlugin(
+
+def _analytics() -> Any:
+    from analytics.games.vasco import ANALYTICS
+
+    return ANALYTICS
+
+
+def _play(*args: Any, **kwargs: Any) -> None:
+    from playtest.games.vasco.play import play_page
+
+    play_page(*args, **kwargs)
+
+
+def _replay(engine: Any, game: Any) -> None:
+    from playtest.games.vasco.replay import replay_page
+
+    replay_page(engine, game)
+
+
+PLUGIN: Final = GamePlugin(
     name="vasco",
-    # display settings its board does not use (no dice; no message pacing)
-    ignored_ui=("highlight_options", "show_computer_dice", "speed"),
     title="Vasco",
+    engine=_engine,
+    levels=LEVELS,
     presets=("standard",),
     default_rules="standard",
     check_rules=_check_rules,
@@ -55,8 +79,13 @@ PLUGIN = GamePlugin(
     post_survey="vasco_post_short",
     child_surveys={"pre": "vasco_pre_child", "post": "vasco_post_child"},
     catalog_path=HERE / "messages.yaml",
-    board_module="playtest.games.vasco.board",
-    play_module="playtest.games.vasco.play",
-    replay_module="playtest.games.vasco.replay",
+    board=BoardSpec(HERE / "static", "vasco_board.js"),
+    ui_settings=(),  # its board has no highlight and no paced messages (yet)
+    analytics=_analytics,
+    demo=DemoBehaviour(settings=demo.demo_settings, slip_targets=demo.slip_targets,
+                       messages_shown=demo.messages_shown,
+                       message_effect=demo.message_effect),
+    play=_play,
+    replay=_replay,
     refusal_words=_refusal_words,
 )

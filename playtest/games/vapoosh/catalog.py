@@ -1,12 +1,25 @@
-"""The keys the dice-and-tiles game screen's catalog must have, and the catalog key of
-each wrong click the engine classifies (``classify_click``): what
-:mod:`playtest.messages.catalog` checks the first game's catalog against.
+"""Vapoosh!'s message catalog (``catalog.yaml`` beside this file): the keys its screen must
+have, and the catalog key of each wrong click the engine classifies (``classify_click``).
+
+>>> catalog = load_catalog()
+>>> catalog.render("extra_turn", seat=2).text
+'Extra go!'
+>>> catalog.render("extra_turn", "formal", seat=2).text
+"Player 2's EXTRA turn"
+>>> wrong_click_key("rule", "empty_priority"), wrong_click_key("arithmetic", None)
+('wrong_rule_empty_priority', 'wrong_arithmetic')
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Final
+
+from playtest.messages.catalog import MessageCatalog, UnknownKeyError
+from playtest.messages.catalog import load_catalog as load_catalog_file
+
+CATALOG_PATH: Final = Path(__file__).resolve().parent / "catalog.yaml"
 
 # Every situation the game screen must be able to announce (issue 5).
 REQUIRED_KEYS: Final[frozenset[str]] = frozenset(
@@ -53,3 +66,17 @@ WRONG_CLICK_KEYS: Final[Mapping[tuple[str, str | None], str]] = {
     ("near_miss", None): "wrong_near_miss",
     ("arithmetic", None): "wrong_arithmetic",
 }
+
+
+def load_catalog() -> MessageCatalog:
+    """The game's catalog (checked for :data:`REQUIRED_KEYS`; parsed once per process)."""
+    return load_catalog_file(CATALOG_PATH, REQUIRED_KEYS)
+
+
+def wrong_click_key(kind: str, rule_reason: str | None) -> str:
+    """The catalog key of a wrong click the engine classified (UnknownKeyError if none)."""
+    try:
+        return WRONG_CLICK_KEYS[(kind, rule_reason if kind == "rule" else None)]
+    except KeyError:
+        raise UnknownKeyError(
+            f"no wrong-click message for kind {kind!r}, reason {rule_reason!r}") from None

@@ -1,0 +1,213 @@
+"""What a game plugs into the lab: one typed :class:`GamePlugin` value per game.
+
+Every field is declared here and read as a field: the engine's game factory and computer
+levels, the rules a study may choose, the surveys, the message catalog and the messages
+its board shows, the board (view + renderer), the analytics object, the demo's simulated
+testers (:class:`DemoBehaviour`), the display settings it offers
+(:class:`~playtest.games.ui_settings.UiSetting`) and its replay. Nothing is found by a
+module's name or by ``getattr``: what a game does not have is ``None``.
+
+The registry (:mod:`playtest.games.registry`) lists the plug-ins; a game's folder
+``playtest/games/<game>/plugin.py`` makes its ``PLUGIN``. Importing this module imports
+no Streamlit, no pandas and no game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.core import Game, sample_chance
+from engine.players import Player
+from playtest.games.ui_settings import UiSetting
+
+#: Makes the engine's game: ``engine(rules, players)`` (rules: a preset name or object).
+GameFactory = Callable[[Any, int], Game]
+#: Makes a seeded computer player of one level: ``factory(seed)``.
+PlayerFactory = Callable[[int], Player]
+#: The chance action due now: ``draw(state, seed, actions)`` with the game's seed and the
+#: actions stored so far (their JSON forms); the engine keeps no random generator.
+ChanceDraw = Callable[[Any, int, Sequence[Any]], int]
+
+
+class PluginError(ValueError):
+    """A plug-in that cannot work (a name that is not a folder name, no rules…)."""
+
+
+def seeded_chance(prefix: str) -> ChanceDraw:
+    """The default chance draw: the engine's outcome probabilities sampled with a
+    generator seeded ``"<prefix>:<seed>:<action number>"``, so the same game seed and
+    record give the same draws (a replay is the same game).
+
+    >>> from engine.core import CHANCE
+    >>> class Coin:
+    ...     def chance_outcomes(self): return [(0, 0.5), (1, 0.5)]
+    >>> draw = seeded_chance("toy")
+    >>> draw(Coin(), 7, []) == draw(Coin(), 7, []) == sample_chance(Coin(), random.Random("toy:7:0"))
+    True
+    """
+
+    def draw(state: Any, seed: int, actions: Sequence[Any]) -> int:
+        return sample_chance(state, random.Random(f"{prefix}:{seed}:{len(actions)}"))
+
+    return draw
+
+
+@dataclass(frozen=True)
+class BoardSpec:
+    """Where a game's board front end lives: its asset folder (served to the browser) and
+    the renderer script in it."""
+
+    static_dir: Path
+    script: str
+
+    @property
+    def script_path(self) -> Path:
+        return self.static_dir / self.script
+
+
+@dataclass(frozen=True)
+class DemoBehaviour:
+    """How ``playtest demo``'s simulated testers play a game (each part optional).
+
+    - ``settings``: what the game's demo study sets beyond its defaults (a mapping of
+      :class:`~playtest.study_config.StudyConfig` fields: more games, experiments);
+    - ``slip_targets(state, selection)``: targets a person might click by mistake that the
+      legal targets seen so far do not cover (empty cells, void squares…);
+    - ``computer_level(state, mover)``: the level of a computer seat the study does not
+      list (a solo game's computer colours);
+    - ``game_rules(rules, played)``: the rules of a tester's next game from the study's
+      and the ``(rules, winner, reason)`` of the games played (a game of stages);
+    - ``messages_shown(events, variants)`` and ``message_effect(key, variant)``: the
+      messages a tester reads as their turn starts (props of ``message`` events) and
+      the planted reaction to each (extra ms, chance of a rules lookup);
+    - ``play_game(config, *, seed, game_id, tester, recorder, clock)``: a game whose demo
+      testers play on its own screen model instead of through the engine's clicks.
+    """
+
+    settings: Callable[[], Mapping[str, Any]] | None = None
+    slip_targets: Callable[[Any, Sequence[str]], Sequence[str]] | None = None
+    computer_level: Callable[[Any, int], str] | None = None
+    game_rules: Callable[[Any, Sequence[tuple[Any, int | None, str]]], Any] | None = None
+    messages_shown: Callable[[Sequence[Any], Mapping[str, str]], list[dict[str, Any]]] | None = None
+    message_effect: Callable[[str, str], tuple[float, float]] | None = None
+    play_game: Callable[..., None] | None = None
+
+
+@dataclass(frozen=True)
+class GamePlugin:
+    """What the app asks a game (one frozen value per game, ``PLUGIN`` in its folder).
+
+    - ``name``: the game's folder name in every layer, its engine name and the prefix of
+      its chance seeds; ``title``: its name for people; ``about``: what it is in a few
+      words, after its title in the tester's consent text;
+    - ``engine``: the engine's game factory; ``levels``: its computer levels, easiest
+      first (``{level: factory(seed)}``; empty: no computer seats);
+    - ``presets``, ``default_rules``: the named rule sets a study may choose;
+      ``rule_options``: each option's choices (the Studies page's help);
+      ``check_rules(rules)``: raises ``ValueError``/``RulesError`` saying why a preset or
+      rules object cannot be played;
+    - ``seats``: the fewest and most seats; ``default_seats``: a new study's seats;
+    - ``pre_survey``, ``post_survey``: the default surveys; ``child_surveys``: the
+      children's form per phase (``"pre"``, ``"post"``);
+    - ``catalog_path``: its message catalog (YAML), which also says which messages its
+      board shows (:attr:`shown_messages`); ``board``: its board's front end
+      (:class:`BoardSpec`);
+    - ``ui_settings``: the display settings its board offers (a study may set and
+      vary only these);
+    - ``chance``: how the chance actions it needs are drawn (:func:`seeded_chance` by
+      default: dice, deals and meteors are actions like any other);
+    - ``analytics``: loads its analytics object (``analytics/games/<name>/``), None
+      without one;
+    - ``demo``: its simulated testers (:class:`DemoBehaviour`);
+    - ``play``: draws the tester's play step (``play(tester, to_post_survey=...)``);
+    - ``replay``: draws a stored game on the designer's Replay page
+      (``replay(engine, game)``; None: the engine's text view); ``replay_glow(events,
+      computer)``: the board marks of the tiles one replayed action touched;
+    - ``refusal_words(reason)``: an engine refusal reason in the catalog's words, for the
+      designer's tables (None: not one of its reasons).
+    """
+
+    name: str
+    title: str
+    engine: GameFactory
+    presets: tuple[str, ...]
+    default_rules: str
+    check_rules: Callable[[Any], Any]
+    levels: Mapping[str, PlayerFactory] = field(default_factory=dict)
+    rule_options: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    seats: tuple[int, int] = (1, 4)
+    default_seats: tuple[str, ...] = ("human", "ai:easy")
+    pre_survey: str | None = None
+    post_survey: str | None = None
+    child_surveys: Mapping[str, str] = field(default_factory=dict)
+    catalog_path: Path | None = None
+    board: BoardSpec | None = None
+    ui_settings: tuple[UiSetting, ...] = ()
+    chance: ChanceDraw | None = None
+    about: str = ""
+    analytics: Callable[[], Any] | None = None
+    demo: DemoBehaviour = field(default_factory=DemoBehaviour)
+    play: Callable[..., None] | None = None
+    replay: Callable[[Any, Any], None] | None = None
+    replay_glow: Callable[[list[dict[str, Any]], bool], dict[tuple[int, int], str]] | None = None
+    refusal_words: Callable[[str], str | None] | None = None
+
+    def __post_init__(self) -> None:
+        if not self.name.isidentifier() or not self.name.islower():
+            raise PluginError(f"game name {self.name!r}: a lower-case folder name")
+        if self.default_rules not in self.presets and self.presets:
+            raise PluginError(f"{self.name}: default_rules {self.default_rules!r} is not a preset")
+        names = [s.name for s in self.ui_settings]
+        if len(names) != len(set(names)):
+            raise PluginError(f"{self.name}: a display setting is offered twice: {names}")
+
+    @property
+    def seed_prefix(self) -> str:
+        """What a game's chance seeds start with (``"<name>:<seed>:<draw>"``)."""
+        return self.name
+
+    def make_game(self, rules: Any, players: int) -> Game:
+        """The engine's game for these rules (a preset name or a rules object) and seats."""
+        return self.engine(rules, players)
+
+    def ai_levels(self) -> tuple[str, ...]:
+        """The computer levels a seat ``"ai:<level>"`` may name, easiest first.
+
+        >>> from playtest.games.registry import game_plugin
+        >>> from analytics.data import UNNAMED_GAME
+        >>> game_plugin(UNNAMED_GAME).ai_levels()[0]
+        'easy'
+        """
+        return tuple(self.levels)
+
+    def draw_chance(self, state: Any, seed: int, actions: Sequence[Any]) -> int:
+        """The chance action due in ``state`` (see :attr:`chance`)."""
+        draw = self.chance or seeded_chance(self.seed_prefix)
+        return draw(state, seed, actions)
+
+    def ui_setting(self, name: str) -> UiSetting | None:
+        """The display setting ``name`` if the game offers it."""
+        return next((s for s in self.ui_settings if s.name == name), None)
+
+    @property
+    def ignored_ui(self) -> tuple[str, ...]:
+        """The known display settings its board does not offer (transitional: the Studies
+        page reads :attr:`ui_settings` instead)."""
+        from playtest.games.registry import known_ui_settings
+
+        offered = {s.name for s in self.ui_settings}
+        return tuple(s.name for s in known_ui_settings() if s.name not in offered)
+
+    @property
+    def shown_messages(self) -> frozenset[str]:
+        """The catalog keys its board shows to a tester (an experiment may vary only
+        these: a message the board never shows would never be seen)."""
+        if self.catalog_path is None:
+            return frozenset()
+        from playtest.messages.catalog import load_catalog
+
+        return load_catalog(self.catalog_path).shown
