@@ -25,6 +25,7 @@ same whatever the number of workers (``generate(..., workers=1)`` equals ``worke
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import multiprocessing
@@ -170,6 +171,15 @@ class EventRecorder:
 
     def finish(self, winner: int | None, reason: str, turns: int) -> None:
         return None
+
+    def batch(self) -> contextlib.AbstractContextManager[None]:
+        return contextlib.nullcontext()
+
+    def expose(self, experiment: str, variant: str, context: dict[str, Any]) -> None:
+        return None  # the exchange format has no exposure records
+
+    def stored_actions(self) -> int:
+        return -1  # nothing is stored in between: never behind
 
 
 class SimulatedTester:

@@ -236,7 +236,7 @@ def play_game(plugin: Any, *, rules: Any, seats: Sequence[str], seed: int, game_
             if mover not in computers:
                 seat = seats[mover] if mover < len(seats) else ""
                 level = seat.split(":", 1)[1] if seat.startswith("ai:") else None
-                solo = plugin.demo.computer_level if not seat else None
+                solo = plugin.computer_level if not seat else None
                 level = solo(state, mover) if solo is not None else level
                 computers[mover] = _level_player(plugin.name, level, seed * 1009 + mover)
             action = computers[mover].decide(state).action

@@ -312,6 +312,10 @@ class DbGameSink:
             return
         repo.finish_game(self.engine, self.game_id, winner, reason, turns)
 
+    def expose(self, experiment: str, variant: str, context: dict[str, Any]) -> None:
+        """The tester's ``variant`` of ``experiment`` was shown (a message on the board)."""
+        repo.log_exposure(self.engine, self.participant_id, experiment, variant, context)
+
 
 #: ``game_end`` reasons of games the tester did not play to the end.
 UNFINISHED_REASONS = (RESTARTED, LEFT)

@@ -165,10 +165,16 @@ def play_page() -> None:
     log_page(tester, "play")
     if st.session_state.pop("stop_playing", False):
         _advance(tester, "play", "post_survey")
-    # every game draws its own play step (its plug-in's ``play``)
-    play = game_plugin(tester.config.game).play
-    assert play is not None, "a game testers play has a play step"
-    play(tester, to_post_survey=lambda: _advance(tester, "play", "post_survey"))
+    # every game on the one board shell and game session (a game not moved onto them
+    # yet draws its own play step)
+    plugin = game_plugin(tester.config.game)
+    if plugin.view is not None:
+        from playtest.board.page import play_page as shell_play_page
+
+        shell_play_page(tester, to_post_survey=lambda: _advance(tester, "play", "post_survey"))
+        return
+    assert plugin.play is not None, "a game testers play has a play step"
+    plugin.play(tester, to_post_survey=lambda: _advance(tester, "play", "post_survey"))
 
 
 # -- done -------------------------------------------------------------------------------

@@ -18,11 +18,16 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.core import Game, sample_chance
+from engine.core import ClickResult, Event, Game, sample_chance
 from engine.players import Player
 from playtest.games.ui_settings import UiSetting
+
+if TYPE_CHECKING:
+    from playtest.session.play import Play, Step
+    from playtest.session.view import Moment
+    from playtest.session.words import Say
 
 #: Makes the engine's game: ``engine(rules, players)`` (rules: a preset name or object).
 GameFactory = Callable[[Any, int], Game]
@@ -56,6 +61,78 @@ def seeded_chance(prefix: str) -> ChanceDraw:
     return draw
 
 
+def board_replay(engine: Any, game: Any) -> None:
+    """The Replay page's step-through on the game's own board (any game with a view)."""
+    from playtest.replay_board import board_replay_page
+
+    board_replay_page(engine, game)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """How a finished game ended: the winning 1-based seat (None: a draw, a solo loss),
+    the reason (``game_end``'s and the games table's) and its length in turns."""
+
+    winner: int | None
+    reason: str
+    turns: int
+
+
+def generic_result(state: Any, actions: int) -> GameResult:
+    """The winner by the engine's returns (the one seat with the best positive return)
+    and the reason of the final ``win``/``draw``/``loss`` event (its ``reason``, else its
+    kind); the length is the number of actions."""
+    returns = list(state.returns())
+    best = max(returns, default=0.0)
+    winners = [s for s, r in enumerate(returns) if r > 0 and r == best]
+    final = next((e for e in reversed(state.last_events) if e.kind in ("win", "draw", "loss")),
+                 None)
+    reason = "over" if final is None else str(final.data.get("reason", final.kind))
+    return GameResult(winners[0] + 1 if len(winners) == 1 else None, reason, actions)
+
+
+def click_props(seat: int, target: str, result: ClickResult, ms: int | None,
+                via: str) -> dict[str, Any]:
+    """The props of a ``click`` event (telemetry-format.md, ``click`` for other games): the
+    seat, the target, the game's own fields, ``ok``, ``ms``, how, and the refusal.
+
+    >>> from engine.core import Refusal
+    >>> click_props(1, "d5", ClickResult(None, Refusal("walled", "…"), (), {"point": "d5"}),
+    ...             812, "mouse")
+    {'seat': 1, 'target': 'd5', 'point': 'd5', 'ok': False, 'ms': 812, 'via': 'mouse', 'reason': 'walled'}
+    """
+    props: dict[str, Any] = {"seat": seat, "target": target, **dict(result.fields)}
+    props.update({"ok": result.ok, "ms": ms, "via": via})
+    if result.refusal is not None:
+        props["reason"] = result.refusal.reason
+    return props
+
+
+def event_props(event: Event) -> dict[str, Any]:
+    """An engine event as telemetry props: ``seat``, ``tiles`` and the event's data."""
+    return {"seat": event.seat, "tiles": [list(t) for t in event.tiles], **dict(event.data)}
+
+
+def engine_events(state: Any, step: Step) -> list[tuple[str, dict[str, Any]]]:
+    """The telemetry of one applied action: its engine events, each as ``(kind, props)``."""
+    return [(e.kind, event_props(e)) for e in step.events]
+
+
+@dataclass(frozen=True)
+class Telemetry:
+    """What a game logs beyond the session's own events (telemetry-format.md):
+
+    - ``click(seat, target, result, ms, via)``: a click's props (:func:`click_props`);
+    - ``events(state, step)``: the events of an applied action, ``(type, props)`` each
+      (:func:`engine_events`); the first is the input's own when a tester made it;
+    - ``start(game, rules)``: props of ``game_start`` beyond the session's.
+    """
+
+    click: Callable[[int, str, ClickResult, int | None, str], dict[str, Any]] = click_props
+    events: Callable[[Any, Step], list[tuple[str, dict[str, Any]]]] = engine_events
+    start: Callable[[Any, Any], dict[str, Any]] | None = None
+
+
 @dataclass(frozen=True)
 class BoardSpec:
     """Where a game's board front end lives: its asset folder (served to the browser) and
@@ -77,8 +154,6 @@ class DemoBehaviour:
       :class:`~playtest.study_config.StudyConfig` fields: more games, experiments);
     - ``slip_targets(state, selection)``: targets a person might click by mistake that the
       legal targets seen so far do not cover (empty cells, void squares…);
-    - ``computer_level(state, mover)``: the level of a computer seat the study does not
-      list (a solo game's computer colours);
     - ``game_rules(rules, played)``: the rules of a tester's next game from the study's
       and the ``(rules, winner, reason)`` of the games played (a game of stages);
     - ``messages_shown(events, variants)`` and ``message_effect(key, variant)``: the
@@ -90,7 +165,6 @@ class DemoBehaviour:
 
     settings: Callable[[], Mapping[str, Any]] | None = None
     slip_targets: Callable[[Any, Sequence[str]], Sequence[str]] | None = None
-    computer_level: Callable[[Any, int], str] | None = None
     game_rules: Callable[[Any, Sequence[tuple[Any, int | None, str]]], Any] | None = None
     messages_shown: Callable[[Sequence[Any], Mapping[str, str]], list[dict[str, Any]]] | None = None
     message_effect: Callable[[str, str], tuple[float, float]] | None = None
@@ -119,7 +193,26 @@ class GamePlugin:
     - ``ui_settings``: the display settings its board offers (a study may set and
       vary only these);
     - ``chance``: how the chance actions it needs are drawn (:func:`seeded_chance` by
-      default: dice, deals and meteors are actions like any other);
+      default: dice, deals and meteors are actions like any other); ``chance_by(state)``:
+      the 0-based seat whose button makes the draw due now (a roll of the dice), None for
+      a draw nobody makes (applied at once);
+    - ``computer_level(state, mover)``: the level of a seat the study does not list (a
+      solo game's computer colours);
+    - ``result(state, actions)``: how a finished game ended (:func:`generic_result`);
+      ``next_rules(rules, played)``: the rules of a tester's next game from the study's
+      and the ``(rules, reason)`` of their finished game records of it (a game of
+      stages plays the first stage not won); None: the study's rules;
+    - ``telemetry``: what it logs of clicks and actions (:class:`Telemetry`);
+    - ``on_step(play, step, settings)``: what the board notes of an action just applied
+      (it may keep a value in ``play.memo``, replacing it, never changing it in place)
+      and what it says about it; ``words(moment)``: every
+      message the board shows now; ``view(moment)``: the data its renderer draws;
+    - ``seat_name(seat)``: a seat's name for people in pass-and-play (its colour);
+    - ``next_choices(play)``: the ways to the next game after ``play`` (label, rules;
+      rules None: the session's choice), e.g. the next stage or the same one again;
+      None: one "Next game";
+    - ``rules_path``: the rules overlay's content (YAML: the goal and main rules, each
+      with a picture of the game's own board, :mod:`playtest.board.rules_overlay`);
     - ``analytics``: loads its analytics object (``analytics/games/<name>/``), None
       without one;
     - ``demo``: its simulated testers (:class:`DemoBehaviour`);
@@ -148,6 +241,17 @@ class GamePlugin:
     board: BoardSpec | None = None
     ui_settings: tuple[UiSetting, ...] = ()
     chance: ChanceDraw | None = None
+    chance_by: Callable[[Any], int | None] | None = None
+    computer_level: Callable[[Any, int], str] | None = None
+    result: Callable[[Any, int], GameResult] = generic_result
+    next_rules: Callable[[Any, Sequence[tuple[Any, str | None]]], Any] | None = None
+    telemetry: Telemetry = field(default_factory=Telemetry)
+    on_step: Callable[[Play, Step, Mapping[str, Any]], Say | None] | None = None
+    words: Callable[[Moment], tuple[Say, ...]] | None = None
+    view: Callable[[Moment], dict[str, Any]] | None = None
+    seat_name: Callable[[int], str] = lambda seat: f"Player {seat}"  # noqa: E731
+    next_choices: Callable[[Play], Sequence[tuple[str, Any]]] | None = None
+    rules_path: Path | None = None
     about: str = ""
     analytics: Callable[[], Any] | None = None
     demo: DemoBehaviour = field(default_factory=DemoBehaviour)

@@ -96,8 +96,9 @@ PLUGIN: Final = GamePlugin(
     board=BoardSpec(HERE / "static", "board.js"),
     ui_settings=(),  # its board has no highlight and no paced messages (yet)
     analytics=_analytics,
+    computer_level=demo.computer_level,
     demo=DemoBehaviour(settings=demo.demo_settings, slip_targets=demo.slip_targets,
-                       computer_level=demo.computer_level, game_rules=demo.game_rules),
+                       game_rules=demo.game_rules),
     play=_play,
     replay=_replay,
     refusal_words=_refusal_words,

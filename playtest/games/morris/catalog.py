@@ -33,6 +33,8 @@ REFUSAL_REASONS: Final = (
     "removal_pending",
     "game_over",
 )
+#: Why a game ends (engine/morris/state.py), each with the end screen's words.
+END_REASONS: Final = ("wall", "bricks", "blocked", "move_cap")
 REQUIRED_KEYS: Final = frozenset(
     {
         "place_turn",
@@ -50,6 +52,7 @@ REQUIRED_KEYS: Final = frozenset(
         "draw",
         "refused_other",
         *(f"refused_{r}" for r in REFUSAL_REASONS),
+        *(f"end_{r}" for r in END_REASONS),
     }
 )
 

@@ -18,7 +18,8 @@ from engine.morris.players import LEVELS
 from engine.morris.rules import PRESETS, Rules
 from engine.morris.state import MorrisGame
 from playtest.games.morris.catalog import REFUSAL_REASONS, load_catalog, refusal_key
-from playtest.games.plugin import BoardSpec, DemoBehaviour, GamePlugin
+from playtest.games.morris import session
+from playtest.games.plugin import BoardSpec, DemoBehaviour, GamePlugin, board_replay
 from playtest.games.ui_settings import HIGHLIGHT_OPTIONS
 
 HERE: Final = Path(__file__).resolve().parent
@@ -47,18 +48,6 @@ def _analytics() -> Any:
     return ANALYTICS
 
 
-def _play(*args: Any, **kwargs: Any) -> None:
-    from playtest.games.morris.play import play_page
-
-    play_page(*args, **kwargs)
-
-
-def _replay(engine: Any, game: Any) -> None:
-    from playtest.games.morris.replay import replay_page
-
-    replay_page(engine, game)
-
-
 PLUGIN: Final = GamePlugin(
     name="morris",
     title="Bricks & Walls",
@@ -79,11 +68,14 @@ PLUGIN: Final = GamePlugin(
     post_survey="morris_post",
     child_surveys={"pre": "morris_pre_child", "post": "morris_post_child"},
     catalog_path=HERE / "messages.yaml",
-    board=BoardSpec(HERE / "static", "board.js"),
+    board=BoardSpec(HERE / "static", "render.js"),
     ui_settings=(HIGHLIGHT_OPTIONS,),
     analytics=_analytics,
     demo=DemoBehaviour(),
-    play=_play,
-    replay=_replay,
+    words=session.words,
+    view=session.view,
+    seat_name=session.seat_name,
+    rules_path=HERE / "rules.yaml",
+    replay=board_replay,
     refusal_words=_refusal_words,
 )

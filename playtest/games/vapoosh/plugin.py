@@ -27,7 +27,14 @@ from engine.vapoosh.rules import (
     Rules,
 )
 from engine.vapoosh.state import VapooshGame, deal_preplaced
-from playtest.games.plugin import BoardSpec, DemoBehaviour, GamePlugin
+from playtest.games.plugin import (
+    BoardSpec,
+    DemoBehaviour,
+    GamePlugin,
+    Telemetry,
+    board_replay,
+)
+from playtest.games.vapoosh import session
 from playtest.games.ui_settings import HIGHLIGHT_OPTIONS, SPEED, Choice, UiSetting
 
 HERE: Final = Path(__file__).resolve().parent
@@ -97,18 +104,6 @@ def _demo_play_game(*args: Any, **kwargs: Any) -> None:
     play_game(*args, **kwargs)
 
 
-def _play(*args: Any, **kwargs: Any) -> None:
-    from playtest.games.vapoosh.play import play_page
-
-    play_page(*args, **kwargs)
-
-
-def _replay(engine: Any, game: Any) -> None:
-    from playtest.games.vapoosh.replay import replay_page
-
-    replay_page(engine, game)
-
-
 def _replay_glow(events: list[dict[str, Any]], computer: bool) -> dict[tuple[int, int], str]:
     """The replay board's marks for the tiles one action touched (its engine events)."""
     from playtest.games.vapoosh.view import glow_from_events
@@ -142,12 +137,19 @@ PLUGIN: Final = GamePlugin(
     post_survey="vapoosh_post_short",
     child_surveys={"pre": "vapoosh_pre_child", "post": "vapoosh_post_child"},
     catalog_path=HERE / "catalog.yaml",
-    board=BoardSpec(HERE / "static", "board.js"),
+    board=BoardSpec(HERE / "static", "render.js"),
     ui_settings=(HIGHLIGHT_OPTIONS, SHOW_COMPUTER_DICE, SPEED),
     chance=draw_chance,
+    chance_by=session.roller,
+    result=session.result,
+    telemetry=Telemetry(click=session.click_props, events=session.action_events),
+    on_step=session.on_step,
+    words=session.words,
+    view=session.view,
+    rules_path=HERE / "rules.yaml",
+    seat_name=session.seat_name,
     analytics=_analytics,
     demo=DemoBehaviour(settings=_demo_settings, play_game=_demo_play_game),
-    play=_play,
-    replay=_replay,
+    replay=board_replay,
     replay_glow=_replay_glow,
 )

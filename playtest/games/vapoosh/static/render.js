@@ -1,72 +1,17 @@
-// The board component's front end: an ES module that Streamlit loads from this folder
-// (the component's asset dir, playtest/games/vapoosh/static/). Its markup (board.html) and
-// style (board.css) sit beside it and are fetched once, before the default export can run: on the first call for a
-// parentElement it inserts the markup and a <style> with the CSS (so nothing is drawn
-// unstyled), builds the grid once, and after that only updates text, classes and
-// attributes, so a rerun repaints in one frame.
-async function asset(name) {
-  const resp = await fetch(new URL(name, import.meta.url));
-  if (!resp.ok) throw new Error("board: could not load " + name + " (HTTP " + resp.status + ")");
-  return resp;
-}
-const [HTML, CSS] = await Promise.all([
-  asset("board.html").then((r) => r.text()),
-  asset("board.css").then((r) => r.text()),
-]);
+// Vapoosh!'s renderer for the board shell (playtest/board/static/shell.js): the dice bar,
+// the 12 x 12 multiplication board, the Brown buttons of a Vapooh roll and, on phones,
+// the magnifier. Its markup (board.html) is fetched from beside it on first use; the shell
+// puts its stylesheet (board.css) in place first. It builds the grid once and after that
+// only updates text, classes and attributes, so a rerun repaints in one frame. A tile is
+// what a click chooses ("c,r", data-target); a Brown button holds "brown" with it; the
+// roll button makes the draw of the dice (data-input="draw").
+const HTML = await fetch(new URL("board.html", import.meta.url)).then((r) => {
+  if (!r.ok) throw new Error("board: could not load board.html (HTTP " + r.status + ")");
+  return r.text();
+});
 const SIZE = 12;
 const PIPS = {1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8]};
-const STATE = new WeakMap();
-let AUDIO = null;
-
-function nonce() {
-  if (globalThis.crypto && crypto.randomUUID) return crypto.randomUUID();
-  return Date.now().toString(36) + Math.random().toString(36).slice(2);
-}
-
-function audio() {
-  // Created on the first gesture inside the board: browsers allow sound only after one.
-  if (!AUDIO) {
-    const Ctx = globalThis.AudioContext || globalThis.webkitAudioContext;
-    if (!Ctx) return null;
-    AUDIO = new Ctx();
-  }
-  if (AUDIO.state === "suspended") AUDIO.resume();
-  return AUDIO;
-}
-
-// A cue's notes come with the view data (the Python side's cue table,
-// playtest/board/sounds.py): [{at, dur, wave, f0, f1, gain}, ...].
-function play(notes) {
-  const ctx = audio();
-  if (!Array.isArray(notes) || !notes.length || !ctx) return false;
-  const t0 = ctx.currentTime + 0.01;
-  for (const n of notes) {
-    const g = ctx.createGain();
-    const start = t0 + n.at, end = start + n.dur;
-    g.gain.setValueAtTime(0.0001, start);
-    g.gain.linearRampToValueAtTime(n.gain, start + 0.006);
-    g.gain.exponentialRampToValueAtTime(0.0001, end);
-    g.connect(ctx.destination);
-    let src;
-    if (n.wave === "noise") {
-      const len = Math.max(1, Math.floor(n.dur * ctx.sampleRate));
-      const buf = ctx.createBuffer(1, len, ctx.sampleRate);
-      const ch = buf.getChannelData(0);
-      for (let i = 0; i < len; i++) ch[i] = Math.random() * 2 - 1;
-      src = ctx.createBufferSource();
-      src.buffer = buf;
-    } else {
-      src = ctx.createOscillator();
-      src.type = n.wave;
-      src.frequency.setValueAtTime(n.f0, start);
-      if (n.f1 !== n.f0) src.frequency.linearRampToValueAtTime(n.f1, end);
-    }
-    src.connect(g);
-    src.start(start);
-    src.stop(end + 0.02);
-  }
-  return true;
-}
+const BOARDS = new WeakMap();
 
 function makeDie(value, colour) {
   const d = document.createElement("span");
@@ -84,31 +29,23 @@ function makeDie(value, colour) {
 }
 
 function build(root) {
-  // Markup and style go in on the first call (the component sends no html/css): the
-  // style is in place before the grid is drawn, so the board never shows unstyled.
-  const style = document.createElement("style");
-  style.textContent = CSS;
   const holder = document.createElement("div");
   holder.innerHTML = HTML;
-  root.append(style, holder);
+  root.append(holder);
   const st = {
-    root, tiles: [], focus: 0, data: null, nonce: null, token: "",
-    shownAt: performance.now(), turnKey: null, msgTimer: null, muted: false, seq: 0,
+    root, tiles: [], data: null, turnKey: null, zoomAt: null, browns: "[]",
     vb: root.querySelector(".vb"),
     grid: root.querySelector(".vb-grid"),
     roll: root.querySelector(".vb-roll"),
-    mute: root.querySelector(".vb-mute"),
-    msg: root.querySelector(".vb-msg"),
-    turnText: root.querySelector(".vb-turn-text"),
     swatch: root.querySelector(".vb-swatch"),
     diceBy: root.querySelector(".vb-dice-by"),
     pink: root.querySelector(".vb-pink"),
     green: root.querySelector(".vb-green"),
     sums: root.querySelector(".vb-sums"),
     zoom: root.querySelector(".vb-zoom"),
-    zoomAt: null, browns: "[]",
-    trigger: () => {},
+    note: root.querySelector(".vb-note"),
   };
+  BOARDS.set(root, st);
   const frag = document.createDocumentFragment();
   const head = document.createElement("div");
   head.setAttribute("role", "row");
@@ -146,6 +83,11 @@ function build(root) {
       b.dataset.index = String(i);
       b.dataset.c = String(c);
       b.dataset.r = String(r);
+      // what a click chooses; the arrow keys move between tiles (the shell's)
+      b.dataset.target = c + "," + r;
+      b.dataset.nav = "";
+      b.dataset.x = String(c);
+      b.dataset.y = String(r);
       b.tabIndex = i === 0 ? 0 : -1;
       const s = document.createElement("span");
       s.textContent = String(c * r);
@@ -157,77 +99,47 @@ function build(root) {
     frag.appendChild(row);
   }
   st.grid.appendChild(frag);
-
-  st.grid.onpointerdown = () => { audio(); };
-  st.grid.onclick = (e) => {
-    const chip = e.target.closest("button.vb-brown");
-    const b = chip ? st.tiles[Number(chip.dataset.index)] : e.target.closest("button.tile");
-    if (!b) return;
-    const i = Number(b.dataset.index);
-    moveFocus(st, i, false);
-    // A touch on a small tile opens the magnifier first; the tap there is the click.
-    if (!chip && wantsZoom(st, b, e)) { openZoom(st, i); return; }
-    sendClick(st, b, e, !!chip);
-  };
-  st.zoom.onclick = (e) => {
-    if (e.target.closest("button.vb-zclose")) { closeZoom(st); return; }
-    const chip = e.target.closest("button.vb-brown");
-    const z = chip || e.target.closest("button.tile");
-    if (!z) return;
-    const b = st.tiles[Number(z.dataset.index)];
-    closeZoom(st);
-    sendClick(st, b, e, !!chip);
-  };
+  st.zoom.addEventListener("click", (e) => {
+    if (e.target.closest("button.vb-zclose")) closeZoom(st);
+  });
   st.zoom.onkeydown = (e) => { if (e.key === "Escape") { e.preventDefault(); closeZoom(st); } };
-  st.grid.onkeydown = (e) => {
-    const b = e.target.closest("button.tile");
-    if (!b) return;
-    const i = Number(b.dataset.index);
-    const c = i % SIZE, r = Math.floor(i / SIZE);
-    let j = null;
-    if (e.key === "ArrowRight") j = r * SIZE + Math.min(SIZE - 1, c + 1);
-    else if (e.key === "ArrowLeft") j = r * SIZE + Math.max(0, c - 1);
-    else if (e.key === "ArrowDown") j = Math.min(SIZE - 1, r + 1) * SIZE + c;
-    else if (e.key === "ArrowUp") j = Math.max(0, r - 1) * SIZE + c;
-    else if (e.key === "Home") j = e.ctrlKey ? 0 : r * SIZE;
-    else if (e.key === "End") j = e.ctrlKey ? SIZE * SIZE - 1 : r * SIZE + SIZE - 1;
-    if (j !== null) { e.preventDefault(); moveFocus(st, j, true); }
+  return {
+    turn: root.querySelector(".vb-turn-text"),
+    message: root.querySelector(".vb-msg"),
+    mute: root.querySelector(".vb-mute"),
   };
-  st.roll.onclick = (e) => {
-    audio();
-    if (!st.data || !st.data.can_roll || st.roll.disabled) return;
+}
+
+// Before the shell sends an input: the roll button takes one press per view; a touch on
+// a small tile opens the magnifier first (the tap there is the click); a click the board
+// cannot take now shakes its tile.
+function press(target, ev, shell) {
+  const st = BOARDS.get(shell.el);
+  if (target.dataset.input === "draw") {
+    if (!st.data || !st.data.can_roll || st.roll.disabled) return false;
     st.roll.disabled = true;  // one roll per view: re-enabled by the next data ...
     const shown = st.data;
     setTimeout(() => {  // ... or, if the app answered with the same view, after a pause
       if (st.data === shown) st.roll.disabled = !shown.can_roll;
     }, 1500);
-    st.trigger("roll", {nonce: nonce(), t_ms: Math.round(performance.now() - st.shownAt),
-      via: e.detail === 0 ? "keyboard" : (e.pointerType || "mouse"), token: st.token});
-  };
-  st.mute.onclick = () => {
-    audio();
-    st.muted = !st.muted;
-    paintMute(st);
-    st.trigger("mute", {muted: st.muted, nonce: nonce()});
-  };
-  return st;
-}
-
-function sendClick(st, b, e, brown) {
-  const i = Number(b.dataset.index);
-  if (!st.data || !st.data.interactive) {
+    return true;
+  }
+  const inZoom = st.zoom.contains(target);
+  const chip = target.classList.contains("vb-brown");
+  const b = st.tiles[Number(target.dataset.index)];
+  if (inZoom) closeZoom(st);
+  if (!shell.interactive) {
     b.classList.remove("nope"); void b.offsetWidth; b.classList.add("nope");
-    return;
+    return false;
+  }
+  if (!inZoom && !chip && wantsZoom(st, b, ev)) {
+    openZoom(st, Number(target.dataset.index));
+    return false;
   }
   b.classList.add("pressed");
   // the next data repaints the tile; this only matters if the app sends nothing new
   setTimeout(() => b.classList.remove("pressed"), 600);
-  st.seq += 1;
-  st.trigger("click", {
-    index: i, c: Number(b.dataset.c), r: Number(b.dataset.r), nonce: nonce(), seq: st.seq,
-    t_ms: Math.round(performance.now() - st.shownAt), via: e.detail === 0 ? "keyboard" : (e.pointerType || "mouse"),
-    token: st.token, brown: brown,
-  });
+  return true;
 }
 
 const ZOOM_N = 5;        // the magnifier shows 5 x 5 tiles ...
@@ -272,6 +184,7 @@ function openZoom(st, i) {
       b.type = "button";
       b.className = src.className.replace(/ ?(pressed|nope)/g, "");
       b.dataset.index = String(j);
+      b.dataset.target = src.dataset.target;
       b.setAttribute("aria-label", src.getAttribute("aria-label") || "");
       const num = document.createElement("span");
       num.textContent = String((c + 1) * (r + 1));
@@ -306,6 +219,8 @@ function brownChip(j, below, first, last) {
   chip.type = "button";
   chip.className = "vb-brown" + (below ? " below" : "") + (first ? " first" : "") + (last ? " last" : "");
   chip.dataset.index = String(j);
+  chip.dataset.target = (j % SIZE + 1) + "," + (Math.floor(j / SIZE) + 1);
+  chip.dataset.hold = "brown";
   chip.textContent = "Brown";
   chip.setAttribute("aria-label", "Put a brown counter on column " + (j % SIZE + 1) + ", row " + (Math.floor(j / SIZE) + 1));
   return chip;
@@ -357,24 +272,9 @@ function placeChip(chip, own, tiles) {
   chip.classList.toggle("below", first);
 }
 
-function moveFocus(st, j, focus) {
-  if (j === st.focus && !focus) return;
-  st.tiles[st.focus].tabIndex = -1;
-  st.focus = j;
-  st.tiles[j].tabIndex = 0;
-  if (focus) st.tiles[j].focus();
-}
-
-function paintMute(st) {
-  st.mute.setAttribute("aria-pressed", String(st.muted));
-  st.mute.textContent = st.muted ? "Sound off" : "Sound on";
-  st.mute.setAttribute("aria-label", st.muted ? "Sound is off: turn it on" : "Sound is on: turn it off");
-}
-
 function update(st, d) {
   const prev = st.data;
   st.data = d;
-  st.token = d.token;
   const hl = new Set(d.hl);
   for (let i = 0; i < st.tiles.length; i++) {
     const b = st.tiles[i];
@@ -394,18 +294,15 @@ function update(st, d) {
   st.vb.dataset.phase = d.phase;
   st.grid.setAttribute("aria-disabled", String(!d.interactive));
 
-  st.turnText.textContent = d.turn_text;
   st.swatch.className = "vb-swatch" + (d.to_move ? " o" + d.to_move : "");
   st.swatch.setAttribute("aria-hidden", "true");
 
   st.roll.hidden = !d.can_roll;
   st.roll.disabled = !d.can_roll;
-  st.mute.hidden = !d.mute_control;
-  st.muted = !!d.muted;
-  paintMute(st);
+  st.note.textContent = d.note || "";
 
   const turnKey = [d.turn, d.phase, d.to_move, JSON.stringify(d.dice)].join("|");
-  if (turnKey !== st.turnKey) { st.turnKey = turnKey; st.shownAt = performance.now(); closeZoom(st); }
+  if (turnKey !== st.turnKey) { st.turnKey = turnKey; closeZoom(st); }
   if (!d.interactive) closeZoom(st);
   paintBrowns(st, d.interactive ? d.brown : []);
 
@@ -423,38 +320,11 @@ function update(st, d) {
     }
   }
 
-  if (d.nonce !== st.nonce) {
-    const first = st.nonce === null;
-    st.nonce = d.nonce;
-    st.msg.className = "vb-msg t-" + d.tone;
-    st.msg.textContent = d.message;
-    clearTimeout(st.msgTimer);
-    if (d.message && d.message_ms) {
-      st.msgTimer = setTimeout(() => { st.msg.textContent = ""; }, d.message_ms);
-    }
-    // A fresh page (reload) must not replay the last cue; a board mounted later in the
-    // same page (a new game) plays its first cue, since the audio is already unlocked.
-    if (d.sound && !st.muted && d.nonce && (!first || AUDIO)) {
-      st.vb.dataset.lastSound = d.sound + ":" + d.nonce;
-      // how many voices were scheduled (0: no notes or no audio): for tests and debugging
-      st.vb.dataset.soundVoices = String(play(d.sound_notes) ? d.sound_notes.length : 0);
-    }
-  } else if (!prev || prev.message !== d.message || prev.tone !== d.tone) {
-    st.msg.className = "vb-msg t-" + d.tone;
-    st.msg.textContent = d.message;
-  }
 }
 
-export default function (component) {
-  const { data, parentElement, setTriggerValue } = component;
-  let st = STATE.get(parentElement);
-  if (!st) {
-    st = build(parentElement);
-    STATE.set(parentElement, st);
-  }
-  st.trigger = setTriggerValue;
-  // The app sends {view: <the board's data>} (one top-level key: Streamlit checks each
-  // top-level value for a dataframe on every rerun).
-  if (data && data.view) update(st, data.view);
-  return () => { clearTimeout(st.msgTimer); };
-}
+export default {
+  css: "board.css",
+  build,
+  update(view, shell) { update(BOARDS.get(shell.el), view); },
+  press,
+};

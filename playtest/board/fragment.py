@@ -1,7 +1,7 @@
 """The play screen as a Streamlit fragment: a board click reruns the play screen only.
 
-A game's play step (``playtest/games/<game>/play.py``) draws its screen in a function
-decorated with :func:`play_fragment`. On a full run of the app (a page load, a stage
+The play page (:mod:`playtest.board.page`) draws the board in a function decorated with
+:func:`play_fragment`. On a full run of the app (a page load, a stage
 change) that function runs inline like any other; a widget inside it (the board, the
 speed control, "Next game") makes the browser send its rerun with the fragment's id, and
 Streamlit then runs the widget's callback and this function alone: not ``st.navigation``,
@@ -26,21 +26,13 @@ from collections.abc import Callable
 from typing import ParamSpec
 
 import streamlit as st
-from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from playtest.app_pages import trouble
+from playtest.streamlit_private import fragment_run
 
 P = ParamSpec("P")
 
-
-def fragment_run() -> bool:
-    """Whether this run is a fragment's own rerun (a click inside it), not the app's.
-
-    >>> fragment_run()  # no Streamlit run at all
-    False
-    """
-    ctx = get_script_run_ctx(suppress_warning=True)
-    return bool(ctx is not None and ctx.fragment_ids_this_run)
+__all__ = ["fragment_run", "play_fragment", "whole_page"]
 
 
 def whole_page() -> None:
@@ -65,32 +57,3 @@ def play_fragment(draw: Callable[P, None]) -> Callable[P, None]:
             st.rerun(scope="app")
 
     return st.fragment(guarded_draw)
-
-
-# The game (its id) that the play screen showed in the app's last full run.
-SHOWN_GAME = "play_fragment_shown_game"
-
-
-def page_unless_shown(game_id: str | None) -> None:
-    """At the start of a play fragment, with the id of the tester's game in this session
-    (None: none): in a fragment run, a game that is not the one the last full run showed
-    (it was dropped: another tab stored a move first, a fault; or replaced) reruns the
-    app, which finds the tester's game and stage in the database as any page load does."""
-    if fragment_run() and st.session_state.get(SHOWN_GAME) != game_id:
-        whole_page()
-
-
-def note_shown(game_id: str | None) -> None:
-    """In a full run: the game the play screen shows (see :func:`page_unless_shown`)."""
-    if not fragment_run():
-        st.session_state[SHOWN_GAME] = game_id
-
-
-def session_game(session_key: str, tester_code: str) -> str | None:
-    """The id of the tester's game kept in ``st.session_state[session_key]`` (a
-    :class:`playtest.games.play_step.GamePlay`), None when there is none of theirs."""
-    play = st.session_state.get(session_key)
-    if play is None or getattr(play, "participant_id", None) != tester_code:
-        return None
-    game_id = getattr(play, "game_id", None)
-    return game_id if isinstance(game_id, str) else None
