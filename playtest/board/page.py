@@ -74,7 +74,10 @@ def _settings(tester: services.Tester) -> dict[str, Any]:
 
 
 def _pace(tester: services.Tester) -> Pace:
-    """How the computer's moves are spread out: the study's think time, else the speed's."""
+    """How the computer's moves are spread out: the study's think time, else the speed's
+    (at once for a game whose board animates the computer's round itself)."""
+    if not game_plugin(tester.config.game).paced:
+        return Pace(0)
     if tester.effective.ai_think_ms is not None:
         return Pace(tester.effective.ai_think_ms)
     return Pace(int(speed(st.session_state.get("speed", tester.effective.speed)).think_s * 1000))
@@ -266,7 +269,7 @@ def _board() -> None:
     gate = _gate(key)
     gate.shown(token, interactive=interactive)
     moment = session.moment(interactive=interactive, thinking=thinking,
-                            extra={"zoom": True})
+                            extra={"zoom": True, "study_rules": tester.effective.rules})
     mount(session.plugin, board_data(session, moment, token=token,
                                      muted=bool(st.session_state.get("muted", False))),
           key=key, gate=gate, on_input=_on_input)
@@ -522,7 +525,7 @@ def _between_games(tester: services.Tester, finished: int, session: GameSession 
     needed = tester.config.games_per_tester
     plugin = game_plugin(tester.config.game)
     if finished < needed or tester.config.allow_more_games:
-        choices = _next_choices(plugin, session)
+        choices = _next_choices(plugin, session, tester.effective.rules)
     if finished < needed:
         if session is not None and session.play.over:
             for number, (label, rules) in enumerate(choices):
@@ -543,11 +546,12 @@ def _between_games(tester: services.Tester, finished: int, session: GameSession 
                   width="stretch", wrap=True)
 
 
-def _next_choices(plugin: GamePlugin, session: GameSession | None) -> list[tuple[str, Any]]:
+def _next_choices(plugin: GamePlugin, session: GameSession | None,
+                  study_rules: Any) -> list[tuple[str, Any]]:
     """The ways to the next game: the game's own (a next stage, the same one again), else
     one "Next game" with the rules the session works out."""
     if session is not None and plugin.next_choices is not None:
-        own = plugin.next_choices(session.play)
+        own = plugin.next_choices(session.play, study_rules)
         if own:
             return list(own)
     return [("Next game", None)]

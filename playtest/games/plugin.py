@@ -208,9 +208,10 @@ class GamePlugin:
       and what it says about it; ``words(moment)``: every
       message the board shows now; ``view(moment)``: the data its renderer draws;
     - ``seat_name(seat)``: a seat's name for people in pass-and-play (its colour);
-    - ``next_choices(play)``: the ways to the next game after ``play`` (label, rules;
-      rules None: the session's choice), e.g. the next stage or the same one again;
-      None: one "Next game";
+    - ``next_choices(play, study_rules)``: the ways to the next game after ``play``
+      (label, rules; rules None: the session's choice), e.g. the next stage or the same
+      one again; None: one "Next game"; ``paced``: whether the computer's moves wait for
+      the tester's speed one by one (False: its board animates a whole round itself);
     - ``rules_path``: the rules overlay's content (YAML: the goal and main rules, each
       with a picture of the game's own board, :mod:`playtest.board.rules_overlay`);
     - ``analytics``: loads its analytics object (``analytics/games/<name>/``), None
@@ -250,7 +251,8 @@ class GamePlugin:
     words: Callable[[Moment], tuple[Say, ...]] | None = None
     view: Callable[[Moment], dict[str, Any]] | None = None
     seat_name: Callable[[int], str] = lambda seat: f"Player {seat}"  # noqa: E731
-    next_choices: Callable[[Play], Sequence[tuple[str, Any]]] | None = None
+    next_choices: Callable[[Play, Any], Sequence[tuple[str, Any]]] | None = None
+    paced: bool = True
     rules_path: Path | None = None
     about: str = ""
     analytics: Callable[[], Any] | None = None

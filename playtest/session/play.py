@@ -71,6 +71,8 @@ class Play:
     refusal: Refusal | None = None
     refused_fields: dict[str, Any] = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
+    #: The steps the last input (or computer step) applied: what the board shows as new.
+    fresh: tuple[Step, ...] = ()
     says: tuple[Say, ...] = ()
     shown: tuple[Shown, ...] = ()
     shown_count: int = 0

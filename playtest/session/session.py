@@ -167,7 +167,6 @@ class GameSession:
         #: True once another tab was found to have played on: reload the game.
         self.stale = False
         self._depth = 0
-        self._fresh: list[Step] = []
         self._exposed: list[tuple[str, str, dict[str, Any]]] = []
 
     # -- what the game waits for ---------------------------------------------------------
@@ -190,7 +189,7 @@ class GameSession:
     @property
     def fresh(self) -> tuple[Step, ...]:
         """The steps the last operation applied, in order."""
-        return tuple(self._fresh)
+        return self.play.fresh
 
     @property
     def tester_to_act(self) -> bool:
@@ -225,7 +224,7 @@ class GameSession:
         if self.next() in (Next.COMPUTER, Next.NATURE) and not self.computer_due:
             with self._input():
                 self._advance(pace, after_tester=False)
-                self._say(changed=bool(self._fresh))
+                self._say(changed=bool(self.play.fresh))
         else:
             self._say(changed=False)
 
@@ -319,7 +318,7 @@ class GameSession:
             yield
             return
         kept = self.play.kept()
-        self._fresh, self._exposed = [], []
+        self.play.fresh, self._exposed = (), []
         self._depth = 1
         refused = False
         try:
@@ -371,7 +370,7 @@ class GameSession:
         if self.plugin.on_step is not None:
             step = replace(step, say=self.plugin.on_step(play, step, self.settings))
         play.steps = [*play.steps, step][-64:]
-        self._fresh.append(step)
+        play.fresh = (*play.fresh, step)
         return step
 
     def _computer_step(self) -> None:
@@ -433,7 +432,8 @@ class GameSession:
 
     def moment(self, **extra: Any) -> Moment:
         """The play as its words and view see it now (``extra``: see :class:`Moment`)."""
-        return Moment(self.play, tuple(self._fresh), self.settings, self.play.shown, **extra)
+        return Moment(self.play, self.play.fresh, self.settings, self.play.shown,
+                      wording=self.wording.messages, **extra)
 
     def _say(self, *, changed: bool) -> None:
         """Work out what the board says now (:attr:`Play.shown`); when an input changed

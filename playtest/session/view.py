@@ -23,6 +23,8 @@ class Moment:
     - ``settings``: the tester's display settings (``highlight_options``, ``speed``…: the
       values of the settings the game offers);
     - ``shown``: what the board says now, rendered in the tester's wording (by slot);
+      ``wording``: that wording (message key → catalog variant or a study's own text),
+      for what a view words itself (one line per forced tile…);
     - ``interactive``: whether the board takes the tester's input now (their turn, no
       computer step due, no dialog open); ``thinking``: a computer's step is due;
     - ``extra``: what the page knows beyond the game (progress through the study…).
@@ -32,6 +34,7 @@ class Moment:
     fresh: tuple[Step, ...] = ()
     settings: Mapping[str, Any] = field(default_factory=dict)
     shown: tuple[Shown, ...] = ()
+    wording: Mapping[str, str] = field(default_factory=dict)
     interactive: bool = False
     thinking: bool = False
     extra: Mapping[str, Any] = field(default_factory=dict)

@@ -181,8 +181,10 @@ function build(st) {
     const top = el("div", { class: "sh-top" });
     root.insertBefore(top, st.gameEl);
     parts.turn = parts.turn || el("span", { class: "sh-turn", "data-role": "turn" }, top);
-    parts.mute = parts.mute || el("button", { type: "button", class: "sh-mute",
-      "data-role": "mute", "aria-pressed": "false" }, top);
+    if (!parts.mute) {
+      el("span", { class: "sh-gap" }, top);
+      parts.mute = el("button", { type: "button", class: "sh-mute", "aria-pressed": "false" }, top);
+    }
   }
   if (!parts.message) {
     parts.message = el("div", { class: "sh-msg", role: "status", "aria-live": "polite",

@@ -31,7 +31,8 @@ from engine.dokusen.stage import AI_LEVELS, builtin_stages
 from engine.dokusen.state import DokusenGame
 from playtest.games.dokusen import demo
 from playtest.games.dokusen.catalog import REFUSAL_REASONS, load_catalog, refusal_key
-from playtest.games.plugin import BoardSpec, DemoBehaviour, GamePlugin
+from playtest.games.dokusen import session
+from playtest.games.plugin import BoardSpec, DemoBehaviour, GamePlugin, Telemetry, board_replay
 
 HERE: Final = Path(__file__).resolve().parent
 
@@ -60,18 +61,6 @@ def _analytics() -> Any:
     return ANALYTICS
 
 
-def _play(*args: Any, **kwargs: Any) -> None:
-    from playtest.games.dokusen.play import play_page
-
-    play_page(*args, **kwargs)
-
-
-def _replay(engine: Any, game: Any) -> None:
-    from playtest.games.dokusen.replay import replay_page
-
-    replay_page(engine, game)
-
-
 PLUGIN: Final = GamePlugin(
     name="dokusen",
     title="Dokusen",
@@ -93,13 +82,20 @@ PLUGIN: Final = GamePlugin(
     post_survey="dokusen_post_short",
     child_surveys={"pre": "dokusen_pre_child", "post": "dokusen_post_child"},
     catalog_path=HERE / "messages.yaml",
-    board=BoardSpec(HERE / "static", "board.js"),
+    board=BoardSpec(HERE / "static", "render.js"),
     ui_settings=(),  # its board has no highlight and no paced messages (yet)
     analytics=_analytics,
     computer_level=demo.computer_level,
     demo=DemoBehaviour(settings=demo.demo_settings, slip_targets=demo.slip_targets,
                        game_rules=demo.game_rules),
-    play=_play,
-    replay=_replay,
+    result=session.result,
+    next_rules=session.next_rules,
+    next_choices=session.next_choices,
+    paced=False,
+    telemetry=Telemetry(start=session.start_props),
+    words=session.words,
+    view=session.view,
+    rules_path=HERE / "rules.yaml",
+    replay=board_replay,
     refusal_words=_refusal_words,
 )

@@ -36,6 +36,7 @@ from engine.dokusen.board import neighbour_counts
 from engine.dokusen.state import DokusenState, colour_name
 from playtest.games.dokusen.catalog import load_catalog, refusal_key
 from playtest.messages.catalog import MessageCatalog
+from playtest.session.words import Say
 
 #: A second cue per colour (symbol and CSS pattern), so colour is never the only signal.
 SYMBOLS: Final = {0: "●", 1: "▲", 2: "■", 3: "◆"}
@@ -119,6 +120,36 @@ def _steps(state: DokusenState, events: Sequence[Event]) -> tuple[list[int], lis
     return before, steps
 
 
+def message_say(state: DokusenState, events: Sequence[Event] = (),
+                refusal: Refusal | None = None) -> Say:
+    """The board's message: a refusal, the stage's result, a meteor falling, a computer
+    colour choosing, or what the last round's growth did, else whose turn it is."""
+    counts = state.counts()
+    total = counts["total"]
+    need = total // 2 + 1
+    _, steps = _steps(state, events)
+    cur = state.current_player()
+    lost = sum(1 for s in steps if s["kind"] == "grow" and s["from"] == 0 and s["to"] != 0)
+    grew = sum(1 for s in steps if s["kind"] == "grow")
+    hit = sum(len(s["area"]) for s in steps if s["kind"] == "meteor")
+    if refusal is not None:
+        return Say(refusal_key(refusal.reason))
+    if cur == TERMINAL and state.outcome is not None:
+        key = "stage_won" if state.outcome.won else "stage_lost"
+        return Say(key, {"count": counts["0"], "total": total})
+    if cur == CHANCE:
+        return Say("meteor_falling")
+    if cur != 0:
+        return Say("computer_turn", {"colour": colour_name(cur).capitalize()})
+    if lost:
+        return Say("grew_against_you", {"count": lost})
+    if hit:
+        return Say("meteor_hit", {"count": hit})
+    if grew:
+        return Say("grew", {"count": grew})
+    return Say("your_turn", {"need": need, "total": total})
+
+
 def board_data(
     state: DokusenState,
     *,
@@ -145,26 +176,9 @@ def board_data(
     need = total // 2 + 1
     before, steps = _steps(state, events)
     cur = state.current_player()
-    lost = sum(1 for s in steps if s["kind"] == "grow" and s["from"] == 0 and s["to"] != 0)
-    grew = sum(1 for s in steps if s["kind"] == "grow")
-    hit = sum(len(s["area"]) for s in steps if s["kind"] == "meteor")
-    if refusal is not None:
-        message = cat.render(refusal_key(refusal.reason), variant)
-    elif cur == TERMINAL and state.outcome is not None:
-        key = "stage_won" if state.outcome.won else "stage_lost"
-        message = cat.render(key, variant, count=counts["0"], total=total)
-    elif cur == CHANCE:
-        message = cat.render("meteor_falling", variant)
-    elif cur != 0:
-        message = cat.render("computer_turn", variant, colour=colour_name(cur).capitalize())
-    elif lost:
-        message = cat.render("grew_against_you", variant, count=lost)
-    elif hit:
-        message = cat.render("meteor_hit", variant, count=hit)
-    elif grew:
-        message = cat.render("grew", variant, count=grew)
-    else:
-        message = cat.render("your_turn", variant, need=need, total=total)
+    say = message_say(state, events, refusal)
+    assert say.key is not None
+    message = cat.render(say.key, variant, **say.values)
     neighbours: list[list[list[int]]] = []
     for i in range(grid.size):
         if not grid.is_square[i]:

@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from engine.vasco import REASONS
 from playtest.messages.catalog import MessageCatalog
+from playtest.session.words import Say
 from playtest.messages.catalog import load_catalog as load_catalog_file
 
 PATH: Final = Path(__file__).resolve().parent / "messages.yaml"
@@ -130,6 +131,20 @@ def pick_text(variant: str = "default", *, cell: str = "", count: int = 0) -> st
     return load_vasco_catalog().render("pick_tile", variant, cell=cell, count=count).text
 
 
+def end_say(reason: str, lengths: tuple[int, int], *, winner: int | None, mover: int,
+            seats: tuple[str, ...] = ("human", "computer")) -> Say:
+    """The end's message (why the game ended), said to the tester ("you win") where the
+    winner's seat is a person and ``seats`` has one person, else by colour."""
+    red, blue = lengths
+    voice = "seat"
+    if winner is not None and seats.count("human") == 1:
+        voice = "you" if seats[winner - 1] == "human" else "computer"
+    name = {1: "Red", 2: "Blue"}.get(winner or 0, "")
+    return Say(end_message_key(reason, winner=winner, mover=mover),
+               {"name": name, "length": max(red, blue), "red": red, "blue": blue},
+               voice=voice, slot="end")
+
+
 def end_text(reason: str, lengths: tuple[int, int], *, winner: int | None, mover: int,
              seats: tuple[str, ...] = ("human", "computer"), variant: str = "default") -> str:
     """The sentence announcing the end, said to the tester ("you win") where the winner's
@@ -140,15 +155,9 @@ def end_text(reason: str, lengths: tuple[int, int], *, winner: int | None, mover
     >>> end_text("pool_empty", (4, 7), winner=1, mover=2, seats=("computer", "human"))
     'No tiles left! Longest paths: red 4, blue 7. The longer path loses, so the computer wins.'
     """
-    red, blue = lengths
-    key = end_message_key(reason, winner=winner, mover=mover)
-    voice = "seat"
-    if winner is not None and seats.count("human") == 1:
-        voice = "you" if seats[winner - 1] == "human" else "computer"
-    name = {1: "Red", 2: "Blue"}.get(winner or 0, "")
-    return load_vasco_catalog().render(
-        key, variant, name=name, length=max(red, blue), red=red, blue=blue, voice=voice
-    ).text
+    say = end_say(reason, lengths, winner=winner, mover=mover, seats=seats)
+    assert say.key is not None
+    return load_vasco_catalog().render(say.key, variant, voice=say.voice, **say.values).text
 
 
 def auto_message_key(constrained: int) -> str:

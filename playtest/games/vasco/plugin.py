@@ -19,7 +19,8 @@ from typing import Any, Final
 from engine.core import Game
 from engine.vasco.players import LEVELS
 from engine.vasco.state import Rules, VascoGame
-from playtest.games.plugin import BoardSpec, DemoBehaviour, GamePlugin
+from playtest.games.plugin import BoardSpec, DemoBehaviour, GamePlugin, board_replay
+from playtest.games.vasco import session
 from playtest.games.vasco import demo
 from playtest.games.vasco.messages import REFUSAL_KEYS, load_vasco_catalog
 
@@ -50,18 +51,6 @@ def _analytics() -> Any:
     return ANALYTICS
 
 
-def _play(*args: Any, **kwargs: Any) -> None:
-    from playtest.games.vasco.play import play_page
-
-    play_page(*args, **kwargs)
-
-
-def _replay(engine: Any, game: Any) -> None:
-    from playtest.games.vasco.replay import replay_page
-
-    replay_page(engine, game)
-
-
 PLUGIN: Final = GamePlugin(
     name="vasco",
     title="Vasco",
@@ -79,13 +68,17 @@ PLUGIN: Final = GamePlugin(
     post_survey="vasco_post_short",
     child_surveys={"pre": "vasco_pre_child", "post": "vasco_post_child"},
     catalog_path=HERE / "messages.yaml",
-    board=BoardSpec(HERE / "static", "vasco_board.js"),
+    board=BoardSpec(HERE / "static", "render.js"),
     ui_settings=(),  # its board has no highlight and no paced messages (yet)
     analytics=_analytics,
     demo=DemoBehaviour(settings=demo.demo_settings, slip_targets=demo.slip_targets,
                        messages_shown=demo.messages_shown,
                        message_effect=demo.message_effect),
-    play=_play,
-    replay=_replay,
+    result=session.result,
+    words=session.words,
+    view=session.view,
+    seat_name=session.seat_name,
+    rules_path=HERE / "rules.yaml",
+    replay=board_replay,
     refusal_words=_refusal_words,
 )

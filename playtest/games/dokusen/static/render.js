@@ -1,13 +1,8 @@
-// Dokusen board (playtest/games/dokusen/component.py draws it through Streamlit's
-// Components v2). Python sends the position as `data` (view.py); clicks go back through
-// the "click" trigger as {clicks: [...every click since the last drawing]}, the end
-// screen's buttons through the "action" trigger as {name: "retry" | "next", nonce}.
-const STATE = new WeakMap();
-
-function nonce() {
-  if (globalThis.crypto && crypto.randomUUID) return crypto.randomUUID();
-  return Date.now().toString(36) + Math.random().toString(36).slice(2);
-}
+// Dokusen's renderer for the board shell (playtest/board/static/shell.js): the stage's
+// grid, the owner counts with the 50 % line, the "Why?" neighbour counts, and the last
+// round replayed square by square (placements, growth, meteors) before the next input.
+// A square "r,c" is what a click chooses (data-target). View: view.py's board_data.
+const BOARDS = new WeakMap();
 
 function el(tag, attrs, parent, text) {
   const e = document.createElement(tag);
@@ -17,40 +12,35 @@ function el(tag, attrs, parent, text) {
   return e;
 }
 
-function build(parent, data) {
+function build(parent) {
   const root = el("div", { class: "db", "data-testid": "dokusen-board" }, parent);
   const head = el("div", { class: "db-head" }, root);
   const title = el("div", { class: "db-title", "data-testid": "dokusen-title" }, head);
   const stageOf = el("div", { class: "db-stageof", "data-testid": "dokusen-stage-of" }, head);
   const round = el("div", { class: "db-round", "data-testid": "dokusen-round" }, head);
+  const mute = el("button", { type: "button", class: "db-mute" }, head);
   const msg = el("div", { class: "db-msg", role: "status", "aria-live": "polite", "data-testid": "dokusen-message" }, root);
   // the end screen sits where the message was, above the board, so the final board stays in view
   const over = el("div", { class: "db-over", hidden: "", "data-testid": "dokusen-over", role: "status", "aria-live": "polite" }, root);
-  const overTitle = el("div", { class: "db-over-title" }, over);
-  const overText = el("div", { class: "db-over-text" }, over);
-  const overNext = el("div", { class: "db-over-next", "data-testid": "dokusen-next-stage" }, over);
-  const overButtons = el("div", { class: "db-over-buttons" }, over);
-  const retry = el("button", { type: "button", class: "db-retry", "data-testid": "dokusen-retry" }, overButtons);
-  const next = el("button", { type: "button", class: "db-next", "data-testid": "dokusen-next" }, overButtons);
+  el("div", { class: "db-over-title sh-end-title" }, over);
+  el("div", { class: "db-over-text sh-end-text" }, over);
   const bar = el("div", { class: "db-bar", "data-testid": "dokusen-bar", "aria-hidden": "true" }, root);
   const segs = el("div", { class: "db-segs" }, bar);
   const half = el("div", { class: "db-half", title: "50%" }, bar);
   const legend = el("div", { class: "db-legend", "data-testid": "dokusen-counts" }, root);
   const gridWrap = el("div", { class: "db-gridwrap" }, root);
-  const grid = el("div", { class: "db-grid", role: "grid", "aria-label": data.labels.board }, gridWrap);
+  const grid = el("div", { class: "db-grid", role: "grid", "aria-label": "Dokusen board" }, gridWrap);
   const tools = el("div", { class: "db-tools" }, root);
   const why = el("button", { type: "button", class: "db-why", "aria-pressed": "false", "data-testid": "dokusen-why" }, tools);
-  const st = { root, title, stageOf, overNext, round, msg, bar, segs, half, legend, grid, why, over, overTitle, overText,
-    retry, next, squares: [], shown: [], data, pending: [], showWhy: false, focus: 0, timers: [], animating: false,
-    token: null, shownAt: performance.now() };
+  const st = { root, title, stageOf, round, msg, bar, segs, half, legend, grid, why,
+    squares: [], shown: [], data: null, showWhy: false, focus: 0, timers: [], animating: false,
+    token: null, layoutKey: null };
   why.addEventListener("click", () => {
     st.showWhy = !st.showWhy;
     draw(st);
   });
-  retry.addEventListener("click", () => st.trigger("action", { name: "retry", nonce: nonce() }));
-  next.addEventListener("click", () => st.trigger("action", { name: "next", nonce: nonce() }));
-  layout(st, data);
-  return st;
+  BOARDS.set(parent, st);
+  return { message: msg, end: over, mute };
 }
 
 function layout(st, data) {
@@ -65,15 +55,10 @@ function layout(st, data) {
       st.squares.push(el("div", { class: "void", "aria-hidden": "true" }, st.grid));
       continue;
     }
-    const b = el("button", { type: "button", class: "sq", "data-r": r, "data-c": c, "data-i": i, tabindex: "-1", role: "gridcell" }, st.grid);
+    const b = el("button", { type: "button", class: "sq", "data-r": r, "data-c": c, "data-i": i,
+      "data-target": `${r},${c}`, "data-nav": "", "data-x": c, "data-y": r, tabindex: "-1", role: "gridcell" }, st.grid);
     el("span", { class: "sym", "aria-hidden": "true" }, b);
     el("span", { class: "why", "aria-hidden": "true" }, b);
-    b.addEventListener("pointerup", ev => {
-      ev.preventDefault();
-      press(st, i, ev.pointerType === "touch" || ev.pointerType === "pen" ? ev.pointerType : "mouse");
-    });
-    b.addEventListener("keydown", ev => key(st, i, ev));
-    b.addEventListener("focus", () => { st.focus = i; });
     st.squares.push(b);
   }
   const first = st.squares.findIndex(s => s.classList.contains("sq"));
@@ -81,45 +66,20 @@ function layout(st, data) {
   if (first >= 0) st.squares[first].tabIndex = 0;
 }
 
-function key(st, i, ev) {
+// Instant feedback before the click goes to Python: the square turns yours at once.
+// Nothing is sent while the board still shows the last round.
+function press(target, ev, shell) {
+  const st = BOARDS.get(shell.el);
+  if (st.animating) return false;
   const d = st.data;
+  const i = Number(target.dataset.i);
   const r = Math.floor(i / d.cols), c = i % d.cols;
-  const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-  if (ev.key === "Enter" || ev.key === " ") {
-    ev.preventDefault();
-    press(st, i, "keyboard");
-    return;
-  }
-  const m = moves[ev.key];
-  if (!m) return;
-  ev.preventDefault();
-  // step over void cells in the arrow's direction
-  let rr = r + m[0], cc = c + m[1];
-  while (rr >= 0 && rr < d.rows && cc >= 0 && cc < d.cols) {
-    const j = rr * d.cols + cc;
-    if (st.squares[j].classList.contains("sq")) {
-      st.squares[i].tabIndex = -1;
-      st.squares[j].tabIndex = 0;
-      st.squares[j].focus();
-      st.focus = j;
-      return;
-    }
-    rr += m[0];
-    cc += m[1];
-  }
-}
-
-function press(st, i, via) {
-  const d = st.data;
-  if (st.animating) return; // the board is still showing the last round
-  const r = Math.floor(i / d.cols), c = i % d.cols;
-  st.pending.push({ at: [r, c], nonce: nonce(), ms: Math.round(performance.now() - st.shownAt), via, token: d.token });
-  if (d.interactive && d.targets.includes(`${r},${c}`)) {
+  if (shell.interactive && d.targets.includes(`${r},${c}`)) {
     st.root.classList.add("busy");
     paint(st, i, 0);
     st.squares[i].classList.add("pop");
   }
-  st.trigger("click", { clicks: st.pending.slice() });
+  return true;
 }
 
 function colourOf(d, owner) {
@@ -164,10 +124,9 @@ function draw(st) {
   // the last round's growth is replayed with the result already said above it, so a
   // tester who moves on before the replay ends has seen how the game ended
   const watching = st.animating && !d.over;
-  st.msg.className = `db-msg t-${watching ? "info" : d.message.tone}`;
-  st.msg.textContent = watching ? d.labels.watching
-    : (d.over && st.animating ? `${d.over.title} ${d.over.detail || d.message.text}` : d.message.text);
-  st.msg.dataset.key = watching ? "watching" : d.message.key;
+  // while a round is replayed the message says to watch; then the shell's message again
+  if (watching) st.msg.textContent = d.labels.watching;
+  else if (st.msg.textContent !== (st.msg.dataset.text || "")) st.msg.textContent = st.msg.dataset.text || "";
   st.why.textContent = st.showWhy ? d.labels.why_hide : d.labels.why;
   st.why.setAttribute("aria-pressed", st.showWhy ? "true" : "false");
   const targets = new Set(d.targets);
@@ -180,27 +139,7 @@ function draw(st) {
     if (!st.animating) w.textContent = st.showWhy ? whyText(d, d.neighbours[i]) : "";
   });
   drawCounts(st);
-  if (d.over && !st.animating) {
-    st.over.hidden = false;
-    st.over.className = `db-over r-${d.over.result}`;
-    st.overTitle.textContent = d.over.title;
-    st.overText.textContent = d.over.detail || d.message.text;
-    st.overNext.textContent = d.over.nextStage ? `${d.labels.next}: ${d.over.nextStage}` : "";
-    st.msg.hidden = true;
-    st.retry.textContent = d.labels.retry;
-    st.next.textContent = d.labels.next;
-    st.next.hidden = !d.over.next;
-    st.retry.hidden = d.over.retry === false;
-    if (st.overFocused !== d.token) {
-      // keyboard players land on the way on: Next stage after a win, else Retry
-      st.overFocused = d.token;
-      const first = !st.next.hidden ? st.next : (!st.retry.hidden ? st.retry : null);
-      if (first) first.focus({ preventScroll: false });
-    }
-  } else {
-    st.over.hidden = true;
-    st.msg.hidden = false;
-  }
+  st.root.classList.toggle("db-ended", !!d.over && !st.animating);
 }
 
 // the owner counts (bar with the 50 % line, and words) of the squares on screen, so that
@@ -243,7 +182,6 @@ function animate(st) {
   const d = st.data;
   stopAnimation(st);
   if (!d.steps.length || d.speed === 0) {
-    st.shownAt = performance.now();
     draw(st);
     return;
   }
@@ -288,28 +226,22 @@ function animate(st) {
   st.timers.push(setTimeout(() => {
     st.animating = false;
     for (const b of st.squares) b.classList.remove("impact", "impact-at");
-    st.shownAt = performance.now();
     draw(st);
   }, t + d.speed * 2));
 }
 
-export default function (component) {
-  const { data, parentElement, setTriggerValue } = component;
-  let st = STATE.get(parentElement);
-  if (!st) {
-    st = build(parentElement, data);
-    STATE.set(parentElement, st);
-  }
-  st.trigger = setTriggerValue;
-  st.data = data;
-  const layoutKey = `${data.rows}x${data.cols}:${data.cells.map(o => (o === -2 ? "#" : ".")).join("")}`;
-  if (layoutKey !== st.layoutKey) layout(st, data);
-  if (data.token !== st.token) {
-    st.token = data.token;
-    st.pending = [];
+function update(view, shell) {
+  const st = BOARDS.get(shell.el);
+  st.data = view;
+  const layoutKey = `${view.rows}x${view.cols}:${view.cells.map(o => (o === -2 ? "#" : ".")).join("")}`;
+  if (layoutKey !== st.layoutKey) layout(st, view);
+  if (view.token !== st.token) {
+    st.token = view.token;
     st.root.classList.remove("busy");
     animate(st);
   } else if (!st.animating) {
     draw(st);
   }
 }
+
+export default { css: "board.css", build, update, press };

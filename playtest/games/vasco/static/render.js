@@ -1,22 +1,18 @@
-// Vasco's board: SVG triangles that fit themselves to the tiles, with pan and zoom
-// (mouse wheel, drag, pinch, buttons), candidate cells, tile previews, forced tiles
-// animated in order with why, the tile counter and the end highlight.
+// Vasco's renderer for the board shell (playtest/board/static/shell.js): SVG triangles
+// that fit themselves to the tiles, with pan and zoom (mouse wheel, drag, pinch,
+// buttons), candidate cells, tile previews, forced tiles animated in order with why, the
+// tile counter and the end highlight. A cell "r,c" or a tile preview "ox*" is what a
+// click chooses (data-target); a drag is a pan, not a click.
 //
-// Data (from playtest/games/vasco/view.py, BoardView.to_data()): tiles, candidates,
-// selected, previews, autos, placed, counter, turn_text, interactive, over, result_text,
-// highlight, message, labels, pick_text, blocked, refused, token.
-// Trigger "click": {target: "r,c" | "ox*", nonce, seq, t_ms, via, token}.
+// View (playtest/games/vasco/session.py): tiles, candidates, selected, previews, autos,
+// placed, counter, turn_text, interactive, over, highlight, labels, pick_text, blocked,
+// refused.
 
 const NS = "http://www.w3.org/2000/svg";
 const S = 60; // side length in SVG units
 const H = S * Math.sqrt(3) / 2;
-const STATE = new WeakMap();
+const BOARDS = new WeakMap();
 const COLOUR = { o: "red", x: "blue", "*": "purple" };
-
-function nonce() {
-  if (globalThis.crypto && crypto.randomUUID) return crypto.randomUUID();
-  return "n" + Date.now().toString(36) + Math.random().toString(36).slice(2);
-}
 
 function isUp(r, c) { return ((r + c) % 2 + 2) % 2 === 0; }
 
@@ -83,6 +79,7 @@ function build(parent) {
   <div class="vb-top">
     <span class="vb-turn" data-role="turn"></span>
     <span class="vb-counter" data-role="counter" aria-live="polite"></span>
+    <button type="button" class="vb-mute"></button>
   </div>
   <div class="vb-msg" role="status" aria-live="polite" data-role="message"></div>
   <div class="vb-stage">
@@ -94,14 +91,16 @@ function build(parent) {
     </div>
   </div>
   <div class="vb-picker" role="group" aria-label="Choose a tile for the glowing space" data-role="picker"></div>
-  <div class="vb-result" role="status" data-role="result"></div>
+  <div class="vb-result" role="status" data-role="result" hidden><span class="sh-end-title"></span>
+    <span class="sh-end-text"></span></div>
   <div class="vb-legend"><span class="lg-o">Red: solid wide line</span>
     <span class="lg-x">Blue: dashed line</span><span class="lg-s">Purple: both</span></div>
 </div>`;
   const st = {
-    root, svg: root.querySelector("svg"), data: null, trigger: null, seq: 0, shownAt: 0,
+    root, svg: root.querySelector("svg"), data: null,
     view: null, fitted: null, pointers: new Map(), animId: 0,
   };
+  BOARDS.set(parent, st);
   st.layer = el("g", { class: "vb-layer" }, st.svg);
   for (const b of root.querySelectorAll("[data-zoom]")) {
     b.addEventListener("click", () => zoom(st, b.dataset.zoom));
@@ -139,7 +138,12 @@ function build(parent) {
   const up = (e) => { setTimeout(() => st.pointers.delete(e.pointerId), 0); };
   st.svg.addEventListener("pointerup", up);
   st.svg.addEventListener("pointercancel", up);
-  return st;
+  return {
+    turn: root.querySelector("[data-role=turn]"),
+    mute: root.querySelector(".vb-mute"),
+    message: root.querySelector("[data-role=message]"),
+    end: root.querySelector("[data-role=result]"),
+  };
 }
 
 function scaleView(st, f) {
@@ -176,23 +180,13 @@ function fitView(cells) {
   return [x0 - pad, y0 - pad, w, h];
 }
 
-function sendClick(st, target, e) {
-  if (!st.data || !st.data.interactive || !st.trigger) return;
-  const p = e && e.pointerId !== undefined ? st.pointers.get(e.pointerId) : null;
-  if (p && p.moved > 6) return; // that was a pan, not a click
-  st.seq += 1;
-  const via = e && e.pointerType ? e.pointerType : (e && e.type === "keydown" ? "keyboard" : "mouse");
-  st.root.querySelector(".vb").dataset.lastClick = target;
-  st.trigger("click", {
-    target, nonce: nonce(), seq: st.seq, t_ms: Math.round(performance.now() - st.shownAt),
-    via, token: st.data.token || "",
-  });
-}
-
-function keyActivate(handler) {
-  return (e) => {
-    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); handler(e); }
-  };
+// A click that ended a drag was a pan: not sent.
+function press(target, ev, shell) {
+  const st = BOARDS.get(shell.el);
+  const p = ev && ev.pointerId !== undefined ? st.pointers.get(ev.pointerId) : null;
+  if (p && p.moved > 6) return false;
+  st.root.querySelector(".vb").dataset.lastClick = target.dataset.target;
+  return shell.interactive;
 }
 
 function render(st, d) {
@@ -203,14 +197,9 @@ function render(st, d) {
   const changedMove = !st.data || st.moveKey !== moveKey;
   st.moveKey = moveKey;
   st.data = d;
-  st.shownAt = performance.now();
   vb.classList.toggle("vb-over", !!d.over);
   vb.classList.toggle("vb-interactive", !!d.interactive);
-  st.root.querySelector("[data-role=turn]").textContent = d.turn_text || "";
   st.root.querySelector("[data-role=counter]").textContent = d.counter || "";
-  st.root.querySelector("[data-role=result]").textContent = d.result_text || "";
-  const msg = st.root.querySelector("[data-role=message]");
-  msg.textContent = d.message || "";
 
   const layer = st.layer;
   while (layer.firstChild) layer.removeChild(layer.firstChild);
@@ -221,11 +210,10 @@ function render(st, d) {
   for (const c of d.blocked || []) {
     const [r, cc] = c.split(",").map(Number);
     const pts = corners(r, cc).map((p) => p.join(",")).join(" ");
-    const poly = el("polygon", {
+    el("polygon", {
       points: pts, class: "vc-blocked" + (c === d.refused ? " vc-refused" : ""), "data-cell": c,
-      role: "button", "aria-label": "Space where no tile fits now",
+      "data-target": c, role: "button", "aria-label": "Space where no tile fits now",
     }, layer);
-    poly.addEventListener("click", (e) => sendClick(st, c, e));
   }
   for (const c of d.candidates || []) {
     const [r, cc] = c.split(",").map(Number);
@@ -233,12 +221,10 @@ function render(st, d) {
     const pts = corners(r, cc).map((p) => p.join(",")).join(" ");
     let cls = "vc" + (c === d.selected ? " vc-selected" : "");
     if (c === d.refused) cls += " vc-refused";
-    const poly = el("polygon", {
-      points: pts, class: cls, "data-cell": c, tabindex: "0", role: "button",
+    el("polygon", {
+      points: pts, class: cls, "data-cell": c, "data-target": c, tabindex: "0", role: "button",
       "aria-label": c === d.selected ? "The glowing space (chosen)" : "Green space: a tile fits here",
     }, layer);
-    poly.addEventListener("click", (e) => sendClick(st, c, e));
-    poly.addEventListener("keydown", keyActivate((e) => sendClick(st, c, e)));
   }
   const tilesLayer = el("g", { class: "vb-tiles" }, layer);
   for (const t of d.tiles || []) {
@@ -285,6 +271,7 @@ function renderPicker(st, d) {
     b.type = "button";
     b.className = "vb-preview";
     b.dataset.state = s;
+    b.dataset.target = s;
     b.setAttribute("aria-label", "Tile: left " + COLOUR[s[0]] + ", right " + COLOUR[s[1]] + ", flat side " + COLOUR[s[2]]);
     const svg = el("svg", { class: "vb-preview-svg", "aria-hidden": "true" });
     // just the one triangle, with a small margin: the tile fills its button
@@ -294,7 +281,6 @@ function renderPicker(st, d) {
     svg.setAttribute("viewBox", [x0, y0, S + 2 * pad, H + 2 * pad].map((v) => v.toFixed(1)).join(" "));
     drawTile(svg, previewState(d.selected, s), "");
     b.appendChild(svg);
-    b.addEventListener("click", (e) => sendClick(st, s, e));
     picker.appendChild(b);
   }
   // on a phone the previews sit under the board: bring them on screen (instantly, so
@@ -320,15 +306,15 @@ function animateAutos(st, d) {
       vb.dataset.autosShown = String(i + 1);
     }, step * (i + 1));
   });
+  // then the board's own message again (whose turn it is, or the result)
+  setTimeout(() => {
+    if (id === st.animId && msg.dataset.text) msg.textContent = msg.dataset.text;
+  }, step * (autos.length + 2));
 }
 
-export default function (component) {
-  const { data, parentElement, setTriggerValue } = component;
-  let st = STATE.get(parentElement);
-  if (!st) {
-    st = build(parentElement);
-    STATE.set(parentElement, st);
-  }
-  st.trigger = setTriggerValue;
-  if (data) render(st, data);
-}
+export default {
+  css: "board.css",
+  build,
+  update(view, shell) { render(BOARDS.get(shell.el), view); },
+  press,
+};
