@@ -124,7 +124,7 @@ def _check_rules(_name: str, payload: Any, game: str | None = None) -> Any:
     if isinstance(payload, str) and len(payload) > 64:
         raise ValueError(f"rules: unknown preset {payload[:40]!r}… (a preset name is short)")
     try:
-        game_plugin(UNNAMED_GAME if game is None else game).check_rules(payload)
+        game_plugin(UNNAMED_GAME if game is None else game).checked_rules(payload)
     except (RulesError, TypeError, UnknownGameError) as err:
         raise ValueError(str(err)) from None
     return payload

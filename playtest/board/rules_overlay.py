@@ -72,7 +72,7 @@ def parse_rules(obj: Any, source: str = "rules") -> RulesContent:
     """A rules file's content, checked (:class:`RulesFileError` naming the field).
 
     >>> parse_rules({"title": "How to play", "sections": [{"heading": "Goal",
-    ...     "text": "Four in a row."}]}).sections[0].heading
+    ...     "text": "Four in a row."}, {"heading": "Turn", "text": "Roll."}]}).sections[0].heading
     'Goal'
     >>> parse_rules({"title": "How to play", "sections": []})
     Traceback (most recent call last):

@@ -61,6 +61,21 @@ def seeded_chance(prefix: str) -> ChanceDraw:
     return draw
 
 
+def built_by(make: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """A ``check_rules`` that builds the rules as the engine does (``make`` raises
+    ``RulesError``/``TypeError`` saying why they cannot be played) and returns them.
+
+    >>> built_by(int)("3")
+    '3'
+    """
+
+    def check(rules: Any) -> Any:
+        make(rules)
+        return rules
+
+    return check
+
+
 def board_replay(engine: Any, game: Any) -> None:
     """The Replay page's step-through on the game's own board (any game with a view)."""
     from playtest.replay_board import board_replay_page
@@ -147,6 +162,52 @@ class BoardSpec:
 
 
 @dataclass(frozen=True)
+class GameFiles:
+    """A game's files in its folder ``playtest/games/<game>/``: its message catalog, its
+    board's asset folder and renderer script, and its rules overlay's content (each file
+    name relative to the folder; None: the game has none)."""
+
+    folder: Path
+    catalog: str | None = "messages.yaml"
+    # (the other files' names follow)
+    static: str = "static"
+    renderer: str = "render.js"
+    rules: str | None = "rules.yaml"
+
+    def path(self, name: str | None) -> Path | None:
+        return None if name is None else self.folder / name
+
+    @classmethod
+    def beside(cls, module_file: str, **names: Any) -> GameFiles:
+        """The files in the folder of the module ``module_file`` (a plug-in's
+        ``__file__``), with ``names`` where they differ from the usual ones."""
+        return cls(Path(module_file).resolve().parent, **names)
+
+
+@dataclass(frozen=True)
+class Surveys:
+    """A game's default surveys (``surveys/games/<game>/``): before and after play, and
+    the children's forms of each (an adults' form is found by its name,
+    ``<id>_adult``)."""
+
+    pre: str | None = None
+    post: str | None = None
+    child_pre: str | None = None
+    child_post: str | None = None
+
+    @classmethod
+    def usual(cls, game: str, *, post: str) -> Surveys:
+        """A game's surveys named as usual: ``<game>_pre`` and ``post`` (its post-play
+        survey's id), with the children's forms ``<game>_pre_child`` and
+        ``<game>_post_child``.
+
+        >>> Surveys.usual("chess", post="chess_post").child_post
+        'chess_post_child'
+        """
+        return cls(f"{game}_pre", post, f"{game}_pre_child", f"{game}_post_child")
+
+
+@dataclass(frozen=True)
 class DemoBehaviour:
     """How ``playtest demo``'s simulated testers play a game (each part optional).
 
@@ -183,13 +244,15 @@ class GamePlugin:
     - ``presets``, ``default_rules``: the named rule sets a study may choose;
       ``rule_options``: each option's choices (the Studies page's help);
       ``check_rules(rules)``: raises ``ValueError``/``RulesError`` saying why a preset or
-      rules object cannot be played;
+      rules object cannot be played (None: the engine's game is built with them, see
+      :meth:`checked_rules`);
     - ``seats``: the fewest and most seats; ``default_seats``: a new study's seats;
-    - ``pre_survey``, ``post_survey``: the default surveys; ``child_surveys``: the
-      children's form per phase (``"pre"``, ``"post"``);
-    - ``catalog_path``: its message catalog (YAML), which also says which messages its
-      board shows (:attr:`shown_messages`); ``board``: its board's front end
-      (:class:`BoardSpec`);
+    - ``surveys``: the default surveys (:class:`Surveys`; read as ``pre_survey``,
+      ``post_survey`` and ``child_surveys``, the children's form per phase);
+    - ``files``: its files (:class:`GameFiles`): the message catalog (``catalog_path``),
+      which also says which messages its board shows (:attr:`shown_messages`), the
+      board's front end (``board``, a :class:`BoardSpec`) and the rules overlay's
+      content (``rules_path``);
     - ``ui_settings``: the display settings its board offers (a study may set and
       vary only these);
     - ``chance``: how the chance actions it needs are drawn (:func:`seeded_chance` by
@@ -212,10 +275,7 @@ class GamePlugin:
       (label, rules; rules None: the session's choice), e.g. the next stage or the same
       one again; None: one "Next game"; ``paced``: whether the computer's moves wait for
       the tester's speed one by one (False: its board animates a whole round itself);
-    - ``rules_path``: the rules overlay's content (YAML: the goal and main rules, each
-      with a picture of the game's own board, :mod:`playtest.board.rules_overlay`);
-    - ``analytics``: loads its analytics object (``analytics/games/<name>/``), None
-      without one;
+    - ``analytics``: its analytics object (``analytics/games/<name>/``), None without one;
     - ``demo``: its simulated testers (:class:`DemoBehaviour`);
     - ``play``: draws the tester's play step (``play(tester, to_post_survey=...)``);
     - ``replay``: draws a stored game on the designer's Replay page
@@ -229,17 +289,14 @@ class GamePlugin:
     title: str
     engine: GameFactory
     presets: tuple[str, ...]
-    default_rules: str
-    check_rules: Callable[[Any], Any]
+    default_rules: str = "standard"
+    check_rules: Callable[[Any], Any] | None = None
     levels: Mapping[str, PlayerFactory] = field(default_factory=dict)
     rule_options: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
     seats: tuple[int, int] = (1, 4)
     default_seats: tuple[str, ...] = ("human", "ai:easy")
-    pre_survey: str | None = None
-    post_survey: str | None = None
-    child_surveys: Mapping[str, str] = field(default_factory=dict)
-    catalog_path: Path | None = None
-    board: BoardSpec | None = None
+    surveys: Surveys = field(default_factory=Surveys)
+    files: GameFiles | None = None
     ui_settings: tuple[UiSetting, ...] = ()
     chance: ChanceDraw | None = None
     chance_by: Callable[[Any], int | None] | None = None
@@ -253,12 +310,11 @@ class GamePlugin:
     seat_name: Callable[[int], str] = lambda seat: f"Player {seat}"  # noqa: E731
     next_choices: Callable[[Play, Any], Sequence[tuple[str, Any]]] | None = None
     paced: bool = True
-    rules_path: Path | None = None
     about: str = ""
-    analytics: Callable[[], Any] | None = None
+    analytics: Any = None
     demo: DemoBehaviour = field(default_factory=DemoBehaviour)
     play: Callable[..., None] | None = None
-    replay: Callable[[Any, Any], None] | None = None
+    replay: Callable[[Any, Any], None] | None = board_replay
     replay_glow: Callable[[list[dict[str, Any]], bool], dict[tuple[int, int], str]] | None = None
     refusal_words: Callable[[str], str | None] | None = None
 
@@ -272,9 +328,47 @@ class GamePlugin:
             raise PluginError(f"{self.name}: a display setting is offered twice: {names}")
 
     @property
+    def pre_survey(self) -> str | None:
+        return self.surveys.pre
+
+    @property
+    def post_survey(self) -> str | None:
+        return self.surveys.post
+
+    @property
+    def child_surveys(self) -> dict[str, str]:
+        """The children's form per phase (``"pre"``, ``"post"``)."""
+        forms = {"pre": self.surveys.child_pre, "post": self.surveys.child_post}
+        return {phase: form for phase, form in forms.items() if form}
+
+    @property
+    def catalog_path(self) -> Path | None:
+        return None if self.files is None else self.files.path(self.files.catalog)
+
+    @property
+    def rules_path(self) -> Path | None:
+        """The rules overlay's content (YAML: the goal and main rules, each with a picture
+        of the game's own board, :mod:`playtest.board.rules_overlay`)."""
+        return None if self.files is None else self.files.path(self.files.rules)
+
+    @property
+    def board(self) -> BoardSpec | None:
+        if self.files is None:
+            return None
+        return BoardSpec(self.files.folder / self.files.static, self.files.renderer)
+
+    @property
     def seed_prefix(self) -> str:
         """What a game's chance seeds start with (``"<name>:<seed>:<draw>"``)."""
         return self.name
+
+    def checked_rules(self, rules: Any) -> Any:
+        """``rules`` when they can be played (the plug-in's check, else the engine's game
+        built with them and the fewest seats), else the engine's error."""
+        if self.check_rules is not None:
+            return self.check_rules(rules)
+        self.engine(rules, self.seats[0])
+        return rules
 
     def make_game(self, rules: Any, players: int) -> Game:
         """The engine's game for these rules (a preset name or a rules object) and seats."""

@@ -295,14 +295,50 @@ class MessageCatalog:
         return Message(key, variant, text, entry.tone, entry.sound)
 
 
-def refused_key(reason: str, reasons: tuple[str, ...]) -> str:
-    """The catalog key of an engine refusal ``reason``: ``refused_<reason>`` for the
-    ``reasons`` a game words itself, ``refused_other`` for the rest.
+@dataclass(frozen=True)
+class GameCatalog:
+    """A game's catalog file, the keys its screen needs, and the engine refusal reasons
+    it words itself (``<prefix><reason>``; any other reason gets ``other``).
 
-    >>> refused_key("walled", ("walled",)), refused_key("new", ("walled",))
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "messages.yaml"
+    >>> _ = path.write_text(yaml.safe_dump({"variants": ["default"], "messages": {
+    ...     "refused_walled": {"tone": "bad", "variants": {"default": "In a wall."}},
+    ...     "refused_other": {"tone": "bad", "variants": {"default": "Not now."}}}}))
+    >>> words = GameCatalog(path, refusals=("walled",))
+    >>> words.refusal_key("walled"), words.refusal_key("new")
     ('refused_walled', 'refused_other')
+    >>> words.load().render(words.refusal_key("walled")).text
+    'In a wall.'
     """
-    return f"refused_{reason}" if reason in reasons else "refused_other"
+
+    path: Path
+    required: frozenset[str] = frozenset()
+    refusals: tuple[str, ...] = ()
+    prefix: str = "refused_"
+    other: str = "refused_other"
+
+    @property
+    def required_keys(self) -> frozenset[str]:
+        """The keys the catalog must have: the screen's, and one per refusal reason."""
+        return self.required | {self.refusal_key(r) for r in self.refusals} | {self.other}
+
+    def load(self) -> MessageCatalog:
+        """The catalog (checked; parsed once per process)."""
+        return load_catalog(self.path, self.required_keys)
+
+    def refusal_key(self, reason: str) -> str:
+        """The catalog key of an engine refusal reason."""
+        return f"{self.prefix}{reason}" if reason in self.refusals else self.other
+
+    def refusal_words(self, reason: str) -> str | None:
+        """An engine refusal reason as the play screen words it, for the designer's
+        tables (None: not one of the game's reasons)."""
+        from playtest.display_words import catalog_words
+
+        if reason not in self.refusals:
+            return None
+        return catalog_words(self.load(), self.refusal_key(reason))
 
 
 def _derived_names(values: Mapping[str, object]) -> dict[str, object]:

@@ -36,7 +36,7 @@ import enum
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from engine.core import CHANCE, ClickResult
 from engine.players import Decision, make_player
@@ -79,6 +79,10 @@ class Pace:
         if after_tester:
             return self.think_ms // 2 if self.first_ms is None else self.first_ms
         return self.think_ms
+
+
+#: The computer's moves all at once (no think time).
+AT_ONCE: Final = Pace()
 
 
 @dataclass(frozen=True)
@@ -202,7 +206,7 @@ class GameSession:
 
     # -- inputs --------------------------------------------------------------------------
 
-    def start(self, *, pace: Pace = Pace()) -> None:
+    def start(self, *, pace: Pace = AT_ONCE) -> None:
         """A new game's ``game_start`` and the draws it begins with (a deal), stored
         together; a computer that moves first moves (or is scheduled)."""
         play = self.play
@@ -217,7 +221,7 @@ class GameSession:
             self._advance(pace, after_tester=False)
             self._say(changed=True)
 
-    def resume(self, *, pace: Pace = Pace()) -> None:
+    def resume(self, *, pace: Pace = AT_ONCE) -> None:
         """A game rebuilt from its record: a computer whose move was due moves (or is
         scheduled), and what the board says is worked out again (not logged: it was
         logged when it was first shown)."""
@@ -230,7 +234,7 @@ class GameSession:
 
     def click(self, target: str, *, ms: float | None = None, via: str = "mouse",
               nonce: str | None = None, selection: tuple[str, ...] | None = None,
-              pace: Pace = Pace()) -> ClickResult | None:
+              pace: Pace = AT_ONCE) -> ClickResult | None:
         """The tester clicked ``target`` (with ``selection`` held instead of the play's
         own, e.g. a special counter chosen beside the tile): the click is judged by the
         rules, logged and, when it completes an action, applied; then the computers
@@ -259,7 +263,7 @@ class GameSession:
             self._say(changed=True)
         return result
 
-    def draw(self, *, nonce: str | None = None, pace: Pace = Pace()) -> bool:
+    def draw(self, *, nonce: str | None = None, pace: Pace = AT_ONCE) -> bool:
         """The tester's button made the draw due now (rolled the dice): drawn from the
         game's seed, stored, applied and logged; then the computers move. False when no
         draw of the tester's is due (nothing stored) or another tab played on."""
@@ -276,7 +280,7 @@ class GameSession:
             self._say(changed=True)
         return not self.stale
 
-    def step(self, *, pace: Pace = Pace()) -> bool:
+    def step(self, *, pace: Pace = AT_ONCE) -> bool:
         """The computer's next step (its time has come): one move or one draw it makes,
         then what follows until the next paced step or the tester's turn."""
         if self.next() is not Next.COMPUTER:

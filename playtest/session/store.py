@@ -30,7 +30,7 @@ from sqlalchemy.engine import Engine
 from playtest import services
 from playtest.games.registry import game_plugin
 from playtest.session.play import Play
-from playtest.session.session import GameSession, Pace, Wording
+from playtest.session.session import AT_ONCE, GameSession, Pace, Wording
 from playtest.storage import repository as repo
 from playtest.storage.events import EventLogger
 
@@ -79,7 +79,7 @@ def next_rules(engine: Engine, tester: services.Tester) -> Any:
 
 def open_session(engine: Engine, logger: EventLogger, tester: services.Tester,
                  session_id: str, *, new: bool = False, rules: Any = None,
-                 seed: int | None = None, pace: Pace = Pace(),
+                 seed: int | None = None, pace: Pace = AT_ONCE,
                  settings: Mapping[str, Any] | None = None) -> GameSession:
     """The tester's game in progress (rebuilt from its record), or with ``new`` (or none
     in progress) a new one: ``rules`` (default :func:`next_rules`), the study's seats,

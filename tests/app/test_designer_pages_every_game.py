@@ -36,7 +36,7 @@ def test_every_designer_page_renders_each_game_s_filled_demo_study(
     assert at.sidebar.selectbox(key="study_picker").value == f"{demo.DEMO_STUDY_ID}-{game}"
     shown = "\n".join(str(e.value) for e in [*at.markdown, *at.info, *at.caption, *at.warning])
     assert "no tester has taken part" not in shown
-    if page == "confusion" and game_plugin(game).analytics() is not None:
+    if page == "confusion" and game_plugin(game).analytics is not None:
         # a game with its analytics plug-in ranks the refused clicks by the engine's reasons
         tables = [df.value for df in at.dataframe]
         assert any(len(table) for table in tables)

@@ -85,8 +85,17 @@ function loadRenderer(url) {
   return RENDERERS.get(url);
 }
 
-function el(tag, attrs, parent) {
+// An element with attributes (and text), appended to ``parent``: for the renderers too.
+function el(tag, attrs, parent, text) {
   const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function svg(tag, attrs, parent) {
+  const e = document.createElementNS("http://www.w3.org/2000/svg", tag);
   for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
   if (parent) parent.appendChild(e);
   return e;
@@ -105,6 +114,8 @@ function api(st) {
     draw(via) { send(st, "draw", {}, via); },
     unlockAudio() { audio(); },
     playNotes,
+    el,
+    svg,
     focus(target) { focusTarget(st, target, true); },
   };
 }

@@ -98,10 +98,8 @@ def view(moment: Moment) -> dict[str, Any]:
         here = stage_id_of(play.rules)
         if here in course.order:
             stage_of = (course.order.index(here) + 1, len(course.order))
-    data = board_data(play.state, events=_events(moment), refusal=play.refusal,
-                      game_id=play.game_id, has_next=False, has_retry=False,
+    data = board_data(play.state, events=_events(moment),
                       speed_ms=STEP_MS.get(int(moment.setting("speed", 2)), 220),
                       stage_of=stage_of)
-    del data["message"], data["sound"]
     data["interactive"] = moment.interactive
     return data

@@ -22,7 +22,7 @@ saw the board) into the JSON the component draws:
 (7, 5, 18, 3)
 >>> [st["kind"] for st in d["steps"]][:3], d["steps"][0]["at"]
 (['place', 'grow', 'grow'], [0, 2])
->>> d["message"]["key"], board_data(DokusenGame("S4").new_initial_state())["message"]["key"]
+>>> message_say(s, events).key, message_say(DokusenGame("S4").new_initial_state()).key
 ('grew_against_you', 'your_turn')
 """
 
@@ -34,8 +34,7 @@ from typing import Any, Final
 from engine.core import CHANCE, TERMINAL, Event, Refusal
 from engine.dokusen.board import neighbour_counts
 from engine.dokusen.state import DokusenState, colour_name
-from playtest.games.dokusen.catalog import load_catalog, refusal_key
-from playtest.messages.catalog import MessageCatalog
+from playtest.games.dokusen.catalog import refusal_key
 from playtest.session.words import Say
 
 #: A second cue per colour (symbol and CSS pattern), so colour is never the only signal.
@@ -150,24 +149,11 @@ def message_say(state: DokusenState, events: Sequence[Event] = (),
     return Say("your_turn", {"need": need, "total": total})
 
 
-def board_data(
-    state: DokusenState,
-    *,
-    events: Sequence[Event] = (),
-    refusal: Refusal | None = None,
-    catalog: MessageCatalog | None = None,
-    variant: str = "default",
-    game_id: str = "",
-    has_next: bool = True,
-    has_retry: bool = True,
-    speed_ms: int = 220,
-    stage_of: tuple[int, int] | None = None,
-    next_stage: str = "",
-) -> dict[str, Any]:
-    """The JSON for the browser (see the module docstring). ``stage_of``: this stage's
-    place in the tester's course (``(2, 8)``: "Stage 2 of 8"); ``next_stage``: the name
-    of the stage **Next stage** starts."""
-    cat = catalog if catalog is not None else load_catalog()
+def board_data(state: DokusenState, *, events: Sequence[Event] = (), speed_ms: int = 220,
+               stage_of: tuple[int, int] | None = None) -> dict[str, Any]:
+    """The JSON for the renderer (see the module docstring; the board's words are the
+    shell's). ``stage_of``: this stage's place in the tester's course (``(2, 8)``: "Stage
+    2 of 8")."""
     game = state.game
     grid = game.grid
     n = game.num_players
@@ -176,9 +162,6 @@ def board_data(
     need = total // 2 + 1
     before, steps = _steps(state, events)
     cur = state.current_player()
-    say = message_say(state, events, refusal)
-    assert say.key is not None
-    message = cat.render(say.key, variant, **say.values)
     neighbours: list[list[list[int]]] = []
     for i in range(grid.size):
         if not grid.is_square[i]:
@@ -199,18 +182,7 @@ def board_data(
         }
         for p in range(n)
     ]
-    over = None
-    if state.outcome is not None:
-        mine = state.outcome.user
-        over = {
-            "result": state.outcome.result,
-            "title": "Stage won!" if state.outcome.won else "Stage lost",
-            # a child's words: how many squares are theirs and how many they needed
-            "detail": f"You have {mine} of the {total} squares. You needed {need} to win.",
-            "next": state.outcome.won and has_next,
-            "nextStage": next_stage if state.outcome.won and has_next else "",
-            "retry": has_retry,
-        }
+    over = None if state.outcome is None else {"result": state.outcome.result}
     return {
         "rows": grid.rows,
         "cols": grid.cols,
@@ -234,9 +206,7 @@ def board_data(
         "toMove": cur if cur >= 0 else None,
         "interactive": cur == 0,
         "targets": state.legal_targets(),
-        "message": {"key": message.key, "text": message.text, "tone": message.tone},
-        "sound": message.sound,
         "over": over,
-        "token": position_token(state, game_id),
+        "token": position_token(state),
         "labels": dict(LABELS),
     }

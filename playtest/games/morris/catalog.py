@@ -15,53 +15,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Final
 
-from playtest.messages.catalog import MessageCatalog, refused_key
-from playtest.messages.catalog import load_catalog as load_catalog_file
+from playtest.messages.catalog import GameCatalog
 
-CATALOG_PATH: Final = Path(__file__).resolve().parent / "messages.yaml"
-
-#: The engine's refusal reasons (engine/morris/state.py) that have their own message.
-REFUSAL_REASONS: Final = (
-    "occupied",
-    "not_adjacent",
-    "no_moves",
-    "walled",
-    "remove_own",
-    "remove_empty",
-    "not_yours",
-    "select_first",
-    "removal_pending",
-    "game_over",
-)
 #: Why a game ends (engine/morris/state.py), each with the end screen's words.
 END_REASONS: Final = ("wall", "bricks", "blocked", "move_cap")
-REQUIRED_KEYS: Final = frozenset(
-    {
-        "place_turn",
-        "move_turn",
-        "fly_turn",
-        "selected",
-        "wall",
-        "wall_nothing",
-        "computer_thinking",
-        "placed",
-        "moved",
-        "removed",
-        "skipped",
-        "win",
-        "draw",
-        "refused_other",
-        *(f"refused_{r}" for r in REFUSAL_REASONS),
-        *(f"end_{r}" for r in END_REASONS),
-    }
-)
-
-
-def refusal_key(reason: str) -> str:
-    """The catalog key of an engine refusal reason (``refused_other`` for the rest)."""
-    return refused_key(reason, REFUSAL_REASONS)
-
-
-def load_catalog() -> MessageCatalog:
-    """The catalog shipped beside this module (checked; parsed once per process)."""
-    return load_catalog_file(CATALOG_PATH, REQUIRED_KEYS)
+#: The catalog beside this module: the keys its screen needs, the end screen's reasons, and
+#: a ``refused_<reason>`` message for each refusal the engine gives a click.
+CATALOG: Final = GameCatalog(
+    Path(__file__).resolve().parent / "messages.yaml",
+    frozenset({"place_turn", "move_turn", "fly_turn", "selected", "wall", "wall_nothing",
+               "computer_thinking", "placed", "moved", "removed", "skipped", "win", "draw",
+               *(f"end_{r}" for r in END_REASONS)}),
+    refusals=("occupied", "not_adjacent", "no_moves", "walled", "remove_own", "remove_empty",
+              "not_yours", "select_first", "removal_pending", "game_over"))
+REFUSAL_REASONS: Final = CATALOG.refusals
+REQUIRED_KEYS: Final = CATALOG.required_keys
+load_catalog = CATALOG.load
+refusal_key = CATALOG.refusal_key

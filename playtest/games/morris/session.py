@@ -58,9 +58,7 @@ def view(moment: Moment) -> dict[str, Any]:
     turn line and the last move's line in the tester's wording."""
     play = moment.play
     data = board_data(play.state, selection=play.selection, sides=sides_of(play),
-                      refusal=play.refusal, game_id=play.game_id,
-                      highlight=bool(moment.setting("highlight_options", True)), sound=False)
-    del data["message"], data["sound"], data["ack"]
+                      highlight=bool(moment.setting("highlight_options", True)))
     last = moment.text("last")
     data["last"] = "" if last is None else last.text
     mover = data["counts"].get(data["toMove"] or "", None)

@@ -1,5 +1,5 @@
-"""What the Bricks & Walls board shows, as plain data (no Streamlit): the JSON the
-component's JavaScript draws, and the message of the moment from the catalog.
+"""What the Bricks & Walls board shows, as plain data (no Streamlit): the JSON its renderer
+draws, and what the board says (a catalog key with its values).
 
 >>> from engine.morris import MorrisGame, Place
 >>> s = MorrisGame().new_initial_state()
@@ -7,7 +7,7 @@ component's JavaScript draws, and the message of the moment from the catalog.
 ...     _ = s.apply(Place(p))
 >>> _ = s.apply(Place("g7"))
 >>> data = board_data(s)
->>> data["phase"], data["message"]["text"]
+>>> data["phase"], prompt(s).text
 ('remove', "Wall! Take one of Black's bricks.")
 >>> data["targets"], data["counts"]["W"]["reserve"]
 (['b6', 'd6'], 6)
@@ -22,7 +22,6 @@ from typing import Any, Final
 from engine.core import Event, Refusal
 from engine.morris.board import ADJACENT, POINTS, index, xy
 from engine.morris.state import COLOUR_NAMES, COLOURS, MorrisState
-from playtest.board.sounds import cue_notes
 from playtest.games.morris.catalog import END_REASONS, load_catalog, refusal_key
 from playtest.messages.catalog import Message, MessageCatalog
 from playtest.session.words import Say
@@ -187,34 +186,19 @@ def position_token(state: MorrisState, game_id: str = "") -> str:
     return f"{game_id}:{len(state.history)}"
 
 
-def board_data(
-    state: MorrisState,
-    *,
-    selection: Sequence[str] = (),
-    sides: Sides = PASS_AND_PLAY,
-    refusal: Refusal | None = None,
-    catalog: MessageCatalog | None = None,
-    variant: str = "default",
-    game_id: str = "",
-    sound: bool = True,
-    highlight: bool = True,
-) -> dict[str, Any]:
-    """Everything the board's JavaScript draws, JSON-ready.
+def board_data(state: MorrisState, *, selection: Sequence[str] = (),
+               sides: Sides = PASS_AND_PLAY, highlight: bool = True) -> dict[str, Any]:
+    """Everything the renderer draws, JSON-ready (the board's words are the shell's).
 
     ``highlight``: ring the points a click may choose (the ``ui:highlight`` setting); off,
     the board shows only what the seed shows (the selected brick's inner colour, grey
     walled bricks during a removal).
     """
-    catalog = catalog or load_catalog()
     seat = state.current_player()
     phase = state.phase
     selection = tuple(p for p in selection if p in POINTS)[:1]
     if selection and (phase not in ("move", "fly") or state.owner(selection[0]) != state.to_move):
         selection = ()
-    message = prompt(
-        state, selection=selection, sides=sides, refusal=refusal, catalog=catalog, variant=variant
-    )
-    last = last_action_text(state, sides, catalog, variant)
     movable: dict[str, list[str]] = {}
     if phase in ("move", "fly"):
         for p, colour in state.board.items():
@@ -235,11 +219,6 @@ def board_data(
         key=index,
     )
     interactive = seat >= 0 and sides.kinds[seat] == HUMAN
-    sound_cue = None
-    if sound and refusal is None and last is not None:
-        sound_cue = message.sound if message.sound else last.sound
-    elif sound:
-        sound_cue = message.sound
     return {
         "points": [{"id": p, "x": xy(p)[0], "y": xy(p)[1]} for p in POINTS],
         "edges": [list(e) for e in EDGES],
@@ -264,16 +243,9 @@ def board_data(
             }
             for s, c in enumerate(COLOURS)
         },
-        "message": {"key": message.key, "text": message.text, "tone": message.tone},
-        "last": None if last is None else last.text,
-        "sound": None
-        if sound_cue is None
-        else {"name": sound_cue, "notes": cue_notes(sound_cue) or []},
         "interactive": interactive,
         "highlight": highlight,
-        "ack": [],
-        "token": position_token(state, game_id),
-        "refused": refusal is not None,
+        "token": position_token(state),
         "labels": {
             "placements": "Placements left",
             "bricks": "Bricks left",

@@ -2,7 +2,7 @@
 
 >>> PLUGIN.title, PLUGIN.presets
 ('Vapoosh!', ('standard', 'classic', 'house'))
->>> PLUGIN.check_rules({"base": "standard", "surround": "group"})
+>>> PLUGIN.checked_rules({"base": "standard", "surround": "group"})
 {'base': 'standard', 'surround': 'group'}
 >>> PLUGIN.make_game("classic", 2).name
 'vapoosh'
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any, Final
 
+from analytics.games.vapoosh import ANALYTICS
 from engine.core import Game
 from engine.vapoosh.players import LEVELS
 from engine.vapoosh.rules import (
@@ -28,16 +28,15 @@ from engine.vapoosh.rules import (
 )
 from engine.vapoosh.state import VapooshGame, deal_preplaced
 from playtest.games.plugin import (
-    BoardSpec,
     DemoBehaviour,
+    GameFiles,
     GamePlugin,
+    Surveys,
     Telemetry,
-    board_replay,
 )
-from playtest.games.vapoosh import session
 from playtest.games.ui_settings import HIGHLIGHT_OPTIONS, SPEED, Choice, UiSetting
+from playtest.games.vapoosh import session
 
-HERE: Final = Path(__file__).resolve().parent
 NAME: Final = "vapoosh"
 
 #: Whether the tester sees the computer's dice (and messages that name them).
@@ -80,17 +79,6 @@ def _engine(rules: Any, players: int) -> Game:
     return VapooshGame(Rules.from_obj(rules), players)
 
 
-def _check_rules(rules: Any) -> Any:
-    """A preset name or rules object the engine builds (RulesError/TypeError if not)."""
-    Rules.from_obj(rules)
-    return rules
-
-
-def _analytics() -> Any:
-    from analytics.games.vapoosh import ANALYTICS
-
-    return ANALYTICS
-
 
 def _demo_settings() -> Mapping[str, Any]:
     from playtest.games.vapoosh.demo import demo_settings
@@ -112,14 +100,8 @@ def _replay_glow(events: list[dict[str, Any]], computer: bool) -> dict[tuple[int
 
 
 PLUGIN: Final = GamePlugin(
-    name=NAME,
-    title="Vapoosh!",
-    about="a dice and times-tables board game",
-    engine=_engine,
-    levels=LEVELS,
-    presets=tuple(PRESETS),
-    default_rules="standard",
-    check_rules=_check_rules,
+    name=NAME, title="Vapoosh!", about="a dice and times-tables board game",
+    engine=_engine, levels=LEVELS, seats=(1, 4), presets=tuple(PRESETS),
     rule_options={
         "base": tuple(PRESETS),
         "capture": CAPTURE_CHOICES,
@@ -132,24 +114,15 @@ PLUGIN: Final = GamePlugin(
         "preplaced": (0, 12),
         "max_turns": (400,),
     },
-    seats=(1, 4),
-    pre_survey="vapoosh_pre",
-    post_survey="vapoosh_post_short",
-    child_surveys={"pre": "vapoosh_pre_child", "post": "vapoosh_post_child"},
-    catalog_path=HERE / "catalog.yaml",
-    board=BoardSpec(HERE / "static", "render.js"),
+    surveys=Surveys.usual(NAME, post="vapoosh_post_short"),
+    files=GameFiles.beside(__file__, catalog="catalog.yaml"),
     ui_settings=(HIGHLIGHT_OPTIONS, SHOW_COMPUTER_DICE, SPEED),
-    chance=draw_chance,
-    chance_by=session.roller,
+    # the dice: chance actions the tester's (or the computer's) Roll makes
+    chance=draw_chance, chance_by=session.roller,
     result=session.result,
     telemetry=Telemetry(click=session.click_props, events=session.action_events),
-    on_step=session.on_step,
-    words=session.words,
-    view=session.view,
-    rules_path=HERE / "rules.yaml",
-    seat_name=session.seat_name,
-    analytics=_analytics,
+    on_step=session.on_step, words=session.words, view=session.view,
+    seat_name=session.seat_name, analytics=ANALYTICS,
     demo=DemoBehaviour(settings=_demo_settings, play_game=_demo_play_game),
-    replay=board_replay,
     replay_glow=_replay_glow,
 )

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from engine.vasco import REASONS
-from playtest.messages.catalog import MessageCatalog
-from playtest.session.words import Say
+from playtest.messages.catalog import GameCatalog, MessageCatalog
 from playtest.messages.catalog import load_catalog as load_catalog_file
+from playtest.session.words import Say
 
 PATH: Final = Path(__file__).resolve().parent / "messages.yaml"
 
@@ -51,9 +51,14 @@ REQUIRED_KEYS: Final[frozenset[str]] = frozenset(
 )
 
 
+#: The catalog, its required keys and the refusal reasons it words (``wrong_<reason>``).
+CATALOG: Final = GameCatalog(PATH, REQUIRED_KEYS, (*REASONS, *CLICK_ONLY_REASONS),
+                             prefix="wrong_", other="wrong_bad_target")
+
+
 def load_vasco_catalog(path: str | None = None) -> MessageCatalog:
     """Load and check the catalog (every required key, variant and placeholder)."""
-    return load_catalog_file(Path(path) if path else PATH, REQUIRED_KEYS)
+    return CATALOG.load() if path is None else load_catalog_file(Path(path), REQUIRED_KEYS)
 
 
 def refusal_message_key(reason: str) -> str:

@@ -5,7 +5,7 @@ first, the tester against the medium (greedy) computer by default.
 
 >>> PLUGIN.name, PLUGIN.title, PLUGIN.presets, PLUGIN.seats
 ('vasco', 'Vasco', ('standard',), (2, 2))
->>> PLUGIN.check_rules({"base": "standard", "pool": 24})
+>>> PLUGIN.checked_rules({"base": "standard", "pool": 24})
 {'base': 'standard', 'pool': 24}
 >>> PLUGIN.make_game("standard", 2).new_initial_state().legal_targets()
 ['0,0']
@@ -13,72 +13,33 @@ first, the tester against the medium (greedy) computer by default.
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
-from engine.core import Game
+from analytics.games.vasco import ANALYTICS
 from engine.vasco.players import LEVELS
-from engine.vasco.state import Rules, VascoGame
-from playtest.games.plugin import BoardSpec, DemoBehaviour, GamePlugin, board_replay
-from playtest.games.vasco import session
-from playtest.games.vasco import demo
-from playtest.games.vasco.messages import REFUSAL_KEYS, load_vasco_catalog
-
-HERE: Final = Path(__file__).resolve().parent
-
-
-def _engine(rules: Any, players: int) -> Game:
-    return VascoGame(rules, players)
-
-
-def _check_rules(rules: Any) -> Any:
-    """A preset name or rules object the engine builds (RulesError naming the field if not)."""
-    Rules.from_obj(rules)
-    return rules
-
-
-def _refusal_words(reason: str) -> str | None:
-    """An engine refusal reason as the play screen words it (None: not one of them)."""
-    from playtest.display_words import catalog_words
-
-    key = REFUSAL_KEYS.get(reason)
-    return None if key is None else catalog_words(load_vasco_catalog(), key)
-
-
-def _analytics() -> Any:
-    from analytics.games.vasco import ANALYTICS
-
-    return ANALYTICS
-
+from engine.vasco.state import VascoGame
+from playtest.games.plugin import (
+    DemoBehaviour,
+    GameFiles,
+    GamePlugin,
+    Surveys,
+)
+from playtest.games.vasco import demo, session
+from playtest.games.vasco.messages import CATALOG
 
 PLUGIN: Final = GamePlugin(
-    name="vasco",
-    title="Vasco",
-    engine=_engine,
-    levels=LEVELS,
-    presets=("standard",),
-    default_rules="standard",
-    check_rules=_check_rules,
-    rule_options={"base": ("standard",), "pool": (54, 24, 600)},
-    seats=(2, 2),
-    # Against the greedy level by default: it closes its own loops and avoids giving
-    # the tester one, so a child sees the rule at work; random play rarely shows it.
-    default_seats=("human", "ai:medium"),
-    pre_survey="vasco_pre",
-    post_survey="vasco_post_short",
-    child_surveys={"pre": "vasco_pre_child", "post": "vasco_post_child"},
-    catalog_path=HERE / "messages.yaml",
-    board=BoardSpec(HERE / "static", "render.js"),
+    name="vasco", title="Vasco", engine=VascoGame, levels=LEVELS,
+    presets=("standard",), rule_options={"base": ("standard",), "pool": (54, 24, 600)},
+    # Two seats, Red first, against the greedy level by default: it closes its own loops
+    # and avoids giving the tester one, so a child sees the rule at work.
+    seats=(2, 2), default_seats=("human", "ai:medium"),
+    surveys=Surveys.usual("vasco", post="vasco_post_short"),
+    files=GameFiles.beside(__file__),
     ui_settings=(),  # its board has no highlight and no paced messages (yet)
-    analytics=_analytics,
+    analytics=ANALYTICS, refusal_words=CATALOG.refusal_words,
     demo=DemoBehaviour(settings=demo.demo_settings, slip_targets=demo.slip_targets,
                        messages_shown=demo.messages_shown,
                        message_effect=demo.message_effect),
-    result=session.result,
-    words=session.words,
-    view=session.view,
+    result=session.result, words=session.words, view=session.view,
     seat_name=session.seat_name,
-    rules_path=HERE / "rules.yaml",
-    replay=board_replay,
-    refusal_words=_refusal_words,
 )

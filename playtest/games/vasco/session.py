@@ -2,14 +2,12 @@
 what its board says (whose turn and what to do, a refusal, why forced tiles slid in, the
 tile choice, the end) and the data its renderer draws.
 
->>> from playtest.games.vasco.plugin import PLUGIN
->>> from playtest.session import Moment, Play
->>> play = Play.new(PLUGIN, game_id="g", participant_id="p", seats=("human", "ai:medium"),
-...                 seed=7, rules="standard")
->>> [say.key for say in words(Moment(play))]
-['turn']
->>> view(Moment(play, interactive=True))["candidates"]
-['0,0']
+>>> from playtest.games.registry import game_plugin
+>>> from playtest.session import Play
+>>> first = Moment(Play.new(game_plugin("vasco"), game_id="g", participant_id="p",
+...                         seats=("human", "ai:medium"), seed=7, rules="standard"))
+>>> [say.key for say in words(first)], view(first)["candidates"]
+(['turn'], ['0,0'])
 """
 
 from __future__ import annotations
@@ -24,7 +22,6 @@ from playtest.games.vasco.messages import (
     end_say,
 )
 from playtest.games.vasco.view import board_view
-from playtest.session.play import Play
 from playtest.session.view import Moment
 from playtest.session.words import Say
 

@@ -4,15 +4,10 @@
 // A square "r,c" is what a click chooses (data-target). View: view.py's board_data.
 const BOARDS = new WeakMap();
 
-function el(tag, attrs, parent, text) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  if (parent) parent.appendChild(e);
-  return e;
-}
+let el;  // the shell's element maker
 
-function build(parent) {
+function build(parent, shell) {
+  el = shell.el;
   const root = el("div", { class: "db", "data-testid": "dokusen-board" }, parent);
   const head = el("div", { class: "db-head" }, root);
   const title = el("div", { class: "db-title", "data-testid": "dokusen-title" }, head);

@@ -4,17 +4,12 @@
 // (data-target); a click holds the brick the browser has selected, so a quick
 // select-then-move loses nothing. The whole board takes the colour of the side to move
 // (the seed).
-const SVGNS = "http://www.w3.org/2000/svg";
 const BOARDS = new WeakMap();
+let el, svgEl;  // the shell's element makers
 
-function el(tag, attrs, parent, ns) {
-  const e = ns ? document.createElementNS(SVGNS, tag) : document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  if (parent) parent.appendChild(e);
-  return e;
-}
-
-function build(parent) {
+function build(parent, shell) {
+  el = shell.el;
+  svgEl = shell.svg;
   const root = el("div", { class: "mb", "data-testid": "morris-board" }, parent);
   const top = el("div", { class: "mb-top" }, root);
   const turn = el("div", { class: "mb-turn", "data-testid": "morris-turn" }, top);
@@ -41,22 +36,22 @@ function build(parent) {
 
 // The points and lines, drawn once (the board's shape never changes).
 function drawBoard(st, d) {
-  const svg = el("svg", { viewBox: "-0.6 -0.6 7.2 7.2", role: "group", "aria-label": d.labels.board }, st.wrap, true);
+  const svg = svgEl("svg", { viewBox: "-0.6 -0.6 7.2 7.2", role: "group", "aria-label": d.labels.board }, st.wrap);
   const pos = {};
   for (const p of d.points) pos[p.id] = p;
   for (const [a, b] of d.edges) {
-    el("line", { class: "edge", x1: pos[a].x, y1: pos[a].y, x2: pos[b].x, y2: pos[b].y }, svg, true);
+    svgEl("line", { class: "edge", x1: pos[a].x, y1: pos[a].y, x2: pos[b].x, y2: pos[b].y }, svg);
   }
   d.points.forEach((p, i) => {
-    const g = el("g", { class: "pt", "data-point": p.id, "data-target": p.id, "data-nav": "",
+    const g = svgEl("g", { class: "pt", "data-point": p.id, "data-target": p.id, "data-nav": "",
       "data-x": p.x, "data-y": p.y, role: "button", tabindex: i === 0 ? "0" : "-1",
-      transform: `translate(${p.x} ${p.y})` }, svg, true);
-    el("circle", { class: "hit", r: "0.46" }, g, true);
-    el("circle", { class: "focus", r: "0.5" }, g, true);
-    el("circle", { class: "ring", r: "0.44" }, g, true);
-    el("circle", { class: "dot", r: "0.13" }, g, true);
-    el("circle", { class: "brick", r: "0.36" }, g, true);
-    el("circle", { class: "inner", r: "0.16" }, g, true);
+      transform: `translate(${p.x} ${p.y})` }, svg);
+    svgEl("circle", { class: "hit", r: "0.46" }, g);
+    svgEl("circle", { class: "focus", r: "0.5" }, g);
+    svgEl("circle", { class: "ring", r: "0.44" }, g);
+    svgEl("circle", { class: "dot", r: "0.13" }, g);
+    svgEl("circle", { class: "brick", r: "0.36" }, g);
+    svgEl("circle", { class: "inner", r: "0.16" }, g);
     st.pts[p.id] = g;
   });
   st.svg = svg;
