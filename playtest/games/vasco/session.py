@@ -7,7 +7,7 @@ tile choice, the end) and the data its renderer draws.
 >>> first = Moment(Play.new(game_plugin("vasco"), game_id="g", participant_id="p",
 ...                         seats=("human", "ai:medium"), seed=7, rules="standard"))
 >>> [say.key for say in words(first)], view(first)["candidates"]
-(['turn'], ['0,0'])
+(['turn'], ('0,0',))
 """
 
 from __future__ import annotations
