@@ -115,8 +115,8 @@ async def _tester(url: str, mode: str, reruns: int, think_ms: tuple[int, int],
             else:
                 if run.board_id is None or run.board is None:
                     raise LoadTestError(f"no board drawn in mode {mode} {run.exceptions}")
-                value = {"index": 88, "c": 5, "r": 8, "nonce": str(uuid.uuid4()), "seq": n + 1,
-                         "t_ms": rng.randint(300, 3000), "via": "mouse",
+                value = {"target": "5,8", "nonce": str(uuid.uuid4()),
+                         "ms": rng.randint(300, 3000), "via": "mouse",
                          "token": run.board["token"]}
                 run = await session.rerun([_trigger(run.board_id, "click", value)],
                                           source=run.board_id)

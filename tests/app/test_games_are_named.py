@@ -12,14 +12,13 @@ from sqlalchemy.engine import Engine
 from analytics.data import UNNAMED_GAME
 from playtest import services
 from playtest.games.registry import game_names
-from playtest.games.vapoosh.session import open_game
 from playtest.replay import games_of, replay_steps
 from playtest.storage import repository as repo
 from playtest.storage.db import make_engine, upgrade
-from playtest.storage.events import EventLogger
 from playtest.storage.exchange import export_jsonl, import_jsonl
 from playtest.storage.models import events
 from playtest.study_config import StudyConfig
+from tests.app.session_support import one_move, open_play
 
 
 def _played(db: Engine, game: str) -> tuple[repo.Study, str, str]:
@@ -28,11 +27,10 @@ def _played(db: Engine, game: str) -> tuple[repo.Study, str, str]:
     tester = services.load_tester(db, services.consent(db, study, {"child": False})
                                   .participant_id)
     assert tester is not None
-    session = repo.start_session(db, tester.code)
-    ctrl = open_game(db, EventLogger(db), tester, session, seed=5, new=True)
-    ctrl.roll()
-    ctrl.abandon("left")
-    return study, tester.code, ctrl.game_id
+    session = open_play(db, tester, seed=5)
+    one_move(session)
+    session.abandon("left")
+    return study, tester.code, session.play.game_id
 
 
 def test_a_study_its_games_and_their_events_name_the_game(db: Engine) -> None:

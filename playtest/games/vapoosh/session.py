@@ -258,4 +258,6 @@ def view(moment: Moment) -> dict[str, Any]:
         brown_tiles=legal_tiles(state) if brown == "optional" else (),
     ).to_data()
     data["note"] = "Vapooh! Your counter this time is a brown one." if brown == "forced" else ""
+    for shell_owned in ("message", "tone", "message_ms", "sound", "nonce", "muted"):
+        del data[shell_owned]  # the board shell's: its message line, sound and token
     return data
