@@ -183,6 +183,11 @@ def _check_message(key: str, payload: Any, game: str | None = None) -> str:
     except MessageError:
         whose = "" if game is None else f" (the {game_plugin(game).title} play screen's)"
         raise ValueError(f"message:{key}: the catalog has no message {key!r}{whose}") from None
+    if game is not None and key not in catalog.shown:
+        plugin = game_plugin(game)
+        raise ValueError(
+            f"message:{key}: {plugin.title}'s board never shows {key!r}, so no tester would "
+            f"see its wording (it shows: {', '.join(sorted(catalog.shown))})")
     if not isinstance(payload, str) or not payload.strip():
         raise ValueError(
             f"message:{key}: a variant is a wording name ({', '.join(catalog.variants)}) "

@@ -111,7 +111,7 @@ def _restore_message(tester: services.Tester, play: Play) -> None:
     board last showed (as logged: not logged again, no sound)."""
     stored = resume_state.last_message(runtime.database(), tester.code, play.game_id)
     if stored is not None:
-        st.session_state[RESTORED_MESSAGE] = (play.game_id, stored.text)
+        st.session_state[RESTORED_MESSAGE] = (play.game_id, stored.text, stored.key)
 
 
 def _restore_settings(tester: services.Tester) -> None:
@@ -184,15 +184,23 @@ def _message(session: GameSession) -> dict[str, Any]:
     play = session.play
     shown = next((s for s in play.shown if s.slot == MAIN), None)
     if shown is None:
-        restored = st.session_state.get(RESTORED_MESSAGE)
-        text = restored[1] if isinstance(restored, tuple) and restored[0] == play.game_id \
-            else ""
-        return {"text": text, "tone": "info", "key": "", "ms": None,
+        restored = _restored(play)
+        return {"text": restored[0] if restored else "", "tone": "info",
+                "key": restored[1] if restored else "", "ms": None,
                 "nonce": str(play.shown_count), "notes": None, "sound": None}
     ms = speed(int(session.settings.get("speed", 2))).message_ms if shown.transient else None
     return {"text": shown.text, "tone": shown.tone, "key": shown.key, "ms": ms,
             "nonce": f"{play.instance}:{play.shown_count}", "sound": shown.sound,
             "notes": cue_notes(shown.sound) if shown.sound else None}
+
+
+def _restored(play: Play) -> tuple[str, str] | None:
+    """The text and key of the message this game's board showed last before this browser
+    session (read from the log when the game was resumed), if it still stands."""
+    restored = st.session_state.get(RESTORED_MESSAGE)
+    if isinstance(restored, tuple) and restored[0] == play.game_id:
+        return restored[1], restored[2]
+    return None
 
 
 def end_title(plugin: GamePlugin, play: Play) -> str:
@@ -439,8 +447,13 @@ def _restart_dialog() -> None:
 def _context() -> str | None:
     """The key of the board's last message (what a rules lookup was about)."""
     play: Play | None = st.session_state.get(PLAY)
-    shown = None if play is None else next((s for s in play.shown if s.slot == MAIN), None)
-    return None if shown is None else shown.key
+    if play is None:
+        return None
+    shown = next((s for s in play.shown if s.slot == MAIN), None)
+    if shown is not None:
+        return shown.key
+    restored = _restored(play)
+    return restored[1] if restored else None
 
 
 @guarded

@@ -56,6 +56,13 @@ def test_hostile_inputs_are_typed_errors(bad: object) -> None:
         parse_inputs(bad)
 
 
+@pytest.mark.parametrize("field", ["nonce", "token", "target", "via", "kind"])
+def test_a_100_kb_field_is_refused_without_being_repeated(field: str) -> None:
+    with pytest.raises(BoardEventError) as caught:
+        parse_inputs({"inputs": [dict(GOOD, **{field: "x" * 100_000})]})
+    assert len(str(caught.value)) < 200  # the message never carries the 100 KB value
+
+
 def test_one_trigger_is_read_up_to_its_limit() -> None:
     assert len(parse_inputs({"inputs": [GOOD] * 100})) == 32
 

@@ -38,6 +38,7 @@ from playtest.games.plugin import (
     Telemetry,
     built_by,
 )
+from playtest.games.ui_settings import SPEED
 
 PLUGIN: Final = GamePlugin(
     name="dokusen", title="Dokusen", engine=DokusenGame,
@@ -55,7 +56,7 @@ PLUGIN: Final = GamePlugin(
     computer_level=demo.computer_level,
     surveys=Surveys.usual("dokusen", post="dokusen_post_short"),
     files=GameFiles.beside(__file__), analytics=ANALYTICS,
-    ui_settings=(),  # its board has no highlight and no paced messages (yet)
+    ui_settings=(SPEED,),  # the computer's pace and its board's animations
     demo=DemoBehaviour(settings=demo.demo_settings, slip_targets=demo.slip_targets,
                        game_rules=demo.game_rules),
     # one game is one stage of the study's course; its board animates a whole round

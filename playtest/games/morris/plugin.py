@@ -5,7 +5,7 @@
 >>> PLUGIN.checked_rules({"base": "standard", "blocked": "lose"})
 {'base': 'standard', 'blocked': 'lose'}
 >>> [s.name for s in PLUGIN.ui_settings]
-['highlight_options']
+['highlight_options', 'speed']
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from playtest.games.plugin import (
     GamePlugin,
     Surveys,
 )
-from playtest.games.ui_settings import HIGHLIGHT_OPTIONS
+from playtest.games.ui_settings import HIGHLIGHT_OPTIONS, SPEED
 
 PLUGIN: Final = GamePlugin(
     name="morris", title="Bricks & Walls", engine=MorrisGame, levels=LEVELS, seats=(2, 2),
@@ -36,7 +36,7 @@ PLUGIN: Final = GamePlugin(
         "move_cap": (0, 200),
     },
     surveys=Surveys.usual("morris", post="morris_post"), analytics=ANALYTICS,
-    files=GameFiles.beside(__file__), ui_settings=(HIGHLIGHT_OPTIONS,),
+    files=GameFiles.beside(__file__), ui_settings=(HIGHLIGHT_OPTIONS, SPEED),
     words=session.words, view=session.view, seat_name=session.seat_name,
     refusal_words=CATALOG.refusal_words,
 )

@@ -24,6 +24,7 @@ from playtest.games.plugin import (
     GamePlugin,
     Surveys,
 )
+from playtest.games.ui_settings import SPEED
 from playtest.games.vasco import demo, session
 from playtest.games.vasco.messages import CATALOG
 
@@ -35,7 +36,7 @@ PLUGIN: Final = GamePlugin(
     seats=(2, 2), default_seats=("human", "ai:medium"),
     surveys=Surveys.usual("vasco", post="vasco_post_short"),
     files=GameFiles.beside(__file__),
-    ui_settings=(),  # its board has no highlight and no paced messages (yet)
+    ui_settings=(SPEED,),  # the computer's pace and its board's animations
     analytics=ANALYTICS, refusal_words=CATALOG.refusal_words,
     demo=DemoBehaviour(settings=demo.demo_settings, slip_targets=demo.slip_targets,
                        messages_shown=demo.messages_shown,
