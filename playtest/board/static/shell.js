@@ -114,8 +114,8 @@ function api(st) {
     draw(via) { send(st, "draw", {}, via); },
     unlockAudio() { audio(); },
     playNotes,
-    el,
-    svg,
+    make: el,
+    makeSvg: svg,
     focus(target) { focusTarget(st, target, true); },
   };
 }

@@ -7,7 +7,7 @@ const BOARDS = new WeakMap();
 let el;  // the shell's element maker
 
 function build(parent, shell) {
-  el = shell.el;
+  el = shell.make;
   const root = el("div", { class: "db", "data-testid": "dokusen-board" }, parent);
   const head = el("div", { class: "db-head" }, root);
   const title = el("div", { class: "db-title", "data-testid": "dokusen-title" }, head);

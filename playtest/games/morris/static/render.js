@@ -8,8 +8,8 @@ const BOARDS = new WeakMap();
 let el, svgEl;  // the shell's element makers
 
 function build(parent, shell) {
-  el = shell.el;
-  svgEl = shell.svg;
+  el = shell.make;
+  svgEl = shell.makeSvg;
   const root = el("div", { class: "mb", "data-testid": "morris-board" }, parent);
   const top = el("div", { class: "mb-top" }, root);
   const turn = el("div", { class: "mb-turn", "data-testid": "morris-turn" }, top);
