@@ -5,11 +5,15 @@ oracles here)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import subprocess
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
+
+from engine.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,6 +29,17 @@ def run(path: Path | str, stdin: str | None = None) -> subprocess.CompletedProce
         text=True,
         check=False,
         timeout=120,
+    )
+
+
+def run_here(path: Path) -> subprocess.CompletedProcess[str]:
+    """The same command on the file ``path``, in this process (the many small cases of
+    a test; each game also has them run as a subprocess): its status and what it printed."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(["scenario", str(path)])
+    return subprocess.CompletedProcess(
+        ["scenario", str(path)], status, out.getvalue(), err.getvalue()
     )
 
 

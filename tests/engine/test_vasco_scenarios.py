@@ -19,7 +19,7 @@ import pytest
 import vasco_oracle as oracle
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from scenario_command import as_set, flagged, mismatches, refused, run
+from scenario_command import as_set, flagged, mismatches, refused, run, run_here
 
 from engine.vasco import STATES, VascoGame, VascoState, decode
 from engine.vasco.scenario import run_scenario, tile_list
@@ -195,11 +195,17 @@ MALFORMED = [
 ]
 
 
-@pytest.mark.parametrize("doc,words", MALFORMED, ids=[f"m{i}" for i in range(len(MALFORMED))])
-def test_a_malformed_scenario_is_one_line_and_status_2(
-    doc: dict[str, Any], words: list[str]
-) -> None:
-    proc = run("-", json.dumps([CASES[0], doc]))
+@pytest.mark.parametrize("k", range(len(MALFORMED)), ids=[f"m{i}" for i in range(len(MALFORMED))])
+def test_a_malformed_scenario_is_one_line_and_status_2(k: int, tmp_path: Path) -> None:
+    """The first case as a real subprocess reading standard input, the others in this
+    process (same command)."""
+    doc, words = MALFORMED[k]
+    if k == 0:
+        proc = run("-", json.dumps([CASES[0], doc]))
+    else:
+        path = tmp_path / "bad.json"
+        path.write_text(json.dumps([CASES[0], doc]), encoding="utf-8")
+        proc = run_here(path)
     assert proc.returncode == 2
     assert proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
