@@ -81,7 +81,7 @@ class Scenario:
 def _parse_step(opened: Section4, k: int, raw: Mapping[str, Any]) -> Step:
     where = f"actions[{k}]"
     kind = raw.get("type")
-    if kind not in ACTION_FIELDS:
+    if not isinstance(kind, str) or kind not in ACTION_FIELDS:
         raise opened.fail(f"{where}.type", f"unknown type {kind!r} (place, move or remove)")
     opened.check_keys(raw, where, ("type", "player", *ACTION_FIELDS[kind], "expectIllegal"))
     player = raw.get("player")

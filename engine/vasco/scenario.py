@@ -45,7 +45,7 @@ from typing import Any
 
 from engine.core import IllegalActionError, RulesError
 from engine.scenario import ScenarioError, Section4, is_int, is_pair
-from engine.vasco.geometry import Cell
+from engine.vasco.geometry import STATES, Cell
 from engine.vasco.state import MARK, MAX_POOL, Place, VascoGame, VascoState
 
 INITIAL_FIELDS = ("pool", "tiles", "toMove")
@@ -91,8 +91,11 @@ def _parse_tiles(opened: Section4, raw: Any) -> dict[Cell, str]:
         cell = (t[0][0], t[0][1])
         if cell in tiles:
             raise opened.fail(f"initial.tiles[{i}]", f"cell {list(cell)} is given twice")
-        if not isinstance(t[1], str):
-            raise opened.fail(f"initial.tiles[{i}]", f"{t[1]!r} is not a tile state")
+        if t[1] not in STATES:
+            raise opened.fail(
+                f"initial.tiles[{i}]",
+                f"{t[1]!r} is not a tile state (o, x and * once each, on edges L R H)",
+            )
         tiles[cell] = t[1]
     return tiles
 
@@ -101,7 +104,7 @@ def _start(opened: Section4) -> VascoState:
     initial = opened.initial
     tiles = _parse_tiles(opened, initial.get("tiles", []))
     to_move = initial.get("toMove", "O")
-    if to_move not in SEATS:
+    if not isinstance(to_move, str) or to_move not in SEATS:
         raise opened.fail("initial.toMove", f"must be 'O' or 'X', got {to_move!r}")
     pool = initial.get("pool", 54)
     if not is_int(pool) or not max(1, len(tiles)) <= pool <= MAX_POOL:
@@ -119,7 +122,7 @@ def _start(opened: Section4) -> VascoState:
 def _parse_step(opened: Section4, k: int, raw: Any) -> Step:
     where = f"actions[{k}]"
     player = raw.get("player")
-    if player not in SEATS:
+    if not isinstance(player, str) or player not in SEATS:
         raise opened.fail(f"{where}.player", f"must be 'O' or 'X', got {player!r}")
     cell = raw.get("cell")
     if not is_pair(cell):

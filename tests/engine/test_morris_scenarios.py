@@ -93,6 +93,7 @@ MALFORMED = [
         {"game": "morris", "id": "X1", "actions": [{"type": "jump", "to": "a7"}]},
         ["'X1'", "actions[0].type", "'jump'"],
     ),
+    ({"game": "morris", "actions": [{"type": ["place"]}]}, ["actions[0].type"]),
     (
         {"game": "morris", "actions": [{"type": "place", "player": "W", "to": "d4"}]},
         ["actions[0].to", "'d4'"],

@@ -176,7 +176,13 @@ MALFORMED = [
         {"game": "vasco", "initial": {"tiles": [[[0, 0], "ox*"], [[0, 0], "ox*"]]}, "actions": []},
         ["initial.tiles[1]", "twice"],
     ),
+    (
+        {"game": "vasco", "initial": {"tiles": [[[0, 0], "ox*"], [[0, 1], "o"]]}, "actions": []},
+        ["initial.tiles[1]", "'o' is not a tile state"],
+    ),
     ({"game": "vasco", "initial": {"toMove": "B"}, "actions": []}, ["initial.toMove"]),
+    ({"game": "vasco", "initial": {"toMove": ["O"]}, "actions": []}, ["initial.toMove"]),
+    ({"game": "vasco", "actions": [{"player": ["O"]}]}, ["actions[0].player"]),
     ({"game": "vasco", "initial": {"pool": 0}, "actions": []}, ["initial.pool"]),
     (
         {
