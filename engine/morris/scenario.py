@@ -19,7 +19,8 @@ A scenario::
 - ``id`` and ``description`` are free text; ``expected`` and ``expectIllegal`` are what
   the file claims, and the engine ignores them.
 - Beyond section 4: ``"rules"``, a preset (``"standard"``, the default, or
-  ``"classic"``) or ``{"base": ..., option: value}`` (:mod:`engine.morris.rules`).
+  ``"classic"``) or ``{"base": ..., option: value}`` (:mod:`engine.morris.rules`). A
+  variant's draw (its ``move_cap``) shows as ``winner`` and ``toMove`` both ``null``.
 
 The result, observed after the last action, holds every key section 4.1's ``expected``
 has: ``board``, ``reserve``, ``toMove`` (``null`` once the game is over: section 4.1
