@@ -51,6 +51,8 @@ from pydantic import (
 
 from analytics.metrics import MetricError, check_primary
 from playtest.games.registry import DEFAULT_GAME, GAME_NAMES, UnknownGameError, game_plugin
+from playtest.storage.settings_document import exchange_fields as exchange_fields
+from playtest.storage.settings_document import raw_config
 
 SeatKind = str  # "human" or "ai:<level>"
 
@@ -506,56 +508,6 @@ def effective_config(config: StudyConfig, assigned: dict[str, str]) -> Effective
     )
 
 
-def _ordered_payloads(variants: Any, payloads: Any) -> Any:
-    """An experiment record's variants as ``{name: payload}`` in the order of its list of
-    names (PostgreSQL's JSONB keeps no key order; the list is the order); a record without
-    payloads uses each name as its payload.
-
-    >>> _ordered_payloads(["slow", "fast"], {"fast": 3, "slow": 1})
-    {'slow': 1, 'fast': 3}
-    """
-    if isinstance(variants, list) and isinstance(payloads, dict) and \
-            set(payloads) == {v for v in variants if isinstance(v, str)}:
-        return {v: payloads[v] for v in variants}
-    if payloads:
-        return payloads
-    if isinstance(variants, list):
-        return {v: v for v in variants if isinstance(v, str)}
-    return variants
-
-
-def raw_config(*, rules: Any, games_per_tester: Any, allow_more_games: Any,
-               experiments: Any, surveys: Any, settings: Any,
-               game: Any = DEFAULT_GAME) -> dict[str, Any]:
-    """The settings of a study's stored columns (or exchange record) as one raw mapping.
-
-    ``experiments`` are exchange-format records (``key``, ``target``, ``variants`` as
-    names, ``payloads``); a record without payloads uses each variant's name as its
-    payload. Anything malformed is passed on as it is, for :func:`parse_study_config`
-    to name. ``game=None`` leaves the game out (the settings document a study stores).
-    """
-    surveys = surveys if isinstance(surveys, dict) else {}
-    settings = settings if isinstance(settings, dict) else {}
-    raw: dict[str, Any] = {
-        **({"game": game} if game is not None else {}),
-        "rules": rules,
-        "games_per_tester": games_per_tester,
-        "allow_more_games": allow_more_games,
-        "experiments": [
-            {"key": e.get("key"), "target": e.get("target"),
-             "variants": _ordered_payloads(e.get("variants"), e.get("payloads")),
-             **{k: e[k] for k in ("primary_metric", "min_effect", "quiz_items")
-                if e.get(k) is not None}}
-            if isinstance(e, dict) else e
-            for e in (experiments if isinstance(experiments, list) else [experiments])
-        ],
-        **{k: v for k, v in surveys.items() if k in ("pre_survey", "post_survey", "audience")},
-        **{k: v for k, v in settings.items()
-           if k in ("seats", "highlight_options", "show_computer_dice", "speed", "ai_think_ms")},
-    }
-    return raw
-
-
 def config_document(config: StudyConfig) -> dict[str, Any]:
     """The settings document a study stores (``studies.config``): every field but the game,
     which is a column of its own.
@@ -563,44 +515,14 @@ def config_document(config: StudyConfig) -> dict[str, Any]:
     >>> doc = config_document(StudyConfig(rules="house"))
     >>> doc["rules"], "game" in doc, parse_study_config(doc) == StudyConfig(rules="house")
     ('house', False, True)
-    """
-    return config.model_dump(mode="json", exclude={"game"})
 
-
-def exchange_fields(document: Any) -> dict[str, Any]:
-    """A stored settings document as the exchange format's ``study`` record fields
-    (``rules``, ``experiments`` as records, ``surveys``, ``games_per_tester``,
-    ``allow_more_games``, ``settings``); inverse of :func:`raw_config` for what it keeps.
+    As the exchange format's study record and back (what an export and an import do):
 
     >>> fields = exchange_fields(config_document(StudyConfig(speed=3)))
-    >>> fields["rules"], fields["settings"]["speed"], fields["surveys"]["audience"]
-    ('standard', 3, 'mixed')
     >>> parse_study_config(raw_config(**fields)) == StudyConfig(speed=3)
     True
     """
-    doc = document if isinstance(document, dict) else {}
-    experiments = doc.get("experiments")
-    records = []
-    for e in experiments if isinstance(experiments, list) else []:
-        if not isinstance(e, dict):
-            continue
-        variants = e.get("variants")
-        record = {"key": e.get("key"),
-                  "variants": list(variants) if isinstance(variants, dict) else variants,
-                  "target": e.get("target"), "payloads": variants}
-        record.update({k: e[k] for k in ("primary_metric", "min_effect", "quiz_items")
-                       if e.get(k)})
-        records.append(record)
-    return {
-        "rules": doc.get("rules", "standard"),
-        "experiments": records,
-        "surveys": {k: doc[k] for k in ("pre_survey", "post_survey", "audience") if k in doc},
-        "games_per_tester": doc.get("games_per_tester", 1),
-        "allow_more_games": doc.get("allow_more_games", True),
-        "settings": {k: doc[k] for k in
-                     ("seats", "highlight_options", "show_computer_dice", "speed", "ai_think_ms")
-                     if k in doc},
-    }
+    return config.model_dump(mode="json", exclude={"game"})
 
 
 def study_record_problem(record: dict[str, Any]) -> str | None:
