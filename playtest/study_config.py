@@ -34,7 +34,8 @@ import functools
 import json
 import math
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Annotated, Any, Final, Literal
 
 import yaml
@@ -50,6 +51,8 @@ from pydantic import (
 )
 
 from analytics.metrics import MetricError, check_primary
+from analytics.targets import ExperimentTarget, TargetError
+from engine.seats import Seat, SeatError
 from playtest.games.registry import DEFAULT_GAME, GAME_NAMES, UnknownGameError, game_plugin
 from playtest.storage.settings_document import exchange_fields as exchange_fields
 from playtest.storage.settings_document import raw_config
@@ -82,8 +85,8 @@ def check_experiments_change_the_game(config: StudyConfig) -> None:
     """
     plugin = game_plugin(config.game)
     for experiment in config.experiments:
-        setting = experiment.target.removeprefix("ui:")
-        if experiment.target.startswith("ui:") and setting in plugin.ignored_ui:
+        setting = ExperimentTarget.parse(experiment.target).setting
+        if setting is not None and setting in plugin.ignored_ui:
             raise StudyConfigError(
                 f"experiment {experiment.key!r}: {plugin.title}'s board does not use "
                 f"{experiment.target}, so its arms would look the same")
@@ -131,7 +134,7 @@ def _check_rules(_name: str, payload: Any, game: str | None = None) -> Any:
     return payload
 
 
-def _game_catalog(game: str | None) -> Any:
+def message_catalog(game: str | None) -> Any:
     """The message catalog of ``game``'s play screen (its plug-in's ``catalog_path``; the
     first game's when None or when the game has none)."""
     from playtest.messages.catalog import load_catalog
@@ -176,9 +179,9 @@ def _check_message(key: str, payload: Any, game: str | None = None) -> str:
     """
     from playtest.messages.catalog import MessageError
 
-    catalog = _game_catalog(game)
+    catalog = message_catalog(game)
     if game is None and key not in catalog.keys:
-        catalog = next((c for c in map(_game_catalog, GAME_NAMES) if key in c.keys), catalog)
+        catalog = next((c for c in map(message_catalog, GAME_NAMES) if key in c.keys), catalog)
     try:
         entry = catalog.entry(key)
     except MessageError:
@@ -257,12 +260,11 @@ class Experiment(BaseModel):
     @field_validator("target")
     @classmethod
     def _target_is_known(cls, target: str) -> str:
-        kind, _, name = target.partition(":")
-        if kind == "rules" and not name:
-            return target
-        if kind == "message" and name:
-            return target
-        if kind == "ui" and name in UI_SETTINGS:
+        try:
+            parsed = ExperimentTarget.parse(target)
+        except TargetError:
+            parsed = None
+        if parsed is not None and (not parsed.is_ui or parsed.setting in UI_SETTINGS):
             return target
         raise ValueError(
             f"target {target!r}: use 'message:<key>', 'rules' or 'ui:<setting>' "
@@ -288,15 +290,16 @@ class Experiment(BaseModel):
         target = info.data.get("target")
         if not isinstance(target, str):
             return variants  # the target's own error is reported
-        kind, _, name = target.partition(":")
-        check = PAYLOAD_CHECKS[target if kind == "ui" else kind]
-        game = (info.context or {}).get("game") if kind in ("rules", "message") else None
+        parsed = ExperimentTarget.parse(target)
+        name = parsed.name
+        check = PAYLOAD_CHECKS[target if parsed.is_ui else parsed.kind.value]
+        game = None if parsed.is_ui else (info.context or {}).get("game")
         checked: dict[str, Any] = {}
         for variant, payload in variants.items():
             try:
-                if kind == "message":  # the study's game's catalog
+                if parsed.is_message:  # the study's game's catalog
                     checked[variant] = _check_message(name, payload, game)
-                elif kind == "rules" and game is None:  # the study checks its game's
+                elif parsed.is_rules and game is None:  # the study checks its game's
                     checked[variant] = _check_rules_of_any_game(name, payload)
                 else:
                     checked[variant] = check(name, payload) if game is None else _check_rules(
@@ -407,10 +410,11 @@ class StudyConfig(BaseModel):
             raise ValueError(f"a game has {low} to {high} seats")
         levels = plugin.ai_levels() if plugin is not None else ()
         for seat in seats:
-            if seat == "human":
-                continue
-            kind, _, level = seat.partition(":")
-            if kind == "ai" and level in levels:
+            try:
+                parsed: Seat | None = Seat.parse(seat)
+            except SeatError:
+                parsed = None
+            if parsed is not None and (parsed.is_human or parsed.level in levels):
                 continue
             if plugin is None:
                 raise ValueError(f"seat {seat[:40]!r}: the study's game is unknown")
@@ -421,7 +425,7 @@ class StudyConfig(BaseModel):
                 f"seat {seat[:40]!r}: use 'human' or 'ai:<level>' with a level of "
                 f"{plugin.title} from {', '.join(levels)}"
             )
-        if "human" not in seats:
+        if not any(Seat.parse(seat).is_human for seat in seats):
             raise ValueError("at least one seat must be a human tester")
         return seats
 
@@ -438,15 +442,15 @@ class StudyConfig(BaseModel):
         a ``rules`` one the study's game's rules (an experiment built on its own was
         checked against any game's)."""
         for number, experiment in enumerate(self.experiments):
-            kind, _, key = experiment.target.partition(":")
-            if kind not in ("message", "rules"):
+            target = ExperimentTarget.parse(experiment.target)
+            if target.is_ui:
                 continue
             for variant, payload in experiment.variants.items():
                 try:
-                    if kind == "message":
-                        _check_message(key, payload, self.game)
+                    if target.is_message:
+                        _check_message(target.name, payload, self.game)
                     else:
-                        _check_rules(key, payload, self.game)
+                        _check_rules(target.name, payload, self.game)
                 except ValueError as err:
                     raise ValueError(f"experiments.{number}.variants.{variant}: {err}") from None
         return self
@@ -487,13 +491,13 @@ def effective_config(config: StudyConfig, assigned: dict[str, str]) -> Effective
             continue
         payload = experiment.variants[variant]
         varied[experiment.target] = experiment.key
-        kind, _, name = experiment.target.partition(":")
-        if kind == "message":
-            messages[name] = str(payload)
-        elif kind == "rules":
+        target = ExperimentTarget.parse(experiment.target)
+        if target.is_message:
+            messages[target.name] = str(payload)
+        elif target.is_rules:
             rules = payload
         else:
-            ui[name] = payload
+            ui[target.name] = payload
     return EffectiveConfig(
         game=config.game,
         rules=rules,
@@ -569,10 +573,85 @@ def parse_study_config(raw: dict[str, Any]) -> StudyConfig:
         cause = (first.get("ctx") or {}).get("error")
         if isinstance(cause, _VariantError):
             raise StudyConfigError(f"{where}.{cause.variant}: {cause.message}") from None
-        message = str(first.get("msg", err)).removeprefix("Value error, ")
-        raise StudyConfigError(f"{where}: {message}") from None
+        raise StudyConfigError(f"{where}: {_problem_in_words(first)}") from None
     except RecursionError:  # pragma: no cover - _too_deep refuses such input first
         raise StudyConfigError("settings: nested too deeply") from None
+
+
+def _problem_in_words(error: Any) -> str:
+    """A pydantic error's message in a designer's words where pydantic's own is obscure
+    ("Dictionary should have at least 2 items after validation").
+
+    >>> parse_study_config({"experiments": [{"key": "w", "target": "message:extra_turn",
+    ...     "variants": {"A": "default"}}]})
+    Traceback (most recent call last):
+    ...
+    playtest.study_config.StudyConfigError: experiments.0.variants: an experiment compares at least 2 variants (this one has 1): add another
+    >>> parse_study_config({"experiments": [{"key": "Wording test", "target": "rules",
+    ...     "variants": {"A": "standard", "B": "house"}}]})
+    Traceback (most recent call last):
+    ...
+    playtest.study_config.StudyConfigError: experiments.0.key: use lower-case letters, digits, _ and - only (e.g. extra_turn_wording), not 'Wording test'
+    """
+    kind, field = error.get("type", ""), str((error.get("loc") or ("",))[-1])
+    ctx, value = error.get("ctx") or {}, error.get("input")
+    size = len(value) if isinstance(value, dict | list | str) else 0
+    if kind == "too_short" and field == "variants":
+        return (f"an experiment compares at least {ctx.get('min_length', 2)} variants "
+                f"(this one has {size}): add another")
+    if kind == "too_long" and field == "variants":
+        return f"an experiment has at most {ctx.get('max_length')} variants (this one has {size})"
+    if kind == "too_long":
+        return f"at most {ctx.get('max_length')} entries (this has {size})"
+    if kind == "string_too_short":
+        return "must not be empty"
+    if kind == "string_too_long":
+        return f"at most {ctx.get('max_length')} characters (this has {size})"
+    if kind == "string_pattern_mismatch" and field == "key":
+        return ("use lower-case letters, digits, _ and - only (e.g. extra_turn_wording), "
+                f"not {str(value)[:40]!r}")
+    if kind == "missing":
+        return "is missing"
+    if kind == "extra_forbidden":
+        return f"{field!r} is not a setting here (a typo?)"
+    if kind in ("dict_type", "list_type"):
+        return f"must be {'a list' if kind == 'list_type' else 'an object'} of settings"
+    return str(error.get("msg", "")).removeprefix("Value error, ")
+
+
+#: The parts of an experiment as the Studies page names them (:func:`where_in_words`).
+_EXPERIMENT_PARTS: Final = {"key": "its key", "target": "what it varies",
+                            "variants": "its variants", "primary_metric": "its primary metric",
+                            "min_effect": "its smallest difference worth acting on",
+                            "quiz_items": "its quiz items"}
+
+
+def where_in_words(error: StudyConfigError | str, experiments: list[Any] | None = None) -> str:
+    """A settings error with an experiment's part named as the Studies page names it:
+    "Experiment 1 (“wording”), variant “B”: …" instead of "experiments.0.variants.B: …"
+    (the other fields keep their names: the form's help and the YAML use them).
+
+    >>> where_in_words("experiments.0.variants.B: ui:speed must be 1, 2 or 3, not 98",
+    ...                [{"key": "pace"}])
+    'Experiment 1 (“pace”), variant “B”: ui:speed must be 1, 2 or 3, not 98'
+    >>> where_in_words("rules: nested deeper than 8 levels")
+    'rules: nested deeper than 8 levels'
+    """
+    where, colon, problem = str(error).partition(": ")
+    if not colon:
+        return str(error)
+    parts = where.split(".")
+    if parts[0] == "experiments" and len(parts) > 1 and parts[1].isdigit():
+        number = int(parts[1])
+        named = experiments[number] if experiments and number < len(experiments) else None
+        key = named.get("key") if isinstance(named, dict) else getattr(named, "key", None)
+        said = f"Experiment {number + 1}" + (f" (“{key}”)" if isinstance(key, str) else "")
+        if len(parts) > 3 and parts[2] == "variants":
+            said += f", variant “{'.'.join(parts[3:])}”"
+        elif len(parts) > 2:
+            said += f", {_EXPERIMENT_PARTS.get(parts[2], parts[2])}"
+        return f"{said}: {problem}"
+    return str(error)
 
 
 def _too_deep(value: Any, limit: int) -> str | None:
@@ -635,3 +714,152 @@ def load_settings_text(text: str, field: str) -> Any:
         raise StudyConfigError(f"{field}: {value} is not a setting")
     json.dumps(value, default=str)  # dates and the like become text, never a crash later
     return value
+
+
+@dataclass(frozen=True)
+class StudyForm:
+    """The Studies page's form as filled in: texts as typed, choices as chosen."""
+
+    game: str
+    title: str
+    rules: str
+    seats: str
+    games_per_tester: int
+    allow_more_games: bool
+    audience: str
+    pre_survey: str | None
+    post_survey: str | None
+    highlight_options: bool
+    show_computer_dice: bool
+    speed: int
+    ai_think_ms: int | None
+    experiments: str
+
+
+def config_from_form(form: StudyForm) -> tuple[str, StudyConfig]:
+    """The title and settings of a filled-in Studies form, checked as saving them is:
+    :class:`StudyConfigError` says why not, in the page's words.
+
+    >>> form = StudyForm(game=DEFAULT_GAME, title=" Wording ", rules="house",
+    ...     seats="human, ai:hard", games_per_tester=2, allow_more_games=True,
+    ...     audience="children", pre_survey=None, post_survey=None, highlight_options=False,
+    ...     show_computer_dice=True, speed=2, ai_think_ms=None, experiments="")
+    >>> title, config = config_from_form(form)
+    >>> title, config.rules, config.seats
+    ('Wording', 'house', ['human', 'ai:hard'])
+    >>> config_from_form(form.__class__(**{**form.__dict__, "experiments":
+    ...     "- {key: w, target: 'message:extra_turn', variants: {A: default}}"}))
+    Traceback (most recent call last):
+    ...
+    playtest.study_config.StudyConfigError: Experiment 1 (“w”), its variants: an experiment compares at least 2 variants (this one has 1): add another
+    >>> config_from_form(form.__class__(**{**form.__dict__, "title": "  "}))
+    Traceback (most recent call last):
+    ...
+    playtest.study_config.StudyConfigError: give the study a title
+    """
+    from engine.core import EngineError
+
+    experiments: Any = []
+    try:
+        rules: Any = form.rules.strip()
+        if rules.startswith("{"):
+            rules = load_settings_text(rules, "rules")
+        if form.experiments.strip():
+            experiments = load_settings_text(form.experiments, "experiments")
+        config = parse_study_config({
+            "game": form.game, "rules": rules,
+            "seats": [s.strip() for s in form.seats.split(",") if s.strip()],
+            "games_per_tester": int(form.games_per_tester),
+            "allow_more_games": form.allow_more_games, "audience": form.audience,
+            "pre_survey": form.pre_survey, "post_survey": form.post_survey,
+            "highlight_options": form.highlight_options,
+            "show_computer_dice": form.show_computer_dice, "speed": int(form.speed),
+            "ai_think_ms": form.ai_think_ms, "experiments": experiments or []})
+        check_experiments_change_the_game(config)
+    except (StudyConfigError, EngineError) as err:
+        named = experiments if isinstance(experiments, list) else None
+        raise StudyConfigError(where_in_words(str(err), named)) from None
+    if not form.title.strip():
+        raise StudyConfigError("give the study a title")
+    return form.title.strip(), config
+
+
+def check_experiment(game: str, raw: dict[str, Any], others: Sequence[Any] = ()) -> Experiment:
+    """One experiment of a study of ``game``, checked as saving the study checks it (its
+    key unique among ``others``): :class:`StudyConfigError` in the page's words.
+
+    >>> check_experiment(DEFAULT_GAME, {"key": "pace", "target": "ui:speed",
+    ...     "variants": {"slow": 1, "fast": 3}}).variants
+    {'slow': 1, 'fast': 3}
+    >>> check_experiment(DEFAULT_GAME, {"key": "pace", "target": "ui:speed",
+    ...     "variants": {"slow": 1, "fast": 3}}, [{"key": "pace"}])
+    Traceback (most recent call last):
+    ...
+    playtest.study_config.StudyConfigError: Experiment “pace”: this study has an experiment of that key already; choose another key
+    """
+    if any(isinstance(o, dict) and o.get("key") == raw.get("key") for o in others):
+        raise StudyConfigError(f"Experiment “{raw.get('key')}”: this study has an "
+                               "experiment of that key already; choose another key")
+    try:
+        config = parse_study_config({"game": game, "experiments": [raw]})
+        check_experiments_change_the_game(config)
+    except StudyConfigError as err:
+        said = where_in_words(str(err), [raw])
+        raise StudyConfigError(said.replace("Experiment 1 ", "Experiment ", 1)) from None
+    return config.experiments[0]
+
+
+def experiments_text(experiments: list[Any]) -> str:
+    """Experiments as the Studies page's YAML shows them (payloads as stored).
+
+    >>> print(experiments_text([{"key": "pace", "target": "ui:speed",
+    ...     "variants": {"slow": 1, "fast": 3}}]), end="")
+    - key: pace
+      target: ui:speed
+      variants:
+        slow: 1
+        fast: 3
+    """
+    if not experiments:
+        return ""
+    return yaml.safe_dump([e.model_dump(exclude_defaults=True)
+                           if isinstance(e, Experiment) else e for e in experiments],
+                          sort_keys=False, allow_unicode=True)
+
+
+
+def config_to_correct(game: str, document: Any) -> tuple[StudyConfig, str | None]:
+    """A stored study's settings for its form: its config, or, when its stored settings
+    fail the check (a study saved before they were checked as a whole), what of them
+    passes on its own (the experiments left out, the defaults at worst) and why.
+
+    >>> config, problem = config_to_correct(DEFAULT_GAME, {"rules": "house", "experiments": [
+    ...     {"key": "pace", "target": "ui:speed", "variants": {"A": 98, "B": 99}}]})
+    >>> config.rules, config.experiments, problem
+    ('house', [], 'experiments.0.variants.A: ui:speed must be 1, 2 or 3, not 98')
+    """
+    document = document if isinstance(document, dict) else {}
+    try:
+        return parse_study_config({**document, "game": game}), None
+    except StudyConfigError as err:
+        problem = str(err)
+    try:
+        return parse_study_config({**document, "game": game, "experiments": []}), problem
+    except StudyConfigError:
+        return StudyConfig(), problem
+
+
+def asked_surveys(game: str, document: Any) -> list[str]:
+    """The surveys a study of ``game`` asks: its settings' (``document``, the stored
+    settings), its game's defaults and the children's forms; where its item ids'
+    questions are written.
+
+    >>> asked_surveys(DEFAULT_GAME, {"pre_survey": None})[:1] == [
+    ...     game_plugin(DEFAULT_GAME).pre_survey]
+    True
+    """
+    plugin = game_plugin(game)
+    document = document if isinstance(document, dict) else {}
+    named = [document.get("pre_survey"), document.get("post_survey"), plugin.pre_survey,
+             plugin.post_survey, *plugin.child_surveys.values()]
+    return list(dict.fromkeys(str(s) for s in named if isinstance(s, str) and s))
