@@ -204,3 +204,20 @@ def _value(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
+
+
+def as_text(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``frame`` whose text cells (people's answers) have no direction controls
+    (:func:`analytics.text_safety.without_direction_controls`): a cell shows its text in
+    the order it was written.
+
+    >>> as_text(pd.DataFrame({"text": ["ok\\u202e!"], "n": [1]})).to_dict("records")
+    [{'text': 'ok!', 'n': 1}]
+    """
+    from analytics.text_safety import without_direction_controls
+
+    columns = [c for c in frame.columns if frame[c].map(lambda v: isinstance(v, str)).any()]
+    if not columns:
+        return frame
+    return frame.assign(**{c: frame[c].map(
+        lambda v: without_direction_controls(v) if isinstance(v, str) else v) for c in columns})

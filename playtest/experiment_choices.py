@@ -11,6 +11,8 @@ shows the answers.
 ['rules', 'message:turn']
 >>> [(v.name, v.payload) for v in starting_variants(plugin, ExperimentTarget.ui("speed"))]
 [('slow', 'slow'), ('medium', 'medium'), ('fast', 'fast')]
+>>> [v.payload for v in starting_variants(game_plugin("vasco"), ExperimentTarget.parse("rules"))]
+['standard', '{"base": "standard", "pool": 24}']
 >>> payload_of(plugin, ExperimentTarget.ui("speed"), "fast"), shown(plugin,
 ...     ExperimentTarget.message("extra_turn"), "formal")
 (3, "Player …'s EXTRA turn")
@@ -132,6 +134,15 @@ def starting_variants(plugin: GamePlugin, target: ExperimentTarget) -> list[Vari
         names = list(entry.variants)
     elif target.is_rules:
         names = list(dict.fromkeys([plugin.default_rules, *plugin.presets]))[:2]
+        if len(names) < 2:  # one preset: a second variant changes its first option
+            rows = [VariantRow(name, name, shown(plugin, target, name)) for name in names]
+            option = next(((k, v[1]) for k, v in plugin.rule_options.items()
+                           if k != "base" and len(v) > 1), None)
+            if option is not None:
+                other = {"base": plugin.default_rules, option[0]: option[1]}
+                rows.append(VariantRow(f"{option[0]} {option[1]}", payload_text(other),
+                                       shown(plugin, target, other)))
+            return rows
     else:
         setting = ui_setting(plugin, target.name)
         names = [c.label for c in setting.choices] if setting else []
@@ -187,7 +198,7 @@ def shown(plugin: GamePlugin, target: ExperimentTarget, payload: Any = "default"
         return setting.label_of(value)
     if isinstance(payload, dict):
         return "rules: " + ", ".join(f"{k} = {v}" for k, v in payload.items())
-    return f"the {payload} rules"
+    return f"preset “{payload}”"
 
 
 def metric_options(target: ExperimentTarget) -> tuple[list[Metric], str]:

@@ -26,7 +26,7 @@ from playtest.app_pages.designer.opening import (
 )
 from playtest.app_pages.designer.study_cache import bundle, whole_study
 from playtest.app_pages.empty import plot
-from playtest.display_words import instrument_words, keys_in_words, question_words
+from playtest.display_words import as_text, instrument_words, keys_in_words, question_words
 from playtest.people_tables import THEME_NAMES, people_table
 from playtest.study_config import asked_surveys
 from playtest.study_data import StudyBundle
@@ -78,16 +78,18 @@ def questionnaires_page() -> None:
         hide_index=True, column_config=QUIZ_COLUMNS, key="quiz_table")
     if q["items"]:
         item = st.selectbox("Answers to item", q["items"], key="dist_item", format_func=said)
-        st.dataframe(q["item"][item] if key is None and item in q["item"] else on_tables(
-            ("item", item, key),
-            lambda b, v: questionnaires.item_distribution(b.data.responses, item, v)),
-            hide_index=True, column_config={
+        st.dataframe(as_text(q["item"][item] if key is None and item in q["item"] else
+                             on_tables(("item", item, key), lambda b, v:
+                                       questionnaires.item_distribution(b.data.responses,
+                                                                        item, v))),
+                     hide_index=True, column_config={
                 "share": st.column_config.NumberColumn("Share", format="percent")})
     st.subheader("Free text")
     search = st.text_input("Search answers", key="text_search")
-    st.dataframe(keys_in_words(q["free_text"] if key is None and not search else on_tables(
-        ("free_text", search, key), lambda b, v: questionnaires.free_text(
-            b.data.responses, search or None, v, q["text_items"])), words), hide_index=True)
+    st.dataframe(as_text(keys_in_words(q["free_text"] if key is None and not search else
+                 on_tables(("free_text", search, key), lambda b, v: questionnaires.free_text(
+                     b.data.responses, search or None, v, q["text_items"])), words)),
+                 hide_index=True)
     st.caption(THEMES_NOTE)
     st.dataframe(people_table(keys_in_words(q["themes"], words), THEME_NAMES),
                  hide_index=True, key="themes_table")
