@@ -38,15 +38,13 @@ from analytics.game_analytics import (
     turn_definition,
 )
 from analytics.metrics import PER_TURN_METRICS
-from analytics.text_safety import BARE_LINK, without_direction_controls
+from analytics.text_safety import break_bare_links, without_direction_controls
 
-#: Characters that make inline Markdown markup (emphasis, code, links, tables, strike,
-#: GFM's bare links: ``http://…``, ``www.…``, e-mail addresses).
+#: Characters that make inline Markdown markup (emphasis, code, links, tables, strike).
 #: Line-start markup (``#``, ``-``, ``1.``) cannot occur: text is flattened to one line
 #: and always follows a prefix; ``<``/``>``/``&`` are HTML-escaped. An underscore inside
 #: a word (``empty_priority``) cannot start emphasis, so it stays as it is.
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|"
-                               + BARE_LINK + ")")
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
 
 
 def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
@@ -154,14 +152,14 @@ def report_figures_of(report: dict[str, Any], funnel_table: pd.DataFrame,
 
 def escape_markdown(text: Any) -> str:
     """Plain text safe inside Markdown: HTML-escaped, markup characters backslashed,
-    line breaks flattened (a hostile answer cannot start a heading, link or tag), and
-    direction controls dropped (:mod:`analytics.text_safety`).
+    line breaks flattened (a hostile answer cannot start a heading, link or tag), bare
+    links broken and direction controls dropped (:mod:`analytics.text_safety`).
 
-    >>> print(escape_markdown("[click](http://x) <script> *b*"))
-    \\[click\\](http\\://x) &lt;script&gt; \\*b\\*
+    >>> print(escape_markdown("[click](http://x) <script> *b*").replace("\\u2060", "⁞"))
+    \\[click\\](http⁞://x) &lt;script&gt; \\*b\\*
     """
     flat = " ".join(without_direction_controls(text).split())
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", html.escape(flat, quote=False))
+    return break_bare_links(_MARKDOWN_SPECIAL.sub(r"\\\1", html.escape(flat, quote=False)))
 
 
 def _fmt(value: Any, digits: int = 3) -> str:

@@ -15,6 +15,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from analytics.report import build_report, report_html, report_markdown
+from analytics.text_safety import LINK_BREAK
 from playtest import demo, services
 from playtest.storage import repository as repo
 from playtest.storage.db import make_engine, upgrade
@@ -89,6 +90,11 @@ def _markup_in(text: str) -> list[str]:
     return re.findall(r"(?<!\\)!?(?<!\\)\[[^\]]*(?<!\\)\]\(|(?<!\\)https?:(?<!\\)//", text)
 
 
+def _as_read(markdown: str) -> str:
+    """What a reader sees of escaped Markdown: no backslashes, no invisible joiners."""
+    return re.sub(r"\\(.)", r"\1", markdown).replace(LINK_BREAK, "")
+
+
 def _page(name: str) -> AppTest:
     at = AppTest.from_file(PAGE_APP, default_timeout=120)
     at.query_params["page"] = name
@@ -108,11 +114,11 @@ def test_every_designer_page_shows_the_probe_as_text(app_db: Path, name: str) ->
         assert RLO not in text, (name, text)
     if name == "studies":  # the title is there, every character of it, as written
         (label,) = [e.label for e in at.expander if STUDY in e.label]
-        assert re.sub(r"\\(.)", r"\1", label).startswith(TITLE.replace(RLO, ""))
+        assert _as_read(label).startswith(TITLE.replace(RLO, ""))
         assert label.endswith(f" · {STUDY} · open")
     if name == "experiments":
         labels = [m.label for m in at.metric if m.label.startswith("Testers with")]
-        assert [re.sub(r"\\(.)", r"\1", label) for label in labels] == [
+        assert [_as_read(label) for label in labels] == [
             f"Testers with {v}" for v in VARIANTS]
 
 
@@ -132,7 +138,7 @@ def test_the_plan_files_show_the_probe_as_text(app_db: Path) -> None:
         engine.dispose()
     report: dict[str, Any] = build_report(bundle.data, bundle.scores, bundle.quiz)
     markdown, page = report_markdown(report), report_html(report)
-    assert "A !\\[x\\](http\\://x.example/a.png)" in markdown  # the variant, as written
+    assert f"A !\\[x\\](http{LINK_BREAK}://x.example/a.png)" in markdown  # as written
     assert not _markup_in(markdown) and RLO not in markdown
     assert RLO not in page
     assert not re.search(r"<(img|a)\b[^>]*x\.example", page)

@@ -79,8 +79,9 @@ def _add_form(plugin: GamePlugin, form: str) -> None:
     options, default = metric_options(target)
     names = {m.key: m for m in options}
     cols = st.columns(2)
+    st.session_state.setdefault(f"xb-key-{form}-{chosen}", default_key(target))
     key = cols[0].text_input("Key (a short name: a-z, 0-9, _ and -)",
-                             value=default_key(target), key=f"xb-key-{form}-{chosen}")
+                             key=f"xb-key-{form}-{chosen}")
     primary = cols[1].selectbox("Decided by", list(names), index=list(names).index(default),
                                 format_func=lambda k: names[k].name, key=f"xb-metric-{form}")
     st.caption(f"{names[primary].name}: {names[primary].definition}")
@@ -126,6 +127,14 @@ def _add(plugin: GamePlugin, form: str, key: str, target: ExperimentTarget,
 
 #: Experiments added by the form, for the study form's text area on the next run.
 PENDING = "xb-pending-{}"
+
+
+def reset(form: str) -> None:
+    """The form of a new experiment as at first (after its study was created)."""
+    for name in [n for n in st.session_state if str(n).startswith("xb-")
+                 and (str(n).endswith(f"-{form}") or f"-{form}-" in str(n))]:
+        del st.session_state[name]
+    st.session_state[f"xb-target-{form}"] = "rules"
 
 
 def take_pending(form: str) -> None:

@@ -40,21 +40,30 @@ def game_choice(study: repo.Study | None) -> GamePlugin:
     return chosen
 
 
+def display_values(plugin: GamePlugin, config: StudyConfig) -> dict[str, Any]:
+    """The study's value of each display setting its game's board offers, by widget."""
+    return {_widget(s.name): getattr(config, s.name, s.default)
+            for s in ui_settings(plugin)}
+
+
+def _widget(setting: str) -> str:
+    return UI_KEYS.get(setting, f"ui-{setting}")
+
+
 def display_settings(plugin: GamePlugin, config: StudyConfig, key: str) -> dict[str, Any]:
-    """The display settings the game's board offers, each with its choices; the others
-    keep the study's value (its board does not use them)."""
+    """The display settings the game's board offers, each with its choices (their values
+    in the session's state, :func:`display_values`); the others keep the study's value
+    (its board does not use them)."""
     values: dict[str, Any] = {name: getattr(config, name) for name in UI_KEYS}
     offered = ui_settings(plugin)
     for column, setting in zip(st.columns(max(len(offered), 1)), offered, strict=False):
-        widget = f"{UI_KEYS.get(setting.name, 'ui-' + setting.name)}-{key}"
-        current = values.get(setting.name, setting.default)
+        widget = f"{_widget(setting.name)}-{key}"
         options = [c.value for c in setting.choices]
         if options == [False, True]:
-            values[setting.name] = column.checkbox(setting.label, bool(current), key=widget,
+            values[setting.name] = column.checkbox(setting.label, key=widget,
                                                    help=setting.help)
         else:
-            values[setting.name] = column.selectbox(
-                setting.label, options, key=widget, help=setting.help,
-                index=options.index(current) if current in options else 0,
-                format_func=setting.label_of)
+            values[setting.name] = column.selectbox(setting.label, options, key=widget,
+                                                    help=setting.help,
+                                                    format_func=setting.label_of)
     return values

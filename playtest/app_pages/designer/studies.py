@@ -8,7 +8,7 @@ import streamlit as st
 from analytics.text_safety import markdown_literal
 from playtest import runtime
 from playtest.app_pages.designer.opening import guard, study_link
-from playtest.app_pages.designer.study_form import study_form
+from playtest.app_pages.designer.study_form import CREATED, study_form
 from playtest.storage import repository as repo
 from playtest.storage.game_counts import GameCounts, game_counts
 
@@ -28,6 +28,11 @@ def studies_page() -> None:
             _study_metrics(counts, game_counts(engine, study.study_id))
             study_form(study)
     st.subheader("New study")
+    if CREATED in st.session_state:  # the study just created (its form starts again)
+        created = st.session_state.pop(CREATED)
+        st.success(f"Created study {created}. Share this link with testers (the copy "
+                   "button is at its right):")
+        st.code(study_link(created), language=None, wrap_lines=True)
     study_form(None)
 
 

@@ -4,14 +4,21 @@ checks, and the experiments come from the form of :mod:`.experiment_form` or as 
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from analytics.data import UNNAMED_GAME
 from playtest import runtime, services
 from playtest.app_pages.designer import experiment_form
-from playtest.app_pages.designer.game_choice import display_settings, game_choice, seats_label
-from playtest.app_pages.designer.opening import study_link
+from playtest.app_pages.designer.game_choice import (
+    display_settings,
+    display_values,
+    game_choice,
+    seats_label,
+)
 from playtest.experiment_choices import payload_text
+from playtest.games.registry import GamePlugin
 from playtest.storage import repository as repo
 from playtest.study_config import (
     StudyConfig,
@@ -26,6 +33,8 @@ from surveys import list_surveys
 AUDIENCES = ["mixed", "adults", "children"]
 #: Shown once after "Create study" (the form itself is cleared).
 CREATED = "study_created"
+#: Set when a new study's form is to start again from its defaults.
+RESET = "study_form_reset-{}"
 
 
 def study_form(study: repo.Study | None) -> None:
@@ -37,39 +46,24 @@ def study_form(study: repo.Study | None) -> None:
     config, problem = stored_config(study)
     if study is None and config.game != plugin.name:
         config = StudyConfig(game=plugin.name)
-    if study is None and CREATED in st.session_state:
-        created = st.session_state.pop(CREATED)
-        st.success(f"Created study {created}. Share this link with testers (the copy "
-                   "button is at its right):")
-        st.code(study_link(created), language=None, wrap_lines=True)
-    experiment_form.take_pending(key)
-    st.session_state.setdefault(f"exp-{key}", experiments_text(
-        config.experiments or (_stored_experiments(study) if problem else [])))
+    _start_values(key, study, plugin, config, problem)
     surveys = list_surveys()
-    with st.form(f"study-{key}"):
-        title = st.text_input("Title", value=study.title if study else "", key=f"title-{key}")
+    with st.form(f"study-{key}"):  # every widget's value is in the session's state
+        title = st.text_input("Title", key=f"title-{key}")
         rules = st.text_input(
             "Rules: a preset name or a JSON rules object", key=f"rules-{key}",
-            value=config.rules if isinstance(config.rules, str) else
-            payload_text(config.rules),
             help=f"Presets: {', '.join(plugin.presets)}. Rule options: "
                  f"{', '.join(o for o in plugin.rule_options if o != 'base')}. Example: "
                  f'{{"base": "{plugin.default_rules}", "<option>": <choice>}}')
-        seats = st.text_input(seats_label(plugin), value=", ".join(config.seats),
-                              key=f"seats-{key}")
+        seats = st.text_input(seats_label(plugin), key=f"seats-{key}")
         cols = st.columns(3)
-        games_each = cols[0].number_input("Games per tester", 1, 20, config.games_per_tester,
-                                          key=f"games-{key}")
-        more = cols[1].checkbox("May play more", config.allow_more_games, key=f"more-{key}")
-        is_open = cols[2].checkbox("Open", study.open if study else True, key=f"open-{key}")
-        audience = st.selectbox("Audience", AUDIENCES, key=f"aud-{key}",
-                                index=AUDIENCES.index(config.audience))
-        pre = st.selectbox("Pre-play survey", surveys, key=f"pre-{key}",
-                           index=surveys.index(config.pre_survey)
-                           if config.pre_survey in surveys else 0)
+        games_each = cols[0].number_input("Games per tester", 1, 20, key=f"games-{key}")
+        more = cols[1].checkbox("May play more", key=f"more-{key}")
+        is_open = cols[2].checkbox("Open", key=f"open-{key}")
+        audience = st.selectbox("Audience", AUDIENCES, key=f"aud-{key}")
+        pre = st.selectbox("Pre-play survey", surveys, key=f"pre-{key}")
         post = st.selectbox("Post-play survey (short or long form)", surveys,
-                            key=f"post-{key}", index=surveys.index(config.post_survey)
-                            if config.post_survey in surveys else 0)
+                            key=f"post-{key}")
         ui = display_settings(plugin, config, key)
         st.text_area("Experiments (YAML list of key, target, variants): the form below "
                      "the button writes them here", key=f"exp-{key}", height=160,
@@ -90,6 +84,32 @@ def study_form(study: repo.Study | None) -> None:
             is_open)
 
 
+def _start_values(key: str, study: repo.Study | None, plugin: GamePlugin,
+                  config: StudyConfig, problem: str | None) -> None:
+    """The form's values where the session has none yet (or all of them again after
+    "Create study"): the study's, else its game's defaults. Kept in the session's state,
+    not passed to the widgets, so that a reset reaches the browser's fields too."""
+    experiment_form.take_pending(key)
+    reset = st.session_state.pop(RESET.format(key), False)
+    surveys = list_surveys()
+    values: dict[str, Any] = {
+        "title": study.title if study else "",
+        "rules": config.rules if isinstance(config.rules, str) else payload_text(config.rules),
+        "seats": ", ".join(config.seats), "games": config.games_per_tester,
+        "more": config.allow_more_games, "open": study.open if study else True,
+        "aud": config.audience,
+        "pre": config.pre_survey if config.pre_survey in surveys else surveys[0],
+        "post": config.post_survey if config.post_survey in surveys else surveys[0],
+        "exp": experiments_text(config.experiments
+                                or (_stored_experiments(study) if problem else [])),
+        **display_values(plugin, config)}
+    for name, value in values.items():
+        if reset or f"{name}-{key}" not in st.session_state:
+            st.session_state[f"{name}-{key}"] = value
+    if reset:
+        experiment_form.reset(key)
+
+
 def _save(study: repo.Study | None, key: str, form: StudyForm, is_open: bool) -> None:
     try:
         title, config = config_from_form(form)
@@ -103,10 +123,8 @@ def _save(study: repo.Study | None, key: str, form: StudyForm, is_open: bool) ->
         st.success("Saved.")
         return
     created = services.create_study(engine, title=title, config=config, open=is_open)
-    for name in [n for n in st.session_state if str(n).endswith(f"-{key}")
-                 or f"-{key}-" in str(n)]:
-        del st.session_state[name]  # the form starts empty again
     st.session_state[CREATED] = created.study_id
+    st.session_state[RESET.format(key)] = True  # the form starts empty again
     st.rerun()
 
 
