@@ -25,15 +25,14 @@ def confusion_points_table(points: list[confusion.ConfusionPoint]) -> pd.DataFra
     for rank, point in enumerate(points, start=1):
         evidence = point.evidence
         low, high = point.interval or (math.nan, math.nan)
-        rows.append({
+        rows.append({  # what a designer acts on first, the numbers behind it after
             "Rank": rank, "Confusion point": point.label,
-            "Severity": round(point.score, 2),
+            "Severity": round(point.score, 2), "What to do": point.action,
+            "Evidence": confusion.evidence_text(point.to_json()),
             "Trouble rate (shrunk, 95 % interval)":
                 f"{evidence.get('shrunk_rate', 0):.0%} [{low:.0%}, {high:.0%}]",
             "Testers affected": f"{evidence.get('testers_affected')} of "
                                 f"{evidence.get('testers')}",
-            "What to do": point.action,
-            "Evidence": confusion.evidence_text(point.to_json()),
             "Occasions": evidence.get("occasions"), "Definition": point.definition})
     return pd.DataFrame(rows)
 

@@ -115,8 +115,8 @@ def test_an_experiment_made_with_the_form_is_created_and_the_form_clears(
     expect(title).to_have_value("")
     expect(page.locator(".st-key-exp-new textarea")).to_have_value("")
     go(page, "Studies")  # the new study lists its experiment
-    made = page.locator("[data-testid=stExpander]").filter(has_text=f"Form study {size}")
-    made.locator("summary").click()
+    made = page.locator("[data-testid=stExpander]").filter(has_text=f"Form study {size}").first
+    made.locator("summary").first.click()
     expect(made.locator("textarea").first).to_have_value(
         re.compile(r"key: extra_turn_wording"))
     assert _fits(page) == []
@@ -134,3 +134,25 @@ def test_the_designer_pages_fit_the_page(
         expect(page.locator("[data-testid=stDataFrame]").first).to_be_visible(timeout=90_000)
         assert _fits(page) == [], name
         screenshot(page, f"pages-{name.lower().replace(' ', '-')}-{size}")
+
+
+def test_the_replay_log_is_in_words_and_the_designers_time(
+    new_page: Callable[..., Any], app: Any, screenshot: Callable[[Any, str], Path]
+) -> None:
+    """The browser's time zone (Europe/Berlin here) names the log's times; no line of it
+    is a raw dict or an ISO time."""
+    width, height = SIZES["wide"]
+    page = new_page(app, "", width=width, height=height, timezone_id="Europe/Berlin")
+    page.get_by_label("Designer password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_text("Signed in as the designer.")).to_be_visible()
+    settle(page)
+    go(page, "Replay", "demo")
+    log = _table(page, "What happened")
+    expect(log).to_be_visible(timeout=90_000)
+    headers = log.locator("[role=columnheader]").all_inner_texts()
+    assert [h.strip() for h in headers] == ["Time (Europe/Berlin)", "What happened"]
+    text = log.inner_text()
+    assert "{" not in text and not re.search(r"\d{4}-\d\d-\d\dT", text), text
+    log.scroll_into_view_if_needed()
+    screenshot(page, "pages-replay-log-wide")

@@ -64,9 +64,9 @@ def confusion_page() -> None:
 
 
 def confusion_columns() -> dict[str, Any]:
-    """The points table's long texts get the room; its numbers stay narrow."""
-    return {name: st.column_config.TextColumn(name, width="medium")
-            for name in ("Confusion point", "What to do", "Evidence", "Definition")}
+    """The points table's point and advice get the room (a phone scrolls to the rest)."""
+    return {"Confusion point": st.column_config.TextColumn(width="medium"),
+            "What to do": st.column_config.TextColumn(width="large")}
 
 
 def _game_sections(t: dict[str, Any]) -> None:

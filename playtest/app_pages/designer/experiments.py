@@ -55,9 +55,10 @@ def _experiment_section(result: experiments.ExperimentResult, plugin: GamePlugin
     if result.guardrails:
         box = st.warning
     summary = result.summary()  # variant names are the designer's: shown as written
-    box(f"**{markdown_literal(result.verdict)}**"
-        f"{markdown_literal(summary[len(result.verdict):])}"
-        if summary.startswith(result.verdict) else markdown_literal(summary))
+    rest = summary[len(result.verdict):]
+    box(f"**{markdown_literal(result.verdict)}**{' ' if rest[:1].isspace() else ''}"
+        f"{markdown_literal(rest)}" if summary.startswith(result.verdict)
+        else markdown_literal(summary))
     if doc.get("definition"):
         st.caption(f"Primary metric: {doc['definition']}")
     for note in result.notes:
