@@ -143,3 +143,15 @@ def test_the_plan_files_show_the_probe_as_text(app_db: Path) -> None:
     assert RLO not in page
     assert not re.search(r"<(img|a)\b[^>]*x\.example", page)
     assert "A ![x](http://x.example/a.png)" in page.replace("&#34;", '"')
+
+
+def test_the_testers_first_page_shows_the_title_as_text(app_db: Path) -> None:
+    at = AppTest.from_file(str(ROOT / "playtest" / "app.py"), default_timeout=60)
+    at.query_params["study"] = STUDY
+    at.run()
+    assert not at.exception, at.exception
+    assert TITLE.replace(RLO, "") in [t.value for t in at.text]
+    for text in _markdown_shown(at):
+        assert not _markup_in(text), text
+    for text in _all_shown(at):
+        assert RLO not in text, text

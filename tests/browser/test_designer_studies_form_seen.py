@@ -134,6 +134,12 @@ def test_the_designer_pages_fit_the_page(
         expect(page.locator("[data-testid=stDataFrame]").first).to_be_visible(timeout=90_000)
         assert _fits(page) == [], name
         screenshot(page, f"pages-{name.lower().replace(' ', '-')}-{size}")
+    go(page, "Balance", "demo")
+    page.get_by_role("button", name="Simulate").click()
+    settle(page)
+    expect(page.get_by_role("heading", name="Who wins")).to_be_visible(timeout=120_000)
+    assert _fits(page) == [], "Balance"
+    screenshot(page, f"pages-balance-{size}")
 
 
 def test_the_replay_log_is_in_words_and_the_designers_time(
