@@ -31,7 +31,8 @@ from typing import Any, Final
 from analytics.metrics import Metric, check_primary, metrics_for_target
 from analytics.targets import ExperimentTarget, TargetError
 from playtest.games.registry import GamePlugin
-from playtest.study_config import StudyConfigError, check_experiment, message_catalog
+from playtest.study_config import StudyConfigError, message_catalog
+from playtest.study_form_checks import check_experiment
 
 
 @dataclass(frozen=True)

@@ -25,11 +25,8 @@ from playtest.experiment_choices import (
     ui_setting,
 )
 from playtest.games.registry import GamePlugin
-from playtest.study_config import (
-    StudyConfigError,
-    experiments_text,
-    load_settings_text,
-)
+from playtest.study_config import StudyConfigError, load_settings_text
+from playtest.study_form_checks import experiments_text
 
 
 def experiments_section(plugin: GamePlugin, form: str) -> None:

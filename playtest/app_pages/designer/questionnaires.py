@@ -28,8 +28,8 @@ from playtest.app_pages.designer.study_cache import bundle, whole_study
 from playtest.app_pages.empty import plot
 from playtest.display_words import as_text, instrument_words, keys_in_words, question_words
 from playtest.people_tables import THEME_NAMES, people_table
-from playtest.study_config import asked_surveys
 from playtest.study_data import StudyBundle
+from playtest.study_form_checks import asked_surveys
 
 T = TypeVar("T")
 

@@ -20,9 +20,8 @@ from playtest.app_pages.designer.game_choice import (
 from playtest.experiment_choices import payload_text
 from playtest.games.registry import GamePlugin
 from playtest.storage import repository as repo
-from playtest.study_config import (
-    StudyConfig,
-    StudyConfigError,
+from playtest.study_config import StudyConfig, StudyConfigError
+from playtest.study_form_checks import (
     StudyForm,
     config_from_form,
     config_to_correct,
