@@ -33,9 +33,9 @@ def experiments_section(plugin: GamePlugin, form: str) -> None:
     """The form's experiments in words, the form to add one, the metrics' definitions."""
     listed = _listed(form)
     if listed:
-        st.dataframe(pd.DataFrame([experiment_in_words(plugin, e) for e in listed]), hide_index=True,
-                     key=f"xb-list-{form}", column_config={"variants": st.column_config
-                                                           .TextColumn(width="large")})
+        st.dataframe(pd.DataFrame([experiment_in_words(plugin, e) for e in listed]),
+                     hide_index=True, key=f"xb-list-{form}", column_config={
+                         "variants": st.column_config.TextColumn(width="large")})
     with st.expander("Add an experiment", expanded=not listed):
         _add_form(plugin, form)
     with st.expander("Metrics an experiment can be decided by (primary_metric, min_effect)"):
