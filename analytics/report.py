@@ -38,6 +38,7 @@ from analytics.game_analytics import (
     turn_definition,
 )
 from analytics.metrics import PER_TURN_METRICS
+from analytics.text_safety import break_bare_links, without_direction_controls
 
 #: Characters that make inline Markdown markup (emphasis, code, links, tables, strike).
 #: Line-start markup (``#``, ``-``, ``1.``) cannot occur: text is flattened to one line
@@ -151,13 +152,14 @@ def report_figures_of(report: dict[str, Any], funnel_table: pd.DataFrame,
 
 def escape_markdown(text: Any) -> str:
     """Plain text safe inside Markdown: HTML-escaped, markup characters backslashed,
-    line breaks flattened (a hostile answer cannot start a heading, link or tag).
+    line breaks flattened (a hostile answer cannot start a heading, link or tag), bare
+    links broken and direction controls dropped (:mod:`analytics.text_safety`).
 
-    >>> print(escape_markdown("[click](http://x) <script> *b*"))
-    \\[click\\](http://x) &lt;script&gt; \\*b\\*
+    >>> print(escape_markdown("[click](http://x) <script> *b*").replace("\\u2060", "⁞"))
+    \\[click\\](http⁞://x) &lt;script&gt; \\*b\\*
     """
-    flat = " ".join(str(text).split())
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", html.escape(flat, quote=False))
+    flat = " ".join(without_direction_controls(text).split())
+    return break_bare_links(_MARKDOWN_SPECIAL.sub(r"\\\1", html.escape(flat, quote=False)))
 
 
 def _fmt(value: Any, digits: int = 3) -> str:
@@ -173,13 +175,20 @@ def _markdown_cell(value: Any) -> str:
     return str(value) if isinstance(value, Markup) else escape_markdown(value)
 
 
+def _html_cell(value: Any) -> Any:
+    """What a ``{{ value }}`` of the HTML template prints (then autoescaped): without
+    direction controls unless marked safe."""
+    return value if isinstance(value, Markup) or not isinstance(value, str) \
+        else without_direction_controls(value)
+
+
 def _environment(*, markdown: bool) -> jinja2.Environment:
     """The plan's templates (``analytics/templates``): HTML with Jinja's autoescape, Markdown
     with every printed value passed through :func:`escape_markdown` (its finalize)."""
     environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
         autoescape=not markdown,
-        finalize=_markdown_cell if markdown else None,
+        finalize=_markdown_cell if markdown else _html_cell,
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,

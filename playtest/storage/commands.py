@@ -89,11 +89,12 @@ def _size(path: Path) -> str:
 )
 def import_file(args: argparse.Namespace) -> int:
     from playtest.storage.exchange import import_jsonl
+    from playtest.study_config import study_record_problem
 
     if not Path(args.file).is_file():
         raise CommandError(f"no such file: {args.file}")
     engine = ready_engine()
-    report = import_jsonl(engine, args.file)
+    report = import_jsonl(engine, args.file, check_study=study_record_problem)
     print(report.summary())
     _refresh_snapshots(engine, report.studies)
     return 0

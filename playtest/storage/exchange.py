@@ -20,8 +20,9 @@ nothing of the file is stored). The file is read line by line, twice, and never 
   character (``\u0000``) or lone UTF-16 surrogate (PostgreSQL cannot store either);
 - integers lie within ±(2⁵³ − 1) (:data:`MAX_INTEGER`, what every JSON reader keeps
   exactly); numbers are finite (no ``NaN``, ``Infinity`` or 1e999);
-- a study record's settings pass the same check as the Studies page
-  (:func:`playtest.study_config.study_record_problem`);
+- a study record's settings pass the same check as the Studies page: the caller passes
+  it (``check_study``; the app's is :func:`playtest.study_config.study_record_problem`,
+  which knows the games; storage knows none);
 - a tester's events, answers and assignments are not dated before their consent;
 - ids, types and versions fit their columns (64 characters for most ids), and whole
   numbers stored in 32-bit columns (seq, games_completed) fit them;
@@ -55,9 +56,9 @@ from analytics.data import (
     EVENT_COLUMNS,
     PARTICIPANT_COLUMNS,
     RESPONSE_COLUMNS,
+    UNNAMED_GAME,
     StudyData,
 )
-from playtest.games.registry import DEFAULT_GAME
 from playtest.storage import survey_records
 from playtest.storage.db import write_lock
 from playtest.storage.errors import ImportRejected, NotFound
@@ -71,8 +72,8 @@ from playtest.storage.models import (
     studies,
 )
 from playtest.storage.repository import PHASES, upsert_insert
+from playtest.storage.settings_document import exchange_fields, raw_config
 from playtest.storage.timeutil import iso_from_ms, ms_from_iso, now_ms
-from playtest.study_config import exchange_fields, raw_config
 
 RECORD_KINDS = ("study", "participant", "assignment", "event", "response", "survey")
 #: Record kinds stored as rows of their own table (a ``survey`` goes with its studies).
@@ -577,8 +578,15 @@ def _is_id(value: Any) -> bool:
     return isinstance(value, str) and 0 < len(value) <= 128
 
 
-def _check_record(number: int, record: dict[str, Any], problems: _Problems) -> bool:
-    """Per-line checks: kind, required keys, value types. False if the line is unusable."""
+#: Why a ``study`` record's settings would fail at play, or None (the caller's check of a
+#: study's settings: storage knows no game).
+StudyCheck = Callable[[dict[str, Any]], str | None]
+
+
+def _check_record(number: int, record: dict[str, Any], problems: _Problems,
+                  check_study: StudyCheck | None = None) -> bool:
+    """Per-line checks: kind, required keys, value types, and a study record's settings
+    by ``check_study``. False if the line is unusable."""
     kind = record.get("record")
     if kind not in REQUIRED:
         problems.add(number, f"unknown record {kind!r} (expected one of {', '.join(RECORD_KINDS)})")
@@ -591,7 +599,7 @@ def _check_record(number: int, record: dict[str, Any], problems: _Problems) -> b
     if kind == "study":
         if not _is_id(record["study_id"]):
             bad.append("study_id must be a non-empty string")
-        game = record.get("game", DEFAULT_GAME)
+        game = record.get("game", UNNAMED_GAME)
         if not isinstance(record["title"], str) or not isinstance(game, str) or not (
                 0 < len(game) <= 40):
             bad.append("title and game must be strings (a game name has 1 to 40 characters)")
@@ -609,10 +617,8 @@ def _check_record(number: int, record: dict[str, Any], problems: _Problems) -> b
             bad.append("experiments must be a list of {key, variants: [names], target}")
         if "created_at" in record and not _is_time(record["created_at"]):
             bad.append("created_at must be an ISO 8601 time with a zone")
-        if not bad:
-            from playtest.study_config import study_record_problem
-
-            problem = study_record_problem(record)
+        if not bad and check_study is not None:
+            problem = check_study(record)
             if problem is not None:
                 bad.append(f"settings refused, {problem}")
     elif kind == "participant":
@@ -932,7 +938,8 @@ def _chunks(values: list[str], size: int = 500) -> Iterator[list[str]]:
         yield values[start : start + size]
 
 
-def _validate(engine: Engine, path: Path, report: ImportReport) -> _Plan:
+def _validate(engine: Engine, path: Path, report: ImportReport,
+              check_study: StudyCheck | None) -> _Plan:
     problems = _Problems()
     plan = _Plan()
     with path.open("rb") as handle:
@@ -948,7 +955,7 @@ def _validate(engine: Engine, path: Path, report: ImportReport) -> _Plan:
             if not isinstance(record, dict):
                 problems.add(number, "a line must hold one JSON object")
                 continue
-            if not _check_record(number, record, problems):
+            if not _check_record(number, record, problems, check_study):
                 continue
             kind = record["record"]
             report.read[kind] += 1
@@ -1139,12 +1146,16 @@ def _insert_events(
         cursor.close()
 
 
-def import_jsonl(engine: Engine, path: str | Path) -> ImportReport:
+def import_jsonl(engine: Engine, path: str | Path, *,
+                 check_study: StudyCheck | None = None) -> ImportReport:
     """Import an exchange-format file: validate every line, then store it all or nothing.
 
     Raises :class:`ImportRejected` (with line numbers) and stores nothing if any line is
     malformed or inconsistent. Records already stored are skipped, so importing the same
-    file twice adds nothing the second time.
+    file twice adds nothing the second time. ``check_study`` refuses a study record whose
+    settings would fail at play (the app passes
+    :func:`playtest.study_config.study_record_problem`); without it, a study's settings
+    are checked for their shape only.
     """
     source = Path(path)
     if not source.is_file():
@@ -1153,7 +1164,7 @@ def import_jsonl(engine: Engine, path: str | Path) -> ImportReport:
     not_jsonl = _not_jsonl(source)
     if not_jsonl is not None:
         raise ImportRejected(str(source), [not_jsonl])
-    plan = _validate(engine, source, report)
+    plan = _validate(engine, source, report, check_study)
     report.studies = sorted(set(plan.studies)
                             | {record["study_id"] for _, record in plan.participants.values()})
     tables = {  # one per kind of TABLE_KINDS
@@ -1183,7 +1194,7 @@ def import_jsonl(engine: Engine, path: str | Path) -> ImportReport:
                 {
                     "study_id": rec["study_id"],
                     "title": rec["title"],
-                    "game": rec.get("game", DEFAULT_GAME),
+                    "game": rec.get("game", UNNAMED_GAME),
                     "config": raw_config(
                         rules=rec["rules"], experiments=rec["experiments"],
                         surveys=rec.get("surveys") or {},

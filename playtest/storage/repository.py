@@ -34,7 +34,7 @@ from sqlalchemy import Engine, bindparam, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
-from playtest.games.registry import DEFAULT_GAME
+from analytics.data import UNNAMED_GAME
 from playtest.storage.db import write_lock
 from playtest.storage.errors import ConflictError, NotFound
 from playtest.storage.models import (
@@ -132,7 +132,7 @@ def create_study(
     *,
     title: str,
     study_id: str | None = None,
-    game: str = DEFAULT_GAME,
+    game: str = UNNAMED_GAME,
     config: Mapping[str, Any] | None = None,
     open: bool = True,
     extra: Mapping[str, Any] | None = None,
@@ -557,7 +557,7 @@ class GameRecord:
     reason: str | None = None
     turns: int | None = None
     #: The registry's name of the game (``playtest.games.registry``).
-    game: str = DEFAULT_GAME
+    game: str = UNNAMED_GAME
 
 
 def create_game(
@@ -568,7 +568,7 @@ def create_game(
     seats: Sequence[str],
     seed: int | None,
     game_id: str | None = None,
-    game: str = DEFAULT_GAME,
+    game: str = UNNAMED_GAME,
 ) -> str:
     """Start a game record of ``game`` (a registry name); returns its id."""
     code = game_id or uuid.uuid4().hex
