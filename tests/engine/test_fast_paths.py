@@ -1,0 +1,108 @@
+"""The engines' fast paths against the plain path: seeded random games played through both,
+every state compared whole.
+
+Each game whose engine was made faster (bit masks, tables, incremental state) keeps the
+state class it had before as test-only code (``tests/engine/plain/``: not registered, not
+product code). Here both play the same seeded random games side by side; after every
+action the two states must agree on everything a caller can see: ``to_json()`` (the
+whole position, history, last events), whose turn, the legal actions in order, the
+returns, the events the action emitted, the click targets, and the refusal (reason and
+words) of an illegal action.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from engine.core import CHANCE, IllegalActionError, sample_chance
+from engine.morris import MorrisGame
+from tests.engine.plain import morris_state as plain_morris
+
+GAMES_PER_CASE = 12
+
+
+def refusal_of(state: Any, action: int) -> tuple[str, str] | str:
+    """How ``state`` refuses ``action`` (``"applied"`` when it does not), on a clone."""
+    try:
+        state.clone().apply_action(action)
+    except IllegalActionError as err:
+        return err.reason, str(err)
+    return "applied"
+
+
+def play_side_by_side(
+    fast: Any, plain: Any, seed: int, targets: Callable[[Any], Any], illegal: Callable[
+        [Any, random.Random], int], max_plies: int = 2000,
+) -> int:
+    """One seeded random game through both states; returns the plies played."""
+    rng = random.Random(seed)
+    plies = 0
+    while True:
+        assert fast.to_json() == plain.to_json()
+        assert fast.current_player() == plain.current_player()
+        assert fast.is_terminal() == plain.is_terminal()
+        assert fast.returns() == plain.returns()
+        legal = fast.legal_actions()
+        assert legal == plain.legal_actions()
+        assert targets(fast) == targets(plain)
+        if fast.is_terminal() or plies >= max_plies:
+            return plies
+        wrong = illegal(fast, rng)
+        assert refusal_of(fast, wrong) == refusal_of(plain, wrong)
+        if fast.current_player() == CHANCE:
+            assert fast.chance_outcomes() == plain.chance_outcomes()
+            action = sample_chance(fast, rng)
+        else:
+            action = rng.choice(legal)
+        assert fast.apply_action(action) == plain.apply_action(action)
+        plies += 1
+
+
+# ----- Bricks & Walls --------------------------------------------------------------------
+
+MORRIS_RULES = [
+    "standard",
+    "classic",
+    {"base": "standard", "flying": False},
+    {"base": "standard", "bricks": 3},
+    {"base": "standard", "bricks": 11, "move_cap": 30},
+    {"base": "classic", "bricks": 5, "flying": False},
+]
+
+
+def morris_targets(state: Any) -> Any:
+    own = state.legal_targets()
+    return own, [state.legal_targets([t]) for t in own[:3]], state.phase, state.to_text()
+
+
+def morris_illegal(state: Any, rng: random.Random) -> int:
+    return rng.randrange(0, 624)
+
+
+@pytest.mark.parametrize("rules", MORRIS_RULES, ids=str)
+def test_morris_fast_path_plays_every_game_as_the_plain_path(rules: Any) -> None:
+    plies = 0
+    for seed in range(GAMES_PER_CASE):
+        fast = MorrisGame(rules).new_initial_state()
+        plain = plain_morris.MorrisGame(rules).new_initial_state()
+        plies += play_side_by_side(fast, plain, seed, morris_targets, morris_illegal)
+    assert plies > GAMES_PER_CASE * 20
+
+
+def test_morris_fast_path_from_json_positions() -> None:
+    """States rebuilt from snapshots mid-game (start positions) go on alike."""
+    rng = random.Random(7)
+    for seed in range(10):
+        s = MorrisGame().new_initial_state()
+        for _ in range(rng.randrange(10, 60)):
+            if s.is_terminal():
+                break
+            s.apply_action(rng.choice(s.legal_actions()))
+        snap = s.to_json()
+        fast = MorrisGame().start_state(snap)
+        plain = plain_morris.MorrisGame().start_state(snap)
+        play_side_by_side(fast, plain, seed, morris_targets, morris_illegal)
