@@ -146,7 +146,8 @@ def selfplay(subject: Subject, seconds: float, games: int, seed: int) -> dict[st
     rng = random.Random(seed)
     played = plies = 0
     start = time.process_time()
-    while True:
+    spent = 0.0
+    while games >= 0:  # games < 0: only the set-up (what an instruction count subtracts)
         plies += play(rng)
         played += 1
         spent = time.process_time() - start
@@ -229,7 +230,8 @@ def measure(
 def instructions(
     subjects: Sequence[Subject], trees: dict[str, Path], games: int, seed: int
 ) -> dict[str, dict[str, int | str]]:
-    """Instructions (callgrind's ``Collected``) of ``games`` seeded games, per subject and tree."""
+    """Instructions (callgrind's ``Collected``) of ``games`` seeded games, per subject and tree:
+    a run of the games less a run of the set-up alone (start-up, imports, the first state)."""
     if shutil.which("valgrind") is None:
         return {s.label: {"this": "valgrind is not installed"} for s in subjects}
     out: dict[str, dict[str, int | str]] = {}
@@ -237,14 +239,18 @@ def instructions(
         names = ["this"] if subject.kind == "openspiel" else list(trees)
         out[subject.label] = {}
         for name in names:
-            with tempfile.TemporaryDirectory() as tmp:
-                wrap = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out"]
-                got, err = run_slice(trees[name], subject, 0, games, seed, wrap)
-            found = re.search(r"Collected : (\d+)", err)
-            out[subject.label][name] = (
-                int(found.group(1)) if found and "missing" not in got
-                else str(got.get("missing", "no count"))
-            )
+            counted: list[int] = []
+            for n in (games, -1):
+                with tempfile.TemporaryDirectory() as tmp:
+                    wrap = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out"]
+                    got, err = run_slice(trees[name], subject, 0, n, seed, wrap)
+                found = re.search(r"Collected : (\d+)", err)
+                if not found or "missing" in got:
+                    out[subject.label][name] = str(got.get("missing", "no count"))
+                    break
+                counted.append(int(found.group(1)))
+            else:
+                out[subject.label][name] = counted[0] - counted[1]
     return out
 
 

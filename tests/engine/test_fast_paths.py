@@ -19,7 +19,9 @@ from typing import Any
 import pytest
 
 from engine.core import CHANCE, IllegalActionError, sample_chance
+from engine.dokusen import DokusenGame, builtin_stages
 from engine.morris import MorrisGame
+from tests.engine.plain import dokusen_state as plain_dokusen
 from tests.engine.plain import morris_state as plain_morris
 
 GAMES_PER_CASE = 12
@@ -106,3 +108,23 @@ def test_morris_fast_path_from_json_positions() -> None:
         fast = MorrisGame().start_state(snap)
         plain = plain_morris.MorrisGame().start_state(snap)
         play_side_by_side(fast, plain, seed, morris_targets, morris_illegal)
+
+
+# ----- Dokusen ---------------------------------------------------------------------------
+
+
+def dokusen_targets(state: Any) -> Any:
+    clicks = [state.click(f"{r},{c}") for r in range(-1, 3) for c in range(-1, 3)]
+    return state.legal_targets(), clicks, state.to_text(), state.counts()
+
+
+def dokusen_illegal(state: Any, rng: random.Random) -> int:
+    return rng.randrange(0, 2 * state.game.grid.size)
+
+
+@pytest.mark.parametrize("stage", [s.id for s in builtin_stages()])
+def test_dokusen_fast_path_plays_every_game_as_the_plain_path(stage: str) -> None:
+    for seed in range(GAMES_PER_CASE):
+        fast = DokusenGame(stage).new_initial_state()
+        plain = plain_dokusen.DokusenGame(stage).new_initial_state()
+        play_side_by_side(fast, plain, seed, dokusen_targets, dokusen_illegal)
