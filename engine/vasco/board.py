@@ -172,31 +172,61 @@ def legal_states(board: Board, cell: Cell) -> tuple[str, ...]:
     >>> legal_states({(0, 0): "ox*"}, (0, 1))
     ('xo*', 'x*o')
     """
-    need = constraints(board, cell)
-    # for each empty neighbour: the colours already fixed on its other edges
-    around: list[list[str] | None] = [None, None, None]
+    return states_of_key(cell_key(board, cell))
+
+
+#: What the legal states of an empty cell depend on, per edge: the colour a tile across it
+#: imposes (a str), or the colours fixed around the empty neighbour there (a sorted tuple).
+CellKey = tuple["str | tuple[str, ...]", "str | tuple[str, ...]", "str | tuple[str, ...]"]
+
+
+def cell_key(board: Board, cell: Cell) -> CellKey:
+    """The :data:`CellKey` of empty ``cell`` on ``board``.
+
+    >>> cell_key({(0, 0): "ox*"}, (0, 1))
+    ('x', (), ())
+    """
+    out: list[str | tuple[str, ...]] = []
     for e, n in enumerate(neighbours(cell)):
-        if n in board:
-            continue
-        cols = [k for k in constraints(board, n) if k is not None]
-        around[e] = cols
+        tile = board.get(n)
+        if tile is not None:
+            out.append(tile[OPPOSITE[e]])
+        else:
+            out.append(tuple(sorted(k for k in constraints(board, n) if k is not None)))
+    return (out[0], out[1], out[2])
+
+
+def _states_for(key: CellKey) -> tuple[str, ...]:
+    """The rule of :func:`legal_states`, on what it reads: a state must carry the colour
+    of every tile across an edge, and its colour on an edge to an empty neighbour must
+    differ from the colours fixed around that neighbour (which must differ already)."""
     out = []
     for s in STATES:
         ok = True
         for e in range(3):
-            k = need[e]
-            if k is not None:
+            k = key[e]
+            if isinstance(k, str):
                 if s[e] != k:
                     ok = False
                     break
                 continue
-            cols_e = around[e]
-            if cols_e and (s[e] in cols_e or len(set(cols_e)) != len(cols_e)):
+            if k and (s[e] in k or len(set(k)) != len(k)):
                 ok = False
                 break
         if ok:
             out.append(s)
     return tuple(out)
+
+
+_KEY_STATES: dict[CellKey, tuple[str, ...]] = {}
+
+
+def states_of_key(key: CellKey) -> tuple[str, ...]:
+    """:func:`_states_for`, memoised (the keys are few: a few thousand at most)."""
+    states = _KEY_STATES.get(key)
+    if states is None:
+        states = _KEY_STATES[key] = _states_for(key)
+    return states
 
 
 #: Computes a frontier cell's legal states (:func:`legal_states` or :func:`pattern_states`).
@@ -254,12 +284,26 @@ def _frontier_states(board: Board, cell: Cell) -> tuple[str, ...] | None:
             other = board.get((r + mr, c + mc))
             if other is not None:
                 cols.append(other[f])
+        cols.sort()
         key.append(tuple(cols))
-    pattern = tuple(key)
-    states = _PATTERN_STATES.get(pattern)
-    if states is None:
-        states = _PATTERN_STATES[pattern] = legal_states(board, cell)
-    return states
+    return states_of_key((key[0], key[1], key[2]))
+
+
+class Keys:
+    """The :data:`CellKey` of empty cells of one board, found once and kept (a position's
+    legal moves read the same cells' keys again and again)."""
+
+    __slots__ = ("board", "_keys")
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self._keys: dict[Cell, CellKey] = {}
+
+    def __call__(self, cell: Cell) -> CellKey:
+        key = self._keys.get(cell)
+        if key is None:
+            key = self._keys[cell] = cell_key(self.board, cell)
+        return key
 
 
 def candidate_cells(board: Board) -> list[Cell]:
@@ -378,6 +422,50 @@ def play(
     return _cascade(new, remaining, cell, need, blocked, connected, states_of or pattern_states)
 
 
+class _KeyTracker:
+    """The cascade's legal states from cell keys: a placed tile changes the key of each
+    empty neighbour (the edge towards it now carries the tile's colour) and of each cell
+    next to such a neighbour (that colour is now fixed around it); only those cells'
+    legal states can change, and they are looked up, not read off the board again."""
+
+    __slots__ = ("keys", "new", "legal", "changed")
+
+    def __init__(self, keys: Keys, new: dict[Cell, str], legal: dict[Cell, tuple[str, ...]]):
+        self.keys = keys  # the board before the move
+        self.new = new  # the board being filled
+        self.legal = legal
+        self.changed: dict[Cell, CellKey] = {}
+
+    def key(self, cell: Cell) -> CellKey:
+        key = self.changed.get(cell)
+        return self.keys(cell) if key is None else key
+
+    def put(self, cell: Cell) -> None:
+        new, legal, changed = self.new, self.legal, self.changed
+        tile = new[cell]
+        for e, n in enumerate(neighbours(cell)):
+            if n in new:
+                continue
+            colour = tile[e]
+            k = list(self.key(n))
+            k[OPPOSITE[e]] = colour
+            nkey = changed[n] = (k[0], k[1], k[2])
+            legal[n] = states_of_key(nkey)
+            for g, m in enumerate(neighbours(n)):
+                if m in new:
+                    continue
+                mk = list(self.key(m))
+                h = OPPOSITE[g]
+                mk[h] = tuple(sorted((*mk[h], colour)))
+                mkey = changed[m] = (mk[0], mk[1], mk[2])
+                if isinstance(mk[0], str) or isinstance(mk[1], str) or isinstance(mk[2], str):
+                    legal[m] = states_of_key(mkey)
+
+    def check(self, cell: Cell) -> None:
+        if cell not in self.new:
+            self.legal[cell] = states_of_key(self.key(cell))
+
+
 def _cascade(
     new: dict[Cell, str],
     remaining: int,
@@ -386,26 +474,40 @@ def _cascade(
     blocked: Iterable[Cell],
     connected: bool,
     states_of: StatesOf,
+    keys: Keys | None = None,
 ) -> Move:
     """:func:`play` after the checks of the placed tile itself: ``new`` holds it (and is
-    filled in place); the forced tiles, then the checks of the whole move."""
+    filled in place); the forced tiles, then the checks of the whole move.
+
+    The legal states of the frontier cells a tile changes come from ``keys`` (the
+    :class:`Keys` of the board before the move, updated tile by tile) unless
+    ``states_of`` is the plain :func:`legal_states` (the reference path), which reads
+    the board again around every tile."""
     # legal states of the frontier cells near the move; a tile changes the legal
     # states only of cells at most two edge-steps away, so only those are refreshed
     legal: dict[Cell, tuple[str, ...]] = {}
+    if states_of is legal_states:
 
-    def refresh(cells: Iterable[Cell]) -> None:
-        for w in cells:
-            if states_of is pattern_states:
-                states = _frontier_states(new, w)  # the same, in one look at the cells
-            else:
-                states = states_of(new, w) if is_frontier(new, w) else None
-            if states is None:
-                legal.pop(w, None)
-            else:
-                legal[w] = states
+        def put(cell: Cell) -> None:
+            for w in within_two(cell):
+                states = legal_states(new, w) if is_frontier(new, w) else None
+                if states is None:
+                    legal.pop(w, None)
+                else:
+                    legal[w] = states
 
-    refresh(within_two(cell))
-    refresh(blocked)
+        def check(cell: Cell) -> None:
+            if is_frontier(new, cell):
+                legal[cell] = legal_states(new, cell)
+
+    else:
+        before = dict(new)
+        del before[cell]
+        tracker = _KeyTracker(Keys(before) if keys is None else keys, new, legal)
+        put, check = tracker.put, tracker.check
+    put(cell)
+    for w in blocked:
+        check(w)
     autos: list[Auto] = []
     while True:
         forced = min((w for w, states in legal.items() if len(states) == 1), default=None)
@@ -419,7 +521,7 @@ def _cascade(
                 "not_enough_tiles",
                 f"That move would force more tiles than the {remaining} left in the pool.",
             )
-        refresh(within_two(forced))
+        put(forced)
     stuck = min((w for w, states in legal.items() if not states), default=None)
     if stuck is not None:
         raise refuse(
@@ -427,7 +529,7 @@ def _cascade(
             f"After the forced tiles, no tile could ever fill {cell_name(stuck)}.",
         )
     if not (connected and any(k is not None for k in need)) and not (
-        _joined(new, cell, autos) if connected and states_of is pattern_states
+        _joined(new, cell, autos) if connected and states_of is not legal_states
         else is_connected(new)
     ):
         raise refuse(
@@ -465,15 +567,17 @@ def iter_legal_moves(
     *,
     blocked: Iterable[Cell] = (),
     connected: bool = True,
+    keys: Keys | None = None,
 ) -> Iterator[tuple[tuple[Cell, str], Move]]:
     """:func:`legal_moves` one at a time, candidate cells row-major, states in
     :data:`STATES` order (whether a side can move stops at the first)."""
     blocked = tuple(blocked)
     if remaining < 1:
         return
+    keys = Keys(board) if keys is None else keys
     for cell in candidate_cells(board):
         for state, move in iter_cell_moves(board, remaining, cell, blocked=blocked,
-                                           connected=connected):
+                                           connected=connected, keys=keys):
             yield (cell, state), move
 
 
@@ -484,10 +588,12 @@ def iter_cell_moves(
     *,
     blocked: Iterable[Cell] = (),
     connected: bool = True,
+    keys: Keys | None = None,
 ) -> Iterator[tuple[str, Move]]:
     """The legal moves on one candidate ``cell`` (a cell of :func:`candidate_cells`), in
     :data:`STATES` order: :func:`legal_moves` of that cell (whether a tile may go there
-    at all stops at the first).
+    at all stops at the first). ``keys`` (the board's :class:`Keys`, shared by the calls
+    on one position) lets a move that forces nothing skip the cascade.
 
     >>> [state for state, _ in iter_cell_moves({(0, 0): "ox*"}, 53, (0, 1))]
     ['xo*', 'x*o']
@@ -502,6 +608,7 @@ def iter_cell_moves(
     for e, n in enumerate(neighbours(cell)):
         if n not in board:
             around[e] = [k for k in constraints(board, n) if k is not None]
+    keys = Keys(board) if keys is None else keys
     for state in STATES:
         if any(k is not None and state[e] != k for e, k in enumerate(need)):
             continue  # mismatch
@@ -513,7 +620,7 @@ def iter_cell_moves(
         new = dict(board)
         new[cell] = state
         try:
-            move = _cascade(new, remaining, cell, need, blocked, connected, pattern_states)
+            move = _cascade(new, remaining, cell, need, blocked, connected, pattern_states, keys)
         except IllegalActionError:
             continue
         yield state, move
@@ -525,6 +632,7 @@ def has_legal_move(
     *,
     blocked: Iterable[Cell] = (),
     connected: bool = True,
+    keys: Keys | None = None,
 ) -> bool:
     """Whether :func:`legal_moves` is not empty, found sooner: the states of the cells
     across an edge of the group (whose legal states fit and leave no dead cell, so only
@@ -536,19 +644,20 @@ def has_legal_move(
     blocked = tuple(blocked)
     if remaining < 1:
         return False
+    keys = Keys(board) if keys is None else keys
     frontier = sorted({n for cell in board for n in neighbours(cell) if n not in board})
     for cell in frontier:
         need = constraints(board, cell)
-        for state in pattern_states(board, cell):
+        for state in states_of_key(keys(cell)):
             new = dict(board)
             new[cell] = state
             try:
-                _cascade(new, remaining, cell, need, blocked, connected, pattern_states)
+                _cascade(new, remaining, cell, need, blocked, connected, pattern_states, keys)
             except IllegalActionError:
                 continue
             return True
-    return next(iter_legal_moves(board, remaining, blocked=blocked, connected=connected),
-                None) is not None
+    return next(iter_legal_moves(board, remaining, blocked=blocked, connected=connected,
+                                 keys=keys), None) is not None
 
 
 def legal_moves_exhaustive(

@@ -38,6 +38,7 @@ from engine.core import (
 )
 from engine.vasco.board import (
     REASONS,
+    Keys,
     Move,
     Outcome,
     Path,
@@ -302,6 +303,7 @@ class VascoState(StateLog):
         self._cands: list[Cell] | None = None
         self._cell_moves: dict[Cell, dict[str, Move]] = {}
         self._open: dict[Cell, bool] = {}
+        self._keys: Keys | None = None  # the board's cell keys, found as the moves ask
 
     # ----- OpenSpiel-style interface ---------------------------------------------------
 
@@ -360,6 +362,7 @@ class VascoState(StateLog):
         self._connected = True
         self._moves = None
         self._cands, self._cell_moves, self._open = None, {}, {}
+        self._keys = None
         self._history.append(action)
         self._outcome = self._judge()
         if self._outcome is not None:
@@ -380,6 +383,7 @@ class VascoState(StateLog):
         other._moves = None if self._moves is None else dict(self._moves)
         other._cell_moves = dict(self._cell_moves)
         other._open = dict(self._open)
+        other._keys = None
         return other
 
     # ----- rules -----------------------------------------------------------------------
@@ -409,10 +413,16 @@ class VascoState(StateLog):
             self._connected = is_connected(self._tiles)
         return self._blocked, self._connected
 
+    def _board_keys(self) -> Keys:
+        if self._keys is None:
+            self._keys = Keys(self._tiles)
+        return self._keys
+
     def _candidates(self) -> Iterator[tuple[int, Move]]:
         blocked, connected = self._position()
         for (cell, st), move in iter_legal_moves(
-            self._tiles, self._left, blocked=blocked, connected=connected
+            self._tiles, self._left, blocked=blocked, connected=connected,
+            keys=self._board_keys(),
         ):
             yield encode(Place(cell[0], cell[1], st)), move
 
@@ -447,7 +457,8 @@ class VascoState(StateLog):
             if cell in self._candidate_cells() and self._left >= 1:
                 blocked, connected = self._position()
                 moves = dict(iter_cell_moves(
-                    self._tiles, self._left, cell, blocked=blocked, connected=connected))
+                    self._tiles, self._left, cell, blocked=blocked, connected=connected,
+                    keys=self._board_keys()))
             self._cell_moves[cell] = moves
         return moves
 
@@ -459,8 +470,8 @@ class VascoState(StateLog):
         if known is None:
             blocked, connected = self._position()
             known = self._open[cell] = next(iter_cell_moves(
-                self._tiles, self._left, cell, blocked=blocked, connected=connected),
-                None) is not None
+                self._tiles, self._left, cell, blocked=blocked, connected=connected,
+                keys=self._board_keys()), None) is not None
         return known
 
     def has_legal_move(self) -> bool:
@@ -468,7 +479,8 @@ class VascoState(StateLog):
         if self._moves is not None:
             return bool(self._moves)
         blocked, connected = self._position()
-        return has_legal_move(self._tiles, self._left, blocked=blocked, connected=connected)
+        return has_legal_move(self._tiles, self._left, blocked=blocked, connected=connected,
+                              keys=self._board_keys())
 
     def _judge(self) -> Outcome | None:
         return judge(self._tiles, self._left, self.has_legal_move)

@@ -21,8 +21,10 @@ import pytest
 from engine.core import CHANCE, IllegalActionError, sample_chance
 from engine.dokusen import DokusenGame, builtin_stages
 from engine.morris import MorrisGame
+from engine.vasco import STATES, Place, VascoGame
 from tests.engine.plain import dokusen_state as plain_dokusen
 from tests.engine.plain import morris_state as plain_morris
+from tests.engine.plain import vasco_state as plain_vasco
 
 GAMES_PER_CASE = 12
 
@@ -128,3 +130,30 @@ def test_dokusen_fast_path_plays_every_game_as_the_plain_path(stage: str) -> Non
         fast = DokusenGame(stage).new_initial_state()
         plain = plain_dokusen.DokusenGame(stage).new_initial_state()
         play_side_by_side(fast, plain, seed, dokusen_targets, dokusen_illegal)
+
+
+# ----- Vasco -----------------------------------------------------------------------------
+
+
+def vasco_targets(state: Any) -> Any:
+    cells = state.legal_targets()
+    return (cells, [state.legal_targets([c]) for c in cells[:2]], state.legal_targets(["ox*"]),
+            [state.click(c) for c in ("0,0", "1,1", "-1,2", "2,-1")], state.to_text())
+
+
+def vasco_illegal(state: Any, rng: random.Random) -> int:
+    """A placement next to the group, mostly refused (to compare the refusals' words)."""
+    cells = sorted(state.tiles) or [(0, 0)]
+    r, c = rng.choice(cells)
+    return state.game.encode(
+        Place(r + rng.randrange(-2, 3), c + rng.randrange(-2, 3), rng.choice(STATES))
+    )
+
+
+@pytest.mark.parametrize("pool", [54, 24, 8])
+def test_vasco_fast_path_plays_every_game_as_the_plain_path(pool: int) -> None:
+    for seed in range(GAMES_PER_CASE):
+        rules = {"base": "standard", "pool": pool}
+        fast = VascoGame(rules).new_initial_state()
+        plain = plain_vasco.VascoGame(rules).new_initial_state()
+        play_side_by_side(fast, plain, seed, vasco_targets, vasco_illegal)

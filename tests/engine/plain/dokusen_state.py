@@ -56,9 +56,9 @@ from engine.core import (
     SnapshotReader,
     StateLog,
 )
-from tests.engine.plain.dokusen_board import BLACK, VOID, Grid, counts, grow, strike
 from engine.dokusen.course import Course, is_course
 from engine.dokusen.stage import Stage
+from tests.engine.plain.dokusen_board import BLACK, VOID, Grid, counts, grow, strike
 
 __all__ = [
     "COLOUR_NAMES",
