@@ -289,21 +289,72 @@ def _frontier_states(board: Board, cell: Cell) -> tuple[str, ...] | None:
     return states_of_key((key[0], key[1], key[2]))
 
 
+# Cell keys are interned: each distinct key gets an int id, with its legal states, whether
+# it is a frontier cell's (a tile across an edge), how many edges are fixed, and the ids it
+# turns into when a neighbour's tile fixes an edge or a colour around an empty neighbour.
+_KEY_IDS: dict[CellKey, int] = {}
+_KEY_LIST: list[CellKey] = []
+_ID_STATES: list[tuple[str, ...]] = []
+_ID_FRONTIER: list[bool] = []
+_ID_FIXED: list[int] = []
+_FIX: dict[int, int] = {}  # (id * 3 + edge) * 3 + colour -> id: a tile now across the edge
+_ADD: dict[int, int] = {}  # (id * 3 + edge) * 3 + colour -> id: the colour fixed around it
+_COLOUR_INDEX = {"o": 0, "x": 1, "*": 2}
+
+
+def key_id(key: CellKey) -> int:
+    """The interned id of ``key``."""
+    found = _KEY_IDS.get(key)
+    if found is None:
+        found = _KEY_IDS[key] = len(_KEY_LIST)
+        _KEY_LIST.append(key)
+        _ID_STATES.append(states_of_key(key))
+        fixed = sum(isinstance(k, str) for k in key)
+        _ID_FRONTIER.append(fixed > 0)
+        _ID_FIXED.append(fixed)
+    return found
+
+
+def _fixed_id(kid: int, edge: int, colour: str) -> int:
+    """The id of key ``kid`` once a tile across ``edge`` shows ``colour`` there."""
+    slot = (kid * 3 + edge) * 3 + _COLOUR_INDEX[colour]
+    found = _FIX.get(slot)
+    if found is None:
+        key = list(_KEY_LIST[kid])
+        key[edge] = colour
+        found = _FIX[slot] = key_id((key[0], key[1], key[2]))
+    return found
+
+
+def _added_id(kid: int, edge: int, colour: str) -> int:
+    """The id of key ``kid`` once ``colour`` is fixed around the empty neighbour across
+    ``edge`` (a tile came next to that neighbour)."""
+    slot = (kid * 3 + edge) * 3 + _COLOUR_INDEX[colour]
+    found = _ADD.get(slot)
+    if found is None:
+        key = list(_KEY_LIST[kid])
+        around = key[edge]
+        assert isinstance(around, tuple)
+        key[edge] = tuple(sorted((*around, colour)))
+        found = _ADD[slot] = key_id((key[0], key[1], key[2]))
+    return found
+
+
 class Keys:
-    """The :data:`CellKey` of empty cells of one board, found once and kept (a position's
-    legal moves read the same cells' keys again and again)."""
+    """The interned :data:`CellKey` ids of empty cells of one board, found once and kept
+    (a position's legal moves read the same cells' keys again and again)."""
 
     __slots__ = ("board", "_keys")
 
     def __init__(self, board: Board) -> None:
         self.board = board
-        self._keys: dict[Cell, CellKey] = {}
+        self._keys: dict[Cell, int] = {}
 
-    def __call__(self, cell: Cell) -> CellKey:
-        key = self._keys.get(cell)
-        if key is None:
-            key = self._keys[cell] = cell_key(self.board, cell)
-        return key
+    def __call__(self, cell: Cell) -> int:
+        kid = self._keys.get(cell)
+        if kid is None:
+            kid = self._keys[cell] = key_id(cell_key(self.board, cell))
+        return kid
 
 
 def candidate_cells(board: Board) -> list[Cell]:
@@ -434,36 +485,55 @@ class _KeyTracker:
         self.keys = keys  # the board before the move
         self.new = new  # the board being filled
         self.legal = legal
-        self.changed: dict[Cell, CellKey] = {}
-
-    def key(self, cell: Cell) -> CellKey:
-        key = self.changed.get(cell)
-        return self.keys(cell) if key is None else key
+        self.changed: dict[Cell, int] = {}
 
     def put(self, cell: Cell) -> None:
-        new, legal, changed = self.new, self.legal, self.changed
+        new, legal, changed, keys = self.new, self.legal, self.changed, self.keys
+        known = keys._keys
+        states, frontier, fix, add, index = _ID_STATES, _ID_FRONTIER, _FIX, _ADD, _COLOUR_INDEX
         tile = new[cell]
-        for e, n in enumerate(neighbours(cell)):
+        e = -1
+        for n in neighbours(cell):
+            e += 1
             if n in new:
                 continue
             colour = tile[e]
-            k = list(self.key(n))
-            k[OPPOSITE[e]] = colour
-            nkey = changed[n] = (k[0], k[1], k[2])
-            legal[n] = states_of_key(nkey)
-            for g, m in enumerate(neighbours(n)):
+            ci = index[colour]
+            kid = changed.get(n)
+            if kid is None:
+                kid = known.get(n)
+                if kid is None:
+                    kid = keys(n)
+            f = OPPOSITE[e]
+            nid = fix.get((kid * 3 + f) * 3 + ci)
+            if nid is None:
+                nid = _fixed_id(kid, f, colour)
+            changed[n] = nid
+            legal[n] = states[nid]
+            g = -1
+            for m in neighbours(n):
+                g += 1
                 if m in new:
                     continue
-                mk = list(self.key(m))
+                kid = changed.get(m)
+                if kid is None:
+                    kid = known.get(m)
+                    if kid is None:
+                        kid = keys(m)
                 h = OPPOSITE[g]
-                mk[h] = tuple(sorted((*mk[h], colour)))
-                mkey = changed[m] = (mk[0], mk[1], mk[2])
-                if isinstance(mk[0], str) or isinstance(mk[1], str) or isinstance(mk[2], str):
-                    legal[m] = states_of_key(mkey)
+                mid = add.get((kid * 3 + h) * 3 + ci)
+                if mid is None:
+                    mid = _added_id(kid, h, colour)
+                changed[m] = mid
+                if frontier[mid]:
+                    legal[m] = states[mid]
 
     def check(self, cell: Cell) -> None:
         if cell not in self.new:
-            self.legal[cell] = states_of_key(self.key(cell))
+            kid = self.changed.get(cell)
+            if kid is None:
+                kid = self.changed[cell] = self.keys(cell)
+            self.legal[cell] = _ID_STATES[kid]
 
 
 def _cascade(
@@ -486,6 +556,7 @@ def _cascade(
     # legal states of the frontier cells near the move; a tile changes the legal
     # states only of cells at most two edge-steps away, so only those are refreshed
     legal: dict[Cell, tuple[str, ...]] = {}
+    tracker: _KeyTracker | None = None
     if states_of is legal_states:
 
         def put(cell: Cell) -> None:
@@ -513,7 +584,10 @@ def _cascade(
         forced = min((w for w, states in legal.items() if len(states) == 1), default=None)
         if forced is None:
             break
-        fixed = sum(k is not None for k in constraints(new, forced))
+        if tracker is None:
+            fixed = sum(k is not None for k in constraints(new, forced))
+        else:
+            fixed = _ID_FIXED[tracker.changed[forced]]
         new[forced] = legal.pop(forced)[0]
         autos.append(Auto(forced, new[forced], fixed))
         if 1 + len(autos) > remaining:
@@ -648,7 +722,7 @@ def has_legal_move(
     frontier = sorted({n for cell in board for n in neighbours(cell) if n not in board})
     for cell in frontier:
         need = constraints(board, cell)
-        for state in states_of_key(keys(cell)):
+        for state in _ID_STATES[keys(cell)]:
             new = dict(board)
             new[cell] = state
             try:
