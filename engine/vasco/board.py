@@ -547,7 +547,44 @@ def _cascade(
     keys: Keys | None = None,
 ) -> Move:
     """:func:`play` after the checks of the placed tile itself: ``new`` holds it (and is
-    filled in place); the forced tiles, then the checks of the whole move.
+    filled in place); the forced tiles, then the checks of the whole move
+    (:func:`_cascade_outcome`, its refusal worded here)."""
+    reason, stuck, autos = _cascade_outcome(
+        new, remaining, cell, need, blocked, connected, states_of, keys
+    )
+    if reason == "not_enough_tiles":
+        raise refuse(
+            "not_enough_tiles",
+            f"That move would force more tiles than the {remaining} left in the pool.",
+        )
+    if reason == "unplayable":
+        assert stuck is not None
+        raise refuse(
+            "unplayable",
+            f"After the forced tiles, no tile could ever fill {cell_name(stuck)}.",
+        )
+    if reason == "not_connected":
+        raise refuse(
+            "not_connected",
+            f"{cell_name(cell)} touches the group only at a corner, and no forced tile "
+            "joins it up.",
+        )
+    return Move(new, tuple(autos))
+
+
+def _cascade_outcome(
+    new: dict[Cell, str],
+    remaining: int,
+    cell: Cell,
+    need: list[str | None],
+    blocked: Iterable[Cell],
+    connected: bool,
+    states_of: StatesOf,
+    keys: Keys | None = None,
+) -> tuple[str | None, Cell | None, list[Auto]]:
+    """The forced cascade of the tile on ``cell`` (``new`` holds it and is filled in
+    place): ``(refusal reason or None, the unplayable cell or None, the forced tiles so
+    far)``.
 
     The legal states of the frontier cells a tile changes come from ``keys`` (the
     :class:`Keys` of the board before the move, updated tile by tile) unless
@@ -591,27 +628,17 @@ def _cascade(
         new[forced] = legal.pop(forced)[0]
         autos.append(Auto(forced, new[forced], fixed))
         if 1 + len(autos) > remaining:
-            raise refuse(
-                "not_enough_tiles",
-                f"That move would force more tiles than the {remaining} left in the pool.",
-            )
+            return "not_enough_tiles", None, autos
         put(forced)
     stuck = min((w for w, states in legal.items() if not states), default=None)
     if stuck is not None:
-        raise refuse(
-            "unplayable",
-            f"After the forced tiles, no tile could ever fill {cell_name(stuck)}.",
-        )
+        return "unplayable", stuck, autos
     if not (connected and any(k is not None for k in need)) and not (
         _joined(new, cell, autos) if connected and states_of is not legal_states
         else is_connected(new)
     ):
-        raise refuse(
-            "not_connected",
-            f"{cell_name(cell)} touches the group only at a corner, and no forced tile "
-            "joins it up.",
-        )
-    return Move(new, tuple(autos))
+        return "not_connected", None, autos
+    return None, None, autos
 
 
 def legal_moves(
@@ -666,12 +693,32 @@ def iter_cell_moves(
 ) -> Iterator[tuple[str, Move]]:
     """The legal moves on one candidate ``cell`` (a cell of :func:`candidate_cells`), in
     :data:`STATES` order: :func:`legal_moves` of that cell (whether a tile may go there
-    at all stops at the first). ``keys`` (the board's :class:`Keys`, shared by the calls
-    on one position) lets a move that forces nothing skip the cascade.
+    at all stops at the first). ``keys`` (the board's :class:`Keys`) may be shared by
+    the calls on one position.
 
     >>> [state for state, _ in iter_cell_moves({(0, 0): "ox*"}, 53, (0, 1))]
     ['xo*', 'x*o']
     """
+    for state, move, _ in judge_cell(board, remaining, cell, blocked=blocked,
+                                     connected=connected, keys=keys):
+        if move is not None:
+            yield state, move
+
+
+def judge_cell(
+    board: Board,
+    remaining: int,
+    cell: Cell,
+    *,
+    blocked: Iterable[Cell] = (),
+    connected: bool = True,
+    keys: Keys | None = None,
+) -> Iterator[tuple[str, Move | None, tuple[Cell, ...]]]:
+    """Every state on candidate ``cell`` that fits and leaves no dead cell next to it, in
+    :data:`STATES` order: its :class:`Move` (None when the cascade refuses it) and the
+    cells the cascade placed (the cell, then the forced ones): what the judgement read
+    of the board lies within four edge-steps of those (or of the cell, for the states
+    left out)."""
     if remaining < 1:
         return
     blocked = tuple(blocked)
@@ -693,11 +740,11 @@ def iter_cell_moves(
             continue  # dead_cell
         new = dict(board)
         new[cell] = state
-        try:
-            move = _cascade(new, remaining, cell, need, blocked, connected, pattern_states, keys)
-        except IllegalActionError:
-            continue
-        yield state, move
+        reason, _, autos = _cascade_outcome(
+            new, remaining, cell, need, blocked, connected, pattern_states, keys
+        )
+        placed = (cell, *(a.cell for a in autos))
+        yield state, (None if reason is not None else Move(new, tuple(autos))), placed
 
 
 def has_legal_move(

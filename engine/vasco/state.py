@@ -38,6 +38,7 @@ from engine.core import (
 )
 from engine.vasco.board import (
     REASONS,
+    Auto,
     Keys,
     Move,
     Outcome,
@@ -47,8 +48,8 @@ from engine.vasco.board import (
     has_legal_move,
     is_connected,
     iter_cell_moves,
-    iter_legal_moves,
     judge,
+    judge_cell,
     legal_states,
     paths,
     play,
@@ -63,9 +64,13 @@ from engine.vasco.geometry import (
     is_up,
     neighbours,
     parse_cell,
+    within_four,
 )
 
 PLACE, OVER = "place", "over"
+#: A candidate cell's judged states: per state, the forced tiles (None: refused), the
+#: cells the judgement placed and the move (kept only in the position it was made for).
+Judged = tuple[tuple[str, "tuple[Auto, ...] | None", tuple[Cell, ...], "Move | None"], ...]
 MARK = {1: "O", 2: "X"}
 #: Coordinates are kept within +-SPAN/2 (far beyond any pool of MAX_POOL tiles).
 MAX_POOL = 600
@@ -148,6 +153,11 @@ class Place:
 
 def encode(action: Place) -> int:
     return ((action.r + _OFF) * _SPAN + (action.c + _OFF)) * 6 + STATE_INDEX[action.state]
+
+
+def _action(cell: Cell, state: str) -> int:
+    """:func:`encode` of ``Place(*cell, state)`` for a cell known to be in range."""
+    return ((cell[0] + _OFF) * _SPAN + (cell[1] + _OFF)) * 6 + STATE_INDEX[state]
 
 
 def decode(action: int) -> Place:
@@ -304,6 +314,10 @@ class VascoState(StateLog):
         self._cell_moves: dict[Cell, dict[str, Move]] = {}
         self._open: dict[Cell, bool] = {}
         self._keys: Keys | None = None  # the board's cell keys, found as the moves ask
+        # every candidate cell's judged states (legal_actions found them), and those of the
+        # position before that no tile of the last move came near (still true here)
+        self._judged: dict[Cell, Judged] | None = None
+        self._inherited: dict[Cell, Judged] = {}
 
     # ----- OpenSpiel-style interface ---------------------------------------------------
 
@@ -355,6 +369,8 @@ class VascoState(StateLog):
                     {"tile": auto.state, "constrained": auto.constrained, "why": auto.why},
                 )
             )
+        self._inherited = self._still_judged(move)
+        self._judged = None
         self._tiles = move.board
         self._left -= move.tiles_used
         self._to_move = 1 - self._to_move
@@ -419,12 +435,52 @@ class VascoState(StateLog):
         return self._keys
 
     def _candidates(self) -> Iterator[tuple[int, Move]]:
+        """Every legal move, candidate cells row-major, states in STATES order: judged
+        here, or taken from the position before where the last move's tiles came nowhere
+        near what the judgement read (:func:`~engine.vasco.board.judge_cell`)."""
         blocked, connected = self._position()
-        for (cell, st), move in iter_legal_moves(
-            self._tiles, self._left, blocked=blocked, connected=connected,
-            keys=self._board_keys(),
-        ):
-            yield encode(Place(cell[0], cell[1], st)), move
+        tiles, left = self._tiles, self._left
+        if left < 1:
+            return
+        keys = self._board_keys()
+        inherited = self._inherited if not blocked and connected else {}
+        judged: dict[Cell, Judged] = {}
+        for cell in candidate_cells(tiles):
+            entry = inherited.get(cell)
+            if entry is None:
+                entry = judged[cell] = tuple(
+                    (st, None if move is None else move.autos, placed, move)
+                    for st, move, placed in judge_cell(
+                        tiles, left, cell, blocked=blocked, connected=connected, keys=keys)
+                )
+                for st, _, _, move in entry:
+                    if move is not None:
+                        yield _action(cell, st), move
+                continue
+            judged[cell] = entry
+            for st, autos, _, _ in entry:
+                if autos is not None and 1 + len(autos) <= left:
+                    board = dict(tiles)
+                    board[cell] = st
+                    for auto in autos:
+                        board[auto.cell] = auto.state
+                    yield _action(cell, st), Move(board, autos)
+        self._judged = judged
+
+    def _still_judged(self, move: Move) -> dict[Cell, Judged]:
+        """The judged cells of this position that stay true after ``move``: none of the
+        move's tiles within four edge-steps of the cells a judgement placed."""
+        if not self._judged:
+            return {}
+        near: set[Cell] = set()
+        for cell in move.board.keys() - self._tiles.keys():
+            near.update(within_four(cell))
+        out: dict[Cell, Judged] = {}
+        for cell, entry in self._judged.items():
+            if cell in near or any(c in near for judged in entry for c in judged[2]):
+                continue
+            out[cell] = tuple((st, autos, placed, None) for st, autos, placed, _ in entry)
+        return out
 
     def _legal_moves(self) -> dict[int, Move]:
         if self._moves is None:
