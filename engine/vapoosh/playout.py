@@ -122,7 +122,8 @@ def random_playout(
     while True:
         if turns >= max_turns:
             return None, turns, counts
-        kind, browns, opts, extra = rolls[int(rnd() * ROLL_COUNT)]
+        roll = int(rnd() * ROLL_COUNT)
+        kind, browns, opts, extra = rolls[roll]
         turns += 1
         if kind != "normal":
             if kind == "vapoosh":
@@ -131,7 +132,7 @@ def random_playout(
             if kind == "quad" and quad_rule:
                 counts["quad"] += 1
                 skips[(seat + 1) % n] += 1
-        moves = roll_targets(masks, brown, seat, opts, browns, capture_any, suicide_rule)
+        moves = roll_targets(masks, brown, seat, opts, browns, capture_any, suicide_rule, roll)
         if not moves:
             outcome = blocked_outcome(
                 [option_status(masks, brown, seat, i, suicide_rule) for i in opts],
