@@ -287,12 +287,13 @@ def answer_times(game_name: str, count: int, seed: int) -> list[dict[str, Any]]:
     from engine.players import default_rules, levels, make_player
 
     rules = LATENCY_RULES.get(game_name, default_rules(game_name))
-    states = positions(game_name, rules, count, seed)
+    records = [s.record() for s in positions(game_name, rules, count, seed)]
     names = levels(game_name)
     rows = []
     for level in names:
         times = []
-        for k, state in enumerate(states):
+        for k, record in enumerate(records):
+            state = record.replay()  # afresh: nothing an earlier level found is kept
             player = make_player(level, seed + k, game=game_name)
             start = time.perf_counter()
             player.decide(state)

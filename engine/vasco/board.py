@@ -862,16 +862,23 @@ def _longest(runs: list[Path]) -> Path | None:
     return best
 
 
-def judge(board: Board, remaining: int, can_move: Callable[[], bool]) -> Outcome | None:
+def judge(
+    board: Board,
+    remaining: int,
+    can_move: Callable[[], bool],
+    runs: Mapping[str, list[Path]] | None = None,
+) -> Outcome | None:
     """The end conditions of §2.7, in their order, after a whole move.
 
     ``remaining`` is the pool after the move; ``can_move()`` says whether the side to
-    move next has a legal move (asked only when nothing else ended the game).
+    move next has a legal move (asked only when nothing else ended the game); ``runs``
+    are :func:`paths` of both colours, when known already.
 
     >>> judge({(0, 0): "ox*"}, 0, lambda: True)
     Outcome(winner=None, reason='pool_empty', highlight=((0, 0), (0, 0)), lengths=(1, 1))
     """
-    runs = {k: paths(board, k) for k in ("o", "x")}
+    if runs is None:
+        runs = {k: paths(board, k) for k in ("o", "x")}
     loops = {k: _longest([p for p in runs[k] if p.closed]) for k in ("o", "x")}
     lo, lx = loops["o"], loops["x"]
     if lo is not None and lx is not None:

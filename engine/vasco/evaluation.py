@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from engine.vasco.board import Path, paths
+from engine.vasco.board import Path
 from engine.vasco.geometry import Cell, neighbours, vertices
 from engine.vasco.state import VascoState
 
@@ -94,7 +94,7 @@ def _chance(colour_paths: list[Path], board: dict[Cell, str]) -> float:
 def features(state: VascoState) -> Features:
     """The features of a position (cheap: one pass over the paths)."""
     board = state.tiles
-    runs = {k: paths(board, k) for k in ("o", "x")}
+    runs = {k: state.paths(k) for k in ("o", "x")}
     longest = tuple(max((p.length for p in runs[k]), default=0) for k in ("o", "x"))
     chance = tuple(round(_chance(runs[k], board), 4) for k in ("o", "x"))
     pool = state.rules.pool

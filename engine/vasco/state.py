@@ -317,7 +317,10 @@ class VascoState(StateLog):
         # every candidate cell's judged states (legal_actions found them), and those of the
         # position before that no tile of the last move came near (still true here)
         self._judged: dict[Cell, Judged] | None = None
-        self._inherited: dict[Cell, Judged] = {}
+        # (the judged cells before the last move, that move's tiles): filtered only when
+        # the legal moves are asked for (a search's children mostly never are)
+        self._inherited: tuple[dict[Cell, Judged], tuple[Cell, ...]] | None = None
+        self._runs: dict[str, list[Path]] | None = None  # each colour's paths, once found
 
     # ----- OpenSpiel-style interface ---------------------------------------------------
 
@@ -369,8 +372,10 @@ class VascoState(StateLog):
                     {"tile": auto.state, "constrained": auto.constrained, "why": auto.why},
                 )
             )
-        self._inherited = self._still_judged(move)
+        self._inherited = None if not self._judged else (
+            self._judged, (place.cell, *(a.cell for a in move.autos)))
         self._judged = None
+        self._runs = None
         self._tiles = move.board
         self._left -= move.tiles_used
         self._to_move = 1 - self._to_move
@@ -396,7 +401,7 @@ class VascoState(StateLog):
         other.__dict__.update(self.__dict__)
         other._tiles = dict(self._tiles)
         other._history = self._history[:]
-        other._moves = None if self._moves is None else dict(self._moves)
+        other._moves = self._moves  # never changed in place: replaced by apply_action
         other._cell_moves = dict(self._cell_moves)
         other._open = dict(self._open)
         other._keys = None
@@ -443,7 +448,7 @@ class VascoState(StateLog):
         if left < 1:
             return
         keys = self._board_keys()
-        inherited = self._inherited if not blocked and connected else {}
+        inherited = self._still_judged() if not blocked and connected else {}
         judged: dict[Cell, Judged] = {}
         for cell in candidate_cells(tiles):
             entry = inherited.get(cell)
@@ -467,16 +472,17 @@ class VascoState(StateLog):
                     yield _action(cell, st), Move(board, autos)
         self._judged = judged
 
-    def _still_judged(self, move: Move) -> dict[Cell, Judged]:
-        """The judged cells of this position that stay true after ``move``: none of the
-        move's tiles within four edge-steps of the cells a judgement placed."""
-        if not self._judged:
+    def _still_judged(self) -> dict[Cell, Judged]:
+        """The judged cells of the position before the last move that stay true here: none
+        of the move's tiles within four edge-steps of the cells a judgement placed."""
+        if self._inherited is None:
             return {}
+        before, placed = self._inherited
         near: set[Cell] = set()
-        for cell in move.board.keys() - self._tiles.keys():
+        for cell in placed:
             near.update(within_four(cell))
         out: dict[Cell, Judged] = {}
-        for cell, entry in self._judged.items():
+        for cell, entry in before.items():
             if cell in near or any(c in near for judged in entry for c in judged[2]):
                 continue
             out[cell] = tuple((st, autos, placed, None) for st, autos, placed, _ in entry)
@@ -539,7 +545,12 @@ class VascoState(StateLog):
                               keys=self._board_keys())
 
     def _judge(self) -> Outcome | None:
-        return judge(self._tiles, self._left, self.has_legal_move)
+        return judge(self._tiles, self._left, self.has_legal_move, self._paths())
+
+    def _paths(self) -> dict[str, list[Path]]:
+        if self._runs is None:
+            self._runs = {k: paths(self._tiles, k) for k in ("o", "x")}
+        return self._runs
 
     # ----- what the app shows ----------------------------------------------------------
 
@@ -579,7 +590,8 @@ class VascoState(StateLog):
 
     def paths(self, colour: str) -> list[Path]:
         """Every run of ``colour`` (``"o"`` or ``"x"``) on the board, loops ``closed``."""
-        return paths(self._tiles, colour)
+        runs = self._paths()
+        return list(runs[colour]) if colour in runs else paths(self._tiles, colour)
 
     def legal_states_at(self, cell: Cell) -> list[str]:
         """The tile states a move may put on ``cell`` now (in :data:`STATES` order)."""
