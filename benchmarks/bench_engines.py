@@ -24,7 +24,7 @@ Python API (the same loop; Bricks & Walls is Nine Men's Morris with walls), the 
 Bricks & Walls row is measured against. OpenSpiel is an optional benchmark dependency,
 outside the product's: ``pip install -e '.[bench]'``; without it the row says so.
 
-Answer times: for every game and computer level, the milliseconds of one
+Answer times: for every game and computer level, the CPU milliseconds of one
 ``make_player(level, seed, game=...).decide(state)`` over the same seeded positions
 (random self-play, a seat to move with a choice), p50 and p95; targets: the level a
 study's computer seat gets by default under 50 ms at p95, the strongest under 300 ms.
@@ -295,9 +295,9 @@ def answer_times(game_name: str, count: int, seed: int) -> list[dict[str, Any]]:
         for k, record in enumerate(records):
             state = record.replay()  # afresh: nothing an earlier level found is kept
             player = make_player(level, seed + k, game=game_name)
-            start = time.perf_counter()
+            start = time.process_time()
             player.decide(state)
-            times.append(1000 * (time.perf_counter() - start))
+            times.append(1000 * (time.process_time() - start))
         times.sort()
         target = 300.0 if level == names[-1] else 50.0 if level == DEFAULT_LEVEL[game_name] else None
         rows.append({
@@ -452,7 +452,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "instructions" in result:
         print(instructions_text(result))
     if "latency" in result:
-        print(f"computer answer times (ms per decision; load {_load()})")
+        print(f"computer answer times (CPU ms per decision; load {_load()})")
         print(latency_text(result["latency"]))
     return 0
 

@@ -822,7 +822,7 @@ def paths(board: Board, colour: str) -> list[Path]:
     for start in sorted(board):
         if start in seen:
             continue
-        ends = [e for e, k in enumerate(board[start]) if k in (colour, "*")]
+        ends = _ENDS[board[start], colour]
         forward, closed = _walk(board, start, ends[0], colour)
         if closed:
             cells = [start, *forward]
@@ -839,6 +839,7 @@ def _walk(board: Board, start: Cell, edge: int, colour: str) -> tuple[list[Cell]
     whether the walk came back to ``start`` (a loop)."""
     cells: list[Cell] = []
     cell = start
+    leave = _LEAVE[colour]
     for _ in range(len(board)):  # a matched board always ends; the bound guards a bad one
         nxt = neighbours(cell)[edge]
         if nxt == start:
@@ -847,10 +848,29 @@ def _walk(board: Board, start: Cell, edge: int, colour: str) -> tuple[list[Cell]
         if tile is None:
             return cells, False
         cells.append(nxt)
-        entered = OPPOSITE[edge]
-        edge = next(e for e, k in enumerate(tile) if e != entered and k in (colour, "*"))
+        edge = leave[tile][edge]
         cell = nxt
     return cells, False
+
+
+#: The edges of a tile state that carry a colour's arc (its colour edge and its * edge).
+_ENDS: dict[tuple[str, str], tuple[int, int]] = {
+    (st, k): tuple(e for e, c in enumerate(st) if c in (k, "*"))  # type: ignore[misc]
+    for st in STATES
+    for k in ("o", "x")
+}
+#: ``_LEAVE[colour][tile][edge]``: entering ``tile`` across the neighbour's ``edge`` (so
+#: through the tile's opposite edge), the edge the colour's arc leaves by.
+_LEAVE: dict[str, dict[str, tuple[int, int, int]]] = {
+    k: {
+        st: tuple(  # type: ignore[misc]
+            next(e for e, c in enumerate(st) if e != OPPOSITE[edge] and c in (k, "*"))
+            for edge in range(3)
+        )
+        for st in STATES
+    }
+    for k in ("o", "x")
+}
 
 
 def _longest(runs: list[Path]) -> Path | None:
