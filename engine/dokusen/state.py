@@ -217,6 +217,11 @@ class DokusenGame:
     def num_players(self) -> int:
         return self._colours
 
+    @property
+    def squares(self) -> int:
+        """The number of squares of the board (its grid's ``total``, counted once)."""
+        return self._squares
+
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, DokusenGame)
