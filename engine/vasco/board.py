@@ -722,22 +722,12 @@ def judge_cell(
     if remaining < 1:
         return
     blocked = tuple(blocked)
-    need = constraints(board, cell)
-    # for each empty neighbour: the colours already fixed on its edges (the edge
-    # towards ``cell`` is free): with the new tile's colour they must all differ
-    around: list[list[str] | None] = [None, None, None]
-    for e, n in enumerate(neighbours(cell)):
-        if n not in board:
-            around[e] = [k for k in constraints(board, n) if k is not None]
     keys = Keys(board) if keys is None else keys
-    for state in STATES:
-        if any(k is not None and state[e] != k for e, k in enumerate(need)):
-            continue  # mismatch
-        if any(
-            cols is not None and (state[e] in cols or len(set(cols)) != len(cols))
-            for e, cols in enumerate(around)
-        ):
-            continue  # dead_cell
+    key = _KEY_LIST[keys(cell)]
+    need = [k if isinstance(k, str) else None for k in key]
+    # the states that match every tile across an edge and leave no dead cell next to the
+    # cell (its legal states: the key says both); only the cascade may refuse them
+    for state in _ID_STATES[keys(cell)]:
         new = dict(board)
         new[cell] = state
         reason, _, autos = _cascade_outcome(

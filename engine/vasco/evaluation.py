@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.vasco.board import Path
 from engine.vasco.geometry import Cell, neighbours, vertices
@@ -54,6 +55,7 @@ class Features:
     pool_used: float
 
 
+@lru_cache(maxsize=1 << 14)
 def centre(cell: Cell) -> tuple[float, float]:
     """The cell's centroid in side-length units (x right, y down).
 

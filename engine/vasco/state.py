@@ -537,10 +537,21 @@ class VascoState(StateLog):
         return known
 
     def has_legal_move(self) -> bool:
-        """Whether the side to move can place anywhere (stops at the first legal move)."""
+        """Whether the side to move can place anywhere (stops at the first legal move):
+        a legal move judged before the last move and out of its reach is one still."""
         if self._moves is not None:
             return bool(self._moves)
         blocked, connected = self._position()
+        if self._inherited is not None and not blocked and connected and self._left >= 1:
+            before, placed = self._inherited
+            near = {c for cell in placed for c in within_four(cell)}
+            for cell, entry in before.items():
+                if cell in near:
+                    continue
+                for _, autos, cells, _ in entry:
+                    if (autos is not None and 1 + len(autos) <= self._left
+                            and not any(c in near for c in cells)):
+                        return True
         return has_legal_move(self._tiles, self._left, blocked=blocked, connected=connected,
                               keys=self._board_keys())
 
