@@ -122,6 +122,7 @@ def within_two(cell: Cell) -> tuple[Cell, ...]:
     return tuple((r + dr, c + dc) for dr, dc in _BALL2[is_up(cell)])
 
 
+@lru_cache(maxsize=1 << 16)
 def within_four(cell: Cell) -> tuple[Cell, ...]:
     """The cells at most four edge-steps away, the cell itself included: what judging a
     tile placed here reads of the board (the cells two steps from it, and what their legal

@@ -544,7 +544,9 @@ class VascoState(StateLog):
         blocked, connected = self._position()
         if self._inherited is not None and not blocked and connected and self._left >= 1:
             before, placed = self._inherited
-            near = {c for cell in placed for c in within_four(cell)}
+            near: set[Cell] = set()
+            for cell in placed:
+                near.update(within_four(cell))
             for cell, entry in before.items():
                 if cell in near:
                     continue
