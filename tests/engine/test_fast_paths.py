@@ -157,3 +157,63 @@ def test_vasco_fast_path_plays_every_game_as_the_plain_path(pool: int) -> None:
         fast = VascoGame(rules).new_initial_state()
         plain = plain_vasco.VascoGame(rules).new_initial_state()
         play_side_by_side(fast, plain, seed, vasco_targets, vasco_illegal)
+
+
+# ----- Vapoosh ---------------------------------------------------------------------------
+
+
+def test_vapoosh_roll_targets_by_roll_id_equal_the_plain_statuses() -> None:
+    """The per-roll table (``roll``) answers every roll as the option-by-option path does,
+    on seeded random boards of every fullness, for both seats and every rule switch."""
+    from engine.vapoosh.actions import ROLL_COUNT
+    from engine.vapoosh.primitives import BROWN_OPTIONAL, NO_BROWN, ROLL_OPTIONS, roll_targets
+
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(300):
+        fill = rng.random()
+        masks = [0, 0]
+        brown = 0
+        for i in range(144):
+            x = rng.random()
+            if x < fill * 0.45:
+                masks[0] |= 1 << i
+            elif x < fill * 0.9:
+                masks[1] |= 1 << i
+            elif x < fill:
+                brown |= 1 << i
+        for roll in rng.sample(range(ROLL_COUNT), 60):
+            opts = ROLL_OPTIONS[roll]
+            for seat in (0, 1):
+                for browns in (NO_BROWN, BROWN_OPTIONAL):
+                    for capture_any in (False, True):
+                        for suicide in (False, True):
+                            args = (masks, brown, seat, opts, browns, capture_any, suicide)
+                            assert roll_targets(*args, roll) == roll_targets(*args)
+                            checked += 1
+    assert checked > 100_000
+
+
+def test_vapoosh_win_reason_equals_every_window_through_the_new_tiles() -> None:
+    from engine.vapoosh.board import LINE_WINDOWS, SQUARE_WINDOWS, bits, win_reason
+
+    def plain(mine: int, gained: int) -> str | None:
+        if any(mine & w == w for i in bits(gained) for w in LINE_WINDOWS[i]):
+            return "four_in_row"
+        if any(mine & w == w for i in bits(gained) for w in SQUARE_WINDOWS[i]):
+            return "square"
+        return None
+
+    rng = random.Random(4)
+    wins = 0
+    for _ in range(30_000):
+        mine = 0
+        for _ in range(rng.randrange(1, 45)):
+            mine |= 1 << rng.randrange(144)
+        gained = 1 << rng.randrange(144)
+        if rng.random() < 0.2:
+            gained |= 1 << rng.randrange(144)
+        mine |= gained
+        assert win_reason(mine, gained) == plain(mine, gained)
+        wins += plain(mine, gained) is not None
+    assert wins > 1000
