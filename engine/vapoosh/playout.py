@@ -166,14 +166,17 @@ def random_playout(
                         counts["capture"] += 1
                         masks[s] ^= b
                         break
-                masks[seat] |= b
+                mine = masks[seat] = masks[seat] | b
                 gained = b
-                for group, victim in surround_captures(masks, seat, t, surround):
-                    counts["surround_capture"] += 1
-                    masks[victim] &= ~group
-                    masks[seat] |= group
-                    gained |= group
-                if win_reason(masks[seat], gained) is not None:
+                found = surround_captures(masks, seat, t, surround)
+                if found:
+                    for group, victim in found:
+                        counts["surround_capture"] += 1
+                        masks[victim] &= ~group
+                        mine |= group
+                        gained |= group
+                    masks[seat] = mine
+                if win_reason(mine, gained) is not None:
                     return seat + 1, turns, counts
                 if extra:
                     counts["extra_turn"] += 1

@@ -156,9 +156,12 @@ def roll_targets(
     if browns == BROWN_ONLY:
         return sorted(BROWN_BASE + i for i in options if not brown >> i & 1)
     # The statuses of option_status, inlined: this runs once per roll in every playout.
-    occupied = brown
-    for m in masks:
-        occupied |= m
+    if len(masks) == 2:
+        occupied = brown | masks[0] | masks[1]
+    else:
+        occupied = brown
+        for m in masks:
+            occupied |= m
     if roll >= 0 and browns == NO_BROWN:
         mask, nb0, nb1, ids = ROLL_FAST[roll]
         # every option empty, none with all neighbours taken (so none a suicide tile)
@@ -208,10 +211,13 @@ def surround_captures(
     if mode == "off":
         return []
     mine = masks[seat]
-    others = 0
-    for m in masks:
-        others |= m
-    candidates = NB4[i] & others & ~mine
+    if len(masks) == 2:
+        held = masks[0] | masks[1]
+    else:
+        held = 0
+        for m in masks:
+            held |= m
+    candidates = NB4[i] & (held ^ mine)  # the other seats' counters (masks are disjoint)
     if not candidates:
         return []
     captured = 0
@@ -223,7 +229,8 @@ def surround_captures(
         if captured & nbit:
             continue
         if mode == "tile":
-            if NB4[n] & ~mine:
+            nb = NB4[n]
+            if mine & nb != nb:
                 continue  # an empty tile or another seat's counter touches it
             group = nbit
         else:
