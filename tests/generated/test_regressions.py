@@ -13,7 +13,9 @@ from sqlalchemy.engine import Engine
 
 from analytics.data import empty_quiz, empty_scores
 from analytics.metrics import MetricInputs, metric_by_key
+from playtest.storage.db import make_engine, upgrade
 from playtest.storage.exchange import load_study_data
+from tests.generated.checks import check_file
 from tests.generated.cli_runs import import_clean, report_files
 
 REGRESSIONS = Path(__file__).parent / "regressions"
@@ -34,6 +36,23 @@ def test_found_file_imports_once_and_reports(db: Engine, tmp_path: Path, path: P
     assert "added 0 studies, 0 participants, 0 assignments, 0 events" in again.out
     report = report_files(capsys, _study_id(path), tmp_path)
     assert report["study_id"] == _study_id(path)
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_found_file_passes_every_check(path: Path, tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """The checks every generated file gets (:func:`tests.generated.checks.check_file`):
+    pages render, counts agree, intervals contain their estimates."""
+    template = tmp_path / "template.sqlite"
+    engine = make_engine(f"sqlite:///{template}")
+    upgrade(engine)
+    engine.dispose()
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
+               if line.strip()]
+    folder = tmp_path / "check"
+    folder.mkdir()
+    check_file(records, folder, template, monkeypatch, capsys)
 
 
 def test_two_messages_before_one_turn_count_each(db: Engine,
