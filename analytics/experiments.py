@@ -22,8 +22,11 @@ every experiment:
 - **Secondary metrics**: fixed-sample tests (Welch or Mann–Whitney, exact tests for
   rates) with Holm-adjusted p-values across the secondaries that vary. A metric where
   every tester has the same value is marked ``no_variance`` and not tested.
-- **Guardrails** (completion, wrong clicks, survey scores): a variant whose 95 %
-  interval on one lies wholly on the harmful side is named beside the verdict.
+- **Guardrails** (completion, wrong clicks, survey scores): a variant is named beside
+  the verdict as worse on one only when that difference survives the correction for
+  how many metrics are looked at: its Holm-adjusted p-value (over the secondaries, the
+  one shown) is below 5 % *and* its 95 % interval lies wholly on the harmful side. Each
+  tested alone at 5 %, three guardrails cautioned in about one A/A study in eight.
 
 >>> from analytics.data import StudyData, empty_quiz, empty_scores
 >>> analyze_experiments(StudyData.empty("s"), empty_scores(), empty_quiz())
@@ -304,11 +307,15 @@ def decide(primary: MetricResult, min_effect: float) -> tuple[str, int | None]:
     return VERDICT_TOO_FEW, sequential_needed_n(sequential.sd, min_effect)
 
 
-def _guardrail_worse(result: MetricResult) -> str | None:
-    """The variant whose fixed-sample 95 % interval is wholly on the harmful side."""
+def _guardrail_worse(result: MetricResult, p_adjusted: float) -> str | None:
+    """The variant clearly worse on a guardrail: the Holm-adjusted p-value below
+    :data:`~analytics.stats.ALPHA` and the fixed-sample 95 % interval wholly on the
+    harmful side (None otherwise)."""
     low, high = result.comparison.ci95
     if result.no_variance or not (math.isfinite(low) and math.isfinite(high)):
         return None
+    if not (math.isfinite(p_adjusted) and p_adjusted < ALPHA):
+        return None  # not beyond chance once every metric looked at is counted
     control, treatment = result.compared
     if low > 0:  # treatment higher
         return treatment if result.metric.lower_is_better else control
@@ -320,7 +327,8 @@ def _guardrail_worse(result: MetricResult) -> str | None:
 def analyze_metrics(values: list[MetricValues], seed: int = 0, draws: int = DRAWS
                     ) -> list[MetricResult]:
     """Compare every metric; the first is the primary, the others are Holm-adjusted
-    among themselves (metrics without variance are left out of the adjustment)."""
+    among themselves (metrics without variance are left out of the adjustment), and a
+    guardrail names a worse variant only when its adjusted p-value says so."""
     if not values:
         return []
     results = [compare_metric(values[0], "primary", seed=seed, draws=draws)]
@@ -329,7 +337,7 @@ def analyze_metrics(values: list[MetricValues], seed: int = 0, draws: int = DRAW
     adjusted = [results[0].p_value, *holm(secondary_p)]
     final = []
     for result, p_adj in zip(results, adjusted, strict=True):
-        worse = _guardrail_worse(result) if result.metric.guardrail and \
+        worse = _guardrail_worse(result, p_adj) if result.metric.guardrail and \
             result.role == "secondary" else None
         final.append(MetricResult(result.metric, result.role, result.variants,
                                   result.compared, result.comparison, result.prob_best,
