@@ -121,9 +121,13 @@ def _wrong_tile(ctrl: PlayController, kind: str, rng: random.Random) -> tuple[in
 
 
 def _human_turn(ctrl: PlayController, tester: SimulatedTester, highlight: bool,
-                after_message: str | None, clock: list[float]) -> list[Any]:
-    """Roll, maybe click wrong tiles, then place: returns the cues it caused."""
+                after_message: str | None, clock: list[float], planted: bool = True
+                ) -> list[Any]:
+    """Roll, maybe click wrong tiles, then place: returns the cues it caused (without
+    ``planted``, none of the planted truths: every fact, rule and wording alike)."""
     rng = tester.rng
+    if not planted:
+        after_message = None  # no wording leaves anyone unsure
     # The pause before rolling: a moment to look at the board, and longer after the
     # planted wording, which leaves testers unsure whether it is their go (the metric
     # "response time" measures exactly this pause).
@@ -134,7 +138,7 @@ def _human_turn(ctrl: PlayController, tester: SimulatedTester, highlight: bool,
         return cues  # blocked: the turn passed (or a re-roll is due)
     p = ctrl.state.dice[0] + ctrl.state.dice[1] if ctrl.state.dice else 2
     g = ctrl.state.dice[2] + ctrl.state.dice[3] if ctrl.state.dice else 2
-    difficulty = fact_difficulty(p, g)
+    difficulty = fact_difficulty(p, g) if planted else min(fact_difficulty(p, g), 0.5)
     base = 1800 + 4200 * difficulty * (1.2 - tester.maths)
     if highlight:
         base *= 0.55
@@ -143,10 +147,10 @@ def _human_turn(ctrl: PlayController, tester: SimulatedTester, highlight: bool,
     elapsed = rng.lognormvariate(math.log(base * tester.pace), 0.35)
     # planted: the misunderstood rule bites only where it applies (empty_priority);
     # other refusals are rare slips
-    misread = PLANTED_RULE in ctrl.refused_reasons()
+    misread = planted and PLANTED_RULE in ctrl.refused_reasons()
     slips = {
         # planted: the hard facts trip even good calculators; others follow difficulty
-        "arithmetic": ((0.3 + 0.4 * (1 - tester.maths)) if (min(p, g), max(p, g))
+        "arithmetic": ((0.3 + 0.4 * (1 - tester.maths)) if planted and (min(p, g), max(p, g))
                        in PLANTED_HARD_FACTS else (1 - tester.maths) * difficulty * 0.6)
         * (0.4 if highlight else 1.0),
         "rule": (1 - tester.rules) * 0.9 if misread else 0.02,
@@ -208,12 +212,13 @@ def _catalog() -> MessageCatalog:
 
 
 def play_game(config: EffectiveConfig, *, seed: int, game_id: str, tester: SimulatedTester,
-              recorder: EventRecorder, clock: list[float]) -> None:
+              recorder: EventRecorder, clock: list[float], planted: bool = True) -> None:
     """One whole game of a simulated tester on the dice-and-tiles screen: the
     controller's events, the messages the screen shows and the rules lookups after them.
 
     ``config`` is the tester's (its experiments' arms applied); ``recorder`` is the
-    game's sink and event log; ``clock`` (ms) advances by the simulated pauses.
+    game's sink and event log; ``clock`` (ms) advances by the simulated pauses;
+    ``planted=False``: none of the planted truths (a calibration's null study).
     """
     rng = tester.rng
     ms_visible = speed(config.speed).message_ms
@@ -232,12 +237,12 @@ def play_game(config: EffectiveConfig, *, seed: int, game_id: str, tester: Simul
             cues = ctrl.play_computers()
             clock[0] += 2500
         else:
-            cues = _human_turn(ctrl, tester, config.highlight_options, last, clock)
+            cues = _human_turn(ctrl, tester, config.highlight_options, last, clock, planted)
         last = _message_records(cues, recorder, _catalog(), config.message_variants,
                                 ms_visible)
         lookup = 0.25 * (1 - tester.rules) if last and last.startswith(
             ("wrong_rule", "blocked", "reroll")) else 0.0
-        if last == "_".join(PLANTED_WORDING):
+        if planted and last == "_".join(PLANTED_WORDING):
             lookup = 0.3  # planted: testers look up whose turn it is
         if last and rng.random() < lookup:
             recorder.log("rules_open", {"context": last.rsplit("_", 1)[0]})
