@@ -105,8 +105,15 @@ class MetricResult:
 
     @property
     def interval(self) -> tuple[float, float]:
-        """The interval shown: always-valid for the primary, fixed-sample otherwise."""
-        return self.sequential.ci95 if self.sequential is not None else self.comparison.ci95
+        """The interval shown: always-valid for the primary, fixed-sample otherwise. A
+        difference of two shares is clipped to [−1, +1] (±100 points): no difference of
+        shares lies beyond, though the always-valid interval of a few testers reaches
+        past it (the verdict reads the interval unclipped; clipping cannot move it)."""
+        low, high = self.sequential.ci95 if self.sequential is not None \
+            else self.comparison.ci95
+        if self.metric.unit == "share":
+            low, high = _clipped(low), _clipped(high)
+        return low, high
 
     @property
     def effect(self) -> float:
@@ -228,6 +235,16 @@ class ExperimentResult:
             "summary": self.summary(),
             "notes": list(self.notes),
         }
+
+
+def _clipped(share_difference: float) -> float:
+    """A difference of shares within [−1, +1] (NaN stays NaN).
+
+    >>> _clipped(-1.37), _clipped(0.25), _clipped(2.0)
+    (-1.0, 0.25, 1.0)
+    """
+    return share_difference if math.isnan(share_difference) else \
+        min(1.0, max(-1.0, share_difference))
 
 
 def _num(value: float | None) -> float | None:
