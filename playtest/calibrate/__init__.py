@@ -212,6 +212,7 @@ def simulate_study(game: str, testers: int, seed: int, planted: bool,
     from playtest.storage.db import make_engine, upgrade
     from playtest.storage.exchange import import_jsonl
     from playtest.study_data import load_bundle
+    from playtest.survey_items import annotate
 
     plant = plant_of(game)
     config = study_config(game, plant)
@@ -234,6 +235,7 @@ def simulate_study(game: str, testers: int, seed: int, planted: bool,
                     handle.write(json.dumps(record) + "\n")
         import_jsonl(engine, path)
         bundle = load_bundle(engine, study.study_id)
+        annotate(bundle.data)  # as the dashboard and the plan do: free-text items named
         return read_study(bundle.data, bundle.scores, bundle.quiz)
     finally:
         engine.dispose()
