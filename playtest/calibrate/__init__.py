@@ -81,15 +81,16 @@ class Wording:
 class GamePlant:
     """A game's planted truths: the refusal ``rule`` misread (clicked, where it applies,
     with chance ``misread`` per move by a tester unsure of the rules) and the puzzling
-    ``wording``. ``own_truths``: the game's own demo play model plants both (it takes
-    ``planted=False`` for a null study). ``settings``: the study's settings beyond the
+    ``wording``. ``own_truths``: the names of the game's own demo play model's truths
+    that plant both (it plants these alone, and none for a null study; empty: the game
+    is played through the engine core, planted by :func:`hooks`). ``settings``: the study's settings beyond the
     game's defaults (games per tester). ``targets(state, selection)``: targets the tester
     sees besides those the demo's testers know of (e.g. a tray of tiles)."""
 
     rule: str
     wording: Wording
     misread: float = 0.8
-    own_truths: bool = False
+    own_truths: frozenset[str] = frozenset()
     settings: Mapping[str, Any] = field(default_factory=dict)
     targets: Callable[[Any, Sequence[str]], Sequence[str]] | None = None
     #: The misread move selects first (a cell, then a tile that does not fit it there).
@@ -231,7 +232,8 @@ def simulate_study(game: str, testers: int, seed: int, planted: bool,
                 for record in demo.simulate_tester(
                         index, study.study_id, config, start,
                         random.Random(rng.getrandbits(64)), arms[index], hooks=demo_hooks,
-                        planted=planted or not plant.own_truths):
+                        truths=(plant.own_truths if planted else frozenset())
+                        if plant.own_truths else None):
                     handle.write(json.dumps(record) + "\n")
         import_jsonl(engine, path)
         bundle = load_bundle(engine, study.study_id)

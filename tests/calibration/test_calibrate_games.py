@@ -22,7 +22,7 @@ from playtest.games.registry import GAME_NAMES
 START = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
 
 
-def _events(game: str, planted: bool, testers: int = 6) -> list[dict[str, Any]]:
+def _events(game: str, planted: bool, testers: int = 12) -> list[dict[str, Any]]:
     """The events of ``testers`` simulated testers unsure of the rules, as the
     calibration simulates them."""
     plant = plant_of(game)
@@ -34,7 +34,8 @@ def _events(game: str, planted: bool, testers: int = 6) -> list[dict[str, Any]]:
         records += demo.simulate_tester(
             index, "calibration", config, START, rng, arms[index],
             hooks=None if plant.own_truths else hooks(game, plant, planted),
-            planted=planted or not plant.own_truths)
+            truths=(plant.own_truths if planted else frozenset()) if plant.own_truths
+            else None)
     return [r for r in records if r["record"] == "event"]
 
 
