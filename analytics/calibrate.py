@@ -43,7 +43,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from analytics import derive
-from analytics.data import StudyData, empty_quiz
+from analytics.data import UNNAMED_GAME, StudyData, empty_quiz
 from analytics.experiments import ExperimentResult, analyze_experiment
 from analytics.planted import (
     LARGE_MESSAGE_EFFECT,
@@ -195,7 +195,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--studies", type=int, default=None,
                         help="planted studies per check (default 200)")
     parser.add_argument("--seed", type=int, default=Settings.seed)
+    parser.add_argument("--game", default=UNNAMED_GAME,
+                        help=f"the game (these planted studies are {UNNAMED_GAME}'s; every "
+                             "game's, played with the demo's testers: python -m "
+                             "playtest.calibrate --game G)")
     args = parser.parse_args(argv)
+    if args.game != UNNAMED_GAME:
+        parser.error(f"the planted studies here are {UNNAMED_GAME}'s, built without playing "
+                     f"a game; for {args.game} run python -m playtest.calibrate --game "
+                     f"{args.game} (it plays the game with the demo's simulated testers)")
     studies = args.studies or (40 if args.fast else 200)
     if studies < 1:
         parser.error("--studies must be at least 1")

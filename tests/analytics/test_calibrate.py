@@ -36,9 +36,12 @@ def test_an_aa_rate_far_above_five_percent_fails() -> None:
     assert not calibrate._within_five_percent(20, 200)  # 10 %: too many
 
 
-def test_bad_arguments_are_refused() -> None:
+def test_bad_arguments_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         calibrate.main(["--studies", "-1"])
+    with pytest.raises(SystemExit):  # another game's studies are played in the app's layer
+        calibrate.main(["--game", "another", "--studies", "1"])
+    assert "python -m playtest.calibrate --game another" in capsys.readouterr().err
 
 
 def test_an_aa_study_reads_clean_cautions_included() -> None:
