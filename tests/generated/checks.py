@@ -18,7 +18,6 @@ import math
 import re
 import shutil
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -163,8 +162,7 @@ def check_overview(at: AppTest, expected: Expected) -> None:
 
 
 def check_confusion(at: AppTest, report: dict[str, Any]) -> None:
-    """The Confusion page ranks the plan's points, in the plan's order, and each row's
-    interval contains its rate."""
+    """The Confusion page ranks the plan's points, in the plan's order."""
     table = _frame_with(at, "Confusion point")
     shown = [] if table is None else list(table["Confusion point"])
     assert shown == [p["label"] for p in report["confusion_points"]]
@@ -194,7 +192,3 @@ def check_experiments(at: AppTest, report: dict[str, Any], expected: Expected) -
     boxes = [str(b.value) for b in (*at.success, *at.info, *at.warning)]
     verdicts = [text.split("**")[1] for text in boxes if text.startswith("**")]
     assert verdicts == [e["verdict"] for e in report["experiments"]]
-
-
-def studies_in(records: Iterable[dict[str, Any]]) -> list[str]:
-    return [str(r["study_id"]) for r in records if r["record"] == "study"]
