@@ -166,8 +166,10 @@ def _next_turns(inputs: MetricInputs) -> pd.DataFrame:
     shown = _shown(inputs)
     shown = shown[shown["next_turn_id"] >= 0]
     turn_table = derive.turns(inputs.data).set_index("turn_id")
+    # One row per message shown: two messages before the same turn repeat that turn, so
+    # the turn ids cannot be the index (grouping would have to align on repeated labels).
     return turn_table.loc[shown["next_turn_id"].to_numpy(), ["participant_id", "n_wrong",
-                                                            "first_ms"]]
+                                                            "first_ms"]].reset_index(drop=True)
 
 
 def _wrong_after(inputs: MetricInputs) -> pd.Series:

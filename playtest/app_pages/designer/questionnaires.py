@@ -30,6 +30,7 @@ from playtest.display_words import as_text, instrument_words, keys_in_words, que
 from playtest.people_tables import THEME_NAMES, people_table
 from playtest.study_data import StudyBundle
 from playtest.study_form_checks import asked_surveys
+from surveys.instruments import INSTRUMENTS, instrument_info
 
 T = TypeVar("T")
 
@@ -60,6 +61,10 @@ def questionnaires_page() -> None:
              "post_question": said}
     st.subheader("Instrument scores")
     st.caption(SCORE_TABLE_NOTE)
+    for instrument in q["instruments"]:  # how an unanswered item is scored
+        if instrument in INSTRUMENTS and instrument_info(instrument).missing:
+            st.caption(f"{instrument_words(instrument)}, a missing item: "
+                       f"{instrument_info(instrument).missing}")
     st.dataframe(keys_in_words(q["summary"] if key is None else on_tables(
         ("summary", key), lambda b, v: questionnaires.instrument_summary(b.scores, v)),
         words), hide_index=True, column_config=SCORE_COLUMNS, key="score_table",
