@@ -183,10 +183,10 @@ def _reason(result: Any) -> str | None:
 
 def _templates(game: str, key: str) -> dict[str, str]:
     """The message's text in each of the catalog's wordings (placeholders kept)."""
-    from playtest.study_config import _game_catalog
+    from playtest.study_config import message_catalog
 
-    entry = _game_catalog(game).entry(key)
-    return {variant: entry.text(variant) for variant in _game_catalog(game).variants}
+    entry = message_catalog(game).entry(key)
+    return {variant: entry.text(variant) for variant in message_catalog(game).variants}
 
 
 def study_config(game: str, plant: GamePlant) -> Any:
