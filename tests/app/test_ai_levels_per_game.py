@@ -5,6 +5,8 @@ and the Studies page's seats field lists them."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from engine.players import PlayerError, levels
@@ -53,14 +55,31 @@ def test_levels_differ_between_games_and_a_foreign_level_is_refused_naming_the_g
     assert ", ".join(by_game[game]) in message
 
 
-def test_a_game_without_computer_seats_says_so() -> None:
-    solo = [p for p in games() if not p.ai_levels()]
-    if not solo:
-        pytest.skip("every registered game has computer levels")
-    for plugin in solo:
-        with pytest.raises(StudyConfigError) as refused:
-            parse_study_config({"game": plugin.name, "seats": ["ai:easy"]})
-        assert f"{plugin.title} has no computer seats" in str(refused.value)
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_a_computer_seat_the_game_lacks_is_refused_saying_what_it_offers(game: str) -> None:
+    """Its levels listed, or, for a game without computer seats, that it has none."""
+    plugin = game_plugin(game)
+    seats = ["human", "ai:no-such-level"][-plugin.seats[1]:]
+    with pytest.raises(StudyConfigError) as refused:
+        parse_study_config({"game": game, "seats": seats})
+    message = str(refused.value)
+    assert "\n" not in message and "ai:no-such-level" in message
+    if ai_levels(game):
+        assert f"{plugin.title} from {', '.join(ai_levels(game))}" in message
+    else:
+        assert f"{plugin.title} has no computer seats" in message
+
+
+def test_a_game_whose_engine_registers_no_levels_offers_those_its_seats_name() -> None:
+    """A plug-in whose engine registers no levels: the levels its default seats name
+    (a computer of one strength), else none (a game without computer seats)."""
+    base = game_plugin(GAME_NAMES[0])
+    unregistered = "a-game-no-engine-registers"
+    assert _registered(unregistered) is None
+    one = dataclasses.replace(base, name=unregistered, default_seats=("human", "ai:only"))
+    assert one.ai_levels() == ("only",)
+    solo = dataclasses.replace(base, name=unregistered, default_seats=("human",))
+    assert solo.ai_levels() == ()
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)
