@@ -210,23 +210,22 @@ def test_a_childs_survey_draws_its_faces_with_icons_not_emoji(
     page.get_by_text("A child, with a parent or guardian here").click()
     page.get_by_text("I am the child's parent or guardian", exact=False).click()
     consent(page)
-    faces_seen = 0
-    for _ in range(3):  # the child's pre-play pages: about you, maths, before you play
+    # the child's pre-play pages: about you (two yes/maybe/no questions: 6 faces), maths
+    # (three five-face questions: 15), before you play (the expectation's five faces)
+    for faces in (6, 15, 5):
         drawn(page)
         options = page.locator("[data-testid=stRadio] label[data-testid=stRadioOption]")
         expect(options.first).to_be_visible()
-        for text in options.all_inner_texts():
-            assert not EMOJI.search(text), text
         # a Markdown icon: its name, drawn as one glyph by the Material Symbols font
         icons = page.locator("[data-testid=stRadio] span[role=img][aria-label^=sentiment]")
-        faces_seen += icons.count()
+        expect(icons).to_have_count(faces)
+        for text in options.all_inner_texts():
+            assert not EMOJI.search(text), text
+        page.evaluate("document.fonts.ready.then(() => true)")  # the icon font is in
         for icon in icons.all()[:5]:
             width = (icon.bounding_box() or {}).get("width", 0)
             assert 8 < width < 40, width  # a face, not the icon's name spelt out
         submit(page, survey_caption(page), lambda: answer_page(page, None))
-    # two yes/maybe/no questions (6 faces), three five-face questions on "Maths" (15)
-    # and the expectation's five faces
-    assert faces_seen == 6 + 15 + 5
 
 
 def test_the_design_plan_downloads_as_markdown_html_and_json(
