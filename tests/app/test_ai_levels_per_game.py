@@ -5,8 +5,6 @@ and the Studies page's seats field lists them."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from engine.players import PlayerError, levels
@@ -68,18 +66,6 @@ def test_a_computer_seat_the_game_lacks_is_refused_saying_what_it_offers(game: s
         assert f"{plugin.title} from {', '.join(ai_levels(game))}" in message
     else:
         assert f"{plugin.title} has no computer seats" in message
-
-
-def test_a_game_whose_engine_registers_no_levels_offers_those_its_seats_name() -> None:
-    """A plug-in whose engine registers no levels: the levels its default seats name
-    (a computer of one strength), else none (a game without computer seats)."""
-    base = game_plugin(GAME_NAMES[0])
-    unregistered = "a-game-no-engine-registers"
-    assert _registered(unregistered) is None
-    one = dataclasses.replace(base, name=unregistered, default_seats=("human", "ai:only"))
-    assert one.ai_levels() == ("only",)
-    solo = dataclasses.replace(base, name=unregistered, default_seats=("human",))
-    assert solo.ai_levels() == ()
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)
