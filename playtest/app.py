@@ -93,13 +93,12 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
                 engine, code, previous if isinstance(previous, services.Tester) else None)
         except StudyConfigError:
             return [_problem(*BEING_FIXED)], False
-        if who is None:
+        if who is None:  # an unknown code, or a tester deleted while their tab was open
             st.session_state.pop("tester", None)
-            return [_problem(
-                "We can't find that link",
-                "The code in this link is not one we know. Please check that you copied "
-                "the whole link, or ask the study team for a new one.",
-            )], False
+            st.session_state.pop(trouble.GONE, None)
+            if isinstance(previous, services.Tester) and previous.code == code:
+                identity.forget(previous.study.study_id)  # this browser's memory of them
+            return [_problem(trouble.GONE_TITLE, trouble.GONE_TEXT)], False
         if who.participant.stage == "consent":  # a consent a fault stopped half-way
             try:
                 services.finish_consent(engine, who.study, code)

@@ -12,13 +12,13 @@ working folder, or in ``$PLAYTEST_LOG_DIR``. Visitors never see them.
 from __future__ import annotations
 
 import logging
-import logging.handlers
 import os
 import threading
 from pathlib import Path
 
 from sqlalchemy.engine import Engine, make_url
 
+from playtest import server_log
 from playtest.messages import MessageCatalog, load_catalog
 from playtest.settings import LOG_DIR_ENV as LOG_DIR_ENV  # re-exported (tests, docs)
 from playtest.settings import database_url_now as database_url
@@ -100,24 +100,22 @@ _handler: list[logging.Handler] = []  # the one file handler this module install
 _where: list[tuple[tuple[str, str, str], Path]] = []  # what it was made for
 
 
-def configure_logging() -> Path | None:
+def configure_logging() -> Path:
     """Send the ``playtest`` loggers to :func:`log_file` (one file at a time: when the
-    database, and so the file, changes, the old handler is closed)."""
+    database, and so the file, changes, the old handler is closed), and make every log
+    record of this process free of tester data (:mod:`playtest.server_log`). A file that
+    cannot be written sends its records to standard error instead."""
     # The variables themselves, not load_settings() (which reads the secrets file too).
     where = (database_url(), os.environ.get(LOG_DIR_ENV, ""), os.getcwd())
     if _where and _where[0][0] == where:  # every run asks: answer at once if nothing changed
         return _where[0][1]
+    server_log.install()
     path = log_file()
     current = _handler[0] if _handler else None
     if isinstance(current, logging.FileHandler) and Path(current.baseFilename) == path.resolve():
+        _where[:] = [(where, path)]
         return path
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handler = logging.handlers.RotatingFileHandler(path, maxBytes=5_000_000,
-                                                       backupCount=3, encoding="utf-8")
-    except OSError:
-        return None  # a read-only folder: the terminal's log (Streamlit's) still has it
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler = server_log.LogFile(path)
     logger = logging.getLogger("playtest")
     if current is not None:
         logger.removeHandler(current)

@@ -134,6 +134,9 @@ def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
     """
     raw = url if url is not None else database_url()
     target = normalise_url(raw)
+    # An error's text never carries a statement's values (a tester's code, answers): it
+    # reaches logs (playtest.server_log renders what is left without quoted values).
+    kwargs.setdefault("hide_parameters", True)
     try:
         parsed = make_url(target)
         if parsed.get_backend_name() == "sqlite":
