@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from playtest import runtime, services
+from playtest import runtime, services, serving
 from playtest.app_pages import access, cookies, designer, home, identity, tester, trouble
 from playtest.app_pages.common import plain
 from playtest.games.registry import UnknownGameError, game_plugin
@@ -137,6 +137,11 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
 
 def main() -> None:
     runtime.configure_logging()
+    if runtime.served_safely():  # started with unsafe settings: nothing is shown
+        st.set_page_config(page_title="Playtest lab", page_icon="🎲")
+        st.title(serving.REFUSED_TITLE)
+        st.write(serving.REFUSED_TEXT)
+        return
     try:
         pages, show_nav = _pages()
     except trouble.DB_ERRORS as err:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Callable, Sequence
@@ -179,6 +180,19 @@ def _usage_line(err: click.UsageError) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``playtest`` console script and of ``python -m playtest``."""
+    from playtest import server_log
+
+    # No tester data in what a command logs or prints of an error (playtest.server_log),
+    # and files it creates (databases, exports, the dashboard's cache) its owner's only.
+    server_log.install()
+    umask = os.umask(0o077)
+    try:
+        return _run(argv)
+    finally:
+        os.umask(umask)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     from playtest.storage.errors import ImportRejected, StorageError
 
     load_command_modules()

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from sqlalchemy.engine import Engine, make_url
 
-from playtest import server_log
+from playtest import server_log, serving
 from playtest.messages import MessageCatalog, load_catalog
 from playtest.settings import LOG_DIR_ENV as LOG_DIR_ENV  # re-exported (tests, docs)
 from playtest.settings import database_url_now as database_url
@@ -125,3 +125,36 @@ def configure_logging() -> Path:
     _handler[:] = [handler]
     _where[:] = [(where, path)]
     return path
+
+
+_served: list[tuple[str, ...]] = []  # this server process's refusals, once checked
+_served_lock = threading.Lock()
+log = logging.getLogger("playtest.app")
+
+
+def served_safely() -> tuple[str, ...]:
+    """Once per process, inside a ``streamlit run`` server: make the files it creates
+    its owner's only (umask 077: the database and its ``-wal``/``-shm``, the dashboard's
+    cache, the log), and check its Streamlit settings (:mod:`playtest.serving`). Returns
+    why it must not serve (empty: it may); each reason is logged and printed loudly
+    once. Outside a server (``AppTest``, bare mode) it checks nothing."""
+    if _served:
+        return _served[0]
+    with _served_lock:
+        if _served:
+            return _served[0]
+        refused: tuple[str, ...] = ()
+        if serving.under_server():
+            os.umask(0o077)
+            problems, notes = serving.streamlit_check()
+            configure_logging()
+            for note in notes:
+                log.warning("%s", note)
+                server_log.say(f"playtest: {note}")
+            for problem in problems:
+                log.error("refusing to serve: %s", problem)
+                server_log.say(f"playtest: REFUSING TO SERVE: {problem} (start the app "
+                               "with `playtest serve`)")
+            refused = tuple(problems)
+        _served.append(refused)
+        return refused

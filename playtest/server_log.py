@@ -262,6 +262,11 @@ class LogFile(logging.handlers.RotatingFileHandler):
             _to_stderr(self.format(record))
 
 
+def say(line: str) -> None:
+    """One line to standard error (the server's terminal or journal), flushed."""
+    _to_stderr(line)
+
+
 def _to_stderr(line: str) -> None:
     if sys.stderr is not None:
         try:
