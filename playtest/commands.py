@@ -12,6 +12,7 @@ from pathlib import Path
 
 from playtest import auth, serving
 from playtest.cli import CommandError, arg, command, group
+from playtest.forwarded import SERVER_TRUSTED_ENV, TRUSTED_ENV
 from playtest.storage import repository as repo
 from playtest.storage.db import database_url, ready_engine, safe_url
 from playtest.study_config import StudyConfigError
@@ -28,7 +29,10 @@ def serve_app(port: int, address: str) -> None:
                            "0.0.0.0: every address)")
     command_line = [sys.executable, "-m", "streamlit", "run", str(APP),
                     "--server.port", str(port), *serving.flags(address)]
-    os.execvp(command_line[0], command_line)
+    # Streamlit's server (uvicorn) believes X-Forwarded-For from exactly the proxies the
+    # app trusts (playtest/forwarded.py), not from this machine by default.
+    env = {**os.environ, SERVER_TRUSTED_ENV: os.environ.get(TRUSTED_ENV, "")}
+    os.execvpe(command_line[0], command_line, env)
 
 
 _PORT = arg("--port", type=int, default=8501, help="port to serve on (default 8501)")
@@ -156,7 +160,7 @@ def report_command(args: argparse.Namespace) -> int:
     return 0
 
 
-group("designer", help="the designer's password")
+group("designer", help="the designer's password and sign-in")
 
 
 @command("designer", "set-password", help="set the designer's password (asks for it)", args=[
@@ -174,4 +178,15 @@ def set_password(args: argparse.Namespace) -> int:
     except ValueError as err:
         raise CommandError(str(err)) from None
     print(f"Stored the password's hash in {path}")
+    return 0
+
+
+@command("designer", "sign-in-code",
+         help="print a one-time code that lets the designer sign in from an address that "
+              "must wait after wrong passwords (15 minutes, used once)")
+def sign_in_code(args: argparse.Namespace) -> int:
+    from playtest.storage import sign_in
+
+    code = sign_in.new_code(ready_engine())
+    print(f"One-time sign-in code (15 minutes, used once; type it with the password): {code}")
     return 0

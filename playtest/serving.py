@@ -115,12 +115,19 @@ def streamlit_check() -> tuple[list[str], list[str]]:
     """:func:`problems` and :func:`notes` of this process's Streamlit settings."""
     from streamlit import config
 
-    return (problems(config.get_option, config.get_where_defined),
-            notes(config.get_option, config.get_where_defined))
+    from playtest import forwarded
+
+    said = notes(config.get_option, config.get_where_defined)
+    if not forwarded.believable():
+        said.append(f"X-Forwarded-For cannot be checked ({forwarded.SERVER_TRUSTED_ENV} is "
+                    f"not within {forwarded.TRUSTED_ENV}): the sign-in limit counts every "
+                    "visitor who sends it as one (start the app with `playtest serve`)")
+    return problems(config.get_option, config.get_where_defined), said
 
 
 def under_server() -> bool:
     """True inside a ``streamlit run`` server (not in ``AppTest`` nor bare mode)."""
     from streamlit.runtime import Runtime
 
-    return Runtime.exists() and isinstance(Runtime.instance(), Runtime)
+    # AppTest's runtime is a mock made with spec=Runtime: isinstance() says yes to it.
+    return Runtime.exists() and issubclass(type(Runtime.instance()), Runtime)
