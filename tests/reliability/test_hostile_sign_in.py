@@ -39,7 +39,8 @@ def _try(url: str, password: str, forwarded_for: str | None = None) -> Shown:
     return visit(url, "", [sign_in_with], headers=headers)[-1]
 
 
-def _server(tmp_path: Path, *, supported: bool = False, **env: str) -> tuple[ServedApp, str]:
+def _server(tmp_path: Path, *flags: str, supported: bool = False,
+            **env: str) -> tuple[ServedApp, str]:
     folder = tmp_path / "lab"
     folder.mkdir()
     url = f"sqlite:///{folder / 'p.sqlite'}"
@@ -48,7 +49,7 @@ def _server(tmp_path: Path, *, supported: bool = False, **env: str) -> tuple[Ser
     engine.dispose()
     served = serve(folder, {"DATABASE_URL": url,
                             auth.ENV_VAR: auth.hash_password(PASSWORD), **env},
-                   supported=supported)
+                   *flags, supported=supported)
     return served, url
 
 
@@ -66,7 +67,10 @@ def _clients(url: str) -> list[str]:
 def test_forged_forwarded_addresses_from_this_machine_are_one_visitor(
     tmp_path: Path, supported: bool,
 ) -> None:
-    served, url = _server(tmp_path, supported=supported)
+    # On 127.0.0.1, as the checkout's settings had it (listening on every address, a
+    # connection from this machine arrives as ::ffff:127.0.0.1, which nobody trusts).
+    flags = () if supported else ("--server.address", "127.0.0.1")
+    served, url = _server(tmp_path, *flags, supported=supported)
     started = time.monotonic()
     try:
         pages = [_try(served.url, "not the password at all", f"198.51.100.{i}")
@@ -89,8 +93,9 @@ def test_forged_forwarded_addresses_from_this_machine_are_one_visitor(
 def test_many_addresses_behind_a_trusted_proxy_cannot_lock_the_designer_out(
     tmp_path: Path,
 ) -> None:
-    # nginx on this machine, started the supported way (playtest serve).
-    served, url = _server(tmp_path, supported=True, PLAYTEST_TRUSTED_PROXIES="127.0.0.1")
+    # nginx on this machine: the app and Streamlit's server believe it, and only it.
+    served, url = _server(tmp_path, "--server.address", "127.0.0.1",
+                          PLAYTEST_TRUSTED_PROXIES="127.0.0.1", FORWARDED_ALLOW_IPS="127.0.0.1")
     attackers = [f"203.0.113.{i}" for i in range(sign_in.BUSY_FAILURES + 2)]
     try:
         for address in attackers:
