@@ -25,6 +25,7 @@ from playtest.settings import database_url_now as database_url
 from playtest.settings import load_settings
 from playtest.storage.db import make_engine, upgrade
 from playtest.storage.events import EventLogger
+from playtest.storage.rate_limit import TesterRate
 
 # A tester's every rerun asks for these several times: a dict lookup keyed by the URL
 # (``st.cache_resource`` took ~0.5 ms per call in hashing its argument and replaying its
@@ -57,7 +58,9 @@ def _event_logger(url: str) -> EventLogger:
     with _resources_lock:
         logger = _loggers.get(url)
         if logger is None:
-            logger = EventLogger(engine)
+            # a tester's input, limited (PLAYTEST_INPUT_LIMIT)
+            logger = EventLogger(engine, limit=TesterRate.from_setting(
+                load_settings().input_limit))
             _loggers[url] = logger
         return logger
 
