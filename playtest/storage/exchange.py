@@ -600,8 +600,33 @@ def _is_time(value: Any) -> bool:
     return True
 
 
+_ID_LIMIT = 128
+
+
 def _is_id(value: Any) -> bool:
-    return isinstance(value, str) and 0 < len(value) <= 128
+    return isinstance(value, str) and 0 < len(value) <= _ID_LIMIT
+
+
+def _id_problem(key: str, value: Any) -> str | None:
+    """What is wrong with an id (None: nothing); a long one is told as too long.
+
+    >>> _id_problem("study_id", "x" * 300)
+    'study_id is too long: 300 characters, at most 64'
+    >>> _id_problem("study_id", ""), _id_problem("study_id", 7)
+    ('study_id must not be empty', 'study_id must be a string')
+    """
+    if not isinstance(value, str):
+        return f"{key} must be a string"
+    if not value:
+        return f"{key} must not be empty"
+    limit = min(_ID_LIMIT, _LENGTHS.get(key, _ID_LIMIT))
+    if len(value) > limit:
+        return f"{key} is too long: {len(value):,} characters, at most {limit}"
+    return None
+
+
+def _id_problems(record: dict[str, Any], *keys: str) -> list[str]:
+    return [problem for key in keys if (problem := _id_problem(key, record[key]))]
 
 
 def _check_record(number: int, record: dict[str, Any], problems: _Problems) -> bool:
@@ -616,8 +641,7 @@ def _check_record(number: int, record: dict[str, Any], problems: _Problems) -> b
         return False
     bad: list[str] = []
     if kind == "study":
-        if not _is_id(record["study_id"]):
-            bad.append("study_id must be a non-empty string")
+        bad.extend(_id_problems(record, "study_id"))
         game = record.get("game", DEFAULT_GAME)
         if not isinstance(record["title"], str) or not isinstance(game, str) or not (
                 0 < len(game) <= 40):
@@ -643,21 +667,17 @@ def _check_record(number: int, record: dict[str, Any], problems: _Problems) -> b
             if problem is not None:
                 bad.append(f"settings refused, {problem}")
     elif kind == "participant":
-        if not _is_id(record["participant_id"]) or not _is_id(record["study_id"]):
-            bad.append("participant_id and study_id must be non-empty strings")
+        bad.extend(_id_problems(record, "participant_id", "study_id"))
         if not _is_time(record["created_at"]):
             bad.append("created_at must be an ISO 8601 time with a zone")
         if record["consented_at"] is not None and not _is_time(record["consented_at"]):
             bad.append("consented_at must be null or an ISO 8601 time with a zone")
     elif kind == "assignment":
-        for key in ("participant_id", "experiment", "variant"):
-            if not _is_id(record[key]):
-                bad.append(f"{key} must be a non-empty string")
+        bad.extend(_id_problems(record, "participant_id", "experiment", "variant"))
         if not _is_time(record["at"]):
             bad.append("at must be an ISO 8601 time with a zone")
     elif kind == "event":
-        if not _is_id(record["participant_id"]) or not _is_id(record["session_id"]):
-            bad.append("participant_id and session_id must be non-empty strings")
+        bad.extend(_id_problems(record, "participant_id", "session_id"))
         seq = record["seq"]
         if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
             bad.append("seq must be a whole number from 1")
@@ -678,9 +698,7 @@ def _check_record(number: int, record: dict[str, Any], problems: _Problems) -> b
             if problem:
                 bad.append(problem)
     elif kind == "response":
-        for key in ("participant_id", "survey", "item"):
-            if not _is_id(record[key]):
-                bad.append(f"{key} must be a non-empty string")
+        bad.extend(_id_problems(record, "participant_id", "survey", "item"))
         if not isinstance(record["survey_version"], str | int | float):
             bad.append("survey_version must be a string")
         if record["phase"] not in PHASES:
@@ -724,7 +742,7 @@ def _column_problems(record: dict[str, Any]) -> list[str]:
         if isinstance(value, str):
             limit = _LENGTHS.get(key)
             if limit is not None and len(value) > limit:
-                bad.append(f"{key} must be at most {limit} characters (it has {len(value):,})")
+                bad.append(f"{key} is too long: {len(value):,} characters, at most {limit}")
         elif (isinstance(value, int) and not isinstance(value, bool) and key in _SMALL_INTS
               and not -_INT32 <= value <= _INT32):
             bad.append(f"{key} must be at most {_INT32:,}")
