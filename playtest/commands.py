@@ -31,8 +31,8 @@ def serve_app(port: int, address: str) -> None:
                     "--server.port", str(port), *serving.flags(address)]
     # Streamlit's server (uvicorn) believes X-Forwarded-For from exactly the proxies the
     # app trusts (playtest/forwarded.py), not from this machine by default.
-    env = {**os.environ, SERVER_TRUSTED_ENV: os.environ.get(TRUSTED_ENV, "")}
-    os.execvpe(command_line[0], command_line, env)
+    os.environ[SERVER_TRUSTED_ENV] = os.environ.get(TRUSTED_ENV, "")
+    os.execvp(command_line[0], command_line)
 
 
 _PORT = arg("--port", type=int, default=8501, help="port to serve on (default 8501)")

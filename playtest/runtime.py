@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from pathlib import Path
 
 from sqlalchemy.engine import Engine, make_url
@@ -25,12 +26,14 @@ from playtest.settings import database_url_now as database_url
 from playtest.settings import load_settings
 from playtest.storage.db import make_engine, upgrade
 from playtest.storage.events import EventLogger
+from playtest.storage.privacy import deletion_mark
 from playtest.storage.rate_limit import TesterRate
 
 # A tester's every rerun asks for these several times: a dict lookup keyed by the URL
 # (``st.cache_resource`` took ~0.5 ms per call in hashing its argument and replaying its
 # messages, measured under the load test). They are process-wide resources, the same for
 # every session; nothing of a tester is kept here.
+log = logging.getLogger("playtest.app")
 _resources_lock = threading.Lock()
 _engines: dict[str, Engine] = {}
 _loggers: dict[str, EventLogger] = {}
@@ -66,11 +69,47 @@ def _event_logger(url: str) -> EventLogger:
 
 
 def database() -> Engine:
-    return _database(database_url())
+    url = database_url()
+    engine = _database(url)
+    _forget_if_deleted(url, engine)
+    return engine
 
 
 def event_logger() -> EventLogger:
     return _event_logger(database_url())
+
+
+#: How often a process asks whether a tester was deleted (by ``playtest participant
+#: delete``, in another process): at most this long after it, the process drops what it
+#: keeps of testers in memory.
+DELETION_CHECK_S = 5.0
+_deletion_seen: dict[str, tuple[float, str | None]] = {}  # url -> (asked at, mark)
+
+
+def _forget_if_deleted(url: str, engine: Engine, now: float | None = None) -> bool:
+    """Every :data:`DELETION_CHECK_S` at most, read the database's deletion mark
+    (:func:`playtest.storage.privacy.deletion_mark`); when it changed since, drop this
+    process's copies of tester data: the event logger's codes and input buckets, the
+    dashboard's snapshots held in memory. True when it dropped them."""
+    at = time.monotonic() if now is None else now
+    seen = _deletion_seen.get(url)
+    if seen is not None and at - seen[0] < DELETION_CHECK_S:
+        return False
+    try:
+        mark = deletion_mark(engine)
+    except Exception:  # noqa: BLE001 - a fault here is the page's to meet, not this check's
+        return False
+    _deletion_seen[url] = (at, mark)
+    if seen is None or seen[1] == mark:
+        return False
+    logger = _loggers.get(url)
+    if logger is not None:
+        logger.forget()
+    from playtest import study_snapshot  # pandas and pyarrow: only when needed
+
+    study_snapshot.forget()
+    log.info("a tester was deleted: this process dropped its copies of tester data")
+    return True
 
 
 def catalog() -> MessageCatalog:
@@ -132,7 +171,6 @@ def configure_logging() -> Path:
 
 _served: list[tuple[str, ...]] = []  # this server process's refusals, once checked
 _served_lock = threading.Lock()
-log = logging.getLogger("playtest.app")
 
 
 def served_safely() -> tuple[str, ...]:

@@ -8,6 +8,9 @@ hostile-input suite).
 
 from __future__ import annotations
 
+import contextlib
+import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -80,3 +83,32 @@ def app_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Engine]:
 def make_study(engine: Engine, study_id: str = "s1", **settings: Any) -> repo.Study:
     config = StudyConfig(**{"ai_think_ms": 0, **settings})
     return services.create_study(engine, title="Fault study", config=config, study_id=study_id)
+
+
+# -- a full disk (a small tmpfs) ------------------------------------------------------------
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(mount)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        # Mounting needs root; test_faults_database's max_page_count test covers a full
+        # database everywhere (CI included).
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def fill(disk: Path) -> Path:
+    """Fill ``disk`` to the last block; the file that does it (unlink it for space)."""
+    filler = disk / "filler"
+    with contextlib.suppress(OSError), filler.open("wb", buffering=0) as handle:
+        while True:
+            handle.write(b"\0" * 4096)
+    assert os.statvfs(disk).f_bavail == 0
+    return filler

@@ -72,7 +72,7 @@ def serve(folder: Path, env: Mapping[str, str], *flags: str, supported: bool = F
                    str(port), "--server.fileWatcherType", "none", *flags]
     output_path = folder / f"server-{port}.out"
     full_env = {key: value for key, value in os.environ.items()
-                if not key.startswith("STREAMLIT_")}
+                if not key.startswith("STREAMLIT_") and key != "FORWARDED_ALLOW_IPS"}
     full_env.update({"PYTHONPATH": str(ROOT), **env})
     with output_path.open("wb") as output:
         proc = subprocess.Popen(command, cwd=folder, env=full_env, stdout=output,

@@ -10,16 +10,14 @@ The lock runs on SQLite and PostgreSQL, the full disk on a small tmpfs (SQLite).
 from __future__ import annotations
 
 import contextlib
-import os
 import socket
 import sqlite3
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from faults_support import APP, fault_postgres_server, make_study
+from faults_support import APP, fault_postgres_server, fill, make_study, small_disk
 from sqlalchemy import Engine, func, select, text
 from streamlit.testing.v1 import AppTest
 
@@ -30,7 +28,7 @@ from playtest.storage.db import make_engine, upgrade
 from playtest.storage.models import EventRow, ParticipantRow
 from tests.databases import empty_database, migrated
 
-__all__ = ["fault_postgres_server"]
+__all__ = ["fault_postgres_server", "small_disk"]
 
 LEAKS = ("OperationalError", "INSERT", "SELECT", "UPDATE", "Traceback", "sqlite3", "psycopg",
          "locked", "disk is full", "parameters")
@@ -172,31 +170,6 @@ def test_a_database_that_is_down_shows_no_user_host_or_port(
 # -- a full disk (a small tmpfs) ------------------------------------------------------------
 
 
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(mount)],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        # Mounting needs root; the max_page_count test below covers a full database
-        # everywhere (CI included).
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
-    try:
-        yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
-
-
-def _fill(disk: Path) -> Path:
-    filler = disk / "filler"
-    with contextlib.suppress(OSError), filler.open("wb", buffering=0) as handle:
-        while True:
-            handle.write(b"\0" * 4096)
-    assert os.statvfs(disk).f_bavail == 0
-    return filler
-
-
 def test_a_full_disk_is_calm_and_loses_nothing(
     small_disk: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
 ) -> None:
@@ -215,7 +188,7 @@ def test_a_full_disk_is_calm_and_loses_nothing(
         at.button[0].click().run()
         game = at.session_state["ctrl"]
         stored = _count(engine, EventRow)
-        filler = _fill(small_disk)
+        filler = fill(small_disk)
         for _ in range(3):  # a few actions on a full disk
             at.button(key="rules_button").click().run()
             assert not at.exception
