@@ -146,8 +146,12 @@ def _click_command(entry: Command) -> click.Command:
         return int(run(argparse.Namespace(**values)) or 0)
 
     text = "\n\n".join([entry.help, *argument_help])
+    # A value that starts with "-" is still a value: a tester's code may (``-EiXu…``),
+    # and a designer pastes it as it is (an unknown option is not an error but an argument).
+    positional = any(not argument.flags[0].startswith("-") for argument in entry.args)
+    settings = {"ignore_unknown_options": True} if positional else {}
     return click.Command(entry.path[-1], callback=callback, params=params, help=text,
-                         short_help=entry.help)
+                         short_help=entry.help, context_settings=settings)
 
 
 def build_cli() -> click.Group:

@@ -56,8 +56,9 @@ GONE_TITLE = "This link no longer works"
 GONE_TEXT = ("This playtest link is not one we know, or what was saved with it has been "
              "deleted. Nothing more is saved from this page. If you would like to take "
              "part, please ask the study team for a new link.")
-UNREACHABLE = ("The playtest is having a short break: we cannot reach our storage just now. "
-               "This page tries again by itself; please keep it open.")
+UNREACHABLE = ("The playtest is having a short break: we cannot reach our storage just now, "
+               "so nothing was saved. This page tries again by itself; please keep it open, "
+               "then do again what you were doing.")
 
 #: What counts as a database fault (rather than a bug to show the developer), and a
 #: tester's records that are gone (``NotFound``: handled as the module docstring says).

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, select, text
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
@@ -112,3 +113,27 @@ def fill(disk: Path) -> Path:
             handle.write(b"\0" * 4096)
     assert os.statvfs(disk).f_bavail == 0
     return filler
+
+
+# -- a writer that holds the database past the busy timeout ----------------------------------
+
+
+@contextlib.contextmanager
+def write_lock_held(engine: Engine, url: str) -> Iterator[None]:
+    """Another process's writer holds the database (or the tables) longer than 5 s."""
+    if engine.dialect.name == "sqlite":
+        holder = sqlite3.connect(url.removeprefix("sqlite:///"), isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        return
+    with engine.connect() as conn:
+        conn.execute(text("LOCK TABLE participants, sessions, events, games, game_actions, "
+                          "assignments, studies IN EXCLUSIVE MODE"))
+        try:
+            yield
+        finally:
+            conn.rollback()

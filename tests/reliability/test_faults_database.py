@@ -9,7 +9,6 @@ The lock runs on SQLite and PostgreSQL, the full disk on a small tmpfs (SQLite).
 
 from __future__ import annotations
 
-import contextlib
 import socket
 import sqlite3
 from collections.abc import Iterator
@@ -17,8 +16,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from faults_support import APP, fault_postgres_server, fill, make_study, small_disk
-from sqlalchemy import Engine, func, select, text
+from faults_support import (
+    APP,
+    fault_postgres_server,
+    fill,
+    make_study,
+    small_disk,
+    write_lock_held,
+)
+from sqlalchemy import Engine, func, select
 from streamlit.testing.v1 import AppTest
 
 from playtest import runtime
@@ -57,27 +63,6 @@ def app_url(request: pytest.FixtureRequest, tmp_path: Path,
                 yield url, engine
             finally:
                 runtime._database(url).dispose()
-
-
-@contextlib.contextmanager
-def write_lock_held(engine: Engine, url: str) -> Iterator[None]:
-    """Another process's writer holds the database (or the tables) longer than 5 s."""
-    if engine.dialect.name == "sqlite":
-        holder = sqlite3.connect(url.removeprefix("sqlite:///"), isolation_level=None)
-        holder.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        finally:
-            holder.execute("ROLLBACK")
-            holder.close()
-        return
-    with engine.connect() as conn:
-        conn.execute(text("LOCK TABLE participants, sessions, events, games, game_actions, "
-                          "assignments, studies IN EXCLUSIVE MODE"))
-        try:
-            yield
-        finally:
-            conn.rollback()
 
 
 def _recover(at: AppTest) -> None:

@@ -58,3 +58,26 @@ def test_a_delete_in_another_process_reaches_the_cache_and_the_app_processes_mem
     assert not study_snapshot._IN_MEMORY
     assert logger.limit is not None and code not in logger.limit._buckets
     runtime._database(url).dispose()
+
+
+def test_a_code_that_starts_with_a_dash_is_deleted_as_pasted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One code in 64 starts with "-" (``secrets.token_urlsafe``): the command line used
+    to take it for an option and refused it."""
+    from playtest.cli import main
+    from playtest.storage.db import dispose_engines, make_engine, upgrade
+
+    url = f"sqlite:///{tmp_path / 'playtest.sqlite'}"
+    monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.chdir(tmp_path)
+    engine = make_engine(url)
+    upgrade(engine)
+    repo.create_study(engine, title="Dash", study_id="dash")
+    monkeypatch.setattr(repo, "new_participant_code", lambda: "-EiXu0W8ZcmEAQWDWqYfwQ")
+    code = repo.create_consented_participant(engine, "dash", {}).participant_id
+    assert code.startswith("-")
+    assert main(["participant", "delete", code]) == 0, capsys.readouterr().err
+    assert repo.get_participant(engine, code) is None
+    engine.dispose()
+    dispose_engines()
