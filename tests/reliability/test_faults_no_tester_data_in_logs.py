@@ -17,13 +17,19 @@ its standard output and error are searched for the answer and the code.
 from __future__ import annotations
 
 import contextlib
+import os
+import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from faults_support import APP, fault_postgres_server, fill, small_disk, write_lock_held
+from served_app import Shown, pressed, serve, typed, visit
 from sqlalchemy import Engine
 from streamlit import logger as streamlit_logger
+from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.testing.v1 import AppTest
 
 from playtest import runtime, services
@@ -222,3 +228,46 @@ def test_a_fault_under_a_survey_answer_logs_no_tester_data_and_deletion_leaves_n
     assert _found(files, ANSWER, code) == []
     at.run()  # the tester's tab, on its next click
     assert trouble.GONE_TITLE in _shown(at) and not at.exception
+
+
+def test_the_issues_steps_on_a_served_app_leave_nothing_of_the_tester(tmp_path: Path) -> None:
+    """Issue 25's reproduction on a real ``streamlit run``: hold ``BEGIN IMMEDIATE`` on
+    ``playtest.sqlite`` past the busy timeout, submit the last survey page with a
+    recognisable text, then ``playtest participant delete CODE``: nothing of it may
+    remain in any file of the lab's folder, ``app.log`` and the server's output included.
+    """
+    folder = tmp_path / "lab"
+    folder.mkdir()
+    path = folder / "playtest.sqlite"
+    url = f"sqlite:///{path}"
+    engine = make_engine(url)
+    upgrade(engine)
+    code = a_tester_at_the_last_survey_page(engine)
+    engine.dispose()
+    served = serve(folder, {"DATABASE_URL": url})
+
+    holder = sqlite3.connect(path, isolation_level=None)
+
+    def answer(page: Shown) -> list[WidgetState]:
+        """The page is shown: another writer takes the database, the tester submits."""
+        holder.execute("BEGIN IMMEDIATE")  # held until the submit has failed
+        return [typed(page.widget(f"post-{code}::open::{SURVEY_ITEM}"), ANSWER),
+                pressed(page.widget("FormSubmitter:"))]
+
+    try:
+        try:
+            pages = visit(served.url, f"p={code}", [answer])
+        finally:
+            if holder.in_transaction:
+                holder.execute("ROLLBACK")
+            holder.close()
+        assert trouble.CALM in pages[-1].text() and not pages[-1].exceptions
+        done = subprocess.run([sys.executable, "-m", "playtest", "participant", "delete", code],
+                              cwd=folder, capture_output=True, text=True, timeout=300,
+                              env={**os.environ, "DATABASE_URL": url})
+        assert done.returncode == 0, done.stderr
+    finally:
+        served.stop()
+    files = _files(folder)
+    assert "playtest-logs/app.log" in files and b"database fault" in files["playtest-logs/app.log"]
+    assert _found(files, ANSWER, code) == []
