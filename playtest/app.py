@@ -20,7 +20,7 @@ from playtest.app_pages import access, cookies, designer, home, identity, tester
 from playtest.app_pages.common import plain
 from playtest.games.registry import UnknownGameError, game_plugin
 from playtest.storage import repository as repo
-from playtest.storage.errors import DatabaseUnavailable
+from playtest.storage.errors import DatabaseUnavailable, NotFound
 from playtest.study_config import StudyConfigError
 
 
@@ -94,10 +94,9 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
         except StudyConfigError:
             return [_problem(*BEING_FIXED)], False
         if who is None:  # an unknown code, or a tester deleted while their tab was open
-            st.session_state.pop("tester", None)
             st.session_state.pop(trouble.GONE, None)
             if isinstance(previous, services.Tester) and previous.code == code:
-                identity.forget(previous.study.study_id)  # this browser's memory of them
+                trouble.note_failure("page", NotFound("the tester is gone"))
             return [_problem(trouble.GONE_TITLE, trouble.GONE_TEXT)], False
         if who.participant.stage == "consent":  # a consent a fault stopped half-way
             try:

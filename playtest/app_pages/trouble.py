@@ -83,6 +83,7 @@ def note_failure(where: str, err: BaseException) -> None:
     if isinstance(err, NotFound):
         # No traceback: the code is not logged, and there is nothing to repair.
         log.info("records of a page are gone in %s (deleted, or an unknown link)", where)
+        _forget_gone_tester()
         st.session_state[GONE] = True
         return
     if isinstance(err, TooFast):
@@ -93,6 +94,20 @@ def note_failure(where: str, err: BaseException) -> None:
         st.session_state[NOTICE] = CALM
     st.session_state[TROUBLE] = where
     st.session_state[FRESH] = True  # the run that failed does not check again at once
+
+
+def _forget_gone_tester() -> None:
+    """Drop what this session keeps of a tester whose records are gone: everything the
+    tester's pages put in session state (their game, answers typed, the tester), and this
+    browser's memory of them (its cookie). A play fragment that finds its game gone
+    reruns the whole app, which then shows :data:`GONE_TITLE`."""
+    from playtest.app_pages import identity
+
+    tester = st.session_state.get("tester")
+    study = getattr(getattr(tester, "study", None), "study_id", None)
+    if isinstance(study, str):
+        identity.forget(study)
+    identity.bind(None)
 
 
 def guarded(callback: Callable[P, R]) -> Callable[P, R | None]:

@@ -7,6 +7,7 @@ reads what a page shows and answers its widgets, as ``benchmarks/loadtest.py`` d
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import subprocess
 import sys
@@ -113,6 +114,7 @@ class Shown:
     widgets: dict[str, str] = field(default_factory=dict)  # user key (or id) -> widget id
     exceptions: list[str] = field(default_factory=list)
     gather_usage_stats: bool | None = None
+    boards: dict[str, Any] = field(default_factory=dict)  # component id -> its data
 
     def text(self) -> str:
         return "\n".join(self.texts)
@@ -174,6 +176,9 @@ class Visitor:
                 shown.texts.extend(texts)
                 if element_kind == "exception":
                     shown.exceptions.append("\n".join(texts))
+                if element_kind == "bidi_component":
+                    proto = element.bidi_component
+                    shown.boards[proto.id] = json.loads(proto.json) if proto.json else None
                 ident = getattr(getattr(element, element_kind), "id", "")
                 if isinstance(ident, str) and ident:
                     shown.widgets[user_key(ident) or ident] = ident
