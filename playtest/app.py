@@ -136,7 +136,7 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
 
 def main() -> None:
     runtime.configure_logging()
-    if runtime.served_safely():  # started with unsafe settings: nothing is shown
+    if runtime.refusals_to_serve():  # started with unsafe settings: nothing is shown
         st.set_page_config(page_title="Playtest lab", page_icon="🎲")
         st.title(serving.REFUSED_TITLE)
         st.write(serving.REFUSED_TEXT)

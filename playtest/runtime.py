@@ -29,11 +29,12 @@ from playtest.storage.events import EventLogger
 from playtest.storage.privacy import deletion_mark
 from playtest.storage.rate_limit import TesterRate
 
+log = logging.getLogger("playtest.app")
+
 # A tester's every rerun asks for these several times: a dict lookup keyed by the URL
 # (``st.cache_resource`` took ~0.5 ms per call in hashing its argument and replaying its
 # messages, measured under the load test). They are process-wide resources, the same for
 # every session; nothing of a tester is kept here.
-log = logging.getLogger("playtest.app")
 _resources_lock = threading.Lock()
 _engines: dict[str, Engine] = {}
 _loggers: dict[str, EventLogger] = {}
@@ -173,7 +174,7 @@ _served: list[tuple[str, ...]] = []  # this server process's refusals, once chec
 _served_lock = threading.Lock()
 
 
-def served_safely() -> tuple[str, ...]:
+def refusals_to_serve() -> tuple[str, ...]:
     """Once per process, inside a ``streamlit run`` server: make the files it creates
     its owner's only (umask 077: the database and its ``-wal``/``-shm``, the dashboard's
     cache, the log), and check its Streamlit settings (:mod:`playtest.serving`). Returns

@@ -4,7 +4,8 @@ a reload; designer pages reached by a direct link ask for the password first.
 The limit on wrong passwords is kept in the database (``playtest.storage.sign_in``), per
 client address (never closed for everyone), so neither a new browser session nor a
 second app process resets it; an address that must wait can sign in with the password
-and a one-time code from ``playtest designer sign-in-code``. After a right password the browser gets a cookie
+and a one-time code from ``playtest designer sign-in-code``. After a right password the
+browser gets a cookie
 (``playtest_designer``: an expiry time and an HMAC made with a server key kept in the
 database, see :func:`playtest.auth.sign_token`) for :data:`playtest.auth.COOKIE_LIFETIME_S`;
 a reload or a new tab reads it back. Signing out deletes it; a new password ends every
