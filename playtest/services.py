@@ -286,7 +286,8 @@ class DbGameSink:
             yield
         finally:
             self._writes = None
-        self.logger.admit(self.participant_id)  # the batch is one input of the tester's
+        if not writes.empty:  # a batch that stores something is one input of the tester's
+            self.logger.admit(self.participant_id)
         game_writes.commit_game_writes(self.engine, writes)
 
     def append_action(self, index: int, action: list[Any]) -> bool:
