@@ -64,9 +64,17 @@ def _event_logger(url: str) -> EventLogger:
         if logger is None:
             # a tester's input, limited (PLAYTEST_INPUT_LIMIT)
             logger = EventLogger(engine, limit=TesterRate.from_setting(
-                load_settings().input_limit))
+                load_settings().input_limit, applies=_in_a_page_run))
             _loggers[url] = logger
         return logger
+
+
+def _in_a_page_run() -> bool:
+    """Whether this thread runs a visitor's page (a Streamlit script run, its callbacks
+    included): what it stores is that visitor's input."""
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    return get_script_run_ctx(suppress_warning=True) is not None
 
 
 def database() -> Engine:

@@ -6,7 +6,8 @@ logger (:func:`playtest.runtime.event_logger`) admits each input of a tester (an
 logged on its own, or a game input's batch of events, stored in one transaction) only
 while that tester's bucket has a token: :data:`BURST` at once, then :data:`PER_SECOND`.
 A person clicks a few times a second at most; a computer's moves are stored with the
-input that caused them. Past the limit, :class:`~playtest.storage.errors.TooFast` is
+input that caused them. Only what a page run stores counts (a game driven outside one, by
+a test or a benchmark, is no visitor). Past the limit, :class:`~playtest.storage.errors.TooFast` is
 raised before anything is stored, and the page says to slow down
 (:mod:`playtest.app_pages.trouble`). Each app process counts on its own, so behind
 nginx a tester gets at most this many per process. Commands (``playtest demo``,
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 
 from playtest.storage.errors import TooFast
 
@@ -42,18 +44,23 @@ _PRUNE_AT = 10_000  # testers remembered before the full buckets are dropped
 class TesterRate:
     """Token buckets per participant (thread-safe)."""
 
-    def __init__(self, burst: int = BURST, per_second: float = PER_SECOND) -> None:
+    def __init__(self, burst: int = BURST, per_second: float = PER_SECOND,
+                 applies: Callable[[], bool] | None = None) -> None:
         self.burst = float(burst)
         self.per_second = per_second
+        #: Whether the input being stored now is a visitor's (None: always). The app
+        #: counts what a page run stores, not a game driven outside one (a test, a demo).
+        self.applies = applies
         self._buckets: dict[str, tuple[float, float]] = {}  # participant -> (tokens, at)
         self._lock = threading.Lock()
 
     @classmethod
-    def from_setting(cls, text: str | None) -> TesterRate:
+    def from_setting(cls, text: str | None,
+                     applies: Callable[[], bool] | None = None) -> TesterRate:
         """The limit ``PLAYTEST_INPUT_LIMIT`` names (``"<burst>,<per second>"``; None:
         the defaults)."""
         if text is None:
-            return cls()
+            return cls(applies=applies)
         try:
             burst, per_second = (float(part) for part in text.split(","))
         except ValueError:
@@ -62,10 +69,12 @@ class TesterRate:
         if burst < 1 or per_second <= 0:
             raise ValueError("PLAYTEST_INPUT_LIMIT needs a burst of at least 1 and a "
                              "positive rate")
-        return cls(int(burst), per_second)
+        return cls(int(burst), per_second, applies)
 
     def admit(self, participant_id: str, now: float | None = None) -> None:
         """Take one token of ``participant_id``'s, or raise :class:`TooFast`."""
+        if self.applies is not None and not self.applies():
+            return
         at = time.monotonic() if now is None else now
         with self._lock:
             tokens, then = self._buckets.get(participant_id, (self.burst, at))
