@@ -127,6 +127,23 @@ def _study_from_row(row: Any) -> Study:
     )
 
 
+def study_id_problem(code: str) -> str | None:
+    """Why ``code`` cannot be a study id (None: it can).
+
+    >>> study_id_problem("x" * 65)
+    'the study id is too long: 65 characters, at most 64'
+    >>> study_id_problem("a b")
+    "the study id may hold only letters, digits, '-' and '_'"
+    """
+    if not code:
+        return "the study id must not be empty"
+    if len(code) > 64:
+        return f"the study id is too long: {len(code):,} characters, at most 64"
+    if not CODE_PATTERN.match(code):
+        return "the study id may hold only letters, digits, '-' and '_'"
+    return None
+
+
 def create_study(
     engine: Engine,
     *,
@@ -143,8 +160,9 @@ def create_study(
     :class:`~playtest.study_config.StudyConfig`); empty means every default.
     """
     code = study_id or new_study_code()
-    if not CODE_PATTERN.match(code):
-        raise ValueError(f"study id {code!r} must be 1-64 letters, digits, '-' or '_'")
+    problem = study_id_problem(code)
+    if problem is not None:
+        raise ValueError(problem)
     values = {
         "study_id": code,
         "title": title,
