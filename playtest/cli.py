@@ -96,10 +96,11 @@ def group(*path: str, help: str) -> None:
 
 
 def load_command_modules() -> None:
-    """Import ``playtest.commands`` and every ``playtest.<package>.commands``."""
+    """Import ``playtest.commands``, ``playtest.data_commands`` (the storage commands) and
+    every ``playtest.<package>.commands``."""
     import playtest
 
-    names = ["playtest.commands"]
+    names = ["playtest.commands", "playtest.data_commands"]
     for module in pkgutil.iter_modules(playtest.__path__):
         if module.ispkg:
             names.append(f"playtest.{module.name}.commands")
