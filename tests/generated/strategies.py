@@ -51,8 +51,8 @@ from playtest.study_config import (
     UI_SETTINGS,
     Experiment,
     StudyConfig,
-    message_catalog,
     effective_config,
+    message_catalog,
 )
 from surveys import load_survey
 from surveys.loader import list_surveys
