@@ -251,9 +251,16 @@ def human_seats(data: StudyData, frame: pd.DataFrame) -> tuple[np.ndarray, np.nd
     game = pd.Series(games, dtype=object).where(pd.notna(games),
                                                 latest.sort_index().to_numpy())
     lists = starts["seats"].map(_seat_list)
-    seats = starts.assign(seats=lists)[lists.notna().to_numpy()][
-        ["participant_id", "game", "seats"]]
-    seats = seats.drop_duplicates(["participant_id", "game"], keep="last")
+    listed = starts.assign(seats=lists)[lists.notna().to_numpy()]
+    # a game_start names its game in props and in its event's column (both, when they
+    # differ, as an import may give them): an event of either game id finds it
+    seats = pd.concat([listed[["participant_id", "game", "seats", "row"]],
+                       listed.loc[listed["game_id"].notna() & (listed["game_id"]
+                                                                != listed["game"]),
+                                  ["participant_id", "game_id", "seats", "row"]]
+                       .rename(columns={"game_id": "game"})], ignore_index=True)
+    seats = seats.sort_values("row", kind="stable").drop(columns="row") \
+        .drop_duplicates(["participant_id", "game"], keep="last")
     exploded = seats.explode("seats")
     exploded["seat_no"] = exploded.groupby(level=0).cumcount() + 1
     exploded["kind_human"] = exploded["seats"].map(seat_is_human).astype(bool)

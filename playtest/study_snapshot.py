@@ -201,7 +201,9 @@ def _read_table(path: Path) -> pd.DataFrame:
     frame = table.to_pandas()
     for column in encoded:
         if column in frame.columns:
-            frame[column] = pd.Series(_decode_nullable(frame[column].tolist()), dtype=object,
+            texts = [value if isinstance(value, str) else None  # a null: NaN or None
+                     for value in frame[column].tolist()]
+            frame[column] = pd.Series(_decode_nullable(texts), dtype=object,
                                       index=frame.index)
     return frame
 

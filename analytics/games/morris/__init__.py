@@ -50,6 +50,10 @@ ACTIONS = {
     "rule:no_removal": "Only show the removal prompt right after a wall forms.",
     "rule:not_a_point": "Make the board's points larger targets than the lines between "
                         "them.",
+    "rule:placement_over": "Say clearly when the last brick is placed that bricks now "
+                           "move, and show which of them can.",
+    "rule:still_placing": "Show how many bricks are still to place, and that bricks move "
+                          "only once all are on the board.",
 }
 
 

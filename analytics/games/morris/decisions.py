@@ -57,7 +57,8 @@ def phases(data: StudyData, turn_table: pd.DataFrame) -> pd.Series:
 
 
 def decisions(data: StudyData) -> pd.DataFrame:
-    """One row per decision of a tester: ``decision`` (its turn id), ``participant_id,
+    """One row per decision of a tester: ``decision`` (1, 2, 3 … in its session),
+    ``participant_id,
     game_id, phase, later`` (a later game than the tester's first) and ``reasons`` (the
     refusal reasons of its clicks, a list)."""
     return derive.remember(data, "morris:decisions", lambda: _decisions(data))
@@ -73,7 +74,7 @@ def _decisions(data: StudyData) -> pd.DataFrame:
     wrong = derive.refusals(data)
     reasons = wrong.groupby("turn_id")["reason"].agg(list)
     return pd.DataFrame({
-        "decision": mine["turn_id"].to_numpy(dtype="int64"),
+        "decision": mine.groupby("session_id", sort=False).cumcount().to_numpy() + 1,
         "participant_id": mine["participant_id"].to_numpy(),
         "game_id": mine["game_id"].to_numpy(),
         "phase": mine["phase"].to_numpy(),

@@ -36,6 +36,8 @@ ACTIONS: dict[str, str] = {
                      "tile'.",
     "rule:brown": "Mark brown tiles as blocked for normal counters and explain brown "
                   "counters in the rules overlay.",
+    "rule:brown_compulsory": "After a Vapooh! roll, show that the brown counter must be "
+                             "placed now, and highlight where it can go.",
     "wrong:rule": "Clarify the placement rules at the moment they bite (message on the "
                   "wrong click).",
     "wrong:same_product": "Show the two factors ('5 × 8') with the roll and highlight the "
