@@ -205,10 +205,24 @@ def _wins(inputs: MetricInputs) -> pd.Series:
     return won.dropna().groupby(table["participant_id"]).mean()
 
 
+#: What "completed" means, on every page, in the plan and on the command line: the one
+#: definition (:func:`completed_participants`; the Studies page counts it in SQL).
+COMPLETED_DEFINITION = ("Testers who agreed at consent and reached the thank-you page (a "
+                        "'done' page event), whatever else they did.")
+
+
 def completed_participants(data: StudyData) -> set[str]:
-    """Participants with a ``page`` event whose ``page`` is ``done``."""
+    """The study's completed testers (:data:`COMPLETED_DEFINITION`): consented
+    participants with a ``page`` event whose ``page`` is ``done``.
+
+    >>> completed_participants(StudyData.empty("s"))
+    set()
+    """
     pages = derive.props_of(data, "page", ["page"])
-    return set(pages.loc[pages["page"] == "done", "participant_id"].astype(str))
+    done = set(pages.loc[pages["page"] == "done", "participant_id"].astype(str))
+    people = data.participants
+    consented = set(people.loc[people["consented_at"].notna(), "participant_id"].astype(str))
+    return done & consented
 
 
 def _completion(inputs: MetricInputs) -> pd.Series:
