@@ -152,9 +152,10 @@ def message_aftermath(data: StudyData) -> pd.DataFrame:
     """Per message key and wording: what followed its showings, against the testers'
     turns that follow no message.
 
-    Columns: ``key, variant, shown, participants, wrong_per_turn_after,
-    wrong_per_turn_all, hesitation_after_ms, hesitation_all_ms, rules_opened,
-    rules_open_rate, trouble_rate, baseline_trouble_rate``. ``wrong_per_turn_after``:
+    Columns: ``key, variant, text`` (what the wording said: :func:`wording_texts`),
+    ``shown, participants, wrong_per_turn_after, wrong_per_turn_all,
+    hesitation_after_ms, hesitation_all_ms, rules_opened, rules_open_rate,
+    trouble_rate, baseline_trouble_rate``. ``wrong_per_turn_after``:
     refused clicks from the message to the end of the turn of the tester's next input;
     ``hesitation_after_ms``: the thinking before that input (:func:`analytics.derive.messages`);
     ``rules_opened``: showings followed by a ``rules_open`` whose ``context`` is the key
@@ -166,7 +167,25 @@ def message_aftermath(data: StudyData) -> pd.DataFrame:
     return derive.remember(data, "message_aftermath", lambda: _message_aftermath(data)).copy()
 
 
-_AFTERMATH_COLUMNS = ["key", "variant", "shown", "participants", "wrong_per_turn_after",
+def wording_texts(data: StudyData, key: str) -> dict[str, str]:
+    """What each wording of message ``key`` said: per variant, the text its testers were
+    shown most often (a wording's text may carry names or numbers), for the pages and
+    the plan to show beside each wording's results.
+
+    >>> wording_texts(StudyData.empty("s"), "extra_turn")
+    {}
+    """
+    texts = derive.message_texts(data)
+    texts = texts[texts["key"] == key]
+    if texts.empty:
+        return {}
+    totals = texts.groupby(["variant", "text"], sort=True)["shown"].sum().reset_index()
+    top = totals.sort_values(["variant", "shown"], ascending=[True, False], kind="stable") \
+        .drop_duplicates("variant")
+    return {str(v): str(t) for v, t in zip(top["variant"], top["text"], strict=True)}
+
+
+_AFTERMATH_COLUMNS = ["key", "variant", "text", "shown", "participants", "wrong_per_turn_after",
                       "wrong_per_turn_all", "hesitation_after_ms", "hesitation_all_ms",
                       "rules_opened", "rules_open_rate", "trouble_rate",
                       "baseline_trouble_rate"]
@@ -194,6 +213,8 @@ def _message_aftermath(data: StudyData) -> pd.DataFrame:
     result["hesitation_all_ms"] = float(pd.to_numeric(turn_table["first_ms"]).mean()) \
         if len(turn_table) else np.nan
     result["rules_open_rate"] = result["rules_opened"] / result["shown"]
+    result["text"] = [wording_texts(data, str(key)).get(str(variant), "")
+                      for key, variant in zip(result["key"], result["variant"], strict=True)]
     return result[_AFTERMATH_COLUMNS].sort_values("trouble_rate", ascending=False,
                                                   kind="stable").reset_index(drop=True)
 

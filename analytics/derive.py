@@ -492,6 +492,32 @@ def _add_next_input(data: StudyData, table: pd.DataFrame) -> None:
     table["wrong_after"] = np.where(found, np.where(mid, upper - lower, n_wrong), np.nan)
 
 
+def message_texts(data: StudyData) -> pd.DataFrame:
+    """What each wording said: one row per tester, message key, wording (``variant``) and
+    ``text`` they were shown, with how many times (``shown``). (The :func:`messages`
+    table leaves the texts out: many showings, few distinct texts.)
+
+    >>> list(message_texts(StudyData.empty("s")).columns)
+    ['participant_id', 'key', 'variant', 'text', 'shown']
+    """
+    cached = _memo(data, "message_texts")
+    if cached is not None:
+        return cast(pd.DataFrame, cached)
+    table = props_of(data, "message", ["key", "variant", "text"])
+    columns = ["participant_id", "key", "variant", "text", "shown"]
+    if table.empty:
+        result = pd.DataFrame(columns=columns)
+    else:
+        result = table.assign(
+            variant=table["variant"].astype(object).where(table["variant"].notna(),
+                                                          "default"),
+            text=table["text"].astype(object).where(table["text"].notna(), "")) \
+            .groupby(["participant_id", "key", "variant", "text"], sort=True, dropna=False) \
+            .size().rename("shown").reset_index()[columns]
+    data._derived["message_texts"] = result
+    return result
+
+
 #: The tester's own actions that end the wait after a message (see :func:`messages`).
 RESPONSE_ACTIONS = ("roll", "click", "rules_open", "menu_open")
 
@@ -632,6 +658,7 @@ def prepare(data: StudyData) -> StudyData:
     clicks(data)
     turns(data)
     messages(data)
+    message_texts(data)
     games(data)
     for event_type, keys in (("page", ["page"]), ("game_start", ["game_id", "seats"]),
                              ("rules_open", ["context"]), ("rules_close", ["context"]),
@@ -703,6 +730,7 @@ PREPARED_KEYS = (
     "clicks",
     "turns",
     "messages",
+    "message_texts",
     "games",
     "props:page:page",
     "props:game_start:game_id,seats",

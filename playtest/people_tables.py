@@ -35,8 +35,9 @@ def confusion_points_table(points: list[confusion.ConfusionPoint]) -> pd.DataFra
     return pd.DataFrame(rows)
 
 
-AFTERMATH_NAMES = {"key": "Message", "variant": "Wording", "shown": "Shown",
-                    "participants": "Testers", "trouble_rate": "Trouble after it",
+AFTERMATH_NAMES = {"key": "Message", "variant": "Wording", "text": "What it says",
+                    "shown": "Shown", "participants": "Testers",
+                    "trouble_rate": "Trouble after it",
                     "baseline_trouble_rate": "Trouble on turns not after it",
                     "hesitation_after_ms": "Mean pause after (ms)",
                     "hesitation_all_ms": "Mean pause, all turns (ms)",
