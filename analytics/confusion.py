@@ -15,8 +15,9 @@ families in every game, on the core's turns:
   in several): occasions are the showings; trouble is a refused click from the message
   to the end of the turn of the tester's next input, thinking before that input above
   the study's 75th percentile of thinking times, or a rules lookup from the message.
-  Baseline: the same trouble on the testers' turns that follow no message (a rules
-  lookup during the turn);
+  Baseline: the same trouble on the testers' turns that do not follow this message
+  (after no message, or after another; a rules lookup during the turn), never the
+  message itself;
 - ``survey:<item>``: occasions are the answers to a free-text item that asks for
   problems (or a neutral one); trouble is an answer naming a problem theme. Answers to
   a praise item ("What did you like?") are never confusion: see :func:`what_works`;
@@ -35,12 +36,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from statsmodels.stats.proportion import proportion_confint
 
 from analytics import derive, severity
 from analytics.data import StudyData
 from analytics.game_analytics import GameAnalytics, for_study
 from analytics.questionnaires import problem_answers
+from analytics.stats import wilson_interval
 
 
 @dataclass(frozen=True)
@@ -90,18 +91,6 @@ def wrong_clicks_by_reason(data: StudyData) -> pd.DataFrame:
         "clicks", ascending=False, kind="stable").reset_index(drop=True)[columns]
 
 
-def wilson(k: int, n: int) -> tuple[float, float]:
-    """95 % Wilson interval of ``k`` successes in ``n`` (NaNs when ``n`` is 0).
-
-    >>> [round(v, 3) for v in wilson(3, 10)]
-    [0.108, 0.603]
-    """
-    if n <= 0:
-        return (float("nan"), float("nan"))
-    low, high = proportion_confint(k, n, alpha=0.05, method="wilson")
-    return (float(low), float(high))
-
-
 REASON_COLUMNS = ["reason", "decisions_with", "occasions", "rate", "ci_low", "ci_high",
                   "refusals", "testers"]
 
@@ -127,7 +116,7 @@ def reason_table(data: StudyData, game: GameAnalytics | None = None) -> pd.DataF
     found = []
     for reason, group in rows.groupby("candidate", sort=True):
         k, n = int(group["trouble"].sum()), len(group)
-        low, high = wilson(k, n)
+        low, high = wilson_interval(k, n)
         found.append({"reason": str(reason), "decisions_with": k, "occasions": n,
                       "rate": k / n if n else np.nan, "ci_low": low, "ci_high": high,
                       "refusals": int(counted.get(reason, 0)),
@@ -150,7 +139,7 @@ def _slow_ms(turn_table: pd.DataFrame) -> float:
 
 def message_aftermath(data: StudyData) -> pd.DataFrame:
     """Per message key and wording: what followed its showings, against the testers'
-    turns that follow no message.
+    turns that do not follow the message.
 
     Columns: ``key, variant, text`` (what the wording said: :func:`wording_texts`),
     ``shown, participants, wrong_per_turn_after, wrong_per_turn_all,
@@ -160,8 +149,8 @@ def message_aftermath(data: StudyData) -> pd.DataFrame:
     ``hesitation_after_ms``: the thinking before that input (:func:`analytics.derive.messages`);
     ``rules_opened``: showings followed by a ``rules_open`` whose ``context`` is the key
     before the next message of the session; ``trouble_rate``: the share of showings with
-    trouble (module docstring); ``baseline_trouble_rate``: the same on turns after no
-    message.
+    trouble (module docstring); ``baseline_trouble_rate``: the same on the turns that do
+    not follow the message.
     """
     # confusion_points reads it too: computed once per StudyData
     return derive.remember(data, "message_aftermath", lambda: _message_aftermath(data)).copy()
@@ -258,7 +247,7 @@ DEFINITIONS: dict[str, str] = {
                "several). Trouble: a refused click from the message to the end of the "
                "turn of the tester's next input, thinking before that input above the "
                "study's 75th percentile, or a rules lookup from the message. Baseline: "
-               "the same on the tester's turns that follow no message.",
+               "the same on the tester's turns that do not follow this message.",
     "survey": "Occasions: answers to this question. Trouble: an answer naming a problem "
               "theme.",
 }

@@ -178,7 +178,8 @@ _GIVEN = "game_analytics"  # analytics.derive.GIVEN_GAME: derive imports this mo
 
 def default_game() -> str:
     """The game of a study, ``game_start`` or report that names none:
-    :data:`analytics.data.UNNAMED_GAME` (telemetry-format.md: absent means it).
+    :data:`analytics.data.UNNAMED_GAME` (telemetry-format.md: absent means it). Kept for
+    the planted-study builders that still call it; new code names the constant.
 
     >>> default_game() == game_of(StudyData.empty("s"))
     True

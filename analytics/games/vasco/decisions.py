@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from statsmodels.stats.proportion import proportion_confint
 
 from analytics import derive
-from analytics.confusion import later_games, reason_table, wilson
+from analytics.confusion import later_games, reason_table
 from analytics.data import StudyData
 
 DECISION_COLUMNS = [
@@ -129,6 +130,18 @@ def _cascade_tiles(data: StudyData, placed: pd.DataFrame, click_table: pd.DataFr
     return (np.searchsorted(auto_keys, session * span + start, side="left")
             - np.searchsorted(auto_keys, session * span + lower, side="right")
             ).astype("int64")
+
+
+def wilson(k: int, n: int) -> tuple[float, float]:
+    """95 % Wilson interval of ``k`` successes in ``n`` (NaNs when ``n`` is 0).
+
+    >>> [round(v, 3) for v in wilson(3, 10)]
+    [0.108, 0.603]
+    """
+    if n <= 0:
+        return (float("nan"), float("nan"))
+    low, high = proportion_confint(k, n, alpha=0.05, method="wilson")
+    return (float(low), float(high))
 
 
 #: The ``rule:<reason>`` confusion points' definition on the designer's pages.
