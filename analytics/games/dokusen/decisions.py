@@ -90,16 +90,18 @@ def _decisions(data: StudyData) -> pd.DataFrame:
 
 def flip_tallies(data: StudyData, attempted: pd.DataFrame, later: pd.Series
                  ) -> tuple[list[severity.Tally], float | None]:
-    """``flip:<stage>`` tallies: per stage, the tester's placements and the fresh flips."""
-    del attempted, later
+    """``flip:<stage>`` tallies: per stage, the tester's placements (their decisions, the
+    core's turns: ``attempted``) that a growth followed, and the fresh flips; later: the
+    decision's (``later``, per turn)."""
     flips = fresh_flips(data)
+    flips = flips[flips["turn_id"].isin(attempted["turn_id"])]
     if flips.empty:
         return [], None
-    table = games(data)
-    first = table.groupby("participant_id", sort=False)["game_id"].first()
+    later_by_turn = pd.Series(later.reindex(attempted.index).fillna(False).to_numpy(dtype=bool),
+                              index=attempted["turn_id"].to_numpy())
     frame = pd.DataFrame({
         "candidate": flips["stage"], "participant_id": flips["participant_id"],
-        "later": flips["game_id"].to_numpy() != flips["participant_id"].map(first).to_numpy(),
+        "later": flips["turn_id"].map(later_by_turn).fillna(False).astype(bool),
         "trouble": flips["flipped"].astype(bool)})
     return occasion_tallies(frame, "flip", 0.0, 0.5), None
 

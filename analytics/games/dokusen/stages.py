@@ -48,6 +48,7 @@ FLIP_COLUMNS = [
     "taken",
     "flipped",
     "lost",
+    "turn_id",
 ]
 SUMMARY_COLUMNS = [
     "stage",
@@ -140,7 +141,8 @@ def _walk(data: StudyData) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
                 continue
             at = (int(tiles[0][0]), int(tiles[0][1]))
             if props.get("seat") == 1:
-                pending.append({"at": at, "taken": False})
+                # the tester's decision this placement closed (the core's turn)
+                pending.append({"at": at, "taken": False, "turn_id": int(ev["turn_no"])})
             else:
                 for p in pending:
                     if p["at"] == at:
@@ -163,6 +165,7 @@ def _walk(data: StudyData) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
                         "taken": p["taken"],
                         "flipped": (not p["taken"]) and flipped_to.get(p["at"], 0) != 0,
                         "lost": lost,
+                        "turn_id": p["turn_id"],
                     }
                 )
             pending = []
