@@ -13,7 +13,7 @@ Imports nothing of ours but the engine's value objects (``engine.seats.Seat``). 
 - ``funnel``: ``funnel``, ``filter_study``.
 - ``game_analytics``: what the core asks a game (:class:`GameAnalytics`: its turn rule,
   click props, the occasions of its refusal reasons, its own confusion families, advice,
-  report sections, charts); ``games/<game>/`` holds each game's ``ANALYTICS`` (Vapoosh's
+  report sections, charts); ``games/<game>/`` holds each game's ``ANALYTICS`` (a dice game's
   dice, facts and heatmaps; each game's sections); the caller gives a study its game's
   plug-in (``use``).
 - ``confusion``: refused clicks by reason, message aftermath per wording, rules-overlay
