@@ -185,9 +185,8 @@ def experiment_effect_figure(experiment: dict[str, Any]) -> go.Figure:
     treatment = next((str(m["compared"][1]) for m in experiment.get("metrics", [])
                       if m.get("compared")), "B")
     fig = _layout(fig, title, height=max(300, 110 + 48 * len(names)),
-                  xaxis={"title": html.escape(f"← worse for {treatment} · better for "
-                                              f"{treatment} →") + "<br>difference ÷ "
-                                  "smallest worthwhile difference, with<br>95% intervals; "
-                                  "grey: too small to act on"})
+                  xaxis={"title": html.escape(f"← worse · better for {treatment} →")
+                                  + "<br>difference ÷ smallest<br>worthwhile difference, "
+                                  "with 95%<br>intervals; grey: too small to act on"})
     fig.update_layout(margin={"b": 90})
     return fig

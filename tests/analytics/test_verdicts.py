@@ -51,7 +51,7 @@ def test_forest_plot_right_is_better_for_every_metric() -> None:
     response = next(x for name, x in by_name.items() if name.startswith("Response time"))
     completion = next(x for name, x in by_name.items() if name.startswith("Completion"))
     assert response > 0 and completion > 0
-    assert "better for B →" in figure.layout.xaxis.title.text
+    assert "← worse · better for B →" in figure.layout.xaxis.title.text
 
 
 def test_each_wording_s_text_is_beside_its_results() -> None:
