@@ -676,7 +676,7 @@ def _game_tables(data: StudyData) -> list[tuple[str, list[str]]]:
 def prepared_keys(data: StudyData) -> tuple[str, ...]:
     """:data:`PREPARED_KEYS` and the props tables of the study's game (its ``prepared``).
 
-    >>> prepared_keys(StudyData.empty("s")) == PREPARED_KEYS
+    >>> prepared_keys(StudyData.empty("s", "chess")) == PREPARED_KEYS  # no plug-in
     True
     """
     extra = [props_key(event_type, keys) for event_type, keys in _game_tables(data)]
@@ -750,7 +750,7 @@ class PreparedTablesError(ValueError):
 def prepared_tables(data: StudyData) -> dict[str, pd.DataFrame]:
     """The tables of :data:`PREPARED_KEYS` for ``data`` (prepared first if need be).
 
-    >>> sorted(prepared_tables(StudyData.empty("s"))) == sorted(PREPARED_KEYS)
+    >>> sorted(prepared_tables(StudyData.empty("s", "chess"))) == sorted(PREPARED_KEYS)
     True
     """
     if not data._derived.get("prepared"):

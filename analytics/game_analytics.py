@@ -55,6 +55,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from analytics.data import UNNAMED_GAME, StudyData
+from analytics.derive import GIVEN_GAME
 from analytics.severity import CORE_OCCASIONS, Tally
 from analytics.turns import GENERIC_TURNS, TurnRule
 
@@ -172,8 +173,6 @@ class GameAnalytics:
 #: The core alone: a game without analytics of its own.
 GENERIC = GameAnalytics(name="generic", title="Any game")
 
-#: Where :func:`use` keeps the plug-in a caller gave a study (in its derived tables).
-_GIVEN = "game_analytics"  # analytics.derive.GIVEN_GAME: derive imports this module late
 
 
 def default_game() -> str:
@@ -224,21 +223,21 @@ def use(data: StudyData, game: GameAnalytics | None) -> StudyData:
     True
     """
     if game is not None:
-        data._derived[_GIVEN] = game
+        data._derived[GIVEN_GAME] = game
     return data
 
 
 def for_study(data: StudyData) -> GameAnalytics:
     """The plug-in of the game ``data`` plays: the one its caller gave (:func:`use`),
     else the one its game's folder holds."""
-    given = data._derived.get(_GIVEN)
+    given = data._derived.get(GIVEN_GAME)
     return given if isinstance(given, GameAnalytics) else load(game_of(data))
 
 
 def turn_definition(game: GameAnalytics) -> str:
     """What a turn is in ``game``, for the pages and the plan (its ``turns`` rule).
 
-    >>> turn_definition(GENERIC).startswith("Per turn (any game): A turn is a run")
+    >>> turn_definition(GENERIC).startswith("Per turn (any game): A turn is one decision")
     True
     """
     title = "any game" if game is GENERIC else game.title

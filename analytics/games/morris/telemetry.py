@@ -42,6 +42,8 @@ def human_clicks(data: StudyData) -> pd.DataFrame:
     """The testers' clicks: the core's clicks (:func:`analytics.derive.clicks`) in their
     turns; ordered as the events."""
     table = derive.clicks(data)
+    table = table.reindex(columns=[*table.columns, *(key for key in CLICK_KEYS
+                                                      if key not in table.columns)])
     return table[table["turn_id"] >= 0].reset_index(drop=True)
 
 

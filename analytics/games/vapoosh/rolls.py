@@ -38,8 +38,9 @@ def read_clicks(table: pd.DataFrame) -> pd.DataFrame:
     >>> table = pd.DataFrame({"ok": [False, False], "reason": [None, None], "c": ["3", 4],
     ...     "r": [5, 6], "wrong_kind": ["rule", "near_miss"],
     ...     "rule_reason": ["suicide", None]})
-    >>> read_clicks(table)["reason"].tolist()
-    ['suicide', None]
+    >>> read = read_clicks(table)
+    >>> read["reason"][0], bool(read["reason"].isna()[1]), read["c"].tolist()
+    ('suicide', True, [3, 4])
     """
     table = table.copy()
     table["c"] = pd.to_numeric(table["c"], errors="coerce")
