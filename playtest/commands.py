@@ -154,6 +154,7 @@ def report_command(args: argparse.Namespace) -> int:
             temporary.write_text(text, encoding="utf-8")
     written = [str(path) for path in texts]
     print(f"wrote {', '.join(written)}: {report['participants']} participants, "
+          f"{report['completed']} completed, "
           f"{len(report['confusion_points'])} confusion points, "
           f"{len(report['experiments'])} experiments "
           f"({time.perf_counter() - started:.1f} s)")

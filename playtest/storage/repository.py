@@ -254,12 +254,22 @@ def study_counts(engine: Engine, study_id: str) -> StudyCounts:
             .select_from(games.join(participants))
             .where(participants.c.study_id == study_id)
         ).one()
+        # analytics.metrics.COMPLETED_DEFINITION, counted in SQL: consented testers with
+        # a 'done' page event (not the stage an import may set without one)
+        completed = conn.execute(
+            select(func.count(func.distinct(events.c.participant_id)))
+            .select_from(events.join(
+                participants, participants.c.participant_id == events.c.participant_id))
+            .where(events.c.study_id == study_id, events.c.type == "page",
+                   events.c.props["page"].as_string() == "done",
+                   participants.c.consented_at_ms.is_not(None))
+        ).scalar_one()
     by_stage = {stage: 0 for stage in STAGES}
     by_stage.update({stage: count for stage, count in stage_rows})
     return StudyCounts(
         study_id=study_id,
         participants=sum(by_stage.values()),
-        completed=by_stage.get("done", 0),
+        completed=int(completed),
         by_stage=by_stage,
         events=event_count,
         games_started=game_row[0],
