@@ -172,31 +172,61 @@ def legal_states(board: Board, cell: Cell) -> tuple[str, ...]:
     >>> legal_states({(0, 0): "ox*"}, (0, 1))
     ('xo*', 'x*o')
     """
-    need = constraints(board, cell)
-    # for each empty neighbour: the colours already fixed on its other edges
-    around: list[list[str] | None] = [None, None, None]
+    return states_of_key(cell_key(board, cell))
+
+
+#: What the legal states of an empty cell depend on, per edge: the colour a tile across it
+#: imposes (a str), or the colours fixed around the empty neighbour there (a sorted tuple).
+CellKey = tuple["str | tuple[str, ...]", "str | tuple[str, ...]", "str | tuple[str, ...]"]
+
+
+def cell_key(board: Board, cell: Cell) -> CellKey:
+    """The :data:`CellKey` of empty ``cell`` on ``board``.
+
+    >>> cell_key({(0, 0): "ox*"}, (0, 1))
+    ('x', (), ())
+    """
+    out: list[str | tuple[str, ...]] = []
     for e, n in enumerate(neighbours(cell)):
-        if n in board:
-            continue
-        cols = [k for k in constraints(board, n) if k is not None]
-        around[e] = cols
+        tile = board.get(n)
+        if tile is not None:
+            out.append(tile[OPPOSITE[e]])
+        else:
+            out.append(tuple(sorted(k for k in constraints(board, n) if k is not None)))
+    return (out[0], out[1], out[2])
+
+
+def _states_for(key: CellKey) -> tuple[str, ...]:
+    """The rule of :func:`legal_states`, on what it reads: a state must carry the colour
+    of every tile across an edge, and its colour on an edge to an empty neighbour must
+    differ from the colours fixed around that neighbour (which must differ already)."""
     out = []
     for s in STATES:
         ok = True
         for e in range(3):
-            k = need[e]
-            if k is not None:
+            k = key[e]
+            if isinstance(k, str):
                 if s[e] != k:
                     ok = False
                     break
                 continue
-            cols_e = around[e]
-            if cols_e and (s[e] in cols_e or len(set(cols_e)) != len(cols_e)):
+            if k and (s[e] in k or len(set(k)) != len(k)):
                 ok = False
                 break
         if ok:
             out.append(s)
     return tuple(out)
+
+
+_KEY_STATES: dict[CellKey, tuple[str, ...]] = {}
+
+
+def states_of_key(key: CellKey) -> tuple[str, ...]:
+    """:func:`_states_for`, memoised (the keys are few: a few thousand at most)."""
+    states = _KEY_STATES.get(key)
+    if states is None:
+        states = _KEY_STATES[key] = _states_for(key)
+    return states
 
 
 #: Computes a frontier cell's legal states (:func:`legal_states` or :func:`pattern_states`).
@@ -254,12 +284,77 @@ def _frontier_states(board: Board, cell: Cell) -> tuple[str, ...] | None:
             other = board.get((r + mr, c + mc))
             if other is not None:
                 cols.append(other[f])
+        cols.sort()
         key.append(tuple(cols))
-    pattern = tuple(key)
-    states = _PATTERN_STATES.get(pattern)
-    if states is None:
-        states = _PATTERN_STATES[pattern] = legal_states(board, cell)
-    return states
+    return states_of_key((key[0], key[1], key[2]))
+
+
+# Cell keys are interned: each distinct key gets an int id, with its legal states, whether
+# it is a frontier cell's (a tile across an edge), how many edges are fixed, and the ids it
+# turns into when a neighbour's tile fixes an edge or a colour around an empty neighbour.
+_KEY_IDS: dict[CellKey, int] = {}
+_KEY_LIST: list[CellKey] = []
+_ID_STATES: list[tuple[str, ...]] = []
+_ID_FRONTIER: list[bool] = []
+_ID_FIXED: list[int] = []
+_FIX: dict[int, int] = {}  # (id * 3 + edge) * 3 + colour -> id: a tile now across the edge
+_ADD: dict[int, int] = {}  # (id * 3 + edge) * 3 + colour -> id: the colour fixed around it
+_COLOUR_INDEX = {"o": 0, "x": 1, "*": 2}
+
+
+def key_id(key: CellKey) -> int:
+    """The interned id of ``key``."""
+    found = _KEY_IDS.get(key)
+    if found is None:
+        found = _KEY_IDS[key] = len(_KEY_LIST)
+        _KEY_LIST.append(key)
+        _ID_STATES.append(states_of_key(key))
+        fixed = sum(isinstance(k, str) for k in key)
+        _ID_FRONTIER.append(fixed > 0)
+        _ID_FIXED.append(fixed)
+    return found
+
+
+def _fixed_id(kid: int, edge: int, colour: str) -> int:
+    """The id of key ``kid`` once a tile across ``edge`` shows ``colour`` there."""
+    slot = (kid * 3 + edge) * 3 + _COLOUR_INDEX[colour]
+    found = _FIX.get(slot)
+    if found is None:
+        key = list(_KEY_LIST[kid])
+        key[edge] = colour
+        found = _FIX[slot] = key_id((key[0], key[1], key[2]))
+    return found
+
+
+def _added_id(kid: int, edge: int, colour: str) -> int:
+    """The id of key ``kid`` once ``colour`` is fixed around the empty neighbour across
+    ``edge`` (a tile came next to that neighbour)."""
+    slot = (kid * 3 + edge) * 3 + _COLOUR_INDEX[colour]
+    found = _ADD.get(slot)
+    if found is None:
+        key = list(_KEY_LIST[kid])
+        around = key[edge]
+        assert isinstance(around, tuple)
+        key[edge] = tuple(sorted((*around, colour)))
+        found = _ADD[slot] = key_id((key[0], key[1], key[2]))
+    return found
+
+
+class Keys:
+    """The interned :data:`CellKey` ids of empty cells of one board, found once and kept
+    (a position's legal moves read the same cells' keys again and again)."""
+
+    __slots__ = ("board", "_keys")
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self._keys: dict[Cell, int] = {}
+
+    def __call__(self, cell: Cell) -> int:
+        kid = self._keys.get(cell)
+        if kid is None:
+            kid = self._keys[cell] = key_id(cell_key(self.board, cell))
+        return kid
 
 
 def candidate_cells(board: Board) -> list[Cell]:
@@ -378,6 +473,69 @@ def play(
     return _cascade(new, remaining, cell, need, blocked, connected, states_of or pattern_states)
 
 
+class _KeyTracker:
+    """The cascade's legal states from cell keys: a placed tile changes the key of each
+    empty neighbour (the edge towards it now carries the tile's colour) and of each cell
+    next to such a neighbour (that colour is now fixed around it); only those cells'
+    legal states can change, and they are looked up, not read off the board again."""
+
+    __slots__ = ("keys", "new", "legal", "changed")
+
+    def __init__(self, keys: Keys, new: dict[Cell, str], legal: dict[Cell, tuple[str, ...]]):
+        self.keys = keys  # the board before the move
+        self.new = new  # the board being filled
+        self.legal = legal
+        self.changed: dict[Cell, int] = {}
+
+    def put(self, cell: Cell) -> None:
+        new, legal, changed, keys = self.new, self.legal, self.changed, self.keys
+        known = keys._keys
+        states, frontier, fix, add, index = _ID_STATES, _ID_FRONTIER, _FIX, _ADD, _COLOUR_INDEX
+        tile = new[cell]
+        e = -1
+        for n in neighbours(cell):
+            e += 1
+            if n in new:
+                continue
+            colour = tile[e]
+            ci = index[colour]
+            kid = changed.get(n)
+            if kid is None:
+                kid = known.get(n)
+                if kid is None:
+                    kid = keys(n)
+            f = OPPOSITE[e]
+            nid = fix.get((kid * 3 + f) * 3 + ci)
+            if nid is None:
+                nid = _fixed_id(kid, f, colour)
+            changed[n] = nid
+            legal[n] = states[nid]
+            g = -1
+            for m in neighbours(n):
+                g += 1
+                if m in new:
+                    continue
+                kid = changed.get(m)
+                if kid is None:
+                    kid = known.get(m)
+                    if kid is None:
+                        kid = keys(m)
+                h = OPPOSITE[g]
+                mid = add.get((kid * 3 + h) * 3 + ci)
+                if mid is None:
+                    mid = _added_id(kid, h, colour)
+                changed[m] = mid
+                if frontier[mid]:
+                    legal[m] = states[mid]
+
+    def check(self, cell: Cell) -> None:
+        if cell not in self.new:
+            kid = self.changed.get(cell)
+            if kid is None:
+                kid = self.changed[cell] = self.keys(cell)
+            self.legal[cell] = _ID_STATES[kid]
+
+
 def _cascade(
     new: dict[Cell, str],
     remaining: int,
@@ -386,56 +544,101 @@ def _cascade(
     blocked: Iterable[Cell],
     connected: bool,
     states_of: StatesOf,
+    keys: Keys | None = None,
 ) -> Move:
     """:func:`play` after the checks of the placed tile itself: ``new`` holds it (and is
-    filled in place); the forced tiles, then the checks of the whole move."""
-    # legal states of the frontier cells near the move; a tile changes the legal
-    # states only of cells at most two edge-steps away, so only those are refreshed
-    legal: dict[Cell, tuple[str, ...]] = {}
-
-    def refresh(cells: Iterable[Cell]) -> None:
-        for w in cells:
-            if states_of is pattern_states:
-                states = _frontier_states(new, w)  # the same, in one look at the cells
-            else:
-                states = states_of(new, w) if is_frontier(new, w) else None
-            if states is None:
-                legal.pop(w, None)
-            else:
-                legal[w] = states
-
-    refresh(within_two(cell))
-    refresh(blocked)
-    autos: list[Auto] = []
-    while True:
-        forced = min((w for w, states in legal.items() if len(states) == 1), default=None)
-        if forced is None:
-            break
-        fixed = sum(k is not None for k in constraints(new, forced))
-        new[forced] = legal.pop(forced)[0]
-        autos.append(Auto(forced, new[forced], fixed))
-        if 1 + len(autos) > remaining:
-            raise refuse(
-                "not_enough_tiles",
-                f"That move would force more tiles than the {remaining} left in the pool.",
-            )
-        refresh(within_two(forced))
-    stuck = min((w for w, states in legal.items() if not states), default=None)
-    if stuck is not None:
+    filled in place); the forced tiles, then the checks of the whole move
+    (:func:`_cascade_outcome`, its refusal worded here)."""
+    reason, stuck, autos = _cascade_outcome(
+        new, remaining, cell, need, blocked, connected, states_of, keys
+    )
+    if reason == "not_enough_tiles":
+        raise refuse(
+            "not_enough_tiles",
+            f"That move would force more tiles than the {remaining} left in the pool.",
+        )
+    if reason == "unplayable":
+        assert stuck is not None
         raise refuse(
             "unplayable",
             f"After the forced tiles, no tile could ever fill {cell_name(stuck)}.",
         )
-    if not (connected and any(k is not None for k in need)) and not (
-        _joined(new, cell, autos) if connected and states_of is pattern_states
-        else is_connected(new)
-    ):
+    if reason == "not_connected":
         raise refuse(
             "not_connected",
             f"{cell_name(cell)} touches the group only at a corner, and no forced tile "
             "joins it up.",
         )
     return Move(new, tuple(autos))
+
+
+def _cascade_outcome(
+    new: dict[Cell, str],
+    remaining: int,
+    cell: Cell,
+    need: list[str | None],
+    blocked: Iterable[Cell],
+    connected: bool,
+    states_of: StatesOf,
+    keys: Keys | None = None,
+) -> tuple[str | None, Cell | None, list[Auto]]:
+    """The forced cascade of the tile on ``cell`` (``new`` holds it and is filled in
+    place): ``(refusal reason or None, the unplayable cell or None, the forced tiles so
+    far)``.
+
+    The legal states of the frontier cells a tile changes come from ``keys`` (the
+    :class:`Keys` of the board before the move, updated tile by tile) unless
+    ``states_of`` is the plain :func:`legal_states` (the reference path), which reads
+    the board again around every tile."""
+    # legal states of the frontier cells near the move; a tile changes the legal
+    # states only of cells at most two edge-steps away, so only those are refreshed
+    legal: dict[Cell, tuple[str, ...]] = {}
+    tracker: _KeyTracker | None = None
+    if states_of is legal_states:
+
+        def put(cell: Cell) -> None:
+            for w in within_two(cell):
+                states = legal_states(new, w) if is_frontier(new, w) else None
+                if states is None:
+                    legal.pop(w, None)
+                else:
+                    legal[w] = states
+
+        def check(cell: Cell) -> None:
+            if is_frontier(new, cell):
+                legal[cell] = legal_states(new, cell)
+
+    else:
+        before = dict(new)
+        del before[cell]
+        tracker = _KeyTracker(Keys(before) if keys is None else keys, new, legal)
+        put, check = tracker.put, tracker.check
+    put(cell)
+    for w in blocked:
+        check(w)
+    autos: list[Auto] = []
+    while True:
+        forced = min((w for w, states in legal.items() if len(states) == 1), default=None)
+        if forced is None:
+            break
+        if tracker is None:
+            fixed = sum(k is not None for k in constraints(new, forced))
+        else:
+            fixed = _ID_FIXED[tracker.changed[forced]]
+        new[forced] = legal.pop(forced)[0]
+        autos.append(Auto(forced, new[forced], fixed))
+        if 1 + len(autos) > remaining:
+            return "not_enough_tiles", None, autos
+        put(forced)
+    stuck = min((w for w, states in legal.items() if not states), default=None)
+    if stuck is not None:
+        return "unplayable", stuck, autos
+    if not (connected and any(k is not None for k in need)) and not (
+        _joined(new, cell, autos) if connected and states_of is not legal_states
+        else is_connected(new)
+    ):
+        return "not_connected", None, autos
+    return None, None, autos
 
 
 def legal_moves(
@@ -465,15 +668,17 @@ def iter_legal_moves(
     *,
     blocked: Iterable[Cell] = (),
     connected: bool = True,
+    keys: Keys | None = None,
 ) -> Iterator[tuple[tuple[Cell, str], Move]]:
     """:func:`legal_moves` one at a time, candidate cells row-major, states in
     :data:`STATES` order (whether a side can move stops at the first)."""
     blocked = tuple(blocked)
     if remaining < 1:
         return
+    keys = Keys(board) if keys is None else keys
     for cell in candidate_cells(board):
         for state, move in iter_cell_moves(board, remaining, cell, blocked=blocked,
-                                           connected=connected):
+                                           connected=connected, keys=keys):
             yield (cell, state), move
 
 
@@ -484,39 +689,52 @@ def iter_cell_moves(
     *,
     blocked: Iterable[Cell] = (),
     connected: bool = True,
+    keys: Keys | None = None,
 ) -> Iterator[tuple[str, Move]]:
     """The legal moves on one candidate ``cell`` (a cell of :func:`candidate_cells`), in
     :data:`STATES` order: :func:`legal_moves` of that cell (whether a tile may go there
-    at all stops at the first).
+    at all stops at the first). ``keys`` (the board's :class:`Keys`) may be shared by
+    the calls on one position.
 
     >>> [state for state, _ in iter_cell_moves({(0, 0): "ox*"}, 53, (0, 1))]
     ['xo*', 'x*o']
     """
+    for state, move, _ in judge_cell(board, remaining, cell, blocked=blocked,
+                                     connected=connected, keys=keys):
+        if move is not None:
+            yield state, move
+
+
+def judge_cell(
+    board: Board,
+    remaining: int,
+    cell: Cell,
+    *,
+    blocked: Iterable[Cell] = (),
+    connected: bool = True,
+    keys: Keys | None = None,
+) -> Iterator[tuple[str, Move | None, tuple[Cell, ...]]]:
+    """Every state on candidate ``cell`` that fits and leaves no dead cell next to it, in
+    :data:`STATES` order: its :class:`Move` (None when the cascade refuses it) and the
+    cells the cascade placed (the cell, then the forced ones): what the judgement read
+    of the board lies within four edge-steps of those (or of the cell, for the states
+    left out)."""
     if remaining < 1:
         return
     blocked = tuple(blocked)
-    need = constraints(board, cell)
-    # for each empty neighbour: the colours already fixed on its edges (the edge
-    # towards ``cell`` is free): with the new tile's colour they must all differ
-    around: list[list[str] | None] = [None, None, None]
-    for e, n in enumerate(neighbours(cell)):
-        if n not in board:
-            around[e] = [k for k in constraints(board, n) if k is not None]
-    for state in STATES:
-        if any(k is not None and state[e] != k for e, k in enumerate(need)):
-            continue  # mismatch
-        if any(
-            cols is not None and (state[e] in cols or len(set(cols)) != len(cols))
-            for e, cols in enumerate(around)
-        ):
-            continue  # dead_cell
+    keys = Keys(board) if keys is None else keys
+    key = _KEY_LIST[keys(cell)]
+    need = [k if isinstance(k, str) else None for k in key]
+    # the states that match every tile across an edge and leave no dead cell next to the
+    # cell (its legal states: the key says both); only the cascade may refuse them
+    for state in _ID_STATES[keys(cell)]:
         new = dict(board)
         new[cell] = state
-        try:
-            move = _cascade(new, remaining, cell, need, blocked, connected, pattern_states)
-        except IllegalActionError:
-            continue
-        yield state, move
+        reason, _, autos = _cascade_outcome(
+            new, remaining, cell, need, blocked, connected, pattern_states, keys
+        )
+        placed = (cell, *(a.cell for a in autos))
+        yield state, (None if reason is not None else Move(new, tuple(autos))), placed
 
 
 def has_legal_move(
@@ -525,6 +743,7 @@ def has_legal_move(
     *,
     blocked: Iterable[Cell] = (),
     connected: bool = True,
+    keys: Keys | None = None,
 ) -> bool:
     """Whether :func:`legal_moves` is not empty, found sooner: the states of the cells
     across an edge of the group (whose legal states fit and leave no dead cell, so only
@@ -536,19 +755,20 @@ def has_legal_move(
     blocked = tuple(blocked)
     if remaining < 1:
         return False
+    keys = Keys(board) if keys is None else keys
     frontier = sorted({n for cell in board for n in neighbours(cell) if n not in board})
     for cell in frontier:
         need = constraints(board, cell)
-        for state in pattern_states(board, cell):
+        for state in _ID_STATES[keys(cell)]:
             new = dict(board)
             new[cell] = state
             try:
-                _cascade(new, remaining, cell, need, blocked, connected, pattern_states)
+                _cascade(new, remaining, cell, need, blocked, connected, pattern_states, keys)
             except IllegalActionError:
                 continue
             return True
-    return next(iter_legal_moves(board, remaining, blocked=blocked, connected=connected),
-                None) is not None
+    return next(iter_legal_moves(board, remaining, blocked=blocked, connected=connected,
+                                 keys=keys), None) is not None
 
 
 def legal_moves_exhaustive(
@@ -592,7 +812,7 @@ def paths(board: Board, colour: str) -> list[Path]:
     for start in sorted(board):
         if start in seen:
             continue
-        ends = [e for e, k in enumerate(board[start]) if k in (colour, "*")]
+        ends = _ENDS[board[start], colour]
         forward, closed = _walk(board, start, ends[0], colour)
         if closed:
             cells = [start, *forward]
@@ -609,6 +829,7 @@ def _walk(board: Board, start: Cell, edge: int, colour: str) -> tuple[list[Cell]
     whether the walk came back to ``start`` (a loop)."""
     cells: list[Cell] = []
     cell = start
+    leave = _LEAVE[colour]
     for _ in range(len(board)):  # a matched board always ends; the bound guards a bad one
         nxt = neighbours(cell)[edge]
         if nxt == start:
@@ -617,10 +838,29 @@ def _walk(board: Board, start: Cell, edge: int, colour: str) -> tuple[list[Cell]
         if tile is None:
             return cells, False
         cells.append(nxt)
-        entered = OPPOSITE[edge]
-        edge = next(e for e, k in enumerate(tile) if e != entered and k in (colour, "*"))
+        edge = leave[tile][edge]
         cell = nxt
     return cells, False
+
+
+#: The edges of a tile state that carry a colour's arc (its colour edge and its * edge).
+_ENDS: dict[tuple[str, str], tuple[int, int]] = {
+    (st, k): tuple(e for e, c in enumerate(st) if c in (k, "*"))  # type: ignore[misc]
+    for st in STATES
+    for k in ("o", "x")
+}
+#: ``_LEAVE[colour][tile][edge]``: entering ``tile`` across the neighbour's ``edge`` (so
+#: through the tile's opposite edge), the edge the colour's arc leaves by.
+_LEAVE: dict[str, dict[str, tuple[int, int, int]]] = {
+    k: {
+        st: tuple(  # type: ignore[misc]
+            next(e for e, c in enumerate(st) if e != OPPOSITE[edge] and c in (k, "*"))
+            for edge in range(3)
+        )
+        for st in STATES
+    }
+    for k in ("o", "x")
+}
 
 
 def _longest(runs: list[Path]) -> Path | None:
@@ -632,16 +872,23 @@ def _longest(runs: list[Path]) -> Path | None:
     return best
 
 
-def judge(board: Board, remaining: int, can_move: Callable[[], bool]) -> Outcome | None:
+def judge(
+    board: Board,
+    remaining: int,
+    can_move: Callable[[], bool],
+    runs: Mapping[str, list[Path]] | None = None,
+) -> Outcome | None:
     """The end conditions of §2.7, in their order, after a whole move.
 
     ``remaining`` is the pool after the move; ``can_move()`` says whether the side to
-    move next has a legal move (asked only when nothing else ended the game).
+    move next has a legal move (asked only when nothing else ended the game); ``runs``
+    are :func:`paths` of both colours, when known already.
 
     >>> judge({(0, 0): "ox*"}, 0, lambda: True)
     Outcome(winner=None, reason='pool_empty', highlight=((0, 0), (0, 0)), lengths=(1, 1))
     """
-    runs = {k: paths(board, k) for k in ("o", "x")}
+    if runs is None:
+        runs = {k: paths(board, k) for k in ("o", "x")}
     loops = {k: _longest([p for p in runs[k] if p.closed]) for k in ("o", "x")}
     lo, lx = loops["o"], loops["x"]
     if lo is not None and lx is not None:

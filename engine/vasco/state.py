@@ -38,6 +38,8 @@ from engine.core import (
 )
 from engine.vasco.board import (
     REASONS,
+    Auto,
+    Keys,
     Move,
     Outcome,
     Path,
@@ -46,8 +48,8 @@ from engine.vasco.board import (
     has_legal_move,
     is_connected,
     iter_cell_moves,
-    iter_legal_moves,
     judge,
+    judge_cell,
     legal_states,
     paths,
     play,
@@ -62,9 +64,13 @@ from engine.vasco.geometry import (
     is_up,
     neighbours,
     parse_cell,
+    within_four,
 )
 
 PLACE, OVER = "place", "over"
+#: A candidate cell's judged states: per state, the forced tiles (None: refused), the
+#: cells the judgement placed and the move (kept only in the position it was made for).
+Judged = tuple[tuple[str, "tuple[Auto, ...] | None", tuple[Cell, ...], "Move | None"], ...]
 MARK = {1: "O", 2: "X"}
 #: Coordinates are kept within +-SPAN/2 (far beyond any pool of MAX_POOL tiles).
 MAX_POOL = 600
@@ -147,6 +153,11 @@ class Place:
 
 def encode(action: Place) -> int:
     return ((action.r + _OFF) * _SPAN + (action.c + _OFF)) * 6 + STATE_INDEX[action.state]
+
+
+def _action(cell: Cell, state: str) -> int:
+    """:func:`encode` of ``Place(*cell, state)`` for a cell known to be in range."""
+    return ((cell[0] + _OFF) * _SPAN + (cell[1] + _OFF)) * 6 + STATE_INDEX[state]
 
 
 def decode(action: int) -> Place:
@@ -302,6 +313,14 @@ class VascoState(StateLog):
         self._cands: list[Cell] | None = None
         self._cell_moves: dict[Cell, dict[str, Move]] = {}
         self._open: dict[Cell, bool] = {}
+        self._keys: Keys | None = None  # the board's cell keys, found as the moves ask
+        # every candidate cell's judged states (legal_actions found them), and those of the
+        # position before that no tile of the last move came near (still true here)
+        self._judged: dict[Cell, Judged] | None = None
+        # (the judged cells before the last move, that move's tiles): filtered only when
+        # the legal moves are asked for (a search's children mostly never are)
+        self._inherited: tuple[dict[Cell, Judged], tuple[Cell, ...]] | None = None
+        self._runs: dict[str, list[Path]] | None = None  # each colour's paths, once found
 
     # ----- OpenSpiel-style interface ---------------------------------------------------
 
@@ -353,6 +372,10 @@ class VascoState(StateLog):
                     {"tile": auto.state, "constrained": auto.constrained, "why": auto.why},
                 )
             )
+        self._inherited = None if not self._judged else (
+            self._judged, (place.cell, *(a.cell for a in move.autos)))
+        self._judged = None
+        self._runs = None
         self._tiles = move.board
         self._left -= move.tiles_used
         self._to_move = 1 - self._to_move
@@ -360,6 +383,7 @@ class VascoState(StateLog):
         self._connected = True
         self._moves = None
         self._cands, self._cell_moves, self._open = None, {}, {}
+        self._keys = None
         self._history.append(action)
         self._outcome = self._judge()
         if self._outcome is not None:
@@ -377,9 +401,10 @@ class VascoState(StateLog):
         other.__dict__.update(self.__dict__)
         other._tiles = dict(self._tiles)
         other._history = self._history[:]
-        other._moves = None if self._moves is None else dict(self._moves)
+        other._moves = self._moves  # never changed in place: replaced by apply_action
         other._cell_moves = dict(self._cell_moves)
         other._open = dict(self._open)
+        other._keys = None
         return other
 
     # ----- rules -----------------------------------------------------------------------
@@ -409,12 +434,59 @@ class VascoState(StateLog):
             self._connected = is_connected(self._tiles)
         return self._blocked, self._connected
 
+    def _board_keys(self) -> Keys:
+        if self._keys is None:
+            self._keys = Keys(self._tiles)
+        return self._keys
+
     def _candidates(self) -> Iterator[tuple[int, Move]]:
+        """Every legal move, candidate cells row-major, states in STATES order: judged
+        here, or taken from the position before where the last move's tiles came nowhere
+        near what the judgement read (:func:`~engine.vasco.board.judge_cell`)."""
         blocked, connected = self._position()
-        for (cell, st), move in iter_legal_moves(
-            self._tiles, self._left, blocked=blocked, connected=connected
-        ):
-            yield encode(Place(cell[0], cell[1], st)), move
+        tiles, left = self._tiles, self._left
+        if left < 1:
+            return
+        keys = self._board_keys()
+        inherited = self._still_judged() if not blocked and connected else {}
+        judged: dict[Cell, Judged] = {}
+        for cell in candidate_cells(tiles):
+            entry = inherited.get(cell)
+            if entry is None:
+                entry = judged[cell] = tuple(
+                    (st, None if move is None else move.autos, placed, move)
+                    for st, move, placed in judge_cell(
+                        tiles, left, cell, blocked=blocked, connected=connected, keys=keys)
+                )
+                for st, _, _, move in entry:
+                    if move is not None:
+                        yield _action(cell, st), move
+                continue
+            judged[cell] = entry
+            for st, autos, _, _ in entry:
+                if autos is not None and 1 + len(autos) <= left:
+                    board = dict(tiles)
+                    board[cell] = st
+                    for auto in autos:
+                        board[auto.cell] = auto.state
+                    yield _action(cell, st), Move(board, autos)
+        self._judged = judged
+
+    def _still_judged(self) -> dict[Cell, Judged]:
+        """The judged cells of the position before the last move that stay true here: none
+        of the move's tiles within four edge-steps of the cells a judgement placed."""
+        if self._inherited is None:
+            return {}
+        before, placed = self._inherited
+        near: set[Cell] = set()
+        for cell in placed:
+            near.update(within_four(cell))
+        out: dict[Cell, Judged] = {}
+        for cell, entry in before.items():
+            if cell in near or any(c in near for judged in entry for c in judged[2]):
+                continue
+            out[cell] = tuple((st, autos, placed, None) for st, autos, placed, _ in entry)
+        return out
 
     def _legal_moves(self) -> dict[int, Move]:
         if self._moves is None:
@@ -447,7 +519,8 @@ class VascoState(StateLog):
             if cell in self._candidate_cells() and self._left >= 1:
                 blocked, connected = self._position()
                 moves = dict(iter_cell_moves(
-                    self._tiles, self._left, cell, blocked=blocked, connected=connected))
+                    self._tiles, self._left, cell, blocked=blocked, connected=connected,
+                    keys=self._board_keys()))
             self._cell_moves[cell] = moves
         return moves
 
@@ -459,19 +532,38 @@ class VascoState(StateLog):
         if known is None:
             blocked, connected = self._position()
             known = self._open[cell] = next(iter_cell_moves(
-                self._tiles, self._left, cell, blocked=blocked, connected=connected),
-                None) is not None
+                self._tiles, self._left, cell, blocked=blocked, connected=connected,
+                keys=self._board_keys()), None) is not None
         return known
 
     def has_legal_move(self) -> bool:
-        """Whether the side to move can place anywhere (stops at the first legal move)."""
+        """Whether the side to move can place anywhere (stops at the first legal move):
+        a legal move judged before the last move and out of its reach is one still."""
         if self._moves is not None:
             return bool(self._moves)
         blocked, connected = self._position()
-        return has_legal_move(self._tiles, self._left, blocked=blocked, connected=connected)
+        if self._inherited is not None and not blocked and connected and self._left >= 1:
+            before, placed = self._inherited
+            near: set[Cell] = set()
+            for cell in placed:
+                near.update(within_four(cell))
+            for cell, entry in before.items():
+                if cell in near:
+                    continue
+                for _, autos, cells, _ in entry:
+                    if (autos is not None and 1 + len(autos) <= self._left
+                            and not any(c in near for c in cells)):
+                        return True
+        return has_legal_move(self._tiles, self._left, blocked=blocked, connected=connected,
+                              keys=self._board_keys())
 
     def _judge(self) -> Outcome | None:
-        return judge(self._tiles, self._left, self.has_legal_move)
+        return judge(self._tiles, self._left, self.has_legal_move, self._paths())
+
+    def _paths(self) -> dict[str, list[Path]]:
+        if self._runs is None:
+            self._runs = {k: paths(self._tiles, k) for k in ("o", "x")}
+        return self._runs
 
     # ----- what the app shows ----------------------------------------------------------
 
@@ -511,7 +603,8 @@ class VascoState(StateLog):
 
     def paths(self, colour: str) -> list[Path]:
         """Every run of ``colour`` (``"o"`` or ``"x"``) on the board, loops ``closed``."""
-        return paths(self._tiles, colour)
+        runs = self._paths()
+        return list(runs[colour]) if colour in runs else paths(self._tiles, colour)
 
     def legal_states_at(self, cell: Cell) -> list[str]:
         """The tile states a move may put on ``cell`` now (in :data:`STATES` order)."""

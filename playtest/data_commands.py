@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from pathlib import Path
 
@@ -10,6 +11,8 @@ from sqlalchemy.engine import Engine
 
 from playtest.cli import CommandError, arg, command, group
 from playtest.storage.db import ready_engine
+
+_log = logging.getLogger("playtest.import")
 
 group("db", help="database maintenance")
 group("participant", help="privacy operations on one tester")
@@ -89,22 +92,42 @@ def _size(path: Path) -> str:
 )
 def import_file(args: argparse.Namespace) -> int:
     from playtest.storage.exchange import import_jsonl
+    from playtest.study_config import study_record_problem
 
     if not Path(args.file).is_file():
         raise CommandError(f"no such file: {args.file}")
     engine = ready_engine()
-    report = import_jsonl(engine, args.file)
+    report = import_jsonl(engine, args.file, check_study=study_record_problem)
     print(report.summary())
     _refresh_snapshots(engine, report.studies)
     return 0
 
 
 def _refresh_snapshots(engine: Engine, study_ids: list[str]) -> None:
-    """Bring the dashboard's snapshot of each study up to date (a materialised view)."""
+    """Bring the dashboard's snapshot of each study up to date (a materialised view).
+
+    The data is stored by then, and the snapshot is a cache: a failure here is one
+    warning line (the error's kind; its details and traceback go to the server log,
+    :func:`playtest.runtime.log_file`, which never reaches the terminal), the import
+    still succeeds, and the study's next page visit brings the cache up to date.
+    """
+    from playtest import runtime
     from playtest.study_snapshot import refresh
 
     for study_id in study_ids:
-        done = refresh(engine, study_id)
+        try:
+            done = refresh(engine, study_id)
+        except Exception as err:  # noqa: BLE001 - whatever it is, the data is stored
+            # Only the error's kind on the terminal: its text may quote stored data.
+            where = runtime.configure_logging()
+            if where is not None:  # without a log file, logging would print a traceback
+                _log.warning("refreshing the dashboard data of study %s after an import "
+                             "failed: %s", study_id, type(err).__name__, exc_info=err)
+            print(f"playtest: warning: study {study_id} is stored, but its dashboard data "
+                  f"could not be refreshed ({type(err).__name__}"
+                  + (f"; details in {where}" if where is not None else "")
+                  + "): the next visit of its pages tries again", file=sys.stderr)
+            continue
         print(f"dashboard data of study {study_id} {done.how} in {done.seconds:.1f} s")
 
 
