@@ -187,33 +187,12 @@ class ExperimentResult:
         return [m for m in self.metrics if m.worse is not None]
 
     def summary(self) -> str:
-        """The verdict in one sentence with the primary effect, its interval, the
-        guardrails named, and the testers needed when there are too few."""
-        primary = self.primary_result
-        if primary is None:
-            return f"{self.verdict}: no metric could be measured yet."
-        if primary.no_variance:
-            return (f"{self.verdict}: {primary.metric.name.lower()} is the same for every "
-                    "tester so far (no variance), so it cannot be tested yet.")
-        text = (f"{self.verdict} on {primary.metric.name.lower()}: "
-                f"{primary.compared[1]} − {primary.compared[0]} = {primary.effect_text()}"
-                f" (smallest difference worth acting on: "
-                f"{primary.metric.format_size(self.min_effect)})")
-        if self.verdict == VERDICT_TOO_FEW:
-            text += (f"; about {self.n_needed} testers per variant needed for 80% power"
-                     if self.n_needed else "; not enough spread yet to say how many more")
-        elif self.verdict.endswith(" better") and primary.sequential is not None and \
-                abs(primary.effect) < self.min_effect:
-            text += "; the difference is real but smaller than that"
-        winner = self.verdict.removesuffix(" better") if self.verdict.endswith(" better") \
-            else None
-        for guard in self.guardrails:
-            # A caveat only when the variant named better is the one worse on a guardrail.
-            lead = ("But " if winner in (None, guard.worse) else "") + str(guard.worse)
-            also = " also" if winner is not None and guard.worse != winner else ""
-            text += (f". {lead} is{also} worse on {guard.metric.name.lower()}: "
-                     f"{guard.effect_text()}")
-        return text + "."
+        """The verdict in one plain sentence: which variant, on what, by how much, the
+        guardrails that disagree as a caution, and the testers needed when there are
+        too few (:func:`analytics.verdicts.plain_summary`)."""
+        from analytics.verdicts import plain_summary
+
+        return plain_summary(self)
 
     def to_json(self) -> dict[str, Any]:
         """The ``experiments[]`` entry of the report JSON."""
