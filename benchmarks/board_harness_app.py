@@ -16,6 +16,7 @@ page's callback, and what the gate dropped, is written in a text element (key
 from __future__ import annotations
 
 import time
+
 import streamlit as st
 
 from playtest.board.component import mount

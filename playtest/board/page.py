@@ -28,6 +28,7 @@ from typing import Any
 
 import streamlit as st
 
+from analytics.text_safety import markdown_literal
 from playtest import resume_state, runtime, services
 from playtest.app_pages.common import tester_session
 from playtest.app_pages.trouble import guarded
@@ -356,7 +357,8 @@ def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) ->
         st.session_state[SIDE_SHOWN] = _side_key(play)
         if play.over:  # first: on a phone this column is under the board
             _between_games(tester, finished, session, to_post_survey)
-        st.caption(f"Game {finished + (0 if play.over else 1)} · {tester.study.title}")
+        st.caption(f"Game {finished + (0 if play.over else 1)} · "
+                   f"{markdown_literal(tester.study.title)}")  # the designer's text, as text
         _game_controls(tester, session, paused=paused)
     # Nothing since `paused` was read opens or closes a dialog (those are callbacks, which
     # run before the script), so a run that is not paused has no dialog to show.

@@ -220,8 +220,14 @@ class DemoBehaviour:
     - ``messages_shown(events, variants)`` and ``message_effect(key, variant)``: the
       messages a tester reads as their turn starts (props of ``message`` events) and
       the planted reaction to each (extra ms, chance of a rules lookup);
-    - ``play_game(config, *, seed, game_id, tester, recorder, clock)``: a game whose demo
-      testers play on its own screen model instead of through the engine's clicks.
+    - ``planted_clicks(state, selection, candidates, tester)``: the clicks a tester who
+      misreads a rule makes before a move's next click (a planted truth; empty: none);
+    - ``play_game(config, *, seed, game_id, tester, recorder, clock, truths)``: a game
+      whose demo testers play on its own screen model instead of through the engine's
+      clicks, planting its own truths (``truths``, names of them; absent: all of them).
+
+    A calibration plants its truths in a copy of a game's behaviour
+    (:func:`playtest.calibrate.behaviour`, :func:`dataclasses.replace`).
     """
 
     settings: Callable[[], Mapping[str, Any]] | None = None
@@ -229,6 +235,7 @@ class DemoBehaviour:
     game_rules: Callable[[Any, Sequence[tuple[Any, int | None, str]]], Any] | None = None
     messages_shown: Callable[[Sequence[Any], Mapping[str, str]], list[dict[str, Any]]] | None = None
     message_effect: Callable[[str, str], tuple[float, float]] | None = None
+    planted_clicks: Callable[[Any, Sequence[str], Sequence[str], Any], Sequence[str]] | None = None
     play_game: Callable[..., None] | None = None
 
 

@@ -16,8 +16,8 @@ from sqlalchemy.engine import Engine
 
 from playtest import services
 from playtest.games.vapoosh.plugin import dice_for
-from playtest.session.store import open_session
 from playtest.messages import SPEEDS
+from playtest.session.store import open_session
 from playtest.storage import repository as repo
 from playtest.storage.db import make_engine, upgrade
 from playtest.storage.events import EventLogger
