@@ -167,6 +167,12 @@ def _on_input(item: BoardInput) -> None:
         whole_page()  # the end and the way on: drawn by a full run
 
 
+def _token_now() -> str | None:
+    """The token of the game's position after an input (None: the game was dropped)."""
+    play: Play | None = st.session_state.get(PLAY)
+    return None if play is None else position_token(play.game_id, len(play.actions))
+
+
 def _paused() -> bool:
     return any(k in st.session_state for k in DIALOGS)
 
@@ -281,7 +287,7 @@ def _board() -> None:
                             extra={"zoom": True, "study_rules": tester.effective.rules})
     mount(session.plugin, board_data(session, moment, token=token,
                                      muted=bool(st.session_state.get("muted", False))),
-          key=key, gate=gate, on_input=_on_input)
+          key=key, gate=gate, on_input=_on_input, token_now=_token_now)
     if thinking and not paused:
         _computer_clock()  # draws nothing: a timer of the board's, which its run restarts
 

@@ -186,9 +186,8 @@ function build(st) {
   st.gameEl = el("div", { class: "sh-game" }, root);
   st.api = api(st);
   const parts = st.game.build(st.gameEl, st.api) || {};
-  // What the renderer does not place itself, the shell places: turn and sound above, the
-  // message line; at the end the result and its reason take the message line's place
-  // (above the board, so the final board stays in view) unless the renderer has an end box.
+  // What the renderer does not place itself, the shell places: turn and sound above,
+  // the message line, the end banner below.
   if (!parts.turn || !parts.mute) {
     const top = el("div", { class: "sh-top" });
     root.insertBefore(top, st.gameEl);
@@ -202,6 +201,11 @@ function build(st) {
     parts.message = el("div", { class: "sh-msg", role: "status", "aria-live": "polite",
       "data-role": "message" });
     root.insertBefore(parts.message, st.gameEl);
+  }
+  if (!parts.end) {
+    parts.end = el("div", { class: "sh-end", "data-role": "end", role: "status", hidden: "" }, root);
+    el("div", { class: "sh-end-title" }, parts.end);
+    el("div", { class: "sh-end-text" }, parts.end);
   }
   parts.message.dataset.role = "message";
   parts.turn.dataset.role = parts.turn.dataset.role || "turn";
@@ -256,26 +260,19 @@ function paintMessage(st, d) {
   const m = d.message || { text: "", tone: "info", nonce: "" };
   const box = st.parts.message;
   const fresh = m.nonce !== st.messageNonce;
-  const end = !st.parts.end && d.end ? d.end : null;  // the result in the message's place
-  const text = end ? `${end.title || ""}\n${end.text || ""}` : (m.text || "");
-  if (fresh || box.dataset.text !== text || box.dataset.tone !== m.tone) {
+  if (fresh || box.dataset.text !== m.text || box.dataset.tone !== m.tone) {
     for (const c of Array.from(box.classList)) if (c.startsWith("t-")) box.classList.remove(c);
     box.classList.add("t-" + (m.tone || "info"));
-    box.classList.toggle("sh-end", !!end);
     box.dataset.tone = m.tone || "info";
     box.dataset.key = m.key || "";
-    box.dataset.text = text;
-    box.textContent = end ? "" : text;
-    if (end) {
-      el("div", { class: "sh-end-title" }, box, end.title || "");
-      if (end.text) el("div", { class: "sh-end-text" }, box, end.text);
-    }
+    box.dataset.text = m.text || "";
+    box.textContent = m.text || "";
   }
   if (!fresh) return;
   const first = st.messageNonce === null;
   st.messageNonce = m.nonce;
   clearTimeout(st.messageTimer);
-  if (m.text && m.ms && !end) st.messageTimer = setTimeout(() => { box.textContent = ""; }, m.ms);
+  if (m.text && m.ms) st.messageTimer = setTimeout(() => { box.textContent = ""; }, m.ms);
   // A fresh page (reload) does not replay the last cue; a board mounted later in the
   // same page (a new game) plays its first one, the audio being unlocked already.
   if (m.notes && !st.muted && m.nonce && (!first || AUDIO) && !d.picture) {
@@ -303,9 +300,9 @@ function paint(st) {
   paintMute(st);
   if (d.turn !== undefined && d.turn !== null) st.parts.turn.textContent = d.turn;
   paintMessage(st, d);
-  const end = st.parts.end;  // a renderer's own end box
-  if (end) end.hidden = !d.end;
-  if (end && d.end) {
+  const end = st.parts.end;
+  end.hidden = !d.end;
+  if (d.end) {
     const title = end.querySelector(".sh-end-title"), text = end.querySelector(".sh-end-text");
     if (title) title.textContent = d.end.title || "";
     if (text) text.textContent = d.end.text || "";
