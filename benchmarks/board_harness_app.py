@@ -3,7 +3,8 @@ benchmark and the board shell's browser tests.
 
     streamlit run benchmarks/board_harness_app.py
     # options as query parameters: ?game=vapoosh (any registered game) &seats=human,ai:easy
-    #   &seed=7 &rules=standard &highlight=1 &interactive=0 (a dialog's pause: no input
+    #   &seed=7 &rules=standard (or a rules object: &rules={"base":"standard","pool":12})
+    #   &highlight=1 &interactive=0 (a dialog's pause: no input
     #   taken) &muted=1 (start with sound off) &log=0 (no input log below the board)
     #   &log=<name> (also every stored click's props, one JSON line each, appended to
     #   <name>.jsonl in the folder BOARD_HARNESS_LOG_DIR: a test's own log on a server
@@ -46,8 +47,10 @@ PAUSED = q.get("interactive", "1") == "0"
 ss = st.session_state
 if "h_play" not in ss:
     ss.h_records = []
+    RULES = q.get("rules", PLUGIN.default_rules)  # a preset, or a rules object as JSON
     ss.h_play = Play.new(PLUGIN, game_id="harness", participant_id="harness", seats=SEATS,
-                         seed=int(q.get("seed", "7")), rules=q.get("rules", PLUGIN.default_rules))
+                         seed=int(q.get("seed", "7")),
+                         rules=json.loads(RULES) if RULES.startswith("{") else RULES)
     ss.h_log = []
     ss.h_muted = q.get("muted") == "1"
     ss.h_gate = EventGate()
