@@ -4,7 +4,7 @@ benchmark and the board shell's browser tests.
     streamlit run benchmarks/board_harness_app.py
     # options as query parameters: ?game=vapoosh (any registered game) &seats=human,ai:easy
     #   &seed=7 &rules=standard (or a rules object: &rules={"base":"standard","pool":12})
-    #   &highlight=1 &interactive=0 (a dialog's pause: no input
+    #   &highlight=1 &speed=2 (1 slow, 3 fast) &interactive=0 (a dialog's pause: no input
     #   taken) &muted=1 (start with sound off) &log=0 (no input log below the board)
     #   &log=<name> (also every stored click's props, one JSON line each, appended to
     #   <name>.jsonl in the folder BOARD_HARNESS_LOG_DIR: a test's own log on a server
@@ -41,7 +41,7 @@ GAME = q.get("game", "vapoosh")
 PLUGIN = game_plugin(GAME)
 SEATS = tuple(q.get("seats", ",".join(PLUGIN.default_seats)).split(","))
 SETTINGS = {"highlight_options": q.get("highlight") == "1", "show_computer_dice": True,
-            "speed": 2}
+            "speed": int(q.get("speed", "2"))}
 PAUSED = q.get("interactive", "1") == "0"
 
 ss = st.session_state
