@@ -8,7 +8,7 @@ shows the answers.
 >>> from playtest.games.registry import game_plugin
 >>> plugin = game_plugin(UNNAMED_GAME)
 >>> [str(t.target) for t in targets_offered(plugin)][:2]
-['rules', 'message:turn']
+['rules', 'message:turn_computer']
 >>> [(v.name, v.payload) for v in starting_variants(plugin, ExperimentTarget.ui("speed"))]
 [('slow', 'slow'), ('medium', 'medium'), ('fast', 'fast')]
 >>> from playtest.games.registry import games

@@ -71,9 +71,9 @@ def _event_logger(url: str) -> EventLogger:
 def _in_a_page_run() -> bool:
     """Whether this thread runs a visitor's page (a Streamlit script run, its callbacks
     included): what it stores is that visitor's input."""
-    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+    from playtest.streamlit_private import in_a_script_run
 
-    return get_script_run_ctx(suppress_warning=True) is not None
+    return in_a_script_run()
 
 
 def database() -> Engine:
