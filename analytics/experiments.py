@@ -35,13 +35,18 @@ every experiment:
 
 from __future__ import annotations
 
+import json
 import math
+import os
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from analytics import derive
 from analytics.data import SCORE_COLUMNS, StudyData, require_columns
 from analytics.metrics import (
     Metric,
@@ -68,11 +73,12 @@ from analytics.stats import (
     sequential_test,
     srm_check,
 )
+from analytics.verdict_text import VERDICT_NO_DIFFERENCE, VerdictText, verdict_text
 
 __all__ = ["completed_participants", "analyze_experiment", "analyze_experiments",
-           "participant_variants", "decide", "analyze_metrics", "MetricValues"]
+           "participant_variants", "decide", "analyze_metrics", "MetricValues",
+           "variant_shows", "variant_rows", "readable_rows"]
 
-VERDICT_NO_DIFFERENCE = "no difference"
 VERDICT_TOO_FEW = "too few participants"
 
 
@@ -176,6 +182,8 @@ class ExperimentResult:
     verdict: str = VERDICT_TOO_FEW
     n_needed: int | None = None
     notes: tuple[str, ...] = ()
+    #: What each variant shows testers, in words (:func:`variant_shows`).
+    shows: dict[str, str] = field(default_factory=dict)
 
     @property
     def primary_result(self) -> MetricResult | None:
@@ -186,37 +194,25 @@ class ExperimentResult:
         """Guardrail metrics a variant is clearly worse on."""
         return [m for m in self.metrics if m.worse is not None]
 
+    def words(self) -> VerdictText:
+        """The verdict in plain words (:mod:`analytics.verdict_text`)."""
+        return verdict_text(self._entry())
+
     def summary(self) -> str:
-        """The verdict in one sentence with the primary effect, its interval, the
-        guardrails named, and the testers needed when there are too few."""
-        primary = self.primary_result
-        if primary is None:
-            return f"{self.verdict}: no metric could be measured yet."
-        if primary.no_variance:
-            return (f"{self.verdict}: {primary.metric.name.lower()} is the same for every "
-                    "tester so far (no variance), so it cannot be tested yet.")
-        text = (f"{self.verdict} on {primary.metric.name.lower()}: "
-                f"{primary.compared[1]} − {primary.compared[0]} = {primary.effect_text()}"
-                f" (smallest difference worth acting on: "
-                f"{primary.metric.format_size(self.min_effect)})")
-        if self.verdict == VERDICT_TOO_FEW:
-            text += (f"; about {self.n_needed} testers per variant needed for 80% power"
-                     if self.n_needed else "; not enough spread yet to say how many more")
-        elif self.verdict.endswith(" better") and primary.sequential is not None and \
-                abs(primary.effect) < self.min_effect:
-            text += "; the difference is real but smaller than that"
-        winner = self.verdict.removesuffix(" better") if self.verdict.endswith(" better") \
-            else None
-        for guard in self.guardrails:
-            # A caveat only when the variant named better is the one worse on a guardrail.
-            lead = ("But " if winner in (None, guard.worse) else "") + str(guard.worse)
-            also = " also" if winner is not None and guard.worse != winner else ""
-            text += (f". {lead} is{also} worse on {guard.metric.name.lower()}: "
-                     f"{guard.effect_text()}")
-        return text + "."
+        """The verdict in one plain sentence (which variant, with its text for a message;
+        on what; by how much, with its interval), then "But …" for the guardrails that
+        disagree, and the testers needed when there are too few."""
+        return self.words().text
 
     def to_json(self) -> dict[str, Any]:
-        """The ``experiments[]`` entry of the report JSON."""
+        """The ``experiments[]`` entry of the report JSON: the contract's keys, the
+        definitions, ``shows`` (what each variant shows testers), and the verdict in
+        words (``headline``, ``summary``: :mod:`analytics.verdict_text`)."""
+        entry = self._entry()
+        words = verdict_text(entry)
+        return {**entry, "headline": words.headline, "summary": words.text}
+
+    def _entry(self) -> dict[str, Any]:
         primary = self.primary_result
         return {
             "key": self.key, "target": self.target, "srm_p": _num(self.srm_p),
@@ -232,7 +228,7 @@ class ExperimentResult:
             "guardrails": [{"metric": m.metric.key, "name": m.metric.name,
                             "worse": m.worse, "effect_text": m.effect_text()}
                            for m in self.guardrails],
-            "summary": self.summary(),
+            "shows": dict(self.shows),
             "notes": list(self.notes),
         }
 
@@ -373,6 +369,128 @@ def participant_variants(data: StudyData, experiment: str) -> pd.Series:
                      index=table["participant_id"].to_numpy())
 
 
+#: Longest text a variant is shown with (an imported message may be long).
+SHOWN_TEXT_MAX = 160
+_WORDING_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def variant_shows(data: StudyData, experiment: dict[str, Any]) -> dict[str, str]:
+    """What each variant of ``experiment`` shows testers, in words, by variant name.
+
+    - a message (``message:<key>``): the text testers read, as the ``message`` events
+      logged it for that variant's wording (the one most shown; when the showings differ
+      only inside, e.g. a player's name or a cell, the part that differs is "…"); a
+      variant not shown yet: its payload when that is a text of its own (not a wording
+      name of the catalog), else nothing;
+    - a display setting (``ui:<setting>``): ``'highlight options: on'``;
+    - the rules: ``'preset “house”'``, or a rules object as compact JSON.
+
+    A variant without a known payload or text is left out.
+
+    >>> from analytics.planted import PlantedTruth, planted_study
+    >>> data, _ = planted_study(PlantedTruth(), testers=6, seed=1)
+    >>> variant_shows(data, data.study["experiments"][0])
+    {'A': 'Roll again!', 'B': 'Roll again!'}
+    >>> variant_shows(data, {"key": "h", "target": "ui:highlight_options",
+    ...     "variants": ["off", "on"], "payloads": {"off": False, "on": True}})
+    {'off': 'highlight options: off', 'on': 'highlight options: on'}
+    """
+    target = str(experiment.get("target") or "")
+    variants = experiment.get("variants") or []
+    names = [str(v) for v in variants]
+    payloads = experiment.get("payloads")
+    if not isinstance(payloads, dict):
+        payloads = variants if isinstance(variants, dict) else {}
+    kind, _, name = target.partition(":")
+    shows: dict[str, str] = {}
+    if kind == "message":
+        texts = _message_texts(data, name)
+        for variant in names:
+            payload = payloads.get(variant, variant)
+            seen = texts.get(str(payload)) or texts.get(variant)
+            if seen is not None:
+                shows[variant] = _common_text(seen)
+            elif isinstance(payload, str) and payload and not _WORDING_NAME.match(payload):
+                shows[variant] = _clipped_text(payload)
+    elif kind == "ui":
+        for variant in names:
+            if variant in payloads:
+                value = payloads[variant]
+                shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
+                shows[variant] = f"{name.replace('_', ' ')}: {shown}"
+    elif target == "rules":
+        shows = _rules_shows({n: payloads[n] for n in names if n in payloads})
+    return shows
+
+
+def _rules_shows(payloads: dict[str, Any]) -> dict[str, str]:
+    """Each rules variant in words: a preset by its name; a rules object by what it sets
+    that not every variant sets alike (what they share says nothing about the difference).
+
+    >>> _rules_shows({"grows": {"stages": ["S1"]},
+    ...               "plays": {"stages": ["S1"], "changes": {"S1": {"ai": "random"}}}})
+    {'grows': 'no changes', 'plays': 'changes: {"S1": {"ai": "random"}}'}
+    >>> _rules_shows({"A": "standard", "B": {"base": "standard", "walls": False}})
+    {'A': 'preset “standard”', 'B': 'base: "standard"; walls: false'}
+    """
+    objects = [p for p in payloads.values() if isinstance(p, dict)]
+    keys = list(dict.fromkeys(k for p in objects for k in p))
+    shared = {k for k in keys if len(objects) == len(payloads) and
+              all(k in p and p[k] == objects[0][k] for p in objects)}
+    shows = {}
+    for variant, payload in payloads.items():
+        if not isinstance(payload, dict):
+            shows[variant] = _clipped_text(f"preset “{payload}”")
+            continue
+        parts = [f"{k}: {json.dumps(payload[k], separators=(', ', ': '))}"
+                 for k in payload if k not in shared]
+        parts += [f"no {k}" for k in keys if k not in payload and k not in shared]
+        shows[variant] = _clipped_text("; ".join(parts) or "the same rules as the others")
+    return shows
+
+
+def _message_texts(data: StudyData, key: str) -> dict[str, Counter[str]]:
+    """How often each text of message ``key`` was logged, by the wording it names."""
+    if data.events.empty or not key:
+        return {}
+    table = derive.props_of(data, "message", ["key", "variant", "text"])
+    table = table[(table["key"] == key) & table["text"].map(lambda t: isinstance(t, str))]
+    texts: dict[str, Counter[str]] = {}
+    for wording, text in zip(table["variant"].astype(str), table["text"], strict=True):
+        texts.setdefault(wording, Counter())[text] += 1
+    return texts
+
+
+def _clipped_text(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= SHOWN_TEXT_MAX else flat[:SHOWN_TEXT_MAX - 1] + "…"
+
+
+def _common_text(texts: Counter[str]) -> str:
+    """One text for a variant whose showings differ (values filled in): the parts every
+    showing shares around "…" when they keep most of it, else the text shown most.
+
+    >>> _common_text(Counter({"Auto move at 0,1: a gap.": 3, "Auto move at -1,2: a gap.": 1}))
+    'Auto move at …: a gap.'
+    >>> _common_text(Counter({"Player 1's turn": 2, "Player 12's turn": 2}))
+    "Player …'s turn"
+    >>> _common_text(Counter({"Your turn": 5, "The computer's turn": 2}))
+    'Your turn'
+    """
+    ranked = sorted(texts, key=lambda t: (-texts[t], t))
+    if len(ranked) == 1:
+        return _clipped_text(ranked[0])
+    head = os.path.commonprefix(ranked)
+    tail = os.path.commonprefix([t[::-1] for t in ranked])[::-1]
+    # cut at word edges: never "Player 1…" for players 1 and 12
+    head = head[:max((i + 1 for i, c in enumerate(head) if not c.isalnum()), default=0)]
+    tail = tail[min((i for i, c in enumerate(tail) if not c.isalnum()), default=len(tail)):]
+    shortest = min(len(t) for t in ranked)
+    if head.strip() and tail.strip() and len(head) + len(tail) >= 0.6 * shortest:
+        return _clipped_text(f"{head}…{tail}")
+    return _clipped_text(ranked[0])
+
+
 def _instruments(scores: pd.DataFrame) -> list[str]:
     require_columns(scores, SCORE_COLUMNS, "scores")
     totals = scores[(scores["scale"] == "total") & (scores["phase"] == "post")]
@@ -460,18 +578,20 @@ def analyze_experiment(data: StudyData, experiment: dict[str, Any],
     names = [str(v) for v in experiment.get("variants") or []] or sorted(assigned.unique())
     counts = {name: int((assigned == name).sum()) for name in names}
     srm_p = srm_check(counts).p_value if len(names) >= 2 else math.nan
+    shows = variant_shows(data, experiment)
     try:
         primary, min_effect, notes = primary_of(experiment)
     except MetricError as error:
-        return ExperimentResult(key, names, counts, srm_p, target, notes=(str(error),))
+        return ExperimentResult(key, names, counts, srm_p, target, notes=(str(error),),
+                                shows=shows)
     if len(names) < 2:
         return ExperimentResult(key, names, counts, srm_p, target, primary.key, min_effect,
-                                notes=notes)
+                                notes=notes, shows=shows)
     metrics = analyze_metrics(experiment_metric_values(data, experiment, scores, quiz),
                               seed=seed, draws=draws)
     text, needed = decide(metrics[0], min_effect) if metrics else (VERDICT_TOO_FEW, None)
     return ExperimentResult(key, names, counts, srm_p, target, primary.key, min_effect,
-                            metrics, text, needed, notes)
+                            metrics, text, needed, notes, shows)
 
 
 def analyze_experiments(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
@@ -488,6 +608,40 @@ def _metric_of(entry: dict[str, Any]) -> Metric | None:
         return metric_by_key(str(entry.get("metric")))
     except MetricError:
         return None
+
+
+def variant_rows(experiment: dict[str, Any]) -> list[dict[str, str]]:
+    """The variants of one ``experiments[]`` report entry as rows for a page or the plan:
+    each variant's name, what it shows testers (a message's text in quotes), its testers,
+    and its value of the primary metric (the mean over its testers, with the unit).
+
+    >>> rows = variant_rows({"target": "message:extra_turn", "counts": {"A": 3, "B": 4},
+    ...     "shows": {"A": "Extra go!"}, "metrics": [{"metric": "response_time",
+    ...     "name": "Response time after the message", "role": "primary",
+    ...     "variants": {"A": {"n": 3, "mean": 2.25}, "B": {"n": 4, "mean": 1.5}}}]})
+    >>> rows[0]
+    {'Variant': 'A', 'What testers see': '“Extra go!”', 'Testers': '3', 'Response time after the message (mean)': '2.2 s'}
+    >>> rows[1]["What testers see"]
+    '–'
+    """
+    message = str(experiment.get("target") or "").startswith("message:")
+    shows = experiment.get("shows") or {}
+    primary = next((m for m in experiment.get("metrics") or []
+                    if m.get("role") == "primary"), None)
+    metric = _metric_of(primary) if primary is not None else None
+    rows = []
+    for name, count in (experiment.get("counts") or {}).items():
+        text = shows.get(name)
+        row = {"Variant": str(name),
+               "What testers see": "–" if not text else f"“{text}”" if message else str(text),
+               "Testers": str(count)}
+        if primary is not None:
+            mean = ((primary.get("variants") or {}).get(name) or {}).get("mean")
+            row[f"{primary.get('name') or primary.get('metric')} (mean)"] = (
+                metric.format_value(mean) if metric is not None
+                else "–" if mean is None else f"{mean:.3g}")
+        rows.append(row)
+    return rows
 
 
 def readable_rows(experiment: dict[str, Any]) -> list[dict[str, str]]:
