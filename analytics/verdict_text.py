@@ -16,7 +16,8 @@ one :func:`analytics.experiments.decide` made; this module only words it:
 Cautions ("But …"): a variant the guardrail family (Holm) finds worse on a guardrail,
 unless it is the variant the verdict says is worse anyway; and, beside a better
 verdict, a guardrail on which the better variant's estimate is worse by at least that
-guardrail's smallest difference worth acting on, not yet beyond chance ("may be worse").
+guardrail's smallest difference worth acting on, not yet beyond chance once every metric
+looked at is counted ("may be worse").
 
 >>> entry = {"verdict": "B better", "target": "message:extra_turn", "min_effect": 1.0,
 ...     "shows": {"A": "Extra go!", "B": "Your EXTRA turn"}, "metrics": [
@@ -31,7 +32,7 @@ guardrail's smallest difference worth acting on, not yet beyond chance ("may be 
 >>> print(words.sentence)
 B is better on response time after the message: 3.9 s shorter with B (“Your EXTRA turn”) than with A (“Extra go!”) (95% interval: 1.3 to 6.5 s shorter).
 >>> print(words.caution)
-But B may be worse, though not beyond chance yet, on completion (14.3 pp lower than A: 85.7% against 100.0%; 95% interval: 47.1 pp lower to 21.5 pp higher).
+But B may be worse, though not yet beyond chance with every metric counted, on completion (14.3 pp lower than A: 85.7% against 100.0%; 95% interval: 47.1 pp lower to 21.5 pp higher).
 >>> words.headline, words.tone
 ('B is better', 'caution')
 """
@@ -271,7 +272,9 @@ def _caution(metrics: Sequence[Mapping[str, Any]], pair: Sequence[str],
         if worse is not None and acting in (None, worse):  # not the verdict's loser
             lead = f"{worse} is worse"
         elif worse is None and acting is not None and _leans_against(entry, pair, acting):
-            lead, worse = f"{acting} may be worse, though not beyond chance yet,", acting
+            lead = f"{acting} may be worse, though not yet beyond chance with every " \
+                "metric counted,"
+            worse = acting
         else:
             continue
         groups.setdefault(lead, []).append(

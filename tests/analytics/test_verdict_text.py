@@ -47,8 +47,9 @@ CASES: dict[str, tuple[PlantedTruth, int, int, dict[str, Any], str, str, str]] =
         MODERATE_MESSAGE_EFFECT, 40, 11, {}, "A better", "A is better",
         "A is better on response time after the message: 1.7 s shorter with A (“Roll "
         "again!”) than with B (“Your turn again!”) (95% interval: 0.6 to 2.9 s shorter). "
-        "But A may be worse, though not beyond chance yet, on completion (10.0 pp lower "
-        "than B: 85.0% against 95.0%; 95% interval: 31.4 pp lower to 11.0 pp higher)."),
+        "But A may be worse, though not yet beyond chance with every metric counted, on "
+        "completion (10.0 pp lower than B: 85.0% against 95.0%; 95% interval: 31.4 pp lower "
+        "to 11.0 pp higher)."),
     "no difference": (
         PlantedTruth(), 300, 2, {}, "no difference", "No difference",
         "No difference in response time after the message between A (“Roll again!”) and B "
