@@ -18,7 +18,9 @@ every experiment:
     (:func:`analytics.stats.sequential_needed_n`).
 
   With more than two variants the control is compared with the variant most likely
-  best, at α / (variants − 1) (Bonferroni).
+  best, at α / (variants − 1) (Bonferroni). :mod:`analytics.verdicts` says the verdict
+  in one plain sentence ("No change worth acting on" for a "better" whose difference is
+  smaller than ``min_effect``), the variants with what they show (:func:`variant_shows`).
 - **Secondary metrics**: fixed-sample tests (Welch or Mann–Whitney, exact tests for
   rates) with Holm-adjusted p-values across the secondaries that vary. A metric where
   every tester has the same value is marked ``no_variance`` and not tested.
@@ -37,16 +39,13 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from analytics import derive
 from analytics.data import SCORE_COLUMNS, StudyData, require_columns
 from analytics.metrics import (
     Metric,
@@ -73,7 +72,7 @@ from analytics.stats import (
     sequential_test,
     srm_check,
 )
-from analytics.verdict_text import VERDICT_NO_DIFFERENCE, VerdictText, verdict_text
+from analytics.verdicts import VERDICT_NO_DIFFERENCE, VerdictText, verdict_text
 
 __all__ = ["completed_participants", "analyze_experiment", "analyze_experiments",
            "participant_variants", "decide", "analyze_metrics", "MetricValues",
@@ -195,7 +194,7 @@ class ExperimentResult:
         return [m for m in self.metrics if m.worse is not None]
 
     def words(self) -> VerdictText:
-        """The verdict in plain words (:mod:`analytics.verdict_text`)."""
+        """The verdict in plain words (:mod:`analytics.verdicts`)."""
         return verdict_text(self._entry())
 
     def summary(self) -> str:
@@ -207,7 +206,7 @@ class ExperimentResult:
     def to_json(self) -> dict[str, Any]:
         """The ``experiments[]`` entry of the report JSON: the contract's keys, the
         definitions, ``shows`` (what each variant shows testers), and the verdict in
-        words (``headline``, ``summary``: :mod:`analytics.verdict_text`)."""
+        words (``headline``, ``summary``: :mod:`analytics.verdicts`)."""
         entry = self._entry()
         words = verdict_text(entry)
         return {**entry, "headline": words.headline, "summary": words.text}
@@ -369,30 +368,30 @@ def participant_variants(data: StudyData, experiment: str) -> pd.Series:
                      index=table["participant_id"].to_numpy())
 
 
-#: Longest text a variant is shown with (an imported message may be long).
+#: Longest text a variant is shown with (an imported study's text may be long).
 SHOWN_TEXT_MAX = 160
 _WORDING_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
-def variant_shows(data: StudyData, experiment: dict[str, Any]) -> dict[str, str]:
-    """What each variant of ``experiment`` shows testers, in words, by variant name.
+def variant_shows(experiment: dict[str, Any]) -> dict[str, str]:
+    """What each variant of ``experiment`` (an entry of ``study["experiments"]``) shows
+    testers, in words, by variant name:
 
-    - a message (``message:<key>``): the text testers read, as the ``message`` events
-      logged it for that variant's wording (the one most shown; when the showings differ
-      only inside, e.g. a player's name or a cell, the part that differs is "…"); a
-      variant not shown yet: its payload when that is a text of its own (not a wording
-      name of the catalog), else nothing;
+    - a message (``message:<key>``): its text, as the study record's ``texts`` give it
+      (the app writes each wording's text from the game's catalog there:
+      :mod:`playtest.experiment_texts`); else a payload that is a text of its own (not a
+      wording name of the catalog); else nothing;
     - a display setting (``ui:<setting>``): ``'highlight options: on'``;
-    - the rules: ``'preset “house”'``, or a rules object as compact JSON.
+    - the rules: ``'preset “house”'``, or what a rules object sets that the others do not.
 
-    A variant without a known payload or text is left out.
+    Payloads are the record's ``payloads`` (the exchange format) or ``variants`` when
+    that maps names to payloads. A variant with nothing known is left out.
 
-    >>> from analytics.planted import PlantedTruth, planted_study
-    >>> data, _ = planted_study(PlantedTruth(), testers=6, seed=1)
-    >>> variant_shows(data, data.study["experiments"][0])
-    {'A': 'Roll again!', 'B': 'Roll again!'}
-    >>> variant_shows(data, {"key": "h", "target": "ui:highlight_options",
-    ...     "variants": ["off", "on"], "payloads": {"off": False, "on": True}})
+    >>> variant_shows({"target": "message:extra_turn", "variants": ["A", "B", "C"],
+    ...     "payloads": {"A": "default", "B": "formal", "C": "Go on!"},
+    ...     "texts": {"A": "Extra go!"}})
+    {'A': 'Extra go!', 'C': 'Go on!'}
+    >>> variant_shows({"target": "ui:highlight_options", "variants": {"off": False, "on": True}})
     {'off': 'highlight options: off', 'on': 'highlight options: on'}
     """
     target = str(experiment.get("target") or "")
@@ -404,14 +403,16 @@ def variant_shows(data: StudyData, experiment: dict[str, Any]) -> dict[str, str]
     kind, _, name = target.partition(":")
     shows: dict[str, str] = {}
     if kind == "message":
-        texts = _message_texts(data, name)
+        given = experiment.get("texts")
+        texts: dict[str, Any] = given if isinstance(given, dict) else {}
         for variant in names:
-            payload = payloads.get(variant, variant)
-            seen = texts.get(str(payload)) or texts.get(variant)
-            if seen is not None:
-                shows[variant] = _common_text(seen)
-            elif isinstance(payload, str) and payload and not _WORDING_NAME.match(payload):
-                shows[variant] = _clipped_text(payload)
+            payload = payloads.get(variant)
+            text = texts.get(variant) if isinstance(texts.get(variant), str) else None
+            if text is None and isinstance(payload, str) and payload.strip() and \
+                    not _WORDING_NAME.match(payload):
+                text = payload
+            if text:
+                shows[variant] = _clipped_text(text)
     elif kind == "ui":
         for variant in names:
             if variant in payloads:
@@ -421,6 +422,11 @@ def variant_shows(data: StudyData, experiment: dict[str, Any]) -> dict[str, str]
     elif target == "rules":
         shows = _rules_shows({n: payloads[n] for n in names if n in payloads})
     return shows
+
+
+def _clipped_text(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= SHOWN_TEXT_MAX else flat[:SHOWN_TEXT_MAX - 1] + "…"
 
 
 def _rules_shows(payloads: dict[str, Any]) -> dict[str, str]:
@@ -447,48 +453,6 @@ def _rules_shows(payloads: dict[str, Any]) -> dict[str, str]:
         parts += [f"no {k}" for k in keys if k not in payload and k not in shared]
         shows[variant] = _clipped_text("; ".join(parts) or "the same rules as the others")
     return shows
-
-
-def _message_texts(data: StudyData, key: str) -> dict[str, Counter[str]]:
-    """How often each text of message ``key`` was logged, by the wording it names."""
-    if data.events.empty or not key:
-        return {}
-    table = derive.props_of(data, "message", ["key", "variant", "text"])
-    table = table[(table["key"] == key) & table["text"].map(lambda t: isinstance(t, str))]
-    texts: dict[str, Counter[str]] = {}
-    for wording, text in zip(table["variant"].astype(str), table["text"], strict=True):
-        texts.setdefault(wording, Counter())[text] += 1
-    return texts
-
-
-def _clipped_text(text: str) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= SHOWN_TEXT_MAX else flat[:SHOWN_TEXT_MAX - 1] + "…"
-
-
-def _common_text(texts: Counter[str]) -> str:
-    """One text for a variant whose showings differ (values filled in): the parts every
-    showing shares around "…" when they keep most of it, else the text shown most.
-
-    >>> _common_text(Counter({"Auto move at 0,1: a gap.": 3, "Auto move at -1,2: a gap.": 1}))
-    'Auto move at …: a gap.'
-    >>> _common_text(Counter({"Player 1's turn": 2, "Player 12's turn": 2}))
-    "Player …'s turn"
-    >>> _common_text(Counter({"Your turn": 5, "The computer's turn": 2}))
-    'Your turn'
-    """
-    ranked = sorted(texts, key=lambda t: (-texts[t], t))
-    if len(ranked) == 1:
-        return _clipped_text(ranked[0])
-    head = os.path.commonprefix(ranked)
-    tail = os.path.commonprefix([t[::-1] for t in ranked])[::-1]
-    # cut at word edges: never "Player 1…" for players 1 and 12
-    head = head[:max((i + 1 for i, c in enumerate(head) if not c.isalnum()), default=0)]
-    tail = tail[min((i for i, c in enumerate(tail) if not c.isalnum()), default=len(tail)):]
-    shortest = min(len(t) for t in ranked)
-    if head.strip() and tail.strip() and len(head) + len(tail) >= 0.6 * shortest:
-        return _clipped_text(f"{head}…{tail}")
-    return _clipped_text(ranked[0])
 
 
 def _instruments(scores: pd.DataFrame) -> list[str]:
@@ -578,7 +542,7 @@ def analyze_experiment(data: StudyData, experiment: dict[str, Any],
     names = [str(v) for v in experiment.get("variants") or []] or sorted(assigned.unique())
     counts = {name: int((assigned == name).sum()) for name in names}
     srm_p = srm_check(counts).p_value if len(names) >= 2 else math.nan
-    shows = variant_shows(data, experiment)
+    shows = variant_shows(experiment)
     try:
         primary, min_effect, notes = primary_of(experiment)
     except MetricError as error:

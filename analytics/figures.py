@@ -20,7 +20,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from analytics.verdict_text import difference_words
+from analytics.verdicts import difference_words
 
 OKABE_ITO = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
              "#000000"]

@@ -39,7 +39,7 @@ from analytics.game_analytics import (
 )
 from analytics.metrics import PER_TURN_METRICS
 from analytics.text_safety import break_bare_links, without_direction_controls
-from analytics.verdict_text import verdict_text
+from analytics.verdicts import verdict_text
 
 #: Characters that make inline Markdown markup (emphasis, code, links, tables, strike).
 #: Line-start markup (``#``, ``-``, ``1.``) cannot occur: text is flattened to one line

@@ -5,7 +5,7 @@ The golden files were written by the analytics code *before* the game plug-ins
 compare today's report with them, apart from keys added since (``game``). They were
 written again on purpose once since, when experiment verdicts were put in plain words:
 each experiment gained ``headline`` and ``shows`` (what each variant shows testers) and
-its ``summary`` reads as :mod:`analytics.verdict_text` words it; every number, interval
+its ``summary`` reads as :mod:`analytics.verdicts` words it; every number, interval
 and verdict stayed as it was.
 """
 

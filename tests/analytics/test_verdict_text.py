@@ -11,22 +11,18 @@ import pytest
 from analytics import experiments, figures, report
 from analytics.data import StudyData, empty_quiz
 from analytics.planted import MODERATE_MESSAGE_EFFECT, PlantedTruth, planted_study
-from analytics.verdict_text import verdict_text
+from analytics.verdicts import verdict_text
 
-#: What each arm's ``extra_turn`` message says in these studies (the planted builder
-#: logs "Roll again!" for both; arm B's text is rewritten so the sentences tell them apart).
+#: What each arm's ``extra_turn`` message says in these studies, as the app writes it into
+#: the study record from the game's catalog (``texts``: :mod:`playtest.experiment_texts`).
 TEXT_A, TEXT_B = "Roll again!", "Your turn again!"
 
 
 def _study(truth: PlantedTruth, testers: int, seed: int,
            **experiment: Any) -> tuple[StudyData, Any]:
     data, scores = planted_study(truth, testers, seed=seed)
-    events = data.events
-    events["props"] = [{**props, "text": TEXT_B}
-                       if kind == "message" and props.get("variant") == "B" else props
-                       for kind, props in zip(events["type"], events["props"], strict=True)]
-    if experiment:
-        data.study["experiments"] = [{**data.study["experiments"][0], **experiment}]
+    data.study["experiments"] = [{**data.study["experiments"][0], **experiment,
+                                  "texts": {"A": TEXT_A, "B": TEXT_B}}]
     return data, scores
 
 

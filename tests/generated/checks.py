@@ -8,7 +8,7 @@ renders in AppTest, and the numbers agree:
   and in the plan;
 - every interval contains its estimate (experiment effects, confusion points' shrunk
   rates, the hardest facts, questionnaire means and pre/post changes);
-- the Experiments page says the verdict the plan says, and the Confusion page ranks the
+- the Experiments page says the verdict the plan says, in the same sentence, and the Confusion page ranks the
   points the plan ranks.
 """
 
@@ -26,6 +26,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from analytics.text_safety import markdown_literal
 from playtest.display_words import step_words
 from tests.app.designer_support import designer_page
 from tests.generated.cli_runs import import_clean, report_files
@@ -188,7 +189,13 @@ def check_experiments(at: AppTest, report: dict[str, Any], expected: Expected) -
                     for m in at.metric if m.label.startswith("Testers with ")}
     for experiment in report["experiments"]:
         for variant, count in experiment["counts"].items():
-            assert shown_counts.get(variant) == count, (variant, shown_counts)
-    boxes = [str(b.value) for b in (*at.success, *at.info, *at.warning)]
-    verdicts = [text.split("**")[1] for text in boxes if text.startswith("**")]
-    assert verdicts == [e["verdict"] for e in report["experiments"]]
+            # a label is Markdown: the name as the page escapes it
+            assert shown_counts.get(markdown_literal(variant)) == count, (variant, shown_counts)
+    boxes = [str(node.value) for node in at.main  # the verdicts, in the page's order
+             if node.type in ("success", "info", "warning") and
+             str(node.value).startswith("**")]
+    # the plan's sentence, its headline in bold (variant names and texts escaped)
+    assert [text.split("**")[1] for text in boxes] == [
+        markdown_literal(e["headline"]) for e in report["experiments"]]
+    assert [text.replace("**", "", 2) for text in boxes] == [
+        markdown_literal(e["summary"]) for e in report["experiments"]]

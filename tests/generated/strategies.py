@@ -51,8 +51,8 @@ from playtest.study_config import (
     UI_SETTINGS,
     Experiment,
     StudyConfig,
-    _game_catalog,
     effective_config,
+    message_catalog,
 )
 from surveys import load_survey
 from surveys.loader import list_surveys
@@ -227,12 +227,12 @@ class StudyPlan:
 
 
 def _catalog_keys(game: str) -> tuple[str, ...]:
-    return tuple(sorted(_game_catalog(game).keys))
+    return tuple(sorted(message_catalog(game).keys))
 
 
 def _message_payloads(game: str) -> st.SearchStrategy[Any]:
     """A wording of the game's catalog, or a text of one's own (no placeholders)."""
-    wordings = tuple(_game_catalog(game).variants)
+    wordings = tuple(message_catalog(game).variants)
     own = free_texts(60).map(lambda t: t.replace("{", "(").replace("}", ")").strip()[:300])
     return st.one_of(st.sampled_from(wordings), own.filter(bool))
 

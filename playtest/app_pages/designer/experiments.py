@@ -1,24 +1,19 @@
 """The Experiments page: each experiment's verdict in one plain sentence (the plan's:
-:mod:`analytics.verdict_text`), what each variant shows testers beside its testers and
+:mod:`analytics.verdicts`), what each variant shows testers beside its testers and
 its primary value, its metrics with intervals, and the effect chart (right is better)."""
 
 from __future__ import annotations
-
-from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from analytics import experiments, figures, game_analytics
 from analytics.stats import SEQUENTIAL_METHOD
-from analytics.targets import ExperimentTarget, TargetError
 from analytics.text_safety import markdown_literal
 from playtest.app_pages.designer.opening import open_page, with_testers
 from playtest.app_pages.designer.study_cache import whole_study
 from playtest.app_pages.empty import plot
-from playtest.experiment_choices import shown, target_in_words
-from playtest.games.registry import GamePlugin, game_plugin
-from playtest.storage import repository as repo
+from playtest.experiment_choices import target_in_words
 
 METHOD_NOTE = (
     f"How verdicts are made: each experiment is decided by its primary metric alone, with "
@@ -52,13 +47,11 @@ def experiments_page() -> None:
                           lambda b: experiments.analyze_experiments(b.data, b.scores, b.quiz))
     st.caption(METHOD_NOTE)
     st.caption(game_analytics.turn_definition(game_analytics.for_study(opened.head.data)))
-    plugin = game_plugin(study.game)
     for result in results:
-        _experiment_section(result, plugin, study)
+        _experiment_section(result)
 
 
-def _experiment_section(result: experiments.ExperimentResult, plugin: GamePlugin,
-                        study: repo.Study) -> None:
+def _experiment_section(result: experiments.ExperimentResult) -> None:
     doc = result.to_json()
     st.subheader(f"{result.key} · {result.target}")  # both checked: no Markdown in them
     words = result.words()  # variant names and texts are the designer's: shown as written
@@ -72,7 +65,7 @@ def _experiment_section(result: experiments.ExperimentResult, plugin: GamePlugin
         st.warning(markdown_literal(note))
     st.caption(f"It varies {markdown_literal(target_in_words(result.target))}. "
                "What each variant shows testers:")
-    st.dataframe(pd.DataFrame(_variant_rows(doc, plugin, study)), hide_index=True,
+    st.dataframe(pd.DataFrame(experiments.variant_rows(doc)), hide_index=True,
                  key=f"variants-{result.key}")
     cols = st.columns(len(result.counts) + 1)
     for col, (name, count) in zip(cols, result.counts.items(), strict=False):
@@ -85,25 +78,3 @@ def _experiment_section(result: experiments.ExperimentResult, plugin: GamePlugin
         st.dataframe(pd.DataFrame(rows), hide_index=True)
         st.caption(FOREST_NOTE)
         plot(figures.experiment_effect_figure(doc), f"eff-{result.key}")
-
-
-def _variant_rows(doc: dict[str, Any], plugin: GamePlugin,
-                  study: repo.Study) -> list[dict[str, str]]:
-    """The plan's rows of the variants (what each shows, its testers, its primary
-    value), a variant that testers have not seen yet shown as the game's catalog or
-    settings will show it."""
-    stored = next((e for e in study.config.get("experiments") or []
-                   if isinstance(e, dict) and e.get("key") == doc["key"]), {})
-    payloads: dict[str, Any] = stored.get("variants") or {}
-    try:
-        target: ExperimentTarget | None = ExperimentTarget.parse(doc["target"])
-    except TargetError:
-        target = None
-    rows = experiments.variant_rows(doc)
-    for row in rows:
-        name = row["Variant"]
-        if row["What testers see"] == "–" and target is not None and name in payloads:
-            text = shown(plugin, target, payloads[name])
-            row["What testers see"] = f"“{text}” (not shown yet)" if target.is_message \
-                else text
-    return rows

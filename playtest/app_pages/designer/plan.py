@@ -18,7 +18,7 @@ from analytics.report import (
     report_html,
     report_markdown,
 )
-from analytics.verdict_text import verdict_text
+from analytics.verdicts import verdict_text
 from playtest.app_pages.common import plain
 from playtest.app_pages.designer.opening import open_results_page
 from playtest.app_pages.designer.study_cache import bundle, head_of, whole_study_as_of
