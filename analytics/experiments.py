@@ -424,6 +424,27 @@ def variant_shows(experiment: dict[str, Any]) -> dict[str, str]:
     return shows
 
 
+def _setting_words(path: str, value: Any) -> str:
+    """One setting of a rules object in words, nested objects by their path.
+
+    >>> _setting_words("changes", {"S1": {"players": [{"id": 1, "ai": "random"}]}})
+    'changes › S1 › players: id 1, ai random'
+    """
+    if isinstance(value, dict) and value:
+        return "; ".join(_setting_words(f"{path} › {k}", v) for k, v in value.items())
+    return f"{path}: {_value_words(value)}"
+
+
+def _value_words(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_value_words(v)}" for k, v in value.items()) or "none"
+    if isinstance(value, list):
+        return "; ".join(_value_words(v) for v in value) or "none"
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    return str(value)
+
+
 def _clipped_text(text: str) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= SHOWN_TEXT_MAX else flat[:SHOWN_TEXT_MAX - 1] + "…"
@@ -435,9 +456,9 @@ def _rules_shows(payloads: dict[str, Any]) -> dict[str, str]:
 
     >>> _rules_shows({"grows": {"stages": ["S1"]},
     ...               "plays": {"stages": ["S1"], "changes": {"S1": {"ai": "random"}}}})
-    {'grows': 'no changes', 'plays': 'changes: {"S1": {"ai": "random"}}'}
+    {'grows': 'no changes', 'plays': 'changes › S1 › ai: random'}
     >>> _rules_shows({"A": "standard", "B": {"base": "standard", "walls": False}})
-    {'A': 'preset “standard”', 'B': 'base: "standard"; walls: false'}
+    {'A': 'preset “standard”', 'B': 'base: standard; walls: false'}
     """
     objects = [p for p in payloads.values() if isinstance(p, dict)]
     keys = list(dict.fromkeys(k for p in objects for k in p))
@@ -448,8 +469,7 @@ def _rules_shows(payloads: dict[str, Any]) -> dict[str, str]:
         if not isinstance(payload, dict):
             shows[variant] = _clipped_text(f"preset “{payload}”")
             continue
-        parts = [f"{k}: {json.dumps(payload[k], separators=(', ', ': '))}"
-                 for k in payload if k not in shared]
+        parts = [_setting_words(k, payload[k]) for k in payload if k not in shared]
         parts += [f"no {k}" for k in keys if k not in payload and k not in shared]
         shows[variant] = _clipped_text("; ".join(parts) or "the same rules as the others")
     return shows

@@ -115,7 +115,7 @@ def experiment_effect_figure(experiment: dict[str, Any]) -> go.Figure:
     second (a lower-is-better metric's difference turned round), in units of that
     metric's smallest difference worth acting on (``min_effect``), so metrics of
     different units share one axis; the band from −1 to +1 holds differences too small
-    to act on. The axis names the variant each side favours ("← A better · B better →");
+    to act on. Each side names the variant it favours ("← A better", "B better →");
     a metric with no better side (e.g. game length) says in its label what right means.
     The primary metric (always-valid interval) is drawn first and larger; metrics
     without variance are listed, not plotted.
@@ -131,8 +131,8 @@ def experiment_effect_figure(experiment: dict[str, Any]) -> go.Figure:
     ...      "ci95": [-0.3, -0.1], "min_effect": 0.1, "effect_text": "−20 pp"}]})
     >>> [round(x, 1) for x in fig.data[0].x]  # B faster: right; B completes less: left
     [3.0, -2.0]
-    >>> fig.layout.xaxis.title.text.split("<br>")[0]
-    '<b>← A better · B better →</b>'
+    >>> [note.text for note in fig.layout.annotations]  # each side says whom it favours
+    ['<b>← A better</b>', '<b>B better →</b>']
     """
     names: list[str] = []
     effects: list[float | None] = []
@@ -194,14 +194,21 @@ def experiment_effect_figure(experiment: dict[str, Any]) -> go.Figure:
     fig.update_yaxes(autorange="reversed")
     if one_pair and pairs:
         control, treatment = next(iter(pairs))
-        sides = f"← {control} better · {treatment} better →"
+        sides = (f"← {control} better", f"{treatment} better →")
     else:
-        sides = "← worse · better → for the variant named first"
+        sides = ("← worse", "better → for the variant named first")
+    # Each side says whom it favours, at its own end above the plot, on a line of its own
+    # (one line across the axis ran off a phone; side by side, long names overlapped).
+    for x, anchor, side, lift in ((0.0, "left", sides[0], 18), (1.0, "right", sides[1], 0)):
+        fig.add_annotation(x=x, y=1.0, xref="paper", yref="paper", xanchor=anchor,
+                           yanchor="bottom", yshift=lift, showarrow=False, align=anchor,
+                           text=f"<b>{html.escape(side)}</b>")
     headline = experiment.get("headline") or experiment.get("verdict", "")
-    title = html.escape(f"Experiment {experiment.get('key', '')}: {headline}")
-    fig = _layout(fig, title, height=max(320, 130 + 48 * len(names)),
-                  xaxis={"title": f"<b>{html.escape(sides)}</b><br>difference ÷ smallest"
-                                  "<br>worthwhile difference, with 95%"
-                                  "<br>intervals; grey: too small to act on"})
-    fig.update_layout(margin={"b": 115})
+    # two short lines: one long line ran off a phone
+    title = _wrap(html.escape(f"Experiment {experiment.get('key', '')}:"), 34) + "<br>" + \
+        _wrap(html.escape(str(headline)), 34)
+    fig = _layout(fig, title, height=max(360, 170 + 48 * len(names)),
+                  xaxis={"title": "difference ÷ smallest<br>worthwhile difference,"
+                                  "<br>with 95% intervals; grey:<br>too small to act on"})
+    fig.update_layout(margin={"t": 120, "b": 110})
     return fig

@@ -146,9 +146,11 @@ def test_right_is_better_for_a_time_and_for_a_rate() -> None:
     assert rate["effect"] < 0 and plotted["Completion"] < 0
     assert plotted["Response time after the message"] == pytest.approx(
         -time["effect"] / time["min_effect"])
-    title = figure.layout.xaxis.title.text
-    assert title.startswith("<b>← A better · B better →</b>") and "too small to act on" in title
-    assert figure.layout.title.text == "Experiment wording: B is better"
+    assert [note.text for note in figure.layout.annotations] == ["<b>← A better</b>",
+                                                                 "<b>B better →</b>"]
+    assert [note.x for note in figure.layout.annotations] == [0.0, 1.0]  # left, right
+    assert "too small to act on" in figure.layout.xaxis.title.text
+    assert figure.layout.title.text == "Experiment wording:<br>B is better"
     # each interval turned round with its estimate: the bar still holds the diamond
     trace = figure.data[0]
     assert all(low >= 0 and high >= 0 for low, high in

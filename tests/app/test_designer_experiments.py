@@ -44,8 +44,8 @@ def test_experiments_page_shows_verdict_interval_definitions_and_method(db: Engi
     assert wording_table.iloc[0]["Role"] == "primary (decides)"
     assert "metric" not in wording_table.columns  # people's names, not code names
     assert len(at.get("plotly_chart")) == 2  # a forest plot per experiment
-    variants = next(f for f in frames if "What testers see" in f.columns)
-    assert list(variants["Variant"]) == ["A", "B"]  # what A and B say, beside their testers
+    variants = next(t.value for t in at.table if "What testers see" in t.value.columns)
+    assert list(variants.index) == ["A", "B"]  # what A and B say, beside their testers
     assert all(text.startswith("“") for text in variants["What testers see"])
 
 

@@ -17,6 +17,7 @@ from playtest import demo
 from playtest.games.registry import games
 from playtest.storage.db import make_engine, upgrade
 from playtest.study_snapshot import load_prepared
+from playtest.survey_items import annotate
 from tests.app.designer_support import designer_page, use_copy
 
 TESTERS = demo.GAME_DEMO_TESTERS
@@ -37,10 +38,12 @@ def filled(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _entries(path: Path, study_id: str) -> list[dict[str, Any]]:
-    """The study's experiments as the analytics report them (the plan's entries)."""
+    """The study's experiments as the analytics report them (the plan's entries), with
+    the study record annotated as the app does (free-text items, each wording's text)."""
     engine = make_engine(f"sqlite:///{path}")
-    bundle = load_prepared(engine, study_id).bundle
+    bundle = load_prepared(engine, study_id, save=False).bundle
     engine.dispose()
+    annotate(bundle.data)
     return [json.loads(json.dumps(result.to_json())) for result in
             experiments.analyze_experiments(bundle.data, bundle.scores, bundle.quiz)]
 
@@ -72,14 +75,13 @@ def test_the_experiments_page_says_the_plan_s_sentence_beside_what_each_variant_
         if entry["target"].startswith("message:"):
             for variant in entry["counts"]:  # a message's variant with its text
                 assert f"{variant} (“{entry['shows'][variant]}”)" in summary
-    frames = [df.value for df in at.dataframe]
-    variant_tables = [f for f in frames if "What testers see" in f.columns]
+    variant_tables = [t.value for t in at.table if "What testers see" in t.value.columns]
     assert len(variant_tables) == len(entries)
     for table, entry in zip(variant_tables, entries, strict=True):
-        assert list(table["Variant"]) == list(entry["counts"])
+        assert list(table.index) == list(entry["counts"])
         assert [int(n) for n in table["Testers"]] == list(entry["counts"].values())
         assert sum(entry["counts"].values()) == TESTERS
-        for variant, seen in zip(table["Variant"], table["What testers see"], strict=True):
+        for variant, seen in zip(table.index, table["What testers see"], strict=True):
             assert seen and seen != "–", (game, variant)  # every variant says what it shows
             if entry["target"].startswith("message:"):
                 assert seen == f"“{entry['shows'][variant]}”"
@@ -89,9 +91,10 @@ def test_the_experiments_page_says_the_plan_s_sentence_beside_what_each_variant_
     assert len(charts) == len(entries)
     for chart, entry in zip(charts, entries, strict=True):
         control, treatment = entry["metrics"][0]["compared"]
-        axis = chart["layout"]["xaxis"]["title"]["text"]
-        assert axis.startswith(f"<b>← {control} better · {treatment} better →</b>"), axis
-        assert chart["layout"]["title"]["text"].endswith(entry["headline"])
+        sides = [note["text"].replace("<br>", " ") for note in chart["layout"]["annotations"]]
+        assert sides == [f"<b>← {control} better</b>", f"<b>{treatment} better →</b>"], sides
+        assert chart["layout"]["title"]["text"].replace("<br>", " ").endswith(
+            entry["headline"])
         primary = entry["metrics"][0]
         x = chart["data"][0]["x"][0]
         if primary["effect"] is not None and not primary["no_variance"]:
@@ -112,5 +115,5 @@ def test_the_plan_page_says_the_same_sentence_with_the_variants(
     texts = [str(t.value) for t in at.text]
     for entry in entries:
         assert f"{entry['key']}: {entry['summary']}" in texts
-    tables = [df.value for df in at.dataframe if "What testers see" in df.value.columns]
-    assert [list(t["Variant"]) for t in tables] == [list(e["counts"]) for e in entries]
+    tables = [t.value for t in at.table if "What testers see" in t.value.columns]
+    assert [list(t.index) for t in tables] == [list(e["counts"]) for e in entries]

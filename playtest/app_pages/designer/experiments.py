@@ -45,7 +45,9 @@ def experiments_page() -> None:
         return
     results = whole_study(study.study_id, "experiments",
                           lambda b: experiments.analyze_experiments(b.data, b.scores, b.quiz))
-    st.caption(METHOD_NOTE)
+    with st.expander("How the verdicts are made"):
+        st.caption(METHOD_NOTE)
+        st.caption(FOREST_NOTE)
     st.caption(game_analytics.turn_definition(game_analytics.for_study(opened.head.data)))
     for result in results:
         _experiment_section(result)
@@ -65,8 +67,8 @@ def _experiment_section(result: experiments.ExperimentResult) -> None:
         st.warning(markdown_literal(note))
     st.caption(f"It varies {markdown_literal(target_in_words(result.target))}. "
                "What each variant shows testers:")
-    st.dataframe(pd.DataFrame(experiments.variant_rows(doc)), hide_index=True,
-                 key=f"variants-{result.key}")
+    # a small table whose texts wrap: every column fits a phone
+    st.table(pd.DataFrame(experiments.variant_rows(doc)).set_index("Variant"))
     cols = st.columns(len(result.counts) + 1)
     for col, (name, count) in zip(cols, result.counts.items(), strict=False):
         col.metric(f"Testers with {markdown_literal(name)}", count)
@@ -76,5 +78,6 @@ def _experiment_section(result: experiments.ExperimentResult) -> None:
     rows = experiments.readable_rows(doc)
     if rows:
         st.dataframe(pd.DataFrame(rows), hide_index=True)
-        st.caption(FOREST_NOTE)
+        st.caption("Chart: right is better on every row (a time's difference is turned "
+                   "round); the grey band is too small to act on.")
         plot(figures.experiment_effect_figure(doc), f"eff-{result.key}")

@@ -49,8 +49,8 @@ def report_page() -> None:
         # the Experiments page's sentence, and what each variant shows beside its result
         plain(f"{e['key']}: {e.get('summary') or verdict_text(e).text}")
         rows = experiments.variant_rows(e)
-        if rows:
-            st.dataframe(pd.DataFrame(rows), hide_index=True, key=f"plan_variants_{e['key']}")
+        if rows:  # what each variant shows, beside its testers and primary value
+            st.table(pd.DataFrame(rows).set_index("Variant"))
 
 
 def _downloads(study_id: str, report: dict[str, Any], of: str) -> None:
