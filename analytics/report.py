@@ -26,18 +26,17 @@ import plotly.io as pio
 from markupsafe import Markup
 
 from analytics import confusion, experiments, figures, funnel, questionnaires, severity
-from analytics.data import StudyData, validate_study
+from analytics.data import UNNAMED_GAME, StudyData, validate_study
 from analytics.figures import FILE_TEMPLATE
 from analytics.game_analytics import (
     GENERIC,
     GameAnalytics,
-    default_game,
     for_study,
     game_of,
     load,
     turn_definition,
 )
-from analytics.metrics import PER_TURN_METRICS
+from analytics.metrics import PER_TURN_METRICS, completed_participants
 from analytics.text_safety import break_bare_links, without_direction_controls
 from analytics.verdicts import verdict_text
 
@@ -59,7 +58,9 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
     ``game``: the name of the game played; its plug-in (``game``, default the study's:
     :func:`analytics.game_analytics.for_study`) adds its own keys (``sections``: e.g.
     ``hardest_facts`` for a game that has facts; ``top_facts`` rows each).
-    ``participants``: consented participants; ``completed``: those with a ``done`` page;
+    ``participants``: consented participants; ``completed``: those who reached the
+    thank-you page (:func:`analytics.metrics.completed_participants`: the one
+    definition);
     ``confusion_points``: ranked by severity (``severity_definition``), each with ``id,
     label, score, evidence, action, definition, interval``; ``what_works``: the themes
     of the answers to praise questions (see :func:`what_works`);
@@ -75,7 +76,7 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
     plugin = game or for_study(data)
     consented = data.participants[data.participants["consented_at"].notna()]
     ids = set(consented["participant_id"].astype(str))
-    done = experiments.completed_participants(data)
+    done = completed_participants(data)
     report: dict[str, Any] = {
         "study_id": str(data.study.get("study_id", "")),
         # a game without analytics of its own is still named (its report is the core's)
@@ -97,9 +98,10 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
 
 
 def report_game(report: dict[str, Any]) -> GameAnalytics:
-    """The plug-in of the game a report names (``game``; the default game if absent)."""
+    """The plug-in of the game a report names (``game``; absent: the exchange format's
+    :data:`analytics.data.UNNAMED_GAME`)."""
     name = report.get("game")
-    return load(name if isinstance(name, str) and name else default_game())
+    return load(name if isinstance(name, str) and name else UNNAMED_GAME)
 
 
 def what_works(data: StudyData) -> list[dict[str, Any]]:

@@ -37,9 +37,11 @@ def confusion_points_table(points: list[confusion.ConfusionPoint]) -> pd.DataFra
     return pd.DataFrame(rows)
 
 
-AFTERMATH_NAMES = {"key": "Message", "shown": "Shown", "participants": "Testers",
-                    "trouble_rate": "Trouble after it", "baseline_trouble_rate":
-                    "Trouble on any turn", "hesitation_after_ms": "Mean pause after (ms)",
+AFTERMATH_NAMES = {"key": "Message", "variant": "Wording", "text": "What it says",
+                    "shown": "Shown", "participants": "Testers",
+                    "trouble_rate": "Trouble after it",
+                    "baseline_trouble_rate": "Trouble on turns not after it",
+                    "hesitation_after_ms": "Mean pause after (ms)",
                     "hesitation_all_ms": "Mean pause, all turns (ms)",
                     "wrong_per_turn_after": "Wrong clicks in the next turn",
                     "wrong_per_turn_all": "Wrong clicks per turn", "rules_opened":

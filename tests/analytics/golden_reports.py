@@ -3,10 +3,14 @@
 The golden files were written by the analytics code *before* the game plug-ins
 (``python -m tests.analytics.golden_reports``, run once at that commit); the tests
 compare today's report with them, apart from keys added since (``game``). They were
-written again on purpose once since, when experiment verdicts were put in plain words:
-each experiment gained ``headline`` and ``shows`` (what each variant shows testers) and
-its ``summary`` reads as :mod:`analytics.verdicts` words it; every number, interval
-and verdict stayed as it was.
+written again on purpose where a definition changed, and only there (every other number
+is the same): message points per wording (``message:<key>@<variant>``) against the
+testers' turns that do not follow the message, not the message itself (issue 22, item
+3); the definitions of the turn after a message, measured where the wait happens (item
+7: the numbers stayed); survey points named by their question's text; and experiment
+verdicts in plain words (issue 23, item 7): each experiment gained ``headline`` and
+``shows`` (what each variant shows testers) and its ``summary`` reads as
+:mod:`analytics.verdicts` words it, every number, interval and verdict as it was.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""Experiment verdicts in plain words: golden sentences on planted studies whose truth is
-known (:mod:`analytics.planted`), the same decision as before in every case, and forest
-plots where right is better for a time and for a rate alike."""
+"""Experiment verdicts in plain words (issue 23, item 7): golden sentences on planted
+studies whose truth is known (:mod:`analytics.planted`), the same decision as before in
+every case, forest plots where right is better for a time and for a rate alike, and each
+wording's text beside its results."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from analytics import experiments, figures, report
+from analytics import confusion, experiments, figures, report
 from analytics.data import StudyData, empty_quiz
 from analytics.planted import MODERATE_MESSAGE_EFFECT, PlantedTruth, planted_study
 from analytics.verdicts import verdict_text
@@ -167,3 +168,17 @@ def test_a_rate_that_decides_is_drawn_with_right_better() -> None:
     primary = entry["metrics"][0]
     assert primary["metric"] == "completion" and primary["effect"] < 0  # B − A
     assert _plotted(figures.experiment_effect_figure(entry))["Completion"] < 0  # A's side
+
+
+def test_each_wording_s_text_is_beside_its_results() -> None:
+    """The Confusion page's message table says what each wording's testers were shown."""
+    data, _ = planted_study(PlantedTruth(), testers=10, seed=1)
+    events = data.events.copy()
+    events["props"] = [{**p, "text": f"Wording {p['variant']}!"} if t == "message" else p
+                       for t, p in zip(events["type"], events["props"], strict=True)]
+    data = type(data)(study=data.study, participants=data.participants,
+                      assignments=data.assignments, events=events, responses=data.responses)
+    assert confusion.wording_texts(data, "extra_turn") == {"A": "Wording A!",
+                                                           "B": "Wording B!"}
+    table = confusion.message_aftermath(data).set_index("variant")
+    assert table.loc["B", "text"] == "Wording B!"

@@ -192,10 +192,29 @@ def check_experiments(at: AppTest, report: dict[str, Any], expected: Expected) -
             # a label is Markdown: the name as the page escapes it
             assert shown_counts.get(markdown_literal(variant)) == count, (variant, shown_counts)
     boxes = [str(node.value) for node in at.main  # the verdicts, in the page's order
-             if node.type in ("success", "info", "warning") and
-             str(node.value).startswith("**")]
+             if node.type in ("success", "info", "warning") and _verdict_box(str(node.value))]
     # the plan's sentence, its headline in bold (variant names and texts escaped)
     assert [text.split("**")[1] for text in boxes] == [
         markdown_literal(e["headline"]) for e in report["experiments"]]
     assert [text.replace("**", "", 2) for text in boxes] == [
         markdown_literal(e["summary"]) for e in report["experiments"]]
+    # and the headline says the report's verdict
+    for experiment in report["experiments"]:
+        assert _says(experiment["headline"], experiment["verdict"]), experiment
+
+
+def _verdict_box(text: str) -> bool:
+    """Whether a box is an experiment's verdict: it opens with its headline in bold
+    (:mod:`analytics.verdicts`)."""
+    return text.startswith("**")
+
+
+def _says(headline: str, verdict: str) -> bool:
+    """Whether a verdict's headline says ``verdict`` (the report's word for it): a
+    variant better, or better by less than is worth acting on; no difference; too few."""
+    if verdict.endswith(" better"):
+        return headline in (f"{verdict.removesuffix(' better')} is better",
+                            "No change worth acting on")
+    if verdict == "no difference":
+        return headline == "No difference"
+    return headline == "Too few testers yet"
