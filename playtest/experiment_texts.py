@@ -8,9 +8,9 @@ one tester plays against the computer, else as a seat's; values a message fills 
 player's name, a cell) are "…". A variant whose payload is a text of its own is that
 text.
 
->>> from analytics.data import StudyData
+>>> from analytics.data import UNNAMED_GAME, StudyData
 >>> data = StudyData.empty("s")
->>> data.study.update(game="vapoosh", settings={"seats": ["human", "ai:easy"]},
+>>> data.study.update(game=UNNAMED_GAME, settings={"seats": ["human", "ai:easy"]},
 ...     experiments=[{"key": "w", "target": "message:extra_turn", "variants": ["A", "B"],
 ...                   "payloads": {"A": "default", "B": "formal"}}])
 >>> annotate_experiments(data).study["experiments"][0]["texts"]
@@ -50,7 +50,8 @@ def variant_texts(game: str | None, message: str, payloads: Mapping[str, Any],
     """Each variant's text of message ``message`` in ``game``'s catalog (see the module
     docstring); a variant whose wording the catalog lacks is left out.
 
-    >>> variant_texts("vapoosh", "extra_turn", {"A": "default", "B": "Go on, {name}!"})
+    >>> from analytics.data import UNNAMED_GAME
+    >>> variant_texts(UNNAMED_GAME, "extra_turn", {"A": "default", "B": "Go on, {name}!"})
     {'A': 'Extra go!', 'B': 'Go on, …!'}
     """
     catalog = message_catalog(game)
