@@ -38,6 +38,7 @@ from analytics.game_analytics import (
 )
 from analytics.metrics import PER_TURN_METRICS, completed_participants
 from analytics.text_safety import break_bare_links, without_direction_controls
+from analytics.verdicts import verdict_text
 
 #: Characters that make inline Markdown markup (emphasis, code, links, tables, strike).
 #: Line-start markup (``#``, ``-``, ``1.``) cannot occur: text is flattened to one line
@@ -218,9 +219,12 @@ def _plan_context(report: dict[str, Any]) -> dict[str, Any]:
         per_turn = any(m.get("metric") in PER_TURN_METRICS
                        for m in experiment.get("metrics") or [])
         turn_line = [turn_definition(report_game(report))] if per_turn else []
-        shown.append({"key": experiment["key"], "verdict": experiment["verdict"],
+        variants = experiments.variant_rows(experiment)
+        shown.append({"key": experiment["key"],
+                      "headline": experiment.get("headline") or verdict_text(experiment).headline,
                       "intro": _experiment_intro(experiment) + turn_line, "rows": rows,
-                      "header": list(rows[0]) if rows else []})
+                      "header": list(rows[0]) if rows else [], "variants": variants,
+                      "variant_header": list(variants[0]) if variants else []})
     sections = []
     for section in report_game(report).sections:
         rows = report.get(section.key) or []
@@ -255,7 +259,7 @@ def _cell(column: Any, row: dict[str, Any]) -> str:
 def _experiment_intro(experiment: dict[str, Any]) -> list[str]:
     """Plain-text lines under an experiment's heading (escape before use)."""
     counts = ", ".join(f"{name}: {n}" for name, n in (experiment.get("counts") or {}).items())
-    lines = [str(experiment.get("summary") or experiment["verdict"])]
+    lines = [str(experiment.get("summary") or verdict_text(experiment).text)]
     if experiment.get("definition"):
         lines.append(f"Primary metric: {experiment.get('definition')}")
     lines.append(f"Testers per variant: {counts or '–'}; sample-ratio check p = "

@@ -7,8 +7,10 @@ written again on purpose where a definition changed, and only there (every other
 is the same): message points per wording (``message:<key>@<variant>``) against the
 testers' turns that do not follow the message, not the message itself (issue 22, item
 3); the definitions of the turn after a message, measured where the wait happens (item
-7: the numbers stayed); survey points named by their question's text and the verdicts'
-summaries in one plain sentence (issue 23).
+7: the numbers stayed); survey points named by their question's text; and experiment
+verdicts in plain words (issue 23, item 7): each experiment gained ``headline`` and
+``shows`` (what each variant shows testers) and its ``summary`` reads as
+:mod:`analytics.verdicts` words it, every number, interval and verdict as it was.
 """
 
 from __future__ import annotations
