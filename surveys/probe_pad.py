@@ -63,7 +63,7 @@ CSS: Final = """
 .fp:focus-visible { outline: 3px solid #1c6dd0; outline-offset: 4px; border-radius: 12px; }
 .fp button { font: inherit; touch-action: manipulation; cursor: pointer;
              -webkit-tap-highlight-color: transparent; }
-.fp-start, .fp-resend { width: 100%; min-height: 64px; font-size: 1.6rem; font-weight: 700;
+.fp .fp-start, .fp .fp-resend { width: 100%; min-height: 64px; font-size: 1.6rem; font-weight: 700;
              border: none; border-radius: 14px; background: #1c6dd0; color: #fff; }
 .fp-bar { height: 12px; border-radius: 6px; background: #dde3ea; overflow: hidden; }
 .fp-bar span { display: block; height: 100%; width: 100%; background: #2e9e5b;
