@@ -21,6 +21,9 @@ The core (:mod:`analytics.funnel`, :mod:`analytics.confusion`, :mod:`analytics.e
   event such as a roll, or the acting seat with the game's own action and turn-break
   events), which the per-turn numbers (wrong clicks and thinking time per turn, the turn
   after a message) count by;
+- ``fact_attempts``: the tester's tries at the game's facts in play (``participant_id,
+  fact, correct, ms, at``), for the Learning page (:mod:`analytics.learning`); None for a
+  game without facts;
 - ``prepared``: the props tables it reads beyond the core's (``(event type, keys)`` as
   :func:`analytics.derive.props_of` takes them), so that a study's prepared tables
   (:func:`analytics.derive.prepared_tables`, kept in snapshots) hold them.
@@ -156,6 +159,7 @@ class GameAnalytics:
     #: True for the one game that records naming no game play (:func:`default_game`).
     plays_unnamed: bool = False
     turns: TurnRule = GENERIC_TURNS
+    fact_attempts: Callable[[StudyData], pd.DataFrame] | None = None
 
     def has_section(self, key: str) -> bool:
         """True when the game's report has the key ``key``."""

@@ -19,7 +19,7 @@ from analytics import confusion
 from analytics import figures as core_figures
 from analytics.data import StudyData
 from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
-from analytics.games.vapoosh import facts, figures, heatmaps, occasions
+from analytics.games.vapoosh import facts, figures, heatmaps, learning, occasions
 from analytics.turns import TurnRule
 
 
@@ -109,4 +109,5 @@ ANALYTICS = GameAnalytics(
         Chart("Hardest facts", _facts_figure, "facts", section="hardest_facts"),
     ),
     turns=TURNS,
+    fact_attempts=learning.fact_attempts,
 )
