@@ -1,7 +1,7 @@
 """The times-table fluency probe: its facts, parallel forms, stored answers and scores.
 
 A **fluency probe** (survey item type ``fluency_probe``) is a short timed set of
-multiplication facts: a child answers as many as they can in ``seconds`` (default 60),
+multiplication facts: a child answers as many as they can in ``seconds`` (default 120),
 or a fixed set of ``count`` facts without a time limit. It is given before play (the
 pre form) and after play (the post form) on **parallel forms**, so no child sees the
 same fact twice:

@@ -290,7 +290,7 @@ class Ranking(_Choices):
 
 class FluencyProbe(_ItemBase):
     """A timed set of multiplication facts on a number pad (:mod:`surveys.fluency`): the
-    child answers as many as they can in ``seconds`` (None: no limit), from the
+    child answers as many as they can in ``seconds`` (default 120; None: no limit), from the
     ``count`` first questions of ``form`` (None: all of them). The facts are every
     ``a × b`` with ``min_factor ≤ a ≤ b ≤ max_factor``, split into two parallel forms
     balanced by difficulty; ``auto`` gives a tester one form before play and the other
@@ -300,8 +300,10 @@ class FluencyProbe(_ItemBase):
     type: Literal["fluency_probe"]
     form: Literal["A", "B", "auto"] = Field(default="auto", description="the parallel form: "
                                            "A, B, or auto (one before play, the other after)")
-    seconds: int | None = Field(default=60, ge=10, le=600,
-                                description="time limit in seconds (null: answer every question)")
+    seconds: int | None = Field(default=120, ge=10, le=600,
+                                description="time limit in seconds (null: answer every question); "
+                                "two minutes by default: one minute of answers varies too much "
+                                "to compare arms of 20 (analytics/learning_calibration.py)")
     count: int | None = Field(default=None, ge=1, le=39,
                               description="questions in the form (null: all its facts)")
     min_factor: int = Field(default=2, ge=1, le=12)
