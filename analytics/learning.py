@@ -168,7 +168,8 @@ def probe_questions(data: StudyData) -> pd.DataFrame:
                 for position, q in enumerate(entries, start=1):
                     rows.append((str(pid), str(phase), str(survey), str(item), position,
                                  q.fact, q.a, q.b, q.given is not None, q.correct, q.ms))
-        return pd.DataFrame(rows, columns=PROBE_QUESTION_COLUMNS)
+        return pd.DataFrame(rows, columns=PROBE_QUESTION_COLUMNS).astype(
+            {"answered": bool, "correct": bool})
     return _remember(data, "learning:probe_questions", compute)
 
 
@@ -683,3 +684,135 @@ def fact_table(data: StudyData, play: pd.DataFrame | None = None) -> pd.DataFram
     table["ms"] = pd.to_numeric(table["ms"], errors="coerce").round().astype("Int64")
     table["correct"] = table["correct"].astype(bool)
     return table[FACT_TABLE_COLUMNS].reset_index(drop=True)
+
+
+# ----------------------------------------------------------------- the page and the plan
+@dataclass(frozen=True)
+class LearningView:
+    """Everything the Learning page and the plan's section show, worked out once.
+
+    ``game_title``; ``has_facts``: the game asks facts in play (its plug-in's
+    ``fact_attempts``); ``gains`` (None without testers with both probes) and
+    ``by_variant`` (experiment → one summary per variant); ``arms``: each experiment's
+    :class:`ArmComparison`; ``probe_facts`` / ``play_facts``: :func:`fact_changes`;
+    ``curve`` and ``curve_change``: the in-play learning curve; ``rules``: rule errors
+    over games; ``quiz`` (:func:`quiz_rows`) and ``quiz_change``; ``probe_testers``:
+    testers with a probe answer per phase.
+    """
+
+    game_title: str
+    has_facts: bool
+    probe_testers: Mapping[str, int]
+    gains: GainSummary | None
+    by_variant: Mapping[str, tuple[GainSummary, ...]]
+    arms: tuple[ArmComparison, ...]
+    probe_facts: pd.DataFrame
+    play_facts: pd.DataFrame
+    curve: pd.DataFrame
+    curve_change: Estimate
+    rules: RuleTrend
+    quiz: pd.DataFrame
+    quiz_change: Estimate
+
+
+def learning_view(data: StudyData, quiz: pd.DataFrame, game_title: str,
+                  fact_attempts: Callable[[StudyData], pd.DataFrame] | None) -> LearningView:
+    """:class:`LearningView` of a study (``quiz``: the quiz frame, with a ``phase`` column
+    when known; ``fact_attempts``: the game's tries at facts in play, None without)."""
+    scores = probe_scores(data)
+    gains = gains_per_tester(data)
+    by_variant: dict[str, tuple[GainSummary, ...]] = {}
+    for experiment in data.study.get("experiments") or []:
+        key = str(experiment.get("key"))
+        assigned = variants(data, key)
+        names = [str(v) for v in experiment.get("variants") or []] or sorted(assigned.unique())
+        by_variant[key] = tuple(summaries_by_variant(gains, assigned, names))
+    attempts = numbered_attempts(fact_attempts(data)) if fact_attempts is not None \
+        else pd.DataFrame(columns=PLAY_ATTEMPT_COLUMNS)
+    return LearningView(
+        game_title=game_title, has_facts=fact_attempts is not None,
+        probe_testers={phase: int((scores["phase"] == phase).sum()) for phase in ("pre", "post")},
+        gains=summarise(gains) if len(gains) else None, by_variant=by_variant,
+        arms=tuple(experiment_comparisons(data, gains)),
+        probe_facts=probe_fact_changes(data), play_facts=play_fact_changes(attempts),
+        curve=learning_curve(attempts), curve_change=curve_change(attempts),
+        rules=rule_trend(data), quiz=quiz_rows(quiz), quiz_change=quiz_change(quiz))
+
+
+def _pct(estimate: Estimate) -> str:
+    return estimate.text("pp", 100.0)
+
+
+def _facts_named(table: pd.DataFrame, verdict: str) -> str:
+    named = table.loc[table["verdict"] == verdict, "fact"].astype(str).tolist()
+    return ", ".join(f.replace("x", " × ") for f in named) if named else "none"
+
+
+def plan_rows(view: LearningView) -> list[dict[str, str]]:
+    """The plan's Learning table: ``measure``, ``result`` (with its 95 % interval and
+    count) and ``definition`` per row."""
+    rows: list[dict[str, str]] = []
+
+    def add(measure: str, result: str, definition: str) -> None:
+        rows.append({"measure": measure, "result": result, "definition": definition})
+
+    if not view.has_facts:
+        add("Times-table facts", f"none: {view.game_title} asks no facts, so its learning "
+            "is rule understanding (below)", "")
+    elif view.gains is None:
+        add("Fluency probe", f"no tester answered it before and after play (before: "
+            f"{view.probe_testers.get('pre', 0)}, after: {view.probe_testers.get('post', 0)})",
+            "Add a fluency_probe item to the pre and post forms to measure gains.")
+    if view.gains is not None:
+        g = view.gains
+        add("Correct facts per minute before play", g.pre_cpm.text(signed=False), CPM_DEFINITION)
+        add("Correct facts per minute after play", g.post_cpm.text(signed=False), CPM_DEFINITION)
+        add("Gain in correct facts per minute", g.gain_cpm.text("facts/min"), GAIN_DEFINITION)
+        add("Gain in accuracy", _pct(g.gain_accuracy), ACCURACY_DEFINITION + " " + GAIN_DEFINITION)
+        add("Normalised gain", g.normalised_gain.text(digits=2)
+            + f"; {g.no_room} at ceiling or floor", NORMALISED_DEFINITION)
+        for arm in view.arms:
+            add(f"Experiment {arm.experiment}: {arm.verdict}",
+                f"{arm.treatment} − {arm.control}: {arm.effect.text('facts/min')}", ARMS_DEFINITION)
+    for source, table in (("probe, before → after play", view.probe_facts),
+                          ("play, first try → later tries", view.play_facts)):
+        if len(table):
+            add(f"Facts that improved ({source})", _facts_named(table, IMPROVED), FACT_DEFINITION)
+            add(f"Facts that got worse ({source})", _facts_named(table, WORSE), FACT_DEFINITION)
+    if view.has_facts and view.curve_change.n:
+        add("In play: share right on later tries − first tries", _pct(view.curve_change),
+            CURVE_DEFINITION)
+    if view.rules.change.n:
+        add("Rule errors per turn: later games − first game", _pct(view.rules.change),
+            RULES_DEFINITION)
+    else:
+        add("Rule errors per turn over games", "no tester played two games or more yet",
+            RULES_DEFINITION)
+    if view.quiz_change.n:
+        add("Rules quiz: share right after − before play", _pct(view.quiz_change),
+            QUIZ_DEFINITION)
+    for row in view.quiz.itertuples(index=False):
+        when = "before play" if row.phase == "pre" else "after play"
+        add(f"Rules quiz {row.item}, {when}",
+            f"{row.rate:.0%} [{row.low:.0%}, {row.high:.0%}] (n = {row.testers})", QUIZ_DEFINITION)
+    return rows
+
+
+def report_section(view: LearningView) -> dict[str, Any]:
+    """The report JSON's ``learning`` key: the plan's rows and the numbers behind them."""
+    return {
+        "game": view.game_title, "has_facts": view.has_facts,
+        "probe_testers": dict(view.probe_testers),
+        "gains": None if view.gains is None else view.gains.to_json(),
+        "by_variant": {key: [s.to_json() for s in summaries]
+                       for key, summaries in view.by_variant.items()},
+        "experiments": [arm.to_json() for arm in view.arms],
+        "facts_improved": {
+            "probe": view.probe_facts.loc[view.probe_facts["verdict"] == IMPROVED, "fact"].tolist(),
+            "play": view.play_facts.loc[view.play_facts["verdict"] == IMPROVED, "fact"].tolist()},
+        "facts_worse": {
+            "probe": view.probe_facts.loc[view.probe_facts["verdict"] == WORSE, "fact"].tolist(),
+            "play": view.play_facts.loc[view.play_facts["verdict"] == WORSE, "fact"].tolist()},
+        "rules": view.rules.to_json(), "quiz_change": view.quiz_change.to_json(),
+        "rows": plan_rows(view),
+    }

@@ -111,7 +111,11 @@ def plausible_answers(definition: SurveyDefinition, rng: random.Random,
 
 def _probe(item: FluencyProbe, phase: str, rng: random.Random, profile: Mapping[str, float],
            seed: int | str | None) -> list[Any]:
-    """A fluency probe's answers on the tester's form (see the module docstring)."""
+    """A fluency probe's answers on the tester's form (see the module docstring), drawn
+    from a stream of the tester's own (``seed``): adding a probe to a form leaves every
+    other simulated answer as it was."""
+    if seed is not None:
+        rng = random.Random(f"fluency:{seed}:{phase}:{item.id}")
     form = fluency.form_for(item.form, phase, seed if seed is not None else rng.randrange(2**32))
     shown = fluency.questions(item.min_factor, item.max_factor, form, item.count)
     practised = float(profile.get("practised", 0.15)) if phase == "post" else 0.0
