@@ -36,8 +36,8 @@ Every number here is one of these definitions (the Learning page and the plan sh
   (attempt 1 = the first time they were asked it); per attempt number, the share right
   (Wilson interval) and the median time to the first click (distribution-free interval).
 - **Rule understanding**: per tester, the share of their turns with a refused click
-  other than a maths slip, in their first game against their later games (paired
-  difference, t interval); and the rules quiz, the share right per question (Wilson
+  other than a maths slip, in the first half of their turns against the second half
+  (paired difference, t interval); and the rules quiz, the share right per question (Wilson
   interval), before and after play when the quiz frame has a ``phase`` and both phases
   were asked.
 
@@ -54,7 +54,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 import numpy as np
@@ -106,8 +106,9 @@ CURVE_DEFINITION: Final = (
     "the first click (distribution-free 95 % interval).")
 RULES_DEFINITION: Final = (
     "Rule errors per turn: the share of a tester's turns with a click the rules refused "
-    "(not a maths slip), in their first game and in their later games; the change is the "
-    "mean over testers who played both, with its paired 95 % interval.")
+    "(not a maths slip), in the first half of their turns (in the order played, over all "
+    "their games) and in the second half; the change is the mean over testers with two "
+    "turns or more, with its paired 95 % interval.")
 QUIZ_DEFINITION: Final = ("Rules quiz: the share of testers who answered each question "
                           "right, with its Wilson 95 % interval.")
 
@@ -505,7 +506,9 @@ def fact_changes(before: pd.DataFrame, after: pd.DataFrame) -> pd.DataFrame:
     table["rate_after"], table["after_low"], table["after_high"] = a_rate, a_low, a_high
     table["change"], table["change_low"], table["change_high"] = change, low, high
     table["verdict"] = np.where(low > 0, IMPROVED, np.where(high < 0, WORSE, UNCLEAR))
-    return table.sort_values(["change", "fact"], ascending=[False, True],
+    factors = table["fact"].str.split("x", expand=True).astype(int)
+    table["_a"], table["_b"] = factors[0], factors[1]
+    return table.sort_values(["change", "_a", "_b"], ascending=[False, True, True],
                              kind="stable").reset_index(drop=True)[FACT_CHANGE_COLUMNS]
 
 
@@ -535,14 +538,17 @@ def play_fact_changes(attempts: pd.DataFrame) -> pd.DataFrame:
     return fact_changes(attempts[attempts["attempt"] == 1], attempts[attempts["attempt"] > 1])
 
 
-def learning_curve(attempts: pd.DataFrame, last: int = 5) -> pd.DataFrame:
-    """Per attempt number (1 … ``last``, then ``last``+ together): ``attempt, label,
-    tries, testers, right_rate, right_low, right_high, median_ms, ms_low, ms_high``
-    (module docstring, "In-play learning curve")."""
+def learning_curve(attempts: pd.DataFrame, last: int = 5, min_tries: int = 10) -> pd.DataFrame:
+    """Per attempt number (1 … ``last``, then ``last``+ together; fewer numbers when the
+    later ones have under ``min_tries`` tries between them: those go together into the
+    last shown): ``attempt, label, tries, testers, right_rate, right_low, right_high,
+    median_ms, ms_low, ms_high`` (module docstring, "In-play learning curve")."""
     columns = ["attempt", "label", "tries", "testers", "right_rate", "right_low", "right_high",
                "median_ms", "ms_low", "ms_high"]
     if attempts.empty:
         return pd.DataFrame(columns=columns)
+    reached = [n for n in range(2, last + 1) if int((attempts["attempt"] >= n).sum()) >= min_tries]
+    last = max(reached, default=1)
     bucket = attempts["attempt"].clip(upper=last)
     rows = []
     for number, group in attempts.groupby(bucket, sort=True):
@@ -550,7 +556,8 @@ def learning_curve(attempts: pd.DataFrame, last: int = 5) -> pd.DataFrame:
         low, high = wilson_interval(k, n)
         median, ms_low, ms_high = median_interval(
             pd.to_numeric(group["ms"], errors="coerce").to_numpy(float))
-        rows.append((int(number), f"{number}+" if number == last else str(number), n,
+        more = number == last and int(attempts["attempt"].max()) > last
+        rows.append((int(number), f"{number}+" if more else str(number), n,
                      group["participant_id"].nunique(), k / n, low, high, median, ms_low, ms_high))
     return pd.DataFrame(rows, columns=columns)
 
@@ -570,50 +577,54 @@ def curve_change(attempts: pd.DataFrame) -> Estimate:
 
 
 # ----------------------------------------------------------------- rules
-def rule_errors_by_game(data: StudyData) -> pd.DataFrame:
-    """Per tester: ``first`` (share of their first game's turns with a rule-refused
-    click), ``later`` (the same over their later games), ``turns_first``, ``turns_later``."""
+def rule_errors_by_half(data: StudyData) -> pd.DataFrame:
+    """Per tester with two turns or more: ``first`` (share of the first half of their
+    turns, in the order played, with a click the rules refused), ``later`` (the same over
+    the second half) and ``turns``. A refused click is a wrong click that is not a maths
+    slip: its ``wrong_kind`` is ``rule``, or it has none (games whose clicks are only
+    refused by their rules)."""
     from analytics import derive
 
-    columns = ["participant_id", "first", "later", "turns_first", "turns_later"]
+    columns = ["participant_id", "first", "later", "turns"]
     table = derive.turns(data)
     if table.empty:
         return pd.DataFrame(columns=columns)
-    table = table.assign(rule=(table["n_wrong"] - table["n_wrong_math"]) > 0,
-                         game=table["game_id"].astype(str))
-    order = table.groupby(["participant_id", "game"])["at"].min().reset_index()
-    order["rank"] = order.groupby("participant_id")["at"].rank(method="first")
-    table = table.merge(order[["participant_id", "game", "rank"]], on=["participant_id", "game"])
-    table["later"] = table["rank"] > 1
-    grouped = table.groupby(["participant_id", "later"])["rule"].agg(["mean", "size"]).unstack()
-    result = pd.DataFrame({
-        "participant_id": grouped.index.astype(str),
-        "first": grouped.get(("mean", False), pd.Series(np.nan, index=grouped.index)).to_numpy(float),
-        "later": grouped.get(("mean", True), pd.Series(np.nan, index=grouped.index)).to_numpy(float),
-        "turns_first": grouped.get(("size", False), pd.Series(0, index=grouped.index))
-        .fillna(0).to_numpy(int),
-        "turns_later": grouped.get(("size", True), pd.Series(0, index=grouped.index))
-        .fillna(0).to_numpy(int),
-    })
-    return result[columns].reset_index(drop=True)
+    clicks = derive.clicks(data)
+    refused = clicks[(clicks["turn_id"] >= 0) & ~clicks["ok"]
+                     & (clicks["wrong_kind"].isna() | (clicks["wrong_kind"] == "rule"))]
+    table = table.assign(rule=table["turn_id"].isin(set(refused["turn_id"])),
+                         seq=pd.to_numeric(table["seq"], errors="coerce"))
+    table = table.sort_values(["participant_id", "at", "seq"], kind="stable")
+    position = table.groupby("participant_id").cumcount()
+    count = table.groupby("participant_id")["rule"].transform("size")
+    table = table.assign(later=position >= count / 2)[count >= 2]
+    if table.empty:
+        return pd.DataFrame(columns=columns)
+    shares = table.groupby(["participant_id", "later"])["rule"].mean().unstack()
+    turns = table.groupby("participant_id").size()
+    return pd.DataFrame({"participant_id": shares.index.astype(str),
+                         "first": shares[False].to_numpy(float),
+                         "later": shares[True].to_numpy(float),
+                         "turns": turns.reindex(shares.index).to_numpy(int)})
 
 
 @dataclass(frozen=True)
 class RuleTrend:
-    """Rule errors per turn in the first game and in later games (module docstring)."""
+    """Rule errors per turn in the first and the second half of testers' turns (module
+    docstring)."""
 
     first: Estimate
     later: Estimate
     change: Estimate
 
     def to_json(self) -> dict[str, Any]:
-        return {"first_game": self.first.to_json(), "later_games": self.later.to_json(),
+        return {"first_half": self.first.to_json(), "second_half": self.later.to_json(),
                 "change": self.change.to_json(), "definition": RULES_DEFINITION}
 
 
 def rule_trend(data: StudyData) -> RuleTrend:
-    """:class:`RuleTrend` over the testers who played a first and a later game."""
-    table = rule_errors_by_game(data)
+    """:class:`RuleTrend` over the testers with two turns or more."""
+    table = rule_errors_by_half(data)
     both = table.dropna(subset=["first", "later"])
     return RuleTrend(mean_estimate(both["first"]), mean_estimate(both["later"]),
                      mean_estimate(both["later"] - both["first"]))
@@ -726,7 +737,8 @@ def learning_view(data: StudyData, quiz: pd.DataFrame, game_title: str,
         key = str(experiment.get("key"))
         assigned = variants(data, key)
         names = [str(v) for v in experiment.get("variants") or []] or sorted(assigned.unique())
-        by_variant[key] = tuple(summaries_by_variant(gains, assigned, names))
+        by_variant[key] = tuple(replace(summary, group=f"{key}: {summary.group}")
+                                for summary in summaries_by_variant(gains, assigned, names))
     attempts = numbered_attempts(fact_attempts(data)) if fact_attempts is not None \
         else pd.DataFrame(columns=PLAY_ATTEMPT_COLUMNS)
     return LearningView(
@@ -783,11 +795,10 @@ def plan_rows(view: LearningView) -> list[dict[str, str]]:
         add("In play: share right on later tries − first tries", _pct(view.curve_change),
             CURVE_DEFINITION)
     if view.rules.change.n:
-        add("Rule errors per turn: later games − first game", _pct(view.rules.change),
+        add("Rule errors per turn: second half − first half of turns", _pct(view.rules.change),
             RULES_DEFINITION)
     else:
-        add("Rule errors per turn over games", "no tester played two games or more yet",
-            RULES_DEFINITION)
+        add("Rule errors per turn", "no tester has played two turns yet", RULES_DEFINITION)
     if view.quiz_change.n:
         add("Rules quiz: share right after − before play", _pct(view.quiz_change),
             QUIZ_DEFINITION)
@@ -816,3 +827,41 @@ def report_section(view: LearningView) -> dict[str, Any]:
         "rules": view.rules.to_json(), "quiz_change": view.quiz_change.to_json(),
         "rows": plan_rows(view),
     }
+
+
+def facts_stand_apart(table: pd.DataFrame) -> bool:
+    """Whether the facts' changes differ beyond chance (partial pooling left them apart);
+    False when every fact was pulled to the common change."""
+    return len(table) > 1 and float(table["change"].max() - table["change"].min()) > 1e-9
+
+
+def facts_to_draw(table: pd.DataFrame, most: int = 10) -> pd.DataFrame:
+    """The facts a chart shows: every one that improved or got worse, and the ``most``
+    that changed most each way (so the chart stays readable with 66 facts)."""
+    if len(table) <= 2 * most:
+        return table
+    marked = table["verdict"] != UNCLEAR
+    ends = table.index.isin(table.index[:most]) | table.index.isin(table.index[-most:])
+    return table[marked | ends]
+
+
+def facts_for_people(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`fact_changes` for people: the fact written out, tries and shrunk shares
+    with their intervals, the change and the verdict."""
+    def share(rate: float, low: float, high: float) -> str:
+        return f"{rate:.0%} [{low:.0%}, {high:.0%}]"
+
+    def change(value: float, low: float, high: float) -> str:
+        return Estimate(value, low, high, 0).text("pp", 100.0).rsplit(" (n", 1)[0]
+
+    return pd.DataFrame({
+        "Fact": [f.replace("x", " × ") for f in table["fact"]],
+        "Tries before": table["n_before"],
+        "Right before (shrunk) [95%]": [share(*v) for v in zip(
+            table["rate_before"], table["before_low"], table["before_high"], strict=True)],
+        "Tries after": table["n_after"],
+        "Right after (shrunk) [95%]": [share(*v) for v in zip(
+            table["rate_after"], table["after_low"], table["after_high"], strict=True)],
+        "Change (pooled) [95%]": [change(*v) for v in zip(
+            table["change"], table["change_low"], table["change_high"], strict=True)],
+        "Verdict": table["verdict"]})

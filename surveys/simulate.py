@@ -10,7 +10,7 @@
 - ``skip``: chance of leaving an optional item empty (default 0.3).
 - ``maths`` (how well the tester knows the times tables, default 0.6), ``pace`` (a
   multiplier of every time, default 1) and ``practised`` (how far play has brought each
-  fact towards fluent, in a post form; default 0.15): a fluency probe's answers
+  fact towards fluent, in a post form; default 0.25): a fluency probe's answers
   (:func:`surveys.fluency.simulated_entries`) on the form the tester's ``seed`` gives.
 
 >>> import random
@@ -118,7 +118,7 @@ def _probe(item: FluencyProbe, phase: str, rng: random.Random, profile: Mapping[
         rng = random.Random(f"fluency:{seed}:{phase}:{item.id}")
     form = fluency.form_for(item.form, phase, seed if seed is not None else rng.randrange(2**32))
     shown = fluency.questions(item.min_factor, item.max_factor, form, item.count)
-    practised = float(profile.get("practised", 0.15)) if phase == "post" else 0.0
+    practised = float(profile.get("practised", 0.25)) if phase == "post" else 0.0
     return list(fluency.simulated_entries(shown, item.seconds, rng,
                                           float(profile.get("maths", 0.6)),
                                           float(profile.get("pace", 1.0)), practised))

@@ -39,6 +39,7 @@ from analytics.stats import SEQUENTIAL_METHOD
 from engine.core import EngineError
 from playtest import page_results, runtime, services
 from playtest.app_pages import access, balance_view
+from playtest.app_pages import learning as learning_page
 from playtest.app_pages.empty import no_testers_yet, plot
 from playtest.display_words import (
     instrument_words,
@@ -904,6 +905,7 @@ def pages() -> list[st.Page]:
                 icon=":material/assignment:"),
         st.Page(experiments_page, title="Experiments", url_path="experiments",
                 icon=":material/balance:"),
+        learning_page.st_page(),
         st.Page(replay_page, title="Replay", url_path="replay", icon=":material/replay:"),
         st.Page(balance_page, title="Balance", url_path="balance", icon=":material/casino:"),
         st.Page(report_page, title="Design plan", url_path="plan",

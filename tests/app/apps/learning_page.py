@@ -1,0 +1,5 @@
+"""Renders the designer's Learning page, for AppTest."""
+
+from playtest.app_pages import learning
+
+learning.page()
