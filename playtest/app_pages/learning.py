@@ -17,6 +17,7 @@ import streamlit as st
 
 from analytics import game_analytics, learning, learning_figures
 from playtest.app_pages.empty import no_testers_yet, plot
+from playtest.storage import facts_export
 from playtest.storage.survey_records import parsed_definitions
 from surveys import SurveyDefinition, SurveyDefinitionError, load_survey, quiz_results
 
@@ -163,6 +164,13 @@ def page() -> None:
                 "to show: this page shows how well testers understand its rules before and "
                 "after play.")
     _rules_section(view, texts)
+    facts = designer.memo(b, ("learning-facts",), lambda: facts_export.facts_of(b.data))
+    if len(facts):
+        st.download_button("Download every answer to a fact (CSV)", facts_export.csv_bytes(facts),
+                           file_name=f"{study.study_id}.facts.csv", mime="text/csv",
+                           key="learning-facts-csv",
+                           help="One row per answer: tester, fact, attempt, phase (pre, play, "
+                                "post), correct, ms. Also: playtest export --format facts-csv.")
     st.header("Every number")
     st.dataframe(pd.DataFrame(learning.plan_rows(view)).rename(columns={
         "measure": "Measure", "result": "Result [95% interval]", "definition": "Definition"}),
