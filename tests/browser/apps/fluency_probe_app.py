@@ -1,9 +1,9 @@
 """A survey with the fluency probe, alone (the browser tests' harness).
 
 Per-test state is in the URL: ``?store=<name>`` keeps the answers in
-``<temp dir>/fluency-probe-app/<name>.json`` and ``&survey=<bundled id or path>`` picks
-the survey (default: a three-page survey whose second page is the probe, ``&seconds=``
-its time limit).
+``<temp dir>/fluency-probe-app/<name>.json`` (and picks the tester's form); the survey has
+three pages, the second the probe, whose time limit is ``&seconds=`` (``none``: untimed)
+and number of questions ``&count=``.
 """
 
 from __future__ import annotations
@@ -31,16 +31,18 @@ pages:
   title: Times tables
   items:
   - {{id: intro, type: info, text: "How many can you answer in one minute? Tap the numbers, then tap OK."}}
-  - {{id: fluency, type: fluency_probe, text: "Times tables in one minute", seconds: {seconds}}}
+  - {{id: fluency, type: fluency_probe, text: "Times tables", seconds: {seconds}, count: {count}}}
 - id: last
   items:
   - {{id: fun, type: face_scale, text: "How was it?"}}
 """
 
 name = re.sub(r"[^A-Za-z0-9_-]", "", st.query_params.get("store", "default"))[:40] or "default"
-seconds = int(st.query_params.get("seconds", "60"))
+given = st.query_params.get("seconds", "60")
+seconds = "null" if given == "none" else str(int(given))
+count = str(int(st.query_params["count"])) if "count" in st.query_params else "null"
 folder = Path(tempfile.gettempdir()) / "fluency-probe-app"
 store = JsonFileStore(folder / f"{name}.json")
-definition = parse_survey(SURVEY.format(seconds=seconds))
+definition = parse_survey(SURVEY.format(seconds=seconds, count=count))
 if render_survey(definition, store, key="h", rng_seed=name):
     st.success("All done")
