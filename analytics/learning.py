@@ -88,8 +88,9 @@ NORMALISED_DEFINITION: Final = (
     "ceiling) or 0 % both times have no room to change: left out and counted.")
 ARMS_DEFINITION: Final = (
     "Difference in gain of correct facts per minute between a variant and the control, "
-    "adjusted for the before-play score (ANCOVA: after ~ before + variant, least squares "
-    "with HC3 standard errors), with its 95 % interval. '<variant> learned more' when the "
+    "adjusted for the before-play score (ANCOVA: the after-play score regressed on the "
+    "before-play score and the variant, least squares with HC3 standard errors), with its "
+    "95 % interval. '<variant> learned more' when the "
     "interval excludes 0; 'no difference' when it lies inside ± the smallest difference "
     "worth acting on; else 'too few testers'. A fixed-sample interval: read it when the "
     "study is done.")
@@ -263,7 +264,12 @@ class Estimate:
     n: int
 
     def text(self, unit: str = "", scale: float = 1.0, digits: int = 1, signed: bool = True) -> str:
-        """``'+2.1 facts/min [+0.4, +3.8] (n = 18)'``."""
+        """``'+2.1 facts/min (95% interval +0.4 to +3.8, n = 18)'`` (no brackets: the
+        plan's Markdown would escape them).
+
+        >>> Estimate(0.021, -0.004, 0.038, 18).text("pp", 100.0)
+        '+2.1 pp (95% interval −0.4 to +3.8, n = 18)'
+        """
         if not math.isfinite(self.value):
             return f"– (n = {self.n})"
         sign = "+" if signed else ""
@@ -271,7 +277,10 @@ class Estimate:
         def fmt(x: float) -> str:
             return "–" if not math.isfinite(x) else f"{x * scale:{sign}.{digits}f}".replace("-", "−")
         tail = f" {unit}" if unit else ""
-        return f"{fmt(self.value)}{tail} [{fmt(self.low)}, {fmt(self.high)}] (n = {self.n})"
+        if not (math.isfinite(self.low) and math.isfinite(self.high)):
+            return f"{fmt(self.value)}{tail} (no interval yet, n = {self.n})"
+        return (f"{fmt(self.value)}{tail} (95% interval {fmt(self.low)} to {fmt(self.high)}, "
+                f"n = {self.n})")
 
     def to_json(self) -> dict[str, Any]:
         return {"value": _num(self.value), "interval": [_num(self.low), _num(self.high)],
@@ -805,7 +814,8 @@ def plan_rows(view: LearningView) -> list[dict[str, str]]:
     for row in view.quiz.itertuples(index=False):
         when = "before play" if row.phase == "pre" else "after play"
         add(f"Rules quiz {row.item}, {when}",
-            f"{row.rate:.0%} [{row.low:.0%}, {row.high:.0%}] (n = {row.testers})", QUIZ_DEFINITION)
+            f"{row.rate:.0%} (95% interval {row.low:.0%} to {row.high:.0%}, n = {row.testers})",
+            QUIZ_DEFINITION)
     return rows
 
 
@@ -849,19 +859,19 @@ def facts_for_people(table: pd.DataFrame) -> pd.DataFrame:
     """:func:`fact_changes` for people: the fact written out, tries and shrunk shares
     with their intervals, the change and the verdict."""
     def share(rate: float, low: float, high: float) -> str:
-        return f"{rate:.0%} [{low:.0%}, {high:.0%}]"
+        return f"{rate:.0%} ({low:.0%} to {high:.0%})"
 
     def change(value: float, low: float, high: float) -> str:
-        return Estimate(value, low, high, 0).text("pp", 100.0).rsplit(" (n", 1)[0]
+        return Estimate(value, low, high, 0).text("pp", 100.0).removesuffix(", n = 0)") + ")"
 
     return pd.DataFrame({
         "Fact": [f.replace("x", " × ") for f in table["fact"]],
         "Tries before": table["n_before"],
-        "Right before (shrunk) [95%]": [share(*v) for v in zip(
+        "Right before, shrunk (95%)": [share(*v) for v in zip(
             table["rate_before"], table["before_low"], table["before_high"], strict=True)],
         "Tries after": table["n_after"],
-        "Right after (shrunk) [95%]": [share(*v) for v in zip(
+        "Right after, shrunk (95%)": [share(*v) for v in zip(
             table["rate_after"], table["after_low"], table["after_high"], strict=True)],
-        "Change (pooled) [95%]": [change(*v) for v in zip(
+        "Change, pooled (95%)": [change(*v) for v in zip(
             table["change"], table["change_low"], table["change_high"], strict=True)],
         "Verdict": table["verdict"]})

@@ -222,7 +222,7 @@ def _plan_context(report: dict[str, Any]) -> dict[str, Any]:
                                   for row in rows]})
     if report.get("learning"):  # did they learn? (analytics.learning)
         sections.append({"title": "Learning", "empty": "",
-                         "headers": ["Measure", "Result [95% interval]", "Definition"],
+                         "headers": ["Measure", "Result (95% interval)", "Definition"],
                          "rows": [[row["measure"], row["result"], row["definition"]]
                                   for row in report["learning"]["rows"]]})
     return {"report": {"severity_definition": "", "what_works": [], **report},

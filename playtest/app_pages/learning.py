@@ -70,8 +70,8 @@ def _headline(view: learning.LearningView) -> None:
         return
     st.markdown(f"Before play testers answered **{gains.pre_cpm.text(signed=False)}** "
                 f"correct facts a minute, after play **{gains.post_cpm.text(signed=False)}**: "
-                f"a gain of **{gains.gain_cpm.text('facts/min')}** (mean, paired 95 % "
-                "interval).")
+                f"a gain of **{gains.gain_cpm.text('facts/min')}** (means; the gain's "
+                "interval is paired).")
 
 
 def _facts_table(table: pd.DataFrame, name: str) -> None:
@@ -85,9 +85,10 @@ def _facts_table(table: pd.DataFrame, name: str) -> None:
     else:
         first = table.iloc[0]
         change = learning.Estimate(first["change"], first["change_low"], first["change_high"],
-                                   len(table)).text("pp", 100.0).rsplit(" (n", 1)[0]
+                                   len(table)).text("pp", 100.0)
         st.markdown(f"No fact changed differently from the others beyond chance: every "
-                    f"fact is estimated at the common change, {change} in share right.")
+                    f"fact is estimated at the common change in share right, {change} "
+                    "(n: facts).")
     st.dataframe(learning.facts_for_people(table), hide_index=True, key=f"facts-table-{name}")
 
 
@@ -173,7 +174,7 @@ def page() -> None:
                                 "post), correct, ms. Also: playtest export --format facts-csv.")
     st.header("Every number")
     st.dataframe(pd.DataFrame(learning.plan_rows(view)).rename(columns={
-        "measure": "Measure", "result": "Result [95% interval]", "definition": "Definition"}),
+        "measure": "Measure", "result": "Result (95% interval)", "definition": "Definition"}),
         hide_index=True, key="learning-numbers")
 
 

@@ -70,11 +70,11 @@ def test_the_first_games_demo_shows_gains_arms_facts_and_the_curve(
     assert [h.value for h in at.header] == ["Times-table facts", "Rule understanding",
                                             "Every number"]
     numbers = _numbers(at)
-    gain = numbers.loc["Gain in correct facts per minute", "Result [95% interval]"]
-    assert "facts/min [" in gain and "(n = " in gain  # a value, its interval, its count
-    assert numbers["Definition"].str.len().gt(0).all() or numbers.index[0] == "Times-table facts"
+    gain = numbers.loc["Gain in correct facts per minute", "Result (95% interval)"]
+    assert "facts/min (95% interval " in gain and ", n = " in gain  # value, interval, count
+    assert numbers["Definition"].str.len().gt(0).all()
     # both of the demo's experiments get a verdict on learning, with its interval
-    verdicts = [e.value for e in [*at.info, *at.success] if "facts/min [" in str(e.value)]
+    verdicts = [e.value for e in [*at.info, *at.success] if "facts/min (95% interval" in str(e.value)]
     assert {v.split(":")[0].strip("*") for v in verdicts} == {"extra_turn_wording", "highlight"}
     probe, play = _table(at, "Fact", 0), _table(at, "Fact", 1)  # the two tabs
     assert probe["Fact"].str.contains(" × ").all() and len(play) > 0
@@ -107,7 +107,7 @@ def test_a_game_without_facts_says_so_and_shows_rule_understanding(
     numbers = _numbers(at)
     quiz = [m for m in numbers.index if m.startswith("Rules quiz ")]
     assert quiz, numbers.index.tolist()  # the post form's rules quiz, each question
-    assert all("%" in numbers.loc[m, "Result [95% interval]"] for m in quiz)
+    assert all("%" in numbers.loc[m, "Result (95% interval)"] for m in quiz)
     assert "Rule errors per turn: second half − first half of turns" in numbers.index
     assert "ask the same questions" in _said(at)  # no quiz before play in its pre form
 
