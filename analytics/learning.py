@@ -30,8 +30,11 @@ Every number here is one of these definitions (the Learning page and the plan sh
   (play); each rate shrunk toward the rate of all facts (empirical-Bayes beta-binomial,
   :func:`analytics.severity.fit_prior`), and the **change** shrunk toward the mean change
   of all facts (normal–normal empirical Bayes, the between-fact variance by Paule–Mandel,
-  ``statsmodels.stats.meta_analysis``), so that a fact seen twice does not shout.
-  ``improved`` / ``got worse`` when the change's 95 % interval excludes 0.
+  ``statsmodels.stats.meta_analysis``), so that a fact seen twice does not shout; the
+  common change itself is measured per tester (the mean gain in accuracy; in play, the
+  mean change from first to later tries), so that its interval holds although a tester
+  answers many facts. ``improved`` / ``got worse`` when the change's 95 % interval
+  excludes 0.
 - **In-play learning curve**: a tester's attempts at one fact in the order played
   (attempt 1 = the first time they were asked it); per attempt number, the share right
   (Wilson interval) and the median time to the first click (distribution-free interval).
@@ -97,8 +100,8 @@ ARMS_DEFINITION: Final = (
 FACT_DEFINITION: Final = (
     "Per fact: the share right before and after (or on the first try and on later tries "
     "in play), each shrunk toward the rate of all facts (empirical-Bayes beta-binomial), "
-    "and the change shrunk toward the mean change of all facts (normal–normal empirical "
-    "Bayes), so that a fact seen a few times does not stand out by chance; 95 % "
+    "and the change shrunk toward the change of all facts measured per tester (normal–normal "
+    "empirical Bayes), so that a fact seen a few times does not stand out by chance; 95 % "
     "intervals. 'improved' or 'got worse' when the change's interval excludes 0.")
 CURVE_DEFINITION: Final = (
     "In-play learning curve: each tester's attempts at one fact in the order played "
@@ -464,10 +467,13 @@ def _shrunk(counts: pd.DataFrame, n_col: str, k_col: str) -> tuple[np.ndarray, .
     return np.asarray(rate, float), np.asarray(low, float), np.asarray(high, float)
 
 
-def pooled_changes(change: np.ndarray, variance: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each raw change shrunk toward their mean (normal–normal empirical Bayes; the
+def pooled_changes(change: np.ndarray, variance: np.ndarray, common: Estimate | None = None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each raw change shrunk toward the common change (normal–normal empirical Bayes; the
     between-fact variance by Paule–Mandel, ``statsmodels``), with a 95 % interval that
-    counts the mean's own uncertainty.
+    counts the common change's own uncertainty. ``common``: the common change measured
+    per tester (its interval holds although a tester answers many facts); without it, the
+    facts' own weighted mean.
 
     >>> shrunk, low, high = pooled_changes(np.array([0.5, 0.0, 0.1]), np.array([1.0, 0.01, 0.01]))
     >>> bool(shrunk[0] < 0.5), bool(low[0] < shrunk[0] < high[0])
@@ -485,16 +491,20 @@ def pooled_changes(change: np.ndarray, variance: np.ndarray) -> tuple[np.ndarray
     tau2 = max(float(combined.tau2), 0.0)
     mean = float(combined.mean_effect_re)
     mean_var = float(combined.sd_eff_w_re) ** 2
+    if common is not None and math.isfinite(common.low) and math.isfinite(common.high):
+        mean, mean_var = common.value, ((common.high - common.low) / (2 * 1.96)) ** 2
     weight = tau2 / (tau2 + variance)
     shrunk = mean + weight * (change - mean)
     spread = np.sqrt(weight * variance + (1 - weight) ** 2 * mean_var)
     return shrunk, shrunk - 1.96 * spread, shrunk + 1.96 * spread
 
 
-def fact_changes(before: pd.DataFrame, after: pd.DataFrame) -> pd.DataFrame:
+def fact_changes(before: pd.DataFrame, after: pd.DataFrame, common: Estimate | None = None
+                 ) -> pd.DataFrame:
     """Per fact with tries in both ``before`` and ``after`` (frames with ``fact`` and
     ``correct``): the columns :data:`FACT_CHANGE_COLUMNS` (module docstring, "Facts"),
-    most improved first."""
+    most improved first; ``common``: the change of all facts measured per tester
+    (:func:`pooled_changes`)."""
     first = before.groupby("fact")["correct"].agg(n_before="size", right_before="sum")
     later = after.groupby("fact")["correct"].agg(n_after="size", right_after="sum")
     counts = first.join(later, how="inner")
@@ -509,7 +519,7 @@ def fact_changes(before: pd.DataFrame, after: pd.DataFrame) -> pd.DataFrame:
     raw = (p2 - p1).to_numpy(float)
     variance = (p1 * (1 - p1) / (counts["n_before"] + 2)
                 + p2 * (1 - p2) / (counts["n_after"] + 2)).to_numpy(float)
-    change, low, high = pooled_changes(raw, variance)
+    change, low, high = pooled_changes(raw, variance, common)
     table = counts.reset_index()
     table["rate_before"], table["before_low"], table["before_high"] = b_rate, b_low, b_high
     table["rate_after"], table["after_low"], table["after_high"] = a_rate, a_low, a_high
@@ -522,10 +532,13 @@ def fact_changes(before: pd.DataFrame, after: pd.DataFrame) -> pd.DataFrame:
 
 
 def probe_fact_changes(data: StudyData) -> pd.DataFrame:
-    """:func:`fact_changes` of the probe's answered questions, before against after play."""
+    """:func:`fact_changes` of the probe's answered questions, before against after play
+    (the common change: the testers' mean gain in accuracy)."""
     questions = probe_questions(data)
     answered = questions[questions["answered"]]
-    return fact_changes(answered[answered["phase"] == "pre"], answered[answered["phase"] == "post"])
+    common = mean_estimate(gains_per_tester(data)["gain_accuracy"])
+    return fact_changes(answered[answered["phase"] == "pre"],
+                        answered[answered["phase"] == "post"], common)
 
 
 PLAY_ATTEMPT_COLUMNS: Final = ["participant_id", "fact", "attempt", "correct", "ms", "at"]
@@ -544,7 +557,8 @@ def numbered_attempts(table: pd.DataFrame) -> pd.DataFrame:
 def play_fact_changes(attempts: pd.DataFrame) -> pd.DataFrame:
     """:func:`fact_changes` in play: each tester's first try at a fact against their later
     tries at it."""
-    return fact_changes(attempts[attempts["attempt"] == 1], attempts[attempts["attempt"] > 1])
+    return fact_changes(attempts[attempts["attempt"] == 1], attempts[attempts["attempt"] > 1],
+                        curve_change(attempts))
 
 
 def learning_curve(attempts: pd.DataFrame, last: int = 5, min_tries: int = 10) -> pd.DataFrame:
@@ -766,6 +780,8 @@ def _pct(estimate: Estimate) -> str:
 
 def _facts_named(table: pd.DataFrame, verdict: str) -> str:
     named = table.loc[table["verdict"] == verdict, "fact"].astype(str).tolist()
+    if named and not facts_stand_apart(table):
+        return f"all {len(table)} facts, together (none changed apart from the others)"
     return ", ".join(f.replace("x", " × ") for f in named) if named else "none"
 
 
