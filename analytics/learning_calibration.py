@@ -13,7 +13,10 @@ back), and prints each check against its target:
 - **false "learned more"**: the same studies with no difference between the arms: a
   "learned more" verdict in ≤ 5 %;
 - **coverage**: the paired 95 % interval of all testers' mean gain holds the planted mean
-  gain in ≥ 93 % of the studies (a 95 % interval, checked against sampling error).
+  gain in ≥ 93 % of the studies (a 95 % interval, checked against sampling error);
+- **facts**: no fact's accuracy changes in these studies (the children get faster, not
+  more accurate), so a fact the page calls "improved" or "got worse" is a false one:
+  ≤ 5 % of the facts shown.
 
 The arm that gains more alternates with the seed (the control in half the studies). The
 same power for a one-minute probe is printed beside, for comparison (no target): at 40
@@ -62,7 +65,14 @@ from analytics.data import (
     RESPONSE_COLUMNS,
     StudyData,
 )
-from analytics.learning import compare_arms, gains_per_tester, summarise, variants
+from analytics.learning import (
+    UNCLEAR,
+    compare_arms,
+    gains_per_tester,
+    probe_fact_changes,
+    summarise,
+    variants,
+)
 
 EXPERIMENT = "wording"
 ARMS = ("A", "B")
@@ -135,15 +145,25 @@ class Check:
     studies: int
 
     def line(self) -> str:
-        return (f"{self.name:<58} {self.observed:7.1%}  target {self.target:<8} "
+        return (f"{self.name:<68} {self.observed:7.1%}  target {self.target:<8} "
                 f"{'' if self.target == '–' else 'ok' if self.passed else 'FAILED':<6}  "
                 f"({self.studies} studies)")
 
 
-def _verdicts(seeds: Sequence[int], testers: int, extra_gain: float, seconds: int = SECONDS
-              ) -> tuple[int, int, int, int]:
-    """(right arm named, wrong arm named, any 'learned more', interval held the mean gain)."""
-    right = wrong = any_more = covered = 0
+@dataclass
+class _Tally:
+    right: int = 0  # the planted arm named
+    wrong: int = 0  # the other arm named
+    any_more: int = 0  # any "learned more"
+    covered: int = 0  # the mean gain's interval held the planted mean
+    facts: int = 0  # facts shown
+    facts_named: int = 0  # facts called improved or worse
+
+
+def _verdicts(seeds: Sequence[int], testers: int, extra_gain: float, seconds: int = SECONDS,
+              facts: bool = False) -> _Tally:
+    """The verdicts over planted studies (``facts``: the per-fact verdicts too)."""
+    tally = _Tally()
     for seed in seeds:
         winner = ARMS[seed % 2]
         data = planted_study(random.Random(seed), testers, extra_gain, winner, seconds)
@@ -152,13 +172,17 @@ def _verdicts(seeds: Sequence[int], testers: int, extra_gain: float, seconds: in
         assert result is not None
         named = result.verdict.removesuffix(" learned more") \
             if result.verdict.endswith(" learned more") else None
-        any_more += named is not None
-        right += named == winner
-        wrong += named is not None and named != winner
+        tally.any_more += named is not None
+        tally.right += named == winner
+        tally.wrong += named is not None and named != winner
         mean_gain = BASE_GAIN + extra_gain / 2  # arms of equal size
         overall = summarise(gains).gain_cpm
-        covered += overall.low <= mean_gain <= overall.high
-    return right, wrong, any_more, covered
+        tally.covered += overall.low <= mean_gain <= overall.high
+        if facts:
+            verdicts = probe_fact_changes(data)["verdict"]
+            tally.facts += len(verdicts)
+            tally.facts_named += int((verdicts != UNCLEAR).sum())
+    return tally
 
 
 def run(seeds: int = 200, testers: int = 40, seconds: int = SECONDS,
@@ -167,23 +191,26 @@ def run(seeds: int = 200, testers: int = 40, seconds: int = SECONDS,
     ``compare_short``) the one-minute probe's power for comparison (target "–")."""
     power_seeds = range(seeds)
     null_seeds = range(100_000, 100_000 + seeds)
-    right, wrong, _, covered = _verdicts(power_seeds, testers, 3.0, seconds)
-    _, _, false_more, covered_null = _verdicts(null_seeds, testers, 0.0, seconds)
-    coverage = (covered + covered_null) / (2 * seeds)
+    power = _verdicts(power_seeds, testers, 3.0, seconds)
+    null = _verdicts(null_seeds, testers, 0.0, seconds, facts=True)
+    coverage = (power.covered + null.covered) / (2 * seeds)
+    false_facts = null.facts_named / max(null.facts, 1)
     checks = [
         Check(f"names the arm that gained 3 facts/min more ({testers} testers, {seconds} s)",
-              right / seeds, "≥ 80%", right / seeds >= 0.80, seeds),
-        Check("names the other arm (gained 3 facts/min less)", wrong / seeds, "0",
-              wrong == 0, seeds),
+              power.right / seeds, "≥ 80%", power.right / seeds >= 0.80, seeds),
+        Check("names the other arm (gained 3 facts/min less)", power.wrong / seeds, "0",
+              power.wrong == 0, seeds),
         Check(f"false 'learned more' with no planted difference ({testers} testers)",
-              false_more / seeds, "≤ 5%", false_more / seeds <= 0.05, seeds),
+              null.any_more / seeds, "≤ 5%", null.any_more / seeds <= 0.05, seeds),
         Check("paired 95% interval of the mean gain holds the planted mean", coverage,
               "≥ 93%", coverage >= 0.93, 2 * seeds),
+        Check("facts called improved or worse when none changed (share of facts)",
+              false_facts, "≤ 5%", false_facts <= 0.05, seeds),
     ]
     if compare_short:
-        short, _, _, _ = _verdicts(power_seeds, testers, 3.0, 60)
+        short = _verdicts(power_seeds, testers, 3.0, 60)
         checks.append(Check(f"for comparison: the same with a 60 s probe ({testers} testers)",
-                            short / seeds, "–", True, seeds))
+                            short.right / seeds, "–", True, seeds))
     return checks
 
 

@@ -203,3 +203,4 @@ def test_calibration_holds_its_targets() -> None:
     assert checks["names the other arm"].observed == 0
     assert checks["false 'learned more' with no planted difference"].observed <= 0.05
     assert checks["paired 95% interval of the mean gain holds the planted mean"].observed >= 0.93
+    assert checks["facts called improved or worse when none changed"].observed <= 0.05
