@@ -111,8 +111,9 @@ CURVE_DEFINITION: Final = (
 RULES_DEFINITION: Final = (
     "Rule errors per turn: the share of a tester's turns with a click the rules refused "
     "(not a maths slip), in the first half of their turns (in the order played, over all "
-    "their games) and in the second half; the change is the mean over testers with two "
-    "turns or more, with its paired 95 % interval.")
+    "their games) and in the second half; only turns where a rule could refuse a click, "
+    "for a game that logs them; the change is the mean over testers with two such turns "
+    "or more, with its paired 95 % interval.")
 QUIZ_DEFINITION: Final = ("Rules quiz: the share of testers who answered each question "
                           "right, with its Wilson 95 % interval.")
 
@@ -600,16 +601,26 @@ def curve_change(attempts: pd.DataFrame) -> Estimate:
 
 
 # ----------------------------------------------------------------- rules
-def rule_errors_by_half(data: StudyData) -> pd.DataFrame:
+#: A game's rule occasions: per turn (:func:`analytics.derive.turns` rows), the rule
+#: reasons that could refuse a click on it (a list; NaN where the game did not log them).
+Occasions = Callable[[StudyData, pd.DataFrame], pd.Series]
+
+
+def rule_errors_by_half(data: StudyData, occasions: Occasions | None = None) -> pd.DataFrame:
     """Per tester with two turns or more: ``first`` (share of the first half of their
     turns, in the order played, with a click the rules refused), ``later`` (the same over
     the second half) and ``turns``. A refused click is a wrong click that is not a maths
     slip: its ``wrong_kind`` is ``rule``, or it has none (games whose clicks are only
-    refused by their rules)."""
+    refused by their rules). With the game's ``occasions``, only the turns on which a rule
+    could refuse a click count (a board that fills up offers more chances to err: that is
+    not a change in understanding)."""
     from analytics import derive
 
     columns = ["participant_id", "first", "later", "turns"]
     table = derive.turns(data)
+    if not table.empty and occasions is not None:
+        possible = occasions(data, table)
+        table = table[[not isinstance(v, list | tuple) or len(v) > 0 for v in possible]]
     if table.empty:
         return pd.DataFrame(columns=columns)
     clicks = derive.clicks(data)
@@ -645,9 +656,10 @@ class RuleTrend:
                 "change": self.change.to_json(), "definition": RULES_DEFINITION}
 
 
-def rule_trend(data: StudyData) -> RuleTrend:
-    """:class:`RuleTrend` over the testers with two turns or more."""
-    table = rule_errors_by_half(data)
+def rule_trend(data: StudyData, occasions: Occasions | None = None) -> RuleTrend:
+    """:class:`RuleTrend` over the testers with two turns or more (on the game's rule
+    ``occasions`` when it has them)."""
+    table = rule_errors_by_half(data, occasions)
     both = table.dropna(subset=["first", "later"])
     return RuleTrend(mean_estimate(both["first"]), mean_estimate(both["later"]),
                      mean_estimate(both["later"] - both["first"]))
@@ -750,9 +762,11 @@ class LearningView:
 
 
 def learning_view(data: StudyData, quiz: pd.DataFrame, game_title: str,
-                  fact_attempts: Callable[[StudyData], pd.DataFrame] | None) -> LearningView:
+                  fact_attempts: Callable[[StudyData], pd.DataFrame] | None,
+                  occasions: Occasions | None = None) -> LearningView:
     """:class:`LearningView` of a study (``quiz``: the quiz frame, with a ``phase`` column
-    when known; ``fact_attempts``: the game's tries at facts in play, None without)."""
+    when known; ``fact_attempts``: the game's tries at facts in play, None without;
+    ``occasions``: its rule occasions, :func:`rule_errors_by_half`)."""
     scores = probe_scores(data)
     gains = gains_per_tester(data)
     by_variant: dict[str, tuple[GainSummary, ...]] = {}
@@ -771,7 +785,7 @@ def learning_view(data: StudyData, quiz: pd.DataFrame, game_title: str,
         arms=tuple(experiment_comparisons(data, gains)),
         probe_facts=probe_fact_changes(data), play_facts=play_fact_changes(attempts),
         curve=learning_curve(attempts), curve_change=curve_change(attempts),
-        rules=rule_trend(data), quiz=quiz_rows(quiz), quiz_change=quiz_change(quiz))
+        rules=rule_trend(data, occasions), quiz=quiz_rows(quiz), quiz_change=quiz_change(quiz))
 
 
 def _pct(estimate: Estimate) -> str:

@@ -90,7 +90,7 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
         report[section.key] = section.rows(data, top_facts, min_attempts)
     report["learning"] = learning.report_section(learning.learning_view(
         data, quiz, plugin.title if plugin is not GENERIC else report["game"],
-        plugin.fact_attempts))
+        plugin.fact_attempts, plugin.reason_occasions))
     report["experiments"] = [e.to_json() for e in (
         experiment_results if experiment_results is not None
         else experiments.analyze_experiments(data, scores, quiz, seed=seed))]

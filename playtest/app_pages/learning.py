@@ -61,7 +61,8 @@ def view_of(data: Any) -> tuple[learning.LearningView, dict[str, str]]:
     game = game_analytics.for_study(data)
     title = game.title if game is not game_analytics.GENERIC else game_analytics.game_of(data)
     quiz, texts = quiz_by_phase(data.responses, parsed_definitions(data.study))
-    return learning.learning_view(data, quiz, title, game.fact_attempts), texts
+    return learning.learning_view(data, quiz, title, game.fact_attempts,
+                                  game.reason_occasions), texts
 
 
 def _headline(view: learning.LearningView) -> None:
