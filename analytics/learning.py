@@ -145,38 +145,38 @@ def parse_entry(text: Any) -> ProbeQuestion | None:
     return ProbeQuestion(int(a), int(b), int(given) if given else None, verdict == "ok", int(ms))
 
 
-def _entries(value: Any) -> list[ProbeQuestion] | None:
-    """The entries of a probe answer (None when ``value`` is not a probe answer)."""
-    if not isinstance(value, list | tuple | np.ndarray) or len(value) == 0:
-        return None
-    parsed = [parse_entry(v) for v in value]
-    return None if any(p is None for p in parsed) else [p for p in parsed if p is not None]
-
-
 PROBE_QUESTION_COLUMNS: Final = ["participant_id", "phase", "survey", "item", "position",
                                  "fact", "a", "b", "answered", "correct", "ms"]
 
 
 def probe_questions(data: StudyData) -> pd.DataFrame:
     """One row per probe question shown (columns :data:`PROBE_QUESTION_COLUMNS`;
-    ``position`` counts from 1 in the order shown)."""
+    ``position`` counts from 1 in the order shown). A response is a probe answer when
+    every text of its list is a probe entry."""
     def compute() -> pd.DataFrame:
-        responses = data.responses
         rows: list[tuple[Any, ...]] = []
-        if not responses.empty:
-            listed = responses[responses["value"].map(lambda v: isinstance(v, list | tuple))]
-            for pid, phase, survey, item, value in zip(
-                    listed["participant_id"], listed["phase"], listed["survey"],
-                    listed["item"], listed["value"], strict=True):
-                entries = _entries(value)
-                if entries is None:
-                    continue
-                for position, q in enumerate(entries, start=1):
-                    rows.append((str(pid), str(phase), str(survey), str(item), position,
-                                 q.fact, q.a, q.b, q.given is not None, q.correct, q.ms))
-        return pd.DataFrame(rows, columns=PROBE_QUESTION_COLUMNS).astype(
-            {"answered": bool, "correct": bool})
+        match = _ENTRY.match
+        responses = data.responses
+        for pid, phase, survey, item, value in zip(
+                responses["participant_id"], responses["phase"], responses["survey"],
+                responses["item"], responses["value"], strict=True):
+            if not isinstance(value, list | tuple) or not value or not isinstance(value[0], str):
+                continue
+            found = [match(text) if isinstance(text, str) else None for text in value]
+            if any(m is None for m in found):
+                continue
+            for position, m in enumerate(found, start=1):
+                a, b, _, verdict, ms = m.groups()  # type: ignore[union-attr]
+                low, high = (a, b) if int(a) <= int(b) else (b, a)
+                rows.append((pid, phase, survey, item, position, f"{low}x{high}", int(a),
+                             int(b), verdict != "none", verdict == "ok", int(ms)))
+        return _typed(pd.DataFrame(rows, columns=PROBE_QUESTION_COLUMNS))
     return _remember(data, "learning:probe_questions", compute)
+
+
+def _typed(table: pd.DataFrame) -> pd.DataFrame:
+    return table.astype({"participant_id": str, "phase": str, "answered": bool,
+                         "correct": bool})
 
 
 def _remember(data: StudyData, key: str, compute: Callable[[], Any]) -> Any:
@@ -187,6 +187,10 @@ def _remember(data: StudyData, key: str, compute: Callable[[], Any]) -> Any:
 
 def probe_scores(data: StudyData) -> pd.DataFrame:
     """Per tester and phase: ``answered, correct, ms, accuracy, cpm`` (module docstring)."""
+    return _remember(data, "learning:probe_scores", lambda: _probe_scores(data)).copy()
+
+
+def _probe_scores(data: StudyData) -> pd.DataFrame:
     questions = probe_questions(data)
     columns = ["participant_id", "phase", "answered", "correct", "ms", "accuracy", "cpm"]
     if questions.empty:
@@ -224,6 +228,10 @@ def normalised_change(pre: float, post: float) -> float | None:
 def gains_per_tester(data: StudyData) -> pd.DataFrame:
     """Per tester with a probe before and after play: the columns :data:`GAIN_COLUMNS`
     (``no_room``: at ceiling or floor both times, so no normalised gain)."""
+    return _remember(data, "learning:gains", lambda: _gains(data)).copy()
+
+
+def _gains(data: StudyData) -> pd.DataFrame:
     scores = probe_scores(data)
     if scores.empty:
         return pd.DataFrame(columns=GAIN_COLUMNS)
