@@ -44,14 +44,14 @@ def gains_figure(summaries: Sequence[GainSummary]) -> go.Figure:
                           [s.gain_cpm.high for s in summaries]),
         hovertext=[f"n = {s.gain_cpm.n}" for s in summaries]))
     fig.add_vline(x=0, line_dash="dot", line_color="#777")
-    return _layout(fig, "Gain in correct facts per minute (after − before play)",
-                   xaxis_title="facts per minute (95% interval)",
+    return _layout(fig, "Gain in facts per minute",
+                   xaxis_title="after − before play (95% interval)",
                    height=140 + 40 * len(summaries), yaxis={"autorange": "reversed"})
 
 
 def curve_figure(curve: pd.DataFrame) -> go.Figure:
     """The in-play learning curve: share right and median time per attempt number."""
-    fig = make_subplots(rows=1, cols=2, subplot_titles=(
+    fig = make_subplots(rows=2, cols=1, vertical_spacing=0.16, subplot_titles=(
         "Share right (no maths slip)", "Median time to the first click"))
     fig.add_trace(go.Scatter(
         x=curve["label"], y=curve["right_rate"], mode="lines+markers",
@@ -64,11 +64,12 @@ def curve_figure(curve: pd.DataFrame) -> go.Figure:
         x=curve["label"], y=curve["median_ms"] / 1000, mode="lines+markers",
         marker_color=OKABE_ITO[5], error_y=_interval(
             (curve["median_ms"] / 1000).tolist(), (curve["ms_low"] / 1000).tolist(),
-            (curve["ms_high"] / 1000).tolist())), row=1, col=2)
-    fig.update_xaxes(title_text="attempt at the same fact", type="category")
+            (curve["ms_high"] / 1000).tolist())), row=2, col=1)
+    fig.update_xaxes(type="category")
+    fig.update_xaxes(title_text="attempt at the same fact", row=2, col=1)
     fig.update_yaxes(title_text="share", tickformat=".0%", row=1, col=1)
-    fig.update_yaxes(title_text="seconds", row=1, col=2)
-    return _layout(fig, "In-play learning curve (pooled over facts and testers)")
+    fig.update_yaxes(title_text="seconds", row=2, col=1)
+    return _layout(fig, "In-play learning curve", height=560)
 
 
 def facts_figure(table: pd.DataFrame, title: str) -> go.Figure:
@@ -101,7 +102,7 @@ def rules_figure(trend: RuleTrend) -> go.Figure:
                           [e.high * 100 for _, e in parts])))
     tops = [e.high * 100 for _, e in parts if e.high == e.high] + values
     fig.update_yaxes(range=[0, max(5.0, *[t for t in tops if t == t]) * 1.1])
-    return _layout(fig, "Turns with a rule error, early and late in play",
+    return _layout(fig, "Turns with a rule error",
                    yaxis_title="% of turns (95% interval)")
 
 
@@ -117,7 +118,7 @@ def quiz_figure(rows: pd.DataFrame) -> go.Figure:
             error_y=_interval(values, (part["low"] * 100).tolist(),
                               (part["high"] * 100).tolist())))
     fig.update_layout(showlegend=True, barmode="group")
-    fig = _layout(fig, "Rules quiz: share right per question",
+    fig = _layout(fig, "Rules quiz: share right",
                   yaxis_title="% right (95% interval)", yaxis_range=[0, 100])
     fig.update_layout(showlegend=True)
     return fig

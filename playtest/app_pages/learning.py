@@ -81,7 +81,7 @@ def _facts_table(table: pd.DataFrame, name: str) -> None:
         return
     if learning.facts_stand_apart(table):
         plot(learning_figures.facts_figure(learning.facts_to_draw(table),
-                                           "Facts that changed most (each way)"),
+                                           "Facts that changed most"),
              f"facts-{name}")
     else:
         first = table.iloc[0]
