@@ -65,14 +65,8 @@ from analytics.data import (
     RESPONSE_COLUMNS,
     StudyData,
 )
-from analytics.learning import (
-    UNCLEAR,
-    compare_arms,
-    gains_per_tester,
-    probe_fact_changes,
-    summarise,
-    variants,
-)
+from analytics.learning import compare_arms, gains_per_tester, summarise, variants
+from analytics.learning_facts import UNCLEAR, probe_fact_changes
 
 EXPERIMENT = "wording"
 ARMS = ("A", "B")

@@ -18,7 +18,8 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from analytics.figures import OKABE_ITO
-from analytics.learning import GainSummary, RuleTrend
+from analytics.learning import GainSummary
+from analytics.learning_view import RuleTrend
 
 
 def _layout(fig: go.Figure, title: str, **extra: object) -> go.Figure:

@@ -25,7 +25,15 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from markupsafe import Markup
 
-from analytics import confusion, experiments, figures, funnel, learning, questionnaires, severity
+from analytics import (
+    confusion,
+    experiments,
+    figures,
+    funnel,
+    learning_view,
+    questionnaires,
+    severity,
+)
 from analytics.data import StudyData, validate_study
 from analytics.figures import FILE_TEMPLATE
 from analytics.game_analytics import (
@@ -88,7 +96,7 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
     }
     for section in plugin.sections:
         report[section.key] = section.rows(data, top_facts, min_attempts)
-    report["learning"] = learning.report_section(learning.learning_view(
+    report["learning"] = learning_view.report_section(learning_view.learning_view(
         data, quiz, plugin.title if plugin is not GENERIC else report["game"],
         plugin.fact_attempts, plugin.reason_occasions))
     report["experiments"] = [e.to_json() for e in (
@@ -220,7 +228,7 @@ def _plan_context(report: dict[str, Any]) -> dict[str, Any]:
                          "headers": [column.header for column in section.columns],
                          "rows": [[_cell(column, row) for column in section.columns]
                                   for row in rows]})
-    if report.get("learning"):  # did they learn? (analytics.learning)
+    if report.get("learning"):  # did they learn? (analytics.learning_view)
         sections.append({"title": "Learning", "empty": "",
                          "headers": ["Measure", "Result (95% interval)", "Definition"],
                          "rows": [[row["measure"], row["result"], row["definition"]]

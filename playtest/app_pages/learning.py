@@ -1,4 +1,5 @@
-"""The designer's Learning page: did they learn? (:mod:`analytics.learning`)
+"""The designer's Learning page: did they learn? (:mod:`analytics.learning`,
+:mod:`analytics.learning_facts`, :mod:`analytics.learning_view`)
 
 For a game that asks facts (its analytics plug-in has ``fact_attempts``): the fluency
 probe's gains before → after play, per experiment arm with the verdict, which facts
@@ -15,7 +16,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from analytics import game_analytics, learning, learning_figures
+from analytics import game_analytics, learning, learning_facts, learning_figures, learning_view
 from playtest.app_pages.empty import no_testers_yet, plot
 from playtest.storage import facts_export
 from playtest.storage.survey_records import parsed_definitions
@@ -55,17 +56,17 @@ def quiz_by_phase(responses: pd.DataFrame, stored: Mapping[str, SurveyDefinition
     return pd.DataFrame(rows, columns=["participant_id", "item", "correct", "phase"]), texts
 
 
-def view_of(data: Any) -> tuple[learning.LearningView, dict[str, str]]:
-    """The study's :class:`analytics.learning.LearningView` (its game's facts, if any),
+def view_of(data: Any) -> tuple[learning_view.LearningView, dict[str, str]]:
+    """The study's :class:`analytics.learning_view.LearningView` (its game's facts, if any),
     and the rules quiz's question texts by item id."""
     game = game_analytics.for_study(data)
     title = game.title if game is not game_analytics.GENERIC else game_analytics.game_of(data)
     quiz, texts = quiz_by_phase(data.responses, parsed_definitions(data.study))
-    return learning.learning_view(data, quiz, title, game.fact_attempts,
+    return learning_view.learning_view(data, quiz, title, game.fact_attempts,
                                   game.reason_occasions), texts
 
 
-def _headline(view: learning.LearningView) -> None:
+def _headline(view: learning_view.LearningView) -> None:
     gains = view.gains
     if gains is None:
         return
@@ -79,8 +80,8 @@ def _facts_table(table: pd.DataFrame, name: str) -> None:
     if table.empty:
         st.caption("No fact has tries on both sides yet.")
         return
-    if learning.facts_stand_apart(table):
-        plot(learning_figures.facts_figure(learning.facts_to_draw(table),
+    if learning_facts.facts_stand_apart(table):
+        plot(learning_figures.facts_figure(learning_facts.facts_to_draw(table),
                                            "Facts that changed most"),
              f"facts-{name}")
     else:
@@ -90,10 +91,10 @@ def _facts_table(table: pd.DataFrame, name: str) -> None:
         st.markdown(f"No fact changed differently from the others beyond chance: every "
                     f"fact is estimated at the common change in share right, {change} "
                     "(n: facts).")
-    st.dataframe(learning.facts_for_people(table), hide_index=True, key=f"facts-table-{name}")
+    st.dataframe(learning_facts.facts_for_people(table), hide_index=True, key=f"facts-table-{name}")
 
 
-def _facts_section(view: learning.LearningView) -> None:
+def _facts_section(view: learning_view.LearningView) -> None:
     st.header("Times-table facts")
     if view.gains is None:
         st.info(f"No tester has answered the fluency probe before and after play yet "
@@ -120,7 +121,7 @@ def _facts_section(view: learning.LearningView) -> None:
         st.caption(learning.CURVE_DEFINITION)
 
 
-def _rules_section(view: learning.LearningView, texts: Mapping[str, str]) -> None:
+def _rules_section(view: learning_view.LearningView, texts: Mapping[str, str]) -> None:
     st.header("Rule understanding")
     if view.rules.change.n:
         plot(learning_figures.rules_figure(view.rules), "learning-rules")
@@ -174,7 +175,7 @@ def page() -> None:
                            help="One row per answer: tester, fact, attempt, phase (pre, play, "
                                 "post), correct, ms. Also: playtest export --format facts-csv.")
     st.header("Every number")
-    st.dataframe(pd.DataFrame(learning.plan_rows(view)).rename(columns={
+    st.dataframe(pd.DataFrame(learning_view.plan_rows(view)).rename(columns={
         "measure": "Measure", "result": "Result (95% interval)", "definition": "Definition"}),
         hide_index=True, key="learning-numbers")
 

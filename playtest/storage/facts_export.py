@@ -1,6 +1,6 @@
 """``playtest export --format facts-csv|facts-parquet``: every answer to a times-table fact.
 
-One tidy table, one row per answer (:func:`analytics.learning.fact_table`):
+One tidy table, one row per answer (:func:`analytics.learning_facts.fact_table`):
 
 | column | what |
 |---|---|
@@ -28,7 +28,7 @@ from sqlalchemy import Engine
 
 from analytics import game_analytics
 from analytics.data import StudyData
-from analytics.learning import fact_table
+from analytics.learning_facts import fact_table
 
 FORMATS = {"facts-csv": "csv", "facts-parquet": "parquet"}
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analytics import learning, learning_calibration
+from analytics import learning, learning_calibration, learning_facts, learning_view
 from analytics.data import StudyData, empty_quiz, empty_scores
 from analytics.experiments import analyze_experiment
 from analytics.metrics import check_primary, metric_by_key, primary_choices
@@ -106,12 +106,12 @@ def test_a_fact_seen_twice_does_not_shout() -> None:
     rows_after += [("6x9", True), ("6x9", True)]
     before = pd.DataFrame(rows_before, columns=["fact", "correct"])
     after = pd.DataFrame(rows_after, columns=["fact", "correct"])
-    table = learning.fact_changes(before, after).set_index("fact")
-    assert table.loc["7x8", "verdict"] == learning.IMPROVED
-    assert table.loc["6x9", "verdict"] == learning.UNCLEAR
+    table = learning_facts.fact_changes(before, after).set_index("fact")
+    assert table.loc["7x8", "verdict"] == learning_facts.IMPROVED
+    assert table.loc["6x9", "verdict"] == learning_facts.UNCLEAR
     raw = 1.0  # 0 of 2 → 2 of 2
     assert table.loc["6x9", "change"] < raw / 2
-    assert table.loc["3x5", "verdict"] == learning.UNCLEAR
+    assert table.loc["3x5", "verdict"] == learning_facts.UNCLEAR
 
 
 def test_the_in_play_curve_numbers_attempts_per_tester_and_fact() -> None:
@@ -121,12 +121,12 @@ def test_the_in_play_curve_numbers_attempts_per_tester_and_fact() -> None:
         "correct": [False, True, False, True, True, True, True],
         "ms": [4000, 1000, 3000, 2000, 2500, 1500, 900],
         "at": [T0 + timedelta(seconds=s) for s in (1, 2, 3, 4, 1, 2, 3)]})
-    attempts = learning.numbered_attempts(tries)
+    attempts = learning_facts.numbered_attempts(tries)
     assert attempts[attempts["participant_id"] == "a"]["attempt"].tolist() == [1, 1, 2, 3]
-    curve = learning.learning_curve(attempts, min_tries=1)
+    curve = learning_facts.learning_curve(attempts, min_tries=1)
     assert curve["tries"].tolist() == [4, 2, 1]
     assert curve["right_rate"].tolist() == pytest.approx([0.75, 0.5, 1.0])
-    change = learning.curve_change(attempts)  # a: 0 → 0.5; b: 1 → 1
+    change = learning_facts.curve_change(attempts)  # a: 0 → 0.5; b: 1 → 1
     assert change.value == pytest.approx(0.25) and change.n == 2
 
 
@@ -136,7 +136,7 @@ def test_the_fact_table_orders_pre_play_post_and_counts_attempts() -> None:
     play = pd.DataFrame({"participant_id": ["p1", "p1"], "fact": ["6x7", "8x9"],
                          "correct": [False, True], "ms": [3100.4, 2000.0],
                          "at": [T0, T0 + timedelta(seconds=5)]})
-    table = learning.fact_table(data, play)
+    table = learning_facts.fact_table(data, play)
     assert list(table.columns) == ["tester", "fact", "attempt", "phase", "correct", "ms"]
     six_seven = table[table["fact"] == "6x7"]
     assert six_seven[["attempt", "phase", "correct"]].values.tolist() == [
@@ -148,10 +148,10 @@ def test_rule_understanding_and_the_quiz_before_and_after() -> None:
     quiz = pd.DataFrame({"participant_id": ["a", "b", "a", "b"], "item": ["q"] * 4,
                          "correct": [False, True, True, True],
                          "phase": ["pre", "pre", "post", "post"]})
-    rows = learning.quiz_rows(quiz)
+    rows = learning_view.quiz_rows(quiz)
     assert rows[["phase", "rate"]].values.tolist() == [["pre", 0.5], ["post", 1.0]]
-    assert learning.quiz_change(quiz).value == pytest.approx(0.5)
-    assert learning.quiz_change(quiz.drop(columns="phase")).n == 0  # no phase: after only
+    assert learning_view.quiz_change(quiz).value == pytest.approx(0.5)
+    assert learning_view.quiz_change(quiz.drop(columns="phase")).n == 0  # no phase: after only
 
 
 def test_the_plan_has_a_learning_section_with_definitions_for_a_game_without_facts() -> None:

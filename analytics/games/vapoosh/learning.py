@@ -5,7 +5,7 @@ and ``G = g1 + g2`` (keyed smaller factor first: ``7x8``). A **try** at the fact
 tester's turn with at least one click; it is **right** when the turn holds no maths slip
 (a wrong click other than a ``rule`` one: the definition of the hardest-facts table), and
 its time is the first click's ``ms`` (from the options appearing). The tries come in the
-order played, so :func:`analytics.learning.numbered_attempts` can number each tester's
+order played, so :func:`analytics.learning_facts.numbered_attempts` can number each tester's
 attempts at each fact.
 
 >>> from analytics.data import StudyData
