@@ -108,15 +108,15 @@ def parse_survey(text: str, *, source: str = "<string>") -> SurveyDefinition:
 
 #: The keys of a definition that extends a bundled one (:func:`extended`).
 EXTENSION_KEYS = frozenset(SurveyExtension.model_fields)
-_MAX_EXTENDS = 3
 
 
-def extended(data: Mapping[str, Any], source: str, depth: int = 0) -> dict[str, Any]:
+def extended(data: Mapping[str, Any], source: str) -> dict[str, Any]:
     """A definition that ``extends`` a bundled survey, written out whole: the bundled
     survey's pages with ``pages_before`` put first and ``pages_after`` last, under its
     own ``id`` and ``version`` (and ``title``, ``description``, ``phase``, ``audience``
     when given; else the bundled one's). Only a bundled survey can be extended (never a
-    file path), so a definition read from elsewhere reads no other file.
+    file path), so a definition read from elsewhere reads no other file; and only one that
+    extends none (no chain, no loop).
 
     >>> base = list_surveys()[0]
     >>> whole = extended({"extends": base, "id": "x", "version": "1",
@@ -133,9 +133,10 @@ def extended(data: Mapping[str, Any], source: str, depth: int = 0) -> dict[str, 
     if not isinstance(base_id, str) or base_id not in _bundled():
         raise SurveyDefinitionError(source, None, f"extends {base_id!r}: not a bundled survey "
                                     f"(bundled: {', '.join(list_surveys())})")
-    if depth >= _MAX_EXTENDS:
-        raise SurveyDefinitionError(source, None, f"extends {base_id!r}: more than "
-                                    f"{_MAX_EXTENDS} surveys extend one another")
+    raw = yaml.load(_bundled()[base_id].read_text(encoding="utf-8"), Loader=_YAML_LOADER)
+    if isinstance(raw, Mapping) and "extends" in raw:
+        raise SurveyDefinitionError(source, None, f"extends {base_id!r}, which extends "
+                                    f"{raw['extends']!r} itself: extend that one instead")
     base = load_survey(base_id).model_dump(mode="json", by_alias=True, exclude_none=True)
     whole = {key: data[key] if key in data else base.get(key)
              for key in ("id", "version", "title", "description", "phase", "audience")}

@@ -154,6 +154,8 @@ def test_a_survey_can_extend_a_bundled_one_and_only_a_bundled_one() -> None:
         parse_survey(doc.format(base="/etc/passwd"))
     with pytest.raises(SurveyDefinitionError, match="takes only"):
         parse_survey(doc.format(base="vapoosh_pre") + "pages: []\n")
+    with pytest.raises(SurveyDefinitionError, match="extends 'vapoosh_pre_child' itself"):
+        parse_survey(doc.format(base="vapoosh_pre_probe_child"))  # no chains, no loops
     for survey_id in list_surveys():  # every bundled survey, extended ones included, loads
         assert load_survey(survey_id).id == survey_id
 
