@@ -315,7 +315,6 @@ def simulated_entries(shown: Sequence[tuple[int, int]], seconds: int | None,
     answers an easy fact in about 1.5 s and a hard one in 3 s; a weak one takes up to
     four times longer and slips on hard facts up to half the time.
 
-    >>> rng = random.Random(1)
     >>> shown = questions(2, 9, "A")
     >>> weak = score(simulated_entries(shown, 60, random.Random(1), 0.2, 1.0))
     >>> strong = score(simulated_entries(shown, 60, random.Random(1), 0.9, 1.0))
