@@ -22,8 +22,11 @@ every experiment:
 - **Secondary metrics**: fixed-sample tests (Welch or Mann–Whitney, exact tests for
   rates) with Holm-adjusted p-values across the secondaries that vary. A metric where
   every tester has the same value is marked ``no_variance`` and not tested.
-- **Guardrails** (completion, wrong clicks, survey scores): a variant whose 95 %
-  interval on one lies wholly on the harmful side is named beside the verdict.
+- **Guardrails** (completion, wrong clicks, survey scores): a variant is named beside
+  the verdict as worse on one only when that difference survives the correction for
+  how many metrics are looked at: its Holm-adjusted p-value (over the secondaries, the
+  one shown) is below 5 % *and* its 95 % interval lies wholly on the harmful side. Each
+  tested alone at 5 %, three guardrails cautioned in about one A/A study in eight.
 
 >>> from analytics.data import StudyData, empty_quiz, empty_scores
 >>> analyze_experiments(StudyData.empty("s"), empty_scores(), empty_quiz())
@@ -102,8 +105,15 @@ class MetricResult:
 
     @property
     def interval(self) -> tuple[float, float]:
-        """The interval shown: always-valid for the primary, fixed-sample otherwise."""
-        return self.sequential.ci95 if self.sequential is not None else self.comparison.ci95
+        """The interval shown: always-valid for the primary, fixed-sample otherwise. A
+        difference of two shares is clipped to [−1, +1] (±100 points): no difference of
+        shares lies beyond, though the always-valid interval of a few testers reaches
+        past it (the verdict reads the interval unclipped; clipping cannot move it)."""
+        low, high = self.sequential.ci95 if self.sequential is not None \
+            else self.comparison.ci95
+        if self.metric.unit == "share":
+            low, high = _clipped(low), _clipped(high)
+        return low, high
 
     @property
     def effect(self) -> float:
@@ -177,33 +187,12 @@ class ExperimentResult:
         return [m for m in self.metrics if m.worse is not None]
 
     def summary(self) -> str:
-        """The verdict in one sentence with the primary effect, its interval, the
-        guardrails named, and the testers needed when there are too few."""
-        primary = self.primary_result
-        if primary is None:
-            return f"{self.verdict}: no metric could be measured yet."
-        if primary.no_variance:
-            return (f"{self.verdict}: {primary.metric.name.lower()} is the same for every "
-                    "tester so far (no variance), so it cannot be tested yet.")
-        text = (f"{self.verdict} on {primary.metric.name.lower()}: "
-                f"{primary.compared[1]} − {primary.compared[0]} = {primary.effect_text()}"
-                f" (smallest difference worth acting on: "
-                f"{primary.metric.format_size(self.min_effect)})")
-        if self.verdict == VERDICT_TOO_FEW:
-            text += (f"; about {self.n_needed} testers per variant needed for 80% power"
-                     if self.n_needed else "; not enough spread yet to say how many more")
-        elif self.verdict.endswith(" better") and primary.sequential is not None and \
-                abs(primary.effect) < self.min_effect:
-            text += "; the difference is real but smaller than that"
-        winner = self.verdict.removesuffix(" better") if self.verdict.endswith(" better") \
-            else None
-        for guard in self.guardrails:
-            # A caveat only when the variant named better is the one worse on a guardrail.
-            lead = ("But " if winner in (None, guard.worse) else "") + str(guard.worse)
-            also = " also" if winner is not None and guard.worse != winner else ""
-            text += (f". {lead} is{also} worse on {guard.metric.name.lower()}: "
-                     f"{guard.effect_text()}")
-        return text + "."
+        """The verdict in one plain sentence: which variant, on what, by how much, the
+        guardrails that disagree as a caution, and the testers needed when there are
+        too few (:func:`analytics.verdicts.plain_summary`)."""
+        from analytics.verdicts import plain_summary
+
+        return plain_summary(self)
 
     def to_json(self) -> dict[str, Any]:
         """The ``experiments[]`` entry of the report JSON."""
@@ -225,6 +214,16 @@ class ExperimentResult:
             "summary": self.summary(),
             "notes": list(self.notes),
         }
+
+
+def _clipped(share_difference: float) -> float:
+    """A difference of shares within [−1, +1] (NaN stays NaN).
+
+    >>> _clipped(-1.37), _clipped(0.25), _clipped(2.0)
+    (-1.0, 0.25, 1.0)
+    """
+    return share_difference if math.isnan(share_difference) else \
+        min(1.0, max(-1.0, share_difference))
 
 
 def _num(value: float | None) -> float | None:
@@ -304,11 +303,15 @@ def decide(primary: MetricResult, min_effect: float) -> tuple[str, int | None]:
     return VERDICT_TOO_FEW, sequential_needed_n(sequential.sd, min_effect)
 
 
-def _guardrail_worse(result: MetricResult) -> str | None:
-    """The variant whose fixed-sample 95 % interval is wholly on the harmful side."""
+def _guardrail_worse(result: MetricResult, p_adjusted: float) -> str | None:
+    """The variant clearly worse on a guardrail: the Holm-adjusted p-value below
+    :data:`~analytics.stats.ALPHA` and the fixed-sample 95 % interval wholly on the
+    harmful side (None otherwise)."""
     low, high = result.comparison.ci95
     if result.no_variance or not (math.isfinite(low) and math.isfinite(high)):
         return None
+    if not (math.isfinite(p_adjusted) and p_adjusted < ALPHA):
+        return None  # not beyond chance once every metric looked at is counted
     control, treatment = result.compared
     if low > 0:  # treatment higher
         return treatment if result.metric.lower_is_better else control
@@ -320,7 +323,8 @@ def _guardrail_worse(result: MetricResult) -> str | None:
 def analyze_metrics(values: list[MetricValues], seed: int = 0, draws: int = DRAWS
                     ) -> list[MetricResult]:
     """Compare every metric; the first is the primary, the others are Holm-adjusted
-    among themselves (metrics without variance are left out of the adjustment)."""
+    among themselves (metrics without variance are left out of the adjustment), and a
+    guardrail names a worse variant only when its adjusted p-value says so."""
     if not values:
         return []
     results = [compare_metric(values[0], "primary", seed=seed, draws=draws)]
@@ -329,7 +333,7 @@ def analyze_metrics(values: list[MetricValues], seed: int = 0, draws: int = DRAW
     adjusted = [results[0].p_value, *holm(secondary_p)]
     final = []
     for result, p_adj in zip(results, adjusted, strict=True):
-        worse = _guardrail_worse(result) if result.metric.guardrail and \
+        worse = _guardrail_worse(result, p_adj) if result.metric.guardrail and \
             result.role == "secondary" else None
         final.append(MetricResult(result.metric, result.role, result.variants,
                                   result.compared, result.comparison, result.prob_best,

@@ -108,13 +108,27 @@ def _wrap(label: str, width: int = 26) -> str:
 
 
 def experiment_effect_figure(experiment: dict[str, Any]) -> go.Figure:
-    """A forest plot: each metric's difference (treatment − control) with its 95 %
-    interval, in units of that metric's smallest difference worth acting on
+    """A forest plot: how much better the treatment is than the control on each metric,
+    with its 95 % interval, in units of that metric's smallest difference worth acting on
     (``min_effect``), so metrics of different units share one axis; the band from −1 to
-    +1 holds differences too small to act on. The primary metric (always-valid interval)
-    is drawn first and larger; metrics without variance are listed, not plotted.
+    +1 holds differences too small to act on. **Right is always better for the
+    treatment**: a metric where lower is better (response time, wrong clicks) is drawn
+    with its difference's sign turned (a shorter time, to the right); a metric with no
+    better side keeps treatment − control and says so in its row. The primary metric
+    (always-valid interval) is drawn first and larger; metrics without variance are
+    listed, not plotted.
 
     ``experiment`` is one ``experiments[]`` entry of the report JSON.
+
+    >>> fig = experiment_effect_figure({"key": "w", "verdict": "B better", "metrics": [
+    ...     {"metric": "response_time", "name": "Response time", "role": "primary",
+    ...      "compared": ["A", "B"], "effect": -2.0, "ci95": [-3.0, -1.0],
+    ...      "min_effect": 1.0, "lower_is_better": True, "direction": "lower"},
+    ...     {"metric": "completion", "name": "Completion", "role": "secondary",
+    ...      "compared": ["A", "B"], "effect": 0.2, "ci95": [0.1, 0.3],
+    ...      "min_effect": 0.1, "lower_is_better": False, "direction": "higher"}]})
+    >>> [round(x, 6) for x in fig.data[0].x]  # B's shorter time and higher completion
+    [2.0, 2.0]
     """
     names: list[str] = []
     effects: list[float | None] = []
@@ -142,10 +156,15 @@ def experiment_effect_figure(experiment: dict[str, Any]) -> go.Figure:
             continue
         role = "primary" if primary else "guardrail" if metric.get("guardrail") else \
             "secondary"
-        names.append(_wrap(html.escape(f"{label} ({role})")))
-        effects.append(effect / scale)
-        lows.append((effect - ci[0]) / scale)
-        highs.append((ci[1] - effect) / scale)
+        # right is better: a lower-is-better metric's difference is drawn turned
+        sign = -1.0 if metric.get("lower_is_better") else 1.0
+        neither = metric.get("direction") == "neither"
+        side = f"; right: {treatment} higher" if neither else ""
+        names.append(_wrap(html.escape(f"{label} ({role}{side})")))
+        effects.append(sign * effect / scale)
+        low, high = sorted((sign * ci[0], sign * ci[1]))
+        lows.append((sign * effect - low) / scale)
+        highs.append((high - sign * effect) / scale)
         texts.append(html.escape(f"{treatment} − {control}: "
                                  f"{metric.get('effect_text', '')}"))
         sizes.append(15 if primary else 10)
@@ -163,8 +182,11 @@ def experiment_effect_figure(experiment: dict[str, Any]) -> go.Figure:
     fig.update_yaxes(autorange="reversed")
     title = html.escape(f"Experiment {experiment.get('key', '')}: "
                         f"{experiment.get('verdict', '')}")
+    treatment = next((str(m["compared"][1]) for m in experiment.get("metrics", [])
+                      if m.get("compared")), "B")
     fig = _layout(fig, title, height=max(300, 110 + 48 * len(names)),
-                  xaxis={"title": "difference ÷ smallest<br>worthwhile difference, with 95%"
-                                  "<br>intervals; grey: too small to act on"})
+                  xaxis={"title": html.escape(f"← worse · better for {treatment} →")
+                                  + "<br>difference ÷ smallest<br>worthwhile difference, "
+                                  "with 95%<br>intervals; grey: too small to act on"})
     fig.update_layout(margin={"b": 90})
     return fig

@@ -61,9 +61,8 @@ Occasions = Callable[[StudyData, pd.DataFrame], pd.Series]
 def rule_errors_by_half(data: StudyData, occasions: Occasions | None = None) -> pd.DataFrame:
     """Per tester with two turns or more: ``first`` (share of the first half of their
     turns, in the order played, with a click the rules refused), ``later`` (the same over
-    the second half) and ``turns``. A refused click is a wrong click that is not a maths
-    slip: its ``wrong_kind`` is ``rule``, or it has none (games whose clicks are only
-    refused by their rules). With the game's ``occasions``, only the turns on which a rule
+    the second half) and ``turns``. A click the rules refused is one that names the
+    rule's reason (:func:`analytics.derive.refusals`: not a maths slip). With the game's ``occasions``, only the turns on which a rule
     could refuse a click count (a board that fills up offers more chances to err: that is
     not a change in understanding)."""
     from analytics import derive
@@ -75,9 +74,7 @@ def rule_errors_by_half(data: StudyData, occasions: Occasions | None = None) -> 
         table = table[[not isinstance(v, list | tuple) or len(v) > 0 for v in possible]]
     if table.empty:
         return pd.DataFrame(columns=columns)
-    clicks = derive.clicks(data)
-    refused = clicks[(clicks["turn_id"] >= 0) & ~clicks["ok"]
-                     & (clicks["wrong_kind"].isna() | (clicks["wrong_kind"] == "rule"))]
+    refused = derive.refusals(data)
     table = table.assign(rule=table["turn_id"].isin(set(refused["turn_id"])),
                          seq=pd.to_numeric(table["seq"], errors="coerce"))
     table = table.sort_values(["participant_id", "at", "seq"], kind="stable")

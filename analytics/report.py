@@ -34,18 +34,18 @@ from analytics import (
     questionnaires,
     severity,
 )
-from analytics.data import StudyData, validate_study
+from analytics.data import UNNAMED_GAME, StudyData, validate_study
 from analytics.figures import FILE_TEMPLATE
 from analytics.game_analytics import (
     GENERIC,
     GameAnalytics,
-    default_game,
     for_study,
     game_of,
     load,
     turn_definition,
 )
-from analytics.metrics import PER_TURN_METRICS
+from analytics.metrics import PER_TURN_METRICS, completed_participants
+from analytics.text_safety import break_bare_links, without_direction_controls
 
 #: Characters that make inline Markdown markup (emphasis, code, links, tables, strike).
 #: Line-start markup (``#``, ``-``, ``1.``) cannot occur: text is flattened to one line
@@ -65,7 +65,9 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
     ``game``: the name of the game played; its plug-in (``game``, default the study's:
     :func:`analytics.game_analytics.for_study`) adds its own keys (``sections``: e.g.
     ``hardest_facts`` for a game that has facts; ``top_facts`` rows each).
-    ``participants``: consented participants; ``completed``: those with a ``done`` page;
+    ``participants``: consented participants; ``completed``: those who reached the
+    thank-you page (:func:`analytics.metrics.completed_participants`: the one
+    definition);
     ``confusion_points``: ranked by severity (``severity_definition``), each with ``id,
     label, score, evidence, action, definition, interval``; ``what_works``: the themes
     of the answers to praise questions (see :func:`what_works`);
@@ -81,7 +83,7 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
     plugin = game or for_study(data)
     consented = data.participants[data.participants["consented_at"].notna()]
     ids = set(consented["participant_id"].astype(str))
-    done = experiments.completed_participants(data)
+    done = completed_participants(data)
     report: dict[str, Any] = {
         "study_id": str(data.study.get("study_id", "")),
         # a game without analytics of its own is still named (its report is the core's)
@@ -106,9 +108,10 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
 
 
 def report_game(report: dict[str, Any]) -> GameAnalytics:
-    """The plug-in of the game a report names (``game``; the default game if absent)."""
+    """The plug-in of the game a report names (``game``; absent: the exchange format's
+    :data:`analytics.data.UNNAMED_GAME`)."""
     name = report.get("game")
-    return load(name if isinstance(name, str) and name else default_game())
+    return load(name if isinstance(name, str) and name else UNNAMED_GAME)
 
 
 def what_works(data: StudyData) -> list[dict[str, Any]]:
@@ -162,13 +165,14 @@ def report_figures_of(report: dict[str, Any], funnel_table: pd.DataFrame,
 
 def escape_markdown(text: Any) -> str:
     """Plain text safe inside Markdown: HTML-escaped, markup characters backslashed,
-    line breaks flattened (a hostile answer cannot start a heading, link or tag).
+    line breaks flattened (a hostile answer cannot start a heading, link or tag), bare
+    links broken and direction controls dropped (:mod:`analytics.text_safety`).
 
-    >>> print(escape_markdown("[click](http://x) <script> *b*"))
-    \\[click\\](http://x) &lt;script&gt; \\*b\\*
+    >>> print(escape_markdown("[click](http://x) <script> *b*").replace("\\u2060", "⁞"))
+    \\[click\\](http⁞://x) &lt;script&gt; \\*b\\*
     """
-    flat = " ".join(str(text).split())
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", html.escape(flat, quote=False))
+    flat = " ".join(without_direction_controls(text).split())
+    return break_bare_links(_MARKDOWN_SPECIAL.sub(r"\\\1", html.escape(flat, quote=False)))
 
 
 def _fmt(value: Any, digits: int = 3) -> str:
@@ -184,13 +188,20 @@ def _markdown_cell(value: Any) -> str:
     return str(value) if isinstance(value, Markup) else escape_markdown(value)
 
 
+def _html_cell(value: Any) -> Any:
+    """What a ``{{ value }}`` of the HTML template prints (then autoescaped): without
+    direction controls unless marked safe."""
+    return value if isinstance(value, Markup) or not isinstance(value, str) \
+        else without_direction_controls(value)
+
+
 def _environment(*, markdown: bool) -> jinja2.Environment:
     """The plan's templates (``analytics/templates``): HTML with Jinja's autoescape, Markdown
     with every printed value passed through :func:`escape_markdown` (its finalize)."""
     environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
         autoescape=not markdown,
-        finalize=_markdown_cell if markdown else None,
+        finalize=_markdown_cell if markdown else _html_cell,
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from playtest import runtime, services
+from playtest import runtime, services, serving
 from playtest.app_pages import access, cookies, designer, home, identity, tester, trouble
 from playtest.app_pages.common import plain
 from playtest.games.registry import UnknownGameError, game_plugin
 from playtest.storage import repository as repo
-from playtest.storage.errors import DatabaseUnavailable
+from playtest.storage.errors import DatabaseUnavailable, NotFound
 from playtest.study_config import StudyConfigError
 
 
@@ -93,13 +93,11 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
                 engine, code, previous if isinstance(previous, services.Tester) else None)
         except StudyConfigError:
             return [_problem(*BEING_FIXED)], False
-        if who is None:
-            st.session_state.pop("tester", None)
-            return [_problem(
-                "We can't find that link",
-                "The code in this link is not one we know. Please check that you copied "
-                "the whole link, or ask the study team for a new one.",
-            )], False
+        if who is None:  # an unknown code, or a tester deleted while their tab was open
+            st.session_state.pop(trouble.GONE, None)
+            if isinstance(previous, services.Tester) and previous.code == code:
+                trouble.note_failure("page", NotFound("the tester is gone"))
+            return [_problem(trouble.GONE_TITLE, trouble.GONE_TEXT)], False
         if who.participant.stage == "consent":  # a consent a fault stopped half-way
             try:
                 services.finish_consent(engine, who.study, code)
@@ -138,6 +136,11 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
 
 def main() -> None:
     runtime.configure_logging()
+    if runtime.refusals_to_serve():  # started with unsafe settings: nothing is shown
+        st.set_page_config(page_title="Playtest lab", page_icon="🎲")
+        st.title(serving.REFUSED_TITLE)
+        st.write(serving.REFUSED_TEXT)
+        return
     try:
         pages, show_nav = _pages()
     except trouble.DB_ERRORS as err:

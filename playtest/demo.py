@@ -32,7 +32,7 @@ import os
 import random
 import tempfile
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -212,8 +212,15 @@ def assign_variants(config: StudyConfig, testers: int, rng: random.Random,
 
 
 def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datetime,
-                    rng: random.Random, assigned: dict[str, str]) -> Iterator[dict[str, Any]]:
-    """The exchange-format records of one simulated tester, in order."""
+                    rng: random.Random, assigned: dict[str, str],
+                    hooks: Mapping[str, Callable[..., Any]] | None = None,
+                    truths: Collection[str] | None = None) -> Iterator[dict[str, Any]]:
+    """The exchange-format records of one simulated tester, in order.
+
+    ``hooks`` replace the game's demo hooks of the same name for games played through
+    the engine core (:func:`playtest.demo_play.play_game`); ``truths`` names the planted
+    truths a game that plays its demo games itself is to plant (None: all of its own;
+    a calibration plants some, or none)."""
     tester = SimulatedTester(rng)
     participant_id = f"demo-{index:06d}-{rng.randrange(16**6):06x}"
     created = start + timedelta(minutes=index * 7 + rng.random() * 5)
@@ -267,7 +274,8 @@ def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datet
         seed = rng.randrange(1 << 31)
         if own_play is not None:  # the game's own screen and error model
             own_play(effective, seed=seed, game_id=game_id, tester=tester,
-                     recorder=recorder, clock=clock)
+                     recorder=recorder, clock=clock,
+                     **({} if truths is None else {"truths": truths}))
         else:  # through the engine core's clicks
             rules = effective.rules if next_rules is None else next_rules(effective.rules,
                                                                            played)
@@ -275,7 +283,7 @@ def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datet
                                 seats=effective.seats, seed=seed, game_id=game_id,
                                 tester=tester, highlight=effective.highlight_options,
                                 log=recorder.log, clock=clock, played=played,
-                                messages=effective.message_variants)
+                                messages=effective.message_variants, hooks=hooks)
         if quits:
             break
     if not quits:

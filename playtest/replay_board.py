@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import pandas as pd
 import streamlit as st
 from sqlalchemy.engine import Engine
 
 from playtest.board.component import PROJECT_NAME
+from playtest.people_tables import replay_log
 from playtest.replay import ReplayPosition, replay_positions
 from playtest.storage.repository import GameRecord
 
@@ -57,5 +57,17 @@ def board_replay_page(engine: Engine, game: GameRecord,
     position: ReplayPosition = positions[number - 1]
     _show(draw(position.state, position.events), key=f"replay_board-{game.game_id}")
     st.caption(position.caption)
-    if position.timeline:
-        st.dataframe(pd.DataFrame(position.timeline), hide_index=True)
+    show_timeline(position.timeline)
+
+
+def show_timeline(timeline: list[dict[str, Any]]) -> None:
+    """The replay's log so far: the designer's local time, and what happened in words."""
+    if not timeline:
+        return
+    try:
+        zone = st.context.timezone  # the browser's (None in AppTest)
+    except Exception:  # noqa: BLE001 - no browser context
+        zone = None
+    st.dataframe(replay_log(timeline, zone if isinstance(zone, str) else None),
+                 hide_index=True, key="replay_log", column_config={
+                     "What happened": st.column_config.TextColumn(width="large")})

@@ -237,12 +237,14 @@ class DbResponseStore:
     def save_page(self, page_id: str, answers: Mapping[str, Answer],
                   seconds_on_page: float) -> None:
         d = self.definition
+        self.logger.admit(self.tester.code)  # one input: refused before anything is stored
         repo.save_responses(self.engine, self.tester.code, d.id, d.version, d.content_hash,
                             self.phase, page_id, dict(answers), seconds_on_page)
         self.logger.log(self.session_id, self.tester.code, "survey_page",
                         {"survey": d.id, "phase": self.phase, "page": page_id,
                          "seconds": round(seconds_on_page, 3)},
-                        client_event_id=f"{self.tester.code}:{d.id}:{page_id}:submit")
+                        client_event_id=f"{self.tester.code}:{d.id}:{page_id}:submit",
+                        admitted=True)
         # The bundled surveys ask it as "demo.age_band"; a study's own may say "age_band".
         age_band = answers.get("demo.age_band", answers.get("age_band"))
         if isinstance(age_band, str):
@@ -287,6 +289,8 @@ class DbGameSink:
             yield
         finally:
             self._writes = None
+        if not writes.empty:  # a batch that stores something is one input of the tester's
+            self.logger.admit(self.participant_id)
         game_writes.commit_game_writes(self.engine, writes)
 
     def append_action(self, index: int, action: list[Any]) -> bool:

@@ -76,7 +76,25 @@ def component_renderer(project: str, component: str, static_dir: Path, *, js: st
     if name not in _renderers:
         _renderers[name] = (st.components.v2.component(name, js=js) if css is None
                             else st.components.v2.component(name, js=js, css=css))
-    return _renderers[name]
+    return _GuardedRenderer(_renderers[name])
+
+
+class _GuardedRenderer:
+    """A component's mount command whose event callbacks (``on_<event>_change``) turn a
+    database fault, or a tester whose records are gone, into the page's calm notice
+    (:func:`playtest.app_pages.trouble.guarded`), as the play steps' own callbacks do: a
+    callback runs before the script, where no page catches what it raises."""
+
+    def __init__(self, mount: Any) -> None:
+        self.mount = mount
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from playtest.app_pages.trouble import guarded
+
+        for name, value in kwargs.items():
+            if name.startswith("on_") and name.endswith("_change") and callable(value):
+                kwargs[name] = guarded(value)
+        return self.mount(*args, **kwargs)
 
 
 class BoardEventError(ValueError):

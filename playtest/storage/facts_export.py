@@ -14,13 +14,14 @@ One tidy table, one row per answer (:func:`analytics.learning_facts.fact_table`)
 It loads in one line: ``pd.read_csv("study.facts.csv")`` or ``read.csv("study.facts.csv")``
 (``pd.read_parquet`` / ``arrow::read_parquet`` for Parquet). It is written next to
 ``--out`` as ``<stem>.facts.csv`` (or ``.parquet``), whole or not at all, like the other
-table exports (:func:`playtest.storage.exchange.export_tables`). A tester id that a
-spreadsheet would read as a formula (``=``, ``+``, ``-``, ``@``, tab, carriage return
-first) is written with a ``'`` before it in the CSV.
+table exports (:func:`playtest.storage.exchange.export_tables`), and like them its text
+cells go through :func:`playtest.storage.exchange.neutralised` (a tester id a spreadsheet
+would run as a formula gets a ``'`` before it) and its CSV quotes every cell.
 """
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
 import pandas as pd
@@ -29,9 +30,9 @@ from sqlalchemy import Engine
 from analytics import game_analytics
 from analytics.data import StudyData
 from analytics.learning_facts import fact_table
+from playtest.storage.exchange import neutralised
 
 FORMATS = {"facts-csv": "csv", "facts-parquet": "parquet"}
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def facts_path(out: str | Path, fmt: str) -> Path:
@@ -44,15 +45,6 @@ def facts_path(out: str | Path, fmt: str) -> Path:
     stem = base.name[: -len(base.suffix)] if base.suffix in (".csv", ".parquet", ".jsonl") \
         else base.name
     return base.parent / f"{stem}.facts.{FORMATS[fmt]}"
-
-
-def _spreadsheet_safe(value: object) -> object:
-    """A text a spreadsheet would run as a formula, made plain text.
-
-    >>> _spreadsheet_safe("=1+1"), _spreadsheet_safe("demo-1")
-    ("'=1+1", 'demo-1')
-    """
-    return f"'{value}" if isinstance(value, str) and value.startswith(_FORMULA_START) else value
 
 
 def export_facts(engine: Engine, study_id: str, out: str | Path, fmt: str) -> tuple[Path, int]:
@@ -79,9 +71,19 @@ def facts_of(data: StudyData) -> pd.DataFrame:
 
 
 def csv_bytes(table: pd.DataFrame) -> bytes:
-    """The per-fact table as CSV (UTF-8), tester ids safe in a spreadsheet."""
-    safe = table.assign(tester=table["tester"].map(_spreadsheet_safe))
-    return safe.to_csv(index=False).encode("utf-8")
+    """The per-fact table as CSV (UTF-8), every text cell safe in a spreadsheet, as the
+    other CSV exports write it (:func:`playtest.storage.exchange.export_tables`).
+
+    >>> table = pd.DataFrame({"tester": ["=1+1"], "fact": ["7x8"], "attempt": [1]})
+    >>> print(csv_bytes(table).decode(), end="")
+    "tester","fact","attempt"
+    "'=1+1","7x8","1"
+    """
+    safe = table.copy()
+    for column in safe.columns:
+        if not pd.api.types.is_numeric_dtype(safe[column]):
+            safe[column] = safe[column].map(neutralised)
+    return safe.to_csv(index=False, quoting=csv.QUOTE_ALL).encode("utf-8")
 
 
 def _play(data: StudyData) -> pd.DataFrame | None:

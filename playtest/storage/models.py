@@ -21,7 +21,7 @@ from sqlalchemy import JSON, BigInteger, ForeignKey, Index, Integer, UniqueConst
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlmodel import Field, SQLModel
 
-from playtest.games.registry import DEFAULT_GAME
+from analytics.data import UNNAMED_GAME
 
 # JSONB on PostgreSQL (indexable, compact), JSON text elsewhere.
 JsonType = JSON().with_variant(JSONB(), "postgresql")
@@ -52,7 +52,7 @@ class StudyRow(SQLModel, table=True):
 
     study_id: str = Field(primary_key=True, max_length=64)
     title: str = ""
-    game: str = DEFAULT_GAME
+    game: str = UNNAMED_GAME
     # Everything the study sets for its testers, as one document: the fields of
     # playtest.study_config.StudyConfig but its game (the column above). JSON text, not
     # JSONB: an experiment's variants are a dict whose order the assignment follows.
@@ -103,9 +103,9 @@ class GameRow(SQLModel, table=True):
     game_id: str = Field(primary_key=True, max_length=64)
     participant_id: str = _fk("participants.participant_id")
     session_id: str | None = Field(default=None, max_length=64)
-    # The registry's name of the game (engine.core.make_game); older rows: DEFAULT_GAME.
-    game: str = Field(default=DEFAULT_GAME, max_length=40,
-                      sa_column_kwargs={"server_default": DEFAULT_GAME})
+    # The registry's name of the game (engine.core.make_game); older rows: UNNAMED_GAME.
+    game: str = Field(default=UNNAMED_GAME, max_length=40,
+                      sa_column_kwargs={"server_default": UNNAMED_GAME})
     rules: Any = _json()
     seats: Any = _json()
     seed: int | None = Field(default=None, sa_type=BigInteger)

@@ -34,7 +34,7 @@ from sqlalchemy import Engine, bindparam, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
-from playtest.games.registry import DEFAULT_GAME
+from analytics.data import UNNAMED_GAME
 from playtest.storage.db import write_lock
 from playtest.storage.errors import ConflictError, NotFound
 from playtest.storage.models import (
@@ -127,12 +127,29 @@ def _study_from_row(row: Any) -> Study:
     )
 
 
+def study_id_problem(code: str) -> str | None:
+    """Why ``code`` cannot be a study id (None: it can).
+
+    >>> study_id_problem("x" * 65)
+    'the study id is too long: 65 characters, at most 64'
+    >>> study_id_problem("a b")
+    "the study id may hold only letters, digits, '-' and '_'"
+    """
+    if not code:
+        return "the study id must not be empty"
+    if len(code) > 64:
+        return f"the study id is too long: {len(code):,} characters, at most 64"
+    if not CODE_PATTERN.match(code):
+        return "the study id may hold only letters, digits, '-' and '_'"
+    return None
+
+
 def create_study(
     engine: Engine,
     *,
     title: str,
     study_id: str | None = None,
-    game: str = DEFAULT_GAME,
+    game: str = UNNAMED_GAME,
     config: Mapping[str, Any] | None = None,
     open: bool = True,
     extra: Mapping[str, Any] | None = None,
@@ -143,8 +160,9 @@ def create_study(
     :class:`~playtest.study_config.StudyConfig`); empty means every default.
     """
     code = study_id or new_study_code()
-    if not CODE_PATTERN.match(code):
-        raise ValueError(f"study id {code!r} must be 1-64 letters, digits, '-' or '_'")
+    problem = study_id_problem(code)
+    if problem is not None:
+        raise ValueError(problem)
     values = {
         "study_id": code,
         "title": title,
@@ -236,12 +254,22 @@ def study_counts(engine: Engine, study_id: str) -> StudyCounts:
             .select_from(games.join(participants))
             .where(participants.c.study_id == study_id)
         ).one()
+        # analytics.metrics.COMPLETED_DEFINITION, counted in SQL: consented testers with
+        # a 'done' page event (not the stage an import may set without one)
+        completed = conn.execute(
+            select(func.count(func.distinct(events.c.participant_id)))
+            .select_from(events.join(
+                participants, participants.c.participant_id == events.c.participant_id))
+            .where(events.c.study_id == study_id, events.c.type == "page",
+                   events.c.props["page"].as_string() == "done",
+                   participants.c.consented_at_ms.is_not(None))
+        ).scalar_one()
     by_stage = {stage: 0 for stage in STAGES}
     by_stage.update({stage: count for stage, count in stage_rows})
     return StudyCounts(
         study_id=study_id,
         participants=sum(by_stage.values()),
-        completed=by_stage.get("done", 0),
+        completed=int(completed),
         by_stage=by_stage,
         events=event_count,
         games_started=game_row[0],
@@ -557,7 +585,7 @@ class GameRecord:
     reason: str | None = None
     turns: int | None = None
     #: The registry's name of the game (``playtest.games.registry``).
-    game: str = DEFAULT_GAME
+    game: str = UNNAMED_GAME
 
 
 def create_game(
@@ -568,7 +596,7 @@ def create_game(
     seats: Sequence[str],
     seed: int | None,
     game_id: str | None = None,
-    game: str = DEFAULT_GAME,
+    game: str = UNNAMED_GAME,
 ) -> str:
     """Start a game record of ``game`` (a registry name); returns its id."""
     code = game_id or uuid.uuid4().hex

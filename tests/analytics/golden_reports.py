@@ -2,7 +2,13 @@
 
 The golden files were written by the analytics code *before* the game plug-ins
 (``python -m tests.analytics.golden_reports``, run once at that commit); the tests
-compare today's report with them, apart from keys added since (``game``).
+compare today's report with them, apart from keys added since (``game``). They were
+written again on purpose where a definition changed, and only there (every other number
+is the same): message points per wording (``message:<key>@<variant>``) against the
+testers' turns that do not follow the message, not the message itself (issue 22, item
+3); the definitions of the turn after a message, measured where the wait happens (item
+7: the numbers stayed); survey points named by their question's text and the verdicts'
+summaries in one plain sentence (issue 23).
 """
 
 from __future__ import annotations

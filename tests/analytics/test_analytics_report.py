@@ -8,7 +8,7 @@ import re
 import pandas as pd
 import pytest
 
-from analytics import confusion, figures, funnel, questionnaires, report
+from analytics import figures, funnel, questionnaires, report
 from analytics.data import (
     SCORE_COLUMNS,
     AnalyticsInputError,
@@ -19,6 +19,7 @@ from analytics.data import (
 from analytics.games.vapoosh import facts as vapoosh_facts
 from analytics.games.vapoosh import figures as vapoosh_figures
 from analytics.games.vapoosh import heatmaps as vapoosh_heatmaps
+from analytics.games.vapoosh import occasions as vapoosh_occasions
 from analytics.synth import synthesize_scores_and_quiz, synthesize_study
 
 HOSTILE = "<script>alert(1)</script> [click](javascript:alert(1)) # *x*"
@@ -125,7 +126,7 @@ def test_figures_use_board_headers_and_safe_palette(small_study: StudyData) -> N
     assert list(heat.data[0].x) == [str(n) for n in range(1, 13)]
     assert list(heat.data[0].y) == [str(n) for n in range(1, 13)]
     assert heat.data[0].customdata[7][6] == 56  # row 8, column 7 is 7 × 8
-    bars = figures.wrong_class_figure(confusion.wrong_clicks_by_class(small_study))
+    bars = figures.wrong_class_figure(vapoosh_occasions.wrong_clicks_by_class(small_study))
     assert set(bars.data[0].marker.color) <= set(figures.OKABE_ITO)
     assert figures.funnel_figure(funnel.funnel(small_study)).data[0].y.tolist() == \
         [2, 2, 2, 2, 1]

@@ -15,9 +15,8 @@ from streamlit.testing.v1 import AppTest
 from playtest import demo, services
 from playtest.games.registry import DEFAULT_GAME, GAME_NAMES, game_plugin
 from playtest.study_config import StudyConfig
-from tests.app.designer_support import demo_databases, use_copy
+from tests.app.designer_support import demo_databases, designer_page, use_copy
 
-PAGE_APP = str(Path(__file__).parent / "apps" / "learning_page.py")
 OTHER_GAMES = [name for name in GAME_NAMES if name != DEFAULT_GAME]
 
 
@@ -41,12 +40,7 @@ def filled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 def _learning_page(study_id: str) -> AppTest:
-    at = AppTest.from_file(PAGE_APP, default_timeout=120)
-    at.session_state["designer_signed_in"] = True
-    at.session_state["study_id"] = study_id
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return designer_page("learning", study_id, timeout=120)
 
 
 def _table(at: AppTest, column: str, nth: int = 0) -> pd.DataFrame:

@@ -17,15 +17,15 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analytics import derive
 from analytics.data import StudyData
+from analytics.games.vapoosh.rolls import roll_turns
 
 COLUMNS = ["participant_id", "fact", "correct", "ms", "at"]
 
 
 def fact_attempts(data: StudyData) -> pd.DataFrame:
     """The tester's tries at facts in play (module docstring), in the order played."""
-    turns = derive.turns(data)
+    turns = roll_turns(data)
     tried = turns[(turns["n_clicks"] > 0) & turns["fact"].notna()]
     if tried.empty:
         return pd.DataFrame(columns=COLUMNS)

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
+from analytics.text_safety import markdown_literal
 from playtest import resume_state, runtime, services
 from playtest.app_pages.common import tester_session
 from playtest.app_pages.tester import current_tester
@@ -393,7 +394,8 @@ def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) ->
         st.session_state[SIDE_SHOWN] = _side_key(ctrl)
         if ctrl.is_over:  # first: on a phone this column is under the board
             _between_games(tester, finished, ctrl, to_post_survey)
-        st.caption(f"Game {finished + (0 if ctrl.is_over else 1)} · {tester.study.title}")
+        st.caption(f"Game {finished + (0 if ctrl.is_over else 1)} · "
+                   f"{markdown_literal(tester.study.title)}")  # the designer's text, as text
         if _brown_forced(ctrl):
             st.info("Vapooh! Your counter this time is a brown one.")
         _game_controls(tester, ctrl, paused=paused)

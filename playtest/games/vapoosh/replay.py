@@ -4,13 +4,13 @@ step by step, each position drawn on the game's own board with the telemetry up 
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 from sqlalchemy.engine import Engine
 
 from playtest.games.vapoosh.component import render_board
 from playtest.games.vapoosh.view import board_view
 from playtest.replay import ReplayStep, replay_steps
+from playtest.replay_board import show_timeline
 from playtest.storage.repository import GameRecord
 
 
@@ -30,4 +30,4 @@ def replay_page(engine: Engine, game: GameRecord) -> None:
                       phase=step.phase, turn=step.turn, message=step.caption, interactive=False)
     render_board(view, key="replay_board")
     st.caption(step.caption)
-    st.dataframe(pd.DataFrame(step.timeline), hide_index=True)
+    show_timeline(step.timeline)
