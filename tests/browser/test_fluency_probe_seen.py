@@ -5,7 +5,8 @@ and every answer is stored with its correctness and its time. On a laptop the ke
 digits and Enter work too, and a timed probe ends by itself when the time runs out.
 
 One Streamlit server for the module (the harness ``apps/fluency_probe_app.py``); each
-test's answers go to a store file named in its URL.
+test's answers go to a store file named in its URL. No screenshots here: the probe's pages
+are among ``python -m benchmarks.screenshots``'s tester pages (the demo study's forms).
 """
 
 from __future__ import annotations
@@ -59,10 +60,9 @@ def _stored(path: Path) -> list[str]:
 
 
 def test_a_child_taps_the_pad_on_a_phone_and_no_keyboard_comes_up(
-        new_page: Callable[..., Any], harness: Any, screenshot: Callable[[Any, str], Path]) -> None:
+        new_page: Callable[..., Any], harness: Any) -> None:
     page, store = _open(new_page, harness, "seconds=none&count=3", width=360, height=740,
                         has_touch=True, is_mobile=True)
-    screenshot(page, "fluency-probe-ready-phone")
     page.locator(".fp-start").tap()
     keys = page.locator(".fp-pad button")
     expect(keys).to_have_count(12)
@@ -83,8 +83,6 @@ def test_a_child_taps_the_pad_on_a_phone_and_no_keyboard_comes_up(
             page.locator(f".fp-pad button[data-key='{digit}']").tap()
         expect(page.locator(".fp-answer")).to_have_text(typed)
         assert not page.evaluate(TEXT_INPUT)
-        if number == 0:
-            screenshot(page, "fluency-probe-running-phone")
         page.locator(".fp-pad .fp-ok").tap()
         answers.append((a, b, int(typed)))
     expect(page.get_by_text("How was it?")).to_be_visible(timeout=30_000)
@@ -95,12 +93,11 @@ def test_a_child_taps_the_pad_on_a_phone_and_no_keyboard_comes_up(
 
 
 def test_on_a_laptop_the_keyboard_types_and_the_time_runs_out(
-        new_page: Callable[..., Any], harness: Any, screenshot: Callable[[Any, str], Path]) -> None:
+        new_page: Callable[..., Any], harness: Any) -> None:
     page, store = _open(new_page, harness, "seconds=10", width=1280, height=800)
     page.locator(".fp-start").click()
     a, b = _question(page)
     page.keyboard.type(str(a * b))
-    screenshot(page, "fluency-probe-running-wide")
     page.keyboard.press("Enter")
     expect(page.locator(".fp-status")).to_have_text("Question 2")
     # nothing more is answered: the probe ends by itself at 10 s and is stored
