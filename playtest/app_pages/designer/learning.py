@@ -16,6 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from analytics import learning, learning_facts, learning_figures, learning_view
+from analytics.text_safety import markdown_literal
 from playtest import learning_data
 from playtest.app_pages.designer.opening import open_results_page
 from playtest.app_pages.designer.study_cache import bundle
@@ -66,7 +67,9 @@ def _facts_section(view: learning_view.LearningView) -> None:
         st.caption(f"{learning.CPM_DEFINITION} {learning.GAIN_DEFINITION}")
         for arm in view.arms:
             box = st.success if arm.verdict.endswith("learned more") else st.info
-            box(f"**{arm.experiment}: {arm.verdict}**: {arm.summary()[len(arm.verdict) + 2:]}")
+            rest = arm.summary()[len(arm.verdict) + 2:]  # variant names: the designer's words
+            box(f"**{markdown_literal(arm.experiment)}: {markdown_literal(arm.verdict)}**: "
+                f"{markdown_literal(rest)}")
         if view.arms:
             st.caption(learning.ARMS_DEFINITION)
     probe_tab, play_tab = st.tabs(["Probe: before → after play", "Play: first try → later tries"])
