@@ -3,10 +3,10 @@
 >>> from analytics.data import StudyData, empty_quiz, empty_scores
 >>> report = build_report(StudyData.empty("s1"), empty_scores(), empty_quiz())
 >>> sorted(report)
-['completed', 'confusion_points', 'experiments', 'game', 'hardest_facts', 'participants', 'severity_definition', 'study_id', 'what_works']
+['completed', 'confusion_points', 'experiments', 'game', 'hardest_facts', 'learning', 'participants', 'severity_definition', 'study_id', 'what_works']
 >>> from analytics.game_analytics import GENERIC
 >>> sorted(build_report(StudyData.empty("s1"), empty_scores(), empty_quiz(), game=GENERIC))
-['completed', 'confusion_points', 'experiments', 'game', 'participants', 'severity_definition', 'study_id', 'what_works']
+['completed', 'confusion_points', 'experiments', 'game', 'learning', 'participants', 'severity_definition', 'study_id', 'what_works']
 >>> "&lt;script&gt;" in report_html({**report, "study_id": "<script>"}, {})
 True
 """
@@ -25,7 +25,15 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from markupsafe import Markup
 
-from analytics import confusion, experiments, figures, funnel, questionnaires, severity
+from analytics import (
+    confusion,
+    experiments,
+    figures,
+    funnel,
+    learning_view,
+    questionnaires,
+    severity,
+)
 from analytics.data import UNNAMED_GAME, StudyData, validate_study
 from analytics.figures import FILE_TEMPLATE
 from analytics.game_analytics import (
@@ -91,6 +99,9 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
     }
     for section in plugin.sections:
         report[section.key] = section.rows(data, top_facts, min_attempts)
+    report["learning"] = learning_view.report_section(learning_view.learning_view(
+        data, quiz, plugin.title if plugin is not GENERIC else report["game"],
+        plugin.fact_attempts, plugin.reason_occasions))
     report["experiments"] = [e.to_json() for e in (
         experiment_results if experiment_results is not None
         else experiments.analyze_experiments(data, scores, quiz, seed=seed))]
@@ -232,6 +243,11 @@ def _plan_context(report: dict[str, Any]) -> dict[str, Any]:
                          "headers": [column.header for column in section.columns],
                          "rows": [[_cell(column, row) for column in section.columns]
                                   for row in rows]})
+    if report.get("learning"):  # did they learn? (analytics.learning_view)
+        sections.append({"title": "Learning", "empty": "",
+                         "headers": ["Measure", "Result (95% interval)", "Definition"],
+                         "rows": [[row["measure"], row["result"], row["definition"]]
+                                  for row in report["learning"]["rows"]]})
     return {"report": {"severity_definition": "", "what_works": [], **report},
             "points": points, "experiments": shown, "sections": sections}
 

@@ -36,10 +36,11 @@ def db_upgrade(args: argparse.Namespace) -> int:
             "folder unless absolute; see playtest/storage/outfiles.py)"),
         arg(
             "--format",
-            choices=["jsonl", "csv", "parquet"],
+            choices=["jsonl", "csv", "parquet", "facts-csv", "facts-parquet"],
             default=None,
             help="jsonl (default), or csv/parquet: one table per record kind, "
-            "named <out stem>.<kind>.<format>",
+            "named <out stem>.<kind>.<format>; facts-csv/facts-parquet: one row per "
+            "answer to a times-table fact, <out stem>.facts.<csv|parquet>",
         ),
         arg("--force", action="store_true", help="replace files that exist already"),
     ],
@@ -51,6 +52,8 @@ def export(args: argparse.Namespace) -> int:
 
     fmt = args.format or {".csv": "csv", ".parquet": "parquet"}.get(Path(args.out).suffix, "jsonl")
     out = checked_out_path(args.out, force=args.force)
+    if fmt.startswith("facts-"):
+        return _export_facts(args, out, fmt)
     if fmt != "jsonl":
         for path in table_paths(out, fmt).values():
             checked_out_path(path, force=args.force)
@@ -65,6 +68,21 @@ def export(args: argparse.Namespace) -> int:
         print(f"wrote {len(files)} {fmt} files: {_counted(counts)}")
         for kind, path in files.items():
             print(f"  {path} ({_size(path)}): {_counted({kind: counts[kind]})}")
+    return 0
+
+
+def _export_facts(args: argparse.Namespace, out: Path, fmt: str) -> int:
+    """The per-fact table (playtest/storage/facts_export.py)."""
+    from playtest.storage import repository as repo
+    from playtest.storage.facts_export import export_facts, facts_path
+    from playtest.storage.outfiles import checked_out_path
+
+    checked_out_path(facts_path(out, fmt), force=args.force)
+    engine = ready_engine()
+    if repo.get_study(engine, args.study) is None:
+        raise CommandError(f"no study {args.study!r}: nothing written")
+    path, rows = export_facts(engine, args.study, out, fmt)
+    print(f"wrote {path} ({_size(path)}): {rows} answers to facts")
     return 0
 
 

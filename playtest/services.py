@@ -157,7 +157,8 @@ def survey_id_for(survey_id: str, phase: str, *, child: bool,
                   game: str = DEFAULT_GAME) -> str:
     """The form of a study's survey that a tester answers, from what consent recorded.
 
-    Children get the children's form (the game's plug-in names it: ``child_surveys``).
+    Children get the children's form: the survey's own ``<id>_child`` where one is
+    bundled, else the game's (its plug-in names it: ``child_surveys``).
     Adults (consent said "An adult", or an adults-only study) get the survey's
     ``<id>_adult`` form where one is bundled: it does not ask again who is playing, nor
     offer children's answers ("A child player", "under 6").
@@ -173,6 +174,8 @@ def survey_id_for(survey_id: str, phase: str, *, child: bool,
     if child:
         if survey_id.endswith("_child"):
             return survey_id
+        if f"{survey_id}_child" in list_surveys():  # the study's own survey's children's form
+            return f"{survey_id}_child"
         return game_plugin(game).child_surveys.get(phase, survey_id)
     adult = f"{survey_id}_adult"
     return adult if adult in list_surveys() else survey_id
