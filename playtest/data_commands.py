@@ -134,21 +134,29 @@ def _refresh_snapshots(engine: Engine, study_ids: list[str]) -> None:
 @command(
     "participant",
     "delete",
-    help="delete everything of one tester (events, games, answers, assignments)",
-    args=[arg("code", help="the participant's pseudonymous code, or the completion code "
-                           "the tester was given at the end")],
+    help="delete everything of one tester (events, games, answers, assignments, panel ids)",
+    args=[arg("code", help="the participant's pseudonymous code, the completion code the "
+                           "tester was given at the end, or their recruitment panel id "
+                           "(e.g. a Prolific id)"),
+          arg("--study", default=None, help="the study, when a panel id is a tester of "
+                                            "several")],
 )
 def participant_delete(args: argparse.Namespace) -> int:
+    from playtest.storage.admission import participant_of_panel_id
+    from playtest.storage.errors import NotFound
     from playtest.storage.privacy import delete_participant, resolve_code
     from playtest.study_snapshot import discard
 
     engine = ready_engine()
-    participant_id = resolve_code(engine, args.code)
+    try:
+        participant_id, via = resolve_code(engine, args.code), "completion code"
+    except NotFound:  # a recruitment panel's id, last (it is the panel's, not ours)
+        participant_id, via = participant_of_panel_id(engine, args.code, args.study), "panel id"
     deleted = delete_participant(engine, participant_id)
     # The dashboard's snapshots hold tester data too: gone with the tester.
     discard(engine)
     summary = ", ".join(f"{count} {table}" for table, count in deleted.items() if count)
-    via = "" if participant_id == args.code else f" (completion code {args.code.strip()})"
+    via = "" if participant_id == args.code else f" ({via} {args.code.strip()})"
     print(f"deleted participant {participant_id}{via}: {summary}")
     return 0
 
