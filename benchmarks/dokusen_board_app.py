@@ -6,7 +6,8 @@ tests and for looking at the board by hand (not part of the product):
 
 The computer colours play at their stage's level and meteors are drawn with a seeded
 generator (``DOKUSEN_SEED``, default 7). Every judged click's telemetry props are appended
-as one JSON line to the file named by ``DOKUSEN_HARNESS_LOG`` (when set), and shown under
+as one JSON line to the file named by ``DOKUSEN_HARNESS_LOG`` (or ``?log=<name>`` in the
+folder ``DOKUSEN_HARNESS_LOG_DIR``), and shown under
 the board; Retry and Next start the same or the next stage.
 """
 
@@ -44,10 +45,19 @@ if "dk_state" not in ss:
     new_game(st.query_params.get("stage", "S1"))
 
 
+def _log_path() -> str | None:
+    """Where clicks are logged: ``?log=<name>`` in the folder DOKUSEN_HARNESS_LOG_DIR
+    (a test's own log on a server its module shares), else the file DOKUSEN_HARNESS_LOG."""
+    name, folder = st.query_params.get("log"), os.environ.get("DOKUSEN_HARNESS_LOG_DIR")
+    if name and folder and name.replace("-", "").isalnum():
+        return os.path.join(folder, f"{name}.jsonl")
+    return os.environ.get("DOKUSEN_HARNESS_LOG")
+
+
 def on_click(judged: JudgedClick) -> None:
     props = judged.telemetry()
     ss.dk_log.append(props)
-    path = os.environ.get("DOKUSEN_HARNESS_LOG")
+    path = _log_path()
     if path:
         with open(path, "a", encoding="utf-8") as fh:
             fh.write(json.dumps({"type": "click", "game": ss.dk_game, "props": props}) + "\n")

@@ -5,7 +5,8 @@ browser tests and for looking at the board by hand (not part of the product):
     open http://localhost:8501/?mode=computer               # you (White) against the computer
 
 Every judged click's telemetry props are appended as one JSON line to the file named by
-``MORRIS_HARNESS_LOG`` (when set), and shown under the board.
+``MORRIS_HARNESS_LOG`` (or ``?log=<name>`` in the folder ``MORRIS_HARNESS_LOG_DIR``), and
+shown under the board; ``?seed=N`` (or ``MORRIS_SEED``) seeds the computer.
 """
 
 from __future__ import annotations
@@ -34,13 +35,23 @@ if "morris_state" not in ss:
     ss.morris_refusal = None
     ss.morris_log = []
     ss.morris_game = 1
-    ss.morris_rng = random.Random(int(os.environ.get("MORRIS_SEED", "7")))
+    ss.morris_rng = random.Random(int(st.query_params.get("seed")
+                                      or os.environ.get("MORRIS_SEED", "7")))
+
+
+def _log_path() -> str | None:
+    """Where clicks are logged: ``?log=<name>`` in the folder MORRIS_HARNESS_LOG_DIR
+    (a test's own log on a server its module shares), else the file MORRIS_HARNESS_LOG."""
+    name, folder = st.query_params.get("log"), os.environ.get("MORRIS_HARNESS_LOG_DIR")
+    if name and folder and name.replace("-", "").isalnum():
+        return os.path.join(folder, f"{name}.jsonl")
+    return os.environ.get("MORRIS_HARNESS_LOG")
 
 
 def on_click(judged: JudgedClick) -> None:
     props = judged.telemetry()
     ss.morris_log.append(props)
-    path = os.environ.get("MORRIS_HARNESS_LOG")
+    path = _log_path()
     if path:
         with open(path, "a", encoding="utf-8") as fh:
             fh.write(json.dumps({"type": "click", "game": ss.morris_game, "props": props}) + "\n")

@@ -73,7 +73,7 @@ def believable(server: str | None = None, ours: str | None = None) -> bool:
     addresses we trust too (``server``: its ``FORWARDED_ALLOW_IPS``, ``ours``:
     ``PLAYTEST_TRUSTED_PROXIES``; default: the environment's).
 
-    >>> believable("", ""), believable(None, ""), believable("127.0.0.1", "127.0.0.0/8")
+    >>> believable("", ""), believable("127.0.0.1", ""), believable("127.0.0.1", "127.0.0.0/8")
     (True, False, True)
     >>> believable("*", "0.0.0.0/0")
     False

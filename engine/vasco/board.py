@@ -24,19 +24,18 @@ engine.core.IllegalActionError: That tile would leave a gap between two x (blue)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from engine.core import IllegalActionError
 from engine.vasco.geometry import (
+    COLOURS,
     OPPOSITE,
     STATES,
     Cell,
     cell_name,
     neighbours,
     touching,
-    within_two,
 )
 
 Board = Mapping[Cell, str]
@@ -229,77 +228,59 @@ def states_of_key(key: CellKey) -> tuple[str, ...]:
     return states
 
 
-#: Computes a frontier cell's legal states (:func:`legal_states` or :func:`pattern_states`).
-StatesOf = Callable[[Board, Cell], tuple[str, ...]]
+# ----- cells as numbers, and the cell keys of a board kept as tiles come ---------------
+#
+# The cascade and the legal moves work on cell ids: ``(r + ID_OFF) * ID_WIDTH + c +
+# ID_OFF``. The width is odd, so an id's parity is that of ``r + c``: even ids are up
+# cells, whose H neighbour is one row down (``+ ID_WIDTH``); odd ids are down cells.
+# Ids grow row-major, so the smallest id is the cell :func:`play` must fill first.
 
-# The cells legal_states reads, relative to the cell, by the cell's parity (up or not):
-# per edge e, the neighbour across e and the three neighbours of that neighbour, each
-# with the edge of its tile that faces it.
-_Stencil = tuple[tuple[int, int, int, tuple[tuple[int, int, int], ...]], ...]
-
-
-def _stencil(up: bool) -> _Stencil:
-    base: Cell = (0, 0) if up else (0, 1)
-    out = []
-    for e, n in enumerate(neighbours(base)):
-        around = tuple(
-            (m[0] - base[0], m[1] - base[1], OPPOSITE[f]) for f, m in enumerate(neighbours(n))
-        )
-        out.append((n[0] - base[0], n[1] - base[1], OPPOSITE[e], around))
-    return tuple(out)
+ID_OFF = 4096
+ID_WIDTH = 2 * ID_OFF + 1
+#: Per parity (0: up, 1: down), the id steps to the neighbours across L, R, H.
+_STEPS = ((-1, 1, ID_WIDTH), (-1, 1, -ID_WIDTH))
 
 
-_STENCILS = {True: _stencil(True), False: _stencil(False)}
-_PATTERN_STATES: dict[tuple[Any, ...], tuple[str, ...]] = {}
+def cell_id(cell: Cell) -> int:
+    """The id of ``cell`` (see above).
 
-
-def pattern_states(board: Board, cell: Cell) -> tuple[str, ...]:
-    """:func:`legal_states`, memoised on what it reads: per edge, the colour a tile across
-    it imposes, or the colours fixed around the empty neighbour there. The same answer
-    for every board (the patterns are few: a few thousand at most).
-
-    >>> pattern_states({(0, 0): "ox*"}, (0, 1)) == legal_states({(0, 0): "ox*"}, (0, 1))
-    True
+    >>> cell_id((0, 0)) % 2, cell_id((0, 1)) % 2, id_cell(cell_id((-3, 5)))
+    (0, 1, (-3, 5))
     """
-    states = _frontier_states(board, cell)
-    return legal_states(board, cell) if states is None else states
+    return (cell[0] + ID_OFF) * ID_WIDTH + cell[1] + ID_OFF
 
 
-def _frontier_states(board: Board, cell: Cell) -> tuple[str, ...] | None:
-    """:func:`pattern_states` of an empty cell with a tile across an edge, else None."""
-    if cell in board:
-        return None
-    r, c = cell
-    stencil = _STENCILS[(r + c) % 2 == 0]
-    tiles = [board.get((r + dr, c + dc)) for dr, dc, _, _ in stencil]
-    if tiles[0] is None and tiles[1] is None and tiles[2] is None:
-        return None  # not a frontier cell
-    key: list[Any] = []
-    for tile, (_, _, facing, around) in zip(tiles, stencil, strict=True):
-        if tile is not None:
-            key.append(tile[facing])
-            continue
-        cols = []
-        for mr, mc, f in around:
-            other = board.get((r + mr, c + mc))
-            if other is not None:
-                cols.append(other[f])
-        cols.sort()
-        key.append(tuple(cols))
-    return states_of_key((key[0], key[1], key[2]))
+def id_cell(i: int) -> Cell:
+    """The cell of id ``i``."""
+    r, c = divmod(i, ID_WIDTH)
+    return (r - ID_OFF, c - ID_OFF)
 
 
-# Cell keys are interned: each distinct key gets an int id, with its legal states, whether
-# it is a frontier cell's (a tile across an edge), how many edges are fixed, and the ids it
-# turns into when a neighbour's tile fixes an edge or a colour around an empty neighbour.
+def _touch_steps(up: bool) -> tuple[int, ...]:
+    base = (0, 0) if up else (0, 1)
+    return tuple(cell_id(t) - cell_id(base) for t in touching(base))
+
+
+_TOUCH_STEPS = (_touch_steps(True), _touch_steps(False))
+
+# Cell keys are interned: each distinct key gets an int id, with its legal states (as
+# strings and as indices into STATES), how many edges are fixed, its class for the
+# cascade, and the ids it turns into when a neighbour's tile fixes an edge or a colour
+# around an empty neighbour.
 _KEY_IDS: dict[CellKey, int] = {}
 _KEY_LIST: list[CellKey] = []
 _ID_STATES: list[tuple[str, ...]] = []
-_ID_FRONTIER: list[bool] = []
+_ID_SIDX: list[tuple[int, ...]] = []
 _ID_FIXED: list[int] = []
+#: 0: no tile across an edge (not a frontier cell); 1: a frontier cell no tile can fill
+#: (unplayable); 2: one legal state (forced); 3: two or more.
+_ID_CLASS: list[int] = []
 _FIX: dict[int, int] = {}  # (id * 3 + edge) * 3 + colour -> id: a tile now across the edge
 _ADD: dict[int, int] = {}  # (id * 3 + edge) * 3 + colour -> id: the colour fixed around it
 _COLOUR_INDEX = {"o": 0, "x": 1, "*": 2}
+#: ``_COLS[s][e]``: the colour index of state ``STATES[s]`` on edge ``e``.
+_COLS = tuple(tuple(_COLOUR_INDEX[k] for k in st) for st in STATES)
+_STATE_INDEX = {st: i for i, st in enumerate(STATES)}
 
 
 def key_id(key: CellKey) -> int:
@@ -308,53 +289,254 @@ def key_id(key: CellKey) -> int:
     if found is None:
         found = _KEY_IDS[key] = len(_KEY_LIST)
         _KEY_LIST.append(key)
-        _ID_STATES.append(states_of_key(key))
+        states = states_of_key(key)
+        _ID_STATES.append(states)
+        _ID_SIDX.append(tuple(_STATE_INDEX[st] for st in states))
         fixed = sum(isinstance(k, str) for k in key)
-        _ID_FRONTIER.append(fixed > 0)
         _ID_FIXED.append(fixed)
+        _ID_CLASS.append(0 if not fixed else min(len(states), 2) + 1)
     return found
 
 
-def _fixed_id(kid: int, edge: int, colour: str) -> int:
-    """The id of key ``kid`` once a tile across ``edge`` shows ``colour`` there."""
-    slot = (kid * 3 + edge) * 3 + _COLOUR_INDEX[colour]
+#: The key of a cell with nothing around it (every cell far from the tiles).
+_EMPTY = key_id(((), (), ()))
+
+
+def _fixed_id(kid: int, edge: int, ci: int) -> int:
+    """The id of key ``kid`` once a tile across ``edge`` shows colour ``ci`` there."""
+    slot = (kid * 3 + edge) * 3 + ci
     found = _FIX.get(slot)
     if found is None:
         key = list(_KEY_LIST[kid])
-        key[edge] = colour
+        key[edge] = COLOURS[ci]
         found = _FIX[slot] = key_id((key[0], key[1], key[2]))
     return found
 
 
-def _added_id(kid: int, edge: int, colour: str) -> int:
-    """The id of key ``kid`` once ``colour`` is fixed around the empty neighbour across
-    ``edge`` (a tile came next to that neighbour)."""
-    slot = (kid * 3 + edge) * 3 + _COLOUR_INDEX[colour]
+def _added_id(kid: int, edge: int, ci: int) -> int:
+    """The id of key ``kid`` once colour ``ci`` is fixed around the empty neighbour
+    across ``edge`` (a tile came next to that neighbour)."""
+    slot = (kid * 3 + edge) * 3 + ci
     found = _ADD.get(slot)
     if found is None:
         key = list(_KEY_LIST[kid])
         around = key[edge]
         assert isinstance(around, tuple)
-        key[edge] = tuple(sorted((*around, colour)))
+        key[edge] = tuple(sorted((*around, COLOURS[ci])))
         found = _ADD[slot] = key_id((key[0], key[1], key[2]))
     return found
 
 
-class Keys:
-    """The interned :data:`CellKey` ids of empty cells of one board, found once and kept
-    (a position's legal moves read the same cells' keys again and again)."""
+#: What a cascade undoes: (cell id, the key id it had), in the order written.
+Log = list[tuple[int, int]]
 
-    __slots__ = ("board", "_keys")
 
-    def __init__(self, board: Board) -> None:
-        self.board = board
-        self._keys: dict[Cell, int] = {}
+def _put(
+    kids: dict[int, int], p: int, st: int, log: Log | None,
+    forced: set[int] | None = None, zero: set[int] | None = None,
+) -> None:
+    """Place state index ``st`` on cell id ``p``: ``kids[p]`` becomes -1 (a tile), the
+    key of each empty neighbour gets the tile's colour on the edge towards it, and the
+    key of each empty cell next to such a neighbour gets that colour around it (only
+    these cells' legal states can change). ``log`` records what was there before;
+    ``forced``/``zero`` collect the frontier cells now left with one / no legal state."""
+    get = kids.get
+    if log is not None:
+        log.append((p, get(p, _EMPTY)))
+    kids[p] = -1
+    cols = _COLS[st]
+    fix, add, cls_of = _FIX, _ADD, _ID_CLASS
+    steps = _STEPS[p & 1]
+    for e in (0, 1, 2):
+        n = p + steps[e]
+        kid = get(n, _EMPTY)
+        if kid < 0:
+            continue
+        ci = cols[e]
+        f = 1 - e if e < 2 else 2  # the neighbour's edge facing p
+        nid = fix.get((kid * 3 + f) * 3 + ci)
+        if nid is None:
+            nid = _fixed_id(kid, f, ci)
+        if log is not None:
+            log.append((n, kid))
+        kids[n] = nid
+        if forced is not None:
+            cls = cls_of[nid]
+            if cls == 2:
+                forced.add(n)
+            elif cls == 1:
+                forced.discard(n)
+                zero.add(n)  # type: ignore[union-attr]
+        nsteps = _STEPS[n & 1]
+        for g in (0, 1, 2):
+            m = n + nsteps[g]
+            mk = get(m, _EMPTY)
+            if mk < 0:
+                continue
+            h = 1 - g if g < 2 else 2  # m's edge facing n
+            mid = add.get((mk * 3 + h) * 3 + ci)
+            if mid is None:
+                mid = _added_id(mk, h, ci)
+            if log is not None:
+                log.append((m, mk))
+            kids[m] = mid
+            if forced is not None:
+                cls = cls_of[mid]
+                if cls == 2:
+                    forced.add(m)
+                elif cls == 1:
+                    forced.discard(m)
+                    zero.add(m)  # type: ignore[union-attr]
 
-    def __call__(self, cell: Cell) -> int:
-        kid = self._keys.get(cell)
-        if kid is None:
-            kid = self._keys[cell] = key_id(cell_key(self.board, cell))
-        return kid
+
+def undo(kids: dict[int, int], log: Log) -> None:
+    for i, kid in reversed(log):
+        kids[i] = kid
+
+
+class Frontier:
+    """A board's cells as the cascade reads them, kept up to date tile by tile: ``kids``
+    maps a cell id to -1 (a tile) or to the interned key of an empty cell within two
+    edge-steps of a tile (any other cell's key is the empty one), and ``cands`` holds
+    the candidate cells (empty, sharing a corner with a tile; the centre on an empty
+    board).
+
+    >>> f = Frontier({(0, 0): "ox*"})
+    >>> [id_cell(i) for i in sorted(f.cands)][:3], _ID_STATES[f.kids[cell_id((0, 1))]]
+    ([(-1, -1), (-1, 0), (-1, 1)], ('xo*', 'x*o'))
+    """
+
+    __slots__ = ("kids", "cands", "tiles")
+
+    def __init__(self, board: Board | None = None) -> None:
+        self.kids: dict[int, int] = {}
+        self.cands: set[int] = {cell_id((0, 0))}
+        self.tiles = 0
+        if board:
+            for cell, st in board.items():
+                _put(self.kids, cell_id(cell), _STATE_INDEX[st], None)
+            self._touch([cell_id(c) for c in board])
+
+    def copy(self) -> Frontier:
+        other = Frontier.__new__(Frontier)
+        other.kids = self.kids.copy()
+        other.cands = self.cands.copy()
+        other.tiles = self.tiles
+        return other
+
+    def _touch(self, placed: Iterable[int]) -> None:
+        kids, cands = self.kids, self.cands
+        if not self.tiles:
+            cands.clear()  # the first tiles: the centre was the one candidate
+        placed = list(placed)
+        self.tiles += len(placed)
+        for p in placed:
+            cands.discard(p)
+            for step in _TOUCH_STEPS[p & 1]:
+                t = p + step
+                if kids.get(t, _EMPTY) >= 0:
+                    cands.add(t)
+
+    def commit(self, placed: Sequence[tuple[int, int]], log: Log) -> None:
+        """Keep what :meth:`cascade` wrote for ``placed`` (``(id, state index)`` pairs),
+        whose ``log`` is dropped: the tiles are now the board's."""
+        log.clear()
+        self._touch([p for p, _ in placed])
+
+    def cascade(
+        self, i: int, st: int, remaining: int, log: Log,
+        blocked: Sequence[int] = (), connected: bool = True,
+        board: Board | None = None,
+    ) -> tuple[str | None, int | None, list[tuple[int, int, int]]]:
+        """§2.5 steps 3–6 for state index ``st`` on candidate cell id ``i`` (one that fits
+        and leaves no dead cell next to it): ``(refusal reason or None, the unplayable
+        cell's id or None, the forced tiles as (id, state index, edges fixed))``. The
+        tiles are written into :attr:`kids` with ``log`` to undo them (:func:`_undo`) or
+        keep them (:meth:`commit`). ``blocked`` are the ids of the position's forced or
+        unplayable cells, ``connected`` whether its tiles are one group (``board``, the
+        tiles, is read only when they are not)."""
+        kids = self.kids
+        kid0 = kids.get(i, _EMPTY)
+        forced: set[int] = set()
+        zero: set[int] = set()
+        _put(kids, i, st, log, forced, zero)
+        for w in blocked:
+            kid = kids.get(w, _EMPTY)
+            if kid >= 0:
+                cls = _ID_CLASS[kid]
+                if cls == 2:
+                    forced.add(w)
+                elif cls == 1:
+                    zero.add(w)
+        autos: list[tuple[int, int, int]] = []
+        while forced:
+            f = min(forced)
+            forced.remove(f)
+            kid = kids[f]
+            s = _ID_SIDX[kid][0]
+            autos.append((f, s, _ID_FIXED[kid]))
+            if len(autos) >= remaining:
+                return "not_enough_tiles", None, autos
+            _put(kids, f, s, log, forced, zero)
+        if zero:
+            return "unplayable", min(zero), autos
+        if connected and _ID_FIXED[kid0]:
+            return None, None, autos  # joined across an edge to a connected group
+        if connected:
+            joined = self._joined(i, autos)
+        else:
+            new = dict(board or {})
+            new[id_cell(i)] = STATES[st]
+            new.update((id_cell(a), STATES[s]) for a, s, _ in autos)
+            joined = is_connected(new)
+        return (None if joined else "not_connected"), None, autos
+
+    def _joined(self, i: int, autos: list[tuple[int, int, int]]) -> bool:
+        """Whether every edge-connected group of the move's tiles (``i`` and the forced
+        ones, written already) has a tile of the board before across an edge (the
+        first tiles: whether they are one group)."""
+        placed = {i, *(a for a, _, _ in autos)}
+        kids = self.kids
+        seen: set[int] = set()
+        for start in sorted(placed):
+            if start in seen:
+                continue
+            if not self.tiles and seen:
+                return False  # the first tiles form more than one group
+            seen.add(start)
+            todo = [start]
+            joined = not self.tiles
+            while todo:
+                here = todo.pop()
+                for step in _STEPS[here & 1]:
+                    n = here + step
+                    if n in placed:
+                        if n not in seen:
+                            seen.add(n)
+                            todo.append(n)
+                    elif kids.get(n, _EMPTY) < 0:
+                        joined = True
+            if not joined:
+                return False
+        return True
+
+    def judge(
+        self, i: int, st: int, remaining: int, blocked: Sequence[int] = (),
+        connected: bool = True, board: Board | None = None,
+    ) -> bool:
+        """Whether the cascade of ``st`` on ``i`` refuses nothing (the board unchanged)."""
+        log: Log = []
+        reason = self.cascade(i, st, remaining, log, blocked, connected, board)[0]
+        undo(self.kids, log)
+        return reason is None
+
+    def cell_states(self, i: int) -> tuple[int, ...]:
+        """The state indices that fit cell id ``i`` and leave no dead cell next to it."""
+        return _ID_SIDX[self.kids.get(i, _EMPTY)]
+
+    def is_edge_cell(self, i: int) -> bool:
+        """Whether a tile lies across an edge of empty cell id ``i``."""
+        return _ID_FIXED[self.kids.get(i, _EMPTY)] > 0
 
 
 def candidate_cells(board: Board) -> list[Cell]:
@@ -391,53 +573,10 @@ def is_connected(board: Board) -> bool:
     return len(seen) == len(board)
 
 
-def _joined(new: Board, cell: Cell, autos: Iterable[Auto]) -> bool:
-    """:func:`is_connected` of ``new``, a connected board with the move's tiles (``cell``
-    and the ``autos``) added: whether every group of the move's tiles has a tile of the
-    board before across an edge (looks at the move's tiles only)."""
-    placed = {cell, *(a.cell for a in autos)}
-    if len(placed) == len(new):  # the first move: no board before it
-        return is_connected(new)
-    seen: set[Cell] = set()
-    for start in placed:
-        if start in seen:
-            continue
-        seen.add(start)
-        todo = [start]
-        joined = False
-        while todo:
-            here = todo.pop()
-            for n in neighbours(here):
-                if n in placed:
-                    if n not in seen:
-                        seen.add(n)
-                        todo.append(n)
-                elif n in new:
-                    joined = True
-        if not joined:
-            return False
-    return True
-
-
-def play(
-    board: Board,
-    remaining: int,
-    cell: Cell,
-    state: str,
-    *,
-    blocked: Iterable[Cell] = (),
-    connected: bool = True,
-    states_of: StatesOf | None = None,
-) -> Move:
-    """Place ``state`` on ``cell`` and run the forced cascade (§2.5 steps 1–6).
-
-    ``remaining`` is the pool before the move; ``blocked`` the position's
-    :func:`blocked_cells` and ``connected`` its :func:`is_connected` (both trivial
-    after a legal move). Raises :class:`IllegalActionError` with one of
-    :data:`REASONS`; the input board is never changed. ``states_of`` computes a
-    frontier cell's legal states (default: :func:`pattern_states`, the memoised
-    :func:`legal_states`; the reference path passes :func:`legal_states` itself).
-    """
+def check_placement(board: Board, remaining: int, cell: Cell, state: str) -> None:
+    """§2.5 steps 1–2 and the dead-cell check: raises :class:`IllegalActionError` for a
+    tile that cannot go on ``cell`` before any cascade (reasons ``bad_tile`` …
+    ``dead_cell`` of :data:`REASONS`, in their order)."""
     if state not in STATES:
         raise refuse("bad_tile", f"{state!r} is not a tile: use o, x and * once each.")
     where = cell_name(cell)
@@ -470,175 +609,65 @@ def play(
                     f"That tile would leave a gap between two {_COLOUR_WORDS[k]} path ends "
                     f"at {cell_name(n)}: no tile could ever fill it.",
                 )
-    return _cascade(new, remaining, cell, need, blocked, connected, states_of or pattern_states)
 
 
-class _KeyTracker:
-    """The cascade's legal states from cell keys: a placed tile changes the key of each
-    empty neighbour (the edge towards it now carries the tile's colour) and of each cell
-    next to such a neighbour (that colour is now fixed around it); only those cells'
-    legal states can change, and they are looked up, not read off the board again."""
-
-    __slots__ = ("keys", "new", "legal", "changed")
-
-    def __init__(self, keys: Keys, new: dict[Cell, str], legal: dict[Cell, tuple[str, ...]]):
-        self.keys = keys  # the board before the move
-        self.new = new  # the board being filled
-        self.legal = legal
-        self.changed: dict[Cell, int] = {}
-
-    def put(self, cell: Cell) -> None:
-        new, legal, changed, keys = self.new, self.legal, self.changed, self.keys
-        known = keys._keys
-        states, frontier, fix, add, index = _ID_STATES, _ID_FRONTIER, _FIX, _ADD, _COLOUR_INDEX
-        tile = new[cell]
-        e = -1
-        for n in neighbours(cell):
-            e += 1
-            if n in new:
-                continue
-            colour = tile[e]
-            ci = index[colour]
-            kid = changed.get(n)
-            if kid is None:
-                kid = known.get(n)
-                if kid is None:
-                    kid = keys(n)
-            f = OPPOSITE[e]
-            nid = fix.get((kid * 3 + f) * 3 + ci)
-            if nid is None:
-                nid = _fixed_id(kid, f, colour)
-            changed[n] = nid
-            legal[n] = states[nid]
-            g = -1
-            for m in neighbours(n):
-                g += 1
-                if m in new:
-                    continue
-                kid = changed.get(m)
-                if kid is None:
-                    kid = known.get(m)
-                    if kid is None:
-                        kid = keys(m)
-                h = OPPOSITE[g]
-                mid = add.get((kid * 3 + h) * 3 + ci)
-                if mid is None:
-                    mid = _added_id(kid, h, colour)
-                changed[m] = mid
-                if frontier[mid]:
-                    legal[m] = states[mid]
-
-    def check(self, cell: Cell) -> None:
-        if cell not in self.new:
-            kid = self.changed.get(cell)
-            if kid is None:
-                kid = self.changed[cell] = self.keys(cell)
-            self.legal[cell] = _ID_STATES[kid]
-
-
-def _cascade(
-    new: dict[Cell, str],
-    remaining: int,
-    cell: Cell,
-    need: list[str | None],
-    blocked: Iterable[Cell],
-    connected: bool,
-    states_of: StatesOf,
-    keys: Keys | None = None,
-) -> Move:
-    """:func:`play` after the checks of the placed tile itself: ``new`` holds it (and is
-    filled in place); the forced tiles, then the checks of the whole move
-    (:func:`_cascade_outcome`, its refusal worded here)."""
-    reason, stuck, autos = _cascade_outcome(
-        new, remaining, cell, need, blocked, connected, states_of, keys
-    )
+def cascade_refusal(
+    reason: str, stuck: int | None, cell: Cell, remaining: int
+) -> IllegalActionError:
+    """The refusal of a cascade's ``reason`` (:meth:`Frontier.cascade`), in words."""
     if reason == "not_enough_tiles":
-        raise refuse(
+        return refuse(
             "not_enough_tiles",
             f"That move would force more tiles than the {remaining} left in the pool.",
         )
     if reason == "unplayable":
         assert stuck is not None
-        raise refuse(
-            "unplayable",
-            f"After the forced tiles, no tile could ever fill {cell_name(stuck)}.",
+        return refuse(
+            "unplayable", f"After the forced tiles, no tile could ever fill {cell_name(id_cell(stuck))}."
         )
-    if reason == "not_connected":
-        raise refuse(
-            "not_connected",
-            f"{cell_name(cell)} touches the group only at a corner, and no forced tile "
-            "joins it up.",
-        )
-    return Move(new, tuple(autos))
+    return refuse(
+        "not_connected",
+        f"{cell_name(cell)} touches the group only at a corner, and no forced tile joins it up.",
+    )
 
 
-def _cascade_outcome(
-    new: dict[Cell, str],
+def autos_of(forced: Iterable[tuple[int, int, int]]) -> tuple[Auto, ...]:
+    """:class:`Auto` tiles of a cascade's forced tiles."""
+    return tuple(Auto(id_cell(i), STATES[s], fixed) for i, s, fixed in forced)
+
+
+def play(
+    board: Board,
     remaining: int,
     cell: Cell,
-    need: list[str | None],
-    blocked: Iterable[Cell],
-    connected: bool,
-    states_of: StatesOf,
-    keys: Keys | None = None,
-) -> tuple[str | None, Cell | None, list[Auto]]:
-    """The forced cascade of the tile on ``cell`` (``new`` holds it and is filled in
-    place): ``(refusal reason or None, the unplayable cell or None, the forced tiles so
-    far)``.
+    state: str,
+    *,
+    blocked: Iterable[Cell] = (),
+    connected: bool = True,
+    frontier: Frontier | None = None,
+) -> Move:
+    """Place ``state`` on ``cell`` and run the forced cascade (§2.5 steps 1–6).
 
-    The legal states of the frontier cells a tile changes come from ``keys`` (the
-    :class:`Keys` of the board before the move, updated tile by tile) unless
-    ``states_of`` is the plain :func:`legal_states` (the reference path), which reads
-    the board again around every tile."""
-    # legal states of the frontier cells near the move; a tile changes the legal
-    # states only of cells at most two edge-steps away, so only those are refreshed
-    legal: dict[Cell, tuple[str, ...]] = {}
-    tracker: _KeyTracker | None = None
-    if states_of is legal_states:
-
-        def put(cell: Cell) -> None:
-            for w in within_two(cell):
-                states = legal_states(new, w) if is_frontier(new, w) else None
-                if states is None:
-                    legal.pop(w, None)
-                else:
-                    legal[w] = states
-
-        def check(cell: Cell) -> None:
-            if is_frontier(new, cell):
-                legal[cell] = legal_states(new, cell)
-
-    else:
-        before = dict(new)
-        del before[cell]
-        tracker = _KeyTracker(Keys(before) if keys is None else keys, new, legal)
-        put, check = tracker.put, tracker.check
-    put(cell)
-    for w in blocked:
-        check(w)
-    autos: list[Auto] = []
-    while True:
-        forced = min((w for w, states in legal.items() if len(states) == 1), default=None)
-        if forced is None:
-            break
-        if tracker is None:
-            fixed = sum(k is not None for k in constraints(new, forced))
-        else:
-            fixed = _ID_FIXED[tracker.changed[forced]]
-        new[forced] = legal.pop(forced)[0]
-        autos.append(Auto(forced, new[forced], fixed))
-        if 1 + len(autos) > remaining:
-            return "not_enough_tiles", None, autos
-        put(forced)
-    stuck = min((w for w, states in legal.items() if not states), default=None)
-    if stuck is not None:
-        return "unplayable", stuck, autos
-    if not (connected and any(k is not None for k in need)) and not (
-        _joined(new, cell, autos) if connected and states_of is not legal_states
-        else is_connected(new)
-    ):
-        return "not_connected", None, autos
-    return None, None, autos
+    ``remaining`` is the pool before the move; ``blocked`` the position's
+    :func:`blocked_cells` and ``connected`` its :func:`is_connected` (both trivial
+    after a legal move); ``frontier`` the board's :class:`Frontier` when kept (left as
+    it was). Raises :class:`IllegalActionError` with one of :data:`REASONS`; the input
+    board is never changed.
+    """
+    check_placement(board, remaining, cell, state)
+    front = Frontier(board) if frontier is None else frontier
+    log: Log = []
+    reason, stuck, forced = front.cascade(
+        cell_id(cell), _STATE_INDEX[state], remaining, log,
+        tuple(cell_id(c) for c in blocked), connected, board)
+    undo(front.kids, log)
+    if reason is not None:
+        raise cascade_refusal(reason, stuck, cell, remaining)
+    autos = autos_of(forced)
+    new = dict(board)
+    new[cell] = state
+    new.update((a.cell, a.state) for a in autos)
+    return Move(new, autos)
 
 
 def legal_moves(
@@ -648,93 +677,32 @@ def legal_moves(
     blocked: Iterable[Cell] = (),
     connected: bool = True,
 ) -> dict[tuple[Cell, str], Move]:
-    """Every legal move ``(cell, state)`` with its result: what :func:`play` gives for
-    each candidate cell and state that it does not refuse (:func:`legal_moves_exhaustive`
-    is that loop), but quicker: a state that does not match a neighbour, or leaves a dead
-    cell next to it, is skipped before the board is copied or a refusal is worded, and
-    the cascade reads memoised legal states (:func:`pattern_states`).
+    """Every legal move ``(cell, state)`` with its result, candidate cells row-major,
+    states in :data:`STATES` order: what :func:`play` gives for each candidate cell and
+    state that it does not refuse (a state that does not match a neighbour or leaves a
+    dead cell next to it is skipped before its cascade).
 
     >>> sorted(legal_moves({(0, 0): "ox*"}, 53))[:2]
     [((-1, -1), '*ox'), ((-1, -1), 'o*x')]
-    >>> legal_moves({(0, 0): "ox*"}, 53) == legal_moves_exhaustive({(0, 0): "ox*"}, 53)
-    True
     """
-    return dict(iter_legal_moves(board, remaining, blocked=blocked, connected=connected))
-
-
-def iter_legal_moves(
-    board: Board,
-    remaining: int,
-    *,
-    blocked: Iterable[Cell] = (),
-    connected: bool = True,
-    keys: Keys | None = None,
-) -> Iterator[tuple[tuple[Cell, str], Move]]:
-    """:func:`legal_moves` one at a time, candidate cells row-major, states in
-    :data:`STATES` order (whether a side can move stops at the first)."""
-    blocked = tuple(blocked)
+    front = Frontier(board)
+    ids = tuple(cell_id(c) for c in blocked)
+    out: dict[tuple[Cell, str], Move] = {}
     if remaining < 1:
-        return
-    keys = Keys(board) if keys is None else keys
-    for cell in candidate_cells(board):
-        for state, move in iter_cell_moves(board, remaining, cell, blocked=blocked,
-                                           connected=connected, keys=keys):
-            yield (cell, state), move
-
-
-def iter_cell_moves(
-    board: Board,
-    remaining: int,
-    cell: Cell,
-    *,
-    blocked: Iterable[Cell] = (),
-    connected: bool = True,
-    keys: Keys | None = None,
-) -> Iterator[tuple[str, Move]]:
-    """The legal moves on one candidate ``cell`` (a cell of :func:`candidate_cells`), in
-    :data:`STATES` order: :func:`legal_moves` of that cell (whether a tile may go there
-    at all stops at the first). ``keys`` (the board's :class:`Keys`) may be shared by
-    the calls on one position.
-
-    >>> [state for state, _ in iter_cell_moves({(0, 0): "ox*"}, 53, (0, 1))]
-    ['xo*', 'x*o']
-    """
-    for state, move, _ in judge_cell(board, remaining, cell, blocked=blocked,
-                                     connected=connected, keys=keys):
-        if move is not None:
-            yield state, move
-
-
-def judge_cell(
-    board: Board,
-    remaining: int,
-    cell: Cell,
-    *,
-    blocked: Iterable[Cell] = (),
-    connected: bool = True,
-    keys: Keys | None = None,
-) -> Iterator[tuple[str, Move | None, tuple[Cell, ...]]]:
-    """Every state on candidate ``cell`` that fits and leaves no dead cell next to it, in
-    :data:`STATES` order: its :class:`Move` (None when the cascade refuses it) and the
-    cells the cascade placed (the cell, then the forced ones): what the judgement read
-    of the board lies within four edge-steps of those (or of the cell, for the states
-    left out)."""
-    if remaining < 1:
-        return
-    blocked = tuple(blocked)
-    keys = Keys(board) if keys is None else keys
-    key = _KEY_LIST[keys(cell)]
-    need = [k if isinstance(k, str) else None for k in key]
-    # the states that match every tile across an edge and leave no dead cell next to the
-    # cell (its legal states: the key says both); only the cascade may refuse them
-    for state in _ID_STATES[keys(cell)]:
-        new = dict(board)
-        new[cell] = state
-        reason, _, autos = _cascade_outcome(
-            new, remaining, cell, need, blocked, connected, pattern_states, keys
-        )
-        placed = (cell, *(a.cell for a in autos))
-        yield state, (None if reason is not None else Move(new, tuple(autos))), placed
+        return out
+    for i in sorted(front.cands):
+        cell = id_cell(i)
+        for st in front.cell_states(i):
+            log: Log = []
+            reason, _, forced = front.cascade(i, st, remaining, log, ids, connected, board)
+            undo(front.kids, log)
+            if reason is None:
+                autos = autos_of(forced)
+                new = dict(board)
+                new[cell] = STATES[st]
+                new.update((a.cell, a.state) for a in autos)
+                out[(cell, STATES[st])] = Move(new, autos)
+    return out
 
 
 def has_legal_move(
@@ -743,56 +711,27 @@ def has_legal_move(
     *,
     blocked: Iterable[Cell] = (),
     connected: bool = True,
-    keys: Keys | None = None,
+    frontier: Frontier | None = None,
 ) -> bool:
-    """Whether :func:`legal_moves` is not empty, found sooner: the states of the cells
-    across an edge of the group (whose legal states fit and leave no dead cell, so only
-    the cascade can refuse them) are tried first, then every candidate.
+    """Whether :func:`legal_moves` is not empty, found sooner: the cells across an edge
+    of the group (only the cascade can refuse their legal states) are tried first, and
+    the search stops at the first legal move.
 
     >>> has_legal_move({(0, 0): "ox*"}, 53), has_legal_move({(0, 0): "ox*"}, 0)
     (True, False)
     """
-    blocked = tuple(blocked)
     if remaining < 1:
         return False
-    keys = Keys(board) if keys is None else keys
-    frontier = sorted({n for cell in board for n in neighbours(cell) if n not in board})
-    for cell in frontier:
-        need = constraints(board, cell)
-        for state in _ID_STATES[keys(cell)]:
-            new = dict(board)
-            new[cell] = state
-            try:
-                _cascade(new, remaining, cell, need, blocked, connected, pattern_states, keys)
-            except IllegalActionError:
-                continue
-            return True
-    return next(iter_legal_moves(board, remaining, blocked=blocked, connected=connected,
-                                 keys=keys), None) is not None
-
-
-def legal_moves_exhaustive(
-    board: Board,
-    remaining: int,
-    *,
-    blocked: Iterable[Cell] = (),
-    connected: bool = True,
-) -> dict[tuple[Cell, str], Move]:
-    """The reference for :func:`legal_moves`: :func:`play` with the plain
-    :func:`legal_states` on every candidate cell and state, the refused ones left out
-    (how legal moves were found before; slower, kept for the tests and the benchmark)."""
-    blocked = tuple(blocked)
-    out: dict[tuple[Cell, str], Move] = {}
-    for cell in candidate_cells(board):
-        for state in STATES:
-            try:
-                out[(cell, state)] = play(
-                    board, remaining, cell, state, blocked=blocked, connected=connected,
-                    states_of=legal_states,
-                )
-            except IllegalActionError:
-                continue
-    return out
+    front = Frontier(board) if frontier is None else frontier
+    ids = tuple(cell_id(c) for c in blocked)
+    cands = sorted(front.cands)
+    for edge in (True, False):
+        for i in cands:
+            if front.is_edge_cell(i) == edge:
+                for st in front.cell_states(i):
+                    if front.judge(i, st, remaining, ids, connected, board):
+                        return True
+    return False
 
 
 def paths(board: Board, colour: str) -> list[Path]:

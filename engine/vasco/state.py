@@ -21,7 +21,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,23 +37,28 @@ from engine.core import (
     register_game,
 )
 from engine.vasco.board import (
+    ID_OFF,
+    ID_WIDTH,
     REASONS,
     Auto,
-    Keys,
+    Frontier,
+    Log,
     Move,
     Outcome,
     Path,
+    autos_of,
     blocked_cells,
-    candidate_cells,
+    cascade_refusal,
+    cell_id,
+    check_placement,
     has_legal_move,
+    id_cell,
     is_connected,
-    iter_cell_moves,
     judge,
-    judge_cell,
     legal_states,
     paths,
-    play,
     refuse,
+    undo,
 )
 from engine.vasco.geometry import (
     OPPOSITE,
@@ -64,13 +69,9 @@ from engine.vasco.geometry import (
     is_up,
     neighbours,
     parse_cell,
-    within_four,
 )
 
 PLACE, OVER = "place", "over"
-#: A candidate cell's judged states: per state, the forced tiles (None: refused), the
-#: cells the judgement placed and the move (kept only in the position it was made for).
-Judged = tuple[tuple[str, "tuple[Auto, ...] | None", tuple[Cell, ...], "Move | None"], ...]
 MARK = {1: "O", 2: "X"}
 #: Coordinates are kept within +-SPAN/2 (far beyond any pool of MAX_POOL tiles).
 MAX_POOL = 600
@@ -153,11 +154,6 @@ class Place:
 
 def encode(action: Place) -> int:
     return ((action.r + _OFF) * _SPAN + (action.c + _OFF)) * 6 + STATE_INDEX[action.state]
-
-
-def _action(cell: Cell, state: str) -> int:
-    """:func:`encode` of ``Place(*cell, state)`` for a cell known to be in range."""
-    return ((cell[0] + _OFF) * _SPAN + (cell[1] + _OFF)) * 6 + STATE_INDEX[state]
 
 
 def decode(action: int) -> Place:
@@ -305,21 +301,14 @@ class VascoState(StateLog):
         self._history: list[int] = []
         self._last_events: list[Event] = []
         self._start: dict[str, Any] | None = None
-        self._blocked: tuple[Cell, ...] | None = None
+        # the position's forced or unplayable cells (ids) and whether its tiles are one
+        # group: found once for a hand-made position, trivial after a legal move
+        self._blocked: tuple[int, ...] | None = None
         self._connected = True
-        self._moves: dict[int, Move] | None = None
-        # found lazily, per cell, for the clicks: the candidate cells, each one's legal
-        # moves (all of its states), and whether a tile may go there (the first found)
-        self._cands: list[Cell] | None = None
-        self._cell_moves: dict[Cell, dict[str, Move]] = {}
-        self._open: dict[Cell, bool] = {}
-        self._keys: Keys | None = None  # the board's cell keys, found as the moves ask
-        # every candidate cell's judged states (legal_actions found them), and those of the
-        # position before that no tile of the last move came near (still true here)
-        self._judged: dict[Cell, Judged] | None = None
-        # (the judged cells before the last move, that move's tiles): filtered only when
-        # the legal moves are asked for (a search's children mostly never are)
-        self._inherited: tuple[dict[Cell, Judged], tuple[Cell, ...]] | None = None
+        self._front: Frontier | None = None  # the board's cell keys, kept move by move
+        self._legal: list[int] | None = None  # every legal action, once asked
+        self._legal_set: frozenset[int] = frozenset()
+        self._by_cell: dict[Cell, list[str]] | None = None  # the legal actions by cell
         self._runs: dict[str, list[Path]] | None = None  # each colour's paths, once found
 
     # ----- OpenSpiel-style interface ---------------------------------------------------
@@ -331,7 +320,7 @@ class VascoState(StateLog):
         """Sorted action ids of every legal placement (empty once the game is over)."""
         if self._outcome is not None:
             return []
-        return sorted(self._legal_moves())
+        return list(self._legal_list())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return []  # Vasco has no chance
@@ -360,10 +349,13 @@ class VascoState(StateLog):
         and leaves the state untouched when the rules forbid the move.
         """
         place = decode(action)
-        move = self.try_move(place)
+        autos = self._attempt(place, action, keep=True)
         seat = self._to_move + 1
         events = [Event("place", seat, (place.cell,), {"tile": place.state})]
-        for auto in move.autos:
+        tiles = self._tiles
+        tiles[place.cell] = place.state
+        for auto in autos:
+            tiles[auto.cell] = auto.state
             events.append(
                 Event(
                     "auto",
@@ -372,18 +364,12 @@ class VascoState(StateLog):
                     {"tile": auto.state, "constrained": auto.constrained, "why": auto.why},
                 )
             )
-        self._inherited = None if not self._judged else (
-            self._judged, (place.cell, *(a.cell for a in move.autos)))
-        self._judged = None
         self._runs = None
-        self._tiles = move.board
-        self._left -= move.tiles_used
+        self._left -= 1 + len(autos)
         self._to_move = 1 - self._to_move
         self._blocked = ()
         self._connected = True
-        self._moves = None
-        self._cands, self._cell_moves, self._open = None, {}, {}
-        self._keys = None
+        self._legal, self._legal_set, self._by_cell = None, frozenset(), None
         self._history.append(action)
         self._outcome = self._judge()
         if self._outcome is not None:
@@ -401,161 +387,98 @@ class VascoState(StateLog):
         other.__dict__.update(self.__dict__)
         other._tiles = dict(self._tiles)
         other._history = self._history[:]
-        other._moves = self._moves  # never changed in place: replaced by apply_action
-        other._cell_moves = dict(self._cell_moves)
-        other._open = dict(self._open)
-        other._keys = None
-        return other
+        if self._front is not None:
+            other._front = self._front.copy()
+        return other  # the legal actions are never changed in place: shared
 
     # ----- rules -----------------------------------------------------------------------
 
     def try_move(self, place: Place) -> Move:
         """The move's result without applying it; raises :class:`IllegalActionError`."""
+        autos = self._attempt(place, encode(place), keep=False)
+        board = dict(self._tiles)
+        board[place.cell] = place.state
+        board.update((a.cell, a.state) for a in autos)
+        return Move(board, autos)
+
+    def _attempt(self, place: Place, action: int, keep: bool) -> tuple[Auto, ...]:
+        """The forced tiles of ``place`` (§2.5), kept in the board's frontier when
+        ``keep``; raises :class:`IllegalActionError` (nothing changed) when illegal."""
         if self._outcome is not None:
             raise refuse("game_over", "The game is over: no more tiles can be placed.")
-        if self._moves is not None:
-            move = self._moves.get(encode(place))
-            if move is not None:
-                return move
-        elif place.cell in self._cell_moves:
-            move = self._cell_moves[place.cell].get(place.state)
-            if move is not None:
-                return move
+        if action not in self._legal_set:  # a listed legal action passed these checks
+            check_placement(self._tiles, self._left, place.cell, place.state)
+        front = self._frontier()
         blocked, connected = self._position()
-        return play(
-            self._tiles, self._left, place.cell, place.state, blocked=blocked, connected=connected
-        )
+        i = cell_id(place.cell)
+        log: Log = []
+        reason, stuck, forced = front.cascade(
+            i, STATE_INDEX[place.state], self._left, log, blocked, connected, self._tiles)
+        if reason is not None:
+            undo(front.kids, log)
+            raise cascade_refusal(reason, stuck, place.cell, self._left)
+        if keep:
+            front.commit([(i, STATE_INDEX[place.state]), *((a, s) for a, s, _ in forced)], log)
+        else:
+            undo(front.kids, log)
+        return autos_of(forced)
 
-    def _position(self) -> tuple[tuple[Cell, ...], bool]:
-        """The position's :func:`blocked_cells` and :func:`is_connected` (computed once:
-        trivial after a legal move, needed for a hand-made one)."""
+    def _position(self) -> tuple[tuple[int, ...], bool]:
+        """The position's :func:`blocked_cells` (as ids) and :func:`is_connected`
+        (computed once: trivial after a legal move, needed for a hand-made one)."""
         if self._blocked is None:
-            self._blocked = blocked_cells(self._tiles)
+            self._blocked = tuple(cell_id(c) for c in blocked_cells(self._tiles))
             self._connected = is_connected(self._tiles)
         return self._blocked, self._connected
 
-    def _board_keys(self) -> Keys:
-        if self._keys is None:
-            self._keys = Keys(self._tiles)
-        return self._keys
+    def _frontier(self) -> Frontier:
+        if self._front is None:
+            self._front = Frontier(self._tiles)
+        return self._front
 
-    def _candidates(self) -> Iterator[tuple[int, Move]]:
-        """Every legal move, candidate cells row-major, states in STATES order: judged
-        here, or taken from the position before where the last move's tiles came nowhere
-        near what the judgement read (:func:`~engine.vasco.board.judge_cell`)."""
-        blocked, connected = self._position()
-        tiles, left = self._tiles, self._left
-        if left < 1:
-            return
-        keys = self._board_keys()
-        inherited = self._still_judged() if not blocked and connected else {}
-        judged: dict[Cell, Judged] = {}
-        for cell in candidate_cells(tiles):
-            entry = inherited.get(cell)
-            if entry is None:
-                entry = judged[cell] = tuple(
-                    (st, None if move is None else move.autos, placed, move)
-                    for st, move, placed in judge_cell(
-                        tiles, left, cell, blocked=blocked, connected=connected, keys=keys)
-                )
-                for st, _, _, move in entry:
-                    if move is not None:
-                        yield _action(cell, st), move
-                continue
-            judged[cell] = entry
-            for st, autos, _, _ in entry:
-                if autos is not None and 1 + len(autos) <= left:
-                    board = dict(tiles)
-                    board[cell] = st
-                    for auto in autos:
-                        board[auto.cell] = auto.state
-                    yield _action(cell, st), Move(board, autos)
-        self._judged = judged
-
-    def _still_judged(self) -> dict[Cell, Judged]:
-        """The judged cells of the position before the last move that stay true here: none
-        of the move's tiles within four edge-steps of the cells a judgement placed."""
-        if self._inherited is None:
-            return {}
-        before, placed = self._inherited
-        near: set[Cell] = set()
-        for cell in placed:
-            near.update(within_four(cell))
-        out: dict[Cell, Judged] = {}
-        for cell, entry in before.items():
-            if cell in near or any(c in near for judged in entry for c in judged[2]):
-                continue
-            out[cell] = tuple((st, autos, placed, None) for st, autos, placed, _ in entry)
-        return out
-
-    def _legal_moves(self) -> dict[int, Move]:
-        if self._moves is None:
-            if self._cell_moves:  # some cells are known already: the others' moves
-                self._moves = {
-                    encode(Place(cell[0], cell[1], st)): move
-                    for cell in self._candidate_cells()
-                    for st, move in self._moves_at(cell).items()
-                }
-            else:
-                self._moves = dict(self._candidates())
-        return self._moves
-
-    def _candidate_cells(self) -> list[Cell]:
-        if self._cands is None:
-            self._cands = candidate_cells(self._tiles)
-        return self._cands
-
-    def _moves_at(self, cell: Cell) -> dict[str, Move]:
-        """The legal moves on ``cell`` by state (none off the candidate cells)."""
-        if self._moves is not None:
-            return {
-                st: move
-                for st in STATES
-                if (move := self._moves.get(encode(Place(cell[0], cell[1], st)))) is not None
-            }
-        moves = self._cell_moves.get(cell)
-        if moves is None:
-            moves = {}
-            if cell in self._candidate_cells() and self._left >= 1:
+    def _legal_list(self) -> list[int]:
+        """Every legal action, sorted: each candidate cell (row-major) with each state
+        that fits and leaves no dead cell next to it (in :data:`STATES` order), kept when
+        its forced cascade refuses nothing."""
+        if self._legal is None:
+            out: list[int] = []
+            left = self._left
+            if left >= 1:
+                front = self._frontier()
                 blocked, connected = self._position()
-                moves = dict(iter_cell_moves(
-                    self._tiles, self._left, cell, blocked=blocked, connected=connected,
-                    keys=self._board_keys()))
-            self._cell_moves[cell] = moves
-        return moves
+                tiles, kids, cascade = self._tiles, front.kids, front.cascade
+                for i in sorted(front.cands):
+                    states = front.cell_states(i)
+                    if not states:
+                        continue
+                    r, c = divmod(i, ID_WIDTH)
+                    base = ((r - ID_OFF + _OFF) * _SPAN + c - ID_OFF + _OFF) * 6
+                    for s in states:
+                        log: Log = []
+                        if cascade(i, s, left, log, blocked, connected, tiles)[0] is None:
+                            out.append(base + s)
+                        undo(kids, log)
+            self._legal, self._legal_set = out, frozenset(out)
+        return self._legal
 
-    def _cell_open(self, cell: Cell) -> bool:
-        """Whether some tile may go on candidate ``cell`` (stops at the first state)."""
-        if self._moves is not None or cell in self._cell_moves:
-            return bool(self._moves_at(cell))
-        known = self._open.get(cell)
-        if known is None:
-            blocked, connected = self._position()
-            known = self._open[cell] = next(iter_cell_moves(
-                self._tiles, self._left, cell, blocked=blocked, connected=connected,
-                keys=self._board_keys()), None) is not None
-        return known
+    def _moves_by_cell(self) -> dict[Cell, list[str]]:
+        """The legal actions as ``{cell: [states]}``, cells row-major."""
+        if self._by_cell is None:
+            by_cell: dict[Cell, list[str]] = {}
+            if self._outcome is None:
+                for a in self._legal_list():
+                    place = decode(a)
+                    by_cell.setdefault(place.cell, []).append(place.state)
+            self._by_cell = by_cell
+        return self._by_cell
 
     def has_legal_move(self) -> bool:
-        """Whether the side to move can place anywhere (stops at the first legal move):
-        a legal move judged before the last move and out of its reach is one still."""
-        if self._moves is not None:
-            return bool(self._moves)
+        """Whether the side to move can place anywhere (stops at the first legal move)."""
+        if self._legal is not None:
+            return bool(self._legal)
         blocked, connected = self._position()
-        if self._inherited is not None and not blocked and connected and self._left >= 1:
-            before, placed = self._inherited
-            near: set[Cell] = set()
-            for cell in placed:
-                near.update(within_four(cell))
-            for cell, entry in before.items():
-                if cell in near:
-                    continue
-                for _, autos, cells, _ in entry:
-                    if (autos is not None and 1 + len(autos) <= self._left
-                            and not any(c in near for c in cells)):
-                        return True
-        return has_legal_move(self._tiles, self._left, blocked=blocked, connected=connected,
-                              keys=self._board_keys())
+        return has_legal_move(self._tiles, self._left, blocked=map(id_cell, blocked),
+                              connected=connected, frontier=self._frontier())
 
     def _judge(self) -> Outcome | None:
         return judge(self._tiles, self._left, self.has_legal_move, self._paths())
@@ -608,18 +531,11 @@ class VascoState(StateLog):
 
     def legal_states_at(self, cell: Cell) -> list[str]:
         """The tile states a move may put on ``cell`` now (in :data:`STATES` order)."""
-        if self._outcome is not None:
-            return []
-        return list(self._moves_at(cell))
+        return list(self._moves_by_cell().get(cell, ()))
 
     def legal_cells(self) -> list[Cell]:
-        """Cells where some tile may go now, row-major (each cell's states are looked at
-        only until one is legal: a click needs no more)."""
-        if self._outcome is not None:
-            return []
-        if self._moves is not None:
-            return sorted({decode(a).cell for a in self._moves})
-        return [cell for cell in self._candidate_cells() if self._cell_open(cell)]
+        """Cells where some tile may go now, row-major."""
+        return list(self._moves_by_cell())
 
     def open_states(self, cell: Cell) -> tuple[str, ...]:
         """The states that fit ``cell`` and leave no same-colour gap (before any cascade)."""
@@ -635,11 +551,8 @@ class VascoState(StateLog):
             return [cell_name(c) for c in self.legal_cells()]
         held = selection[-1]
         if held in STATE_INDEX:
-            return [
-                cell_name(decode(a).cell)
-                for a in sorted(self._legal_moves())
-                if decode(a).state == held
-            ]
+            return [cell_name(cell) for cell, states in self._moves_by_cell().items()
+                    if held in states]
         try:
             cell = parse_cell(held)
         except ValueError:

@@ -58,6 +58,8 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         patch.chdir(folder)
         patch.setenv("DATABASE_URL", f"sqlite:///{folder / 'playtest.sqlite'}")
         patch.delenv("PLAYTEST_CACHE_DIR", raising=False)
+        # (serving sets uvicorn's FORWARDED_ALLOW_IPS before its exec: undone after)
+        patch.setenv("FORWARDED_ALLOW_IPS", "127.0.0.1")
 
         def started(*args: Any) -> None:
             raise _Started(args)

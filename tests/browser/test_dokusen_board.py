@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from harness_flow import ClickLogs
 
 from engine.dokusen import DokusenGame, DokusenState
 from engine.dokusen.ai import computer_action, greedy_action
@@ -127,12 +128,21 @@ def play_stage(
     return state
 
 
+@pytest.fixture(scope="module")
+def harness(streamlit_app: Any, tmp_path_factory: pytest.TempPathFactory) -> ClickLogs:
+    """The module's harness server (meteors seeded with SEED); each test logs its clicks
+    to a file of its own."""
+    folder = tmp_path_factory.mktemp("dokusen-clicks")
+    return ClickLogs(streamlit_app(APP, {"DOKUSEN_HARNESS_LOG_DIR": str(folder),
+                                         "DOKUSEN_SEED": str(SEED)}), folder)
+
+
 def test_whole_stage_with_the_mouse_wrong_clicks_and_the_end_screen(
-    streamlit_app: Any, new_page: Any, screenshot: Any, tmp_path: Path
+    harness: ClickLogs, new_page: Any, screenshot: Any
 ) -> None:
-    log = tmp_path / "clicks.jsonl"
-    server = streamlit_app(APP, {"DOKUSEN_HARNESS_LOG": str(log), "DOKUSEN_SEED": str(SEED)})
-    page = new_page(server, "?stage=S4&speed=0", width=1280, height=800)
+    log = harness.new_log()
+    page = new_page(harness.server, harness.path(log, "?stage=S4&speed=0"),
+                    width=1280, height=800)
     board = Board(page, log)
     state = DokusenGame("S4").new_initial_state()
     d = board.shows(state, 1)
@@ -173,12 +183,12 @@ def test_whole_stage_with_the_mouse_wrong_clicks_and_the_end_screen(
 
 
 def test_phone_taps_a_stage_with_void_squares_and_an_active_rival(
-    streamlit_app: Any, new_page: Any, screenshot: Any, tmp_path: Path
+    harness: ClickLogs, new_page: Any, screenshot: Any
 ) -> None:
-    log = tmp_path / "clicks.jsonl"
-    server = streamlit_app(APP, {"DOKUSEN_HARNESS_LOG": str(log), "DOKUSEN_SEED": str(SEED)})
+    log = harness.new_log()
     page = new_page(
-        server, "?stage=S3&speed=0", width=360, height=740, has_touch=True, is_mobile=True
+        harness.server, harness.path(log, "?stage=S3&speed=0"), width=360, height=740,
+        has_touch=True, is_mobile=True,
     )
     board = Board(page, log, touch=True)
     # the board fits the phone's width: no square off screen
@@ -199,12 +209,12 @@ def test_phone_taps_a_stage_with_void_squares_and_an_active_rival(
 
 
 def test_active_rival_and_animation(
-    streamlit_app: Any, new_page: Any, screenshot: Any, tmp_path: Path
+    harness: ClickLogs, new_page: Any, screenshot: Any
 ) -> None:
     """S5: orange (random) answers each placement; growth is animated square by square."""
-    log = tmp_path / "clicks.jsonl"
-    server = streamlit_app(APP, {"DOKUSEN_HARNESS_LOG": str(log), "DOKUSEN_SEED": str(SEED)})
-    page = new_page(server, "?stage=S5&speed=120", width=1280, height=800)
+    log = harness.new_log()
+    page = new_page(harness.server, harness.path(log, "?stage=S5&speed=120"),
+                    width=1280, height=800)
     board = Board(page, log)
     state = DokusenGame("S5").new_initial_state()
     rng = random.Random(SEED + 1)
@@ -221,11 +231,11 @@ def test_active_rival_and_animation(
 
 
 def test_keyboard_places_with_arrows_and_enter(
-    streamlit_app: Any, new_page: Any, tmp_path: Path
+    harness: ClickLogs, new_page: Any
 ) -> None:
-    log = tmp_path / "clicks.jsonl"
-    server = streamlit_app(APP, {"DOKUSEN_HARNESS_LOG": str(log), "DOKUSEN_SEED": str(SEED)})
-    page = new_page(server, "?stage=S1&speed=0", width=1280, height=800)
+    log = harness.new_log()
+    page = new_page(harness.server, harness.path(log, "?stage=S1&speed=0"),
+                    width=1280, height=800)
     board = Board(page, log)
     state = DokusenGame("S1").new_initial_state()
     board.shows(state, 1)
@@ -240,13 +250,13 @@ def test_keyboard_places_with_arrows_and_enter(
 
 
 def test_a_meteor_shows_its_impact_area(
-    streamlit_app: Any, new_page: Any, screenshot: Any, tmp_path: Path
+    harness: ClickLogs, new_page: Any, screenshot: Any
 ) -> None:
     """S7: the scheduled meteor (end of round 4) flashes its plus-shaped area, then the
     struck squares are black and the board equals the engine's."""
-    log = tmp_path / "clicks.jsonl"
-    server = streamlit_app(APP, {"DOKUSEN_HARNESS_LOG": str(log), "DOKUSEN_SEED": str(SEED)})
-    page = new_page(server, "?stage=S7&speed=40", width=1280, height=800)
+    log = harness.new_log()
+    page = new_page(harness.server, harness.path(log, "?stage=S7&speed=40"),
+                    width=1280, height=800)
     board = Board(page, log)
     state = DokusenGame("S7").new_initial_state()
     rng = random.Random(SEED + 1)

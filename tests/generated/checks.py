@@ -26,6 +26,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from analytics.text_safety import markdown_literal
 from playtest.display_words import step_words
 from tests.app.designer_support import designer_page
 from tests.generated.cli_runs import import_clean, report_files
@@ -188,7 +189,28 @@ def check_experiments(at: AppTest, report: dict[str, Any], expected: Expected) -
                     for m in at.metric if m.label.startswith("Testers with ")}
     for experiment in report["experiments"]:
         for variant, count in experiment["counts"].items():
-            assert shown_counts.get(variant) == count, (variant, shown_counts)
-    boxes = [str(b.value) for b in (*at.success, *at.info, *at.warning)]
-    verdicts = [text.split("**")[1] for text in boxes if text.startswith("**")]
-    assert verdicts == [e["verdict"] for e in report["experiments"]]
+            # (the label is Markdown: the page escapes what Markdown would read)
+            assert shown_counts.get(markdown_literal(variant)) == count, (variant, shown_counts)
+    boxes = [str(b.value) for b in (*at.success, *at.info, *at.warning)
+             if _verdict_box(str(b.value))]
+    verdicts = [e["verdict"] for e in report["experiments"]]
+    assert len(boxes) == len(verdicts), (boxes, verdicts)
+    for box, verdict in zip(boxes, verdicts, strict=True):
+        assert _says(box, verdict), (box, verdict)
+
+
+def _verdict_box(text: str) -> bool:
+    """Whether a box is an experiment's verdict (analytics.verdicts' sentences)."""
+    return (text.startswith("**") or " is better than " in text
+            or text.startswith(("No difference worth acting on", "Too few testers yet")))
+
+
+def _says(box: str, verdict: str) -> bool:
+    """Whether a verdict box says ``verdict`` (the report's word for it)."""
+    if box.startswith("**"):
+        return box.split("**")[1] == verdict
+    if verdict.endswith(" better"):
+        return box.startswith(markdown_literal(verdict.removesuffix(" better")) + " is better")
+    if verdict == "no difference":
+        return box.startswith("No difference worth acting on")
+    return box.startswith("Too few testers yet")
