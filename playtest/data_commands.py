@@ -42,6 +42,9 @@ def db_upgrade(args: argparse.Namespace) -> int:
             "named <out stem>.<kind>.<format>",
         ),
         arg("--force", action="store_true", help="replace files that exist already"),
+        arg("--with-panel-ids", action="store_true",
+            help="add each tester's recruitment panel ids (e.g. Prolific's participant id: "
+                 "personal data, left out unless asked for)"),
     ],
 )
 def export(args: argparse.Namespace) -> int:
@@ -58,10 +61,11 @@ def export(args: argparse.Namespace) -> int:
     if repo.get_study(engine, args.study) is None:
         raise CommandError(f"no study {args.study!r}: nothing written")
     if fmt == "jsonl":
-        counts = export_jsonl(engine, args.study, out)
+        counts = export_jsonl(engine, args.study, out, with_panel_ids=args.with_panel_ids)
         print(f"wrote {out} ({_size(out)}): {_counted(counts)}")
     else:
-        files, counts = export_tables_counted(engine, args.study, out, fmt)
+        files, counts = export_tables_counted(engine, args.study, out, fmt,
+                                              with_panel_ids=args.with_panel_ids)
         print(f"wrote {len(files)} {fmt} files: {_counted(counts)}")
         for kind, path in files.items():
             print(f"  {path} ({_size(path)}): {_counted({kind: counts[kind]})}")
@@ -150,8 +154,12 @@ def participant_delete(args: argparse.Namespace) -> int:
     engine = ready_engine()
     try:
         participant_id, via = resolve_code(engine, args.code), "completion code"
-    except NotFound:  # a recruitment panel's id, last (it is the panel's, not ours)
-        participant_id, via = participant_of_panel_id(engine, args.code, args.study), "panel id"
+    except NotFound as unknown:  # a recruitment panel's id, last (it is the panel's)
+        try:
+            participant_id = participant_of_panel_id(engine, args.code, args.study)
+        except NotFound:
+            raise unknown from None
+        via = "panel id"
     deleted = delete_participant(engine, participant_id)
     # The dashboard's snapshots hold tester data too: gone with the tester.
     discard(engine)

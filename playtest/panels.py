@@ -35,15 +35,14 @@ from urllib.parse import quote, urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from playtest.storage.admission import PANEL_ID
+
 #: Where Prolific takes a finished participant: the study's completion code goes in ``cc``.
 PROLIFIC_COMPLETE: Final = "https://app.prolific.com/submissions/complete?cc={code}"
 #: The link parameters Prolific fills in (``{{%PROLIFIC_PID%}}`` … in the study URL).
 PROLIFIC_PARAMS: Final = ("PROLIFIC_PID", "STUDY_ID", "SESSION_ID")
 #: The one link parameter of any other panel.
 GENERIC_PARAM: Final = "pid"
-#: A panel's ids: letters, digits, ``.``, ``_`` and ``-``, at most 64 (Prolific's are 24
-#: hexadecimal digits; SONA's numbers; MTurk's worker ids capitals and digits).
-PANEL_ID: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 #: A completion or screen-out code a panel gives the designer.
 PANEL_CODE: Final = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 MAX_URL_CHARS: Final = 2000

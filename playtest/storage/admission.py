@@ -23,9 +23,10 @@ playtest.storage.admission.StudyFull: study 'demo' is full (1 of 1 places taken)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import Engine, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -36,6 +37,11 @@ from playtest.storage.errors import NotFound, StorageError
 from playtest.storage.models import panel_ids, participants, studies
 from playtest.storage.places import places_taken
 from playtest.storage.timeutil import now_ms
+
+#: A panel's participant, study or session id: letters, digits, ``.``, ``_`` and ``-``,
+#: at most 64 (Prolific's are 24 hexadecimal digits; SONA's numbers; MTurk's worker ids
+#: capitals and digits).
+PANEL_ID: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 
 class StudyFull(StorageError):
