@@ -180,6 +180,76 @@ def hold_ms(quota: QuotaConfig | None) -> int:
     return (quota.hold_minutes if quota is not None else DEFAULT_HOLD_MINUTES) * 60_000
 
 
+#: The Studies form's choices of panel (:class:`RemoteForm`).
+PANEL_CHOICES: Final = {"none": "No recruitment panel", "prolific": "Prolific",
+                        "generic": "Another panel (its participant id in ?pid=)"}
+
+
+@dataclass(frozen=True)
+class RemoteForm:
+    """The Studies form's recruitment panel and quota fields, as typed: only the fields
+    of the chosen panel are read (a Prolific study ignores addresses typed for another).
+
+    >>> RemoteForm(panel="prolific", completion_code=" C1A2 ", completes=40).settings()
+    ({'kind': 'prolific', 'completion_code': 'C1A2', 'screenout_code': None, 'id_required': True}, {'completes': 40, 'hold_minutes': 60})
+    >>> RemoteForm.of(None, None) == RemoteForm()
+    True
+    """
+
+    panel: str = "none"
+    completion_code: str = ""
+    screenout_code: str = ""
+    completion_url: str = ""
+    screenout_url: str = ""
+    panel_only: bool = True
+    completes: int = 0  # 0: no quota
+    hold_minutes: int = DEFAULT_HOLD_MINUTES
+
+    def settings(self) -> tuple[dict[str, object] | None, dict[str, object] | None]:
+        """The study settings' ``panel`` and ``quota`` (None: none), to be checked."""
+        def typed(text: str) -> str | None:
+            return text.strip() or None
+
+        panel: dict[str, object] | None = None
+        if self.panel == "prolific":
+            panel = {"kind": "prolific", "completion_code": typed(self.completion_code),
+                     "screenout_code": typed(self.screenout_code)}
+        elif self.panel == "generic":
+            panel = {"kind": "generic", "completion_url": typed(self.completion_url),
+                     "screenout_url": typed(self.screenout_url)}
+        if panel is not None:
+            panel["id_required"] = self.panel_only
+        quota: dict[str, object] | None = None
+        if self.completes > 0:
+            quota = {"completes": int(self.completes), "hold_minutes": int(self.hold_minutes)}
+        return panel, quota
+
+    @classmethod
+    def of(cls, panel: PanelConfig | None, quota: QuotaConfig | None) -> RemoteForm:
+        """The form's fields of a study's stored panel and quota."""
+        return cls(
+            panel="none" if panel is None else panel.kind,
+            completion_code=(panel and panel.completion_code) or "",
+            screenout_code=(panel and panel.screenout_code) or "",
+            completion_url=(panel and panel.completion_url) or "",
+            screenout_url=(panel and panel.screenout_url) or "",
+            panel_only=True if panel is None else panel.id_required,
+            completes=0 if quota is None else quota.completes,
+            hold_minutes=DEFAULT_HOLD_MINUTES if quota is None else quota.hold_minutes)
+
+
+def panel_link(study_link: str, panel: PanelConfig) -> str:
+    """The study link to give the panel: with the parameters it fills in for each
+    participant (Prolific's placeholders; for another panel, ``pid=`` for its own).
+
+    >>> panel_link("https://lab.example/?study=s1", PanelConfig(completion_code="C1"))
+    'https://lab.example/?study=s1&PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}'
+    """
+    if panel.kind == "prolific":
+        return study_link + "".join(f"&{p}={{{{%{p}%}}}}" for p in PROLIFIC_PARAMS)
+    return f"{study_link}&{GENERIC_PARAM}=PARTICIPANT_ID"
+
+
 @dataclass(frozen=True)
 class PanelArrival:
     """The panel's ids a tester's link carried (kept apart from the tester's own code)."""

@@ -1,5 +1,6 @@
 """Remote studies in the app (AppTest on a real SQLite file): a panel's link, the same
-link again, a full study, a declined consent, the way back to the panel, hostile ids."""
+link again, a full study, a declined consent, the way back to the panel, hostile ids;
+each game's demo study recruited on Prolific."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 from streamlit.testing.v1 import AppTest
 
+from playtest import demo, services
+from playtest.games.registry import games
 from playtest.panels import PanelConfig, QuotaConfig
 from playtest.storage import admission
 from playtest.storage import repository as repo
-from playtest.storage.models import PanelIdRow, ParticipantRow
+from playtest.storage.models import AssignmentRow, PanelIdRow, ParticipantRow
 from tests.app.conftest import APP
 
 PROLIFIC = PanelConfig(kind="prolific", completion_code="C0MPL3TE", screenout_code="N0C0NSENT")
@@ -48,6 +51,8 @@ def _code(at: AppTest) -> str:
 
 
 def _agree(at: AppTest) -> AppTest:
+    if any(radio.key == "consent_who" for radio in at.radio):  # a study of mixed audience
+        at.radio(key="consent_who").set_value("An adult (18 or over)")
     at.checkbox(key="consent_agree").check()
     at.button[0].click().run()
     assert not at.exception, at.exception
@@ -167,3 +172,35 @@ def test_a_study_that_fills_while_the_consent_page_is_open_refuses_at_i_agree(
     assert not waiting.exception
     assert "This study is full" in _texts(waiting)
     assert "p" not in waiting.query_params and _count(db, ParticipantRow) == 1
+
+
+@pytest.mark.parametrize("game", [plugin.name for plugin in games()])
+def test_every_game_s_demo_study_takes_a_prolific_tester_from_link_to_code(
+        db: Engine, game: str) -> None:
+    """Each game's demo study recruited on Prolific with one place: the link makes one
+    tester (their arm chosen among completers), the same link resumes them, the next
+    arrival finds the study full, and the end sends the tester back with the code."""
+    config = demo.game_demo_config(game).model_copy(
+        update={"panel": PROLIFIC, "quota": QuotaConfig(completes=1), "ai_think_ms": 0})
+    study = services.create_study(db, title=f"{game} on Prolific", config=config,
+                                  study_id=f"remote-{game}")
+    at = _agree(_open(study=study.study_id, **LINK))
+    code = _code(at)
+    assert admission.panel_ids_of(db, code) == admission.PanelIds(
+        "prolific", PID, LINK["STUDY_ID"], LINK["SESSION_ID"])
+    with db.connect() as conn:
+        stored = conn.execute(select(AssignmentRow.__table__.c.extra)  # type: ignore[attr-defined]
+                              .where(AssignmentRow.__table__.c.participant_id == code)  # type: ignore[attr-defined]
+                              ).scalars().all()
+    assert len(stored) == len(config.experiments)
+    assert all(extra["allocation"]["rule"] == "fewest_expected_completers" for extra in stored)
+    assert _code(_open(study=study.study_id, **LINK)) == code
+    late = _open(study=study.study_id, **{**LINK, "PROLIFIC_PID": "another0participant"})
+    assert "This study is full" in _texts(late) and not late.checkbox
+    assert _links(late) == {"Back to Prolific":
+                            "https://app.prolific.com/submissions/complete?cc=N0C0NSENT"}
+    _finish(db, code)
+    done = _open(p=code)
+    assert _links(done) == {
+        "Back to Prolific": "https://app.prolific.com/submissions/complete?cc=C0MPL3TE"}
+    assert _count(db, ParticipantRow) == 1
