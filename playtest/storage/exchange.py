@@ -375,7 +375,7 @@ def _events_source(conn: Any, engine: Engine, study_id: str) -> str:
     """``events``, or on SQLite ``events NOT INDEXED`` when the study has most testers.
 
     Without ``ANALYZE`` statistics SQLite reads a study's events through
-    ``ix_events_study_type``: one random table access per event, twice as slow as
+    ``ix_events_study_type_at``: one random table access per event, twice as slow as
     reading the table in order when the study holds most of it (1.66M events: 5.2 s
     against 2.7 s). With other, bigger studies in the file the index stays the better way.
     """

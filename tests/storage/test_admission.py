@@ -66,7 +66,7 @@ def test_two_arrivals_for_the_last_place_let_one_in(engine: Engine, rounds: int)
     for place in range(1, rounds + 1):
         quota = Quota(completes=place + 1, hold_ms=HOUR)
         # `place` places are taken; six arrive at once for the last one.
-        outcomes = _together(engine, 6, lambda own: admission.admit(
+        outcomes = _together(engine, 6, lambda own, place=place, quota=quota: admission.admit(
             own, "q", {"round": place}, panel=None, quota=quota))
         admitted = [o for o in outcomes if isinstance(o, admission.Admission)]
         assert len(admitted) == 1, outcomes
