@@ -124,7 +124,7 @@ def live_view(pages: pd.DataFrame, last_at_ms: Mapping[str, int], *, now_ms: int
     if pages.empty:
         return LiveView({}, 0, 0, [], [])
     latest = pages.sort_values("at_ms", kind="stable").groupby("participant_id").last()
-    last = latest.index.to_series().map(lambda p: last_at_ms.get(p)).astype(float)
+    last = pd.Series(last_at_ms, dtype=float).reindex(latest.index)
     last = last.fillna(latest["at_ms"].astype(float))
     waiting = now_ms - last
     open_ = latest["page"] != DONE

@@ -34,10 +34,11 @@ def live_rows(engine: Engine, study_id: str, *, now_ms: int,
             .where(events.c.study_id == study_id, events.c.type == "page",
                    events.c.at_ms >= now_ms - window_ms)).all()
         pages = pd.DataFrame(rows, columns=["participant_id", "at_ms", "page"])
-        if pages.empty:
-            return pages, {}
-        latest = pages.sort_values("at_ms", kind="stable").groupby("participant_id").last()
-        open_ = [str(p) for p in latest.index[latest["page"] != "done"]]
+        latest: dict[str, tuple[int, str]] = {}
+        for pid, at, reached in rows:
+            if pid not in latest or at >= latest[pid][0]:
+                latest[pid] = (at, reached)
+        open_ = [str(p) for p, (_, reached) in latest.items() if reached != "done"]
         last: dict[str, int] = {}
         for start in range(0, len(open_), CHUNK):
             chunk = open_[start:start + CHUNK]
