@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import random
-import secrets
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
 from playtest.games.registry import DEFAULT_GAME, game_plugin
+from playtest.panels import hold_ms
 from playtest.storage import game_writes
 from playtest.storage import repository as repo
 from playtest.storage.errors import ConflictError
@@ -103,12 +103,13 @@ def register_consent(engine: Engine, study: repo.Study,
 def assign_variants(engine: Engine, study: repo.Study, participant_id: str,
                     rng: random.Random | None = None) -> None:
     """Give a consented tester their variant of every experiment (sticky: a second call,
-    e.g. after a database fault half-way through, keeps what was assigned)."""
+    e.g. after a database fault half-way through, keeps what was assigned), balanced
+    among completers (:mod:`playtest.storage.allocation`; ``rng`` is not used)."""
     config = study_config(study)
-    rng = rng or random.Random(secrets.randbits(64))
     for experiment in config.experiments:
         repo.assign_balanced(engine, study.study_id, participant_id,
-                             experiment.key, list(experiment.variants), rng)
+                             experiment.key, list(experiment.variants),
+                             hold_ms=hold_ms(config.quota))
 
 
 def finish_consent(engine: Engine, study: repo.Study, participant_id: str) -> None:
