@@ -31,7 +31,9 @@ Imports nothing of ours but the engine's value objects (``engine.seats.Seat``). 
   per tester, targets, definition, default ``min_effect``); ``metrics_for_target``,
   ``default_primary``, ``check_primary``.
 - ``experiments``: ``analyze_experiment(s)``: the primary metric's verdict (``decide``),
-  secondaries with Holm, guardrails, ``readable_rows``.
+  secondaries with Holm, guardrails, what each variant shows (``variant_shows``),
+  ``readable_rows`` and ``variant_rows``; ``verdicts``: the verdict in one plain sentence
+  with its "But …" caution (``verdict_text``).
 - ``planted`` / ``calibrate``: planted studies with a documented error model and
   ``python -m analytics.calibrate`` (false alarms, power).
 - ``figures``: Plotly builders; ``report``: ``build_report``, ``report_markdown``,

@@ -26,6 +26,9 @@ points come from the refused clicks' reasons, in every game. A game adds, throug
 - ``sections``: report keys of its own (:class:`ReportSection`: ``hardest_facts`` …),
   each with the table the Markdown and HTML plan show;
 - ``charts``: its figures (:class:`Chart`: heatmaps of its board …);
+- ``fact_attempts``: the tester's tries at the game's facts in play (``participant_id,
+  fact, correct, ms, at``), for the Learning page (:mod:`analytics.learning`); None for a
+  game without facts;
 - ``prepared``: the props tables it reads beyond the core's (``(event type, keys)`` as
   :func:`analytics.derive.props_of` takes them), so that a study's prepared tables
   (:func:`analytics.derive.prepared_tables`, kept in snapshots) hold everything its
@@ -160,6 +163,7 @@ class GameAnalytics:
     sections: tuple[ReportSection, ...] = ()
     charts: tuple[Chart, ...] = ()
     prepared: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    fact_attempts: Callable[[StudyData], pd.DataFrame] | None = None
 
     def has_section(self, key: str) -> bool:
         """True when the game's report has the key ``key``."""

@@ -348,6 +348,20 @@ def quiz_item_metric(item: str) -> Metric:
                   display_unit="pp")
 
 
+def _learning_gain(inputs: MetricInputs) -> pd.Series:
+    from analytics.learning import learning_gain_values  # it reads no metric
+
+    return learning_gain_values(inputs.data)
+
+
+#: The fluency probe's gain (analytics.learning): a primary metric on request, never a
+#: secondary one (a study without the probe has no value of it).
+LEARNING_GAIN = Metric(
+    "learning_gain", "Learning gain", "facts/min", "higher", "after − before play", _ALL,
+    "Correct times-table facts per minute on the fluency probe after play minus before "
+    "play (parallel forms), per tester.", 2.0, _learning_gain)
+
+
 def metric_by_key(key: str) -> Metric:
     """The metric named ``key`` (``score:<instrument>`` for survey scores).
 
@@ -360,6 +374,8 @@ def metric_by_key(key: str) -> Metric:
         return survey_metric(key.split(":", 1)[1])
     if key.startswith("quiz:") and len(key) > len("quiz:"):
         return quiz_item_metric(key.split(":", 1)[1])
+    if key == LEARNING_GAIN.key:
+        return LEARNING_GAIN
     if key not in _BY_KEY:
         raise MetricError(f"unknown metric {key!r}")
     return _BY_KEY[key]
@@ -388,7 +404,8 @@ def primary_choices(target: str) -> list[str]:
     >>> primary_choices("rules")[:2]
     ['wrong_clicks_per_turn', 'think_time']
     """
-    return [m.key for m in metrics_for_target(target) if m.direction != "neither"]
+    return [m.key for m in metrics_for_target(target) if m.direction != "neither"] + [
+        LEARNING_GAIN.key]
 
 
 def check_primary(target: str, key: str | None) -> Metric:
@@ -397,7 +414,7 @@ def check_primary(target: str, key: str | None) -> Metric:
     >>> check_primary("rules", "response_time")
     Traceback (most recent call last):
     ...
-    analytics.metrics.MetricError: primary metric 'response_time' does not fit target 'rules': choose one of wrong_clicks_per_turn, think_time, wins_vs_computer, completion, quiz_correct, score:<questionnaire>, quiz:<item>
+    analytics.metrics.MetricError: primary metric 'response_time' does not fit target 'rules': choose one of wrong_clicks_per_turn, think_time, wins_vs_computer, completion, quiz_correct, learning_gain, score:<questionnaire>, quiz:<item>
     """
     if key is None:
         return default_primary(target)

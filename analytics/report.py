@@ -3,10 +3,10 @@
 >>> from analytics.data import StudyData, empty_quiz, empty_scores
 >>> report = build_report(StudyData.empty("s1"), empty_scores(), empty_quiz())
 >>> sorted(report)
-['completed', 'confusion_points', 'experiments', 'game', 'hardest_facts', 'participants', 'severity_definition', 'study_id', 'what_works']
+['completed', 'confusion_points', 'experiments', 'game', 'hardest_facts', 'learning', 'participants', 'severity_definition', 'study_id', 'what_works']
 >>> from analytics.game_analytics import GENERIC
 >>> sorted(build_report(StudyData.empty("s1"), empty_scores(), empty_quiz(), game=GENERIC))
-['completed', 'confusion_points', 'experiments', 'game', 'participants', 'severity_definition', 'study_id', 'what_works']
+['completed', 'confusion_points', 'experiments', 'game', 'learning', 'participants', 'severity_definition', 'study_id', 'what_works']
 >>> "&lt;script&gt;" in report_html({**report, "study_id": "<script>"}, {})
 True
 """
@@ -25,7 +25,15 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from markupsafe import Markup
 
-from analytics import confusion, experiments, figures, funnel, questionnaires, severity
+from analytics import (
+    confusion,
+    experiments,
+    figures,
+    funnel,
+    learning_view,
+    questionnaires,
+    severity,
+)
 from analytics.data import UNNAMED_GAME, StudyData, validate_study
 from analytics.figures import FILE_TEMPLATE
 from analytics.game_analytics import (
@@ -38,6 +46,7 @@ from analytics.game_analytics import (
 )
 from analytics.metrics import PER_TURN_METRICS, completed_participants
 from analytics.text_safety import break_bare_links, without_direction_controls
+from analytics.verdicts import verdict_text
 
 #: Characters that make inline Markdown markup (emphasis, code, links, tables, strike).
 #: Line-start markup (``#``, ``-``, ``1.``) cannot occur: text is flattened to one line
@@ -90,6 +99,9 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
     }
     for section in plugin.sections:
         report[section.key] = section.rows(data, top_facts, min_attempts)
+    report["learning"] = learning_view.report_section(learning_view.learning_view(
+        data, quiz, plugin.title if plugin is not GENERIC else report["game"],
+        plugin.fact_attempts, plugin.reason_occasions))
     report["experiments"] = [e.to_json() for e in (
         experiment_results if experiment_results is not None
         else experiments.analyze_experiments(data, scores, quiz, seed=seed))]
@@ -218,9 +230,12 @@ def _plan_context(report: dict[str, Any]) -> dict[str, Any]:
         per_turn = any(m.get("metric") in PER_TURN_METRICS
                        for m in experiment.get("metrics") or [])
         turn_line = [turn_definition(report_game(report))] if per_turn else []
-        shown.append({"key": experiment["key"], "verdict": experiment["verdict"],
+        variants = experiments.variant_rows(experiment)
+        shown.append({"key": experiment["key"],
+                      "headline": experiment.get("headline") or verdict_text(experiment).headline,
                       "intro": _experiment_intro(experiment) + turn_line, "rows": rows,
-                      "header": list(rows[0]) if rows else []})
+                      "header": list(rows[0]) if rows else [], "variants": variants,
+                      "variant_header": list(variants[0]) if variants else []})
     sections = []
     for section in report_game(report).sections:
         rows = report.get(section.key) or []
@@ -228,6 +243,11 @@ def _plan_context(report: dict[str, Any]) -> dict[str, Any]:
                          "headers": [column.header for column in section.columns],
                          "rows": [[_cell(column, row) for column in section.columns]
                                   for row in rows]})
+    if report.get("learning"):  # did they learn? (analytics.learning_view)
+        sections.append({"title": "Learning", "empty": "",
+                         "headers": ["Measure", "Result (95% interval)", "Definition"],
+                         "rows": [[row["measure"], row["result"], row["definition"]]
+                                  for row in report["learning"]["rows"]]})
     return {"report": {"severity_definition": "", "what_works": [], **report},
             "points": points, "experiments": shown, "sections": sections}
 
@@ -255,7 +275,7 @@ def _cell(column: Any, row: dict[str, Any]) -> str:
 def _experiment_intro(experiment: dict[str, Any]) -> list[str]:
     """Plain-text lines under an experiment's heading (escape before use)."""
     counts = ", ".join(f"{name}: {n}" for name, n in (experiment.get("counts") or {}).items())
-    lines = [str(experiment.get("summary") or experiment["verdict"])]
+    lines = [str(experiment.get("summary") or verdict_text(experiment).text)]
     if experiment.get("definition"):
         lines.append(f"Primary metric: {experiment.get('definition')}")
     lines.append(f"Testers per variant: {counts or '–'}; sample-ratio check p = "

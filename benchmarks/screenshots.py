@@ -13,7 +13,11 @@ Chromium through Playwright. Per size and game it writes ``<out>/<size>/<game>/`
   ``tester-03-play.png``, ``tester-04-post-<n>.png``, ``tester-05-done.png``, and the
   child's ``tester-child-pre-<n>.png`` pages;
 - ``designer-<page>.png`` for Studies, Overview, Confusion, Questionnaires, Experiments,
-  Replay, Balance (after simulating a few games) and the Design plan.
+  Learning, Replay, Balance (after simulating a few games) and the Design plan.
+
+A survey page with a times-table fluency probe (the first game's demo forms carry one) is
+shot before Start, then every question is answered with the keyboard until the pad sends
+its answers.
 
 Full-page shots; exits 2 with one line when Chromium or the app cannot start.
 """
@@ -32,7 +36,7 @@ from benchmarks.devserver import CHROMIUM, CHROMIUM_ARGS, StreamlitServer, start
 
 SIZES = {"wide": (1280, 800), "phone": (360, 740)}
 DESIGNER_PAGES = ["Studies", "Overview", "Confusion", "Questionnaires", "Experiments",
-                  "Replay", "Balance", "Design plan"]
+                  "Learning", "Replay", "Balance", "Design plan"]
 PASSWORD = "screenshots only, a throwaway database"
 RUN_OVER = ("[data-testid=stApp][data-test-script-state=notRunning]"
             "[data-test-connection-state=CONNECTED]")
@@ -134,13 +138,36 @@ def _answer_and_continue(page: Any) -> None:
     settle(page)
 
 
+def _probe(page: Any) -> None:
+    """Start the fluency probe, then answer each question right (digits and Enter, as on
+    a laptop) until the pad has sent its answers and the survey's next page is drawn."""
+    page.locator(".fp-start").click()
+    question = page.locator(".fp-q")
+    while question.count() and question.is_visible():
+        before = question.inner_text().strip()
+        found = re.match(r"^(\d+) × (\d+) =$", before)
+        if found is None:
+            break  # between questions: drawn again below
+        page.keyboard.type(str(int(found.group(1)) * int(found.group(2))))
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "before => { const q = document.querySelector('.fp-q');"
+            " return !q || q.innerText.trim() !== before; }", arg=before, timeout=TIMEOUT_MS)
+    page.locator(".fp-start").wait_for(state="detached", timeout=TIMEOUT_MS)
+    settle(page)
+
+
 def _survey(page: Any, folder: Path, prefix: str) -> Iterator[Path]:
     button = page.get_by_role("button", name="Continue", exact=True)
+    probe = page.locator(".fp-start")
     number = 0
-    while button.count():
+    while button.count() or probe.count():
         number += 1
         yield shoot(page, folder / f"{prefix}-{number}.png")
-        _answer_and_continue(page)
+        if probe.count():
+            _probe(page)
+        else:
+            _answer_and_continue(page)
 
 
 def _consent(page: Any, child: bool) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import streamlit as st
 
 from playtest import runtime, services, serving
-from playtest.app_pages import access, cookies, designer, home, identity, tester, trouble
+from playtest.app_pages import access, arrival, cookies, designer, home, identity, tester, trouble
 from playtest.app_pages.common import plain
 from playtest.games.registry import UnknownGameError, game_plugin
 from playtest.storage import repository as repo
@@ -83,6 +83,8 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
         return [_problem("Please wait a moment", trouble.UNREACHABLE, retry=True)], False
     code = st.query_params.get("p")
     study_code = st.query_params.get("study")
+    if study_code and not code:  # a panel id already stored: its tester's own link
+        code = arrival.resume_by_panel_id(engine)
     if code:
         identity.bind(code)
         # Last run's tester of this session (bind cleared any other's): reused when the
@@ -113,7 +115,11 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
         if study is None:
             return [_problem("We can't find that study",
                              "Please check the link, or ask the study team for a new one.")], False
-        known = identity.returning(engine, study.study_id)
+        known = None if arrival.came_from_panel(study) else identity.returning(
+            engine, study.study_id)
+        refused = arrival.refusal(engine, study, returning=known is not None)
+        if refused is not None:
+            return [refused], False
         if known is not None:
             return [_welcome_back(study, known)], False
         if not study.open:

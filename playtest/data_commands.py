@@ -36,12 +36,16 @@ def db_upgrade(args: argparse.Namespace) -> int:
             "folder unless absolute; see playtest/storage/outfiles.py)"),
         arg(
             "--format",
-            choices=["jsonl", "csv", "parquet"],
+            choices=["jsonl", "csv", "parquet", "facts-csv", "facts-parquet"],
             default=None,
             help="jsonl (default), or csv/parquet: one table per record kind, "
-            "named <out stem>.<kind>.<format>",
+            "named <out stem>.<kind>.<format>; facts-csv/facts-parquet: one row per "
+            "answer to a times-table fact, <out stem>.facts.<csv|parquet>",
         ),
         arg("--force", action="store_true", help="replace files that exist already"),
+        arg("--with-panel-ids", action="store_true",
+            help="add each tester's recruitment panel ids (e.g. Prolific's participant id: "
+                 "personal data, left out unless asked for)"),
     ],
 )
 def export(args: argparse.Namespace) -> int:
@@ -51,6 +55,8 @@ def export(args: argparse.Namespace) -> int:
 
     fmt = args.format or {".csv": "csv", ".parquet": "parquet"}.get(Path(args.out).suffix, "jsonl")
     out = checked_out_path(args.out, force=args.force)
+    if fmt.startswith("facts-"):
+        return _export_facts(args, out, fmt)
     if fmt != "jsonl":
         for path in table_paths(out, fmt).values():
             checked_out_path(path, force=args.force)
@@ -58,13 +64,29 @@ def export(args: argparse.Namespace) -> int:
     if repo.get_study(engine, args.study) is None:
         raise CommandError(f"no study {args.study!r}: nothing written")
     if fmt == "jsonl":
-        counts = export_jsonl(engine, args.study, out)
+        counts = export_jsonl(engine, args.study, out, with_panel_ids=args.with_panel_ids)
         print(f"wrote {out} ({_size(out)}): {_counted(counts)}")
     else:
-        files, counts = export_tables_counted(engine, args.study, out, fmt)
+        files, counts = export_tables_counted(engine, args.study, out, fmt,
+                                              with_panel_ids=args.with_panel_ids)
         print(f"wrote {len(files)} {fmt} files: {_counted(counts)}")
         for kind, path in files.items():
             print(f"  {path} ({_size(path)}): {_counted({kind: counts[kind]})}")
+    return 0
+
+
+def _export_facts(args: argparse.Namespace, out: Path, fmt: str) -> int:
+    """The per-fact table (playtest/storage/facts_export.py)."""
+    from playtest.storage import repository as repo
+    from playtest.storage.facts_export import export_facts, facts_path
+    from playtest.storage.outfiles import checked_out_path
+
+    checked_out_path(facts_path(out, fmt), force=args.force)
+    engine = ready_engine()
+    if repo.get_study(engine, args.study) is None:
+        raise CommandError(f"no study {args.study!r}: nothing written")
+    path, rows = export_facts(engine, args.study, out, fmt)
+    print(f"wrote {path} ({_size(path)}): {rows} answers to facts")
     return 0
 
 
@@ -134,21 +156,33 @@ def _refresh_snapshots(engine: Engine, study_ids: list[str]) -> None:
 @command(
     "participant",
     "delete",
-    help="delete everything of one tester (events, games, answers, assignments)",
-    args=[arg("code", help="the participant's pseudonymous code, or the completion code "
-                           "the tester was given at the end")],
+    help="delete everything of one tester (events, games, answers, assignments, panel ids)",
+    args=[arg("code", help="the participant's pseudonymous code, the completion code the "
+                           "tester was given at the end, or their recruitment panel id "
+                           "(e.g. a Prolific id)"),
+          arg("--study", default=None, help="the study, when a panel id is a tester of "
+                                            "several")],
 )
 def participant_delete(args: argparse.Namespace) -> int:
+    from playtest.storage.admission import participant_of_panel_id
+    from playtest.storage.errors import NotFound
     from playtest.storage.privacy import delete_participant, resolve_code
     from playtest.study_snapshot import discard
 
     engine = ready_engine()
-    participant_id = resolve_code(engine, args.code)
+    try:
+        participant_id, via = resolve_code(engine, args.code), "completion code"
+    except NotFound as unknown:  # a recruitment panel's id, last (it is the panel's)
+        try:
+            participant_id = participant_of_panel_id(engine, args.code, args.study)
+        except NotFound:
+            raise unknown from None
+        via = "panel id"
     deleted = delete_participant(engine, participant_id)
     # The dashboard's snapshots hold tester data too: gone with the tester.
     discard(engine)
     summary = ", ".join(f"{count} {table}" for table, count in deleted.items() if count)
-    via = "" if participant_id == args.code else f" (completion code {args.code.strip()})"
+    via = "" if participant_id == args.code else f" ({via} {args.code.strip()})"
     print(f"deleted participant {participant_id}{via}: {summary}")
     return 0
 

@@ -266,8 +266,9 @@ def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datet
         # The form the app gives this tester (children's, or adults' after "An adult").
         definition = load_survey(services.survey_id_for(survey_id, phase, child=tester.child,
                                                     game=config.game))
-        profile = {"enjoyment": tester.enjoyment, "confusion": 1 - tester.rules, "skip": 0.2}
-        answers = plausible_answers(definition, rng, profile)
+        profile = {"enjoyment": tester.enjoyment, "confusion": 1 - tester.rules, "skip": 0.2,
+                   "maths": tester.maths, "pace": tester.pace}
+        answers = plausible_answers(definition, rng, profile, seed=participant_id)
         clock[0] += rng.uniform(40_000, 150_000) * tester.pace
         for item, value in answers.items():
             out.append({"record": "response", "participant_id": participant_id,

@@ -54,6 +54,7 @@ from analytics.metrics import MetricError, check_primary
 from analytics.targets import ExperimentTarget, TargetError
 from engine.seats import Seat, SeatError
 from playtest.games.registry import UnknownGameError, game_names, game_plugin
+from playtest.panels import PanelConfig, QuotaConfig
 from playtest.storage.settings_document import exchange_fields as exchange_fields
 from playtest.storage.settings_document import raw_config
 
@@ -363,6 +364,10 @@ class StudyConfig(BaseModel):
     # the browser tests and very young testers' studies use.
     ai_think_ms: int | None = Field(default=None, ge=0, le=10_000)
     experiments: list[Experiment] = Field(default_factory=list, max_length=20)
+    # Remote studies (playtest.panels): the recruitment panel testers arrive from and go
+    # back to, and the number of complete testers wanted (then "this study is full").
+    panel: PanelConfig | None = None
+    quota: QuotaConfig | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -531,7 +536,10 @@ def config_document(config: StudyConfig) -> dict[str, Any]:
     >>> parse_study_config(raw_config(**fields)) == StudyConfig(speed=3)
     True
     """
-    return config.model_dump(mode="json", exclude={"game"})
+    document = config.model_dump(mode="json", exclude={"game"})
+    # A study without a panel or a quota stores the document it stored before they were
+    # settings (left out means none).
+    return {k: v for k, v in document.items() if v is not None or k not in ("panel", "quota")}
 
 
 def study_record_problem(record: dict[str, Any]) -> str | None:

@@ -7,6 +7,7 @@ the form starts from (:func:`config_to_correct`) and which surveys a study asks
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -14,6 +15,7 @@ from typing import Any, Final
 import yaml
 
 from playtest.games.registry import game_plugin
+from playtest.panels import RemoteForm
 from playtest.study_config import (
     Experiment,
     StudyConfig,
@@ -30,6 +32,16 @@ _EXPERIMENT_PARTS: Final = {"key": "its key", "target": "what it varies",
                             "quiz_items": "its quiz items"}
 
 
+#: The recruitment panel's and quota's fields as the Studies page names them.
+_REMOTE_PARTS: Final = {
+    "panel": "Recruitment panel", "panel.completion_code": "Prolific completion code",
+    "panel.screenout_code": "Prolific screen-out code",
+    "panel.completion_url": "Completion address", "panel.screenout_url": "Screen-out address",
+    "quota.completes": "Complete testers wanted", "quota.hold_minutes": "Minutes a place is held"}
+_PATTERN: Final = re.compile(r"String should match pattern '.*'")
+_ID_WORDS: Final = "use 1-64 letters, digits, '_' or '-' (as the panel shows it)"
+
+
 def where_in_words(error: StudyConfigError | str, experiments: list[Any] | None = None) -> str:
     """A settings error with an experiment's part named as the Studies page names it:
     "Experiment 1 (“wording”), variant “B”: …" instead of "experiments.0.variants.B: …"
@@ -38,12 +50,16 @@ def where_in_words(error: StudyConfigError | str, experiments: list[Any] | None 
     >>> where_in_words("experiments.0.variants.B: ui:speed must be 1, 2 or 3, not 98",
     ...                [{"key": "pace"}])
     'Experiment 1 (“pace”), variant “B”: ui:speed must be 1, 2 or 3, not 98'
+    >>> where_in_words("panel.completion_code: String should match pattern '^[A-Z]$'")
+    "Prolific completion code: use 1-64 letters, digits, '_' or '-' (as the panel shows it)"
     >>> where_in_words("rules: nested deeper than 8 levels")
     'rules: nested deeper than 8 levels'
     """
     where, colon, problem = str(error).partition(": ")
     if not colon:
         return str(error)
+    if where in _REMOTE_PARTS:
+        return f"{_REMOTE_PARTS[where]}: {_PATTERN.sub(_ID_WORDS, problem)}"
     parts = where.split(".")
     if parts[0] == "experiments" and len(parts) > 1 and parts[1].isdigit():
         number = int(parts[1])
@@ -76,6 +92,7 @@ class StudyForm:
     speed: int
     ai_think_ms: int | None
     experiments: str
+    remote: RemoteForm = RemoteForm()  # the recruitment panel and the quota
 
 
 def config_from_form(form: StudyForm) -> tuple[str, StudyConfig]:
@@ -117,7 +134,8 @@ def config_from_form(form: StudyForm) -> tuple[str, StudyConfig]:
             "pre_survey": form.pre_survey, "post_survey": form.post_survey,
             "highlight_options": form.highlight_options,
             "show_computer_dice": form.show_computer_dice, "speed": int(form.speed),
-            "ai_think_ms": form.ai_think_ms, "experiments": experiments or []})
+            "ai_think_ms": form.ai_think_ms, "experiments": experiments or [],
+            **dict(zip(("panel", "quota"), form.remote.settings(), strict=True))})
         check_experiments_change_the_game(config)
     except (StudyConfigError, EngineError) as err:
         named = experiments if isinstance(experiments, list) else None

@@ -69,7 +69,8 @@ def text_intents(survey_ids: list[str],
 
 def annotate(data: StudyData,
              lookup: Callable[[str], SurveyDefinition | None] | None = None) -> StudyData:
-    """Name the study's free-text items and their intent in ``data.study``; returns it.
+    """Name the study's free-text items and their intent, and its message experiments'
+    wordings' texts (:mod:`playtest.experiment_texts`), in ``data.study``; returns it.
 
     The study's own survey definitions (imported with its ``survey`` records) come
     first, then ``lookup``, then the bundled surveys.
@@ -82,4 +83,7 @@ def annotate(data: StudyData,
         return stored.get(survey_id) or (lookup(survey_id) if lookup else None)
 
     data.study.update(text_intents(surveys, find))
-    return data
+    # and what each wording of its message experiments says (the verdicts name them)
+    from playtest.experiment_texts import annotate_experiments
+
+    return annotate_experiments(data)

@@ -61,12 +61,14 @@ from analytics.data import (
     StudyData,
 )
 from playtest.storage import survey_records
+from playtest.storage.admission import PANEL_ID
 from playtest.storage.db import write_lock
 from playtest.storage.errors import ImportRejected, NotFound
 from playtest.storage.models import (
     STAGES,
     assignments,
     events,
+    panel_ids,
     participants,
     responses,
     sessions,
@@ -76,6 +78,9 @@ from playtest.storage.repository import PHASES, upsert_insert
 from playtest.storage.settings_document import exchange_fields, raw_config
 from playtest.storage.timeutil import iso_from_ms, ms_from_iso, now_ms
 
+#: A participant record's recruitment panel ids, written by ``export --with-panel-ids``
+#: only: the panel (``prolific``/``generic``), its participant id, study id and session id.
+PANEL_KEYS = ("panel", "panel_id", "panel_study", "panel_session")
 RECORD_KINDS = ("study", "participant", "assignment", "event", "response", "survey")
 #: Record kinds stored as rows of their own table (a ``survey`` goes with its studies).
 TABLE_KINDS = RECORD_KINDS[:-1]
@@ -104,6 +109,7 @@ OPTIONAL: dict[str, tuple[str, ...]] = {
         "games_completed",
         "completion_code",
         "attributes",
+        *PANEL_KEYS,  # only in an export that asked for them (personal data)
     ),
     "assignment": (),
     "event": ("game_id", "client_event_id"),
@@ -127,10 +133,20 @@ def _extra(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def iter_records(engine: Engine, study_id: str) -> Iterator[dict[str, Any]]:
+def iter_records(engine: Engine, study_id: str, *,
+                 with_panel_ids: bool = False) -> Iterator[dict[str, Any]]:
     """A study's exchange-format records in file order: study, participants, assignments,
-    events (by participant, session, seq), responses."""
+    events (by participant, session, seq), responses.
+
+    A tester's recruitment panel ids are personal data: a participant record carries
+    them (:data:`PANEL_KEYS`) only ``with_panel_ids``."""
     with engine.connect() as conn:
+        panel_of: dict[str, dict[str, Any]] = {}
+        if with_panel_ids:
+            panel_of = {
+                str(row.participant_id): {key: getattr(row, key) for key in PANEL_KEYS}
+                for row in conn.execute(select(panel_ids)
+                                        .where(panel_ids.c.study_id == study_id))}
         study = conn.execute(select(studies).where(studies.c.study_id == study_id)).first()
         if study is None:
             raise NotFound(f"no study {study_id!r}")
@@ -170,6 +186,7 @@ def iter_records(engine: Engine, study_id: str) -> Iterator[dict[str, Any]]:
                 "completion_code": row.completion_code,
                 "attributes": row.attributes,
                 **_extra(row.extra),
+                **panel_of.get(row.participant_id, {}),
             }
         for row in conn.execute(
             select(assignments)
@@ -236,8 +253,10 @@ def iter_records(engine: Engine, study_id: str) -> Iterator[dict[str, Any]]:
             }
 
 
-def export_jsonl(engine: Engine, study_id: str, out: str | Path) -> dict[str, int]:
-    """Write a study as JSON Lines; returns the number of records per kind.
+def export_jsonl(engine: Engine, study_id: str, out: str | Path, *,
+                 with_panel_ids: bool = False) -> dict[str, int]:
+    """Write a study as JSON Lines; returns the number of records per kind (the panel
+    ids only ``with_panel_ids``: :func:`iter_records`).
 
     The file appears complete or not at all: it is written to a temporary file next to
     ``out`` and renamed at the end; a failure (an unknown study, a full disk) removes it.
@@ -248,7 +267,7 @@ def export_jsonl(engine: Engine, study_id: str, out: str | Path) -> dict[str, in
     path = Path(out)
     path.parent.mkdir(parents=True, exist_ok=True)
     with written_together([path]) as (tmp,), tmp.open("w", encoding="utf-8") as handle:
-        for record in iter_records(engine, study_id):
+        for record in iter_records(engine, study_id, with_panel_ids=with_panel_ids):
             counts[record["record"]] += 1
             handle.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
             handle.write("\n")
@@ -282,9 +301,10 @@ def neutralised(value: Any) -> Any:
     return value
 
 
-def export_tables(engine: Engine, study_id: str, out: str | Path, fmt: str) -> dict[str, Path]:
+def export_tables(engine: Engine, study_id: str, out: str | Path, fmt: str, *,
+                  with_panel_ids: bool = False) -> dict[str, Path]:
     """Write one tidy table per record kind as CSV or Parquet; returns kind → file."""
-    return export_tables_counted(engine, study_id, out, fmt)[0]
+    return export_tables_counted(engine, study_id, out, fmt, with_panel_ids=with_panel_ids)[0]
 
 
 def table_paths(out: str | Path, fmt: str) -> dict[str, Path]:
@@ -307,7 +327,7 @@ def table_paths(out: str | Path, fmt: str) -> dict[str, Path]:
 
 
 def export_tables_counted(
-    engine: Engine, study_id: str, out: str | Path, fmt: str
+    engine: Engine, study_id: str, out: str | Path, fmt: str, *, with_panel_ids: bool = False
 ) -> tuple[dict[str, Path], dict[str, int]]:
     """:func:`export_tables`, also returning the rows per kind; all files or none.
 
@@ -319,7 +339,7 @@ def export_tables_counted(
     if fmt not in ("csv", "parquet"):
         raise ValueError(f"format must be csv or parquet, not {fmt!r}")
     rows: dict[str, list[dict[str, Any]]] = {kind: [] for kind in RECORD_KINDS}
-    for record in iter_records(engine, study_id):
+    for record in iter_records(engine, study_id, with_panel_ids=with_panel_ids):
         kind = record.pop("record")
         if kind == "event":
             for key, value in record["props"].items():
@@ -355,7 +375,7 @@ def _events_source(conn: Any, engine: Engine, study_id: str) -> str:
     """``events``, or on SQLite ``events NOT INDEXED`` when the study has most testers.
 
     Without ``ANALYZE`` statistics SQLite reads a study's events through
-    ``ix_events_study_type``: one random table access per event, twice as slow as
+    ``ix_events_study_type_at``: one random table access per event, twice as slow as
     reading the table in order when the study holds most of it (1.66M events: 5.2 s
     against 2.7 s). With other, bigger studies in the file the index stays the better way.
     """
@@ -778,6 +798,12 @@ def _check_optional(kind: str, record: dict[str, Any]) -> list[str]:
         expect("stage", lambda v: v in STAGES, f"one of {', '.join(STAGES)}")
         expect("games_completed", lambda v: whole(v) and v >= 0, "a whole number")
         expect("completion_code", lambda v: isinstance(v, str) and len(v) <= 64, "a string")
+        expect("panel", lambda v: v in ("prolific", "generic"), "prolific or generic")
+        for key in PANEL_KEYS[1:]:
+            expect(key, lambda v: isinstance(v, str) and bool(PANEL_ID.match(v)),
+                   "a panel id (1-64 letters, digits, '.', '_' or '-')")
+        if (record.get("panel") is None) != (record.get("panel_id") is None):
+            bad.append("panel and panel_id go together")
     elif kind == "event":
         expect("client_event_id", lambda v: isinstance(v, str) and len(v) <= 128, "a string")
     elif kind == "response":
@@ -1277,6 +1303,15 @@ def import_jsonl(engine: Engine, path: str | Path, *,
                 }
             )
         put(participants, part_rows, ["participant_id"])
+        # Panel ids (an export that asked for them): one tester per panel id and study,
+        # as when they arrived; a panel id stored for another tester keeps that one.
+        panel_rows = [
+            {"participant_id": pid, "study_id": rec["study_id"],
+             "at_ms": ms_from_iso(rec["created_at"]),
+             **{key: rec.get(key) for key in PANEL_KEYS}}
+            for pid, (_, rec) in plan.participants.items() if rec.get("panel_id")]
+        if panel_rows:
+            conn.execute(upsert_insert(engine, panel_ids).on_conflict_do_nothing(), panel_rows)
         missing = sorted(set(plan.needs_participant) - set(study_of))
         for chunk in _chunks(missing):
             study_of.update(

@@ -43,6 +43,7 @@ from playtest.storage.models import (
     ExposureRow,
     GameActionRow,
     GameRow,
+    PanelIdRow,
     ParticipantRow,
     ResponseRow,
     SessionRow,
@@ -54,9 +55,9 @@ secrets_table = AppSecretRow.__table__  # type: ignore[attr-defined]
 def delete_participant(engine: Engine, participant_id: str) -> dict[str, int]:
     """Delete everything of one tester in one transaction; returns rows deleted per table.
 
-    Events, game actions, games, sessions, responses, assignments, exposures and the
-    participant row go together or not at all, with a new :func:`deletion_mark`. Unknown
-    codes raise :class:`NotFound`.
+    Events, game actions, games, sessions, responses, assignments, exposures, the
+    recruitment panel's ids and the participant row go together or not at all, with a
+    new :func:`deletion_mark`. Unknown codes raise :class:`NotFound`.
     """
     tables = {
         "events": EventRow.__table__,  # type: ignore[attr-defined]
@@ -66,6 +67,7 @@ def delete_participant(engine: Engine, participant_id: str) -> dict[str, int]:
         "responses": ResponseRow.__table__,  # type: ignore[attr-defined]
         "assignments": AssignmentRow.__table__,  # type: ignore[attr-defined]
         "exposures": ExposureRow.__table__,  # type: ignore[attr-defined]
+        "panel_ids": PanelIdRow.__table__,  # type: ignore[attr-defined]
         "participants": ParticipantRow.__table__,  # type: ignore[attr-defined]
     }
     deleted: dict[str, int] = {}

@@ -22,6 +22,11 @@ from typing import Any
 
 from analytics.data import UNNAMED_GAME
 
+#: The study record's ``settings`` object: the display and play settings, the panel and
+#: the quota.
+SETTING_KEYS = ("seats", "highlight_options", "show_computer_dice", "speed", "ai_think_ms",
+                "panel", "quota")
+
 
 def _ordered_payloads(variants: Any, payloads: Any) -> Any:
     """An experiment record's variants as ``{name: payload}`` in the order of its list of
@@ -69,7 +74,7 @@ def raw_config(*, rules: Any, games_per_tester: Any, allow_more_games: Any,
         ],
         **{k: v for k, v in surveys.items() if k in ("pre_survey", "post_survey", "audience")},
         **{k: v for k, v in settings.items()
-           if k in ("seats", "highlight_options", "show_computer_dice", "speed", "ai_think_ms")},
+           if k in SETTING_KEYS},
     }
     return raw
 
@@ -102,7 +107,5 @@ def exchange_fields(document: Any) -> dict[str, Any]:
         "surveys": {k: doc[k] for k in ("pre_survey", "post_survey", "audience") if k in doc},
         "games_per_tester": doc.get("games_per_tester", 1),
         "allow_more_games": doc.get("allow_more_games", True),
-        "settings": {k: doc[k] for k in
-                     ("seats", "highlight_options", "show_computer_dice", "speed", "ai_think_ms")
-                     if k in doc},
+        "settings": {k: doc[k] for k in SETTING_KEYS if k in doc},
     }

@@ -39,7 +39,7 @@ def test_report_json_has_exactly_the_documented_keys(small_study: StudyData) -> 
     json.dumps(built, allow_nan=False)  # strict JSON: no NaN anywhere
     assert set(built) == {"study_id", "game", "participants", "completed",
                           "confusion_points", "hardest_facts", "experiments",
-                          "severity_definition", "what_works"}
+                          "severity_definition", "what_works", "learning"}
     assert (built["study_id"], built["game"], built["participants"],
             built["completed"]) == ("st", "vapoosh", 2, 1)
     for point in built["confusion_points"]:
@@ -71,9 +71,10 @@ def test_report_json_has_exactly_the_documented_keys(small_study: StudyData) -> 
     assert (lookups["A"]["mean"], lookups["B"]["mean"]) == (1.0, 0.0)
     # 1 s against 1 s: no spread, so the primary is shown as such and not tested.
     assert metric["no_variance"] and metric["p_value"] is None
-    assert experiment["summary"] == ("too few participants: response time after the "
-                                     "message is the same for every tester so far (no "
-                                     "variance), so it cannot be tested yet.")
+    assert experiment["summary"] == ("Too few testers yet to compare response time after "
+                                     "the message: it is the same for every tester so "
+                                     "far, so it cannot be tested.")
+    assert experiment["headline"] == "Too few testers yet"
 
 
 def _hostile_study(small_study: StudyData) -> StudyData:

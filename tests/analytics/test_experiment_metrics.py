@@ -153,7 +153,7 @@ def test_report_json_keeps_the_contract_and_adds_definitions() -> None:
     # B loses testers before the end: completion is a guardrail named in the verdict.
     assert [g["metric"] for g in doc["guardrails"]] == ["completion"]
     assert doc["guardrails"][0]["worse"] == "B"
-    assert "Caution: B is worse on completion" in doc["summary"]
+    assert "But B is worse on completion (" in doc["summary"]  # a caution after the verdict
     assert not math.isnan(doc["srm_p"])
 
 

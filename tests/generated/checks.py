@@ -8,7 +8,7 @@ renders in AppTest, and the numbers agree:
   and in the plan;
 - every interval contains its estimate (experiment effects, confusion points' shrunk
   rates, the hardest facts, questionnaire means and pre/post changes);
-- the Experiments page says the verdict the plan says, and the Confusion page ranks the
+- the Experiments page says the verdict the plan says, in the same sentence, and the Confusion page ranks the
   points the plan ranks.
 """
 
@@ -189,28 +189,32 @@ def check_experiments(at: AppTest, report: dict[str, Any], expected: Expected) -
                     for m in at.metric if m.label.startswith("Testers with ")}
     for experiment in report["experiments"]:
         for variant, count in experiment["counts"].items():
-            # (the label is Markdown: the page escapes what Markdown would read)
+            # a label is Markdown: the name as the page escapes it
             assert shown_counts.get(markdown_literal(variant)) == count, (variant, shown_counts)
-    boxes = [str(b.value) for b in (*at.success, *at.info, *at.warning)
-             if _verdict_box(str(b.value))]
-    verdicts = [e["verdict"] for e in report["experiments"]]
-    assert len(boxes) == len(verdicts), (boxes, verdicts)
-    for box, verdict in zip(boxes, verdicts, strict=True):
-        assert _says(box, verdict), (box, verdict)
+    boxes = [str(node.value) for node in at.main  # the verdicts, in the page's order
+             if node.type in ("success", "info", "warning") and _verdict_box(str(node.value))]
+    # the plan's sentence, its headline in bold (variant names and texts escaped)
+    assert [text.split("**")[1] for text in boxes] == [
+        markdown_literal(e["headline"]) for e in report["experiments"]]
+    assert [text.replace("**", "", 2) for text in boxes] == [
+        markdown_literal(e["summary"]) for e in report["experiments"]]
+    # and the headline says the report's verdict
+    for experiment in report["experiments"]:
+        assert _says(experiment["headline"], experiment["verdict"]), experiment
 
 
 def _verdict_box(text: str) -> bool:
-    """Whether a box is an experiment's verdict (analytics.verdicts' sentences)."""
-    return (text.startswith("**") or " is better than " in text
-            or text.startswith(("No difference worth acting on", "Too few testers yet")))
+    """Whether a box is an experiment's verdict: it opens with its headline in bold
+    (:mod:`analytics.verdicts`)."""
+    return text.startswith("**")
 
 
-def _says(box: str, verdict: str) -> bool:
-    """Whether a verdict box says ``verdict`` (the report's word for it)."""
-    if box.startswith("**"):
-        return box.split("**")[1] == verdict
+def _says(headline: str, verdict: str) -> bool:
+    """Whether a verdict's headline says ``verdict`` (the report's word for it): a
+    variant better, or better by less than is worth acting on; no difference; too few."""
     if verdict.endswith(" better"):
-        return box.startswith(markdown_literal(verdict.removesuffix(" better")) + " is better")
+        return headline in (f"{verdict.removesuffix(' better')} is better",
+                            "No change worth acting on")
     if verdict == "no difference":
-        return box.startswith("No difference worth acting on")
-    return box.startswith("Too few testers yet")
+        return headline == "No difference"
+    return headline == "Too few testers yet"

@@ -20,7 +20,7 @@ from analytics import confusion
 from analytics import figures as core_figures
 from analytics.data import StudyData
 from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
-from analytics.games.vapoosh import facts, figures, heatmaps, occasions, rolls
+from analytics.games.vapoosh import facts, figures, heatmaps, learning, occasions, rolls
 from analytics.turns import TurnRule
 
 
@@ -109,4 +109,5 @@ ANALYTICS = GameAnalytics(
         Chart("Hardest facts", _facts_figure, "facts", section="hardest_facts"),
     ),
     prepared=(("roll", rolls.ROLL_KEYS),),
+    fact_attempts=learning.fact_attempts,
 )

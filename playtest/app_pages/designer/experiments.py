@@ -1,31 +1,36 @@
-"""The Experiments page: each experiment's verdict in one sentence, what each variant
-shows, its testers per variant, its metrics with intervals and the effect chart."""
+"""The Experiments page: each experiment's verdict in one plain sentence (the plan's:
+:mod:`analytics.verdicts`), what each variant shows testers beside its testers and
+its primary value, its metrics with intervals, and the effect chart (right is better)."""
 
 from __future__ import annotations
-
-from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from analytics import experiments, figures, game_analytics
 from analytics.stats import SEQUENTIAL_METHOD
-from analytics.targets import ExperimentTarget, TargetError
 from analytics.text_safety import markdown_literal
 from playtest.app_pages.designer.opening import open_page, with_testers
 from playtest.app_pages.designer.study_cache import whole_study
 from playtest.app_pages.empty import plot
-from playtest.experiment_choices import shown, target_in_words
-from playtest.games.registry import GamePlugin, game_plugin
-from playtest.storage import repository as repo
+from playtest.experiment_choices import target_in_words
 
 METHOD_NOTE = (
     f"How verdicts are made: each experiment is decided by its primary metric alone, with "
     f"an {SEQUENTIAL_METHOD}. It stays valid however often you look, so checking every "
     "day does not make false 'better' verdicts more likely. 'No difference' means the "
-    "interval lies inside ± the smallest difference worth acting on. Other metrics use "
-    "fixed-sample tests with Holm's correction; guardrails (completion, wrong clicks, "
-    "survey scores) are named when a variant is clearly worse on one.")
+    "interval lies inside ± the smallest difference worth acting on; 'No change worth "
+    "acting on' means it excludes 0 but the difference is smaller than that. Other metrics "
+    "use fixed-sample tests with Holm's correction across them. After the verdict, "
+    "\"But …\" names a variant clearly worse on a guardrail (completion, wrong clicks, "
+    "survey scores) after that correction, and a guardrail on which the better variant "
+    "looks worse by at least its smallest difference worth acting on, not yet beyond "
+    "chance.")
+FOREST_NOTE = (
+    "The chart: right is better, for every metric (a lower-is-better metric such as a "
+    "time is turned round). Each diamond is a difference in units of that metric's "
+    "smallest difference worth acting on, with its 95% interval; the grey band is too "
+    "small to act on.")
 
 
 def experiments_page() -> None:
@@ -40,30 +45,30 @@ def experiments_page() -> None:
         return
     results = whole_study(study.study_id, "experiments",
                           lambda b: experiments.analyze_experiments(b.data, b.scores, b.quiz))
-    st.caption(METHOD_NOTE)
+    with st.expander("How the verdicts are made"):
+        st.caption(METHOD_NOTE)
+        st.caption(FOREST_NOTE)
     st.caption(game_analytics.turn_definition(game_analytics.for_study(opened.head.data)))
-    plugin = game_plugin(study.game)
     for result in results:
-        _experiment_section(result, plugin, study)
+        _experiment_section(result)
 
 
-def _experiment_section(result: experiments.ExperimentResult, plugin: GamePlugin,
-                        study: repo.Study) -> None:
+def _experiment_section(result: experiments.ExperimentResult) -> None:
     doc = result.to_json()
     st.subheader(f"{result.key} · {result.target}")  # both checked: no Markdown in them
-    box = st.success if result.verdict.endswith(" better") else st.info
-    if result.guardrails:
-        box = st.warning
-    summary = result.summary()  # variant names are the designer's: shown as written
-    rest = summary[len(result.verdict):]
-    box(f"**{markdown_literal(result.verdict)}**{' ' if rest[:1].isspace() else ''}"
-        f"{markdown_literal(rest)}" if summary.startswith(result.verdict)
-        else markdown_literal(summary))
+    words = result.words()  # variant names and texts are the designer's: shown as written
+    box = {"better": st.success, "caution": st.warning}.get(words.tone, st.info)
+    rest = words.after_headline
+    box(f"**{markdown_literal(words.headline)}**{' ' if rest[:1].isspace() else ''}"
+        f"{markdown_literal(rest)}")
     if doc.get("definition"):
         st.caption(f"Primary metric: {doc['definition']}")
     for note in result.notes:
         st.warning(markdown_literal(note))
-    st.text(_variants_text(result, plugin, study))  # plain text: the designer's words
+    st.caption(f"It varies {markdown_literal(target_in_words(result.target))}. "
+               "What each variant shows testers:")
+    # a small table whose texts wrap: every column fits a phone
+    st.table(pd.DataFrame(experiments.variant_rows(doc)).set_index("Variant"))
     cols = st.columns(len(result.counts) + 1)
     for col, (name, count) in zip(cols, result.counts.items(), strict=False):
         col.metric(f"Testers with {markdown_literal(name)}", count)
@@ -73,19 +78,6 @@ def _experiment_section(result: experiments.ExperimentResult, plugin: GamePlugin
     rows = experiments.readable_rows(doc)
     if rows:
         st.dataframe(pd.DataFrame(rows), hide_index=True)
+        st.caption("Chart: right is better on every row (a time's difference is turned "
+                   "round); the grey band is too small to act on.")
         plot(figures.experiment_effect_figure(doc), f"eff-{result.key}")
-
-
-def _variants_text(result: experiments.ExperimentResult, plugin: GamePlugin,
-                   study: repo.Study) -> str:
-    """What testers see in each variant, one line each."""
-    stored = next((e for e in study.config.get("experiments") or []
-                   if isinstance(e, dict) and e.get("key") == result.key), {})
-    payloads: dict[str, Any] = stored.get("variants") or {}
-    try:
-        target = ExperimentTarget.parse(result.target)
-    except TargetError:
-        return ""
-    return f"It varies {target_in_words(result.target)}:\n" + "\n".join(
-        f"  {name}: {shown(plugin, target, payloads[name]) if name in payloads else '–'}"
-        for name in result.counts)

@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from analytics import confusion
+from analytics import confusion, experiments
 from analytics.report import (
     build_report,
     report_chart_names,
@@ -18,6 +18,7 @@ from analytics.report import (
     report_html,
     report_markdown,
 )
+from analytics.verdicts import verdict_text
 from playtest.app_pages.common import plain
 from playtest.app_pages.designer.opening import open_results_page
 from playtest.app_pages.designer.study_cache import bundle, head_of, whole_study_as_of
@@ -45,7 +46,11 @@ def report_page() -> None:
     _plan_sections(report)
     st.subheader("Experiments")
     for e in report["experiments"]:
-        plain(f"{e['key']}: {e['verdict']}")
+        # the Experiments page's sentence, and what each variant shows beside its result
+        plain(f"{e['key']}: {e.get('summary') or verdict_text(e).text}")
+        rows = experiments.variant_rows(e)
+        if rows:  # what each variant shows, beside its testers and primary value
+            st.table(pd.DataFrame(rows).set_index("Variant"))
 
 
 def _downloads(study_id: str, report: dict[str, Any], of: str) -> None:

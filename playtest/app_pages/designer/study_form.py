@@ -17,6 +17,7 @@ from playtest.app_pages.designer.game_choice import (
     game_choice,
     seats_label,
 )
+from playtest.app_pages.designer.panel_form import remote_fields, remote_values
 from playtest.experiment_choices import payload_text
 from playtest.games.registry import GamePlugin
 from playtest.storage import repository as repo
@@ -64,6 +65,7 @@ def study_form(study: repo.Study | None) -> None:
         post = st.selectbox("Post-play survey (short or long form)", surveys,
                             key=f"post-{key}")
         ui = display_settings(plugin, config, key)
+        remote = remote_fields(key)
         st.text_area("Experiments (YAML list of key, target, variants): the form below "
                      "the button writes them here", key=f"exp-{key}", height=160,
                      help="target: message:<key>, rules or ui:<setting>; variants: name → "
@@ -79,7 +81,8 @@ def study_form(study: repo.Study | None) -> None:
             pre_survey=pre, post_survey=post, speed=int(ui["speed"]),
             highlight_options=bool(ui["highlight_options"]),
             show_computer_dice=bool(ui["show_computer_dice"]),
-            ai_think_ms=config.ai_think_ms, experiments=st.session_state[f"exp-{key}"]),
+            ai_think_ms=config.ai_think_ms, experiments=st.session_state[f"exp-{key}"],
+            remote=remote),
             is_open)
 
 
@@ -101,7 +104,7 @@ def _start_values(key: str, study: repo.Study | None, plugin: GamePlugin,
         "post": config.post_survey if config.post_survey in surveys else surveys[0],
         "exp": experiments_text(config.experiments
                                 or (_stored_experiments(study) if problem else [])),
-        **display_values(plugin, config)}
+        **display_values(plugin, config), **remote_values(config)}
     for name, value in values.items():
         if reset or f"{name}-{key}" not in st.session_state:
             st.session_state[f"{name}-{key}"] = value

@@ -75,8 +75,11 @@ MAX_TURNS = 400
 
 
 def demo_settings() -> dict[str, Any]:
-    """What Vapoosh!'s demo study sets beyond the game's defaults: its experiments."""
-    return {"experiments": [
+    """What Vapoosh!'s demo study sets beyond the game's defaults: its experiments, and
+    its surveys with the times-table fluency probe before and after play (so the Learning
+    page has gains to show)."""
+    return {"pre_survey": "vapoosh_pre_probe", "post_survey": "vapoosh_post_probe",
+            "experiments": [
         Experiment(key="extra_turn_wording", target="message:extra_turn",
                    variants={"A": "default", "B": "formal"}),
         Experiment(key="highlight", target="ui:highlight_options",
