@@ -30,6 +30,7 @@ import streamlit as st
 
 from analytics.text_safety import markdown_literal
 from playtest import resume_state, runtime, services
+from playtest.app_pages import trouble
 from playtest.app_pages.common import tester_session
 from playtest.app_pages.trouble import guarded
 from playtest.board import rules_overlay
@@ -47,7 +48,7 @@ from playtest.storage.game_counts import LEFT, RESTARTED
 
 #: Where the page keeps the tester's game between runs (rebuilt from the database when
 #: missing).
-PLAY = "play"
+PLAY = trouble.GAME_KEY
 TESTER = "play_tester"
 RESTORED_MESSAGE = "restored_message"
 SETTINGS_RESTORED = "settings_restored"
@@ -214,6 +215,8 @@ def end_title(plugin: GamePlugin, play: Play) -> str:
     """The result in a few words: who won (the tester "you" against the computer), or a
     draw, or a solo game lost."""
     result = plugin.result(play.state, len(play.actions))
+    if result.title:
+        return result.title
     humans = sum(1 for s in play.seats if s.is_human)
     if result.winner is None:
         return "It's a draw" if len(play.seats) > 1 else "Not this time!"

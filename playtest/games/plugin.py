@@ -86,11 +86,14 @@ def board_replay(engine: Any, game: Any) -> None:
 @dataclass(frozen=True)
 class GameResult:
     """How a finished game ended: the winning 1-based seat (None: a draw, a solo loss),
-    the reason (``game_end``'s and the games table's) and its length in turns."""
+    the reason (``game_end``'s and the games table's), its length in turns and, for a game
+    with words of its own for its end ("Stage won!"), the end screen's title (None: the
+    shell's, "You won!", "The computer won", ...)."""
 
     winner: int | None
     reason: str
     turns: int
+    title: str | None = None
 
 
 def generic_result(state: Any, actions: int) -> GameResult:

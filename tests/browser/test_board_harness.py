@@ -222,6 +222,60 @@ def test_click_reaches_python_with_a_fresh_nonce_each_time(
     assert f"actions={len(mine.play.actions)} " in second
 
 
+class LosesOne:
+    """Routes a page's Streamlit WebSocket through the test: once :meth:`arm` is called,
+    the next message from the page to the server is lost on the way (as a trigger can be,
+    by a dropped connection or a rerun that swallowed it); every other goes through."""
+
+    def __init__(self) -> None:
+        self.armed = False
+        self.lost = 0
+
+    def route(self, page: Any) -> None:
+        def handler(ws: Any) -> None:
+            server = ws.connect_to_server()
+
+            def from_page(message: str | bytes) -> None:
+                if self.armed:
+                    self.armed, self.lost = False, self.lost + 1
+                    return
+                server.send(message)
+
+            ws.on_message(from_page)
+
+        page.route_web_socket(re.compile(r"/_stcore/stream"), handler)
+
+    def arm(self) -> None:
+        self.armed = True
+
+
+def test_an_input_lost_on_the_way_is_sent_again_and_counted_once(
+    new_page: Callable[..., Any], harness: Any
+) -> None:
+    wire = LosesOne()
+    page = new_page(harness, GAME + "&seats=human,human", before=wire.route)
+    page.locator(TILES).nth(143).wait_for()
+    mine = Mine(("human", "human"))
+    wire.arm()
+    page.get_by_role("button", name=ROLL).click()
+    # the roll's trigger never reached Python; the shell sends it again by itself, and
+    # Python takes it once
+    line = _inputs(page, 1)
+    assert wire.lost == 1 and "last=draw " in line
+    assert page.locator(SHELL_ROOT).get_attribute("data-resent") == "1"
+    options = mine.roll()
+    _shows(page, mine)
+    assert f"actions={len(mine.play.actions)} " in line
+    # a lost move: placed once, after the shell's second try
+    wire.arm()
+    page.locator(TILES).nth(options[0]).click()
+    line = _inputs(page, 2)
+    assert wire.lost == 2 and "last=click " in line
+    mine.click(options[0])
+    _shows(page, mine)
+    assert f"actions={len(mine.play.actions)} " in line
+
+
 def test_roll_button_shows_four_dice_and_hides_until_next_turn(
     new_page: Callable[..., Any], harness: Any
 ) -> None:

@@ -5,7 +5,8 @@
 // line and its timer, the turn line, the end banner, keyboard focus and activation, and
 // resizing. A game gives a small renderer script (playtest/games/<game>/static/), an ES
 // module whose default export is {build(el, shell), update(view, shell), press?(el, ev,
-// shell), resize?(shell)}: it draws its view data and marks what a click chooses with
+// shell), resize?(shell)} (build may return the elements it places itself, {turn, message,
+// mute, end}; end: null, no end banner): it draws its view data and marks what a click chooses with
 // data-target (data-hold: what the click holds with it) or data-input="draw" (a button
 // that makes a draw, such as rolling the dice); elements with data-nav, data-x and
 // data-y take part in arrow-key moves.
@@ -17,6 +18,11 @@
 const STATE = new WeakMap();
 const RENDERERS = new Map();
 const MAX_PENDING = 32; // Python reads 32 inputs of one trigger
+// An input not yet acknowledged is sent again after these waits (then every last one):
+// a trigger can be lost on the way (a rerun that swallowed it, a dropped connection), and
+// a tester must not be left looking at a move that never arrives. Python drops a nonce it
+// has seen, so a repeat does nothing twice.
+const RESEND_MS = [2500, 5000, 10000];
 let AUDIO = null;
 
 function nonce() {
@@ -128,6 +134,22 @@ function send(st, kind, fields, via) {
     via: via || "mouse", token: d.token, ...fields });
   if (st.pending.length > MAX_PENDING) st.pending.splice(0, st.pending.length - MAX_PENDING);
   st.trigger("input", { inputs: st.pending.slice() });
+  st.resends = 0;
+  scheduleResend(st);
+}
+
+function scheduleResend(st) {
+  clearTimeout(st.resendTimer);
+  if (!st.pending.length) return;
+  const wait = RESEND_MS[Math.min(st.resends, RESEND_MS.length - 1)];
+  st.resendTimer = setTimeout(() => {
+    // a board taken off the page (another game, another step) sends nothing
+    if (!st.pending.length || !st.trigger || !st.root.isConnected) return;
+    st.resends += 1;
+    st.root.dataset.resent = String(Number(st.root.dataset.resent || 0) + 1);
+    st.trigger("input", { inputs: st.pending.slice() });
+    scheduleResend(st);
+  }, wait);
 }
 
 function viaOf(st, ev) {
@@ -202,7 +224,8 @@ function build(st) {
       "data-role": "message" });
     root.insertBefore(parts.message, st.gameEl);
   }
-  if (!parts.end) {
+  // end: null means the renderer says the end itself (its turn and message lines)
+  if (parts.end === undefined) {
     parts.end = el("div", { class: "sh-end", "data-role": "end", role: "status", hidden: "" }, root);
     el("div", { class: "sh-end-title" }, parts.end);
     el("div", { class: "sh-end-text" }, parts.end);
@@ -292,6 +315,7 @@ function paint(st) {
   // an earlier run may arrive while they are on their way)
   const ack = new Set(d.ack || []);
   st.pending = st.pending.filter((p) => !ack.has(p.nonce));
+  if (!st.pending.length) clearTimeout(st.resendTimer);
   root.dataset.token = d.token || "";
   root.classList.toggle("sh-idle", !d.interactive);
   root.classList.toggle("sh-picture", !!d.picture);
@@ -301,8 +325,8 @@ function paint(st) {
   if (d.turn !== undefined && d.turn !== null) st.parts.turn.textContent = d.turn;
   paintMessage(st, d);
   const end = st.parts.end;
-  end.hidden = !d.end;
-  if (d.end) {
+  if (end) end.hidden = !d.end;
+  if (end && d.end) {
     const title = end.querySelector(".sh-end-title"), text = end.querySelector(".sh-end-text");
     if (title) title.textContent = d.end.title || "";
     if (text) text.textContent = d.end.text || "";
@@ -319,7 +343,8 @@ export default function (component) {
   let st = STATE.get(parentElement);
   if (!st) {
     st = { parent: parentElement, pending: [], token: null, shownAt: performance.now(),
-      messageNonce: null, muted: false, focus: null, pointerType: null };
+      messageNonce: null, muted: false, focus: null, pointerType: null, resendTimer: null,
+      resends: 0 };
     STATE.set(parentElement, st);
   }
   st.trigger = setTriggerValue;
