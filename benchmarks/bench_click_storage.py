@@ -1,18 +1,20 @@
-"""What a tester's roll or click costs in storage: CPU per input, by how it is stored.
+"""What a tester's input costs in storage, in any game: CPU per input, by how it is stored.
 
-    python -m benchmarks.bench_click_storage [--inputs 400] [--rounds 3] [--postgres URL|auto]
+    python -m benchmarks.bench_click_storage [--game vapoosh] [--inputs 400] [--rounds 3]
+        [--postgres URL|auto]
 
-Plays Vapoosh! games of the load test's study (``benchmarks.loadtest``: computers move
-at once) through the real controller (:func:`playtest.games.vapoosh.session.open_game`),
-one tester's input after another: a roll, or a click on the first highlighted tile, and
-then the computer's whole turn, exactly what one rerun of the play screen asks of the
-controller. Three ways of storing them, interleaved round after round:
+Plays games of the load test's study (``benchmarks.loadtest``: computers move at once; for
+another game, its default rules and seats) through the one game session
+(:mod:`playtest.session`), one tester's input after another: a draw (a roll), or a click
+on the first legal target, and then the computer's whole turn, exactly what one rerun of
+the play screen asks of the session. Three ways of storing them, interleaved round after
+round:
 
 * ``one transaction`` — the database sink as the app uses it: each input's actions,
   events and finish in one transaction (:mod:`playtest.storage.game_writes`);
 * ``per call`` — the same sink with its batch hidden: every action and every event is a
   transaction of its own (how the app stored a click before);
-* ``no storage`` — a sink that stores nothing: the engine's and the controller's own cost.
+* ``no storage`` — a sink that stores nothing: the engine's and the session's own cost.
 
 Printed per way and database: process CPU per input (``time.process_time``, so the
 SQLite event writer thread counts too), and wall time per input p50/p95. The storage
@@ -22,19 +24,20 @@ cost of an input is a way's CPU minus that of ``no storage``. Nothing is asserte
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from benchmarks.cluster import create_postgres_database, drop_postgres_database
 from benchmarks.loadtest import load_study_config
 from playtest import services
-from playtest.games.vapoosh.controller import PlayController
-from playtest.games.vapoosh.session import open_game
+from playtest.session import GameSession, Next
+from playtest.session.store import open_session
 from playtest.storage import repository as repo
 from playtest.storage.db import make_engine, upgrade
 from playtest.storage.events import EventLogger
@@ -42,26 +45,17 @@ from playtest.storage.events import EventLogger
 WAYS = ("one transaction", "per call", "no storage")
 
 
-class _PerCallSink:
+class _PerCallSink(services.DbGameSink):
     """The database sink without its ``batch``: each write is its own transaction."""
 
-    def __init__(self, sink: services.DbGameSink) -> None:
-        self._sink = sink
-
-    def append_action(self, index: int, action: list[Any]) -> bool:
-        return self._sink.append_action(index, action)
-
-    def stored_actions(self) -> int:
-        return self._sink.stored_actions()
-
-    def log(self, type_: str, props: dict[str, Any], client_event_id: str | None = None) -> None:
-        self._sink.log(type_, props, client_event_id)
-
-    def finish(self, winner: int | None, reason: str, turns: int) -> None:
-        self._sink.finish(winner, reason, turns)
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        yield
 
 
-class _NoStorage:
+class _NoStorage(services.DbGameSink):
+    """A sink that stores nothing (the engine's and the session's own cost)."""
+
     def append_action(self, index: int, action: list[Any]) -> bool:
         return True
 
@@ -71,51 +65,62 @@ class _NoStorage:
     def finish(self, winner: int | None, reason: str, turns: int) -> None:
         return None
 
+    def stored_actions(self) -> int:
+        return -1
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        yield
+
 
 def _open(engine: Any, logger: EventLogger, tester: services.Tester, session: str,
-          way: str) -> PlayController:
-    ctrl = open_game(engine, logger, tester, session, new=True)
-    if way == "per call":
-        ctrl.sink = _PerCallSink(ctrl.sink)  # type: ignore[arg-type]
-    elif way == "no storage":
-        ctrl.sink = _NoStorage()
-    return ctrl
+          way: str) -> GameSession:
+    opened = open_session(engine, logger, tester, session, new=True)
+    kind = {"per call": _PerCallSink, "no storage": _NoStorage}.get(way)
+    if kind is not None:
+        opened.sink = kind(engine, logger, participant_id=tester.code, session_id=session,
+                           game_id=opened.play.game_id)
+    return opened
 
 
 def play_inputs(engine: Any, logger: EventLogger, tester: services.Tester, way: str,
                 inputs: int) -> tuple[float, list[float]]:
     """(process CPU seconds, wall ms per input) of ``inputs`` tester inputs."""
-    session = repo.start_session(engine, tester.code)
-    ctrl = _open(engine, logger, tester, session, way)
-    ctrl.play_computers()
+    session_id = repo.start_session(engine, tester.code)
+    game = _open(engine, logger, tester, session_id, way)
     walls: list[float] = []
     cpu = 0.0
     nonce = 0
     while len(walls) < inputs:
-        if ctrl.is_over:
-            ctrl = _open(engine, logger, tester, session, way)
-            ctrl.play_computers()
+        play = game.play
+        if play.over:
+            game = _open(engine, logger, tester, session_id, way)
             continue
         nonce += 1
         cpu_start, wall_start = time.process_time(), time.perf_counter()
-        if ctrl.state.phase == "roll":
-            ctrl.roll(client_event_id=f"{session}:{nonce}")
+        if game.next() is Next.TESTER_DRAW:
+            game.draw(nonce=f"{session_id}:{nonce}")
         else:
-            tile = ctrl.legal_tiles()[0]
-            ctrl.click(*tile, brown=ctrl.brown_choice() == "forced",
-                       client_event_id=f"{session}:{nonce}")
-        ctrl.play_computers()
+            target = play.state.legal_targets(play.selection)[0]
+            game.click(target, nonce=f"{session_id}:{nonce}")
         cpu += time.process_time() - cpu_start
         walls.append((time.perf_counter() - wall_start) * 1000)
     return cpu, walls
 
 
-def bench(url: str, inputs: int, rounds: int) -> dict[str, dict[str, float]]:
+def bench(url: str, inputs: int, rounds: int, game: str = "vapoosh") -> Result:
     engine = make_engine(url)
     upgrade(engine)
     logger = EventLogger(engine)
-    study = services.create_study(engine, title="bench", study_id="bench",
-                                  config=load_study_config())
+    from playtest.games.registry import game_plugin
+    from playtest.study_config import StudyConfig
+
+    config = load_study_config()
+    if game != config.game:
+        plugin = game_plugin(game)
+        config = StudyConfig(game=game, ai_think_ms=0, pre_survey=None, post_survey=None,
+                             seats=["human", *plugin.default_seats[1:]])
+    study = services.create_study(engine, title="bench", study_id="bench", config=config)
     tester = services.load_tester(engine, services.consent(engine, study, {"child": False})
                                   .participant_id)
     assert tester is not None
@@ -166,12 +171,14 @@ def _lines(name: str, result: dict[str, dict[str, float]]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_click_storage",
                                      description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="vapoosh", help="a registered game")
     parser.add_argument("--inputs", type=int, default=400, help="inputs per way and round")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--postgres", default=None, metavar="URL|auto",
                         help="also on PostgreSQL (a server URL, or auto: a throwaway one)")
     args = parser.parse_args(argv)
-    print_on_databases(lambda url: bench(url, args.inputs, args.rounds), "", args.postgres)
+    print_on_databases(lambda url: bench(url, args.inputs, args.rounds, args.game),
+                       f"{args.game}, ", args.postgres)
     return 0
 
 

@@ -1,133 +1,120 @@
-"""A small app that shows the board for manual viewing and browser tests.
+"""A small app that shows one game's board alone, for manual viewing, the board latency
+benchmark and the board shell's browser tests.
 
     streamlit run benchmarks/board_harness_app.py
-    # options as query parameters: ?highlight=1 &interactive=0 &seats=human,computer
-    #   &sums=1 &free=1 (every click on an empty tile places; for the latency benchmark)
-    #   &seed=7 (dice) &muted=1 (start with sound off) &log=0 (no event log below the board)
+    # options as query parameters: ?game=vapoosh (any registered game) &seats=human,ai:easy
+    #   &seed=7 &rules=standard (or a rules object: &rules={"base":"standard","pool":12})
+    #   &highlight=1 &speed=2 (1 slow, 3 fast) &interactive=0 (a dialog's pause: no input
+    #   taken) &muted=1 (start with sound off) &log=0 (no input log below the board)
+    #   &log=<name> (also every stored click's props, one JSON line each, appended to
+    #   <name>.jsonl in the folder BOARD_HARNESS_LOG_DIR: a test's own log on a server
+    #   its module shares)
 
-It is not the game (no rules engine): a click on an empty tile during the "place" phase
-puts the current seat's counter there, any other click is answered as a wrong tile. It
-records every event it receives in a text element (key "harness_log") so tests can see
-what reached Python.
+It is the real board: the board shell with the game's renderer, its view and words, on
+the one game session (the computer moving at once), whose records go to a recorder in
+this browser session instead of a database (the demo's). Every input that reached the
+page's callback, and what the gate dropped, is written in a text element (key
+``harness_log``) so tests can see what reached Python.
 """
 
 from __future__ import annotations
 
-import random
+import json
+import os
 import time
-import uuid
-from typing import Any
+from pathlib import Path
 
 import streamlit as st
 
-from playtest.board.component import MuteEvent
-from playtest.games.vapoosh.component import (
-    ClickEvent,
-    RollEvent,
-    dropped_events,
-    render_board,
-)
-from playtest.games.vapoosh.view import board_view, tile_index
-from playtest.messages import SPEEDS, load_catalog
+from playtest.board.component import mount
+from playtest.board.page import board_data
+from playtest.board.protocol import BoardInput, EventGate, position_token
+from playtest.demo import EventRecorder
+from playtest.games.registry import game_plugin
+from playtest.session import GameSession, Play
 
 _T0 = time.perf_counter()
 st.set_page_config(page_title="Board harness", layout="centered")
 
 q = st.query_params
-HIGHLIGHT = q.get("highlight") == "1"
-INTERACTIVE = q.get("interactive", "1") != "0"
-FREE = q.get("free") == "1"
-SHOW_SUMS = q.get("sums") == "1"
-SEATS = tuple(q.get("seats", "human,human").split(","))
+GAME = q.get("game", "vapoosh")
+PLUGIN = game_plugin(GAME)
+SEATS = tuple(q.get("seats", ",".join(PLUGIN.default_seats)).split(","))
+SETTINGS = {"highlight_options": q.get("highlight") == "1", "show_computer_dice": True,
+            "speed": int(q.get("speed", "2"))}
+PAUSED = q.get("interactive", "1") == "0"
 
 ss = st.session_state
-if "h_rows" not in ss:
-    # a few counters so shapes, brown and glows are visible from the start
-    rows = [list("." * 12) for _ in range(12)]
-    for seat, (c, r) in [(1, (2, 3)), (2, (3, 3)), (1, (10, 10)), (2, (11, 4)), (1, (4, 4))]:
-        rows[r - 1][c - 1] = str(seat)
-    rows[7][8] = "B"
-    ss.h_rows = rows
-    ss.h_rng = random.Random(int(q.get("seed", "7")))
-    ss.h_to_move = 1
-    ss.h_phase = "place" if FREE else "roll"
-    ss.h_dice = None
-    ss.h_options = ()
-    ss.h_glow = {(4, 4): "placed", (11, 4): "captured", (10, 10): "computer"}
-    ss.h_msg = None
-    ss.h_nonce = ""
+if "h_play" not in ss:
+    ss.h_records = []
+    RULES = q.get("rules", PLUGIN.default_rules)  # a preset, or a rules object as JSON
+    ss.h_play = Play.new(PLUGIN, game_id="harness", participant_id="harness", seats=SEATS,
+                         seed=int(q.get("seed", "7")),
+                         rules=json.loads(RULES) if RULES.startswith("{") else RULES)
     ss.h_log = []
-    ss.h_turn = 0
     ss.h_muted = q.get("muted") == "1"
-
-CATALOG = load_catalog()
-
-
-def _announce(key: str, **values: Any) -> None:
-    ss.h_msg = CATALOG.render(key, **values)
-    ss.h_nonce = uuid.uuid4().hex
+    ss.h_gate = EventGate()
 
 
-def on_roll(ev: RollEvent) -> None:
-    ss.h_log.append(f"roll nonce={ev.nonce} via={ev.via}")
-    dice = tuple(ss.h_rng.randint(1, 6) for _ in range(4))
-    p, g = dice[0] + dice[1], dice[2] + dice[3]
-    ss.h_dice = dice
-    ss.h_options = ((p, g),) if p == g else ((p, g), (g, p))
-    ss.h_phase = "place"
-    ss.h_turn += 1
-    _announce("place_prompt", seat=ss.h_to_move)
+def _session() -> GameSession:
+    sink = EventRecorder(ss.h_records, "harness", "harness", [time.time() * 1000], [0],
+                         "harness")
+    return GameSession(PLUGIN, ss.h_play, sink, settings=SETTINGS)
 
 
-def on_click(ev: ClickEvent) -> None:
-    ss.h_log.append(f"click index={ev.index} c={ev.c} r={ev.r} nonce={ev.nonce} via={ev.via}")
-    row = ss.h_rows[ev.r - 1]
-    if ss.h_phase == "place" and row[ev.c - 1] == ".":
-        row[ev.c - 1] = str(ss.h_to_move)
-        ss.h_glow = {(ev.c, ev.r): "placed"}
-        _announce("placed", seat=ss.h_to_move, number=ev.c * ev.r)
-        ss.h_to_move = ss.h_to_move % len(SEATS) + 1
-        ss.h_turn += 1
-        if not FREE:
-            ss.h_phase = "roll"
-            ss.h_dice, ss.h_options = None, ()
+if not ss.h_records:
+    _session().start()
+
+
+def on_input(item: BoardInput) -> None:
+    ss.h_log.append(f"{item.kind} target={item.target} hold={item.hold or ''} "
+                    f"via={item.via} value={item.value} nonce={item.nonce}")
+    if item.kind == "mute":
+        ss.h_muted = bool(item.value)
+    elif item.kind == "draw":
+        _session().draw(nonce=item.nonce)
     else:
-        _announce("wrong_arithmetic", clicked=ev.c * ev.r, expected=0)
+        _session().click(item.target, ms=item.ms, via=item.via, nonce=item.nonce,
+                         selection=item.hold)
 
 
-def on_mute(ev: MuteEvent) -> None:
-    ss.h_log.append(f"mute muted={ev.muted}")
-    ss.h_muted = ev.muted
+def _click_log() -> Path | None:
+    """Where stored clicks are logged: ``?log=<name>`` in BOARD_HARNESS_LOG_DIR."""
+    name, folder = q.get("log"), os.environ.get("BOARD_HARNESS_LOG_DIR")
+    if name and name != "0" and folder and name.replace("-", "").isalnum():
+        return Path(folder) / f"{name}.jsonl"
+    return None
 
 
-msg = ss.h_msg
-view = board_view(
-    ["".join(r) for r in ss.h_rows],
-    dice=ss.h_dice,
-    dice_seat=ss.h_to_move if ss.h_dice else None,
-    options=ss.h_options,
-    highlight=HIGHLIGHT,
-    glow=ss.h_glow,
-    seats=SEATS,
-    to_move=ss.h_to_move,
-    phase=ss.h_phase,
-    turn=ss.h_turn,
-    message=msg.text if msg else "",
-    tone=msg.tone if msg else "info",
-    message_ms=SPEEDS[2].message_ms,
-    sound=msg.sound if msg else None,
-    nonce=ss.h_nonce,
-    muted=ss.h_muted,
-    interactive=INTERACTIVE,
-    show_sums=SHOW_SUMS,
-)
-render_board(view, key="board", on_click=on_click, on_roll=on_roll, on_mute=on_mute)
+def _write_clicks() -> None:
+    """Append the clicks stored since the last run to the test's log file."""
+    path = _click_log()
+    if path is None:
+        return
+    written = ss.get("h_written", 0)
+    with path.open("a", encoding="utf-8") as fh:
+        for record in ss.h_records[written:]:
+            if record.get("type") == "click":
+                fh.write(json.dumps({"type": "click", "props": record["props"]}) + "\n")
+    ss.h_written = len(ss.h_records)
 
-if q.get("log") != "0":  # the benchmark turns the log off: it times the board alone
+
+_write_clicks()
+session = _session()
+play = session.play
+interactive = session.tester_to_act and not PAUSED
+token = position_token(play.game_id, len(play.actions))
+ss.h_gate.shown(token, interactive=interactive)
+data = board_data(session, session.moment(interactive=interactive, extra={"zoom": True}),
+                  token=token, muted=ss.h_muted)
+mount(PLUGIN, data, key="board", gate=ss.h_gate, on_input=on_input,
+      token_now=lambda: position_token(ss.h_play.game_id, len(ss.h_play.actions)))
+if q.get("log", "1") != "0":  # the benchmark turns the log off: it times the board alone
     with st.container(key="harness_log"):
+        shown = play.shown[0].text if play.shown else ""
         last = ss.h_log[-1] if ss.h_log else "none"
-        st.text(f"events={len(ss.h_log)} last={last}")
-        st.text(f"dropped={dropped_events('board')}")
-        st.text(f"options={[tile_index(c, r) for c, r in ss.h_options]}")
+        st.text(f"inputs={len(ss.h_log)} actions={len(play.actions)} last={last}")
+        st.text(f"dropped={ss.h_gate.dropped}")
+        st.text(f"message={shown}")
         # the script body's own time (callbacks included: they run inside the same run)
         st.text(f"script_ms={(time.perf_counter() - _T0) * 1000:.2f}")

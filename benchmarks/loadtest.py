@@ -325,7 +325,7 @@ def _collect(element: Any, result: RunResult) -> str:
         proto = element.bidi_component
         result.board_id = proto.id
         data = json.loads(proto.json) if proto.json else None
-        result.board = data.get("view") if isinstance(data, dict) else None
+        result.board = shown_board(data)
         return str(proto.id)
     if kind is None:
         return ""
@@ -365,8 +365,27 @@ class SimulatedTester:
     connections: list[str] = field(default_factory=list)
 
 
-def _trigger(board_id: str, event: str, value: dict[str, Any]) -> WidgetState:
-    payload = json.dumps([{"event": event, "value": value}], separators=(",", ":"))
+def shown_board(data: Any) -> dict[str, Any] | None:
+    """What the board shell shows: the game's view with the shell's token, interactivity,
+    message and sound setting (the component's data ``{"board": {..., "view": {...}}}``).
+
+    >>> shown_board({"board": {"token": "g:1", "interactive": True, "muted": False,
+    ...     "message": {"text": "Hi"}, "view": {"phase": "roll"}}})["message"]
+    'Hi'
+    """
+    shell = data.get("board") if isinstance(data, dict) else None
+    if not isinstance(shell, dict) or not isinstance(shell.get("view"), dict):
+        return None
+    message = shell.get("message") or {}
+    return {**shell["view"], "token": shell.get("token"), "interactive": shell.get("interactive"),
+            "message": message.get("text", ""), "muted": shell.get("muted")}
+
+
+def _trigger(board_id: str, kind: str, value: dict[str, Any]) -> WidgetState:
+    """The board shell's ``input`` trigger carrying one input of ``kind`` (click, draw,
+    mute) with ``value``'s fields, as shell.js sends it."""
+    payload = json.dumps([{"event": "input", "value": {"inputs": [{"kind": kind, **value}]}}],
+                         separators=(",", ":"))
     return WidgetState(id=trigger_widget_id(board_id), json_trigger_value=payload)
 
 
@@ -452,7 +471,7 @@ async def simulate_tester(
                         await start.wait()
                         if mute and run.board_id is not None:
                             run = await session.rerun([_trigger(
-                                run.board_id, "mute", {"muted": True, "nonce": str(uuid.uuid4())})])
+                                run.board_id, "mute", {"value": True, "nonce": str(uuid.uuid4())})])
                     elif resume is not None:
                         check = await resume(out.participant_id, out.game_id, run)
                         if check is not None:
@@ -515,12 +534,11 @@ async def _play(session: StreamlitSession, run: RunResult, turns: int,
         if not board.get("interactive"):
             raise LoadTestError(f"the board takes no input (phase {board.get('phase')})")
         nonce = str(uuid.uuid4())
-        common = {"nonce": nonce, "t_ms": rng.randint(300, 3000), "via": "mouse",
+        common = {"nonce": nonce, "ms": rng.randint(300, 3000), "via": "mouse",
                   "token": board["token"]}
         if board["phase"] == "place":
             index = _pick_tile(board, tried.setdefault(board["token"], set()), rng)
-            value = {"index": index, "c": index % 12 + 1, "r": index // 12 + 1,
-                     "seq": len(out.clicks) + 1, **common}
+            value = {"target": f"{index % 12 + 1},{index // 12 + 1}", **common}
             out.unacked.append(nonce)
             run = await session.rerun([_trigger(board_id, "click", value)], source=board_id)
             out.unacked.remove(nonce)
@@ -533,7 +551,7 @@ async def _play(session: StreamlitSession, run: RunResult, turns: int,
                 on_click()
         else:
             out.unacked.append(nonce)
-            run = await session.rerun([_trigger(board_id, "roll", common)], source=board_id)
+            run = await session.rerun([_trigger(board_id, "draw", common)], source=board_id)
             out.unacked.remove(nonce)
             out.rolls.append(nonce)
             out.timings.append(("roll", run.ms))

@@ -107,7 +107,7 @@ async def _tester(url: str, mode: str, reruns: int, think_ms: tuple[int, int],
         if arrived[0] == testers:
             ready.set()
         await asyncio.wait_for(ready.wait(), RERUN_TIMEOUT_S * 4)
-        for n in range(reruns):
+        for _ in range(reruns):
             if think_ms[1]:
                 await asyncio.sleep(rng.uniform(*think_ms) / 1000)
             if mode == "bare":
@@ -115,8 +115,8 @@ async def _tester(url: str, mode: str, reruns: int, think_ms: tuple[int, int],
             else:
                 if run.board_id is None or run.board is None:
                     raise LoadTestError(f"no board drawn in mode {mode} {run.exceptions}")
-                value = {"index": 88, "c": 5, "r": 8, "nonce": str(uuid.uuid4()), "seq": n + 1,
-                         "t_ms": rng.randint(300, 3000), "via": "mouse",
+                value = {"target": "5,8", "nonce": str(uuid.uuid4()),
+                         "ms": rng.randint(300, 3000), "via": "mouse",
                          "token": run.board["token"]}
                 run = await session.rerun([_trigger(run.board_id, "click", value)],
                                           source=run.board_id)

@@ -6,15 +6,15 @@ board, for :mod:`benchmarks.rerun_floor`.
 ``RERUN_FLOOR_MODE`` picks what a rerun draws:
 
 - ``bare``: one line of text (what any Streamlit rerun costs);
-- ``component``: Vapoosh!'s board component (the same component, the same
-  ``{"view": ...}`` payload as the play screen sends: a mid-game board with dice,
-  highlighted options, glows, a message and a sound cue's notes), its three trigger
-  callbacks parsing the event and doing nothing else;
+- ``component``: the board shell with Vapoosh!'s renderer (the same component, the same
+  ``{"board": ...}`` payload as the play screen sends: a mid-game board with dice,
+  highlighted options, glows, a message and a sound cue's notes), its input trigger
+  parsed and gated and nothing else done;
 - ``page``: the component in the play screen's two columns, with the play screen's
   Streamlit widgets beside it (a caption, three buttons and the speed control), still
   without any game, database or telemetry;
 - ``fragment``: ``page`` inside an ``st.fragment``, as the play screen draws it
-  (:mod:`playtest.games.play_fragment`): a board click reruns the fragment alone;
+  (:mod:`playtest.board.fragment`): a board click reruns the fragment alone;
 - ``board-fragment``: ``page`` with only the board in a fragment (the columns and the
   widgets beside the board drawn by full runs only): what a click would cost if the
   controls beside the board were not drawn again.
@@ -25,14 +25,16 @@ does. Nothing is stored anywhere.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import random
 from typing import Any
 
 import streamlit as st
 
-from playtest.games.vapoosh.component import board_data, parse_click, parse_roll
+from playtest.board.component import mount
+from playtest.board.protocol import EventGate
+from playtest.board.sounds import cue_notes
+from playtest.games.registry import game_plugin
 from playtest.games.vapoosh.view import board_view
 
 MODE_ENV = "RERUN_FLOOR_MODE"
@@ -48,11 +50,11 @@ PAGE_CSS = """<style>
 
 
 def sample_payload(rerun: int) -> dict[str, Any]:
-    """A board as the play screen sends it (``{"view": board data}``), of the size the load
-    test's boards have (median about 1.55 KB of JSON over its reruns): nine counters of two
-    players, the last roll's dice and its two highlighted tiles,
-    the last placement glowing, a message and the "place" cue's notes; ``rerun`` makes
-    the token and nonce new, as every real rerun's are."""
+    """A board as the play screen sends it (the shell's data with the game's view), of
+    the size the load test's boards have: nine counters of two players, the last roll's
+    dice and its two highlighted tiles, the last placement glowing, a message and the
+    "place" cue's notes; ``rerun`` makes the token and message number new, as every real
+    rerun's are."""
     rng = random.Random(20261124)
     cells = ["."] * 144
     for index in rng.sample(range(144), COUNTERS):
@@ -61,34 +63,26 @@ def sample_payload(rerun: int) -> dict[str, Any]:
     view = board_view(
         rows, dice=(3, 4, 2, 6), dice_seat=1, options=((7, 8), (8, 7)), highlight=True,
         glow={(5, 5): "placed", (6, 6): "computer"}, seats=("human", "computer"),
-        to_move=1, phase="place", turn=14,
-        message="You rolled pink 7 and green 8: find 56 on the board.", tone="info",
-        message_ms=4000, sound="place", nonce=str(rerun), names=("you", "the computer"),
-        zoom=True,
-    )
-    data = board_data(view, mute_control=True)
-    data["token"] = f"t{rerun}"
-    return {"view": data}
-
-
-def _ignore(name: str, key: str) -> None:
-    """A trigger's callback: the event parsed as the play screen parses it, nothing done."""
-    value = st.session_state.get(key)
-    payload = getattr(value, name, None) if value is not None else None
-    if payload is None:
-        return
-    with contextlib.suppress(ValueError):
-        (parse_click if name == "click" else parse_roll)(payload)
+        to_move=1, phase="place", turn=14, names=("you", "the computer"), zoom=True,
+    ).to_data()
+    view["note"] = ""
+    for shell_owned in ("message", "tone", "message_ms", "sound", "nonce", "muted"):
+        del view[shell_owned]
+    return {"token": f"t{rerun}", "interactive": True, "picture": False,
+            "turn": view["turn_text"],
+            "message": {"text": "You rolled pink 7 and green 8: find 56 on the board.",
+                        "tone": "info", "key": "place_prompt", "ms": 4000,
+                        "nonce": str(rerun), "sound": "place", "notes": cue_notes("place")},
+            "end": None, "muted": False, "mute_control": True,
+            "labels": {"sound_on": "Sound on", "sound_off": "Sound off"}, "view": view}
 
 
 def _mount() -> None:
-    from playtest.games.vapoosh.component import _board
-
     count = st.session_state["reruns"] = st.session_state.get("reruns", 0) + 1
-    _board()(key="board", data=sample_payload(count),
-             on_click_change=lambda: _ignore("click", "board"),
-             on_roll_change=lambda: _ignore("roll", "board"),
-             on_mute_change=lambda: None)
+    gate: EventGate = st.session_state.setdefault("gate", EventGate())
+    data = sample_payload(count)
+    gate.shown(data["token"], interactive=True)
+    mount(game_plugin("vapoosh"), data, key="board", gate=gate, on_input=lambda item: None)
 
 
 def _controls() -> None:

@@ -4,16 +4,16 @@ Each simulated tester consents, is assigned variants (balanced), answers the pre
 survey, plays whole games of the study's game and answers the post-play survey. The games
 are played through the registry, so this module knows no game:
 
-- a game whose ``playtest/games/<game>/demo.py`` has a ``play_game`` hook plays its
-  testers' games itself (a game with a play screen of its own and an error model that
-  plants truths the dashboard should find: the first game's, see the README, "What the
-  demo should show");
+- a game whose plug-in's demo behaviour (:class:`~playtest.games.plugin.DemoBehaviour`)
+  has ``play_game`` plays its testers' games itself (a game with a play screen model of
+  its own and an error model that plants truths the dashboard should find: see the
+  README, "What the demo should show");
 - any other game is played through the engine core's clicks (:mod:`playtest.demo_play`:
-  every click logged, refused ones with the engine's refusal reason), with the game's
-  optional hooks (``slip_targets``, ``computer_level``, ``game_rules``).
+  every click logged, refused ones with the engine's refusal reason), with the rest of
+  its demo behaviour (``slip_targets``, ``computer_level``, ``game_rules``).
 
-A game's demo study is its default rules, seats and surveys plus what its
-``demo_settings`` hook sets (:func:`game_demo_config`).
+A game's demo study is its default rules, seats and surveys plus what its demo behaviour's
+``settings`` set (:func:`game_demo_config`).
 
 The records go through ``playtest import`` (validated, all or nothing), so a demo study
 is also a test of the exchange format.
@@ -25,6 +25,7 @@ same whatever the number of workers (``generate(..., workers=1)`` equals ``worke
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import multiprocessing
@@ -32,7 +33,7 @@ import os
 import random
 import tempfile
 import uuid
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -40,7 +41,9 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
+from analytics.data import UNNAMED_GAME
 from playtest import demo_play, demo_sequence, services
+from playtest.games.plugin import DemoBehaviour
 from playtest.games.registry import game_plugin, games
 from playtest.storage import repository as repo
 from playtest.storage.exchange import ImportReport, import_jsonl
@@ -57,30 +60,35 @@ class DemoUnavailableError(ValueError):
     """The study's game has no simulated testers (its states cannot be clicked through)."""
 
 
+#: The game of the demo study :data:`DEMO_STUDY_ID` (the one that the lab began with and
+#: that studies naming no game play: its link ``/?study=demo`` predates the other games).
+DEMO_GAME = UNNAMED_GAME
+
+
 def demo_config() -> StudyConfig:
-    """The demo study of the registry's first game (:data:`DEMO_STUDY_ID`):
+    """The demo study :data:`DEMO_STUDY_ID` (:data:`DEMO_GAME`'s):
     :func:`game_demo_config`."""
-    return game_demo_config(games()[0].name)
+    return game_demo_config(DEMO_GAME)
 
 
 def ensure_demo_study(engine: Engine) -> repo.Study:
-    """The demo study (simulated testers go here): the registry's first game's;
-    ``playtest up`` also makes :func:`ensure_game_demo_studies`."""
+    """The demo study (simulated testers go here): :data:`DEMO_GAME`'s; ``playtest up``
+    also makes :func:`ensure_game_demo_studies`."""
     study = repo.get_study(engine, DEMO_STUDY_ID)
     if study is not None:
         return study
-    return services.create_study(engine, title=f"{games()[0].title} demo study",
+    return services.create_study(engine, title=f"{game_plugin(DEMO_GAME).title} demo study",
                                  config=demo_config(), study_id=DEMO_STUDY_ID)
 
 
 def ensure_game_demo_studies(engine: Engine) -> list[repo.Study]:
-    """A demo study per registered game other than the first (whose demo study is
+    """A demo study per registered game other than :data:`DEMO_GAME` (whose demo study is
     :data:`DEMO_STUDY_ID`): ``demo-<game>``, created once, with the game's default rules,
     seats and surveys (:func:`game_demo_config`), so each game can be tried at once from
     its tester link; ``playtest up`` fills them with simulated testers
     (:func:`fill_game_demo_studies`)."""
     studies = []
-    for plugin in games()[1:]:
+    for plugin in (p for p in games() if p.name != DEMO_GAME):
         study_id = f"{DEMO_STUDY_ID}-{plugin.name}"
         study = repo.get_study(engine, study_id) or services.create_study(
             engine, title=f"{plugin.title} demo study", study_id=study_id,
@@ -90,14 +98,16 @@ def ensure_game_demo_studies(engine: Engine) -> list[repo.Study]:
 
 
 def game_demo_config(game: str) -> StudyConfig:
-    """A game's demo study: its default rules, seats and surveys, what the game's
-    ``demo_settings()`` hook sets (``playtest/games/<game>/demo.py``, e.g. more games per
-    tester, or experiments of its own), and, unless the hook names its experiments or
-    the game's board ignores the setting, an experiment on highlighting the options, so
-    the dashboard's experiment pages have arms to compare."""
-    settings_hook = demo_play.demo_hook(game, "demo_settings")
-    settings: dict[str, Any] = dict(settings_hook()) if settings_hook is not None else {}
-    if "experiments" in settings or "highlight_options" in game_plugin(game).ignored_ui:
+    """A game's demo study: its default rules, seats and surveys, what the game's demo
+    behaviour sets (:attr:`DemoBehaviour.settings
+    <playtest.games.plugin.DemoBehaviour.settings>`: more games per tester, experiments
+    of its own), and, unless it names its experiments or the game's board does not
+    offer the setting, an experiment on highlighting the options, so the dashboard's
+    experiment pages have arms to compare."""
+    plugin = game_plugin(game)
+    made = plugin.demo.settings
+    settings: dict[str, Any] = dict(made()) if made is not None else {}
+    if "experiments" in settings or plugin.ui_setting("highlight_options") is None:
         return StudyConfig(game=game, **settings)
     return StudyConfig(game=game, **settings, experiments=[
         Experiment(key="highlight", target="ui:highlight_options",
@@ -118,9 +128,9 @@ def check_simulated(study_id: str, config: StudyConfig) -> None:
     """Raise :class:`DemoUnavailableError` unless testers can be simulated on the study's
     game: a game that plays its demo games itself (a ``play_game`` hook), or a game whose
     states are clicked through the engine core (:class:`engine.core.PlayableState`)."""
-    if demo_play.demo_hook(config.game, "play_game") is not None:
-        return
     plugin = game_plugin(config.game)
+    if plugin.demo.play_game is not None:
+        return
     state = plugin.make_game(config.rules, len(config.seats)).new_initial_state()
     if not demo_play.supports(state):
         raise DemoUnavailableError(
@@ -162,6 +172,15 @@ class EventRecorder:
 
     def finish(self, winner: int | None, reason: str, turns: int) -> None:
         return None
+
+    def batch(self) -> contextlib.AbstractContextManager[None]:
+        return contextlib.nullcontext()
+
+    def expose(self, experiment: str, variant: str, context: dict[str, Any]) -> None:
+        return None  # the exchange format has no exposure records
+
+    def stored_actions(self) -> int:
+        return -1  # nothing is stored in between: never behind
 
 
 class SimulatedTester:
@@ -213,12 +232,12 @@ def assign_variants(config: StudyConfig, testers: int, rng: random.Random,
 
 def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datetime,
                     rng: random.Random, assigned: dict[str, str],
-                    hooks: Mapping[str, Callable[..., Any]] | None = None,
+                    behaviour: DemoBehaviour | None = None,
                     truths: Collection[str] | None = None) -> Iterator[dict[str, Any]]:
     """The exchange-format records of one simulated tester, in order.
 
-    ``hooks`` replace the game's demo hooks of the same name for games played through
-    the engine core (:func:`playtest.demo_play.play_game`); ``truths`` names the planted
+    ``behaviour`` replaces the game's demo behaviour for games played through the engine
+    core (:func:`playtest.demo_play.play_game`); ``truths`` names the planted
     truths a game that plays its demo games itself is to plant (None: all of its own;
     a calibration plants some, or none)."""
     tester = SimulatedTester(rng)
@@ -266,8 +285,9 @@ def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datet
     games = config.games_per_tester + (1 if rng.random() < 0.2 else 0)
     quits = rng.random() < 0.08 * (1 - tester.enjoyment)
     played: list[tuple[Any, int | None, str]] = []
-    next_rules = demo_play.demo_hook(effective.game, "game_rules")
-    own_play = demo_play.demo_hook(effective.game, "play_game")
+    plugin = game_plugin(effective.game)
+    next_rules = plugin.demo.game_rules
+    own_play = plugin.demo.play_game
     for _ in range(games):
         game_id = uuid.UUID(int=rng.getrandbits(128)).hex
         recorder = EventRecorder(out, participant_id, session_id, clock, seq, game_id)
@@ -279,11 +299,12 @@ def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datet
         else:  # through the engine core's clicks
             rules = effective.rules if next_rules is None else next_rules(effective.rules,
                                                                            played)
-            demo_play.play_game(game_plugin(effective.game), rules=rules,
+            demo_play.play_game(plugin, rules=rules,
                                 seats=effective.seats, seed=seed, game_id=game_id,
                                 tester=tester, highlight=effective.highlight_options,
                                 log=recorder.log, clock=clock, played=played,
-                                messages=effective.message_variants, hooks=hooks)
+                                messages=effective.message_variants,
+                                behaviour=behaviour)
         if quits:
             break
     if not quits:

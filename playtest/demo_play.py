@@ -25,13 +25,15 @@ Who moves:
 Error model (generic, no game's rules in it): before each click of a move the tester
 may first click a target the rules refuse now (one of the game's targets seen so far
 that is not legal for the current selection), the more often the less sure of the rules
-the tester is and the fewer moves the tester has made (:data:`LEARNING_MOVES`), and half as often with options highlighted (a game may name more targets
-a person might click by mistake: :func:`slip_hook`); a refused click leaves the
+the tester is and the fewer moves the tester has made (:data:`LEARNING_MOVES`), and half
+as often with options highlighted (a game may name more targets a person might click by
+mistake: its :attr:`DemoBehaviour.slip_targets
+<playtest.games.plugin.DemoBehaviour.slip_targets>`); a refused click leaves the
 selection as it was (other slips are not simulated). Times: a lognormal pause before
 each click, longer after a refusal.
 
 >>> from playtest.games.registry import games
->>> plugin = games()[1]
+>>> plugin = next(p for p in games() if p.seats == (2, 2))
 >>> state = plugin.make_game(plugin.default_rules, len(plugin.default_seats)).new_initial_state()
 >>> paths = click_paths(state)
 >>> all(len(path) >= 1 for path in paths.values()) and set(paths) <= set(state.legal_actions())
@@ -40,16 +42,18 @@ True
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.core import CHANCE, ClickResult, Event, PlayableState, sample_chance
 from engine.players import Player, PlayerError, RandomPlayer, levels, make_player
+
+if TYPE_CHECKING:
+    from playtest.games.plugin import DemoBehaviour
 
 #: Steps of one move a click path may take (pick up, then put down, then a third).
 MAX_CLICKS = 3
@@ -98,40 +102,6 @@ def click_paths(state: Any, selection: Sequence[str] = ()) -> dict[int, tuple[st
         if not frontier:
             break
     return paths
-
-
-def slip_hook(game: str) -> Callable[[Any, Sequence[str]], Sequence[str]] | None:
-    """The game's ``slip_targets(state, selection)``: the targets a person might click by
-    mistake that the legal targets seen so far do not cover (empty board cells, void
-    squares …), from the game's optional ``playtest/games/<game>/demo.py``; None without."""
-    try:
-        module = importlib.import_module(f"playtest.games.{game}.demo")
-    except ModuleNotFoundError:
-        return None
-    hook = getattr(module, "slip_targets", None)
-    return hook if callable(hook) else None
-
-
-def demo_hook(game: str, name: str) -> Callable[..., Any] | None:
-    """Another optional function of ``playtest/games/<game>/demo.py`` (None without):
-    ``computer_level(state, mover)``, the level of a computer seat the study does not list
-    (a solo game's computer colours); ``game_rules(rules, played)``, the rules of a
-    tester's next game from the study's and the ``(rules, reason)`` of the games played
-    (a game of stages: the stage reached); ``played`` holds ``(rules, winner, reason)``
-    of each game (``winner`` as :func:`outcome` gives it); ``demo_settings()``, what the
-    game's demo study sets beyond its defaults (more games per tester, experiments;
-    :func:`playtest.demo.game_demo_config`); ``play_game(config, *, seed, game_id,
-    tester, recorder, clock)``, a game that plays its demo testers' games itself instead
-    of through :func:`play_game` (its own play screen and error model;
-    :func:`playtest.demo.simulate_tester` calls it); ``messages_shown`` and
-    ``message_effect``, the messages a tester reads and how they react (see
-    :func:`_show_messages`)."""
-    try:
-        module = importlib.import_module(f"playtest.games.{game}.demo")
-    except ModuleNotFoundError:
-        return None
-    hook = getattr(module, name, None)
-    return hook if callable(hook) else None
 
 
 def click_path(state: Any, action: int, hint: str = "",
@@ -233,29 +203,28 @@ def play_game(plugin: Any, *, rules: Any, seats: Sequence[str], seed: int, game_
               tester: Profile, highlight: bool, log: Log, clock: list[float],
               played: list[tuple[Any, int | None, str]] | None = None,
               messages: Mapping[str, str] | None = None,
-              hooks: Mapping[str, Callable[..., Any]] | None = None) -> int:
+              behaviour: DemoBehaviour | None = None) -> int:
     """Play one whole game of ``plugin``'s game, logging its telemetry with ``log``;
     returns the number of actions. ``clock`` (ms) advances by the simulated pauses;
     ``played`` gets the game's ``(rules, winner, reason)``; ``messages`` is the tester's
     wording of each message the study's experiments vary (see :func:`_show_messages`).
-    ``hooks``: hooks by name used instead of the game's demo module's (``messages_shown``,
-    ``message_effect``, ``planted_clicks``), e.g. a calibration's planted truths."""
+    ``behaviour``: the demo behaviour used instead of the game's own
+    (:attr:`GamePlugin.demo <playtest.games.plugin.GamePlugin.demo>`), e.g. one whose
+    ``messages_shown``, ``message_effect`` and ``planted_clicks`` plant a calibration's
+    truths."""
     rng = tester.rng
     timer = _Clock(clock)
-
-    def hook(name: str) -> Callable[..., Any] | None:
-        return (hooks or {}).get(name) or demo_hook(plugin.name, name)
-
-    shows = hook("messages_shown")
-    reacts = hook("message_effect")
-    planted = hook("planted_clicks")
+    demo = behaviour if behaviour is not None else plugin.demo
+    shows = demo.messages_shown
+    reacts = demo.message_effect
+    planted = demo.planted_clicks
     hesitation = [0.0]  # ms the messages just read add to the tester's next pause
     game = plugin.make_game(rules, len(seats))
     state = game.new_initial_state()
     log("game_start", {"game_id": game_id, "game": plugin.name, "rules": game.rules_obj(),
                        "seats": list(seats), "seed": seed})
     habit = habit_level(plugin.name, tester.rules)
-    slips = slip_hook(plugin.name)
+    slips = demo.slip_targets
     computers: dict[int, Player] = {}
     seen_targets: set[str] = set()
     actions: list[Any] = []
@@ -277,7 +246,7 @@ def play_game(plugin: Any, *, rules: Any, seats: Sequence[str], seed: int, game_
             if mover not in computers:
                 seat = seats[mover] if mover < len(seats) else ""
                 level = seat.split(":", 1)[1] if seat.startswith("ai:") else None
-                solo = demo_hook(plugin.name, "computer_level") if not seat else None
+                solo = plugin.computer_level if not seat else None
                 level = solo(state, mover) if solo is not None else level
                 computers[mover] = _level_player(plugin.name, level, seed * 1009 + mover)
             action = computers[mover].decide(state).action

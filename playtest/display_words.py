@@ -30,8 +30,9 @@ def catalog_words(catalog: MessageCatalog, key: str) -> str:
     """Message ``key``'s default wording, each of its {values} shown as "…" (a table
     names the refusal, not one occasion of it).
 
-    >>> from playtest.messages.catalog import load_catalog
-    >>> catalog = load_catalog()
+    >>> from analytics.data import UNNAMED_GAME
+    >>> from playtest.study_config import message_catalog
+    >>> catalog = message_catalog(UNNAMED_GAME)
     >>> key = next(k for k in catalog.keys if catalog.entry(k).values)
     >>> "…" in catalog_words(catalog, key)
     True

@@ -8,7 +8,7 @@ shows the answers.
 >>> from playtest.games.registry import game_plugin
 >>> plugin = game_plugin(UNNAMED_GAME)
 >>> [str(t.target) for t in targets_offered(plugin)][:2]
-['rules', 'message:turn']
+['rules', 'message:turn_computer']
 >>> [(v.name, v.payload) for v in starting_variants(plugin, ExperimentTarget.ui("speed"))]
 [('slow', 'slow'), ('medium', 'medium'), ('fast', 'fast')]
 >>> from playtest.games.registry import games
@@ -26,79 +26,39 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from analytics.metrics import Metric, check_primary, metrics_for_target
 from analytics.targets import ExperimentTarget, TargetError
 from playtest.games.registry import GamePlugin
+from playtest.games.ui_settings import UiSetting
 from playtest.study_config import StudyConfigError, message_catalog
 from playtest.study_form_checks import check_experiment
 
 
-@dataclass(frozen=True)
-class Choice:
-    """One value a display setting may take, with its label for people."""
-
-    value: Any
-    label: str
-
-
-@dataclass(frozen=True)
-class UiSetting:
-    """A display setting a board may offer (``ui:<name>``): its label, help and choices.
-    The same fields as the plug-in's own ``UiSetting`` (platform work), so that the
-    switch to it is :func:`ui_settings` alone."""
-
-    name: str
-    label: str
-    choices: tuple[Choice, ...]
-    default: Any
-    help: str = ""
-
-    @property
-    def target(self) -> str:
-        return f"ui:{self.name}"
-
-    def label_of(self, value: Any) -> str:
-        """The label of ``value`` (its text when it is not a choice)."""
-        return next((c.label for c in self.choices
-                     if type(value) is type(c.value) and value == c.value), str(value))
-
-
-_FLAG: Final = (Choice(False, "off"), Choice(True, "on"))
-#: The display settings a board may offer (transitional: see :func:`ui_settings`).
-KNOWN_UI_SETTINGS: Final = (
-    UiSetting("highlight_options", "Highlight where a click may go", _FLAG, False,
-              "Ring the tiles or points a tester may choose now."),
-    UiSetting("show_computer_dice", "Show the computer's dice", _FLAG, True,
-              "Show the dice the computer rolled before it moves."),
-    UiSetting("speed", "Speed", (Choice(1, "slow"), Choice(2, "medium"), Choice(3, "fast")),
-              2, "How long the computer takes over a move and a message stays up."),
-)
-
-
 def ui_settings(plugin: GamePlugin) -> tuple[UiSetting, ...]:
-    """The display settings ``plugin``'s board offers: the one place the Studies page and
-    its experiment form learn them. Until the plug-in declares its ``ui_settings``
-    (platform work), the known settings but the ones its board ignores (``ignored_ui``).
+    """The display settings ``plugin``'s board offers (its plug-in's declared
+    :attr:`~playtest.games.plugin.GamePlugin.ui_settings`): the one place the Studies
+    page and its experiment form learn them.
 
     >>> from analytics.data import UNNAMED_GAME
     >>> from playtest.games.registry import game_plugin
     >>> [s.name for s in ui_settings(game_plugin(UNNAMED_GAME))]
     ['highlight_options', 'show_computer_dice', 'speed']
     """
-    return tuple(s for s in KNOWN_UI_SETTINGS if s.name not in plugin.ignored_ui)
+    return plugin.ui_settings
 
 
 def ui_setting(plugin: GamePlugin, name: str) -> UiSetting | None:
-    return next((s for s in ui_settings(plugin) if s.name == name), None)
+    return plugin.ui_setting(name)
 
 
 def shown_messages(plugin: GamePlugin) -> tuple[str, ...]:
     """The catalog keys an experiment may vary: the messages ``plugin``'s board shows
-    (today every key of its catalog; the plug-in's ``shown_messages`` when it lists them,
-    platform work: then only those)."""
-    return message_catalog(plugin.name).keys
+    (its catalog's ``shown``, :attr:`~playtest.games.plugin.GamePlugin.shown_messages`),
+    in the catalog's order."""
+    catalog = message_catalog(plugin.name)
+    return tuple(key for key in catalog.keys if key in catalog.shown)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
-from playtest.games.registry import DEFAULT_GAME, game_plugin
+from analytics.data import UNNAMED_GAME
+from playtest.games.registry import game_plugin
 from playtest.storage.game_counts import LEFT, RESTARTED
 from playtest.storage.models import events as _events
 from playtest.storage.models import game_actions as _actions
@@ -135,7 +136,7 @@ def games_of(engine: Engine, participant_id: str) -> list[GameRecord]:
         from_events.append(GameRecord(
             game_id=game_id, participant_id=participant_id, session_id=begun.session_id,
             rules=opening.get("rules", "standard"), seats=[str(s) for s in seats],
-            game=str(opening.get("game") or DEFAULT_GAME),
+            game=str(opening.get("game") or UNNAMED_GAME),
             seed=opening.get("seed"), actions=tuple(record),
             created_at=datetime_from_ms(begun.at_ms),  # type: ignore[arg-type]
             finished=True, winner=props.get("winner"), reason=props.get("reason"),

@@ -1,52 +1,39 @@
-"""The Replay page's step-through for a game whose folder draws a read-only board:
-the slider over the game's steps, the board at the chosen step (a static SVG that the
-game's ``replay.py`` builds from its own view data, shown by a one-line component:
-``st.html`` sanitizes SVG away), the step's caption and timeline.
+"""The Replay page's step-through, for every game: the slider over a stored game's
+steps, the game's own board at the chosen step (drawn by its renderer in the board shell,
+read-only, from the same view data as the play screen), the step's caption and timeline.
 
-A game's ``replay_page(engine, game)`` (``GamePlugin.replay_module``) calls
-:func:`board_replay_page` with its drawing function; nothing here names a game.
+A game's plug-in names :func:`board_replay_page` as its ``replay``; nothing here names a
+game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
 from sqlalchemy.engine import Engine
 
-from playtest.board.component import PROJECT_NAME
+from playtest.board.component import mount
+from playtest.board.protocol import EventGate
+from playtest.games.registry import game_plugin
 from playtest.people_tables import replay_log
 from playtest.replay import ReplayPosition, replay_positions
+from playtest.session.play import Play
+from playtest.session.view import Moment
 from playtest.storage.repository import GameRecord
 
-#: Puts the board's markup (built and escaped in Python) into the component's element.
-_SHOW_JS = """export default function (component) {
-  const { data, parentElement } = component;
-  let root = parentElement.querySelector(".replay-root");
-  if (!root) {
-    root = document.createElement("div");
-    root.className = "replay-root";
-    parentElement.appendChild(root);
-  }
-  root.innerHTML = data && typeof data.html === "string" ? data.html : "";
-}"""
 
-_renderer: list[Any] = []
+def position_play(game: GameRecord, index: int) -> Play:
+    """The stored game at step ``index`` (its first ``index + 1`` actions played)."""
+    return Play.replayed(game_plugin(game.game), game_id=game.game_id,
+                         participant_id=game.participant_id, seats=game.seats,
+                         seed=int(game.seed or 0), rules=game.rules,
+                         actions=game.actions[:index + 1], finished=False)
 
 
-def _show(markup: str, key: str) -> None:
-    """Mount ``markup`` (trusted: every text in it escaped by its builder) under ``key``."""
-    if not _renderer:
-        _renderer.append(st.components.v2.component(f"{PROJECT_NAME}.replay_board",
-                                                    js=_SHOW_JS))
-    _renderer[0](key=key, data={"html": markup})
-
-
-def board_replay_page(engine: Engine, game: GameRecord,
-                      draw: Callable[[Any, tuple[Any, ...]], str]) -> None:
-    """Draw ``game`` step by step: ``draw(state, events)`` returns the board's HTML
-    (one ``<svg>``, sized to the page's width) after an action with its engine events."""
+def board_replay_page(engine: Engine, game: GameRecord) -> None:
+    """Draw ``game`` step by step on its own board."""
+    plugin = game_plugin(game.game)
     positions = replay_positions(engine, game)
     if not positions:
         st.info("This game has no moves yet.")
@@ -55,7 +42,13 @@ def board_replay_page(engine: Engine, game: GameRecord,
     number = st.slider("Step", 1, len(positions), len(positions),
                        key=f"replay_step-{game.game_id}") if len(positions) > 1 else 1
     position: ReplayPosition = positions[number - 1]
-    _show(draw(position.state, position.events), key=f"replay_board-{game.game_id}")
+    play = position_play(game, position.index)
+    assert plugin.view is not None, f"{plugin.name} has no board view"
+    view = plugin.view(Moment(play, tuple(play.steps[-1:]), {"highlight_options": True}))
+    data = {"token": "replay", "interactive": False, "picture": True, "turn": None,
+            "message": None, "end": None, "muted": True, "mute_control": False,
+            "labels": {}, "view": view}
+    mount(plugin, data, key=f"replay_board-{game.game_id}", gate=EventGate())
     st.caption(position.caption)
     show_timeline(position.timeline)
 

@@ -20,7 +20,6 @@ from pathlib import Path
 from sqlalchemy.engine import Engine, make_url
 
 from playtest import server_log, serving
-from playtest.messages import MessageCatalog, load_catalog
 from playtest.settings import LOG_DIR_ENV as LOG_DIR_ENV  # re-exported (tests, docs)
 from playtest.settings import database_url_now as database_url
 from playtest.settings import load_settings
@@ -72,9 +71,9 @@ def _event_logger(url: str) -> EventLogger:
 def _in_a_page_run() -> bool:
     """Whether this thread runs a visitor's page (a Streamlit script run, its callbacks
     included): what it stores is that visitor's input."""
-    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+    from playtest.streamlit_private import in_a_script_run
 
-    return get_script_run_ctx(suppress_warning=True) is not None
+    return in_a_script_run()
 
 
 def database() -> Engine:
@@ -119,13 +118,6 @@ def _forget_if_deleted(url: str, engine: Engine, now: float | None = None) -> bo
     study_snapshot.forget()
     log.info("a tester was deleted: this process dropped its copies of tester data")
     return True
-
-
-def catalog() -> MessageCatalog:
-    """The packaged message catalog: parsed once per process by :func:`load_catalog`
-    (no ``st.cache_resource``, whose hashing and replay cost more than the catalog's
-    own cache on each of a click's calls)."""
-    return load_catalog()
 
 
 def log_file(url: str | None = None) -> Path:

@@ -17,7 +17,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
-from playtest.games.registry import DEFAULT_GAME, game_plugin
+from analytics.data import UNNAMED_GAME
+from playtest.games.registry import game_plugin
 from playtest.panels import hold_ms
 from playtest.storage import game_writes
 from playtest.storage import repository as repo
@@ -155,7 +156,7 @@ def load_tester(engine: Engine, code: str, previous: Tester | None = None) -> Te
 
 
 def survey_id_for(survey_id: str, phase: str, *, child: bool,
-                  game: str = DEFAULT_GAME) -> str:
+                  game: str = UNNAMED_GAME) -> str:
     """The form of a study's survey that a tester answers, from what consent recorded.
 
     Children get the children's form: the survey's own ``<id>_child`` where one is
@@ -164,7 +165,7 @@ def survey_id_for(survey_id: str, phase: str, *, child: bool,
     ``<id>_adult`` form where one is bundled: it does not ask again who is playing, nor
     offer children's answers ("A child player", "under 6").
 
-    >>> plugin = game_plugin(DEFAULT_GAME)  # its surveys have adults' and children's forms
+    >>> plugin = game_plugin(UNNAMED_GAME)  # its surveys have adults' and children's forms
     >>> survey_id_for(plugin.pre_survey, "pre", child=False) == f"{plugin.pre_survey}_adult"
     True
     >>> survey_id_for(plugin.pre_survey, "pre", child=True) == plugin.child_surveys["pre"]
@@ -318,6 +319,10 @@ class DbGameSink:
             self._writes.set_finish(winner, reason, turns)
             return
         repo.finish_game(self.engine, self.game_id, winner, reason, turns)
+
+    def expose(self, experiment: str, variant: str, context: dict[str, Any]) -> None:
+        """The tester's ``variant`` of ``experiment`` was shown (a message on the board)."""
+        repo.log_exposure(self.engine, self.participant_id, experiment, variant, context)
 
 
 #: ``game_end`` reasons of games the tester did not play to the end.

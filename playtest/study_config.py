@@ -49,10 +49,11 @@ from pydantic import (
     model_validator,
 )
 
+from analytics.data import UNNAMED_GAME
 from analytics.metrics import MetricError, check_primary
 from analytics.targets import ExperimentTarget, TargetError
 from engine.seats import Seat, SeatError
-from playtest.games.registry import DEFAULT_GAME, GAME_NAMES, UnknownGameError, game_plugin
+from playtest.games.registry import UnknownGameError, game_names, game_plugin
 from playtest.panels import PanelConfig, QuotaConfig
 from playtest.storage.settings_document import exchange_fields as exchange_fields
 from playtest.storage.settings_document import raw_config
@@ -64,7 +65,7 @@ def ai_levels(game: str) -> tuple[str, ...]:
     """The levels a seat ``"ai:<level>"`` may name in a study of ``game`` (its plug-in's
     :meth:`~playtest.games.registry.GamePlugin.ai_levels`: the engine's registration).
 
-    >>> ai_levels(DEFAULT_GAME)[:2]
+    >>> ai_levels(UNNAMED_GAME)[:2]
     ('easy', 'medium')
     """
     return game_plugin(game).ai_levels()
@@ -79,7 +80,7 @@ def check_experiments_change_the_game(config: StudyConfig) -> None:
     same, and any difference measured would be noise. Checked when a designer saves a
     study, not when a stored study is read, so a study saved before this check still runs.
 
-    >>> config = parse_study_config({"game": DEFAULT_GAME, "experiments": [
+    >>> config = parse_study_config({"game": UNNAMED_GAME, "experiments": [
     ...     {"key": "h", "target": "ui:highlight_options", "variants": {"a": False, "b": True}}]})
     >>> check_experiments_change_the_game(config)  # the first game's board highlights
     """
@@ -128,19 +129,19 @@ def _check_rules(_name: str, payload: Any, game: str | None = None) -> Any:
     if isinstance(payload, str) and len(payload) > 64:
         raise ValueError(f"rules: unknown preset {payload[:40]!r}… (a preset name is short)")
     try:
-        game_plugin(game).check_rules(payload)
+        game_plugin(UNNAMED_GAME if game is None else game).checked_rules(payload)
     except (RulesError, TypeError, UnknownGameError) as err:
         raise ValueError(str(err)) from None
     return payload
 
 
 def message_catalog(game: str | None) -> Any:
-    """The message catalog of ``game``'s play screen (its plug-in's ``catalog_path``; the
-    first game's when None or when the game has none)."""
-    from playtest.messages.catalog import load_catalog
-
+    """The message catalog of ``game``'s play screen (its plug-in's ``catalog_path``;
+    :data:`~analytics.data.UNNAMED_GAME`'s when None or when the game has none)."""
     path = game_plugin(game).catalog_path if game is not None else None
-    return load_catalog() if path is None else _catalog_at(str(path))
+    if path is None:
+        path = game_plugin(UNNAMED_GAME).catalog_path
+    return _catalog_at(str(path))
 
 
 @functools.cache
@@ -156,13 +157,13 @@ def _catalog_at(path: str) -> Any:
 
 
 def _check_rules_of_any_game(name: str, payload: Any) -> Any:
-    """Rules of an experiment built on its own (no study around it yet): the first game's,
-    else any registered game's; the study checks its own game's
+    """Rules of an experiment built on its own (no study around it yet): the unnamed
+    game's, else any registered game's; the study checks its own game's
     (:meth:`StudyConfig._variants_fit_the_game`)."""
     try:
         return _check_rules(name, payload)
     except ValueError as first:
-        for game in GAME_NAMES:
+        for game in game_names():
             try:
                 return _check_rules(name, payload, game)
             except ValueError:
@@ -174,19 +175,24 @@ def _check_message(key: str, payload: Any, game: str | None = None) -> str:
     """A wording name of the catalog, or a literal text whose {placeholders} the key has.
 
     ``game``: the study's game, whose catalog is read. Without it (an experiment built on
-    its own) the first game's catalog, else the first registered game's that has the key;
+    its own) the unnamed game's catalog, else the first registered game's that has the key;
     the study then checks its own game's (:meth:`StudyConfig._messages_fit_the_game`).
     """
     from playtest.messages.catalog import MessageError
 
     catalog = message_catalog(game)
     if game is None and key not in catalog.keys:
-        catalog = next((c for c in map(message_catalog, GAME_NAMES) if key in c.keys), catalog)
+        catalog = next((c for c in map(message_catalog, game_names()) if key in c.keys), catalog)
     try:
         entry = catalog.entry(key)
     except MessageError:
         whose = "" if game is None else f" (the {game_plugin(game).title} play screen's)"
         raise ValueError(f"message:{key}: the catalog has no message {key!r}{whose}") from None
+    if game is not None and key not in catalog.shown:
+        plugin = game_plugin(game)
+        raise ValueError(
+            f"message:{key}: {plugin.title}'s board never shows {key!r}, so no tester would "
+            f"see its wording (it shows: {', '.join(sorted(catalog.shown))})")
     if not isinstance(payload, str) or not payload.strip():
         raise ValueError(
             f"message:{key}: a variant is a wording name ({', '.join(catalog.variants)}) "
@@ -342,15 +348,15 @@ class StudyConfig(BaseModel):
 
     # The game (a name in playtest.games.registry); its rules, presets and default
     # surveys are the ones below. Declared first: the checks after it read it.
-    game: str = DEFAULT_GAME
+    game: str = UNNAMED_GAME
     rules: str | dict[str, Any] = "standard"
     seats: list[SeatKind] = Field(default_factory=lambda: ["human", "ai:easy"])
     games_per_tester: int = Field(default=1, ge=1, le=20)
     allow_more_games: bool = True
     audience: Literal["adults", "children", "mixed"] = "mixed"
     # None: no survey. Left out: the game's default survey (see _game_defaults).
-    pre_survey: str | None = Field(default_factory=lambda: game_plugin(None).pre_survey)
-    post_survey: str | None = Field(default_factory=lambda: game_plugin(None).post_survey)
+    pre_survey: str | None = Field(default_factory=lambda: game_plugin(UNNAMED_GAME).pre_survey)
+    post_survey: str | None = Field(default_factory=lambda: game_plugin(UNNAMED_GAME).post_survey)
     highlight_options: StrictBool = False
     show_computer_dice: StrictBool = True
     speed: int = Field(default=2, ge=1, le=3, strict=True)
@@ -381,8 +387,8 @@ class StudyConfig(BaseModel):
     @field_validator("game")
     @classmethod
     def _game_is_registered(cls, game: str) -> str:
-        if game not in GAME_NAMES:
-            raise ValueError(f"unknown game {game[:40]!r} (known: {', '.join(GAME_NAMES)})")
+        if game not in game_names():
+            raise ValueError(f"unknown game {game[:40]!r} (known: {', '.join(game_names())})")
         return game
 
     @field_validator("rules")
@@ -408,7 +414,7 @@ class StudyConfig(BaseModel):
     @classmethod
     def _seats_are_valid(cls, seats: list[str], info: ValidationInfo) -> list[str]:
         game = info.data.get("game")
-        plugin = game_plugin(game) if game in GAME_NAMES else None
+        plugin = game_plugin(game) if game in game_names() else None
         low, high = plugin.seats if plugin is not None else (1, 4)
         if not low <= len(seats) <= high:
             raise ValueError(f"a game has {low} to {high} seats")
@@ -467,7 +473,7 @@ class EffectiveConfig(BaseModel):
 
     rules: str | dict[str, Any]
     seats: list[SeatKind]
-    game: str = DEFAULT_GAME
+    game: str = UNNAMED_GAME
     highlight_options: bool
     show_computer_dice: bool
     speed: int
@@ -544,7 +550,7 @@ def study_record_problem(record: dict[str, Any]) -> str | None:
     'experiments.0.variants.A: ui:speed must be 1, 2 or 3, not 98'
     """
     raw = raw_config(
-        game=record.get("game", DEFAULT_GAME),
+        game=record.get("game", UNNAMED_GAME),
         rules=record.get("rules"),
         games_per_tester=record.get("games_per_tester") or 1,
         allow_more_games=bool(record.get("allow_more_games", False)),
@@ -573,7 +579,7 @@ def parse_study_config(raw: dict[str, Any]) -> StudyConfig:
     if problem:
         raise StudyConfigError(f"settings: {problem}")
     try:
-        return StudyConfig.model_validate(raw, context={"game": raw.get("game", DEFAULT_GAME)})
+        return StudyConfig.model_validate(raw, context={"game": raw.get("game", UNNAMED_GAME)})
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ())) or "settings"

@@ -521,7 +521,6 @@ def with_game(data: StudyData) -> StudyData:
     except UnknownGameError:
         return data
     found: Any = plugin.analytics
-    found = found() if callable(found) else found  # a method today, a field tomorrow
     return game_analytics.use(data, found if isinstance(found, game_analytics.GameAnalytics)
                               else None)
 

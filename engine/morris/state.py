@@ -273,7 +273,8 @@ class MorrisGame:
         seat = _seat_of(to_move, "toMove")
         if not isinstance(pending_removal, bool):
             raise RulesError(f"pendingRemoval: must be true or false, got {pending_removal!r}")
-        if res[seat] == 0 and res[1 - seat] > 0:
+        if res[seat] == 0 and res[1 - seat] > 0 and not pending_removal:
+            # (a wall made with one's last brick: the removal comes first)
             raise RulesError(
                 f"reserve.{COLOURS[seat]}: {COLOURS[seat]} is to place but has no brick left"
             )

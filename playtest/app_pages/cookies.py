@@ -16,6 +16,8 @@ import re
 
 import streamlit as st
 
+from playtest.streamlit_private import event_html
+
 PENDING = "cookies_pending"
 PENDING_RUNS = "cookies_pending_runs"
 _SAFE = re.compile(r"^[A-Za-z0-9._:-]{0,512}$")
@@ -70,7 +72,7 @@ def flush() -> None:
     if not pending:
         return
     # The event container (where toasts go) takes no room: nothing on the page moves.
-    st._event.html(script(pending), unsafe_allow_javascript=True)
+    event_html(script(pending))
     runs = st.session_state.get(PENDING_RUNS, 0) + 1
     if runs >= RUNS:
         st.session_state.pop(PENDING, None)

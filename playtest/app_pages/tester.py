@@ -8,7 +8,6 @@ navigation, so no URL skips ahead.
 from __future__ import annotations
 
 import contextlib
-import importlib
 from typing import Literal
 
 import streamlit as st
@@ -32,7 +31,7 @@ CONSENT_TEXT = (
 )
 
 
-def consent_text(game: str | None) -> str:
+def consent_text(game: str) -> str:
     """The consent text for a study of ``game``: its title and what it is (the plug-in's
     ``title`` and ``about``)."""
     plugin = game_plugin(game)
@@ -167,9 +166,16 @@ def play_page() -> None:
     log_page(tester, "play")
     if st.session_state.pop("stop_playing", False):
         _advance(tester, "play", "post_survey")
-    # every game draws its own play step (registry.GamePlugin.play_module)
-    importlib.import_module(game_plugin(tester.config.game).play_module).play_page(
-        tester, to_post_survey=lambda: _advance(tester, "play", "post_survey"))
+    # every game on the one board shell and game session (a game not moved onto them
+    # yet draws its own play step)
+    plugin = game_plugin(tester.config.game)
+    if plugin.view is not None:
+        from playtest.board.page import play_page as shell_play_page
+
+        shell_play_page(tester, to_post_survey=lambda: _advance(tester, "play", "post_survey"))
+        return
+    assert plugin.play is not None, "a game testers play has a play step"
+    plugin.play(tester, to_post_survey=lambda: _advance(tester, "play", "post_survey"))
 
 
 # -- done -------------------------------------------------------------------------------

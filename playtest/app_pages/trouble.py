@@ -46,6 +46,9 @@ START = "start"  # the fault came before any page could be shown
 FRESH = "db_trouble_fresh"
 NOTICE = "db_trouble_notice"  # the text of the notice while in trouble
 GONE = "tester_gone"  # a NotFound was met in this session (see the module docstring)
+#: The session's key of the tester's game in memory (:mod:`playtest.board.page`): after a
+#: fault it may be ahead of what was stored, so it is dropped and rebuilt from the record.
+GAME_KEY = "play"
 CALM = ("We could not save that just now, so it was not saved. This page tries again by "
         "itself: please wait a moment, then do it again. Everything you did before it is "
         "kept.")
@@ -79,7 +82,7 @@ def note_failure(where: str, err: BaseException) -> None:
     (or, for records that are gone, as :data:`GONE`)."""
     runtime.configure_logging()
     # The game in memory may be ahead of what was stored: rebuild it from the record.
-    st.session_state.pop("ctrl", None)
+    st.session_state.pop(GAME_KEY, None)
     if isinstance(err, NotFound):
         # No traceback: the code is not logged, and there is nothing to repair.
         log.info("records of a page are gone in %s (deleted, or an unknown link)", where)

@@ -21,7 +21,7 @@ assigned as the app assigns (balanced, at random).
 What is planted is each game's :data:`PLANT` in ``playtest/games/<game>/calibration.py``
 (a :class:`GamePlant`): the rule, the message and its puzzling wording. A game that plays
 its demo games itself plants them in its own play model (``own_truths``); the others
-get them through the demo's hooks (:func:`hooks`): ``planted_clicks`` for the rule, and
+get them through their demo behaviour (:func:`behaviour`): ``planted_clicks`` for the rule, and
 ``message_effect`` (and ``messages_shown``, for a game whose demo shows no message yet:
 the message is logged where its board shows it, with the tester's wording) for the
 wording, at the level the analysis reads: ``message`` events with their variant, and the
@@ -30,6 +30,7 @@ tester's reactions to them.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import random
 import tempfile
@@ -37,10 +38,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from analytics.calibrate import CheckResult
 from analytics.calibrate_games import GameTruth, StudyReading, game_checks, read_study
+
+if TYPE_CHECKING:
+    from playtest.games.plugin import DemoBehaviour
 
 #: Testers less sure of the rules than this misread the planted rule (about half of
 #: the demo's testers: most children, some adults).
@@ -83,7 +87,8 @@ class GamePlant:
     with chance ``misread`` per move by a tester unsure of the rules) and the puzzling
     ``wording``. ``own_truths``: the names of the game's own demo play model's truths
     that plant both (it plants these alone, and none for a null study; empty: the game
-    is played through the engine core, planted by :func:`hooks`). ``settings``: the study's settings beyond the
+    is played through the engine core, planted by :func:`behaviour`). ``settings``: the
+    study's settings beyond the
     game's defaults (games per tester). ``targets(state, selection)``: targets the tester
     sees besides those the demo's testers know of (e.g. a tray of tiles)."""
 
@@ -119,11 +124,14 @@ def plant_of(game: str) -> GamePlant:
     return plant
 
 
-def hooks(game: str, plant: GamePlant, planted: bool
-          ) -> dict[str, Callable[..., Any]]:
-    """The demo hooks that plant ``plant`` (``planted``) or nothing (a null study)."""
+def behaviour(game: str, plant: GamePlant, planted: bool) -> DemoBehaviour:
+    """The game's demo behaviour planting ``plant`` (``planted``) or nothing (a null
+    study): its ``message_effect``, ``messages_shown`` (when the wording is shown after
+    given events) and ``planted_clicks`` replaced."""
+    from playtest.games.registry import game_plugin
+
     wording = plant.wording
-    result: dict[str, Callable[..., Any]] = {}
+    result: dict[str, Callable[..., Any] | None] = {"planted_clicks": None}
 
     def message_effect(key: str, variant: str) -> tuple[float, float]:
         if planted and (key, variant) == (wording.key, wording.puzzling):
@@ -154,7 +162,7 @@ def hooks(game: str, plant: GamePlant, planted: bool
             return list(tester.rng.choice(tries))
 
         result["planted_clicks"] = planted_clicks
-    return result
+    return dataclasses.replace(game_plugin(game).demo, **result)
 
 
 def _misread(state: Any, selection: tuple[str, ...], candidates: Sequence[str],
@@ -225,13 +233,13 @@ def simulate_study(game: str, testers: int, seed: int, planted: bool,
         rng = random.Random(seed * 2 + planted)
         arms = demo.assign_variants(config, testers, random.Random(rng.getrandbits(64)))
         start = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
-        demo_hooks = None if plant.own_truths else hooks(game, plant, planted)
+        planting = None if plant.own_truths else behaviour(game, plant, planted)
         path = folder / f"study-{seed}-{int(planted)}.jsonl"
         with path.open("w", encoding="utf-8") as handle:
             for index in range(testers):
                 for record in demo.simulate_tester(
                         index, study.study_id, config, start,
-                        random.Random(rng.getrandbits(64)), arms[index], hooks=demo_hooks,
+                        random.Random(rng.getrandbits(64)), arms[index], behaviour=planting,
                         truths=(plant.own_truths if planted else frozenset())
                         if plant.own_truths else None):
                     handle.write(json.dumps(record) + "\n")

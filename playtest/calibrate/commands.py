@@ -24,16 +24,16 @@ ARGS = [
 def calibrate(args: argparse.Namespace) -> int:
     from analytics.calibrate_games import table
     from playtest.calibrate import CalibrationUnavailableError, calibrate_game
-    from playtest.games.registry import GAME_NAMES, UnknownGameError, game_plugin
+    from playtest.games.registry import UnknownGameError, game_names, game_plugin
 
     if args.seeds < 1 or args.testers < 2:
         raise CommandError("--seeds must be at least 1 and --testers at least 2")
-    names = list(args.game or GAME_NAMES)
+    names = list(args.game or game_names())
     for name in names:
         try:
             game_plugin(name)
         except UnknownGameError:
-            raise CommandError(f"unknown game {name!r} (known: {', '.join(GAME_NAMES)})"
+            raise CommandError(f"unknown game {name!r} (known: {', '.join(game_names())})"
                                ) from None
     missed = False
     for name in names:

@@ -1,10 +1,9 @@
-"""What the game screen says: a checked YAML catalog of wordings, and the speed table."""
+"""What the game screen says: a checked YAML catalog of wordings per game, and the speed
+table."""
 
 from __future__ import annotations
 
 from playtest.messages.catalog import (
-    REQUIRED_KEYS,
-    WRONG_CLICK_KEYS,
     CatalogError,
     Message,
     MessageCatalog,
@@ -17,9 +16,7 @@ from playtest.messages.catalog import (
 from playtest.messages.speeds import SPEEDS, Speed, speed
 
 __all__ = [
-    "REQUIRED_KEYS",
     "SPEEDS",
-    "WRONG_CLICK_KEYS",
     "CatalogError",
     "Message",
     "MessageCatalog",

@@ -1,6 +1,11 @@
 """The message catalog: key -> wording variants, checked when it is loaded.
 
->>> catalog = load_catalog()
+Each game keeps its catalog in its folder (``playtest/games/<game>/``) and names it on
+its plug-in (:attr:`~playtest.games.plugin.GamePlugin.catalog_path`):
+
+>>> catalog = MessageCatalog.from_obj({"variants": ["default", "formal"], "messages": {
+...     "extra_turn": {"tone": "good", "values": ["seat"], "variants": {
+...         "default": "Extra go!", "formal": "Player {seat}'s EXTRA turn"}}}})
 >>> catalog.render("extra_turn", seat=2).text
 'Extra go!'
 >>> catalog.render("extra_turn", "formal", seat=2).text
@@ -8,21 +13,30 @@
 >>> catalog.render("extra_turn", "formal", seat=2).tone
 'good'
 
+A variant may also be a text of a study's own (a ``message:<key>`` experiment's literal
+wording, checked when the study was saved): :meth:`MessageCatalog.say` shows it, filled in.
+
 A variant's text may differ by *voice*: who the message speaks to or about. ``seat``
 (the plain text; pass-and-play, each seat by its colour name), ``you`` (the one human
 tester in a game against the computer, about their own move) and ``computer`` (the
 computer's own move, told to that tester). A voice a message does not define falls
 back to ``seat``:
 
->>> catalog.render("blocked_own", voice="you", seat=1, next_seat=2, name="you",
-...                next_name="the computer").text
+>>> voiced = MessageCatalog.from_obj({"variants": ["default"], "messages": {"blocked_own": {
+...     "tone": "warn", "values": ["name", "next_name"], "variants": {"default": {
+...         "seat": "Both tiles are {name}'s! {next_name} misses a turn.",
+...         "you": "Both tiles are already yours! {next_name} misses a turn."}}}}})
+>>> voiced.render("blocked_own", voice="you", seat=1, next_seat=2, name="you",
+...               next_name="the computer").text
 'Both tiles are already yours! The computer misses a turn.'
+
+A catalog may say which of its messages the game's board shows to a tester (``shown``, a
+list of keys; all of them when it does not say): a wording experiment may vary only those.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib
 import re
 import string
 from collections.abc import Mapping
@@ -34,7 +48,6 @@ from typing import Any, Final
 import yaml
 
 from playtest.board.sounds import CUE_NAMES
-from playtest.games.registry import DEFAULT_GAME, game_plugin
 
 # libyaml's safe loader when PyYAML was built with it (several times faster)
 _LOADER: Final = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -45,11 +58,6 @@ VOICES: Final = ("seat", "you", "computer")
 # A lower-case letter opening a sentence ("… wins! the computer …" -> "The computer").
 _SENTENCE_START = re.compile(r"(?:^|(?<=[.!?] ))[a-z]")
 
-# The first game's keys (its folder's catalog_keys.py, found through the registry): every
-# situation its screen must be able to announce (issue 5), and its wrong clicks' keys.
-_FIRST_GAME_KEYS = importlib.import_module(f"playtest.games.{DEFAULT_GAME}.catalog_keys")
-REQUIRED_KEYS: Final[frozenset[str]] = _FIRST_GAME_KEYS.REQUIRED_KEYS
-WRONG_CLICK_KEYS: Final[Mapping[tuple[str, str | None], str]] = _FIRST_GAME_KEYS.WRONG_CLICK_KEYS
 
 
 class MessageError(Exception):
@@ -126,9 +134,13 @@ def _placeholders(template: str, where: str) -> set[str]:
 class MessageCatalog:
     """Validated messages. Build with `load_catalog()` or `MessageCatalog.from_obj(...)`."""
 
-    def __init__(self, variants: tuple[str, ...], entries: Mapping[str, Entry]) -> None:
+    def __init__(self, variants: tuple[str, ...], entries: Mapping[str, Entry],
+                 shown: frozenset[str] | None = None) -> None:
         self.variants = variants
         self._entries = dict(entries)
+        #: The keys the game's board shows to a tester (every key when the file does not
+        #: say): the messages a wording experiment may vary.
+        self.shown: frozenset[str] = frozenset(self._entries) if shown is None else shown
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -142,12 +154,15 @@ class MessageCatalog:
 
     @classmethod
     def from_obj(
-        cls, obj: Any, *, source: str = "catalog", required: frozenset[str] = REQUIRED_KEYS
+        cls, obj: Any, *, source: str = "catalog", required: frozenset[str] = frozenset()
     ) -> MessageCatalog:
-        """Check a parsed YAML object and build the catalog (raises CatalogError)."""
-        if not isinstance(obj, Mapping) or set(obj) != {"variants", "messages"}:
+        """Check a parsed YAML object and build the catalog (raises CatalogError);
+        ``required``: the keys the game's screen needs."""
+        if not isinstance(obj, Mapping) or not {"variants", "messages"} <= set(obj) or \
+                not set(obj) <= {"variants", "messages", "shown"}:
             raise CatalogError(
-                f"{source}: the top level must have exactly 'variants' and 'messages'"
+                f"{source}: the top level must have 'variants' and 'messages' (and may "
+                "have 'shown')"
             )
         variants = obj["variants"]
         if (
@@ -214,7 +229,39 @@ class MessageCatalog:
         absent = sorted(required - set(entries))
         if absent:
             raise CatalogError(f"{source}: missing required message(s) {absent}")
+        shown = obj.get("shown")
+        if shown is not None:
+            if not isinstance(shown, list) or not all(isinstance(k, str) for k in shown):
+                raise CatalogError(f"{source}: 'shown' must be a list of message keys")
+            unknown_keys = sorted(set(shown) - set(entries))
+            if unknown_keys:
+                raise CatalogError(f"{source}.shown: no message(s) {unknown_keys} in the catalog")
+            return cls(tuple(variants), entries, frozenset(shown))
         return cls(tuple(variants), entries)
+
+    def say(self, key: str, wording: str = "default", /, **values: object) -> Message:
+        """The message ``key`` as a tester with ``wording`` reads it: a variant of the
+        catalog, or a text of a study's own (a ``message:<key>`` experiment's literal
+        wording, checked when the study was saved), filled in like the catalog's; a
+        text that cannot be filled in falls back to the default wording.
+
+        >>> catalog = MessageCatalog.from_obj({"variants": ["default"], "messages": {
+        ...     "wall": {"tone": "good", "values": ["name"], "variants": {"default": "Wall!"}}}})
+        >>> catalog.say("wall", "Brick wall, {name}!", name="you").text
+        'Brick wall, you!'
+        >>> catalog.say("wall", "Oops {nothing}", name="you").text
+        'Wall!'
+        """
+        if wording in self.variants:
+            return self.render(key, wording, **values)
+        entry = self.entry(key)
+        filled = {**_derived_names(values), **values}
+        try:
+            text = wording.format(**{v: filled[v] for v in entry.values if v in filled})
+        except (KeyError, IndexError, ValueError):
+            return self.render(key, "default", **values)
+        text = _SENTENCE_START.sub(lambda m: m.group(0).upper(), text)
+        return Message(key, wording, text, entry.tone, entry.sound)
 
     def render(self, key: str, variant: str = "default", /, **values: object) -> Message:
         """The message `key` in `variant`, with its {placeholders} filled from `values`.
@@ -247,20 +294,51 @@ class MessageCatalog:
         text = _SENTENCE_START.sub(lambda m: m.group(0).upper(), text)
         return Message(key, variant, text, entry.tone, entry.sound)
 
-    def wrong_click(
-        self, kind: str, rule_reason: str | None, variant: str = "default", /, **values: object
-    ) -> Message:
-        """The message for a wrong click classified by the engine's `classify_click`."""
-        try:
-            key = WRONG_CLICK_KEYS[(kind, rule_reason if kind == "rule" else None)]
-        except KeyError:
-            raise UnknownKeyError(
-                f"no wrong-click message for kind {kind!r}, reason {rule_reason!r}"
-            ) from None
-        if "variant" in values:
-            chosen = values.pop("variant")
-            variant = chosen if isinstance(chosen, str) else repr(chosen)
-        return self.render(key, variant, **values)
+
+@dataclass(frozen=True)
+class GameCatalog:
+    """A game's catalog file, the keys its screen needs, and the engine refusal reasons
+    it words itself (``<prefix><reason>``; any other reason gets ``other``).
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "messages.yaml"
+    >>> _ = path.write_text(yaml.safe_dump({"variants": ["default"], "messages": {
+    ...     "refused_walled": {"tone": "bad", "variants": {"default": "In a wall."}},
+    ...     "refused_other": {"tone": "bad", "variants": {"default": "Not now."}}}}))
+    >>> words = GameCatalog(path, refusals=("walled",))
+    >>> words.refusal_key("walled"), words.refusal_key("new")
+    ('refused_walled', 'refused_other')
+    >>> words.load().render(words.refusal_key("walled")).text
+    'In a wall.'
+    """
+
+    path: Path
+    required: frozenset[str] = frozenset()
+    refusals: tuple[str, ...] = ()
+    prefix: str = "refused_"
+    other: str = "refused_other"
+
+    @property
+    def required_keys(self) -> frozenset[str]:
+        """The keys the catalog must have: the screen's, and one per refusal reason."""
+        return self.required | {self.refusal_key(r) for r in self.refusals} | {self.other}
+
+    def load(self) -> MessageCatalog:
+        """The catalog (checked; parsed once per process)."""
+        return load_catalog(self.path, self.required_keys)
+
+    def refusal_key(self, reason: str) -> str:
+        """The catalog key of an engine refusal reason."""
+        return f"{self.prefix}{reason}" if reason in self.refusals else self.other
+
+    def refusal_words(self, reason: str) -> str | None:
+        """An engine refusal reason as the play screen words it, for the designer's
+        tables (None: not one of the game's reasons)."""
+        from playtest.display_words import catalog_words
+
+        if reason not in self.refusals:
+            return None
+        return catalog_words(self.load(), self.refusal_key(reason))
 
 
 def _derived_names(values: Mapping[str, object]) -> dict[str, object]:
@@ -291,37 +369,24 @@ def _voices(text: Any, where: str) -> dict[str, str]:
 
 
 
-def load_catalog(path: str | Path | None = None) -> MessageCatalog:
-    """Load and check a catalog (the first game's ``catalog.yaml`` when no path is given).
+def load_catalog(path: str | Path, required: frozenset[str] = frozenset()) -> MessageCatalog:
+    """Load and check a game's catalog file (``required``: the keys its screen needs).
 
-    The packaged catalog is parsed once per process and then shared: the catalog is
-    immutable, and parsing it on every Streamlit rerun would cost tens of milliseconds.
+    A catalog is parsed once per process and then shared: it is immutable, and parsing
+    it on every Streamlit rerun would cost tens of milliseconds.
     """
-    if path is None:
-        return _packaged_catalog()
-    return _load(path)
+    return _load(str(Path(path).resolve()), required)
 
 
 @functools.cache
-def _packaged_catalog() -> MessageCatalog:
-    return _load(None)
-
-
-def _load(path: str | Path | None) -> MessageCatalog:
-    if path is None:
-        # The first game's catalog (its folder, playtest/games/<game>/), via the registry.
-        packaged = game_plugin(None).catalog_path
-        assert packaged is not None, "the first game has a message catalog"
-        source = f"playtest/games/{packaged.parent.name}/{packaged.name}"
-        text = packaged.read_text("utf-8")
-    else:
-        source = str(path)
-        try:
-            text = Path(path).read_text("utf-8")
-        except OSError as err:
-            raise CatalogError(f"{source}: cannot read ({err.strerror})") from err
+def _load(path: str, required: frozenset[str]) -> MessageCatalog:
+    source = f"{Path(path).parent.name}/{Path(path).name}"
+    try:
+        text = Path(path).read_text("utf-8")
+    except OSError as err:
+        raise CatalogError(f"{source}: cannot read ({err.strerror})") from err
     try:
         obj = yaml.load(text, Loader=_LOADER)  # noqa: S506 - a SafeLoader variant
     except yaml.YAMLError as err:
         raise CatalogError(f"{source}: not valid YAML ({err})") from err
-    return MessageCatalog.from_obj(obj, source=source)
+    return MessageCatalog.from_obj(obj, source=source, required=required)

@@ -12,7 +12,7 @@ from analytics.data import UNNAMED_GAME, StudyData, empty_quiz, empty_scores
 from analytics.game_analytics import GENERIC, GameAnalytics, for_study, game_of, load, use
 from analytics.report import build_report, report_game
 from analytics.turns import TurnRule
-from playtest.games.registry import GAME_NAMES, game_plugin
+from playtest.games.registry import game_names, game_plugin
 from playtest.storage.db import make_engine, upgrade
 from playtest.storage.exchange import import_jsonl, load_study_data
 
@@ -20,23 +20,23 @@ DEFAULT_GAME = UNNAMED_GAME
 
 
 def test_the_unnamed_game_is_a_registered_game_with_analytics() -> None:
-    assert UNNAMED_GAME in GAME_NAMES
+    assert UNNAMED_GAME in game_names()
     assert load(UNNAMED_GAME) is not GENERIC
-    assert game_plugin(UNNAMED_GAME).analytics() is load(UNNAMED_GAME)
+    assert game_plugin(UNNAMED_GAME).analytics is load(UNNAMED_GAME)
 
 
 def test_a_study_and_a_report_that_name_no_game_are_the_default_games() -> None:
     unnamed = StudyData.empty("old")
     assert "game" not in unnamed.study
-    assert game_of(unnamed) == DEFAULT_GAME
+    assert game_of(unnamed) == UNNAMED_GAME
     plugin = for_study(unnamed)
-    assert plugin.name == DEFAULT_GAME and plugin is not GENERIC
+    assert plugin.name == UNNAMED_GAME and plugin is not GENERIC
     report = build_report(unnamed, empty_scores(), empty_quiz())
-    assert report["game"] == DEFAULT_GAME
+    assert report["game"] == UNNAMED_GAME
     assert {section.key for section in plugin.sections} <= set(report)
     assert report_game({"study_id": "old"}) is plugin
     # a study that names another game is that game's
-    other = next(name for name in GAME_NAMES if name != DEFAULT_GAME)
+    other = next(name for name in game_names() if name != UNNAMED_GAME)
     assert build_report(StudyData.empty("new", other), empty_scores(),
                         empty_quiz())["game"] == other
 
@@ -58,9 +58,9 @@ def test_an_export_from_before_games_were_named_reads_as_the_default_game(
         data = load_study_data(engine, "old")
     finally:
         engine.dispose()
-    assert data.study["game"] == DEFAULT_GAME  # the storage layer says it
+    assert data.study["game"] == UNNAMED_GAME  # the storage layer says it
     report = build_report(data, empty_scores(), empty_quiz())
-    assert report["game"] == DEFAULT_GAME and report["participants"] == 1
+    assert report["game"] == UNNAMED_GAME and report["participants"] == 1
 
 
 def test_the_caller_s_plug_in_is_the_one_used() -> None:

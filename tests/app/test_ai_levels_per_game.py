@@ -9,7 +9,7 @@ import pytest
 
 from engine.players import PlayerError, levels
 from playtest.app_pages.designer import seats_label
-from playtest.games.registry import GAME_NAMES, game_plugin, games
+from playtest.games.registry import game_names, game_plugin, games
 from playtest.study_config import StudyConfigError, ai_levels, parse_study_config
 
 
@@ -20,7 +20,7 @@ def _registered(game: str) -> tuple[str, ...] | None:
         return None
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_each_game_s_levels_come_from_its_engine_registration(game: str) -> None:
     plugin = game_plugin(game)
     registered = _registered(game)
@@ -53,7 +53,7 @@ def test_levels_differ_between_games_and_a_foreign_level_is_refused_naming_the_g
     assert ", ".join(by_game[game]) in message
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_a_computer_seat_the_game_lacks_is_refused_saying_what_it_offers(game: str) -> None:
     """Its levels listed, or, for a game without computer seats, that it has none."""
     plugin = game_plugin(game)
@@ -68,7 +68,7 @@ def test_a_computer_seat_the_game_lacks_is_refused_saying_what_it_offers(game: s
         assert f"{plugin.title} has no computer seats" in message
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_the_studies_page_seats_help_lists_the_game_s_levels(game: str) -> None:
     label = seats_label(game_plugin(game))
     assert label == "Seats (comma separated: " + ", ".join(

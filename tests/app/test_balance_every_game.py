@@ -10,16 +10,17 @@ import pytest
 from sqlalchemy.engine import Engine
 from streamlit.testing.v1 import AppTest
 
+from analytics.data import UNNAMED_GAME
 from engine.balance import balance_hooks
 from playtest import demo
-from playtest.games.registry import DEFAULT_GAME, GAME_NAMES, game_plugin
+from playtest.games.registry import game_names, game_plugin
 from tests.app.designer_support import PAGE_APP, designer_page
 
 GAMES = 6
 
 
 def _study_id(game: str) -> str:
-    return demo.DEMO_STUDY_ID if game == DEFAULT_GAME else f"{demo.DEMO_STUDY_ID}-{game}"
+    return demo.DEMO_STUDY_ID if game == UNNAMED_GAME else f"{demo.DEMO_STUDY_ID}-{game}"
 
 
 def _simulated(game: str) -> AppTest:
@@ -46,7 +47,7 @@ def _check_intervals(frames: list[pd.DataFrame]) -> None:
             assert (known["per_game_ci95_low"] <= known["per_game"] + 1e-9).all()
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_the_balance_page_simulates_each_game_s_demo_study(db: Engine, game: str) -> None:
     demo.ensure_demo_study(db)
     demo.ensure_game_demo_studies(db)
@@ -84,7 +85,7 @@ def test_the_balance_page_simulates_each_game_s_demo_study(db: Engine, game: str
 
 
 def test_run_more_keeps_the_first_games_and_adds_as_many(db: Engine) -> None:
-    game = next(g for g in GAME_NAMES if not _one_seat(g))
+    game = next(g for g in game_names() if not _one_seat(g))
     demo.ensure_demo_study(db)
     demo.ensure_game_demo_studies(db)
     at = _simulated(game)
@@ -104,7 +105,7 @@ def test_the_seats_follow_the_study_s_game_when_the_designer_switches_study(
 ) -> None:
     demo.ensure_demo_study(db)
     demo.ensure_game_demo_studies(db)
-    one, other = [g for g in GAME_NAMES if _one_seat(g)][0], DEFAULT_GAME
+    one, other = [g for g in game_names() if _one_seat(g)][0], UNNAMED_GAME
     at = AppTest.from_file(PAGE_APP, default_timeout=240)
     at.query_params["page"] = "balance"
     at.session_state["designer_signed_in"] = True

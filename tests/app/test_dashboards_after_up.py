@@ -33,7 +33,7 @@ from analytics.metrics import completed_participants
 from playtest import demo, page_results, study_snapshot
 from playtest.app_pages.empty import NO_DATA, figure_is_empty, figure_title
 from playtest.cli import main as cli_main
-from playtest.games.registry import GAME_NAMES
+from playtest.games.registry import game_names
 from playtest.storage import repository as repo
 from playtest.storage.db import make_engine
 from playtest.storage.exchange import export_jsonl
@@ -82,7 +82,7 @@ def engine(lab: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Engine]:
 def _study_ids(engine: Engine) -> dict[str, str]:
     """Each game's demo study (the one ``playtest up`` filled)."""
     found = {study.game: study.study_id for study in repo.list_studies(engine)}
-    assert set(found) == set(GAME_NAMES) and demo.DEMO_STUDY_ID in found.values()
+    assert set(found) == set(game_names()) and demo.DEMO_STUDY_ID in found.values()
     return found
 
 
@@ -131,12 +131,12 @@ def _check_pages(engine: Engine, game: str, study_id: str) -> None:
     assert [p.id for p in kept["points"]] == [p.id for p in confusion.confusion_points(data)]
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_every_page_has_its_game_s_analyses_right_after_up(engine: Engine, game: str) -> None:
     _check_pages(engine, game, _study_ids(engine)[game])
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_pages_computed_from_the_snapshot_have_them_too(engine: Engine, game: str) -> None:
     """No kept page result (an upgrade's new code, a new state): the pages compute from
     the snapshot, whose tables hold everything the game's analyses read."""
@@ -149,7 +149,7 @@ def test_pages_computed_from_the_snapshot_have_them_too(engine: Engine, game: st
     _check_pages(engine, game, study_id)
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_after_a_demo_the_pages_have_them_too(engine: Engine, game: str) -> None:
     study_id = _study_ids(engine)[game]
     assert cli_main(["demo", "--testers", "2", "--seed", "9", "--study", study_id]) == 0
@@ -189,7 +189,7 @@ def _quitters(engine: Engine, study_id: str, folder: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_completed_is_one_number_everywhere(engine: Engine, game: str, lab: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     study_id = _study_ids(engine)[game]
@@ -215,7 +215,7 @@ def test_completed_is_one_number_everywhere(engine: Engine, game: str, lab: Path
     assert int(values[studies.index(study_id)]) == completed
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_problem_answers_are_never_praise_and_advice_is_the_game_s(engine: Engine,
                                                                     game: str) -> None:
     study_id = _study_ids(engine)[game]

@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
+from analytics.data import UNNAMED_GAME
 from engine.core import CHANCE
 from playtest import demo_play
-from playtest.games.registry import DEFAULT_GAME, GAME_NAMES, game_plugin
+from playtest.games.registry import game_names, game_plugin
 
-OTHER_GAMES = [name for name in GAME_NAMES if name != DEFAULT_GAME]
+OTHER_GAMES = [name for name in game_names() if name != UNNAMED_GAME]
 
 
 class _Tester:

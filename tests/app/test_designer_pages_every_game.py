@@ -9,14 +9,15 @@ from pathlib import Path
 
 import pytest
 
+from analytics.data import UNNAMED_GAME
 from playtest import demo
-from playtest.games.registry import DEFAULT_GAME, GAME_NAMES, game_plugin
+from playtest.games.registry import game_names, game_plugin
 from playtest.storage import repository as repo
 from tests.app.designer_support import demo_databases, designer_page, use_copy
 
 PAGES = ["overview", "confusion", "questionnaires", "experiments", "replay", "balance",
          "report"]
-OTHER_GAMES = [name for name in GAME_NAMES if name != DEFAULT_GAME]
+OTHER_GAMES = [name for name in game_names() if name != UNNAMED_GAME]
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +43,7 @@ def test_every_designer_page_renders_each_game_s_filled_demo_study(
                      if "Funnel" in json.dumps(json.loads(chart.proto.spec)["layout"])]
         steps = set(funnel["data"][0]["x"])
         assert "Survey before play" in steps and not {"pre_survey", "post_survey"} & steps
-    if page == "confusion" and game_plugin(game).analytics() is not None:
+    if page == "confusion" and game_plugin(game).analytics is not None:
         # a game with its analytics plug-in ranks the refused clicks by the engine's reasons
         tables = [df.value for df in at.dataframe]
         assert any(len(table) for table in tables)

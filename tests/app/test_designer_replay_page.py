@@ -64,7 +64,7 @@ def test_the_step_caption_matches_the_slider(db: Engine) -> None:
 
 @pytest.mark.parametrize("game", [p.name for p in games()])
 def test_every_game_replays_on_its_board_step_by_step(db: Engine, game: str) -> None:
-    """Each game's Replay is its read-only board (``PLUGIN.replay_module``), never the
+    """Each game's Replay is its read-only board (its plug-in's ``replay``), never the
     engine's text in a code block; the slider moves the board and the caption."""
     import random
 
@@ -73,7 +73,7 @@ def test_every_game_replays_on_its_board_step_by_step(db: Engine, game: str) -> 
     from playtest.study_config import StudyConfig
 
     plugin = game_plugin(game)
-    assert plugin.replay_module, game
+    assert plugin.replay is not None, game
     seats = ["human", *plugin.default_seats[1:]]
     study = services.create_study(db, title="Other game", study_id="mixed",
                                   config=StudyConfig(game=plugin.name, seats=seats))

@@ -1,5 +1,5 @@
-"""Dokusen's play step in AppTest (playtest/games/dokusen/play.py, chosen through the
-registry's ``play_module``), and the platform taking a game's default seats from its
+"""Dokusen's play step in AppTest (the one board shell and game session, with the
+plug-in's view, words and stages), and the platform taking a game's default seats from its
 plug-in (Dokusen has one seat). A tester's placement stored by another tab is replayed
 on reload, and the stage's computer colour answers it, stored before it is shown, with
 the engine's events logged for the analytics. (Clicks inside the board component are
@@ -8,7 +8,6 @@ the browser's to test.)
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Any
 
@@ -16,10 +15,12 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
+from analytics.data import UNNAMED_GAME
 from engine.core import GameRecord
-from engine.dokusen.ai import computer_action
+from engine.players import make_player
 from playtest import demo, services
 from playtest.games.registry import game_plugin
+from playtest.session.session import decision_seed
 from playtest.storage import repository as repo
 from playtest.storage.models import EventRow
 from playtest.study_config import StudyConfig
@@ -30,7 +31,7 @@ def test_a_one_seat_game_takes_its_default_seats_from_its_plug_in(db: Engine) ->
     plugin = game_plugin("dokusen")
     assert plugin.default_seats == ("human",)
     assert StudyConfig(game="dokusen").seats == ["human"]
-    assert StudyConfig().seats == list(game_plugin(None).default_seats)
+    assert StudyConfig().seats == list(game_plugin(UNNAMED_GAME).default_seats)
     studies = {s.game: s for s in demo.ensure_game_demo_studies(db)}
     assert services.study_config(studies["dokusen"]).seats == ["human"]
 
@@ -47,7 +48,8 @@ def test_a_dokusen_stage_is_stored_replayed_and_answered_by_the_computer(
     record = repo.latest_unfinished_game(db, code)
     assert record is not None and record.game == "dokusen" and not record.actions
     # The tester places a square (stored as another tab would); a reload replays it and
-    # the stage's active colour answers at once.
+    # the stage's active colour answers at once, at the stage's level, decided by a player
+    # seeded from the game's seed and the action's number.
     plugin = game_plugin("dokusen")
     engine_game = plugin.make_game("S5", 1)
     state: Any = engine_game.new_initial_state()
@@ -57,7 +59,10 @@ def test_a_dokusen_stage_is_stored_replayed_and_answered_by_the_computer(
     at = open_as(code, timeout=60)
     assert not at.exception, at.exception
     again = repo.latest_unfinished_game(db, code) or repo.list_games(db, code)[0]
-    expected = computer_action(state, random.Random(f"dokusen:{record.seed}:1"))
+    assert plugin.computer_level is not None
+    level = plugin.computer_level(state, state.current_player())
+    expected = make_player(level, seed=decision_seed(int(record.seed or 0), 1),
+                           game="dokusen").decide(state).action
     assert list(again.actions[1]) == engine_game.action_to_json(expected)
     replayed = GameRecord(again.game, again.rules, 1, again.actions).replay()
     assert replayed.is_terminal() or replayed.current_player() == 0

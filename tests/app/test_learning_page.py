@@ -12,12 +12,13 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from analytics.data import UNNAMED_GAME as DEFAULT_GAME
 from playtest import demo, services
-from playtest.games.registry import DEFAULT_GAME, GAME_NAMES, game_plugin
+from playtest.games.registry import game_names, game_plugin
 from playtest.study_config import StudyConfig
 from tests.app.designer_support import demo_databases, designer_page, use_copy
 
-OTHER_GAMES = [name for name in GAME_NAMES if name != DEFAULT_GAME]
+OTHER_GAMES = [name for name in game_names() if name != DEFAULT_GAME]
 
 
 @pytest.fixture(scope="module")

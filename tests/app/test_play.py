@@ -1,22 +1,23 @@
-"""A game as the play page drives it: real engine, real SQLite file, real event logger."""
+"""A game as the play page drives it, through the one game session: real engine, real
+SQLite file, real event logger."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-import pytest
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from engine.vapoosh import Rules, VapooshGame, action_from_json
 from playtest import services
-from playtest.games.vapoosh.controller import PlayController, StaleGameError, TurnError
-from playtest.games.vapoosh.session import open_game
+from playtest.games.vapoosh.session import _rows, legal_tiles
 from playtest.replay import replay_steps
+from playtest.session import GameSession, Next
 from playtest.storage import repository as repo
 from playtest.storage.events import EventLogger
 from playtest.storage.models import EventRow
+from tests.app.session_support import one_move, open_play
 
 
 def _tester(db: Engine, make_study: Callable[..., repo.Study], **settings: Any
@@ -37,8 +38,8 @@ def _events(db: Engine, game_id: str | None = None) -> list[dict[str, Any]]:
         return [dict(r._mapping) for r in conn.execute(query.order_by(table.c.event_id))]
 
 
-def _wrong_tile(ctrl: PlayController) -> tuple[int, int]:
-    legal = set(ctrl.legal_tiles())
+def _wrong_tile(session: GameSession) -> tuple[int, int]:
+    legal = set(legal_tiles(session.play.state))
     return next((c, r) for c in range(12, 0, -1) for r in range(12, 0, -1)
                 if (c, r) not in legal and all(abs(c - a) > 1 or abs(r - b) > 1 for a, b in legal))
 
@@ -46,20 +47,20 @@ def _wrong_tile(ctrl: PlayController) -> tuple[int, int]:
 def test_roll_and_clicks_are_logged_with_their_class(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
-    tester, logger, session = _tester(db, make_study, seats=["human", "ai:easy"])
-    ctrl = open_game(db, logger, tester, session, seed=3)
-    while ctrl.state.phase != "place":
-        ctrl.roll(client_event_id=f"roll-{ctrl.roll_count}")
-        if ctrl.computer_to_act:
-            ctrl.play_computers()
-    wrong = _wrong_tile(ctrl)
-    outcome = ctrl.click(*wrong, client_ms=1234, client_event_id="click-1")
-    assert not outcome.accepted and outcome.wrong_kind is not None
+    tester, _logger, session_id = _tester(db, make_study, seats=["human", "ai:easy"])
+    session = open_play(db, tester, seed=3, session_id=session_id)
+    rolls = 0
+    while session.play.state.phase != "place":
+        session.draw(nonce=f"roll-{rolls}")
+        rolls += 1
+    wrong = _wrong_tile(session)
+    outcome = session.click(f"{wrong[0]},{wrong[1]}", ms=1234, nonce="click-1")
+    assert outcome is not None and not outcome.ok and outcome.fields["wrong_kind"] is not None
     # The same click sent twice (a retried websocket message) is stored once.
-    ctrl.click(*wrong, client_ms=1234, client_event_id="click-1")
-    good = ctrl.legal_tiles()[0]
-    assert ctrl.click(*good, client_ms=2000, client_event_id="click-2").accepted
-    events = _events(db, ctrl.game_id)
+    session.click(f"{wrong[0]},{wrong[1]}", ms=1234, nonce="click-1")
+    good = legal_tiles(session.play.state)[0]
+    assert session.click(f"{good[0]},{good[1]}", ms=2000, nonce="click-2").ok  # type: ignore[union-attr]
+    events = _events(db, session.play.game_id)
     kinds = [e["type"] for e in events]
     assert kinds[0] == "game_start"
     assert "roll" in kinds and "place" in kinds
@@ -77,78 +78,70 @@ def test_roll_and_clicks_are_logged_with_their_class(
 def test_input_out_of_turn_is_refused_and_stores_nothing(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
-    tester, logger, session = _tester(db, make_study)
-    ctrl = open_game(db, logger, tester, session)
+    tester, _logger, session_id = _tester(db, make_study)
+    session = open_play(db, tester, session_id=session_id)
     before = len(_events(db))
-    with pytest.raises(TurnError) as err:
-        ctrl.click(5, 5)
-    assert err.value.key == "roll_first"
+    assert session.next() is Next.TESTER_DRAW  # roll first
+    assert session.click("5,5") is None
     assert len(_events(db)) == before
 
 
 def test_a_game_resumes_from_its_stored_record(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
-    tester, logger, session = _tester(db, make_study, rules="house")
+    tester, _logger, session_id = _tester(db, make_study, rules="house")
     # Seeded dice: unseeded, a game sometimes ended within these moves (e.g. VAPOOSH!),
     # and a finished game is rightly not resumed.
-    ctrl = open_game(db, logger, tester, session, seed=5)
+    session = open_play(db, tester, seed=5, session_id=session_id)
     for _ in range(6):
-        if ctrl.state.phase == "roll":
-            ctrl.roll()
-        elif ctrl.human_to_act:
-            tiles = ctrl.legal_tiles()
-            ctrl.click(*tiles[0], brown=ctrl.brown_choice() == "forced")
-        if ctrl.computer_to_act:
-            ctrl.play_computers()
-    assert not ctrl.is_over and ctrl.actions
-    # A reload / server restart: a new controller from the database alone.
-    again = open_game(db, logger, tester, repo.start_session(db, tester.code))
-    assert again.game_id == ctrl.game_id
-    assert again.state.to_json() == ctrl.state.to_json()
+        one_move(session)
+    assert not session.play.over and session.play.actions
+    # A reload / server restart: a new session from the database alone.
+    again = open_play(db, tester, new=False)
+    assert again.play.game_id == session.play.game_id
+    assert again.play.state.to_json() == session.play.state.to_json()
+    assert again.play.memo.get("last_roll") == session.play.memo.get("last_roll")
 
 
 def test_a_second_tab_cannot_apply_the_same_move_twice(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
-    tester, logger, session = _tester(db, make_study, seats=["human", "human"])
-    tab_a = open_game(db, logger, tester, session, seed=5)
-    tab_b = open_game(db, logger, tester, repo.start_session(db, tester.code))
-    tab_a.roll()
-    with pytest.raises(StaleGameError):
-        tab_b.roll()
-    record = repo.load_game(db, tab_a.game_id)
-    assert record is not None and len(record.actions) == len(tab_a.actions)
+    tester, _logger, session_id = _tester(db, make_study, seats=["human", "human"])
+    tab_a = open_play(db, tester, seed=5, session_id=session_id)
+    tab_b = open_play(db, tester, new=False)
+    assert tab_a.draw()
+    assert not tab_b.draw() and tab_b.stale  # another tab rolled first: reload
+    record = repo.load_game(db, tab_a.play.game_id)
+    assert record is not None and len(record.actions) == len(tab_a.play.actions)
     # A different move at the same point (the other tab is behind) is refused too.
-    tab_c = open_game(db, logger, tester, repo.start_session(db, tester.code))
-    assert tab_a.state.phase == tab_c.state.phase == "place"
-    tab_a.click(*tab_a.legal_tiles()[0])
-    with pytest.raises(StaleGameError):
-        tab_c.click(*tab_c.legal_tiles()[-1])
-    record = repo.load_game(db, tab_a.game_id)
-    assert record is not None and list(record.actions) == tab_a.actions
+    tab_c = open_play(db, tester, new=False)
+    assert tab_a.play.state.phase == tab_c.play.state.phase == "place"
+    first = legal_tiles(tab_a.play.state)[0]
+    tab_a.click(f"{first[0]},{first[1]}")
+    last = legal_tiles(tab_c.play.state)[-1]
+    tab_c.click(f"{last[0]},{last[1]}", nonce="late")
+    assert tab_c.stale
+    record = repo.load_game(db, tab_a.play.game_id)
+    assert record is not None and list(record.actions) == tab_a.play.actions
+    late = [e for e in _events(db) if e["client_event_id"] == "late"]
+    assert len(late) == 1 and late[0]["props"]["stale"] is True  # never a right answer
 
 
 def test_a_whole_game_against_easy_ends_logged_and_replays(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
-    tester, logger, session = _tester(db, make_study, seats=["human", "ai:easy"])
-    ctrl = open_game(db, logger, tester, session, seed=11)
+    tester, _logger, session_id = _tester(db, make_study, seats=["human", "ai:easy"])
+    session = open_play(db, tester, seed=11, session_id=session_id)
     for _ in range(2000):
-        if ctrl.is_over:
+        if session.play.over:
             break
-        if ctrl.state.phase == "roll":
-            ctrl.roll()
-        else:
-            ctrl.click(*ctrl.legal_tiles()[0], brown=ctrl.brown_choice() == "forced")
-        ctrl.play_computers()
-    assert ctrl.is_over
-    with pytest.raises(TurnError) as err:
-        ctrl.roll()
-    assert err.value.key == "game_over"
-    end = [e for e in _events(db, ctrl.game_id) if e["type"] == "game_end"]
-    assert len(end) == 1 and end[0]["props"]["winner"] == ctrl.state.winner
-    record = repo.load_game(db, ctrl.game_id)
+        one_move(session)
+    play = session.play
+    assert play.over
+    assert session.next() is Next.OVER and not session.draw()  # nothing after the end
+    end = [e for e in _events(db, play.game_id) if e["type"] == "game_end"]
+    assert len(end) == 1 and end[0]["props"]["winner"] == play.state.winner
+    record = repo.load_game(db, play.game_id)
     assert record is not None and record.finished
     assert services.games_finished(db, tester) == 1
     # The stored record and the record in game_end both replay to the final position.
@@ -156,11 +149,11 @@ def test_a_whole_game_against_easy_ends_logged_and_replays(
         state = VapooshGame(Rules.from_obj(record.rules), players=2).new_initial_state()
         for action in actions:
             state.apply(action_from_json(action))
-        assert state.board_rows() == ctrl.state.board_rows()
+        assert state.board_rows() == play.state.board_rows()
     steps = replay_steps(db, record)
     assert len(steps) == len(record.actions)
-    assert steps[-1].rows == ctrl.state.board_rows()
-    reasons = [e["props"]["reason"] for e in _events(db, ctrl.game_id) if e["type"] == "ai_move"]
+    assert steps[-1].rows == play.state.board_rows()
+    reasons = [e["props"]["reason"] for e in _events(db, play.game_id) if e["type"] == "ai_move"]
     assert reasons and all(reasons)
     shown = {row["what"] for step in steps for row in step.timeline}
     assert any(f"computer seat 2: {reasons[0]}" in what for what in shown)
@@ -183,20 +176,16 @@ def test_study_fingerprint_changes_with_new_data(
 def test_the_boards_rows_are_computed_once_per_position_and_follow_every_action(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
-    tester, logger, session = _tester(db, make_study, seats=["human", "ai:easy"])
-    ctrl = open_game(db, logger, tester, session, seed=11)
+    tester, _logger, session_id = _tester(db, make_study, seats=["human", "ai:easy"])
+    session = open_play(db, tester, seed=11, session_id=session_id)
     seen_positions = 0
     for _ in range(2000):
-        rows = ctrl.board_rows()
-        assert rows == ctrl.state.board_rows()  # the engine's answer for this position
+        rows = _rows(session.play)
+        assert rows == session.play.state.board_rows()  # the engine's answer for this position
         rows[0] = "X" * len(rows[0])  # a caller's edit does not reach the cache
-        assert ctrl.board_rows() == ctrl.state.board_rows()
+        assert _rows(session.play) == session.play.state.board_rows()
         seen_positions += 1
-        if ctrl.is_over:
+        if session.play.over:
             break
-        if ctrl.state.phase == "roll":
-            ctrl.roll()
-        else:
-            ctrl.click(*ctrl.legal_tiles()[0], brown=ctrl.brown_choice() == "forced")
-        ctrl.play_computers()
-    assert ctrl.is_over and seen_positions > 5
+        one_move(session)
+    assert session.play.over and seen_positions > 5

@@ -21,7 +21,7 @@ actions = GameActionRow.__table__  # type: ignore[attr-defined]
 
 
 def _roll(board: dict[str, Any]) -> dict[str, Any]:
-    return {"nonce": str(uuid.uuid4()), "t_ms": 900, "via": "mouse", "token": board["token"]}
+    return {"nonce": str(uuid.uuid4()), "ms": 900, "via": "mouse", "token": board["token"]}
 
 
 async def _two_tabs(url: str) -> tuple[loadtest.RunResult, ...]:
@@ -35,10 +35,10 @@ async def _two_tabs(url: str) -> tuple[loadtest.RunResult, ...]:
             assert first_a.board is not None and first_a.board_id is not None
             assert first_b.board is not None and first_b.board_id is not None
             rolled_a = await tab_a.rerun(
-                [loadtest._trigger(first_a.board_id, "roll", _roll(first_a.board))],
+                [loadtest._trigger(first_a.board_id, "draw", _roll(first_a.board))],
                 source=first_a.board_id)
             rolled_b = await tab_b.rerun(  # on tab B's board, which is now out of date
-                [loadtest._trigger(first_b.board_id, "roll", _roll(first_b.board))],
+                [loadtest._trigger(first_b.board_id, "draw", _roll(first_b.board))],
                 source=first_b.board_id)
     return first_a, first_b, rolled_a, rolled_b
 

@@ -31,11 +31,12 @@ game_actions = GameActionRow.__table__  # type: ignore[attr-defined]
 def _input(run: loadtest.RunResult, rng: random.Random) -> Any:
     board = run.board
     assert board is not None and run.board_id is not None
-    stamp = {"nonce": str(uuid.uuid4()), "t_ms": 900, "via": "mouse", "token": board["token"]}
+    stamp = {"nonce": str(uuid.uuid4()), "ms": 900, "via": "mouse", "token": board["token"]}
     if board["phase"] == "roll":
-        return loadtest._trigger(run.board_id, "roll", stamp)
+        return loadtest._trigger(run.board_id, "draw", stamp)
     index = loadtest._pick_tile(board, set(), rng)
-    return loadtest._trigger(run.board_id, "click", {**stamp, "index": index, "seq": 1})
+    return loadtest._trigger(run.board_id, "click",
+                             {**stamp, "target": f"{index % 12 + 1},{index // 12 + 1}"})
 
 
 async def _play(url: str, engine: Engine, inputs: int) -> list[tuple[str, list[Any]]]:

@@ -1,11 +1,10 @@
 """The game as a child plays it (issue 10, items 1-6), on the page logic: AppTest and the
-controller on a real SQLite file. What a person sees in Chromium is in
+one game session on a real SQLite file. What a person sees in Chromium is in
 tests/browser/test_play_ux.py.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -13,21 +12,35 @@ from sqlalchemy.engine import Engine
 from streamlit.testing.v1 import AppTest
 
 from playtest import services
-from playtest.games.vapoosh.controller import PlayController, dice_for
-from playtest.games.vapoosh.cues import Cue, seat_names
-from playtest.games.vapoosh.session import open_game
+from playtest.games.vapoosh.catalog import load_catalog
+from playtest.games.vapoosh.cues import seat_names
+from playtest.games.vapoosh.plugin import dice_for
+from playtest.games.vapoosh.session import LAST_ROLL, brown_choice, legal_tiles
 from playtest.games.vapoosh.view import tile_index
-from playtest.messages import load_catalog
+from playtest.session import GameSession, Next, Pace, Play
+from playtest.session.store import session_of
 from playtest.storage import repository as repo
 from playtest.storage.events import EventLogger
+from tests.app.session_support import open_play
 from tests.app.test_play_page import _dialogs, _player_at_play
-from tests.app.tester_support import open_as, stored_events
+from tests.app.tester_support import board_shown, open_as, stored_events
 
 
 def _board(at: AppTest) -> dict[str, Any]:
-    """The data the board component was given on the last run."""
-    data: dict[str, Any] = json.loads(at.get("bidi_component")[0].proto.json)["view"]
-    return data
+    """What the board shows on the last run (the view with the shell's message)."""
+    return board_shown(at)
+
+
+def _kept(at: AppTest, db: Engine, code: str) -> GameSession:
+    """The game the page keeps for the tester, as a session of this test's own."""
+    play: Play = at.session_state["play"]
+    tester = services.load_tester(db, code)
+    assert tester is not None
+    return session_of(db, EventLogger(db), tester, repo.start_session(db, code), play)
+
+
+def _tile(c: int, r: int) -> str:
+    return f"{c},{r}"
 
 
 def _sums(dice: list[int]) -> tuple[int, int]:
@@ -44,7 +57,7 @@ def _seeded_game(db: Engine, code: str, seed: int) -> None:
     """The tester's game, opened with ``seed`` before the page opens (the page resumes it)."""
     tester = services.load_tester(db, code)
     assert tester is not None
-    open_game(db, EventLogger(db), tester, repo.start_session(db, code), seed=seed)
+    open_play(db, tester, seed=seed)
 
 
 # -- 1. the computer's dice are those of the move it makes ---------------------------
@@ -101,35 +114,42 @@ def test_the_computers_turn_is_its_roll_then_its_placement(
     tester = services.load_tester(db, services.consent(db, study, {"child": False})
                                   .participant_id)
     assert tester is not None
-    ctrl = open_game(db, EventLogger(db), tester, repo.start_session(db, tester.code),
-                              seed=11)
+    session = open_play(db, tester, seed=11)
+    paced = Pace(3000)  # the computer's steps wait: each is one input of its own
+    play = session.play
     catalog = load_catalog()
     for _ in range(6):
-        if ctrl.is_over:
+        if play.over:
             break
-        ctrl.roll()
-        if ctrl.state.phase == "place":
-            ctrl.click(*ctrl.legal_tiles()[0])
-        while ctrl.computer_to_act:
-            before = len(ctrl.actions)
-            roll_cue, reason = ctrl.computer_step()
+        session.draw(pace=paced)
+        if session.next() is Next.TESTER:
+            first = legal_tiles(play.state)[0]
+            session.click(_tile(*first), pace=paced)
+        while session.next() is Next.COMPUTER:
+            assert session.computer_due  # it waits for its time, shown as thinking
+            before = len(play.actions)
+            session.step(pace=paced)
             # Step one: only the roll is made, and it is what the dice bar shows.
-            assert len(ctrl.actions) == before + 1 and reason == ""
-            seat, dice = ctrl.last_roll  # type: ignore[misc]
-            assert seat == 2 and ctrl.actions[-1] == ["roll", list(dice)]
+            (rolled,) = session.fresh
+            assert len(play.actions) == before + 1 and rolled.reason == ""
+            seat, dice = play.memo[LAST_ROLL]
+            assert seat == 2 and play.actions[-1] == ["roll", list(dice)]
             p, g = _sums(list(dice))
-            if ctrl.state.phase != "place" or ctrl.to_move != 2:
+            if play.state.phase != "place" or play.state.to_move != 2:
                 continue  # a blocked roll: nothing to place
-            assert roll_cue.key in ("computer_rolled", "square_roll", "vapooh",
-                                    "vapooh_compulsory")
-            cue, reason = ctrl.computer_step()
+            assert rolled.say is not None and rolled.say.key in (
+                "computer_rolled", "square_roll", "vapooh", "vapooh_compulsory")
+            session.step(pace=paced)
             # Step two: the placement, told with the same dice.
-            assert reason and ctrl.last_roll == (2, dice)
+            placed = session.fresh[0]
+            assert placed.reason and play.memo[LAST_ROLL] == (2, dice)
+            cue = placed.say
+            assert cue is not None and cue.key is not None
             if cue.key == "computer_moved":
                 assert cue.voice == "computer"
                 text = catalog.render(cue.key, voice=cue.voice, **cue.values).text
                 assert text == f"The computer rolled {p} and {g}: {p} × {g} = {p * g}."
-                assert "computer" in ctrl.glow.values()
+                assert "computer" in play.memo["glow"].values()
 
 
 def test_a_reloaded_game_shows_the_last_roll_and_its_roller(
@@ -150,25 +170,22 @@ def test_a_reloaded_game_shows_the_last_roll_and_its_roller(
 # -- 2. the winner stays --------------------------------------------------------------
 
 
-def _play_to_the_end(ctrl: PlayController) -> Cue:
-    """Play on (the tester takes the first legal tile); the cue of the last move."""
-    cue = Cue(None)
+def _play_to_the_end(session: GameSession) -> None:
+    """Play on (the tester takes the first legal tile; the computer moves at once)."""
     for _ in range(1000):
-        if ctrl.is_over:
+        if session.play.over:
             break
-        if ctrl.human_to_act:
-            if ctrl.state.phase == "roll":
-                cue = ctrl.roll()
-            else:
-                # A tile of the tester's own after three sixes takes only a brown counter:
-                # try the tiles with a normal counter, then with a brown one.
-                outcome = next(o for o in (ctrl.click(c, r, brown=brown)
-                                           for brown in (False, True)
-                                           for c, r in ctrl.legal_tiles()) if o.accepted)
-                cue = outcome.cue
+        if session.next() is Next.TESTER_DRAW:
+            session.draw()
+        elif session.next() is Next.TESTER:
+            # A tile of the tester's own after three sixes takes only a brown counter:
+            # try the tiles with a normal counter, then with a brown one.
+            next(result for result in (
+                session.click(_tile(c, r), selection=("brown",) if brown else ())
+                for brown in (False, True) for c, r in legal_tiles(session.play.state))
+                if result is not None and result.ok)
         else:
-            cue = ctrl.play_computers()[-1]
-    return cue
+            session.step()
 
 
 def test_the_result_and_the_winning_four_stay_until_the_tester_moves_on(
@@ -176,22 +193,20 @@ def test_the_result_and_the_winning_four_stay_until_the_tester_moves_on(
 ) -> None:
     code = _player_at_play(db, make_study, games_per_tester=1, allow_more_games=True)
     at = open_as(code)
-    ctrl: PlayController = at.session_state["ctrl"]
-    last = _play_to_the_end(ctrl)
-    assert ctrl.is_over
-    winner = ctrl.state.winner
-    # what the board callback does with the last move's cue
-    at.session_state["cue"] = last
-    at.session_state["cue_id"] = 1000
+    session = _kept(at, db, code)
+    _play_to_the_end(session)
+    play = session.play
+    assert play.over
+    winner = play.state.winner
     at.run()
     board = _board(at)
     # No timer clears the result: it stays until "Continue" or "Play another game".
-    assert board["message_ms"] is None
-    names = seat_names(ctrl.seats)
+    assert board["message"] and board["message_ms"] is None
+    names = seat_names([str(s) for s in play.seats])
     expected = "It's a draw" if not winner else (
         "You won!" if names[int(winner)] == "you" else "The computer won!")
     assert board["turn_text"] == expected
-    if winner and ctrl.state.outcome and ctrl.state.outcome.reason in ("row", "square"):
+    if winner and play.state.outcome and play.state.outcome.reason in ("row", "square"):
         assert list(board["glow"].values()).count("win") == 4
     assert at.button(key="to_post").label == "Continue to the last questions"
     assert at.button(key="play_more").label == "Play another game"
@@ -258,10 +273,10 @@ def test_the_page_speaks_to_the_tester(
 ) -> None:
     code = _player_at_play(db, make_study, seats=["human", "ai:easy"])
     at = open_as(code)
-    ctrl: PlayController = at.session_state["ctrl"]
+    session = _kept(at, db, code)
     board = _board(at)
     assert board["turn_text"] == "Your turn"
-    ctrl.roll()
+    session.draw()
     at.run()
     assert _board(at)["dice_by"] == "you"
     labels = " ".join(_board(at)["labels"].values())
@@ -314,14 +329,15 @@ def test_an_optional_brown_counter_is_offered_beside_its_tiles(
     tester = services.load_tester(db, code)
     assert tester is not None
     seed = _three_sixes_seed()
-    open_game(db, EventLogger(db), tester, repo.start_session(db, code), seed=seed)
+    open_play(db, tester, seed=seed)
     at = open_as(code)
-    ctrl: PlayController = at.session_state["ctrl"]
-    ctrl.roll()
+    session = _kept(at, db, code)
+    session.draw()
     at.run()
     board = _board(at)
-    assert ctrl.brown_choice() == "optional"
-    assert sorted(board["brown"]) == sorted(tile_index(c, r) for c, r in ctrl.legal_tiles())
+    state = session.play.state
+    assert brown_choice(state) == "optional"
+    assert sorted(board["brown"]) == sorted(tile_index(c, r) for c, r in legal_tiles(state))
     assert not at.get("segmented_control") or all(
         s.label != "Vapooh! Which counter?" for s in at.get("segmented_control"))
 
@@ -331,13 +347,13 @@ def test_a_finished_game_with_more_to_play_offers_the_next_one_beside_the_board(
 ) -> None:
     code = _player_at_play(db, make_study, games_per_tester=2, allow_more_games=False)
     at = open_as(code)
-    first: PlayController = at.session_state["ctrl"]
+    first = _kept(at, db, code)
     _play_to_the_end(first)
     at.run()
     assert at.button(key="next_game").label == "Next game (2 of 2)"
     at.button(key="next_game").click().run()
-    second: PlayController = at.session_state["ctrl"]
-    assert second.game_id != first.game_id and not second.is_over
+    second: Play = at.session_state["play"]
+    assert second.game_id != first.play.game_id and not second.over
 
 
 def test_pass_and_play_page_names_the_seat_to_move_by_colour(
@@ -345,9 +361,9 @@ def test_pass_and_play_page_names_the_seat_to_move_by_colour(
 ) -> None:
     code = _player_at_play(db, make_study, seats=["human", "human"])
     at = open_as(code)
-    ctrl: PlayController = at.session_state["ctrl"]
+    session = _kept(at, db, code)
     assert _board(at)["turn_text"] == "Blue's turn"
-    ctrl.roll()
+    session.draw()
     at.run()
     assert _board(at)["dice_by"] == "Blue"
 
@@ -361,15 +377,16 @@ def test_a_normal_counter_on_own_tile_of_a_vapooh_roll_is_a_wrong_click_not_a_cr
     tester = services.load_tester(db, services.consent(db, study, {"child": False})
                                   .participant_id)
     assert tester is not None
-    ctrl = open_game(db, EventLogger(db), tester, repo.start_session(db, tester.code),
-                              seed=1528)
-    ctrl.roll()
-    assert ctrl.click(12, 8).accepted
-    ctrl.play_computers()
-    ctrl.roll()
-    assert ctrl.brown_choice() == "optional" and (12, 8) in ctrl.legal_tiles()
-    outcome = ctrl.click(12, 8)  # a normal counter on the tester's own tile
-    assert not outcome.accepted and outcome.wrong_kind == "rule"
-    assert outcome.cue.key == "wrong_rule_own_tile"
-    assert ctrl.click(12, 8, brown=True).accepted
-    assert ctrl.state.board_rows()[7][11] == "B"
+    session = open_play(db, tester, seed=1528)
+    session.draw()
+    placed = session.click("12,8")
+    assert placed is not None and placed.ok  # the computer then moves at once
+    session.draw()
+    state = session.play.state
+    assert brown_choice(state) == "optional" and (12, 8) in legal_tiles(state)
+    outcome = session.click("12,8")  # a normal counter on the tester's own tile
+    assert outcome is not None and not outcome.ok and outcome.fields["wrong_kind"] == "rule"
+    assert [s.key for s in session.play.shown] == ["wrong_rule_own_tile"]
+    brown = session.click("12,8", selection=("brown",))
+    assert brown is not None and brown.ok
+    assert session.play.state.board_rows()[7][11] == "B"

@@ -12,15 +12,16 @@ from pathlib import Path
 import pytest
 
 from analytics import derive
+from analytics.data import UNNAMED_GAME
 from analytics.game_analytics import load, turn_definition
 from analytics.report import build_report, report_markdown
 from playtest import demo, services
-from playtest.games.registry import DEFAULT_GAME, GAME_NAMES, game_plugin
+from playtest.games.registry import game_names, game_plugin
 from playtest.study_config import parse_study_config
 from playtest.study_snapshot import load_prepared
 from tests.app.designer_support import designer_page, use_copy
 
-OTHER_GAMES = [name for name in GAME_NAMES if name != DEFAULT_GAME]
+OTHER_GAMES = [name for name in game_names() if name != UNNAMED_GAME]
 PER_TURN = ("wrong_clicks_per_turn", "think_time")
 #: The engine events that are an action of the mover's (a turn each).
 MOVES = ("place", "move", "remove")

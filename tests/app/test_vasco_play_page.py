@@ -1,5 +1,5 @@
-"""Vasco's play step in AppTest (playtest/games/vasco/play.py, chosen through the
-registry's ``play_module``): a stored ``vasco`` game, the computer's greedy placements
+"""Vasco's play step in AppTest (the one board shell and game session, with the plug-in's
+view and words): a stored ``vasco`` game, the computer's placements at the seat's level
 stored before they are shown, and a reload that replays the record instead of starting
 another game. (Clicks inside the board component are covered by the browser test.)
 """
@@ -14,7 +14,7 @@ from sqlalchemy.engine import Engine
 from engine.core import GameRecord
 from engine.players import make_player
 from playtest.games.registry import game_plugin
-from playtest.games.vasco.play import computer_seed
+from playtest.session.session import decision_seed
 from playtest.storage import repository as repo
 from tests.app.tester_support import open_as, playing_tester, stored_events
 
@@ -25,9 +25,9 @@ def _at_play(db: Engine, make_study: Callable[..., repo.Study], seats: list[str]
     return playing_tester(db, study)
 
 
-def test_the_registry_chooses_vascos_own_play_step() -> None:
+def test_the_registry_gives_vascos_board_view_and_words() -> None:
     plugin = game_plugin("vasco")
-    assert plugin.play_module == "playtest.games.vasco.play"
+    assert plugin.view is not None and plugin.words is not None
     first: Any = plugin.make_game(plugin.default_rules, 2).new_initial_state()
     assert first.legal_targets() == ["0,0"]
 
@@ -57,12 +57,12 @@ def test_the_computer_moves_first_as_red_and_its_move_replays(
     plugin = game_plugin("vasco")
     engine_game = plugin.make_game(record.rules, 2)
     first: Any = engine_game.new_initial_state()
-    expected = make_player("easy", seed=computer_seed(int(record.seed or 0), 0),
+    expected = make_player("easy", seed=decision_seed(int(record.seed or 0), 0),
                            game="vasco").decide(first)
     assert record.actions[0] == engine_game.action_to_json(expected.action)
     (ai_move,) = [p for t, p in stored_events(db, code) if t == "ai_move"]
     assert ai_move["seat"] == 1 and ai_move["action"] == record.actions[0]
-    assert ai_move["why"] == expected.reason
+    assert ai_move["reason"] == expected.reason
     # The engine's events are logged for the analytics: the computer's place.
     (place,) = [p for t, p in stored_events(db, code) if t == "place"]
     assert place["seat"] == 1 and place["tiles"] == [[0, 0]]

@@ -46,6 +46,23 @@ def stored_events(db: Engine, code: str) -> list[tuple[str, dict[str, Any]]]:
     return [(r.type, r.props) for r in rows]
 
 
+def board_shown(at: AppTest) -> dict[str, Any]:
+    """What the play page's board shows on the last run: the game's view data with the
+    board shell's message (its text, tone, time on screen, sound), whether it takes input,
+    its turn line and end screen."""
+    import json
+
+    shell = next(d["board"] for d in (json.loads(c.proto.json)
+                                      for c in at.get("bidi_component"))
+                 if isinstance(d.get("board"), dict) and d["board"].get("picture") is False)
+    message = shell.get("message") or {}
+    return {**shell["view"], "message": message.get("text", ""),
+            "tone": message.get("tone"), "message_ms": message.get("ms"),
+            "sound": message.get("sound"), "message_key": message.get("key"),
+            "interactive": shell["interactive"], "end": shell.get("end"),
+            "turn": shell.get("turn"), "muted": shell.get("muted")}
+
+
 def consent_on_page(study_id: str, who: str | None, parent: bool = False) -> AppTest:
     """A new tester of ``study_id`` through the consent page: ``who`` chosen (child or
     adult, None: the study asks nothing), the parent's box ticked if ``parent``."""

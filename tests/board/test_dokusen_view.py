@@ -1,4 +1,4 @@
-"""Dokusen's board data (view.py), catalog and click parsing, without a browser.
+"""Dokusen's board data (view.py), its words and catalog, without a browser.
 
 The board replays each round from ``before`` through ``steps``; on random games of every
 stage that replay must land exactly on the engine's board, and every flip's neighbour
@@ -15,8 +15,10 @@ from engine.core import CHANCE, Refusal, sample_chance
 from engine.dokusen import DokusenGame, builtin_stages
 from engine.dokusen.ai import computer_action
 from playtest.games.dokusen.catalog import REFUSAL_REASONS, load_catalog, refusal_key
-from playtest.games.dokusen.component import BoardEventError, parse_action, parse_clicks
-from playtest.games.dokusen.view import board_data
+from playtest.games.dokusen.session import next_choices
+from playtest.games.dokusen.view import board_data, message_say
+from playtest.games.registry import game_plugin
+from playtest.session import Play
 
 
 @pytest.mark.parametrize("stage", [s.id for s in builtin_stages()])
@@ -52,30 +54,38 @@ def test_the_replayed_round_lands_on_the_engines_board(stage: str) -> None:
 def test_messages_follow_the_state() -> None:
     game = DokusenGame("S1")
     s = game.new_initial_state()
-    assert board_data(s)["message"]["key"] == "your_turn"
-    assert board_data(s, refusal=Refusal("void", "x"))["message"]["key"] == "refused_void"
+    assert message_say(s).key == "your_turn"
+    assert message_say(s, refusal=Refusal("void", "x")).key == "refused_void"
     lost = DokusenGame({"board": ["1."]}).new_initial_state()
     events = lost.apply_action(1)
-    d = board_data(lost, events=events)
-    assert d["message"]["key"] == "stage_lost" and d["over"] == {
-        "result": "loss",
-        "title": "Stage lost",
-        "detail": "You have 1 of the 2 squares. You needed 2 to win.",  # exactly half loses
-        "next": False,
-        "nextStage": "",
-        "retry": True,
-    }
-    assert board_data(lost, has_retry=False)["over"]["retry"] is False
+    said = message_say(lost, events)
+    assert said.key == "stage_lost" and said.values == {"count": 1, "total": 2}
+    assert board_data(lost, events=events)["over"] == {"result": "loss"}
     won = DokusenGame({"board": ["1.."]}).new_initial_state()
-    d = board_data(won, events=won.apply_action(1), has_next=True, next_stage="S2 · Two Seeds",
-                   stage_of=(1, 8))
-    assert d["message"]["key"] == "stage_won" and d["over"]["next"] is True
-    assert d["over"]["nextStage"] == "S2 · Two Seeds" and d["stageOf"] == "Stage 1 of 8"
+    d = board_data(won, events=won.apply_action(1), stage_of=(1, 8))
+    assert message_say(won).key == "stage_won" and d["over"] == {"result": "win"}
+    assert d["stageOf"] == "Stage 1 of 8"
     assert board_data(won, stage_of=(1, 1))["stageOf"] == ""
     rival = DokusenGame("S5").new_initial_state()
     rival.apply_action(0)
-    assert board_data(rival)["message"]["text"] == "Orange is choosing a square…"
+    assert message_say(rival).key == "computer_turn"
+    assert load_catalog().render("computer_turn", **message_say(rival).values).text == (
+        "Orange is choosing a square…")
     assert board_data(rival)["interactive"] is False and board_data(rival)["targets"] == []
+
+
+def test_after_a_stage_the_way_on_is_the_next_stage_or_the_same_again() -> None:
+    plugin = game_plugin("dokusen")
+    won = Play.replayed(plugin, game_id="g", participant_id="p", seats=("human",), seed=1,
+                        rules={"id": "S1", "board": ["1.."]}, actions=[["place", [0, 1]]],
+                        finished=True)
+    assert won.state.outcome is not None and won.state.outcome.won
+    course = {"stages": [{"id": "S1", "board": ["1.."]}, "S2"]}
+    labels = [label for label, _rules in next_choices(won, course)]
+    assert labels[0].startswith("Next stage: S2") and labels[1] == "Play this stage again"
+    lost = Play.replayed(plugin, game_id="g", participant_id="p", seats=("human",), seed=1,
+                         rules="S1", actions=[], finished=False)
+    assert [label for label, _ in next_choices(lost, "all")] == ["Try this stage again"]
 
 
 def test_every_click_refusal_has_its_message() -> None:
@@ -85,23 +95,3 @@ def test_every_click_refusal_has_its_message() -> None:
     assert catalog.render(refusal_key("off_board")).key == "refused_other"
     for variant in ("default", "formal"):
         assert catalog.render("your_turn", variant, need=13, total=25).text
-
-
-def test_malformed_trigger_payloads_are_refused() -> None:
-    good = {"at": [1, 2], "nonce": "n", "ms": 3, "via": "mouse", "token": "1:0"}
-    assert parse_clicks({"clicks": [good]})[0].at == (1, 2)
-    for bad in (
-        None,
-        {"clicks": "x"},
-        {"clicks": [{**good, "at": [1]}]},
-        {"clicks": [{**good, "at": [True, 1]}]},
-        {"clicks": [{**good, "ms": float("nan")}]},
-        {"clicks": [{**good, "via": "laser"}]},
-        {"clicks": [{**good, "nonce": ""}]},
-        {"clicks": [{**good, "token": "x" * 200}]},
-    ):
-        with pytest.raises(BoardEventError):
-            parse_clicks(bad)
-    with pytest.raises(BoardEventError):
-        parse_action({"name": "undo", "nonce": "n"})
-    assert len(parse_clicks({"clicks": [good] * 100})) == 32

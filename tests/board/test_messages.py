@@ -10,18 +10,22 @@ import pytest
 import yaml
 
 from playtest.board.sounds import CUE_NAMES
-from playtest.messages import (
+from playtest.games.vapoosh.catalog import (
     REQUIRED_KEYS,
-    SPEEDS,
     WRONG_CLICK_KEYS,
+    load_catalog,
+    wrong_click_key,
+)
+from playtest.messages import (
+    SPEEDS,
     CatalogError,
     MessageCatalog,
     MissingValueError,
     UnknownKeyError,
     UnknownVariantError,
-    load_catalog,
     speed,
 )
+from playtest.messages import load_catalog as load_catalog_file
 
 CATALOG_FILE = Path(__file__).resolve().parents[2] / "playtest" / "games" / "vapoosh" / "catalog.yaml"
 
@@ -71,9 +75,10 @@ def test_wrong_click_kinds_map_to_messages() -> None:
         "g": 8,
     }
     for (kind, reason), key in WRONG_CLICK_KEYS.items():
-        assert catalog.wrong_click(kind, reason, **values).key == key
+        assert wrong_click_key(kind, reason) == key
+        assert catalog.render(key, **values).key == key
     with pytest.raises(UnknownKeyError):
-        catalog.wrong_click("rule", "gravity", **values)
+        wrong_click_key("rule", "gravity")
 
 
 def test_render_errors_are_typed() -> None:
@@ -110,26 +115,27 @@ def test_render_errors_are_typed() -> None:
         ),
         (lambda o: o["messages"].pop("vapoosh"), "missing required message\\(s\\) \\['vapoosh'\\]"),
         (lambda o: o.update(variants=["formal", "default"]), "starting with 'default'"),
-        (lambda o: o.pop("variants"), "exactly 'variants' and 'messages'"),
+        (lambda o: o.pop("variants"), "must have 'variants' and 'messages'"),
+        (lambda o: o.update(shown=["extra_turn", "nope"]), "no message\\(s\\) \\['nope'\\]"),
     ],
 )
 def test_bad_catalogs_are_rejected_at_load(mutate: Any, message: str) -> None:
     obj = copy.deepcopy(_raw())
     mutate(obj)
     with pytest.raises(CatalogError, match=message):
-        MessageCatalog.from_obj(obj)
+        MessageCatalog.from_obj(obj, required=REQUIRED_KEYS)
 
 
 def test_catalog_files_are_checked_when_loaded(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text("variants: [default\nmessages: {", encoding="utf-8")
     with pytest.raises(CatalogError, match="not valid YAML"):
-        load_catalog(bad)
+        load_catalog_file(bad)
     with pytest.raises(CatalogError, match="cannot read"):
-        load_catalog(tmp_path / "missing.yaml")
+        load_catalog_file(tmp_path / "missing.yaml")
     good = tmp_path / "good.yaml"
     good.write_text(CATALOG_FILE.read_text("utf-8"), encoding="utf-8")
-    assert load_catalog(good).keys == load_catalog().keys
+    assert load_catalog_file(good).keys == load_catalog().keys
 
 
 def test_speed_table_matches_the_seed() -> None:

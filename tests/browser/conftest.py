@@ -195,12 +195,17 @@ def new_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable[
         *,
         width: int = 1000,
         height: int = 1100,
+        before: Callable[[Any], None] | None = None,
         **context_args: Any,
     ) -> Any:
+        """A page of ``server`` at ``path``, drawn; ``before(page)`` runs ahead of the first
+        request (to route the page's WebSocket, say)."""
         context = browser.new_context(viewport={"width": width, "height": height}, **context_args)
         contexts.append(context)
         page = context.new_page()
         pages.append(page)
+        if before is not None:
+            before(page)
         page.goto(f"{server.url}/{path.lstrip('/')}")
         wait_for_app(page, APP_RENDER_TIMEOUT_MS if server.port in _SERVED
                      else FIRST_RENDER_TIMEOUT_MS)

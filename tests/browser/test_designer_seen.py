@@ -28,7 +28,9 @@ from study_flow import AppDatabase, answer_page, consent, drawn, submit, survey_
 
 from playtest import demo
 from playtest.games.registry import game_plugin, games
-from playtest.replay import games_of
+from playtest.replay import game_outcome, games_of, replay_positions
+from playtest.replay_board import position_play
+from playtest.session import Moment
 from playtest.storage import repository as repo
 from playtest.study_snapshot import refresh
 from tests.app.games_of_every_kind import mixed_games
@@ -36,6 +38,8 @@ from tests.app.games_of_every_kind import mixed_games
 pytestmark = pytest.mark.browser
 
 KNOWN: dict[str, Any] = {}  # filled by the module's database fixture
+#: The Replay page's board: the board shell (one per game) in its keyed container.
+REPLAY_SHELL = "[class*=st-key-replay_board-] [data-testid=board-shell]"
 
 
 def _study_of(game: str) -> str:
@@ -43,15 +47,16 @@ def _study_of(game: str) -> str:
 
 
 def _drawn(game: str, state: Any) -> tuple[str, int]:
-    """The board's drawn elements on the Replay page and how many ``state`` has."""
-    if game == "vapoosh":  # the game's own board component, 12 × 12 cells
-        return "[data-testid=vapoosh-board] .cell", 144
+    """The board's drawn elements on the Replay page (the board shell with the game's
+    renderer, as the tester saw it) and how many ``state`` has."""
+    if game == "vapoosh":  # 12 × 12 tiles
+        return f"{REPLAY_SHELL} [data-testid=vapoosh-board] button.tile", 144
     if game == "morris":  # the 24 points of the three squares
-        return ".replay-board[data-game=morris] svg g.pt", 24
+        return f"{REPLAY_SHELL} svg g.pt", 24
     if game == "vasco":  # one triangle per tile laid
-        return ".replay-board[data-game=vasco] svg g.vt", len(state.tiles)
+        return f"{REPLAY_SHELL} svg g.vt", len(state.tiles)
     if game == "dokusen":  # one square per square of the stage's board
-        return (".replay-board[data-game=dokusen] svg g.sq",
+        return (f"{REPLAY_SHELL} button.sq",
                 sum(1 for square in state.game.grid.is_square if square))
     raise AssertionError(f"a new game: say what its Replay board draws ({game})")
 
@@ -65,6 +70,7 @@ def filled(app_db: AppDatabase) -> None:
     study = demo.ensure_demo_study(engine)
     demo.generate(engine, 12, seed=3, workers=1)
     KNOWN["app_tester"] = mixed_games(engine).app_tester
+    KNOWN["engine"] = engine
     refresh(engine, study.study_id)  # as `playtest up` and `playtest demo` do
     expected: dict[str, tuple[str, int]] = {}
     for other in demo.ensure_game_demo_studies(engine):
@@ -79,6 +85,17 @@ def filled(app_db: AppDatabase) -> None:
             state.apply_action(rules.action_from_json(action))
         expected[game.game] = _drawn(game.game, state)
     KNOWN["boards"] = expected
+
+
+def _owned_at(code: str, outcome: str, step: int) -> int:
+    """How many tiles the Replay board shows owned at ``step`` (1-based) of the tester's
+    game that ended as ``outcome``: from the view Python makes of that position."""
+    engine = KNOWN["engine"]
+    game = next(g for g in games_of(engine, code) if outcome in game_outcome(g))
+    play = position_play(game, replay_positions(engine, game)[step - 1].index)
+    view = game_plugin(game.game).view(Moment(play, tuple(play.steps[-1:]),  # type: ignore[misc]
+                                              {"highlight_options": True}))
+    return sum(1 for owner in view["owners"] if owner != ".")
 
 
 def test_every_sidebar_link_has_an_icon_from_streamlits_own_font(
@@ -117,8 +134,7 @@ def test_replay_keys_move_the_slider_and_the_board_follows(
     shown = page.get_by_test_id("stSliderThumbValue")
     caption = page.get_by_test_id("stCaptionContainer").get_by_text(
         re.compile(r"^Step \d+ of \d+: "))
-    board_line = page.get_by_test_id("vapoosh-board").get_by_text(
-        re.compile(r"^Step \d+ of \d+: "))
+    owned = page.locator(f"{REPLAY_SHELL} button.tile:not(.o0)")
     # The previous game's slider can linger for a moment while the page redraws.
     expect(shown).to_have_count(1)
     total = int(shown.inner_text())  # the slider starts on the last step
@@ -132,7 +148,12 @@ def test_replay_keys_move_the_slider_and_the_board_follows(
     settle(page)
     expect(shown).to_have_text("2")
     expect(caption).to_have_text(re.compile(rf"^Step 2 of {total}: "))
-    expect(board_line).to_have_text(re.compile(rf"^Step 2 of {total}: "))
+    # the board follows: it shows the tiles owned at each step, as Python replays them
+    expect(owned).to_have_count(_owned_at(KNOWN["app_tester"], "restarted", 2))
+    page.keyboard.press("End")
+    settle(page)
+    expect(shown).to_have_text(str(total))
+    expect(owned).to_have_count(_owned_at(KNOWN["app_tester"], "restarted", total))
 
 
 def test_replay_draws_each_game_s_board_on_screen(
@@ -155,8 +176,7 @@ def test_replay_draws_each_game_s_board_on_screen(
             main = page.locator("[data-testid=stMain]")
             expect(main.locator("pre")).to_have_count(0)
             expect(main.locator("[data-testid=stCode]")).to_have_count(0)
-            board = drawn_.first.locator("xpath=ancestor::*[name()='svg' or "
-                                         "@data-testid='vapoosh-board'][1]")
+            board = drawn_.first.locator("xpath=ancestor::*[@data-testid='board-shell'][1]")
             board.scroll_into_view_if_needed()
             box = board.bounding_box()
             assert box is not None, plugin.name

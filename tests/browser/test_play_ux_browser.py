@@ -15,9 +15,9 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from playtest import services
-from playtest.games.vapoosh.controller import dice_for
-from playtest.games.vapoosh.session import open_game
+from playtest.games.vapoosh.plugin import dice_for
 from playtest.messages import SPEEDS
+from playtest.session.store import open_session
 from playtest.storage import repository as repo
 from playtest.storage.db import make_engine, upgrade
 from playtest.storage.events import EventLogger
@@ -85,15 +85,22 @@ def _vb(page: Any) -> Any:
     return page.locator(".vb")
 
 
+def _shell(page: Any) -> Any:
+    """The board shell around the board: it keeps the last sound it played."""
+    return page.locator("[data-testid=board-shell]")
+
+
 def _mark(page: Any) -> tuple[str, str]:
-    vb = _vb(page)
-    return (vb.get_attribute("data-token") or "", vb.get_attribute("data-last-sound") or "")
+    return (_vb(page).get_attribute("data-token") or "",
+            _shell(page).get_attribute("data-last-sound") or "")
 
 
 def _wait_change(page: Any, before: tuple[str, str]) -> None:
     page.wait_for_function(
-        "([el, t, s]) => (el.dataset.token ?? '') !== t || (el.dataset.lastSound ?? '') !== s",
-        arg=[_vb(page).element_handle(), before[0], before[1]], timeout=30_000)
+        "([el, sh, t, s]) => (el.dataset.token ?? '') !== t || "
+        "(sh.dataset.lastSound ?? '') !== s",
+        arg=[_vb(page).element_handle(), _shell(page).element_handle(), before[0], before[1]],
+        timeout=30_000)
     _settle(page)
 
 
@@ -404,8 +411,8 @@ def test_the_brown_counter_choice_sits_beside_the_tiles_it_concerns(
     tester = services.load_tester(engine, code)
     assert tester is not None
     seed = next(s for s in range(100_000) if sorted(dice_for(s, 0)).count(6) == 3)
-    open_game(engine, EventLogger(engine), tester, repo.start_session(engine, code),
-                       seed=seed)
+    open_session(engine, EventLogger(engine), tester, repo.start_session(engine, code),
+                 seed=seed)
     page = _open(new_page, app, code, size)
     phone = size is PHONE
     mark = _mark(page)

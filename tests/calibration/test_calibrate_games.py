@@ -15,9 +15,9 @@ import pytest
 
 from analytics.calibrate_games import GameTruth, StudyReading, game_checks
 from playtest import demo
-from playtest.calibrate import hooks, plant_of, study_config
+from playtest.calibrate import behaviour, plant_of, study_config
 from playtest.calibrate.commands import main
-from playtest.games.registry import GAME_NAMES
+from playtest.games.registry import game_names
 
 START = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
 
@@ -33,7 +33,7 @@ def _events(game: str, planted: bool, testers: int = 12) -> list[dict[str, Any]]
         rng = random.Random(100 + index)
         records += demo.simulate_tester(
             index, "calibration", config, START, rng, arms[index],
-            hooks=None if plant.own_truths else hooks(game, plant, planted),
+            behaviour=None if plant.own_truths else behaviour(game, plant, planted),
             truths=(plant.own_truths if planted else frozenset()) if plant.own_truths
             else None)
     return [r for r in records if r["record"] == "event"]
@@ -44,7 +44,7 @@ def _refusals(events: list[dict[str, Any]]) -> Counter[str]:
                    for e in events if e["type"] == "click" and e["props"].get("ok") is False)
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_each_game_plants_its_rule_and_shows_its_wordings(game: str) -> None:
     plant = plant_of(game)
     planted, null = _events(game, True), _events(game, False)
@@ -80,7 +80,7 @@ def test_targets_are_checked_as_the_issue_states() -> None:
 
 
 def test_the_command_prints_one_table_per_game(capsys: pytest.CaptureFixture[str]) -> None:
-    status = main(["--game", GAME_NAMES[1], "--seeds", "1", "--testers", "8"])
+    status = main(["--game", game_names()[1], "--seeds", "1", "--testers", "8"])
     lines = capsys.readouterr().out.splitlines()
     assert status in (0, 1)  # too few testers to meet the targets: the table says which
     assert "1 planted and 1 null studies of 8 testers" in lines[0]

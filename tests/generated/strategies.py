@@ -46,7 +46,7 @@ from hypothesis import strategies as st
 from analytics.metrics import primary_choices
 from playtest import demo_play
 from playtest.demo import EventRecorder, SimulatedTester
-from playtest.games.registry import GAME_NAMES, game_plugin
+from playtest.games.registry import game_names, game_plugin
 from playtest.study_config import (
     UI_SETTINGS,
     Experiment,
@@ -353,7 +353,7 @@ def participant_plans(draw: st.DrawFn, game: str, experiments: tuple[ExperimentP
 
 
 @st.composite
-def study_plans(draw: st.DrawFn, games: tuple[str, ...] = GAME_NAMES,
+def study_plans(draw: st.DrawFn, games: tuple[str, ...] = game_names(),
                 max_testers: int = 6) -> StudyPlan:
     """A whole study of one of ``games`` (see the module docstring)."""
     game = draw(st.sampled_from(games))
@@ -416,8 +416,8 @@ def _play(plan: StudyPlan, tester: ParticipantPlan, profile: SimulatedTester, ga
     effective = effective_config(plan.config(), assigned)
     recorder = _LeavingRecorder(out, tester.participant_id, "", clock, [0], game_id,
                                 budget=game.left_after)
-    own = demo_play.demo_hook(plan.game, "play_game")
-    next_rules = demo_play.demo_hook(plan.game, "game_rules")
+    own = game_plugin(plan.game).demo.play_game
+    next_rules = game_plugin(plan.game).demo.game_rules
     try:
         if own is not None:
             own(effective, seed=game.seed, game_id=game_id, tester=profile,

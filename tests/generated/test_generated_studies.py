@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 
-from playtest.games.registry import GAME_NAMES
+from playtest.games.registry import game_names
 from playtest.storage.db import make_engine, upgrade
 from tests.generated.checks import check_file
 from tests.generated.profiles import chosen
@@ -31,7 +31,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_every_valid_study_imports_reports_and_renders(
         game: str, template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

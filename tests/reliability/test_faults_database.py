@@ -105,7 +105,7 @@ def test_an_action_while_locked_keeps_what_was_stored(app_url: tuple[str, Engine
     at.run()
     at.checkbox(key="consent_agree").check()
     at.button[0].click().run()
-    game = at.session_state["ctrl"]
+    game = at.session_state["play"]
     before = _count(engine, EventRow)
     with write_lock_held(engine, url):
         at.button(key="rules_button").click().run()
@@ -114,7 +114,7 @@ def test_an_action_while_locked_keeps_what_was_stored(app_url: tuple[str, Engine
     assert trouble.CALM in shown and not [leak for leak in LEAKS if leak in shown]
     assert _count(engine, EventRow) == before
     _recover(at)
-    again = at.session_state["ctrl"]
+    again = at.session_state["play"]
     assert again.game_id == game.game_id and again.state.to_json() == game.state.to_json()
     _close_rules(at)
     at.button(key="rules_button").click().run()
@@ -171,7 +171,7 @@ def test_a_full_disk_is_calm_and_loses_nothing(
         at.run()
         at.checkbox(key="consent_agree").check()
         at.button[0].click().run()
-        game = at.session_state["ctrl"]
+        game = at.session_state["play"]
         stored = _count(engine, EventRow)
         filler = fill(small_disk)
         for _ in range(3):  # a few actions on a full disk
@@ -185,7 +185,7 @@ def test_a_full_disk_is_calm_and_loses_nothing(
         filler.unlink()
         _recover(at)
         assert _count(engine, EventRow) >= stored
-        again = at.session_state["ctrl"]
+        again = at.session_state["play"]
         assert again.game_id == game.game_id and again.state.to_json() == game.state.to_json()
         with sqlite3.connect(small_disk / "playtest.sqlite") as check:
             assert check.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

@@ -11,10 +11,10 @@ from pathlib import Path
 from faults_support import fault_engine, fault_postgres_server, make_tester
 from sqlalchemy import Engine, func, select
 
-from playtest.games.vapoosh.session import open_game
 from playtest.storage import repository as repo
 from playtest.storage.models import ParticipantRow
 from playtest.storage.privacy import delete_participant
+from tests.app.session_support import moves, open_play
 
 __all__ = ["fault_engine", "fault_postgres_server"]
 
@@ -24,16 +24,7 @@ FREE_TEXT = "my-secret-free-text-ZQXJ-about-the-brown-counter"
 def _busy_tester(engine: Engine, study_id: str = "s1") -> str:
     """A tester with a played game, many events and a free-text answer."""
     tester, logger, session = make_tester(engine, study_id, seats=["human", "ai:easy"])
-    ctrl = open_game(engine, logger, tester, session, seed=3)
-    for _ in range(40):
-        if ctrl.is_over:
-            break
-        if ctrl.state.phase == "roll":
-            ctrl.roll()
-        elif ctrl.human_to_act:
-            ctrl.click(*ctrl.legal_tiles()[0], brown=ctrl.brown_choice() == "forced")
-        if ctrl.computer_to_act:
-            ctrl.play_computers()
+    moves(open_play(engine, tester, seed=3, session_id=session), 40)
     repo.save_responses(engine, tester.code, "vapoosh_post", "1", None, "post", "p1",
                         {"free_text": FREE_TEXT}, 12.0)
     for i in range(200):

@@ -22,7 +22,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from benchmarks.loadtest import _trigger
 from playtest.app_pages import trouble
-from playtest.games.registry import GAME_NAMES
+from playtest.games.registry import game_names, game_plugin
 from playtest.storage.db import make_engine, upgrade
 from playtest.storage.models import ParticipantRow
 from playtest.storage.privacy import delete_participant
@@ -31,20 +31,20 @@ PARTICIPANTS = ParticipantRow.__table__  # type: ignore[attr-defined]
 
 
 def _stamp(token: str) -> dict[str, Any]:
-    return {"nonce": uuid.uuid4().hex, "ms": 40, "t_ms": 40, "via": "mouse", "seq": 1,
-            "token": token}
+    return {"nonce": uuid.uuid4().hex, "ms": 40, "via": "mouse", "token": token}
 
 
 def board_event(game: str, data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """A well-formed first input on ``game``'s board (its event and payload)."""
-    if game == "vapoosh":
-        return "roll", _stamp(data["view"]["token"])
-    token = str(data.get("token", ""))
-    if game == "vasco":
-        return "click", {"target": "0,0", **_stamp(token)}
-    if game == "morris":
-        return "click", {"clicks": [{"point": "a7", "from": None, **_stamp(token)}]}
-    return "click", {"clicks": [{"at": [0, 0], **_stamp(token)}]}
+    """A well-formed first input on ``game``'s board shell (its kind and fields): the
+    draw its tester's button makes (a roll of the dice), else a click on a target the
+    rules take at the start."""
+    plugin = game_plugin(game)
+    stamp = _stamp(str(data.get("token", "")))
+    state = plugin.make_game(plugin.default_rules, len(plugin.default_seats)
+                             ).new_initial_state()
+    if plugin.chance_by is not None and plugin.chance_by(state) is not None:
+        return "draw", stamp
+    return "click", {"target": state.legal_targets()[0], **stamp}
 
 
 def _consent(page: Shown) -> list[WidgetState]:
@@ -52,7 +52,7 @@ def _consent(page: Shown) -> list[WidgetState]:
             pressed(page.widget("FormSubmitter:consent"))]
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_a_deleted_testers_next_click_gets_the_calm_page(tmp_path: Path, game: str) -> None:
     folder = tmp_path / "lab"
     folder.mkdir()

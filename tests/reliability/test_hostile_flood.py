@@ -44,7 +44,7 @@ def _mute_on(board: list[str]) -> Callable[[Shown], list[WidgetState]]:
     def mute(page: Shown) -> list[WidgetState]:
         board[:] = [ident for key, ident in page.widgets.items() if key.startswith("board-")] \
             or board
-        return [_trigger(board[0], "mute", {"muted": True, "nonce": uuid.uuid4().hex})]
+        return [_trigger(board[0], "mute", {"value": True, "nonce": uuid.uuid4().hex})]
 
     return mute
 

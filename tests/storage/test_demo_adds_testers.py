@@ -13,10 +13,11 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import Engine, select
 
+from analytics.data import UNNAMED_GAME
 from engine.core import GameRecord
 from playtest import demo, services
 from playtest.cli import main
-from playtest.games.registry import DEFAULT_GAME, GAME_NAMES, game_plugin
+from playtest.games.registry import game_names, game_plugin
 from playtest.storage import repository as repo
 from playtest.storage.db import dispose_engines
 from playtest.storage.models import assignments, events, participants, responses
@@ -103,7 +104,7 @@ def test_testers_added_after_a_deletion_take_new_places_and_arrive_in_the_past(
         assert participant is not None and participant.created_at.replace(tzinfo=UTC) < now
 
 
-@pytest.mark.parametrize("game", [name for name in GAME_NAMES if name != DEFAULT_GAME])
+@pytest.mark.parametrize("game", [name for name in game_names() if name != UNNAMED_GAME])
 def test_a_demo_run_fills_another_game_s_study_with_whole_clicked_games(
     engine: Engine, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
     tmp_path: object, game: str,
@@ -148,7 +149,7 @@ def test_a_demo_run_fills_another_game_s_study_with_whole_clicked_games(
     # board that ignores it the arms would look the same. Every experiment of the demo
     # study (a game's demo_settings may add its own) splits the testers evenly.
     arms = _arms(engine, study.study_id)
-    assert ("highlight" in arms) == ("highlight_options" not in game_plugin(game).ignored_ui)
+    assert ("highlight" in arms) == (game_plugin(game).ui_setting("highlight_options") is not None)
     assert set(arms) == {e["key"] for e in study.config.get("experiments", [])}
     for split in arms.values():
         assert sorted(split.values()) == [4, 4]

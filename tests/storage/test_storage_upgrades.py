@@ -7,7 +7,7 @@ from alembic import command
 from sqlalchemy import Engine, text
 from test_storage_migrations import HEAD
 
-from playtest.games.registry import DEFAULT_GAME
+from analytics.data import UNNAMED_GAME
 from playtest.storage import repository as repo
 from playtest.storage.db import alembic_config, current_revision, make_engine, upgrade
 
@@ -43,12 +43,12 @@ def test_games_stored_before_the_game_column_are_the_first_game(
         old = repo.load_game(engine, "g1")
         assert old is not None
         assert (old.game, old.rules, old.actions) == (
-            DEFAULT_GAME, "standard", (["roll", [3, 4, 2, 5]], ["place", [7, 7]]))
+            UNNAMED_GAME, "standard", (["roll", [3, 4, 2, 5]], ["place", [7, 7]]))
         # New games say which game they are; the name is kept as given.
         new_id = repo.create_game(engine, "p1", None, "classic", ["human"], 1, game="other")
         assert repo.load_game(engine, new_id).game == "other"  # type: ignore[union-attr]
         assert repo.load_game(engine, repo.create_game(
-            engine, "p1", None, "classic", ["human"], 2)).game == DEFAULT_GAME  # type: ignore[union-attr]
+            engine, "p1", None, "classic", ["human"], 2)).game == UNNAMED_GAME  # type: ignore[union-attr]
     finally:
         engine.dispose()
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from playtest import services
-from playtest.games.registry import GAME_NAMES, game_plugin
+from playtest.games.registry import game_names, game_plugin
 from surveys import load_survey
 from surveys.logic import validate_answers
 from surveys.model import SurveyDefinition
@@ -44,7 +44,7 @@ def _labels(definition: SurveyDefinition) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_an_adult_of_every_game_gets_an_adults_pre_form(game: str) -> None:
     form = _adult_form(game)
     assert form.id == f"{game}_pre_adult"
@@ -60,7 +60,7 @@ def test_an_adult_of_every_game_gets_an_adults_pre_form(game: str) -> None:
     assert not [page.id for page in form.pages if page.show_if is not None]
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_the_adults_form_asks_the_general_forms_questions_under_its_ids(game: str) -> None:
     """Same question, same id, same answers: the analytics group the two forms' answers,
     and the Questionnaires page finds every adult item's words in the general form."""
@@ -83,7 +83,7 @@ def test_the_adults_form_asks_the_general_forms_questions_under_its_ids(game: st
     assert "expect.fun_0_10" in form.answer_ids()
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_the_general_form_stays_for_the_studies_that_name_it(game: str) -> None:
     """The general form is still bundled; a study that names it by its file's path
     gives it to adults too, and a study that names the children's form keeps it."""
@@ -97,7 +97,7 @@ def test_the_general_form_stays_for_the_studies_that_name_it(game: str) -> None:
                                   game=game) == f"{game}_pre_child"
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_simulated_adults_answer_the_adults_form_validly(game: str) -> None:
     form = _adult_form(game)
     for seed in range(10):
@@ -106,7 +106,7 @@ def test_simulated_adults_answer_the_adults_form_validly(game: str) -> None:
         assert answers.get("demo.age_band", "18–24") in ADULT_BANDS
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_an_adults_post_form_is_already_an_adults_form(game: str) -> None:
     """The post-play forms never had the pre form's problem: each game's general post
     form is written for adults (the children's is separate), so an adult keeps it."""

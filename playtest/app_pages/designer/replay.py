@@ -3,8 +3,6 @@ engine's text view), with its log in words and local times."""
 
 from __future__ import annotations
 
-import importlib
-
 import streamlit as st
 
 from playtest import runtime
@@ -31,8 +29,8 @@ def replay_page() -> None:
     game = st.selectbox("Game", games, key="replay_game", format_func=game_label)
     st.caption(f"This game: {game_outcome(game)}.")
     plugin = game_plugin(game.game)
-    if plugin.replay_module:  # the game's own board, step by step
-        importlib.import_module(plugin.replay_module).replay_page(engine, game)
+    if plugin.replay is not None:  # the game's own board, step by step
+        plugin.replay(engine, game)
         return
     texts = text_steps(game)  # a game without one: the engine's text view
     if not texts:

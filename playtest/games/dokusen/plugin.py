@@ -1,5 +1,4 @@
-"""Dokusen as a plug-in of the platform's registry (playtest/games/registry.py, built by
-the "platform" work): ``PLUGIN`` describes the game to the app.
+"""Dokusen as a plug-in of the lab (:class:`~playtest.games.plugin.GamePlugin`).
 
 The presets are the built-in stages (``engine/dokusen/stages.json``) and ``"all"`` (the
 eight in order, the default: testers progress through them). A study may also give a
@@ -12,9 +11,9 @@ seat: the computer colours come from the stage.
 
 >>> PLUGIN.name, PLUGIN.title, PLUGIN.presets[:3], PLUGIN.default_rules, PLUGIN.seats
 ('dokusen', 'Dokusen', ('S1', 'S2', 'S3'), 'all', (1, 1))
->>> PLUGIN.check_rules({"board": ["1.."]})
+>>> PLUGIN.checked_rules({"board": ["1.."]})
 {'board': ['1..']}
->>> PLUGIN.check_rules({"stages": ["S1", "S9"]})
+>>> PLUGIN.checked_rules({"stages": ["S1", "S9"]})
 Traceback (most recent call last):
 ...
 engine.core.RulesError: stages[1]: unknown stage 'S9' (known: S1, S2, S3, S4, S5, S6, S7, S8)
@@ -22,39 +21,29 @@ engine.core.RulesError: stages[1]: unknown stage 'S9' (known: S1, S2, S3, S4, S5
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from typing import Final
 
+from analytics.games.dokusen import ANALYTICS
 from engine.dokusen.course import ALL, CHANGEABLE, Course
+from engine.dokusen.players import LEVELS
 from engine.dokusen.stage import AI_LEVELS, builtin_stages
-from playtest.games.dokusen.catalog import REFUSAL_REASONS, load_catalog, refusal_key
-from playtest.games.registry import GamePlugin
+from engine.dokusen.state import DokusenGame
+from playtest.games.dokusen import demo, session
+from playtest.games.dokusen.catalog import CATALOG
+from playtest.games.plugin import (
+    DemoBehaviour,
+    GameFiles,
+    GamePlugin,
+    Surveys,
+    Telemetry,
+    built_by,
+)
+from playtest.games.ui_settings import SPEED
 
-HERE = Path(__file__).resolve().parent
-
-
-def _check_rules(rules: Any) -> Any:
-    """A stage id, stage object, ``"all"`` or course the engine builds (RulesError naming
-    the field if not)."""
-    Course.from_rules(rules)
-    return rules
-
-
-
-def _refusal_words(reason: str) -> str | None:
-    """An engine refusal reason as the play screen words it (None: not one of them)."""
-    from playtest.display_words import catalog_words
-
-    return catalog_words(load_catalog(), refusal_key(reason)) if reason in REFUSAL_REASONS else None
-
-PLUGIN = GamePlugin(
-    name="dokusen",
-    # display settings its board does not use (no dice; no message pacing)
-    ignored_ui=("highlight_options", "show_computer_dice", "speed"),
-    title="Dokusen",
-    presets=(*(s.id for s in builtin_stages()), ALL),
-    default_rules=ALL,
-    check_rules=_check_rules,
+PLUGIN: Final = GamePlugin(
+    name="dokusen", title="Dokusen", engine=DokusenGame,
+    presets=(*(s.id for s in builtin_stages()), ALL), default_rules=ALL,
+    check_rules=built_by(Course.from_rules),
     rule_options={
         "stages": (*(s.id for s in builtin_stages()), "a stage object with an id"),
         "changes": CHANGEABLE,
@@ -62,14 +51,17 @@ PLUGIN = GamePlugin(
         "meteors": ("{firstRound, every, radius}", "[{round, at, radius}]"),
         "maxRounds": ("4 × squares",),
     },
-    seats=(1, 1),
-    default_seats=("human",),
-    pre_survey="dokusen_pre",
-    post_survey="dokusen_post_short",
-    child_surveys={"pre": "dokusen_pre_child", "post": "dokusen_post_child"},
-    catalog_path=HERE / "messages.yaml",
-    board_module="playtest.games.dokusen.component",
-    play_module="playtest.games.dokusen.play",
-    replay_module="playtest.games.dokusen.replay",
-    refusal_words=_refusal_words,
+    # one human seat: the computer colours and their levels come from the stage
+    seats=(1, 1), default_seats=("human",), levels=LEVELS,
+    computer_level=demo.computer_level,
+    surveys=Surveys.usual("dokusen", post="dokusen_post_short"),
+    files=GameFiles.beside(__file__), analytics=ANALYTICS,
+    ui_settings=(SPEED,),  # the computer's pace and its board's animations
+    demo=DemoBehaviour(settings=demo.demo_settings, slip_targets=demo.slip_targets,
+                       game_rules=demo.game_rules),
+    # one game is one stage of the study's course; its board animates a whole round
+    result=session.result, next_rules=session.next_rules,
+    next_choices=session.next_choices, paced=False,
+    telemetry=Telemetry(start=session.start_props),
+    words=session.words, view=session.view, refusal_words=CATALOG.refusal_words,
 )

@@ -22,7 +22,7 @@ saw the board) into the JSON the component draws:
 (7, 5, 18, 3)
 >>> [st["kind"] for st in d["steps"]][:3], d["steps"][0]["at"]
 (['place', 'grow', 'grow'], [0, 2])
->>> d["message"]["key"], board_data(DokusenGame("S4").new_initial_state())["message"]["key"]
+>>> message_say(s, events).key, message_say(DokusenGame("S4").new_initial_state()).key
 ('grew_against_you', 'your_turn')
 """
 
@@ -34,8 +34,8 @@ from typing import Any, Final
 from engine.core import CHANCE, TERMINAL, Event, Refusal
 from engine.dokusen.board import neighbour_counts
 from engine.dokusen.state import DokusenState, colour_name
-from playtest.games.dokusen.catalog import load_catalog, refusal_key
-from playtest.messages.catalog import MessageCatalog
+from playtest.games.dokusen.catalog import refusal_key
+from playtest.session.words import Say
 
 #: A second cue per colour (symbol and CSS pattern), so colour is never the only signal.
 SYMBOLS: Final = {0: "●", 1: "▲", 2: "■", 3: "◆"}
@@ -119,24 +119,41 @@ def _steps(state: DokusenState, events: Sequence[Event]) -> tuple[list[int], lis
     return before, steps
 
 
-def board_data(
-    state: DokusenState,
-    *,
-    events: Sequence[Event] = (),
-    refusal: Refusal | None = None,
-    catalog: MessageCatalog | None = None,
-    variant: str = "default",
-    game_id: str = "",
-    has_next: bool = True,
-    has_retry: bool = True,
-    speed_ms: int = 220,
-    stage_of: tuple[int, int] | None = None,
-    next_stage: str = "",
-) -> dict[str, Any]:
-    """The JSON for the browser (see the module docstring). ``stage_of``: this stage's
-    place in the tester's course (``(2, 8)``: "Stage 2 of 8"); ``next_stage``: the name
-    of the stage **Next stage** starts."""
-    cat = catalog if catalog is not None else load_catalog()
+def message_say(state: DokusenState, events: Sequence[Event] = (),
+                refusal: Refusal | None = None) -> Say:
+    """The board's message: a refusal, the stage's result, a meteor falling, a computer
+    colour choosing, or what the last round's growth did, else whose turn it is."""
+    counts = state.counts()
+    total = counts["total"]
+    need = total // 2 + 1
+    _, steps = _steps(state, events)
+    cur = state.current_player()
+    lost = sum(1 for s in steps if s["kind"] == "grow" and s["from"] == 0 and s["to"] != 0)
+    grew = sum(1 for s in steps if s["kind"] == "grow")
+    hit = sum(len(s["area"]) for s in steps if s["kind"] == "meteor")
+    if refusal is not None:
+        return Say(refusal_key(refusal.reason))
+    if cur == TERMINAL and state.outcome is not None:
+        key = "stage_won" if state.outcome.won else "stage_lost"
+        return Say(key, {"count": counts["0"], "total": total})
+    if cur == CHANCE:
+        return Say("meteor_falling")
+    if cur != 0:
+        return Say("computer_turn", {"colour": colour_name(cur).capitalize()})
+    if lost:
+        return Say("grew_against_you", {"count": lost})
+    if hit:
+        return Say("meteor_hit", {"count": hit})
+    if grew:
+        return Say("grew", {"count": grew})
+    return Say("your_turn", {"need": need, "total": total})
+
+
+def board_data(state: DokusenState, *, events: Sequence[Event] = (), speed_ms: int = 220,
+               stage_of: tuple[int, int] | None = None) -> dict[str, Any]:
+    """The JSON for the renderer (see the module docstring; the board's words are the
+    shell's). ``stage_of``: this stage's place in the tester's course (``(2, 8)``: "Stage
+    2 of 8")."""
     game = state.game
     grid = game.grid
     n = game.num_players
@@ -145,26 +162,6 @@ def board_data(
     need = total // 2 + 1
     before, steps = _steps(state, events)
     cur = state.current_player()
-    lost = sum(1 for s in steps if s["kind"] == "grow" and s["from"] == 0 and s["to"] != 0)
-    grew = sum(1 for s in steps if s["kind"] == "grow")
-    hit = sum(len(s["area"]) for s in steps if s["kind"] == "meteor")
-    if refusal is not None:
-        message = cat.render(refusal_key(refusal.reason), variant)
-    elif cur == TERMINAL and state.outcome is not None:
-        key = "stage_won" if state.outcome.won else "stage_lost"
-        message = cat.render(key, variant, count=counts["0"], total=total)
-    elif cur == CHANCE:
-        message = cat.render("meteor_falling", variant)
-    elif cur != 0:
-        message = cat.render("computer_turn", variant, colour=colour_name(cur).capitalize())
-    elif lost:
-        message = cat.render("grew_against_you", variant, count=lost)
-    elif hit:
-        message = cat.render("meteor_hit", variant, count=hit)
-    elif grew:
-        message = cat.render("grew", variant, count=grew)
-    else:
-        message = cat.render("your_turn", variant, need=need, total=total)
     neighbours: list[list[list[int]]] = []
     for i in range(grid.size):
         if not grid.is_square[i]:
@@ -185,18 +182,7 @@ def board_data(
         }
         for p in range(n)
     ]
-    over = None
-    if state.outcome is not None:
-        mine = state.outcome.user
-        over = {
-            "result": state.outcome.result,
-            "title": "Stage won!" if state.outcome.won else "Stage lost",
-            # a child's words: how many squares are theirs and how many they needed
-            "detail": f"You have {mine} of the {total} squares. You needed {need} to win.",
-            "next": state.outcome.won and has_next,
-            "nextStage": next_stage if state.outcome.won and has_next else "",
-            "retry": has_retry,
-        }
+    over = None if state.outcome is None else {"result": state.outcome.result}
     return {
         "rows": grid.rows,
         "cols": grid.cols,
@@ -220,9 +206,7 @@ def board_data(
         "toMove": cur if cur >= 0 else None,
         "interactive": cur == 0,
         "targets": state.legal_targets(),
-        "message": {"key": message.key, "text": message.text, "tone": message.tone},
-        "sound": message.sound,
         "over": over,
-        "token": position_token(state, game_id),
+        "token": position_token(state),
         "labels": dict(LABELS),
     }

@@ -12,63 +12,23 @@ lab's catalog checker when loaded.
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from typing import Final
 
-import yaml
+from playtest.messages.catalog import GameCatalog
 
-from playtest.messages.catalog import MessageCatalog
-
-CATALOG_PATH: Final = Path(__file__).resolve().parent / "messages.yaml"
-
-#: The engine's refusal reasons (engine/morris/state.py) that have their own message.
-REFUSAL_REASONS: Final = (
-    "occupied",
-    "not_adjacent",
-    "no_moves",
-    "walled",
-    "remove_own",
-    "remove_empty",
-    "not_yours",
-    "select_first",
-    "removal_pending",
-    "game_over",
-)
-REQUIRED_KEYS: Final = frozenset(
-    {
-        "place_turn",
-        "move_turn",
-        "fly_turn",
-        "selected",
-        "wall",
-        "wall_nothing",
-        "computer_thinking",
-        "placed",
-        "moved",
-        "removed",
-        "skipped",
-        "win",
-        "draw",
-        "refused_other",
-        *(f"refused_{r}" for r in REFUSAL_REASONS),
-    }
-)
-
-
-def refusal_key(reason: str) -> str:
-    """The catalog key of an engine refusal reason (``refused_other`` for the rest)."""
-    return f"refused_{reason}" if reason in REFUSAL_REASONS else "refused_other"
-
-
-def read_catalog(path: Path) -> MessageCatalog:
-    """Load and check a catalog file (raises ``CatalogError`` naming file, key and field)."""
-    with path.open(encoding="utf-8") as fh:
-        obj = yaml.safe_load(fh)
-    return MessageCatalog.from_obj(obj, source=path.name, required=REQUIRED_KEYS)
-
-
-@functools.cache
-def load_catalog() -> MessageCatalog:
-    """The catalog shipped beside this module (loaded once per process)."""
-    return read_catalog(CATALOG_PATH)
+#: Why a game ends (engine/morris/state.py), each with the end screen's words.
+END_REASONS: Final = ("wall", "bricks", "blocked", "move_cap")
+#: The catalog beside this module: the keys its screen needs, the end screen's reasons, and
+#: a ``refused_<reason>`` message for each refusal the engine gives a click.
+CATALOG: Final = GameCatalog(
+    Path(__file__).resolve().parent / "messages.yaml",
+    frozenset({"place_turn", "move_turn", "fly_turn", "selected", "wall", "wall_nothing",
+               "computer_thinking", "placed", "moved", "removed", "skipped", "win", "draw",
+               *(f"end_{r}" for r in END_REASONS)}),
+    refusals=("occupied", "not_adjacent", "no_moves", "walled", "remove_own", "remove_empty",
+              "not_yours", "select_first", "removal_pending", "game_over"))
+REFUSAL_REASONS: Final = CATALOG.refusals
+REQUIRED_KEYS: Final = CATALOG.required_keys
+load_catalog = CATALOG.load
+refusal_key = CATALOG.refusal_key

@@ -1,45 +1,33 @@
-"""Bricks & Walls as a plug-in of the platform's registry (playtest/games/registry.py,
-built by the "platform" work): ``PLUGIN`` describes the game to the app.
+"""Bricks & Walls as a plug-in of the lab (:class:`~playtest.games.plugin.GamePlugin`).
 
 >>> PLUGIN.name, PLUGIN.title, PLUGIN.presets, PLUGIN.seats
 ('morris', 'Bricks & Walls', ('standard', 'classic'), (2, 2))
->>> PLUGIN.check_rules({"base": "standard", "blocked": "lose"})
+>>> PLUGIN.checked_rules({"base": "standard", "blocked": "lose"})
 {'base': 'standard', 'blocked': 'lose'}
+>>> [s.name for s in PLUGIN.ui_settings]
+['highlight_options', 'speed']
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from typing import Final
 
-from engine.morris.rules import PRESETS, Rules
-from playtest.games.morris.catalog import REFUSAL_REASONS, load_catalog, refusal_key
-from playtest.games.registry import GamePlugin
+from analytics.games.morris import ANALYTICS
+from engine.morris.players import LEVELS
+from engine.morris.rules import PRESETS
+from engine.morris.state import MorrisGame
+from playtest.games.morris import session
+from playtest.games.morris.catalog import CATALOG
+from playtest.games.plugin import (
+    GameFiles,
+    GamePlugin,
+    Surveys,
+)
+from playtest.games.ui_settings import HIGHLIGHT_OPTIONS, SPEED
 
-HERE = Path(__file__).resolve().parent
-
-
-def _check_rules(rules: Any) -> Any:
-    """A preset name or rules object the engine builds (RulesError if not)."""
-    Rules.from_obj(rules)
-    return rules
-
-
-
-def _refusal_words(reason: str) -> str | None:
-    """An engine refusal reason as the play screen words it (None: not one of them)."""
-    from playtest.display_words import catalog_words
-
-    return catalog_words(load_catalog(), refusal_key(reason)) if reason in REFUSAL_REASONS else None
-
-PLUGIN = GamePlugin(
-    name="morris",
-    # display settings its board does not use (no dice; no message pacing)
-    ignored_ui=("show_computer_dice", "speed"),
-    title="Bricks & Walls",
+PLUGIN: Final = GamePlugin(
+    name="morris", title="Bricks & Walls", engine=MorrisGame, levels=LEVELS, seats=(2, 2),
     presets=tuple(PRESETS),
-    default_rules="standard",
-    check_rules=_check_rules,
     rule_options={
         "base": tuple(PRESETS),
         "bricks": (9, 3, 11),
@@ -47,13 +35,8 @@ PLUGIN = GamePlugin(
         "blocked": ("skip", "lose"),
         "move_cap": (0, 200),
     },
-    seats=(2, 2),
-    pre_survey="morris_pre",
-    post_survey="morris_post",
-    child_surveys={"pre": "morris_pre_child", "post": "morris_post_child"},
-    catalog_path=HERE / "messages.yaml",
-    board_module="playtest.games.morris.component",
-    play_module="playtest.games.morris.play",
-    replay_module="playtest.games.morris.replay",
-    refusal_words=_refusal_words,
+    surveys=Surveys.usual("morris", post="morris_post"), analytics=ANALYTICS,
+    files=GameFiles.beside(__file__), ui_settings=(HIGHLIGHT_OPTIONS, SPEED),
+    words=session.words, view=session.view, seat_name=session.seat_name,
+    refusal_words=CATALOG.refusal_words,
 )

@@ -1,5 +1,5 @@
-"""What the Bricks & Walls board shows, as plain data (no Streamlit): the JSON the
-component's JavaScript draws, and the message of the moment from the catalog.
+"""What the Bricks & Walls board shows, as plain data (no Streamlit): the JSON its renderer
+draws, and what the board says (a catalog key with its values).
 
 >>> from engine.morris import MorrisGame, Place
 >>> s = MorrisGame().new_initial_state()
@@ -7,7 +7,7 @@ component's JavaScript draws, and the message of the moment from the catalog.
 ...     _ = s.apply(Place(p))
 >>> _ = s.apply(Place("g7"))
 >>> data = board_data(s)
->>> data["phase"], data["message"]["text"]
+>>> data["phase"], prompt(s).text
 ('remove', "Wall! Take one of Black's bricks.")
 >>> data["targets"], data["counts"]["W"]["reserve"]
 (['b6', 'd6'], 6)
@@ -22,9 +22,9 @@ from typing import Any, Final
 from engine.core import Event, Refusal
 from engine.morris.board import ADJACENT, POINTS, index, xy
 from engine.morris.state import COLOUR_NAMES, COLOURS, MorrisState
-from playtest.board.sounds import cue_notes
-from playtest.games.morris.catalog import load_catalog, refusal_key
+from playtest.games.morris.catalog import END_REASONS, load_catalog, refusal_key
 from playtest.messages.catalog import Message, MessageCatalog
+from playtest.session.words import Say
 
 HUMAN: Final = "human"
 COMPUTER: Final = "computer"
@@ -75,6 +75,47 @@ class Sides:
 PASS_AND_PLAY: Final = Sides()
 
 
+def prompt_say(
+    state: MorrisState,
+    *,
+    selection: Sequence[str] = (),
+    sides: Sides = PASS_AND_PLAY,
+    refusal: Refusal | None = None,
+    last_events: Sequence[Event] | None = None,
+) -> Say:
+    """The one message the board shows now: a refusal, the end, a wall to act on, the
+    selected brick, a skipped turn, or whose turn it is and what to do."""
+    seat = state.current_player()
+    events = list(state.last_events if last_events is None else last_events)
+    kinds = [e.kind for e in events]
+    if refusal is not None and seat >= 0:
+        return Say(refusal_key(refusal.reason), {"enemy_of": sides.possessive(1 - seat)})
+    if state.is_terminal():
+        winner = state.winner
+        if winner is None:
+            return Say("draw")
+        w = COLOURS.index(winner)
+        return Say("win", {"name": sides.name(w)}, voice=sides.voice(w))
+    ctx = {"name": sides.name(seat), "enemy_of": sides.possessive(1 - seat)}
+    if state.phase == "remove":
+        return Say("wall", ctx, voice=sides.voice(seat))
+    if sides.kinds[seat] == COMPUTER:
+        return Say("computer_thinking", {"name": sides.name(seat)})
+    if selection and state.phase in ("move", "fly") and state.owner(selection[0]) == COLOURS[seat]:
+        return Say("selected", {"point": selection[0]})
+    if "skip" in kinds:
+        skipped = next(e.seat for e in events if e.kind == "skip")
+        assert skipped is not None
+        return Say("skipped", {"name": sides.name(seat),
+                               "blocked_name": sides.name(skipped - 1)})
+    if "wall" in kinds and "remove" not in kinds and events and events[0].seat is not None:
+        mover = events[0].seat - 1
+        return Say("wall_nothing", {"name": sides.name(mover),
+                                    "enemy_of": sides.possessive(1 - mover)})
+    key = {"place": "place_turn", "move": "move_turn", "fly": "fly_turn"}[state.phase]
+    return Say(key, {"name": sides.name(seat)}, voice=sides.voice(seat))
+
+
 def prompt(
     state: MorrisState,
     *,
@@ -85,42 +126,33 @@ def prompt(
     catalog: MessageCatalog | None = None,
     variant: str = "default",
 ) -> Message:
-    """The one message the board shows now: a refusal, the end, a wall to act on, the
-    selected brick, a skipped turn, or whose turn it is and what to do."""
-    catalog = catalog or load_catalog()
-    seat = state.current_player()
-    events = list(state.last_events if last_events is None else last_events)
-    kinds = [e.kind for e in events]
-    if refusal is not None and seat >= 0:
-        return catalog.render(
-            refusal_key(refusal.reason), variant, enemy_of=sides.possessive(1 - seat)
-        )
-    if state.is_terminal():
-        winner = state.winner
-        if winner is None:
-            return catalog.render("draw", variant)
-        w = COLOURS.index(winner)
-        return catalog.render("win", variant, name=sides.name(w), voice=sides.voice(w))
-    ctx = {"name": sides.name(seat), "enemy_of": sides.possessive(1 - seat)}
-    if state.phase == "remove":
-        return catalog.render("wall", variant, voice=sides.voice(seat), **ctx)
-    if sides.kinds[seat] == COMPUTER:
-        return catalog.render("computer_thinking", variant, name=sides.name(seat))
-    if selection and state.phase in ("move", "fly") and state.owner(selection[0]) == COLOURS[seat]:
-        return catalog.render("selected", variant, point=selection[0])
-    if "skip" in kinds:
-        skipped = next(e.seat for e in events if e.kind == "skip")
-        assert skipped is not None
-        return catalog.render(
-            "skipped", variant, name=sides.name(seat), blocked_name=sides.name(skipped - 1)
-        )
-    if "wall" in kinds and "remove" not in kinds and events and events[0].seat is not None:
-        mover = events[0].seat - 1
-        return catalog.render(
-            "wall_nothing", variant, name=sides.name(mover), enemy_of=sides.possessive(1 - mover)
-        )
-    key = {"place": "place_turn", "move": "move_turn", "fly": "fly_turn"}[state.phase]
-    return catalog.render(key, variant, name=sides.name(seat), voice=sides.voice(seat))
+    """:func:`prompt_say` in the catalog's words (``variant``)."""
+    say = prompt_say(state, selection=selection, sides=sides, refusal=refusal,
+                     last_events=last_events)
+    return _render(catalog, say, variant)
+
+
+def _render(catalog: MessageCatalog | None, say: Say, variant: str = "default") -> Message:
+    assert say.key is not None
+    return (catalog or load_catalog()).render(say.key, variant, voice=say.voice, **say.values)
+
+
+def last_say(state: MorrisState, sides: Sides = PASS_AND_PLAY) -> Say | None:
+    """What the last action did ("White moved a brick from d6 to d5."), or None."""
+    for e in reversed(state.last_events):
+        if e.seat is None:
+            continue
+        s = e.seat - 1
+        if e.kind == "remove":
+            return Say("removed", {"name": sides.name(s), "enemy_of": sides.possessive(1 - s),
+                                   "point": e.data["point"]}, slot="last")
+        if e.kind == "move":
+            return Say("moved", {"name": sides.name(s), "frm": e.data["from"],
+                                 "point": e.data["point"]}, slot="last")
+        if e.kind == "place":
+            return Say("placed", {"name": sides.name(s), "point": e.data["point"]},
+                       voice=sides.voice(s), slot="last")
+    return None
 
 
 def last_action_text(
@@ -129,29 +161,24 @@ def last_action_text(
     catalog: MessageCatalog | None = None,
     variant: str = "default",
 ) -> Message | None:
-    """What the last action did ("White moved a brick from d6 to d5."), or None."""
-    catalog = catalog or load_catalog()
-    for e in reversed(state.last_events):
-        if e.seat is None:
-            continue
-        s = e.seat - 1
-        if e.kind == "remove":
-            return catalog.render(
-                "removed",
-                variant,
-                name=sides.name(s),
-                enemy_of=sides.possessive(1 - s),
-                point=e.data["point"],
-            )
-        if e.kind == "move":
-            return catalog.render(
-                "moved", variant, name=sides.name(s), frm=e.data["from"], point=e.data["point"]
-            )
-        if e.kind == "place":
-            return catalog.render(
-                "placed", variant, name=sides.name(s), point=e.data["point"], voice=sides.voice(s)
-            )
-    return None
+    """:func:`last_say` in the catalog's words (``variant``)."""
+    say = last_say(state, sides)
+    return None if say is None else _render(catalog, say, variant)
+
+
+def end_say(state: MorrisState, sides: Sides = PASS_AND_PLAY) -> Say | None:
+    """Why the game ended, for the end screen (None while it goes on)."""
+    if not state.is_terminal():
+        return None
+    final = next((e for e in reversed(state.last_events) if e.kind in ("win", "draw")), None)
+    reason = "move_cap" if final is None else str(final.data.get("reason", final.kind))
+    if reason not in END_REASONS:
+        return None
+    if final is None or final.seat is None:
+        return Say(f"end_{reason}", slot="end")
+    w = final.seat - 1
+    return Say(f"end_{reason}", {"name": sides.name(w), "loser": sides.name(1 - w)},
+               voice=sides.voice(w), slot="end")
 
 
 def position_token(state: MorrisState, game_id: str = "") -> str:
@@ -159,34 +186,19 @@ def position_token(state: MorrisState, game_id: str = "") -> str:
     return f"{game_id}:{len(state.history)}"
 
 
-def board_data(
-    state: MorrisState,
-    *,
-    selection: Sequence[str] = (),
-    sides: Sides = PASS_AND_PLAY,
-    refusal: Refusal | None = None,
-    catalog: MessageCatalog | None = None,
-    variant: str = "default",
-    game_id: str = "",
-    sound: bool = True,
-    highlight: bool = True,
-) -> dict[str, Any]:
-    """Everything the board's JavaScript draws, JSON-ready.
+def board_data(state: MorrisState, *, selection: Sequence[str] = (),
+               sides: Sides = PASS_AND_PLAY, highlight: bool = True) -> dict[str, Any]:
+    """Everything the renderer draws, JSON-ready (the board's words are the shell's).
 
     ``highlight``: ring the points a click may choose (the ``ui:highlight`` setting); off,
     the board shows only what the seed shows (the selected brick's inner colour, grey
     walled bricks during a removal).
     """
-    catalog = catalog or load_catalog()
     seat = state.current_player()
     phase = state.phase
     selection = tuple(p for p in selection if p in POINTS)[:1]
     if selection and (phase not in ("move", "fly") or state.owner(selection[0]) != state.to_move):
         selection = ()
-    message = prompt(
-        state, selection=selection, sides=sides, refusal=refusal, catalog=catalog, variant=variant
-    )
-    last = last_action_text(state, sides, catalog, variant)
     movable: dict[str, list[str]] = {}
     if phase in ("move", "fly"):
         for p, colour in state.board.items():
@@ -207,11 +219,6 @@ def board_data(
         key=index,
     )
     interactive = seat >= 0 and sides.kinds[seat] == HUMAN
-    sound_cue = None
-    if sound and refusal is None and last is not None:
-        sound_cue = message.sound if message.sound else last.sound
-    elif sound:
-        sound_cue = message.sound
     return {
         "points": [{"id": p, "x": xy(p)[0], "y": xy(p)[1]} for p in POINTS],
         "edges": [list(e) for e in EDGES],
@@ -236,16 +243,9 @@ def board_data(
             }
             for s, c in enumerate(COLOURS)
         },
-        "message": {"key": message.key, "text": message.text, "tone": message.tone},
-        "last": None if last is None else last.text,
-        "sound": None
-        if sound_cue is None
-        else {"name": sound_cue, "notes": cue_notes(sound_cue) or []},
         "interactive": interactive,
         "highlight": highlight,
-        "ack": [],
-        "token": position_token(state, game_id),
-        "refused": refusal is not None,
+        "token": position_token(state),
         "labels": {
             "placements": "Placements left",
             "bricks": "Bricks left",

@@ -22,10 +22,10 @@ pass-and-play each seat is named by its colour.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import Event
+from playtest.session.words import Say
 
 # Most important first: the message the tester must not miss wins.
 PRIORITY: tuple[str, ...] = (
@@ -34,17 +34,9 @@ PRIORITY: tuple[str, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class Cue:
-    """A message key with the values it needs, and whether a computer caused it."""
-
-    key: str | None
-    values: dict[str, Any] = field(default_factory=dict)
-    computer: bool = False
-    # Plain words to show when the catalog has no message for ``key``.
-    fallback_text: str = ""
-    # Who tells it: "you" (the one human tester), "computer" (its own move) or "seat".
-    voice: str = "seat"
+#: A message key with the values it needs, whether a computer caused it, the words to show
+#: when the catalog has no message for it and the voice that tells it (the session's Say).
+Cue = Say
 
 
 # Messages about the tester's own move that the computers' moves after it must not hide.

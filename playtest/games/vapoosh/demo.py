@@ -1,8 +1,8 @@
 """Vapoosh!'s hooks for the simulated testers of ``playtest demo`` (:mod:`playtest.demo`).
 
-Its testers play through the same :class:`PlayController` the app's dice-and-tiles
-screen uses (so the events are exactly what a real tester produces), not through the
-engine core's clicks (:mod:`playtest.demo_play`), with a human error model:
+Its testers play through the same game session the app's play screen uses
+(:mod:`playtest.session`: the events are exactly what a real tester produces), with a
+human error model of its own:
 
 - arithmetic slips, far more likely on the planted hard facts (:data:`PLANTED_HARD_FACTS`:
   6 × 7, 6 × 8, 7 × 8, 8 × 9) and for testers with weaker times tables; fewer when
@@ -29,17 +29,23 @@ The hooks:
 
 from __future__ import annotations
 
-import functools
 import math
 import random
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
-from engine.players import make_player
+from engine.players import Decision, Player, make_player
 from engine.vapoosh import Brown
-from playtest.games.vapoosh import PLUGIN
-from playtest.games.vapoosh.controller import PlayController
-from playtest.messages import MessageCatalog, MessageError, load_catalog, speed
+from playtest.games.vapoosh.catalog import load_catalog
+from playtest.games.vapoosh.plugin import PLUGIN
+from playtest.games.vapoosh.session import (
+    brown_selection,
+    legal_tiles,
+    refusal_cue,
+    refused_reasons,
+)
+from playtest.messages import MessageCatalog, MessageError, speed
+from playtest.session import GameSession, Next, Pace, Play
 from playtest.study_config import EffectiveConfig, Experiment
 
 if TYPE_CHECKING:
@@ -98,10 +104,9 @@ def fact_difficulty(p: int, g: int) -> float:
     return min(score, 0.5)
 
 
-def _wrong_tile(ctrl: PlayController, kind: str, rng: random.Random) -> tuple[int, int] | None:
+def _wrong_tile(state: Any, kind: str, rng: random.Random) -> tuple[int, int] | None:
     """A tile a tester would wrongly click, of the given kind, if there is one."""
-    state = ctrl.state
-    legal = ctrl.legal_tiles()
+    legal = legal_tiles(state)
     options = list(state.options)
     p, g = (state.dice[0] + state.dice[1], state.dice[2] + state.dice[3]) if state.dice else (0, 0)
     if kind == "rule":
@@ -124,15 +129,45 @@ def _wrong_tile(ctrl: PlayController, kind: str, rng: random.Random) -> tuple[in
              and all(abs(c - oc) > 1 or abs(r - orr) > 1 for oc, orr in legal)]
     if slips:
         return rng.choice(slips)
-    return _wrong_tile(ctrl, "near_miss", rng) if legal else None
+    return _wrong_tile(state, "near_miss", rng) if legal else None
 
 
-def _human_turn(ctrl: PlayController, tester: SimulatedTester, highlight: bool,
+class _GamePlayers:
+    """The demo's computer players: one per seat for the whole game, seeded from the
+    game's seed and the seat (a simulated game is played through once, never resumed)."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.players: dict[int, Player] = {}
+
+    def decide(self, play: Play, mover: int, level: str) -> Decision:
+        if mover not in self.players:
+            self.players[mover] = make_player(level, seed=self.seed * 10 + mover + 1,
+                                              game=PLUGIN.name)
+        return self.players[mover].decide(play.state)
+
+
+def _said(session: GameSession) -> list[Any]:
+    """What the steps of the last operation said (their cues)."""
+    return [step.say for step in session.fresh]
+
+
+def _click(session: GameSession, c: int, r: int, *, brown: bool, ms: float) -> Any:
+    """A click on tile (c, r): the cue it caused (its refusal's, or its placement's)."""
+    result = session.click(f"{c},{r}", ms=ms, selection=brown_selection(brown), pace=_PACED)
+    if result is not None and not result.ok:
+        return refusal_cue(session.play)
+    said = _said(session)
+    return said[-1] if said else None
+
+
+def _human_turn(session: GameSession, tester: SimulatedTester, highlight: bool,
                 after_message: str | None, clock: list[float],
                 truths: Collection[str] = TRUTHS) -> list[Any]:
     """Roll, maybe click wrong tiles, then place: returns the cues it caused (only the
     planted ``truths`` named: every other fact, rule or wording alike)."""
     rng = tester.rng
+    play = session.play
     if "wording" not in truths:
         after_message = None  # no wording leaves anyone unsure
     # The pause before rolling: a moment to look at the board, and longer after the
@@ -140,11 +175,13 @@ def _human_turn(ctrl: PlayController, tester: SimulatedTester, highlight: bool,
     # "response time" measures exactly this pause).
     wait = 700.0 + (4000.0 if after_message == "_".join(PLANTED_WORDING) else 0.0)
     clock[0] += rng.lognormvariate(math.log(wait * tester.pace), 0.35)
-    cues = [ctrl.roll()]
-    if not ctrl.human_to_act or ctrl.state.phase != "place":
+    session.draw(pace=_PACED)
+    cues = _said(session)
+    if session.next() is not Next.TESTER:
         return cues  # blocked: the turn passed (or a re-roll is due)
-    p = ctrl.state.dice[0] + ctrl.state.dice[1] if ctrl.state.dice else 2
-    g = ctrl.state.dice[2] + ctrl.state.dice[3] if ctrl.state.dice else 2
+    state = play.state
+    p = state.dice[0] + state.dice[1] if state.dice else 2
+    g = state.dice[2] + state.dice[3] if state.dice else 2
     hard = "facts" in truths and (min(p, g), max(p, g)) in PLANTED_HARD_FACTS
     difficulty = fact_difficulty(p, g) if hard else min(fact_difficulty(p, g), 0.5)
     base = 1800 + 4200 * difficulty * (1.2 - tester.maths)
@@ -155,7 +192,7 @@ def _human_turn(ctrl: PlayController, tester: SimulatedTester, highlight: bool,
     elapsed = rng.lognormvariate(math.log(base * tester.pace), 0.35)
     # planted: the misunderstood rule bites only where it applies (empty_priority);
     # other refusals are rare slips
-    misread = "rule" in truths and PLANTED_RULE in ctrl.refused_reasons()
+    misread = "rule" in truths and PLANTED_RULE in refused_reasons(state)
     slips = {
         # planted: the hard facts trip even good calculators; others follow difficulty
         "arithmetic": ((0.3 + 0.4 * (1 - tester.maths)) if hard
@@ -168,17 +205,16 @@ def _human_turn(ctrl: PlayController, tester: SimulatedTester, highlight: bool,
     for kind, chance in slips.items():
         if rng.random() >= chance:
             continue
-        tile = _wrong_tile(ctrl, kind, rng)
+        tile = _wrong_tile(state, kind, rng)
         if tile is None:
             continue
         clock[0] += elapsed
-        cues.append(ctrl.click(*tile, client_ms=elapsed).cue)
+        cues.append(_click(session, *tile, brown=False, ms=elapsed))
         elapsed += rng.lognormvariate(math.log(1500 * tester.pace), 0.4)
     clock[0] += elapsed
-    choice = tester_player(tester).choose(ctrl.state)
+    choice = tester_player(tester).choose(state)
     brown = isinstance(choice.action, Brown)
-    outcome = ctrl.click(choice.action.c, choice.action.r, brown=brown, client_ms=elapsed)
-    cues.append(outcome.cue)
+    cues.append(_click(session, choice.action.c, choice.action.r, brown=brown, ms=elapsed))
     return cues
 
 
@@ -212,11 +248,23 @@ def _message_records(cues: list[Any], recorder: EventRecorder, catalog: MessageC
     return f"{cue.key}_{variant}"
 
 
-@functools.cache
 def _catalog() -> MessageCatalog:
     """The game's message catalog (parsed once per process; worker processes inherit it)."""
-    assert PLUGIN.catalog_path is not None, "the game has a message catalog"
-    return load_catalog(PLUGIN.catalog_path)
+    return load_catalog()
+
+
+#: The demo steps the computers itself (one call per step, as the screen's clock would):
+#: a think time makes the session wait for it instead of moving them at once.
+_PACED = Pace(1)
+
+
+def _computers(session: GameSession) -> list[Any]:
+    """The computers' moves, one step at a time, until a tester is to act: their cues."""
+    cues: list[Any] = []
+    while session.next() is Next.COMPUTER:
+        session.step(pace=_PACED)
+        cues += _said(session)
+    return cues
 
 
 def play_game(config: EffectiveConfig, *, seed: int, game_id: str, tester: SimulatedTester,
@@ -232,22 +280,24 @@ def play_game(config: EffectiveConfig, *, seed: int, game_id: str, tester: Simul
     """
     rng = tester.rng
     ms_visible = speed(config.speed).message_ms
-    ctrl = PlayController(game_id=game_id, game=config.game, rules=config.rules,
-                          seats=config.seats, seed=seed, actions=(), sink=recorder,
-                          clock_ms=lambda: clock[0], highlight=config.highlight_options)
-    recorder.log("game_start", {"game_id": game_id, "game": config.game,
-                                "rules": ctrl.game.rules_obj(),
-                                "seats": list(config.seats), "seed": seed})
-    ctrl.start()
+    play = Play.new(PLUGIN, game_id=game_id, participant_id=recorder.participant_id,
+                    seats=config.seats, seed=seed, rules=config.rules)
+    session = GameSession(PLUGIN, play, recorder, computers=_GamePlayers(seed),
+                          settings={"highlight_options": config.highlight_options,
+                                    "show_computer_dice": config.show_computer_dice,
+                                    "speed": config.speed}, clock=lambda: clock[0],
+                          log_messages=False)  # the testers' reading is logged below
+    session.start(pace=_PACED)
     last: str | None = None
     for _turn in range(MAX_TURNS):
-        if ctrl.is_over:
+        if play.over:
             break
-        if ctrl.computer_to_act:
-            cues = ctrl.play_computers()
+        if session.next() is Next.COMPUTER:
+            cues = _computers(session)
             clock[0] += 2500
         else:
-            cues = _human_turn(ctrl, tester, config.highlight_options, last, clock, truths)
+            cues = _human_turn(session, tester, config.highlight_options, last, clock,
+                               truths)
         last = _message_records(cues, recorder, _catalog(), config.message_variants,
                                 ms_visible)
         lookup = 0.25 * (1 - tester.rules) if last and last.startswith(

@@ -11,15 +11,14 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-import yaml
-
 from engine.vasco import REASONS
-from playtest.messages.catalog import MessageCatalog
+from playtest.messages.catalog import GameCatalog, MessageCatalog
+from playtest.messages.catalog import load_catalog as load_catalog_file
+from playtest.session.words import Say
 
 PATH: Final = Path(__file__).resolve().parent / "messages.yaml"
 
@@ -52,12 +51,14 @@ REQUIRED_KEYS: Final[frozenset[str]] = frozenset(
 )
 
 
-@functools.cache
+#: The catalog, its required keys and the refusal reasons it words (``wrong_<reason>``).
+CATALOG: Final = GameCatalog(PATH, REQUIRED_KEYS, (*REASONS, *CLICK_ONLY_REASONS),
+                             prefix="wrong_", other="wrong_bad_target")
+
+
 def load_vasco_catalog(path: str | None = None) -> MessageCatalog:
     """Load and check the catalog (every required key, variant and placeholder)."""
-    source = Path(path) if path else PATH
-    obj: Any = yaml.safe_load(source.read_text("utf-8"))
-    return MessageCatalog.from_obj(obj, source=str(source), required=REQUIRED_KEYS)
+    return CATALOG.load() if path is None else load_catalog_file(Path(path), REQUIRED_KEYS)
 
 
 def refusal_message_key(reason: str) -> str:
@@ -96,13 +97,7 @@ def auto_text(constrained: int, cell: str, variant: str = "default") -> str:
 def message_text(key: str, variant: str = "default", **values: Any) -> str:
     """The catalog's message ``key`` in ``variant``; a variant that is not a wording of
     the catalog is a study's own text (checked when the study was saved), filled in."""
-    catalog = load_vasco_catalog()
-    if variant in catalog.variants:
-        return catalog.render(key, variant, **values).text
-    try:
-        return variant.format(**values)
-    except (KeyError, IndexError, ValueError):
-        return catalog.render(key, "default", **values).text
+    return load_vasco_catalog().say(key, variant, **values).text
 
 
 def forced_messages(events: Sequence[Any],
@@ -141,6 +136,20 @@ def pick_text(variant: str = "default", *, cell: str = "", count: int = 0) -> st
     return load_vasco_catalog().render("pick_tile", variant, cell=cell, count=count).text
 
 
+def end_say(reason: str, lengths: tuple[int, int], *, winner: int | None, mover: int,
+            seats: tuple[str, ...] = ("human", "computer")) -> Say:
+    """The end's message (why the game ended), said to the tester ("you win") where the
+    winner's seat is a person and ``seats`` has one person, else by colour."""
+    red, blue = lengths
+    voice = "seat"
+    if winner is not None and seats.count("human") == 1:
+        voice = "you" if seats[winner - 1] == "human" else "computer"
+    name = {1: "Red", 2: "Blue"}.get(winner or 0, "")
+    return Say(end_message_key(reason, winner=winner, mover=mover),
+               {"name": name, "length": max(red, blue), "red": red, "blue": blue},
+               voice=voice, slot="end")
+
+
 def end_text(reason: str, lengths: tuple[int, int], *, winner: int | None, mover: int,
              seats: tuple[str, ...] = ("human", "computer"), variant: str = "default") -> str:
     """The sentence announcing the end, said to the tester ("you win") where the winner's
@@ -151,15 +160,9 @@ def end_text(reason: str, lengths: tuple[int, int], *, winner: int | None, mover
     >>> end_text("pool_empty", (4, 7), winner=1, mover=2, seats=("computer", "human"))
     'No tiles left! Longest paths: red 4, blue 7. The longer path loses, so the computer wins.'
     """
-    red, blue = lengths
-    key = end_message_key(reason, winner=winner, mover=mover)
-    voice = "seat"
-    if winner is not None and seats.count("human") == 1:
-        voice = "you" if seats[winner - 1] == "human" else "computer"
-    name = {1: "Red", 2: "Blue"}.get(winner or 0, "")
-    return load_vasco_catalog().render(
-        key, variant, name=name, length=max(red, blue), red=red, blue=blue, voice=voice
-    ).text
+    say = end_say(reason, lengths, winner=winner, mover=mover, seats=seats)
+    assert say.key is not None
+    return load_vasco_catalog().render(say.key, variant, voice=say.voice, **say.values).text
 
 
 def auto_message_key(constrained: int) -> str:

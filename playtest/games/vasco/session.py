@@ -1,0 +1,102 @@
+"""What Vasco adds to the one game session (:mod:`playtest.session`): how a game ends,
+what its board says (whose turn and what to do, a refusal, why forced tiles slid in, the
+tile choice, the end) and the data its renderer draws.
+
+>>> from playtest.games.registry import game_plugin
+>>> from playtest.session import Play
+>>> first = Moment(Play.new(game_plugin("vasco"), game_id="g", participant_id="p",
+...                         seats=("human", "ai:medium"), seed=7, rules="standard"))
+>>> [say.key for say in words(first)], view(first)["candidates"]
+(['turn'], ('0,0',))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.vasco import parse_cell
+from playtest.games.plugin import GameResult
+from playtest.games.vasco.messages import (
+    REFUSAL_KEYS,
+    auto_message_key,
+    end_say,
+)
+from playtest.games.vasco.view import board_view
+from playtest.session.view import Moment
+from playtest.session.words import Say
+
+#: How the turn line and messages name a seat's lines, in a child's words.
+SEAT_NAMES = {1: "Red", 2: "Blue"}
+
+
+def result(state: Any, actions: int) -> GameResult:
+    """The engine's outcome: the winning seat (None: a draw) and why."""
+    outcome = state.outcome
+    return GameResult(None if outcome is None else outcome.winner,
+                      "over" if outcome is None else str(outcome.reason), actions)
+
+
+def _fresh_events(moment: Moment) -> list[Any]:
+    return [e for step in moment.fresh for e in step.events]
+
+
+def words(moment: Moment) -> tuple[Say, ...]:
+    """What the board says: a refused click's reason, else whose turn it is and what to
+    do; why each kind of forced tile slid in (one message per kind, in the order they
+    fell); the tile choice of the glowing space; at the end, why the game ended."""
+    play = moment.play
+    state = play.state
+    seats = tuple(play.seat_words)
+    says: list[Say] = []
+    if play.refusal is not None:
+        key = REFUSAL_KEYS.get(play.refusal.reason, "wrong_bad_target")
+        says.append(Say(key, {"cell": play.refused_fields.get("cell", ""),
+                              "count": state.tiles_remaining}))
+    elif not state.is_terminal():
+        seat = int(state.to_move)
+        human = play.seats[seat - 1].is_human
+        name = "you" if human and seats.count("human") == 1 else SEAT_NAMES[seat]
+        says.append(Say("turn", {"seat": seat, "name": name},
+                        voice="you" if name == "you" else "seat") if human
+                    else Say("turn_computer", {"name": "The computer"}))
+    seen: set[str] = set()
+    for event in _fresh_events(moment):
+        if event.kind != "auto" or not event.tiles:
+            continue
+        key = auto_message_key(int(event.data.get("constrained", 1)))
+        if key in seen:
+            continue
+        seen.add(key)
+        r, c = event.tiles[0]
+        says.append(Say(key, {"cell": f"{r},{c}"}, slot=f"forced:{key}"))
+    if play.selection and not state.is_terminal():
+        cell = play.selection[-1]
+        if cell in state.legal_targets():
+            count = len(state.legal_states_at(parse_cell(cell)))
+            says.append(Say("pick_tile", {"cell": cell, "count": count}, slot="pick"))
+    outcome = state.outcome
+    if outcome is not None:
+        says.append(end_say(outcome.reason, outcome.lengths, winner=outcome.winner,
+                            mover=3 - state.to_move, seats=seats))
+    return tuple(says)
+
+
+def view(moment: Moment) -> dict[str, Any]:
+    """What the renderer draws (:func:`~playtest.games.vasco.view.board_view`): the last
+    input's forced tiles animated in order, in the tester's wording."""
+    play = moment.play
+    pick = moment.text("pick")
+    data = board_view(play.state, seats=play.seat_words, selection=play.selection,
+                      events=_fresh_events(moment),
+                      refused=play.refused_fields.get("cell") if play.refusal else None,
+                      variants=moment.wording).to_data()
+    if pick is not None:
+        data["pick_text"] = pick.text
+    data["interactive"] = moment.interactive
+    data.pop("message", None)
+    return data
+
+
+def seat_name(seat: int) -> str:
+    """Red or Blue."""
+    return SEAT_NAMES[seat]

@@ -1,0 +1,320 @@
+// Vasco's renderer for the board shell (playtest/board/static/shell.js): SVG triangles
+// that fit themselves to the tiles, with pan and zoom (mouse wheel, drag, pinch,
+// buttons), candidate cells, tile previews, forced tiles animated in order with why, the
+// tile counter and the end highlight. A cell "r,c" or a tile preview "ox*" is what a
+// click chooses (data-target); a drag is a pan, not a click.
+//
+// View (playtest/games/vasco/session.py): tiles, candidates, selected, previews, autos,
+// placed, counter, turn_text, interactive, over, highlight, labels, pick_text, blocked,
+// refused.
+
+const NS = "http://www.w3.org/2000/svg";
+const S = 60; // side length in SVG units
+const H = S * Math.sqrt(3) / 2;
+const BOARDS = new WeakMap();
+const COLOUR = { o: "red", x: "blue", "*": "purple" };
+
+function isUp(r, c) { return ((r + c) % 2 + 2) % 2 === 0; }
+
+// corners in SVG units: up = apex, bottom-left, bottom-right; down = TL, TR, apex
+function corners(r, c) {
+  const p = (X, Y) => [X * S / 2, Y * H];
+  return isUp(r, c) ? [p(c + 1, r), p(c, r + 1), p(c + 2, r + 1)]
+                    : [p(c, r), p(c + 2, r), p(c + 1, r + 1)];
+}
+
+// the two corners of edge e (0 = L, 1 = R, 2 = H)
+function edgeEnds(r, c, e) {
+  const [a, b, d] = corners(r, c);
+  if (isUp(r, c)) return [[a, b], [a, d], [b, d]][e];
+  return [[a, d], [b, d], [a, b]][e];
+}
+
+function mid(p, q) { return [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2]; }
+
+function el(name, attrs, parent) {
+  const node = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+// the arc of colour k: from the middle of the k edge to the middle of the * edge,
+// centred on the corner the two edges share, radius S/2 (a 60 degree arc)
+function arcPath(r, c, state, k) {
+  const ek = state.indexOf(k), es = state.indexOf("*");
+  const [p1, p2] = edgeEnds(r, c, ek), [q1, q2] = edgeEnds(r, c, es);
+  const shared = [p1, p2].find((p) => [q1, q2].some((q) => q[0] === p[0] && q[1] === p[1]));
+  const a = mid(p1, p2), b = mid(q1, q2);
+  // sweep: the arc bulges away from the shared corner
+  const cross = (a[0] - shared[0]) * (b[1] - shared[1]) - (a[1] - shared[1]) * (b[0] - shared[0]);
+  const sweep = cross > 0 ? 1 : 0;
+  return `M ${a[0].toFixed(2)} ${a[1].toFixed(2)} A ${S / 2} ${S / 2} 0 0 ${sweep} ${b[0].toFixed(2)} ${b[1].toFixed(2)}`;
+}
+
+function drawTile(g, t, cls) {
+  const pts = corners(t.r, t.c).map((p) => p.join(",")).join(" ");
+  const group = el("g", { class: "vt " + (cls || ""), "data-cell": t.cell, "data-state": t.state }, g);
+  el("polygon", { points: pts, class: "vt-face vt-" + (t.face || "front") }, group);
+  el("path", { d: arcPath(t.r, t.c, t.state, "x"), class: "vt-arc vt-x" }, group);
+  el("path", { d: arcPath(t.r, t.c, t.state, "o"), class: "vt-arc vt-o" }, group);
+  // the shared * end carries both colours: a purple mark where the arcs overlap
+  const es = t.state.indexOf("*");
+  const m = mid(...edgeEnds(t.r, t.c, es));
+  el("circle", { cx: m[0].toFixed(2), cy: m[1].toFixed(2), r: 4, class: "vt-star" }, group);
+  return group;
+}
+
+function previewState(cell, st) {
+  const [r, c] = cell.split(",").map(Number);
+  return { r, c, cell, state: st, face: "front" };
+}
+
+function build(parent) {
+  // a container of our own: the parent also holds the stylesheet Streamlit put there
+  const root = document.createElement("div");
+  parent.appendChild(root);
+  root.innerHTML = `
+<div class="vb" data-testid="vasco-board">
+  <div class="vb-top">
+    <span class="vb-turn" data-role="turn"></span>
+    <span class="vb-counter" data-role="counter" aria-live="polite"></span>
+    <button type="button" class="vb-mute"></button>
+  </div>
+  <div class="vb-msg" role="status" aria-live="polite" data-role="message"></div>
+  <div class="vb-stage">
+    <svg class="vb-svg" role="application" aria-label="Vasco board: triangular tiles" tabindex="-1"></svg>
+    <div class="vb-zoom" role="group" aria-label="Zoom">
+      <button type="button" data-zoom="in" aria-label="Zoom in">+</button>
+      <button type="button" data-zoom="out" aria-label="Zoom out">&minus;</button>
+      <button type="button" data-zoom="fit" aria-label="Fit the board">Fit</button>
+    </div>
+  </div>
+  <div class="vb-picker" role="group" aria-label="Choose a tile for the glowing space" data-role="picker"></div>
+  <div class="vb-result" role="status" data-role="result" hidden><span class="sh-end-title"></span>
+    <span class="sh-end-text"></span></div>
+  <div class="vb-legend"><span class="lg-o">Red: solid wide line</span>
+    <span class="lg-x">Blue: dashed line</span><span class="lg-s">Purple: both</span></div>
+</div>`;
+  const st = {
+    root, svg: root.querySelector("svg"), data: null,
+    view: null, fitted: null, pointers: new Map(), animId: 0,
+  };
+  BOARDS.set(parent, st);
+  st.layer = el("g", { class: "vb-layer" }, st.svg);
+  for (const b of root.querySelectorAll("[data-zoom]")) {
+    b.addEventListener("click", () => zoom(st, b.dataset.zoom));
+  }
+  st.svg.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    zoom(st, e.deltaY < 0 ? "in" : "out");
+  }, { passive: false });
+  // drag to pan; two fingers to pinch-zoom
+  st.svg.addEventListener("pointerdown", (e) => {
+    st.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, moved: 0 });
+  });
+  st.svg.addEventListener("pointermove", (e) => {
+    const p = st.pointers.get(e.pointerId);
+    if (!p || !st.view) return;
+    const rect = st.svg.getBoundingClientRect();
+    const scale = st.view[2] / Math.max(rect.width, 1);
+    if (st.pointers.size === 1) {
+      const dx = e.clientX - p.x, dy = e.clientY - p.y;
+      p.moved += Math.abs(dx) + Math.abs(dy);
+      if (p.moved > 6) {
+        st.view = [st.view[0] - dx * scale, st.view[1] - dy * scale, st.view[2], st.view[3]];
+        applyView(st);
+      }
+    } else if (st.pointers.size === 2) {
+      const others = [...st.pointers.entries()].filter(([id]) => id !== e.pointerId);
+      const q = others[0][1];
+      const before = Math.hypot(p.x - q.x, p.y - q.y);
+      const after = Math.hypot(e.clientX - q.x, e.clientY - q.y);
+      if (before > 0 && after > 0) scaleView(st, before / after);
+      p.moved += 10;
+    }
+    p.x = e.clientX; p.y = e.clientY;
+  });
+  const up = (e) => { setTimeout(() => st.pointers.delete(e.pointerId), 0); };
+  st.svg.addEventListener("pointerup", up);
+  st.svg.addEventListener("pointercancel", up);
+  return {
+    turn: root.querySelector("[data-role=turn]"),
+    mute: root.querySelector(".vb-mute"),
+    message: root.querySelector("[data-role=message]"),
+    end: root.querySelector("[data-role=result]"),
+  };
+}
+
+function scaleView(st, f) {
+  const [x, y, w, h] = st.view;
+  const nw = Math.min(Math.max(w * f, S * 2), S * 80), nh = nw * h / w;
+  st.view = [x + (w - nw) / 2, y + (h - nh) / 2, nw, nh];
+  applyView(st);
+}
+
+function zoom(st, how) {
+  if (!st.view) return;
+  if (how === "fit") { st.view = st.fitted.slice(); applyView(st); return; }
+  scaleView(st, how === "in" ? 0.8 : 1.25);
+}
+
+function applyView(st) {
+  st.svg.setAttribute("viewBox", st.view.map((v) => v.toFixed(1)).join(" "));
+}
+
+function fitView(cells) {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const [r, c] of cells) {
+    for (const [x, y] of corners(r, c)) {
+      x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y);
+    }
+  }
+  if (!isFinite(x0)) { x0 = -S; y0 = -H; x1 = 2 * S; y1 = 2 * H; }
+  const pad = S * 0.6;
+  let w = x1 - x0 + 2 * pad, h = y1 - y0 + 2 * pad;
+  // at least three tiles across, so one tile is not drawn huge
+  const minW = S * 4;
+  if (w < minW) { x0 -= (minW - w) / 2; w = minW; }
+  if (h < minW * 0.75) { y0 -= (minW * 0.75 - h) / 2; h = minW * 0.75; }
+  return [x0 - pad, y0 - pad, w, h];
+}
+
+// A click that ended a drag was a pan: not sent.
+function press(target, ev, shell) {
+  const st = BOARDS.get(shell.el);
+  const p = ev && ev.pointerId !== undefined ? st.pointers.get(ev.pointerId) : null;
+  if (p && p.moved > 6) return false;
+  st.root.querySelector(".vb").dataset.lastClick = target.dataset.target;
+  return shell.interactive;
+}
+
+function render(st, d) {
+  const vb = st.root.querySelector(".vb");
+  // A new move (not a new selection): only then are forced tiles animated again and
+  // the view refitted; choosing a space keeps the tester's pan and zoom.
+  const moveKey = [d.tiles_left, d.placed, (d.tiles || []).length, d.over].join("|");
+  const changedMove = !st.data || st.moveKey !== moveKey;
+  st.moveKey = moveKey;
+  st.data = d;
+  vb.classList.toggle("vb-over", !!d.over);
+  vb.classList.toggle("vb-interactive", !!d.interactive);
+  st.root.querySelector("[data-role=counter]").textContent = d.counter || "";
+
+  const layer = st.layer;
+  while (layer.firstChild) layer.removeChild(layer.firstChild);
+  const autoCells = new Set((d.autos || []).map((a) => a.cell));
+  const highlight = new Set(d.highlight || []);
+  const cells = [];
+  // spaces where no tile may go now: faint, and a tap there is answered with why
+  for (const c of d.blocked || []) {
+    const [r, cc] = c.split(",").map(Number);
+    const pts = corners(r, cc).map((p) => p.join(",")).join(" ");
+    el("polygon", {
+      points: pts, class: "vc-blocked" + (c === d.refused ? " vc-refused" : ""), "data-cell": c,
+      "data-target": c, role: "button", "aria-label": "Space where no tile fits now",
+    }, layer);
+  }
+  for (const c of d.candidates || []) {
+    const [r, cc] = c.split(",").map(Number);
+    cells.push([r, cc]);
+    const pts = corners(r, cc).map((p) => p.join(",")).join(" ");
+    let cls = "vc" + (c === d.selected ? " vc-selected" : "");
+    if (c === d.refused) cls += " vc-refused";
+    el("polygon", {
+      points: pts, class: cls, "data-cell": c, "data-target": c, tabindex: "0", role: "button",
+      "aria-label": c === d.selected ? "The glowing space (chosen)" : "Green space: a tile fits here",
+    }, layer);
+  }
+  const tilesLayer = el("g", { class: "vb-tiles" }, layer);
+  for (const t of d.tiles || []) {
+    cells.push([t.r, t.c]);
+    let cls = highlight.has(t.cell) ? "vt-win" : "";
+    if (t.cell === d.placed) cls += " vt-placed";
+    if (autoCells.has(t.cell) && changedMove) cls += " vt-auto vt-hidden";
+    const g = drawTile(tilesLayer, t, cls);
+    g.setAttribute("aria-label", (d.labels || {})[t.cell] || t.cell);
+    g.setAttribute("role", "img");
+  }
+  // the selected cell's preview stays drawn in place, faintly
+  if (d.selected && d.previews && d.previews.length) {
+    const faint = drawTile(layer, previewState(d.selected, d.previews[0]), "vt-ghost");
+    faint.setAttribute("aria-hidden", "true");
+  }
+  st.fitted = fitView(cells);
+  if (!st.view || changedMove) st.view = st.fitted.slice();
+  applyView(st);
+  renderPicker(st, d);
+  if (changedMove) animateAutos(st, d);
+}
+
+function renderPicker(st, d) {
+  const picker = st.root.querySelector("[data-role=picker]");
+  const vb = st.root.querySelector(".vb");
+  const shown = !!(d.selected && d.previews && d.previews.length);
+  // The same offer drawn again (Streamlit re-sends the data) keeps its buttons and does
+  // not scroll: a finger on its way to a tile must find it where it was.
+  const key = shown ? [st.moveKey, d.selected, d.previews.join(" "), d.pick_text].join("|") : "";
+  if (key && key === st.pickerKey && picker.childElementCount) return;
+  st.pickerKey = key;
+  picker.innerHTML = "";
+  vb.classList.toggle("vb-has-picker", shown);
+  if (!shown) { picker.hidden = true; return; }
+  picker.hidden = false;
+  const label = document.createElement("div");
+  label.className = "vb-picker-label";
+  label.textContent = d.pick_text || "Choose a tile for the glowing space:";
+  picker.appendChild(label);
+  const [r, c] = d.selected.split(",").map(Number);
+  for (const s of d.previews) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "vb-preview";
+    b.dataset.state = s;
+    b.dataset.target = s;
+    b.setAttribute("aria-label", "Tile: left " + COLOUR[s[0]] + ", right " + COLOUR[s[1]] + ", flat side " + COLOUR[s[2]]);
+    const svg = el("svg", { class: "vb-preview-svg", "aria-hidden": "true" });
+    // just the one triangle, with a small margin: the tile fills its button
+    const pts = corners(r, c), pad = S * 0.1;
+    const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+    const x0 = Math.min(...xs) - pad, y0 = Math.min(...ys) - pad;
+    svg.setAttribute("viewBox", [x0, y0, S + 2 * pad, H + 2 * pad].map((v) => v.toFixed(1)).join(" "));
+    drawTile(svg, previewState(d.selected, s), "");
+    b.appendChild(svg);
+    picker.appendChild(b);
+  }
+  // on a phone the previews sit under the board: bring them on screen (instantly, so
+  // a finger never taps where a scroll is still moving them)
+  picker.scrollIntoView({ block: "nearest", behavior: "auto" });
+}
+
+function animateAutos(st, d) {
+  const autos = d.autos || [];
+  const msg = st.root.querySelector("[data-role=message]");
+  const id = ++st.animId;
+  const vb = st.root.querySelector(".vb");
+  if (!autos.length) { vb.dataset.autosShown = "0"; return; }
+  vb.dataset.autosShown = "0";
+  const reduce = globalThis.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const step = reduce ? 0 : 450;
+  autos.forEach((a, i) => {
+    setTimeout(() => {
+      if (id !== st.animId) return;
+      const g = st.layer.querySelector(`.vt[data-cell="${a.cell}"]`);
+      if (g) g.classList.remove("vt-hidden");
+      msg.textContent = (autos.length > 1 ? `Forced tile ${i + 1} of ${autos.length}. ` : "") + a.why;
+      vb.dataset.autosShown = String(i + 1);
+    }, step * (i + 1));
+  });
+  // then the board's own message again (whose turn it is, or the result)
+  setTimeout(() => {
+    if (id === st.animId && msg.dataset.text) msg.textContent = msg.dataset.text;
+  }, step * (autos.length + 2));
+}
+
+export default {
+  css: "board.css",
+  build,
+  update(view, shell) { render(BOARDS.get(shell.el), view); },
+  press,
+};
