@@ -200,8 +200,9 @@ def test_whole_stage_with_the_mouse_wrong_clicks_and_the_end_screen(
         board.shows(state)
     d = board.dom()
     assert state.outcome is not None
-    # the shell's end title, the same for every game (playtest.board.page.end_title)
-    assert d["over"] == ("You won!" if state.outcome.won else "Not this time!")
+    # the end title in the course's words (GameResult.title, shown by the shell's
+    # playtest.board.page.end_title)
+    assert d["over"] == ("Stage won!" if state.outcome.won else "Stage lost")
     assert d["key"] == ("stage_won" if state.outcome.won else "stage_lost")
     screenshot(page, "dokusen_s4_end_1280")
     logged = board.clicks_logged()

@@ -119,6 +119,15 @@ def _steps(state: DokusenState, events: Sequence[Event]) -> tuple[list[int], lis
     return before, steps
 
 
+def squares(count: int) -> str:
+    """A number of squares in words that agree with it.
+
+    >>> squares(1), squares(3)
+    ('1 square', '3 squares')
+    """
+    return f"{count} square" if count == 1 else f"{count} squares"
+
+
 def message_say(state: DokusenState, events: Sequence[Event] = (),
                 refusal: Refusal | None = None) -> Say:
     """The board's message: a refusal, the stage's result, a meteor falling, a computer
@@ -143,9 +152,9 @@ def message_say(state: DokusenState, events: Sequence[Event] = (),
     if lost:
         return Say("grew_against_you", {"count": lost})
     if hit:
-        return Say("meteor_hit", {"count": hit})
+        return Say("meteor_hit", {"count": hit, "squares": squares(hit)})
     if grew:
-        return Say("grew", {"count": grew})
+        return Say("grew", {"count": grew, "squares": squares(grew)})
     return Say("your_turn", {"need": need, "total": total})
 
 
