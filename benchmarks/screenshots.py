@@ -197,7 +197,13 @@ def tester_pages(browser: Any, server: StreamlitServer, url: str, study: str, si
     page.goto(f"{server.url}/?study={study}")
     yield shoot(page, folder / "tester-01-consent.png")
     _consent(page, child=False)
+    # the next page drawn: a survey's first question (or its probe), else the board
+    page.get_by_role("button", name="Continue", exact=True).or_(
+        page.locator(".fp-start")).or_(page.locator("[data-testid=board-shell]")).first.wait_for(
+        timeout=TIMEOUT_MS)
     yield from _survey(page, folder, "tester-02-pre")
+    page.locator("[data-testid=board-shell]").first.wait_for(timeout=TIMEOUT_MS)
+    settle(page)
     yield shoot(page, folder / "tester-03-play.png")
     code = page.url.split("p=", 1)[1].split("&")[0]
     engine = make_engine(url)

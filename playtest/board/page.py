@@ -211,6 +211,15 @@ def _restored(play: Play) -> tuple[str, str] | None:
     return None
 
 
+def game_count(number: int, needed: int) -> str:
+    """Which game this is of the games the study asks for.
+
+    >>> game_count(2, 4), game_count(5, 4)
+    ('Game 2 of 4', 'Game 5 (an extra one)')
+    """
+    return f"Game {number} of {needed}" if number <= needed else f"Game {number} (an extra one)"
+
+
 def end_title(plugin: GamePlugin, play: Play) -> str:
     """The result in a few words: who won (the tester "you" against the computer), or a
     draw, or a solo game lost."""
@@ -366,8 +375,8 @@ def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) ->
         st.session_state[SIDE_SHOWN] = _side_key(play)
         if play.over:  # first: on a phone this column is under the board
             _between_games(tester, finished, session, to_post_survey)
-        st.caption(f"Game {finished + (0 if play.over else 1)} · "
-                   f"{markdown_literal(tester.study.title)}")  # the designer's text, as text
+        st.caption(f"{game_count(finished + (0 if play.over else 1), tester.config.games_per_tester)}"
+                   f" · {markdown_literal(tester.study.title)}")  # the designer's text, as text
         _game_controls(tester, session, paused=paused)
     # Nothing since `paused` was read opens or closes a dialog (those are callbacks, which
     # run before the script), so a run that is not paused has no dialog to show.

@@ -61,10 +61,10 @@ def test_the_next_run_shows_a_study_the_designer_renamed(
     code = playing_tester(db, study)
     at = open_as(code)
     assert not at.exception
-    assert "Game 1 · Test study" in _captions(at)
+    assert "Game 1 of 1 · Test study" in _captions(at)
     repo.update_study(db, study.study_id, title="Renamed study")
     at.run()
-    assert "Game 1 · Renamed study" in _captions(at)
+    assert "Game 1 of 1 · Renamed study" in _captions(at)
 
 
 def test_a_game_finished_in_another_tab_is_counted_at_the_next_run(
@@ -72,12 +72,12 @@ def test_a_game_finished_in_another_tab_is_counted_at_the_next_run(
     study = make_study(games_per_tester=3)
     code = playing_tester(db, study)
     at = open_as(code)
-    assert "Game 1 ·" in _captions(at)
+    assert "Game 1 of 3 ·" in _captions(at)
     at.run()
-    assert "Game 1 ·" in _captions(at)  # nothing changed: the same count
+    assert "Game 1 of 3 ·" in _captions(at)  # nothing changed: the same count
     game = repo.latest_unfinished_game(db, code)
     assert game is not None
     repo.finish_game(db, game.game_id, 1, "row", 5)  # the other tab won this game
     at.run()
     assert not at.exception
-    assert "Game 2 ·" in _captions(at)
+    assert "Game 2 of 3 ·" in _captions(at)
