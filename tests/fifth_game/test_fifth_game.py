@@ -26,39 +26,17 @@ from streamlit.testing.v1 import AppTest
 from engine.core import GameRecord
 from playtest.storage import repository as repo
 from tests.databases import migrated
+from tests.fifth_game.support import GAME, ROOT, configured, registered_here
 
-ROOT = Path(__file__).resolve().parents[2]
-REFERENCE = "tests.fifth_game.plugin:PLUGIN"
-GAME = "tictactoe"
-STUDY = f"demo-{GAME}"
 PAGE_APP = str(ROOT / "tests" / "app" / "apps" / "designer_page.py")
+STUDY = f"demo-{GAME}"
 TESTERS = 12
-
-
-def configured(env: dict[str, str]) -> dict[str, str]:
-    """``env`` with the fifth game configured (and the checkout importable, where the
-    plug-in lives)."""
-    listed = [r for r in env.get("PLAYTEST_GAMES", "").split(",") if r.strip()]
-    paths = [str(ROOT), *[p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]]
-    return {**env, "PLAYTEST_GAMES": ",".join(dict.fromkeys([*listed, REFERENCE])),
-            "PYTHONPATH": os.pathsep.join(paths)}
 
 
 @pytest.fixture(scope="module", autouse=True)
 def registered() -> Iterator[None]:
-    """The fifth game in this process's registry (read again with the variable set; the
-    registry reads its configuration once per process), and out of it afterwards."""
-    from playtest.games import registry
-
-    before = os.environ.get("PLAYTEST_GAMES")
-    os.environ["PLAYTEST_GAMES"] = configured(dict(os.environ))["PLAYTEST_GAMES"]
-    registry._plugins.cache_clear()
-    yield
-    if before is None:
-        os.environ.pop("PLAYTEST_GAMES", None)
-    else:
-        os.environ["PLAYTEST_GAMES"] = before
-    registry._plugins.cache_clear()
+    with registered_here():
+        yield
 
 
 def playtest(*args: str, url: str, cwd: Path) -> subprocess.CompletedProcess[str]:
