@@ -119,8 +119,6 @@ class TicTacToeGame:
 class TicTacToeState(StateLog):
     """A position: the nine squares (``None`` or a seat) and the log."""
 
-    phase: str
-
     def __init__(self, game: TicTacToeGame) -> None:
         self._game = game
         self._cells: list[int | None] = [None] * 9
@@ -137,7 +135,7 @@ class TicTacToeState(StateLog):
         return tuple(self._cells)
 
     @property
-    def phase(self) -> str:  # type: ignore[override]
+    def phase(self) -> str:
         return "over" if self.is_terminal() else "place"
 
     def line(self) -> tuple[int, ...] | None:
