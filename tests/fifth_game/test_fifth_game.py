@@ -199,3 +199,15 @@ def test_the_designer_replays_its_game_on_its_board(filled: tuple[str, Engine, P
     at.slider(key=f"replay_step-{game.game_id}").set_value(1).run()
     assert not at.exception, at.exception
     assert any(str(c.value).startswith(f"Step 1 of {total}: ") for c in at.caption)
+
+
+def test_its_rules_overlay_pictures_are_positions_of_its_own_board() -> None:
+    from playtest.board.rules_overlay import load_rules, picture_view
+    from playtest.games.registry import game_plugin
+
+    plugin = game_plugin(GAME)
+    assert plugin.rules_path is not None
+    pictures = [s.picture for s in load_rules(plugin.rules_path).sections if s.picture]
+    assert pictures
+    view = picture_view(plugin, pictures[0])
+    assert view["line"] == ["a1", "a2", "a3"] and view["turn_text"] == "Game over"
