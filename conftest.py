@@ -15,12 +15,38 @@ collect_ignore = ["playtest/app.py", "playtest/storage/migrations"]
 collect_ignore_glob = ["benchmarks/*_app.py", "tests/*/conftest.py", "tests/*/apps/*.py"]
 
 
+# The files whose tests take longest (CI's --durations, seconds on the shared 2-core
+# machine), longest first: they start first, so that with `-n 2 --dist loadfile` the two
+# workers end together instead of one waiting out a long file started late. A file that
+# is renamed only loses its place in the queue.
+LONG_FIRST = (
+    "tests/engine/test_players_generic.py",  # the strength table: 120-500
+    "tests/cluster/test_cluster.py",  # nginx and three app processes: 220
+    "tests/reliability/test_faults_click_transaction.py",  # every game on both databases
+    "tests/reliability/test_faults_kill.py",  # 55
+    "tests/packaging/test_wheel.py",  # builds and installs the wheel: 60
+    "tests/app/test_snapshot_many_writers.py",  # four spawned processes: 40
+    "tests/reliability/test_faults_stale_tab_server.py",  # 38
+    "tests/app/test_rerun_floor.py",  # 37
+    "tests/analytics/test_calibrate.py",  # 33
+    "tests/app/test_play_message_stored_with_input.py",  # 32
+    "tests/reliability/test_faults_sign_in.py",  # 27
+    "tests/app/test_play_fragment.py",  # 26
+)
+
+
+def _queue_place(item: pytest.Item) -> int:
+    path = item.nodeid.split("::", 1)[0]
+    return LONG_FIRST.index(path) if path in LONG_FIRST else len(LONG_FIRST)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # .ci/run runs the browser tests apart (one at a time): every test under tests/browser
-    # is one, whether or not its file remembered the mark.
+    # .ci/run runs the browser tests apart: every test under tests/browser is one, whether
+    # or not its file remembered the mark.
     for item in items:
         if item.nodeid.startswith("tests/browser/"):
             item.add_marker(pytest.mark.browser)
+    items.sort(key=_queue_place)  # stable: every file's tests keep their order
 
 
 @pytest.fixture(autouse=True)

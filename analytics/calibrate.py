@@ -15,6 +15,9 @@ The experiment checks run the report's own analysis
 - **A/A, one look**: no planted difference, 24 testers; the share of studies whose
   verdict names a better variant must be at most 5 % within binomial noise (passed
   when a one-sided binomial test of "rate ≤ 5 %" does not reject at the 5 % level).
+- **A/A reads clean**: the same studies; the share whose plain summary says anything
+  but "no difference yet" (a better variant, or a guardrail caution "But B is worse
+  on …") must be at most 5 % too: the cautions are corrected as a family (Holm).
 - **A/A, daily looks**: the same studies looked at after 8, 12, 16, 20 and 24 testers;
   the share of studies where *any* look named a better variant (what a designer who
   checks every day would see). The always-valid interval keeps this at most 5 % too.
@@ -40,8 +43,8 @@ import pandas as pd
 from scipy import stats as sps
 
 from analytics import derive
-from analytics.data import StudyData, empty_quiz
-from analytics.experiments import analyze_experiment
+from analytics.data import UNNAMED_GAME, StudyData, empty_quiz
+from analytics.experiments import ExperimentResult, analyze_experiment
 from analytics.planted import (
     LARGE_MESSAGE_EFFECT,
     MODERATE_MESSAGE_EFFECT,
@@ -77,13 +80,23 @@ class CheckResult:
 Check = Callable[[Settings], Sequence[CheckResult]]
 
 
-def _analyze(data: StudyData, scores: pd.DataFrame) -> str:
+def _result(data: StudyData, scores: pd.DataFrame) -> ExperimentResult:
     return analyze_experiment(data, data.study["experiments"][0], scores, empty_quiz(),
-                              draws=DRAWS).verdict
+                              draws=DRAWS)
+
+
+def _analyze(data: StudyData, scores: pd.DataFrame) -> str:
+    return _result(data, scores).verdict
 
 
 def _verdict(truth: PlantedTruth, testers: int, seed: int) -> str:
     return _analyze(*planted_study(truth, testers, seed=seed))
+
+
+def reads_clean(result: ExperimentResult) -> bool:
+    """True when an experiment's summary claims nothing: no better variant, no
+    guardrail caution."""
+    return not result.verdict.endswith(" better") and not result.guardrails
 
 
 def _within_five_percent(hits: int, studies: int) -> bool:
@@ -97,21 +110,26 @@ def _interval(hits: int, studies: int) -> str:
 
 
 def aa_false_better(settings: Settings) -> list[CheckResult]:
-    """A/A studies of 24 testers: false "better" at one look and over daily looks."""
-    once = ever = 0
+    """A/A studies of 24 testers: false "better" at one look and over daily looks, and
+    any claim at all (a better variant or a guardrail caution) at one look."""
+    once = ever = claims = 0
     for index in range(settings.studies):
         seed = settings.seed + index
         data, scores = planted_study(PlantedTruth(), 24, seed=seed)
         derive.prepare(data)
-        verdicts = [_analyze(*first_testers(data, scores, look)) for look in LOOKS]
-        once += verdicts[-1].endswith(" better")
-        ever += any(v.endswith(" better") for v in verdicts)
+        results = [_result(*first_testers(data, scores, look)) for look in LOOKS]
+        once += results[-1].verdict.endswith(" better")
+        ever += any(r.verdict.endswith(" better") for r in results)
+        claims += not reads_clean(results[-1])
     n = settings.studies
     return [
         CheckResult("A/A false 'better', one look at 24 testers", once / n, "≤ 5 %",
                     _within_five_percent(once, n), _interval(once, n)),
         CheckResult("A/A false 'better', any of 5 looks (8…24 testers)", ever / n,
                     "≤ 5 %", _within_five_percent(ever, n), _interval(ever, n)),
+        CheckResult("A/A summary claims something (better or a guardrail caution), one "
+                    "look at 24 testers", claims / n, "≤ 5 %",
+                    _within_five_percent(claims, n), _interval(claims, n)),
     ]
 
 
@@ -177,7 +195,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--studies", type=int, default=None,
                         help="planted studies per check (default 200)")
     parser.add_argument("--seed", type=int, default=Settings.seed)
+    parser.add_argument("--game", default=UNNAMED_GAME,
+                        help=f"the game (these planted studies are {UNNAMED_GAME}'s; every "
+                             "game's, played with the demo's testers: python -m "
+                             "playtest.calibrate --game G)")
     args = parser.parse_args(argv)
+    if args.game != UNNAMED_GAME:
+        parser.error(f"the planted studies here are {UNNAMED_GAME}'s, built without playing "
+                     f"a game; for {args.game} run python -m playtest.calibrate --game "
+                     f"{args.game} (it plays the game with the demo's simulated testers)")
     studies = args.studies or (40 if args.fast else 200)
     if studies < 1:
         parser.error("--studies must be at least 1")

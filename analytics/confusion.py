@@ -1,24 +1,32 @@
-"""Confusion signals of any game: wrong clicks, message aftermath, rules-overlay use,
+"""Confusion signals of any game: refused clicks, message aftermath, rules-overlay use,
 and the confusion points ranked by severity.
 
-See :mod:`analytics.derive` for "turn" and "hesitation". Every confusion point is
-scored on one basis (:mod:`analytics.severity` holds the definition): its **occasions**
-(the moments it could happen), its **troubles** on those occasions, the testers it
-reached, and whether it persisted past the first game. The game's plug-in
-(:class:`analytics.game_analytics.GameAnalytics`, :func:`analytics.game_analytics.for_study`)
-says what the core cannot know:
+See :mod:`analytics.derive` for "turn" (a decision of the tester's) and "thinking time".
+Every confusion point is scored on one basis (:mod:`analytics.severity` holds the
+definition): its **occasions** (the moments it could happen), its **troubles** on those
+occasions, the testers it reached, and whether it persisted past the first game. The same
+families in every game, on the core's turns:
 
-- ``rule:<reason>``: occasions are the human turns on which the game says the reason
-  could bite (its ``reason_occasions``); trouble is a wrong click the rules refused for
-  that reason (its ``refusals``). Turns that did not log their reasons count as an
-  occasion of every reason seen in the study (the evidence says so);
-- the game's own families (its ``families``: e.g. facts, kinds of wrong clicks);
-- ``message:<key>``: occasions are the showings; trouble is a wrong click in the next
-  turn, hesitation above the study's 75th percentile, or a rules lookup with that context
-  (baseline: the same share after all messages of the study);
+- ``rule:<reason>``: occasions are the testers' turns with a click on which the reason
+  could bite (the game's ``reason_occasions``; by default every such turn); trouble is a
+  click the rules refused for that reason in the turn. Turns that did not log their
+  reasons count as an occasion of every reason seen in the study (the evidence says so);
+- ``message:<key>`` (``message:<key>@<variant>`` for each wording when the key was shown
+  in several): occasions are the showings; trouble is a refused click from the message
+  to the end of the turn of the tester's next input, thinking before that input above
+  the study's 75th percentile of thinking times, or a rules lookup from the message.
+  Baseline: the same trouble on the testers' turns that do not follow this message
+  (after no message, or after another; a rules lookup during the turn), never the
+  message itself;
 - ``survey:<item>``: occasions are the answers to a free-text item that asks for
   problems (or a neutral one); trouble is an answer naming a problem theme. Answers to
-  a praise item ("What did you like?") are never confusion: see :func:`what_works`.
+  a praise item ("What did you like?") are never confusion: see :func:`what_works`;
+- the game's own families (its ``families``: e.g. facts, kinds of wrong answers), on the
+  same turns.
+
+The game's plug-in (:class:`analytics.game_analytics.GameAnalytics`,
+:func:`analytics.game_analytics.for_study`) says what the core cannot know: which reasons
+can bite when, its own families, the fix to suggest.
 """
 
 from __future__ import annotations
@@ -33,6 +41,7 @@ from analytics import derive, severity
 from analytics.data import StudyData
 from analytics.game_analytics import GameAnalytics, for_study
 from analytics.questionnaires import problem_answers
+from analytics.stats import wilson_interval
 
 
 @dataclass(frozen=True)
@@ -63,94 +72,140 @@ def human_turn_count(data: StudyData) -> int:
     return len(derive.turns(data))
 
 
-def _wrong_by(data: StudyData, column: str) -> pd.DataFrame:
-    table = derive.clicks(data)
-    wrong = table[~table["ok"]]
-    if column == "rule_reason":
-        wrong = wrong[wrong["wrong_kind"] == "rule"]
-    wrong = wrong[wrong[column].notna()]
-    grouped = wrong.groupby(column)
+def wrong_clicks_by_reason(data: StudyData) -> pd.DataFrame:
+    """The testers' refused clicks per refusal reason: ``reason, clicks, participants,
+    per_turn`` (refused clicks per turn of the testers), most frequent first.
+
+    >>> wrong_clicks_by_reason(StudyData.empty("s")).empty
+    True
+    """
+    wrong = derive.refusals(data)
+    columns = ["reason", "clicks", "participants", "per_turn"]
+    if wrong.empty:
+        return pd.DataFrame(columns=columns)
+    grouped = wrong.groupby("reason")
     result = pd.DataFrame({"clicks": grouped.size(),
                            "participants": grouped["participant_id"].nunique()})
-    turns = max(human_turn_count(data), 1)
-    result["per_turn"] = result["clicks"] / turns
-    return result.rename_axis(column).reset_index().sort_values(
-        "clicks", ascending=False, kind="stable").reset_index(drop=True)
+    result["per_turn"] = result["clicks"] / max(human_turn_count(data), 1)
+    return result.rename_axis("reason").reset_index().sort_values(
+        "clicks", ascending=False, kind="stable").reset_index(drop=True)[columns]
 
 
-def wrong_clicks_by_class(data: StudyData) -> pd.DataFrame:
-    """Wrong clicks per ``wrong_kind``: ``wrong_kind, clicks, participants, per_turn``."""
-    return _wrong_by(data, "wrong_kind")
+REASON_COLUMNS = ["reason", "decisions_with", "occasions", "rate", "ci_low", "ci_high",
+                  "refusals", "testers"]
 
 
-def wrong_clicks_by_rule_reason(data: StudyData) -> pd.DataFrame:
-    """``rule`` wrong clicks per ``rule_reason``: ``rule_reason, clicks, participants,
-    per_turn``."""
-    return _wrong_by(data, "rule_reason")
+def reason_table(data: StudyData, game: GameAnalytics | None = None) -> pd.DataFrame:
+    """Per refusal reason seen: ``reason, decisions_with`` (the testers' turns with a
+    click refused for it), ``occasions`` (their turns on which it could bite: the
+    ``rule:<reason>`` point's occasions), ``rate`` with its 95 % Wilson interval
+    (``ci_low``, ``ci_high``), ``refusals`` (refused clicks) and ``testers``; most
+    frequent first.
+
+    >>> reason_table(StudyData.empty("s")).empty
+    True
+    """
+    plugin = game or for_study(data)
+    turn_table = derive.turns(data)
+    attempted = turn_table[turn_table["n_clicks"] > 0]
+    rows, _ = _rule_occasions(data, plugin, attempted, later_games(turn_table))
+    if rows.empty:
+        return pd.DataFrame(columns=REASON_COLUMNS)
+    wrong = derive.refusals(data)
+    counted = wrong.groupby("reason").size()
+    found = []
+    for reason, group in rows.groupby("candidate", sort=True):
+        k, n = int(group["trouble"].sum()), len(group)
+        low, high = wilson_interval(k, n)
+        found.append({"reason": str(reason), "decisions_with": k, "occasions": n,
+                      "rate": k / n if n else np.nan, "ci_low": low, "ci_high": high,
+                      "refusals": int(counted.get(reason, 0)),
+                      "testers": int(group.loc[group["trouble"], "participant_id"]
+                                     .nunique())})
+    return pd.DataFrame(found, columns=REASON_COLUMNS).sort_values(
+        ["decisions_with", "reason"], ascending=[False, True], kind="stable"
+    ).reset_index(drop=True)
 
 
 def _trouble(turn_table: pd.DataFrame, slow_ms: float) -> pd.Series:
     return (turn_table["n_wrong"] > 0) | (turn_table["first_ms"] > slow_ms)
 
 
-def message_aftermath(data: StudyData) -> pd.DataFrame:
-    """Per message key: what the next human turn looked like, against all turns.
+def _slow_ms(turn_table: pd.DataFrame) -> float:
+    """The study's 75th percentile of thinking times (a turn's first click)."""
+    thinking = pd.to_numeric(turn_table["first_ms"], errors="coerce").dropna()
+    return float(thinking.quantile(0.75)) if len(thinking) else np.inf
 
-    Columns: ``key, shown, participants, wrong_per_turn_after, wrong_per_turn_all,
-    hesitation_after_ms, hesitation_all_ms, rules_opened, rules_open_rate, trouble_rate,
-    baseline_trouble_rate``. ``rules_opened`` counts showings followed by a
-    ``rules_open`` whose ``context`` is the key before the next message of the session.
+
+def message_aftermath(data: StudyData) -> pd.DataFrame:
+    """Per message key and wording: what followed its showings, against the testers'
+    turns that do not follow the message.
+
+    Columns: ``key, variant, text`` (what the wording said: :func:`wording_texts`),
+    ``shown, participants, wrong_per_turn_after, wrong_per_turn_all,
+    hesitation_after_ms, hesitation_all_ms, rules_opened, rules_open_rate,
+    trouble_rate, baseline_trouble_rate``. ``wrong_per_turn_after``:
+    refused clicks from the message to the end of the turn of the tester's next input;
+    ``hesitation_after_ms``: the thinking before that input (:func:`analytics.derive.messages`);
+    ``rules_opened``: showings followed by a ``rules_open`` whose ``context`` is the key
+    before the next message of the session; ``trouble_rate``: the share of showings with
+    trouble (module docstring); ``baseline_trouble_rate``: the same on the turns that do
+    not follow the message.
     """
     # confusion_points reads it too: computed once per StudyData
     return derive.remember(data, "message_aftermath", lambda: _message_aftermath(data)).copy()
 
 
+def wording_texts(data: StudyData, key: str) -> dict[str, str]:
+    """What each wording of message ``key`` said: per variant, the text its testers were
+    shown most often (a wording's text may carry names or numbers), for the pages and
+    the plan to show beside each wording's results.
+
+    >>> wording_texts(StudyData.empty("s"), "extra_turn")
+    {}
+    """
+    texts = derive.message_texts(data)
+    texts = texts[texts["key"] == key]
+    if texts.empty:
+        return {}
+    totals = texts.groupby(["variant", "text"], sort=True)["shown"].sum().reset_index()
+    top = totals.sort_values(["variant", "shown"], ascending=[True, False], kind="stable") \
+        .drop_duplicates("variant")
+    return {str(v): str(t) for v, t in zip(top["variant"], top["text"], strict=True)}
+
+
+_AFTERMATH_COLUMNS = ["key", "variant", "text", "shown", "participants", "wrong_per_turn_after",
+                      "wrong_per_turn_all", "hesitation_after_ms", "hesitation_all_ms",
+                      "rules_opened", "rules_open_rate", "trouble_rate",
+                      "baseline_trouble_rate"]
+
+
 def _message_aftermath(data: StudyData) -> pd.DataFrame:
-    columns = ["key", "shown", "participants", "wrong_per_turn_after", "wrong_per_turn_all",
-               "hesitation_after_ms", "hesitation_all_ms", "rules_opened",
-               "rules_open_rate", "trouble_rate", "baseline_trouble_rate"]
     shown = derive.messages(data)
     turn_table = derive.turns(data)
     if shown.empty:
-        return pd.DataFrame(columns=columns)
-    slow_ms = float(turn_table["first_ms"].quantile(0.75)) if len(turn_table) else np.inf
-    baseline = float(_trouble(turn_table, slow_ms).mean()) if len(turn_table) else 0.0
-    opens = derive.props_of(data, "rules_open", ["context"])
-    followed = pd.Series(False, index=shown.index)
-    if not opens.empty:
-        # Each rules lookup is credited to the latest message before it in its session.
-        shown_sorted = shown[["row", "session_code", "key"]].reset_index().sort_values("row")
-        matched = pd.merge_asof(opens[["row", "session_code", "context"]].sort_values("row"),
-                                shown_sorted, on="row", by="session_code",
-                                direction="backward")
-        matched = matched[matched["index"].notna() & (matched["key"] == matched["context"])]
-        followed.loc[matched["index"].astype(int).unique()] = True
-    indexed = turn_table.set_index("turn_id")[["n_wrong", "first_ms"]]
-    has_turn = shown["next_turn_id"] >= 0
-    next_turns = indexed.reindex(shown["next_turn_id"].where(has_turn, -1).to_numpy())
-    next_turns.index = shown.index
-    trouble = (_trouble(next_turns, slow_ms) & has_turn) | followed
-    frame = pd.DataFrame({
-        "key": shown["key"], "participant_id": shown["participant_id"],
-        "wrong": next_turns["n_wrong"].where(has_turn), "ms": next_turns["first_ms"],
-        "followed": followed, "trouble": trouble})
-    grouped = frame.groupby("key")
+        return pd.DataFrame(columns=_AFTERMATH_COLUMNS)
+    showings = _showings(data, turn_table)
+    frame = showings.frame
+    grouped = frame.groupby(["key", "variant"], sort=True)
     result = pd.DataFrame({
         "shown": grouped.size(),
         "participants": grouped["participant_id"].nunique(),
         "wrong_per_turn_after": grouped["wrong"].mean(),
-        "hesitation_after_ms": grouped["ms"].mean(),
+        "hesitation_after_ms": grouped["think_ms"].mean(),
         "rules_opened": grouped["followed"].sum().astype(int),
         "trouble_rate": grouped["trouble"].mean(),
-    }).rename_axis("key").reset_index()
+        "baseline_trouble_rate": grouped["baseline"].first(),
+    }).reset_index()
     result["wrong_per_turn_all"] = float(turn_table["n_wrong"].mean()) if len(turn_table) \
         else np.nan
-    result["hesitation_all_ms"] = float(turn_table["first_ms"].mean()) if len(turn_table) \
-        else np.nan
+    result["hesitation_all_ms"] = float(pd.to_numeric(turn_table["first_ms"]).mean()) \
+        if len(turn_table) else np.nan
     result["rules_open_rate"] = result["rules_opened"] / result["shown"]
-    result["baseline_trouble_rate"] = baseline
-    return result[columns].sort_values("trouble_rate", ascending=False,
-                                       kind="stable").reset_index(drop=True)
+    result["text"] = [wording_texts(data, str(key)).get(str(variant), "")
+                      for key, variant in zip(result["key"], result["variant"], strict=True)]
+    return result[_AFTERMATH_COLUMNS].sort_values("trouble_rate", ascending=False,
+                                                  kind="stable").reset_index(drop=True)
 
 
 def rules_overlay_use(data: StudyData) -> pd.DataFrame:
@@ -186,18 +241,20 @@ def rules_overlay_use(data: StudyData) -> pd.DataFrame:
 #: What each kind of point of the core counts: shown beside the points (``definition``);
 #: a game's own families bring theirs (:class:`analytics.game_analytics.Family`).
 DEFINITIONS: dict[str, str] = {
-    "rule": "Occasions: the moments the rules could refuse a click for this reason. "
-            "Trouble: a wrong click for this reason.",
-    "message": "Occasions: showings of the message. Trouble: a wrong click in the next "
-               "turn, hesitation above the study's 75th percentile, or a rules lookup "
-               "from it. Baseline: the same share after all messages of the study.",
+    "rule": "Occasions: the tester's turns on which the rules could refuse a click for "
+            "this reason. Trouble: a click refused for this reason in the turn.",
+    "message": "Occasions: showings of the message (of this wording, when it has "
+               "several). Trouble: a refused click from the message to the end of the "
+               "turn of the tester's next input, thinking before that input above the "
+               "study's 75th percentile, or a rules lookup from the message. Baseline: "
+               "the same on the tester's turns that do not follow this message.",
     "survey": "Occasions: answers to this question. Trouble: an answer naming a problem "
               "theme.",
 }
 IMPACT = {"rule": 1.0, "message": 0.5, "survey": 0.5}
 
 
-def _later_games(turn_table: pd.DataFrame) -> pd.Series:
+def later_games(turn_table: pd.DataFrame) -> pd.Series:
     """Per turn: is it in a later game than the tester's first one?"""
     if turn_table.empty:
         return pd.Series(dtype=bool)
@@ -250,20 +307,24 @@ def occasion_tallies(frame: pd.DataFrame, family: str, baseline: float,
 
 def _rule_occasions(data: StudyData, game: GameAnalytics, attempted: pd.DataFrame,
                     later: pd.Series) -> tuple[pd.DataFrame, dict[str, int]]:
-    """One row per (turn, reason that could bite on it); ``estimated`` counts per reason
-    the occasions taken from turns that did not log their reasons (every reason seen in
-    the study). Empty when the game has no refusal reasons."""
-    if game.refusals is None or game.reason_occasions is None:
-        return pd.DataFrame(columns=["candidate", "participant_id", "later", "trouble"]), {}
-    wrong = game.refusals(data)
+    """One row per (turn, reason that could bite on it), with ``trouble`` (a click
+    refused for the reason in the turn); ``estimated`` counts per reason the occasions
+    taken from turns that did not log their reasons (every reason seen in the study).
+    Empty when no click was refused for a reason."""
+    columns = ["candidate", "participant_id", "later", "trouble"]
+    wrong = derive.refusals(data)
+    seen = sorted(set(wrong["reason"].astype(str)))
+    if not seen or attempted.empty:
+        return pd.DataFrame(columns=columns), {}
     troubled = pd.MultiIndex.from_arrays([wrong["turn_id"].astype("int64"),
                                           wrong["reason"].astype(str)])
-    seen = sorted(set(wrong["reason"].astype(str)))
-    possible = game.reason_occasions(data, attempted)
-    logged = possible.map(type).isin([list, tuple, np.ndarray])
-    reasons = possible.where(logged, pd.Series([seen] * len(attempted),
-                                                           index=attempted.index,
-                                                           dtype=object))
+    every = pd.Series([seen] * len(attempted), index=attempted.index, dtype=object)
+    if game.reason_occasions is None:  # every turn with a click: every reason
+        reasons, logged = every, pd.Series(True, index=attempted.index)
+    else:
+        possible = game.reason_occasions(data, attempted)
+        logged = possible.map(type).isin([list, tuple, np.ndarray])
+        reasons = possible.where(logged, every)
     rows = pd.DataFrame({"turn_id": attempted["turn_id"].astype("int64"),
                          "participant_id": attempted["participant_id"],
                          "later": later.reindex(attempted.index).fillna(False).astype(bool),
@@ -276,33 +337,78 @@ def _rule_occasions(data: StudyData, game: GameAnalytics, attempted: pd.DataFram
     return rows, {f"rule:{k}": int(v) for k, v in estimated.items()}
 
 
-def _message_occasions(data: StudyData, turn_table: pd.DataFrame, later: pd.Series
-                       ) -> tuple[pd.DataFrame, float]:
-    """One row per showing that has a next turn or a rules lookup, and the baseline."""
-    shown = derive.messages(data)
-    if shown.empty or turn_table.empty:
-        return pd.DataFrame(columns=["candidate", "participant_id", "later", "trouble"]), 0.0
-    slow_ms = float(turn_table["first_ms"].quantile(0.75))
-    followed = _followed_by_lookup(data, shown)
-    indexed = turn_table.assign(later=later).set_index("turn_id")[
-        ["n_wrong", "first_ms", "later"]]
-    has_turn = shown["next_turn_id"] >= 0
-    next_turns = indexed.reindex(shown["next_turn_id"].where(has_turn, -1).to_numpy())
-    next_turns.index = shown.index
-    trouble = (_trouble(next_turns, slow_ms) & has_turn) | followed
-    frame = pd.DataFrame({"candidate": shown["key"],
-                          "participant_id": shown["participant_id"],
-                          "later": next_turns["later"].fillna(False).astype(bool),
-                          "trouble": trouble})
-    frame = frame[has_turn | followed]
-    # The study's rate: trouble after any message (lookups can only follow a message).
-    return frame, float(frame["trouble"].mean()) if len(frame) else 0.0
+@dataclass(frozen=True)
+class _Showings:
+    """Every showing of a message with what followed it (``frame``: ``key, variant,
+    candidate, participant_id, later, wrong, think_ms, followed, trouble, occasion,
+    baseline``), and ``study_rate``: the trouble rate on all the testers' turns with a
+    click (the prior's mean)."""
+
+    frame: pd.DataFrame
+    study_rate: float
+
+
+def _showings(data: StudyData, turn_table: pd.DataFrame) -> _Showings:
+    def build() -> _Showings:
+        shown = derive.messages(data)
+        slow_ms = _slow_ms(turn_table)
+        later = later_games(turn_table)
+        followed = _followed_by_lookup(data, shown)
+        has_turn = shown["next_turn_id"] >= 0
+        think = pd.to_numeric(shown["think_ms"], errors="coerce")
+        wrong_after = pd.to_numeric(shown["wrong_after"], errors="coerce")
+        trouble = (has_turn & ((wrong_after > 0) | (think > slow_ms))) | followed
+        turn_later = pd.Series(later.to_numpy(dtype=bool) if len(later) else [],
+                               index=turn_table["turn_id"].to_numpy(), dtype=bool)
+        variant = shown["variant"].astype(object).where(shown["variant"].notna(), "default")
+        key = shown["key"].astype(str)
+        # several wordings of a key shown: a point per wording (telemetry-format.md)
+        wordings = variant.groupby(key).transform("nunique")
+        candidate = key.where(wordings < 2, key + "@" + variant.astype(str))
+        turn_trouble = _turn_trouble(data, turn_table, slow_ms)
+        baselines = {name: _baseline(turn_trouble, shown.loc[key == name, "next_turn_id"])
+                     for name in key.unique()}
+        frame = pd.DataFrame({
+            "key": key, "variant": variant.astype(str), "candidate": candidate,
+            "participant_id": shown["participant_id"],
+            "later": shown["next_turn_id"].map(turn_later).fillna(False).astype(bool),
+            "wrong": wrong_after.where(has_turn), "think_ms": think.where(has_turn),
+            "followed": followed, "trouble": trouble, "occasion": has_turn | followed,
+            "baseline": key.map(baselines).astype(float)})
+        study_rate = float(turn_trouble.mean()) if len(turn_trouble) else 0.0
+        return _Showings(frame, study_rate)
+
+    return derive.remember(data, "message_showings", build)
+
+
+def _turn_trouble(data: StudyData, turn_table: pd.DataFrame, slow_ms: float) -> pd.Series:
+    """Per tester's turn with a click (indexed by ``turn_id``): a refused click, thinking
+    above ``slow_ms`` or a rules lookup during the turn."""
+    attempted = turn_table[turn_table["n_clicks"] > 0]
+    opens = derive.props_of(data, "rules_open", ["context"])
+    looked = attempted["turn_id"].isin(opens["turn_no"].unique()) if len(opens) \
+        else pd.Series(False, index=attempted.index)
+    trouble = _trouble(attempted, slow_ms) | looked
+    return pd.Series(trouble.to_numpy(dtype=bool), index=attempted["turn_id"].to_numpy())
+
+
+def _baseline(turn_trouble: pd.Series, after: pd.Series) -> float:
+    """The trouble rate on the turns that are not the turn after a showing of the
+    message (``after``: the showings' ``next_turn_id``): turns after no message or after
+    other ones; all turns when fewer than :data:`analytics.severity.MIN_OCCASIONS` are
+    left (every turn comes after it)."""
+    if turn_trouble.empty:
+        return 0.0
+    others = turn_trouble[~turn_trouble.index.isin(after.unique())]
+    if len(others) >= severity.MIN_OCCASIONS:
+        return float(others.mean())
+    return float(turn_trouble.mean())
 
 
 def _followed_by_lookup(data: StudyData, shown: pd.DataFrame) -> pd.Series:
     followed = pd.Series(False, index=shown.index)
     opens = derive.props_of(data, "rules_open", ["context"])
-    if opens.empty:
+    if opens.empty or shown.empty:
         return followed
     # Each rules lookup is credited to the latest message before it in its session.
     shown_sorted = shown[["row", "session_code", "key"]].reset_index().sort_values("row")
@@ -331,25 +437,32 @@ def _scored_candidates(data: StudyData, min_occasions: int, min_testers: int,
                        game: GameAnalytics
                        ) -> tuple[list[severity.Scored], dict[str, Any]]:
     turn_table = derive.turns(data)
-    later = _later_games(turn_table)
+    later = later_games(turn_table)
     attempted = turn_table[turn_table["n_clicks"] > 0]
     tallies: list[severity.Tally] = []
     means: dict[str, float] = {}
     extra: dict[str, dict[str, Any]] = {}
-    if len(attempted):
-        rules, estimated = _rule_occasions(data, game, attempted, later)
-        tallies += occasion_tallies(rules, "rule", 0.0)
-        for candidate, count in estimated.items():
-            extra.setdefault(candidate, {})["occasions_estimated"] = count
-    for family in game.families:  # a game's own turns may not be rolls: asked always
+    rules, estimated = _rule_occasions(data, game, attempted, later)
+    tallies += occasion_tallies(rules, "rule", 0.0)
+    for candidate, count in estimated.items():
+        extra.setdefault(candidate, {})["occasions_estimated"] = count
+    for family in game.families:
         found, mean = family.tallies(data, attempted, later)
         if mean is not None and found:
             means[family.name] = mean
         tallies += found
-    shown, baseline = _message_occasions(data, turn_table, later)
-    if len(shown):
-        means["message"] = baseline
-        tallies += occasion_tallies(shown, "message", baseline)
+    if len(derive.messages(data)):
+        showings = _showings(data, turn_table)
+        shown = showings.frame[showings.frame["occasion"]]
+        if len(shown):
+            means["message"] = showings.study_rate
+            for names, group in shown.groupby(["candidate", "key", "variant"], sort=True):
+                candidate, key, variant = (str(name) for name in names)
+                tallies += occasion_tallies(group, "message",
+                                            float(group["baseline"].iloc[0]))
+                if candidate != key:
+                    extra.setdefault(f"message:{candidate}", {}).update(
+                        {"message": key, "variant": variant})
     answers = problem_answers(data.responses, data.study.get("text_items"),
                               data.study.get("text_polarity"), data.study.get("text_themes"))
     if len(answers):
@@ -357,11 +470,14 @@ def _scored_candidates(data: StudyData, min_occasions: int, min_testers: int,
             "candidate": answers["item"],
             "participant_id": answers["participant_id"], "later": False,
             "trouble": answers["problem"]}), "survey", 0.0)
+        texts = data.study.get("text_labels") or {}
         for item, group in answers.groupby("item"):
             themes = group.loc[group["themes"] != "", "themes"].astype(str)
             named = themes.str.split("|").explode().value_counts()
-            extra.setdefault(f"survey:{item}", {})["themes"] = {
-                str(k): int(v) for k, v in named.items()}
+            found_extra = extra.setdefault(f"survey:{item}", {})
+            found_extra["themes"] = {str(k): int(v) for k, v in named.items()}
+            if isinstance(texts, dict) and isinstance(texts.get(item), str):
+                found_extra["question"] = texts[item]
     return severity.score(tallies, means, min_occasions, min_testers), extra
 
 
@@ -398,7 +514,8 @@ def _point(item: severity.Scored, extra: dict[str, Any], game: GameAnalytics
     if own is not None:
         return ConfusionPoint(tally.id, own.label(name, extra), item.severity, evidence,
                               own.action(name, extra), item.interval, own.definition)
-    return ConfusionPoint(tally.id, _label(family, name, extra), item.severity, evidence,
+    return ConfusionPoint(tally.id, _label(family, name, extra, game), item.severity,
+                          evidence,
                           _action(family, name, extra, game), item.interval,
                           game.definitions.get(family, DEFINITIONS.get(family, "")))
 
@@ -443,23 +560,38 @@ def _ratio(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
 
 
-def _label(family: str, name: str, extra: dict[str, Any]) -> str:
+def _label(family: str, name: str, extra: dict[str, Any], game: GameAnalytics) -> str:
     if family == "rule":
-        return f"Rule not understood: {name.replace('_', ' ')}"
+        words = game.reason_words.get(name)
+        return f"Refused: {words}" if words else \
+            f"Rule not understood: {name.replace('_', ' ')}"
     if family == "message":
+        if "variant" in extra:
+            return (f"Message '{extra['message']}' in wording '{extra['variant']}' is "
+                    "followed by trouble")
         return f"Message '{name}' is followed by trouble"
     themes = ", ".join(extra.get("themes", {})) or "problems"
-    return f"Answers to '{name}' name: {themes}"
+    return f"Answers to '{extra.get('question', name)}' name: {themes}"
+
+
+#: The fix suggested for a refusal reason a game gives no advice for (every game's
+#: plug-in names one per reason its engine gives: see tests).
+GENERIC_RULE_ACTION = "Explain this rule where it applies."
 
 
 def _action(family: str, name: str, extra: dict[str, Any], game: GameAnalytics) -> str:
     if family == "rule":
-        return game.actions.get(f"rule:{name}", "Explain this rule where it applies.")
+        return game.actions.get(f"rule:{name}", GENERIC_RULE_ACTION)
     if family == "message":
+        if "variant" in extra:
+            return (f"Compare wording '{extra['variant']}' of the '{extra['message']}' "
+                    "message with the others on the Experiments page; reword it or show "
+                    "it longer.")
         return (f"Reword the '{name}' message or show it longer, and A/B test the new "
                 "wording.")
     top = next(iter(extra.get("themes", {})), "problem")
-    return f"Read the '{top}' answers to '{name}' and fix the most frequent complaint."
+    return (f"Read the '{top}' answers to '{extra.get('question', name)}' and fix the "
+            "most frequent complaint.")
 
 
 def _finite(value: Any) -> float | None:

@@ -1,36 +1,38 @@
 """Derived per-event tables, computed once per :class:`StudyData` and memoised on it.
 
-Definitions used everywhere in ``analytics``:
+Definitions used everywhere in ``analytics`` (the same in every game):
 
-- **turn**: as the study's game defines it (its plug-in's
-  :class:`analytics.turns.TurnRule`): every event of its turn marker (a ``roll``) starts
-  a turn of the seat in its ``props.seat``; a game without a marker has a turn per run
-  of one seat's acts (clicks, ``ai_move``, its own action events) with no other seat
-  acting in between (:mod:`analytics.turns`). A **human turn** is a turn of a seat the
+- **turn**: one decision of a seat, as the study's game finds it in its log (its
+  plug-in's :class:`analytics.turns.TurnRule`): from the seat's first click to the
+  action the rules accept, with the refused clicks on the way and their reasons (a game
+  with a turn marker, a ``roll``, has a turn per marker event instead: the roll and the
+  clicks up to the next roll). A **human turn** (a tester's) is a turn of a seat the
   ``game_start`` of the same participant and ``game_id`` lists as ``"human"``
-  (``props.seat`` is 1-based; games without a ``game_start`` count as human), not an
-  ``ai_move``; without a marker it must hold one of the tester's clicks.
+  (:class:`engine.seats.Seat`; ``props.seat`` is 1-based; games without a
+  ``game_start`` count as human), not an ``ai_move``; without a marker it must hold one
+  of the tester's clicks.
 - A click belongs to the turn started by the latest turn start before it (or at it) in
-  the same session.
-- **hesitation**: the ``ms`` prop (ms from the options appearing to the click) of the
-  first click of a turn.
-- **fact** of a turn: ``P×G`` with ``P = p1+p2``, ``G = g1+g2``, keyed smaller factor
-  first (``"7x8"``).
+  the same session; a stale tab's click (``stale: true``) to none.
+- **refusal**: a click with ``ok`` false; its **reason** is the engine's ``reason``
+  prop (a game may read it from props of its own: its plug-in's ``read_clicks``).
+- **thinking time** (hesitation): the ``ms`` prop (from the board being ready, or the
+  options appearing, to the click) of the first click of a turn.
+- **after a message**: the tester's next input after a ``message`` (a click, or the
+  start of one of their turns) and the turn it belongs to (:func:`messages`).
 
 Everything is vectorised: props are expanded once per needed event type with
 ``pd.DataFrame.from_records`` and events are ordered with ``np.lexsort`` on integer codes.
 
 >>> from analytics.data import StudyData
-
-T = TypeVar("T")
 >>> turns(StudyData.empty("s")).empty
 True
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
 import pandas as pd
@@ -38,15 +40,23 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from analytics.data import StudyData
-from analytics.turns import COMPUTER_EVENTS, TurnRule, turn_starts
+from analytics.turns import COMPUTER_EVENTS, TurnRule, closing_acts, turn_starts
+from engine.seats import Seat, SeatError
+
+if TYPE_CHECKING:
+    from analytics.game_analytics import GameAnalytics
 
 T = TypeVar("T")
 
-CLICK_PROPS = ["seat", "c", "r", "ok", "wrong_kind", "rule_reason", "expected", "clicked", "ms"]
+#: Where :func:`analytics.game_analytics.use` keeps the plug-in a caller gave a study.
+GIVEN_GAME = "game_analytics"
+
+#: The click props every game logs (telemetry-format.md); a game reads more of its own
+#: (its plug-in's ``click_keys``).
+CLICK_KEYS = ["seat", "ok", "reason", "ms"]
 TURN_COLUMNS = [
-    "turn_id", "participant_id", "session_id", "game_id", "seq", "at", "fact", "a", "b",
-    "options", "refused", "n_clicks", "n_wrong", "n_wrong_math", "first_ms", "first_ok",
-    "first_wrong_kind",
+    "turn_id", "participant_id", "session_id", "game_id", "seq", "at", "row", "seat",
+    "action", "n_clicks", "n_wrong", "first_ms", "first_ok",
 ]
 
 
@@ -147,104 +157,189 @@ def props_of(data: StudyData, event_type: str, keys: list[str]) -> pd.DataFrame:
     return result
 
 
-def turn_rule(data: StudyData) -> TurnRule:
-    """The study's game's :class:`analytics.turns.TurnRule` (its plug-in's ``turns``)."""
+def log_of(data: StudyData, kinds: dict[str, list[str]]) -> pd.DataFrame:
+    """The events of the given types in log order, one :func:`props_of` table each
+    (``kinds``: event type → props keys) stacked, with their ``type``: what a game's own
+    analyses walk instead of the raw events, so that they read only tables a study's
+    snapshot keeps (list the same tables in the plug-in's ``prepared``).
+
+    >>> log_of(StudyData.empty("s"), {"place": ["seat"], "grow": ["round"]}).empty
+    True
+    """
+    frames = [props_of(data, kind, keys).assign(type=kind) for kind, keys in kinds.items()]
+    parts = [frame for frame in frames if len(frame)]
+    if not parts:
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    return pd.concat(parts, ignore_index=True).sort_values("row", kind="stable") \
+        .reset_index(drop=True)
+
+
+# --- the study's game ------------------------------------------------------------------
+
+
+def game_of(data: StudyData) -> GameAnalytics:
+    """The analytics plug-in of the game ``data`` plays
+    (:func:`analytics.game_analytics.for_study`: the one its caller gave, else found by
+    the study's game)."""
     from analytics.game_analytics import for_study  # the plug-ins import this module
 
-    return for_study(data).turns
+    return for_study(data)
 
 
-#: The marker event's props a turn keeps (a roll's dice, options and refused options).
-MARKER_PROPS = ["seat", "dice", "options", "refused"]
+def turn_rule(data: StudyData) -> TurnRule:
+    """The study's game's :class:`analytics.turns.TurnRule` (its plug-in's ``turns``)."""
+    return game_of(data).turns
 
 
-def _turn_start_events(data: StudyData) -> pd.DataFrame:
-    """The events that start a turn, as :func:`props_of` frames with ``MARKER_PROPS``
-    and ``type`` (props a game's acts do not have are NaN)."""
-    rule = turn_rule(data)
-    if rule.marker:
-        return props_of(data, rule.marker, MARKER_PROPS).assign(type=rule.marker)
-    ordered = ordered_events(data)
-    subset = ordered[ordered["turn_start"].to_numpy(dtype=bool)]
-    base = subset[["participant_id", "session_id", "seq", "at", "game_id", "row",
-                   "session_code", "turn_no", "type"]].reset_index(drop=True)
-    seats = [p.get("seat") if isinstance(p, dict) else None for p in subset["props"]]
-    return base.assign(seat=pd.Series(seats, index=base.index, dtype=object),
-                       dice=np.nan, options=np.nan, refused=np.nan)
+# --- seats: read once, with engine.seats.Seat --------------------------------------------
 
 
-def _human_turns(data: StudyData) -> pd.DataFrame:
-    """:func:`_turn_start_events` with ``seat_no`` and ``human`` (a tester's turn:
-    module docstring; without a marker, a turn of a human seat the clicks then confirm)."""
-    cached = _memo(data, "human_turns")
-    if cached is not None:
-        return cached
-    result = _classify_turns(data, _turn_start_events(data))
-    human = result["human"].to_numpy(dtype=bool) & \
-        ~result["type"].isin(COMPUTER_EVENTS).to_numpy(dtype=bool)
-    if not turn_rule(data).marker:  # a tester's turn shows in their clicks
-        table = props_of(data, "click", [*CLICK_PROPS, "stale"])
-        clicked = table.loc[~table["stale"].eq(True), "turn_no"].unique()
-        human &= result["turn_no"].isin(clicked).to_numpy(dtype=bool)
-    result["human"] = human
-    data._derived["human_turns"] = result
-    return result
+@functools.lru_cache(maxsize=256)
+def _seat(text: str) -> Seat | None:
+    try:
+        return Seat.parse(text)
+    except SeatError:
+        return None  # not a seat text the lab writes: neither a person nor a level
 
 
-def _classify_turns(data: StudyData, rolls: pd.DataFrame) -> pd.DataFrame:
-    rolls = rolls.copy()
+def seat_is_human(text: Any) -> bool:
+    """Whether a seat written ``text`` (a ``game_start``'s ``seats`` entry) is a person.
+
+    >>> seat_is_human("human"), seat_is_human("ai:easy"), seat_is_human("computer")
+    (True, False, False)
+    """
+    seat = _seat(text) if isinstance(text, str) else None
+    return seat is not None and seat.is_human
+
+
+def seat_is_computer(text: Any) -> bool:
+    """Whether a seat written ``text`` is the computer at some level (``ai:<level>``)."""
+    seat = _seat(text) if isinstance(text, str) else None
+    return seat is not None and seat.is_computer
+
+
+def _seat_list(value: Any) -> list[Any] | None:
+    """A ``seats`` prop as a list (a tuple or array read back from a file too)."""
+    if isinstance(value, tuple | np.ndarray):
+        return list(value)
+    return value if isinstance(value, list) else None
+
+
+def human_seats(data: StudyData, frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of ``frame`` (with ``participant_id``, ``row``, ``session_code``,
+    ``game_id`` and ``seat``, as :func:`props_of` frames have): whether its seat is a
+    person's, and the game it belongs to.
+
+    The game is the row's ``game_id``, else the latest ``game_start`` of its session;
+    the seats are that game's ``game_start``'s (the participant's last one of the
+    game). A game without a ``game_start`` counts every seat as human; a seat number
+    outside the list, or a seat that is not ``human``, is not.
+    """
+    if frame.empty:
+        return np.zeros(0, dtype=bool), np.zeros(0, dtype=object)
     starts = props_of(data, "game_start", ["game_id", "seats"])
-    rolls["seat_no"] = pd.to_numeric(rolls["seat"], errors="coerce")
-    if starts.empty or rolls.empty:
-        rolls["human"] = True
-        return rolls
-    # The game id may sit in the event column or in props (props win when both exist).
+    games = frame["game_id"].to_numpy(dtype=object)
+    if starts.empty:
+        return np.ones(len(frame), dtype=bool), games
     starts = starts.assign(game=starts["prop_game_id"].where(starts["prop_game_id"].notna(),
                                                             starts["game_id"]))
-    # A turn without a game_id belongs to the latest game_start of its session.
     latest = pd.merge_asof(
-        rolls[["row", "session_code"]].sort_values("row"),
+        frame[["row", "session_code"]].reset_index(drop=True).reset_index()
+        .sort_values("row"),
         starts[["row", "session_code", "game"]].sort_values("row"),
-        on="row", by="session_code", direction="backward",
-    ).set_index("row")["game"]
-    rolls["game"] = rolls["game_id"].where(rolls["game_id"].notna(),
-                                           rolls["row"].map(latest))
-    seats = starts.loc[starts["seats"].map(lambda s: isinstance(s, list)),
-                       ["participant_id", "game", "seats"]]
-    seats = seats.drop_duplicates(["participant_id", "game"], keep="last")
+        on="row", by="session_code", direction="backward").set_index("index")["game"]
+    game = pd.Series(games, dtype=object).where(pd.notna(games),
+                                                latest.sort_index().to_numpy())
+    lists = starts["seats"].map(_seat_list)
+    listed = starts.assign(seats=lists)[lists.notna().to_numpy()]
+    # a game_start names its game in props and in its event's column (both, when they
+    # differ, as an import may give them): an event of either game id finds it
+    seats = pd.concat([listed[["participant_id", "game", "seats", "row"]],
+                       listed.loc[listed["game_id"].notna() & (listed["game_id"]
+                                                                != listed["game"]),
+                                  ["participant_id", "game_id", "seats", "row"]]
+                       .rename(columns={"game_id": "game"})], ignore_index=True)
+    seats = seats.sort_values("row", kind="stable").drop(columns="row") \
+        .drop_duplicates(["participant_id", "game"], keep="last")
     exploded = seats.explode("seats")
     exploded["seat_no"] = exploded.groupby(level=0).cumcount() + 1
-    exploded["kind_human"] = exploded["seats"] == "human"
-    merged = rolls.merge(exploded[["participant_id", "game", "seat_no", "kind_human"]],
-                         on=["participant_id", "game", "seat_no"], how="left")
+    exploded["kind_human"] = exploded["seats"].map(seat_is_human).astype(bool)
+    rows = pd.DataFrame({"participant_id": frame["participant_id"].to_numpy(),
+                         "game": game.to_numpy(),
+                         "seat_no": pd.to_numeric(frame["seat"], errors="coerce")
+                         .to_numpy(dtype=float)})
+    merged = rows.merge(exploded[["participant_id", "game", "seat_no", "kind_human"]]
+                        .astype({"seat_no": float}),
+                        on=["participant_id", "game", "seat_no"], how="left")
     known = seats[["participant_id", "game"]].assign(known=True)
     merged = merged.merge(known, on=["participant_id", "game"], how="left")
-    has_game = merged["known"].eq(True)
-    merged["human"] = np.where(has_game, merged["kind_human"].eq(True), True)
-    merged["game_id"] = merged["game"]
-    return merged.drop(columns=["kind_human", "known", "game"])
+    human = np.where(merged["known"].eq(True), merged["kind_human"].eq(True), True)
+    return np.asarray(human, dtype=bool), merged["game"].to_numpy(dtype=object)
+
+
+# --- clicks and turns --------------------------------------------------------------------
+
+
+def _turn_frame(data: StudyData) -> pd.DataFrame:
+    """Every turn start (:func:`ordered_events` rows) with ``seat``, ``game`` (resolved:
+    :func:`human_seats`), ``human`` (a tester's turn, see the module docstring) and
+    ``action`` (the act that closed the decision; None: none, or a marker's turn)."""
+    cached = _memo(data, "turn_frame")
+    if cached is not None:
+        return cast(pd.DataFrame, cached)
+    ordered = ordered_events(data)
+    rule = turn_rule(data)
+    started = ordered["turn_start"].to_numpy(dtype=bool)
+    subset = ordered[started]
+    frame = subset[["participant_id", "session_id", "seq", "at", "game_id", "row",
+                    "session_code", "turn_no", "type"]].reset_index(drop=True)
+    frame["seat"] = pd.Series([p.get("seat") if isinstance(p, dict) else None
+                               for p in subset["props"]], index=frame.index, dtype=object)
+    human, game = human_seats(data, frame)
+    human &= ~frame["type"].isin(COMPUTER_EVENTS).to_numpy(dtype=bool)
+    if not rule.marker:  # a tester's turn shows in their clicks
+        table = props_of(data, "click", [*CLICK_KEYS, "stale"])
+        clicked = table.loc[~table["stale"].eq(True), "turn_no"].unique()
+        human &= frame["turn_no"].isin(clicked).to_numpy(dtype=bool)
+    frame["human"] = human
+    frame["game"] = game
+    closing = closing_acts(ordered, rule, started) if len(ordered) else \
+        np.zeros(0, dtype=bool)
+    closed = pd.Series(ordered["type"].to_numpy()[closing],
+                       index=ordered["turn_no"].to_numpy()[closing])
+    closed = closed[~closed.index.duplicated(keep="first")]
+    frame["action"] = frame["turn_no"].map(closed).astype(object)
+    frame["action"] = frame["action"].where(frame["action"].notna(), None)
+    data._derived["turn_frame"] = frame
+    return frame
 
 
 def clicks(data: StudyData) -> pd.DataFrame:
     """One row per ``click`` event, props as columns, plus ``turn_id`` and ``first``.
 
-    ``turn_id`` is the ``turn_no`` of the human turn the click belongs to (``-1``: no
-    human turn, e.g. a click before any roll); ``first`` marks the first click of a turn.
-    ``ok`` is a bool column.
+    Columns: :func:`props_of`'s, ``seat, ok, reason, ms`` and the game's own click props
+    (its plug-in's ``click_keys``, read by its ``read_clicks``: e.g. the refusal reason
+    of a game that logs it under another name). ``turn_id`` is the ``turn_no`` of the
+    human turn the click belongs to (``-1``: no human turn, e.g. a click before any
+    roll); ``first`` marks the first click of a turn; ``ok`` is a bool column, ``ms``
+    a float one. A stale tab's click is left out: it was never the tester's answer.
     """
     cached = _memo(data, "clicks")
     if cached is not None:
-        return cached
-    table = props_of(data, "click", [*CLICK_PROPS, "stale"])
+        return cast(pd.DataFrame, cached)
+    game = game_of(data)
+    keys = [*CLICK_KEYS, *(k for k in game.click_keys if k not in CLICK_KEYS)]
+    table = props_of(data, "click", [*keys, "stale"])
     # A stale tab's click (``stale: true``) was never the tester's answer to this board.
     stale = table["stale"].eq(True)
     table = table[~stale].drop(columns="stale").reset_index(drop=True)
     table["ok"] = table["ok"].fillna(False).astype(bool)
     table["ms"] = pd.to_numeric(table["ms"], errors="coerce")
-    table["c"] = pd.to_numeric(table["c"], errors="coerce")
-    table["r"] = pd.to_numeric(table["r"], errors="coerce")
-    human = _human_turns(data)
-    human_turns = human.loc[human["human"], ["turn_no", "session_code"]]
+    if game.read_clicks is not None:
+        table = game.read_clicks(table)
+    table["reason"] = table["reason"].where(~table["ok"] & table["reason"].notna(), None)
+    frame = _turn_frame(data)
+    human_turns = frame.loc[frame["human"], ["turn_no", "session_code"]]
     lookup = pd.Series(human_turns["session_code"].to_numpy(),
                        index=human_turns["turn_no"].to_numpy())
     turn_session = table["turn_no"].map(lookup)
@@ -257,112 +352,170 @@ def clicks(data: StudyData) -> pd.DataFrame:
 
 
 def turns(data: StudyData) -> pd.DataFrame:
-    """One row per human turn (see module docstring), with click outcomes.
+    """One row per human turn (a tester's decision: see the module docstring).
 
-    Columns: ``turn_id, participant_id, session_id, game_id, seq, at, fact, a, b, options,
-    refused, n_clicks, n_wrong, n_wrong_math, first_ms, first_ok, first_wrong_kind``.
-    ``refused`` is the roll's list of rule reasons refusing a rolled option (NaN when the
-    roll did not log it: data from before the prop existed); ``a, b, fact, options,
-    refused`` come from a turn marker's props (a roll's dice), NaN for other turns.
-    ``n_wrong_math`` counts wrong clicks other than ``rule`` ones (mental-maths errors).
+    Columns: ``turn_id, participant_id, session_id, game_id, seq, at, row, seat,
+    action, n_clicks, n_wrong, first_ms, first_ok``. ``row`` is the turn's first event,
+    ``action`` the game's act that closed the decision (``place``, ``remove`` …; None
+    when none did: a game with a turn marker, or a decision left unfinished);
+    ``n_wrong`` counts the refused clicks, ``first_ms`` is the thinking time.
     """
     cached = _memo(data, "turns")
     if cached is not None:
-        return cached
-    human = _human_turns(data)
-    human = human[human["human"]]
+        return cast(pd.DataFrame, cached)
+    frame = _turn_frame(data)
+    human = frame[frame["human"]]
     if human.empty:
         result = pd.DataFrame(columns=TURN_COLUMNS)
         data._derived["turns"] = result
         return result
-    dice_lists = human["dice"].tolist()
-    try:
-        # Fast path: every roll has four dice.
-        dice_array = np.array(dice_lists, dtype=float).reshape(len(dice_lists), 4)
-    except (ValueError, TypeError):
-        dice_array = np.array([d if isinstance(d, list) and len(d) == 4 else [np.nan] * 4
-                               for d in dice_lists], dtype=float)
-    dice_frame = pd.DataFrame(dice_array, columns=["p1", "p2", "g1", "g2"], index=human.index)
-    pink = dice_frame["p1"] + dice_frame["p2"]
-    green = dice_frame["g1"] + dice_frame["g2"]
-    low = np.minimum(pink.to_numpy(), green.to_numpy())
-    high = np.maximum(pink.to_numpy(), green.to_numpy())
     result = pd.DataFrame({
         "turn_id": human["turn_no"].to_numpy(),
         "participant_id": human["participant_id"].to_numpy(),
         "session_id": human["session_id"].to_numpy(),
-        "game_id": human["game_id"].to_numpy(),
+        "game_id": human["game"].to_numpy(),
         "seq": human["seq"].to_numpy(),
         "at": human["at"].reset_index(drop=True),  # to_numpy() would box tz-aware stamps
-        "a": low,
-        "b": high,
-        "options": human["options"].to_numpy(),
-        # rule reasons that refuse a rolled option (a list; NaN where not logged)
-        "refused": human["refused"].to_numpy(),
+        "row": human["row"].to_numpy(),
+        "seat": pd.to_numeric(human["seat"], errors="coerce").to_numpy(dtype=float),
+        "action": human["action"].to_numpy(dtype=object),
     })
-    # Fact labels by table lookup (dice sums are 2..12): no per-row string building.
-    labels = np.array([None] + [f"{a}x{b}" for a in range(1, 13) for b in range(1, 13)],
-                      dtype=object)
-    a_values = result["a"].to_numpy(float)
-    b_values = result["b"].to_numpy(float)
-    in_range = (np.isfinite(a_values) & np.isfinite(b_values) & (a_values >= 1)
-                & (b_values <= 12))
-    codes = np.where(in_range, (np.nan_to_num(a_values) - 1) * 12
-                     + np.nan_to_num(b_values), 0).astype(int)
-    result["fact"] = labels[codes]
     table = clicks(data)
     in_turn = table[table["turn_id"] >= 0]
-    wrong = ~in_turn["ok"]
-    math_wrong = wrong & (in_turn["wrong_kind"] != "rule")
-    per_turn = pd.DataFrame({
-        "turn_id": in_turn["turn_id"], "wrong": wrong, "math": math_wrong,
-    }).groupby("turn_id").agg(n_clicks=("wrong", "size"), n_wrong=("wrong", "sum"),
-                              n_wrong_math=("math", "sum"))
+    per_turn = pd.DataFrame({"turn_id": in_turn["turn_id"], "wrong": ~in_turn["ok"]}) \
+        .groupby("turn_id").agg(n_clicks=("wrong", "size"), n_wrong=("wrong", "sum"))
     first = in_turn[in_turn["first"]].set_index("turn_id")
     result = result.join(per_turn, on="turn_id")
     result["first_ms"] = result["turn_id"].map(first["ms"])
     result["first_ok"] = result["turn_id"].map(first["ok"])
-    result["first_wrong_kind"] = result["turn_id"].map(first["wrong_kind"])
-    for column in ("n_clicks", "n_wrong", "n_wrong_math"):
+    for column in ("n_clicks", "n_wrong"):
         result[column] = result[column].fillna(0).astype("int64")
     result = result[TURN_COLUMNS]
     data._derived["turns"] = result
     return result
 
 
-def messages(data: StudyData) -> pd.DataFrame:
-    """One row per ``message`` event with ``key``, ``variant`` and ``next_turn_id``.
+def refusals(data: StudyData) -> pd.DataFrame:
+    """The refused clicks of the testers' turns that name a reason: ``turn_id,
+    participant_id, reason`` (the rules' ``rule:<reason>`` troubles, in every game).
 
-    ``next_turn_id`` is the first human turn that starts after the message in the same
-    session (``-1`` when none): "the turn immediately following the message".
+    >>> list(refusals(StudyData.empty("s")).columns)
+    ['turn_id', 'participant_id', 'reason']
+    """
+    table = clicks(data)
+    wrong = table[(table["turn_id"] >= 0) & ~table["ok"] & table["reason"].notna()]
+    return pd.DataFrame({"turn_id": wrong["turn_id"].astype("int64"),
+                         "participant_id": wrong["participant_id"],
+                         "reason": wrong["reason"].astype(str)})
+
+
+# --- messages -----------------------------------------------------------------------------
+
+MESSAGE_COLUMNS = ["key", "variant", "ms_visible", "next_turn_id", "mid_turn", "think_ms",
+                   "wrong_after", "response_ms", "lookups_after"]
+
+
+def messages(data: StudyData) -> pd.DataFrame:
+    """One row per ``message`` event with what followed it, measured where it happens:
+
+    - ``next_turn_id``: the human turn of the tester's **next input** after the message
+      in the same session (their next click, or the start of one of their turns: a roll
+      of theirs); ``-1`` when none follows. ``mid_turn``: that input is a click in a turn
+      that began before the message (a message shown during a decision);
+    - ``think_ms``: the thinking before that input: the turn's thinking time (its first
+      click's ``ms``) when the turn began after the message, else the time from the
+      message to the click;
+    - ``wrong_after``: refused clicks from the message to the end of that turn;
+    - ``response_ms`` and ``lookups_after``: see :func:`_add_message_responses`.
     """
     cached = _memo(data, "messages")
     if cached is not None:
-        return cached
+        return cast(pd.DataFrame, cached)
     # not the text: key and variant name it (and 350k texts weigh on every load)
     table = props_of(data, "message", ["key", "variant", "ms_visible"]).copy()
-    turn_table = turns(data)
-    turn_ids = np.sort(turn_table["turn_id"].to_numpy().astype("int64"))
-    ordered = ordered_events(data)
-    session_of_row = ordered["session_code"].to_numpy()
-    started = ordered["turn_start"].to_numpy(dtype=bool)
-    row_of_turn = pd.Series(ordered.index[started].to_numpy(),
-                            index=ordered.loc[started, "turn_no"].to_numpy())
-    if len(turn_ids) and len(table):
-        position = np.searchsorted(turn_ids, table["turn_no"].to_numpy() + 1)
-        candidate = np.where(position < len(turn_ids),
-                             turn_ids[np.minimum(position, len(turn_ids) - 1)], -1)
-        candidate_rows = pd.Series(candidate).map(row_of_turn).fillna(-1).astype("int64")
-        same_session = (candidate >= 0) & (
-            session_of_row[candidate_rows.clip(lower=0).to_numpy()]
-            == table["session_code"].to_numpy()
-        )
-        table["next_turn_id"] = np.where(same_session, candidate, -1).astype("int64")
-    else:
-        table["next_turn_id"] = pd.Series(-1, index=table.index, dtype="int64")
+    _add_next_input(data, table)
     _add_message_responses(data, table)
     data._derived["messages"] = table
     return table
+
+
+def _add_next_input(data: StudyData, table: pd.DataFrame) -> None:
+    """Add ``next_turn_id``, ``mid_turn``, ``think_ms`` and ``wrong_after`` (in place)."""
+    size = len(table)
+    table["next_turn_id"] = pd.Series(-1, index=table.index, dtype="int64")
+    table["mid_turn"] = pd.Series(False, index=table.index, dtype=bool)
+    table["think_ms"] = pd.Series(np.nan, index=table.index, dtype="float64")
+    table["wrong_after"] = pd.Series(np.nan, index=table.index, dtype="float64")
+    turn_table = turns(data)
+    if not size or turn_table.empty:
+        return
+    click_table = clicks(data)
+    in_turn = click_table[click_table["turn_id"] >= 0]
+    # the tester's inputs: the start of each of their turns and each click in one
+    starts = pd.DataFrame({"row": turn_table["row"].to_numpy(dtype="int64"),
+                           "turn": turn_table["turn_id"].to_numpy(dtype="int64"),
+                           "start": True})
+    inputs = pd.concat([starts, pd.DataFrame({
+        "row": in_turn["row"].to_numpy(dtype="int64"),
+        "turn": in_turn["turn_id"].to_numpy(dtype="int64"), "start": False})],
+        ignore_index=True).sort_values(["row", "start"], ascending=[True, False],
+                                       kind="stable").drop_duplicates("row")
+    ordered = ordered_events(data)
+    session = ordered["session_code"].to_numpy()
+    rows = inputs["row"].to_numpy(dtype="int64")
+    message_rows = table["row"].to_numpy(dtype="int64")
+    position = np.searchsorted(rows, message_rows, side="right")
+    found = position < len(rows)
+    at = np.minimum(position, len(rows) - 1)
+    next_rows = rows[at]
+    found &= session[next_rows] == session[message_rows]
+    turn = np.where(found, inputs["turn"].to_numpy(dtype="int64")[at], -1)
+    turn_start = pd.Series(turn_table["row"].to_numpy(dtype="int64"),
+                           index=turn_table["turn_id"].to_numpy(dtype="int64"))
+    began = pd.Series(turn).map(turn_start).to_numpy(dtype=float)
+    mid = found & (began < message_rows)
+    table["next_turn_id"] = turn.astype("int64")
+    table["mid_turn"] = mid
+    by_turn = turn_table.set_index("turn_id")
+    first_ms = pd.Series(turn).map(by_turn["first_ms"]).to_numpy(dtype=float)
+    n_wrong = pd.Series(turn).map(by_turn["n_wrong"]).to_numpy(dtype=float)
+    at_ms = _at_ms(ordered["at"])
+    waited = at_ms[next_rows] - at_ms[message_rows]
+    table["think_ms"] = np.where(found, np.where(mid, waited, first_ms), np.nan)
+    # refused clicks of the turn after the message's row (all of them when it began after)
+    wrong = in_turn[~in_turn["ok"]]
+    span = int(max(len(ordered), 1))
+    keys = np.sort(wrong["turn_id"].to_numpy(dtype="int64") * span
+                   + wrong["row"].to_numpy(dtype="int64"))
+    upper = np.searchsorted(keys, (turn + 1) * span, side="left")
+    lower = np.searchsorted(keys, turn * span + message_rows, side="right")
+    table["wrong_after"] = np.where(found, np.where(mid, upper - lower, n_wrong), np.nan)
+
+
+def message_texts(data: StudyData) -> pd.DataFrame:
+    """What each wording said: one row per tester, message key, wording (``variant``) and
+    ``text`` they were shown, with how many times (``shown``). (The :func:`messages`
+    table leaves the texts out: many showings, few distinct texts.)
+
+    >>> list(message_texts(StudyData.empty("s")).columns)
+    ['participant_id', 'key', 'variant', 'text', 'shown']
+    """
+    cached = _memo(data, "message_texts")
+    if cached is not None:
+        return cast(pd.DataFrame, cached)
+    table = props_of(data, "message", ["key", "variant", "text"])
+    columns = ["participant_id", "key", "variant", "text", "shown"]
+    if table.empty:
+        result = pd.DataFrame(columns=columns)
+    else:
+        result = table.assign(
+            variant=table["variant"].astype(object).where(table["variant"].notna(),
+                                                          "default"),
+            text=table["text"].astype(object).where(table["text"].notna(), "")) \
+            .groupby(["participant_id", "key", "variant", "text"], sort=True, dropna=False) \
+            .size().rename("shown").reset_index()[columns]
+    data._derived["message_texts"] = result
+    return result
 
 
 #: The tester's own actions that end the wait after a message (see :func:`messages`).
@@ -386,8 +539,8 @@ def _add_message_responses(data: StudyData, table: pd.DataFrame) -> None:
     if table.empty or ordered.empty:
         return
     kinds = ordered["type"].to_numpy()
-    human = _human_turns(data)
-    human_rows = human.loc[human["human"], "row"].to_numpy(dtype="int64")
+    frame = _turn_frame(data)
+    human_rows = frame.loc[frame["human"], "row"].to_numpy(dtype="int64")
     is_action = np.isin(kinds, [k for k in RESPONSE_ACTIONS if k != "roll"])
     is_action[human_rows] = True
     action_rows = np.flatnonzero(is_action)
@@ -468,7 +621,8 @@ def games(data: StudyData) -> pd.DataFrame:
     game = ends["prop_game_id"].where(ends["prop_game_id"].notna(), ends["game_id"])
     start_game = starts["prop_game_id"].where(starts["prop_game_id"].notna(),
                                               starts["game_id"])
-    seats = pd.Series(starts["seats"].to_numpy(), index=start_game.astype(str).to_numpy())
+    seats = pd.Series(starts["seats"].map(_seat_list).to_numpy(),
+                      index=start_game.astype(str).to_numpy())
     seats = seats[~seats.index.duplicated(keep="last")]
     seat_lists = game.astype(str).map(seats)
     winner = pd.to_numeric(ends["winner"], errors="coerce")
@@ -478,16 +632,16 @@ def games(data: StudyData) -> pd.DataFrame:
             return np.nan
         if not np.isfinite(seat) or not 1 <= seat <= len(seat_list):
             return 0.0
-        return 1.0 if seat_list[int(seat) - 1] == "human" else 0.0
+        return 1.0 if seat_is_human(seat_list[int(seat) - 1]) else 0.0
 
     result = pd.DataFrame({
         "participant_id": ends["participant_id"].to_numpy(),
         "game_id": game.astype(str).to_numpy(),
         "turns": pd.to_numeric(ends["turns"], errors="coerce").to_numpy(dtype="float64"),
         "human_won": [won(s, w) for s, w in zip(seat_lists, winner, strict=True)],
-        "against_computer": [not isinstance(s, list) or any(str(k).startswith("ai:")
-                                                             for k in s) for s in seat_lists],
-        "one_human": [not isinstance(s, list) or sum(str(k) == "human" for k in s) == 1
+        "against_computer": [not isinstance(s, list) or any(seat_is_computer(k) for k in s)
+                             for s in seat_lists],
+        "one_human": [not isinstance(s, list) or sum(seat_is_human(k) for k in s) == 1
                       for s in seat_lists],
     })
     data._derived["games"] = result
@@ -504,8 +658,9 @@ def prepare(data: StudyData) -> StudyData:
     clicks(data)
     turns(data)
     messages(data)
+    message_texts(data)
     games(data)
-    for event_type, keys in (("page", ["page"]), ("game_start", ["game_id"]),
+    for event_type, keys in (("page", ["page"]), ("game_start", ["game_id", "seats"]),
                              ("rules_open", ["context"]), ("rules_close", ["context"]),
                              *_game_tables(data)):
         props_of(data, event_type, keys)
@@ -515,15 +670,13 @@ def prepare(data: StudyData) -> StudyData:
 
 def _game_tables(data: StudyData) -> list[tuple[str, list[str]]]:
     """The props tables the study's game reads (its plug-in's ``prepared``)."""
-    from analytics.game_analytics import for_study  # the plug-ins import this module
-
-    return [(event_type, list(keys)) for event_type, keys in for_study(data).prepared]
+    return [(event_type, list(keys)) for event_type, keys in game_of(data).prepared]
 
 
 def prepared_keys(data: StudyData) -> tuple[str, ...]:
     """:data:`PREPARED_KEYS` and the props tables of the study's game (its ``prepared``).
 
-    >>> prepared_keys(StudyData.empty("s")) == PREPARED_KEYS
+    >>> prepared_keys(StudyData.empty("s", "chess")) == PREPARED_KEYS  # no plug-in
     True
     """
     extra = [props_key(event_type, keys) for event_type, keys in _game_tables(data)]
@@ -536,9 +689,14 @@ def carry_over(source: StudyData, target: StudyData, participant_ids: set[str]) 
     tables ``source`` already has, so filtering a prepared study costs no re-derivation.
 
     Only done when ``source`` went through :func:`prepare` (then no table is derived
-    lazily later from row positions of the subset). Every derived row belongs to one participant,
+    lazily later from row positions of the subset); the plug-in its caller gave it
+    (:func:`analytics.game_analytics.use`) always goes along. Every derived row belongs to one participant,
     so the subsets equal what deriving from the subset's events would give.
     """
+    from analytics.game_analytics import use  # the plug-ins import this module
+
+    if source._derived.get(GIVEN_GAME) is not None:  # the caller's plug-in: the same game
+        use(target, source._derived[GIVEN_GAME])
     if not source._derived.get("prepared"):
         return
     for key, table in source._derived.items():
@@ -572,9 +730,10 @@ PREPARED_KEYS = (
     "clicks",
     "turns",
     "messages",
+    "message_texts",
     "games",
     "props:page:page",
-    "props:game_start:game_id",
+    "props:game_start:game_id,seats",
     "props:rules_open:context",
     "props:rules_close:context",
 )
@@ -591,7 +750,7 @@ class PreparedTablesError(ValueError):
 def prepared_tables(data: StudyData) -> dict[str, pd.DataFrame]:
     """The tables of :data:`PREPARED_KEYS` for ``data`` (prepared first if need be).
 
-    >>> sorted(prepared_tables(StudyData.empty("s"))) == sorted(PREPARED_KEYS)
+    >>> sorted(prepared_tables(StudyData.empty("s", "chess"))) == sorted(PREPARED_KEYS)
     True
     """
     if not data._derived.get("prepared"):

@@ -18,12 +18,17 @@ every experiment:
     (:func:`analytics.stats.sequential_needed_n`).
 
   With more than two variants the control is compared with the variant most likely
-  best, at α / (variants − 1) (Bonferroni).
+  best, at α / (variants − 1) (Bonferroni). :mod:`analytics.verdicts` says the verdict
+  in one plain sentence ("No change worth acting on" for a "better" whose difference is
+  smaller than ``min_effect``), the variants with what they show (:func:`variant_shows`).
 - **Secondary metrics**: fixed-sample tests (Welch or Mann–Whitney, exact tests for
   rates) with Holm-adjusted p-values across the secondaries that vary. A metric where
   every tester has the same value is marked ``no_variance`` and not tested.
-- **Guardrails** (completion, wrong clicks, survey scores): a variant whose 95 %
-  interval on one lies wholly on the harmful side is named beside the verdict.
+- **Guardrails** (completion, wrong clicks, survey scores): a variant is named beside
+  the verdict as worse on one only when that difference survives the correction for
+  how many metrics are looked at: its Holm-adjusted p-value (over the secondaries, the
+  one shown) is below 5 % *and* its 95 % interval lies wholly on the harmful side. Each
+  tested alone at 5 %, three guardrails cautioned in about one A/A study in eight.
 
 >>> from analytics.data import StudyData, empty_quiz, empty_scores
 >>> analyze_experiments(StudyData.empty("s"), empty_scores(), empty_quiz())
@@ -32,7 +37,9 @@ every experiment:
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,11 +72,12 @@ from analytics.stats import (
     sequential_test,
     srm_check,
 )
+from analytics.verdicts import VERDICT_NO_DIFFERENCE, VerdictText, verdict_text
 
 __all__ = ["completed_participants", "analyze_experiment", "analyze_experiments",
-           "participant_variants", "decide", "analyze_metrics", "MetricValues"]
+           "participant_variants", "decide", "analyze_metrics", "MetricValues",
+           "variant_shows", "variant_rows", "readable_rows"]
 
-VERDICT_NO_DIFFERENCE = "no difference"
 VERDICT_TOO_FEW = "too few participants"
 
 
@@ -102,8 +110,15 @@ class MetricResult:
 
     @property
     def interval(self) -> tuple[float, float]:
-        """The interval shown: always-valid for the primary, fixed-sample otherwise."""
-        return self.sequential.ci95 if self.sequential is not None else self.comparison.ci95
+        """The interval shown: always-valid for the primary, fixed-sample otherwise. A
+        difference of two shares is clipped to [−1, +1] (±100 points): no difference of
+        shares lies beyond, though the always-valid interval of a few testers reaches
+        past it (the verdict reads the interval unclipped; clipping cannot move it)."""
+        low, high = self.sequential.ci95 if self.sequential is not None \
+            else self.comparison.ci95
+        if self.metric.unit == "share":
+            low, high = _clipped(low), _clipped(high)
+        return low, high
 
     @property
     def effect(self) -> float:
@@ -166,6 +181,8 @@ class ExperimentResult:
     verdict: str = VERDICT_TOO_FEW
     n_needed: int | None = None
     notes: tuple[str, ...] = ()
+    #: What each variant shows testers, in words (:func:`variant_shows`).
+    shows: dict[str, str] = field(default_factory=dict)
 
     @property
     def primary_result(self) -> MetricResult | None:
@@ -176,37 +193,25 @@ class ExperimentResult:
         """Guardrail metrics a variant is clearly worse on."""
         return [m for m in self.metrics if m.worse is not None]
 
+    def words(self) -> VerdictText:
+        """The verdict in plain words (:mod:`analytics.verdicts`)."""
+        return verdict_text(self._entry())
+
     def summary(self) -> str:
-        """The verdict in one sentence with the primary effect, its interval, the
-        guardrails named, and the testers needed when there are too few."""
-        primary = self.primary_result
-        if primary is None:
-            return f"{self.verdict}: no metric could be measured yet."
-        if primary.no_variance:
-            return (f"{self.verdict}: {primary.metric.name.lower()} is the same for every "
-                    "tester so far (no variance), so it cannot be tested yet.")
-        text = (f"{self.verdict} on {primary.metric.name.lower()}: "
-                f"{primary.compared[1]} − {primary.compared[0]} = {primary.effect_text()}"
-                f" (smallest difference worth acting on: "
-                f"{primary.metric.format_size(self.min_effect)})")
-        if self.verdict == VERDICT_TOO_FEW:
-            text += (f"; about {self.n_needed} testers per variant needed for 80% power"
-                     if self.n_needed else "; not enough spread yet to say how many more")
-        elif self.verdict.endswith(" better") and primary.sequential is not None and \
-                abs(primary.effect) < self.min_effect:
-            text += "; the difference is real but smaller than that"
-        winner = self.verdict.removesuffix(" better") if self.verdict.endswith(" better") \
-            else None
-        for guard in self.guardrails:
-            # A caveat only when the variant named better is the one worse on a guardrail.
-            lead = ("But " if winner in (None, guard.worse) else "") + str(guard.worse)
-            also = " also" if winner is not None and guard.worse != winner else ""
-            text += (f". {lead} is{also} worse on {guard.metric.name.lower()}: "
-                     f"{guard.effect_text()}")
-        return text + "."
+        """The verdict in one plain sentence (which variant, with its text for a message;
+        on what; by how much, with its interval), then "But …" for the guardrails that
+        disagree, and the testers needed when there are too few."""
+        return self.words().text
 
     def to_json(self) -> dict[str, Any]:
-        """The ``experiments[]`` entry of the report JSON."""
+        """The ``experiments[]`` entry of the report JSON: the contract's keys, the
+        definitions, ``shows`` (what each variant shows testers), and the verdict in
+        words (``headline``, ``summary``: :mod:`analytics.verdicts`)."""
+        entry = self._entry()
+        words = verdict_text(entry)
+        return {**entry, "headline": words.headline, "summary": words.text}
+
+    def _entry(self) -> dict[str, Any]:
         primary = self.primary_result
         return {
             "key": self.key, "target": self.target, "srm_p": _num(self.srm_p),
@@ -222,9 +227,19 @@ class ExperimentResult:
             "guardrails": [{"metric": m.metric.key, "name": m.metric.name,
                             "worse": m.worse, "effect_text": m.effect_text()}
                            for m in self.guardrails],
-            "summary": self.summary(),
+            "shows": dict(self.shows),
             "notes": list(self.notes),
         }
+
+
+def _clipped(share_difference: float) -> float:
+    """A difference of shares within [−1, +1] (NaN stays NaN).
+
+    >>> _clipped(-1.37), _clipped(0.25), _clipped(2.0)
+    (-1.0, 0.25, 1.0)
+    """
+    return share_difference if math.isnan(share_difference) else \
+        min(1.0, max(-1.0, share_difference))
 
 
 def _num(value: float | None) -> float | None:
@@ -304,11 +319,15 @@ def decide(primary: MetricResult, min_effect: float) -> tuple[str, int | None]:
     return VERDICT_TOO_FEW, sequential_needed_n(sequential.sd, min_effect)
 
 
-def _guardrail_worse(result: MetricResult) -> str | None:
-    """The variant whose fixed-sample 95 % interval is wholly on the harmful side."""
+def _guardrail_worse(result: MetricResult, p_adjusted: float) -> str | None:
+    """The variant clearly worse on a guardrail: the Holm-adjusted p-value below
+    :data:`~analytics.stats.ALPHA` and the fixed-sample 95 % interval wholly on the
+    harmful side (None otherwise)."""
     low, high = result.comparison.ci95
     if result.no_variance or not (math.isfinite(low) and math.isfinite(high)):
         return None
+    if not (math.isfinite(p_adjusted) and p_adjusted < ALPHA):
+        return None  # not beyond chance once every metric looked at is counted
     control, treatment = result.compared
     if low > 0:  # treatment higher
         return treatment if result.metric.lower_is_better else control
@@ -320,7 +339,8 @@ def _guardrail_worse(result: MetricResult) -> str | None:
 def analyze_metrics(values: list[MetricValues], seed: int = 0, draws: int = DRAWS
                     ) -> list[MetricResult]:
     """Compare every metric; the first is the primary, the others are Holm-adjusted
-    among themselves (metrics without variance are left out of the adjustment)."""
+    among themselves (metrics without variance are left out of the adjustment), and a
+    guardrail names a worse variant only when its adjusted p-value says so."""
     if not values:
         return []
     results = [compare_metric(values[0], "primary", seed=seed, draws=draws)]
@@ -329,7 +349,7 @@ def analyze_metrics(values: list[MetricValues], seed: int = 0, draws: int = DRAW
     adjusted = [results[0].p_value, *holm(secondary_p)]
     final = []
     for result, p_adj in zip(results, adjusted, strict=True):
-        worse = _guardrail_worse(result) if result.metric.guardrail and \
+        worse = _guardrail_worse(result, p_adj) if result.metric.guardrail and \
             result.role == "secondary" else None
         final.append(MetricResult(result.metric, result.role, result.variants,
                                   result.compared, result.comparison, result.prob_best,
@@ -346,6 +366,113 @@ def participant_variants(data: StudyData, experiment: str) -> pd.Series:
                                                                      keep="last")
     return pd.Series(table["variant"].astype(str).to_numpy(),
                      index=table["participant_id"].to_numpy())
+
+
+#: Longest text a variant is shown with (an imported study's text may be long).
+SHOWN_TEXT_MAX = 160
+_WORDING_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def variant_shows(experiment: dict[str, Any]) -> dict[str, str]:
+    """What each variant of ``experiment`` (an entry of ``study["experiments"]``) shows
+    testers, in words, by variant name:
+
+    - a message (``message:<key>``): its text, as the study record's ``texts`` give it
+      (the app writes each wording's text from the game's catalog there:
+      :mod:`playtest.experiment_texts`); else a payload that is a text of its own (not a
+      wording name of the catalog); else nothing;
+    - a display setting (``ui:<setting>``): ``'highlight options: on'``;
+    - the rules: ``'preset “house”'``, or what a rules object sets that the others do not.
+
+    Payloads are the record's ``payloads`` (the exchange format) or ``variants`` when
+    that maps names to payloads. A variant with nothing known is left out.
+
+    >>> variant_shows({"target": "message:extra_turn", "variants": ["A", "B", "C"],
+    ...     "payloads": {"A": "default", "B": "formal", "C": "Go on!"},
+    ...     "texts": {"A": "Extra go!"}})
+    {'A': 'Extra go!', 'C': 'Go on!'}
+    >>> variant_shows({"target": "ui:highlight_options", "variants": {"off": False, "on": True}})
+    {'off': 'highlight options: off', 'on': 'highlight options: on'}
+    """
+    target = str(experiment.get("target") or "")
+    variants = experiment.get("variants") or []
+    names = [str(v) for v in variants]
+    payloads = experiment.get("payloads")
+    if not isinstance(payloads, dict):
+        payloads = variants if isinstance(variants, dict) else {}
+    kind, _, name = target.partition(":")
+    shows: dict[str, str] = {}
+    if kind == "message":
+        given = experiment.get("texts")
+        texts: dict[str, Any] = given if isinstance(given, dict) else {}
+        for variant in names:
+            payload = payloads.get(variant)
+            text = texts.get(variant) if isinstance(texts.get(variant), str) else None
+            if text is None and isinstance(payload, str) and payload.strip() and \
+                    not _WORDING_NAME.match(payload):
+                text = payload
+            if text:
+                shows[variant] = _clipped_text(text)
+    elif kind == "ui":
+        for variant in names:
+            if variant in payloads:
+                value = payloads[variant]
+                shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
+                shows[variant] = f"{name.replace('_', ' ')}: {shown}"
+    elif target == "rules":
+        shows = _rules_shows({n: payloads[n] for n in names if n in payloads})
+    return shows
+
+
+def _setting_words(path: str, value: Any) -> str:
+    """One setting of a rules object in words, nested objects by their path.
+
+    >>> _setting_words("changes", {"S1": {"players": [{"id": 1, "ai": "random"}]}})
+    'changes › S1 › players: id 1, ai random'
+    """
+    if isinstance(value, dict) and value:
+        return "; ".join(_setting_words(f"{path} › {k}", v) for k, v in value.items())
+    return f"{path}: {_value_words(value)}"
+
+
+def _value_words(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_value_words(v)}" for k, v in value.items()) or "none"
+    if isinstance(value, list):
+        return "; ".join(_value_words(v) for v in value) or "none"
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    return str(value)
+
+
+def _clipped_text(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= SHOWN_TEXT_MAX else flat[:SHOWN_TEXT_MAX - 1] + "…"
+
+
+def _rules_shows(payloads: dict[str, Any]) -> dict[str, str]:
+    """Each rules variant in words: a preset by its name; a rules object by what it sets
+    that not every variant sets alike (what they share says nothing about the difference).
+
+    >>> _rules_shows({"grows": {"stages": ["S1"]},
+    ...               "plays": {"stages": ["S1"], "changes": {"S1": {"ai": "random"}}}})
+    {'grows': 'no changes', 'plays': 'changes › S1 › ai: random'}
+    >>> _rules_shows({"A": "standard", "B": {"base": "standard", "walls": False}})
+    {'A': 'preset “standard”', 'B': 'base: standard; walls: false'}
+    """
+    objects = [p for p in payloads.values() if isinstance(p, dict)]
+    keys = list(dict.fromkeys(k for p in objects for k in p))
+    shared = {k for k in keys if len(objects) == len(payloads) and
+              all(k in p and p[k] == objects[0][k] for p in objects)}
+    shows = {}
+    for variant, payload in payloads.items():
+        if not isinstance(payload, dict):
+            shows[variant] = _clipped_text(f"preset “{payload}”")
+            continue
+        parts = [_setting_words(k, payload[k]) for k in payload if k not in shared]
+        parts += [f"no {k}" for k in keys if k not in payload and k not in shared]
+        shows[variant] = _clipped_text("; ".join(parts) or "the same rules as the others")
+    return shows
 
 
 def _instruments(scores: pd.DataFrame) -> list[str]:
@@ -435,18 +562,20 @@ def analyze_experiment(data: StudyData, experiment: dict[str, Any],
     names = [str(v) for v in experiment.get("variants") or []] or sorted(assigned.unique())
     counts = {name: int((assigned == name).sum()) for name in names}
     srm_p = srm_check(counts).p_value if len(names) >= 2 else math.nan
+    shows = variant_shows(experiment)
     try:
         primary, min_effect, notes = primary_of(experiment)
     except MetricError as error:
-        return ExperimentResult(key, names, counts, srm_p, target, notes=(str(error),))
+        return ExperimentResult(key, names, counts, srm_p, target, notes=(str(error),),
+                                shows=shows)
     if len(names) < 2:
         return ExperimentResult(key, names, counts, srm_p, target, primary.key, min_effect,
-                                notes=notes)
+                                notes=notes, shows=shows)
     metrics = analyze_metrics(experiment_metric_values(data, experiment, scores, quiz),
                               seed=seed, draws=draws)
     text, needed = decide(metrics[0], min_effect) if metrics else (VERDICT_TOO_FEW, None)
     return ExperimentResult(key, names, counts, srm_p, target, primary.key, min_effect,
-                            metrics, text, needed, notes)
+                            metrics, text, needed, notes, shows)
 
 
 def analyze_experiments(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
@@ -463,6 +592,40 @@ def _metric_of(entry: dict[str, Any]) -> Metric | None:
         return metric_by_key(str(entry.get("metric")))
     except MetricError:
         return None
+
+
+def variant_rows(experiment: dict[str, Any]) -> list[dict[str, str]]:
+    """The variants of one ``experiments[]`` report entry as rows for a page or the plan:
+    each variant's name, what it shows testers (a message's text in quotes), its testers,
+    and its value of the primary metric (the mean over its testers, with the unit).
+
+    >>> rows = variant_rows({"target": "message:extra_turn", "counts": {"A": 3, "B": 4},
+    ...     "shows": {"A": "Extra go!"}, "metrics": [{"metric": "response_time",
+    ...     "name": "Response time after the message", "role": "primary",
+    ...     "variants": {"A": {"n": 3, "mean": 2.25}, "B": {"n": 4, "mean": 1.5}}}]})
+    >>> rows[0]
+    {'Variant': 'A', 'What testers see': '“Extra go!”', 'Testers': '3', 'Response time after the message (mean)': '2.2 s'}
+    >>> rows[1]["What testers see"]
+    '–'
+    """
+    message = str(experiment.get("target") or "").startswith("message:")
+    shows = experiment.get("shows") or {}
+    primary = next((m for m in experiment.get("metrics") or []
+                    if m.get("role") == "primary"), None)
+    metric = _metric_of(primary) if primary is not None else None
+    rows = []
+    for name, count in (experiment.get("counts") or {}).items():
+        text = shows.get(name)
+        row = {"Variant": str(name),
+               "What testers see": "–" if not text else f"“{text}”" if message else str(text),
+               "Testers": str(count)}
+        if primary is not None:
+            mean = ((primary.get("variants") or {}).get(name) or {}).get("mean")
+            row[f"{primary.get('name') or primary.get('metric')} (mean)"] = (
+                metric.format_value(mean) if metric is not None
+                else "–" if mean is None else f"{mean:.3g}")
+        rows.append(row)
+    return rows
 
 
 def readable_rows(experiment: dict[str, Any]) -> list[dict[str, str]]:

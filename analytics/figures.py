@@ -20,6 +20,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 
+from analytics.verdicts import difference_words
+
 OKABE_ITO = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
              "#000000"]
 HEATMAP_SCALE = "Cividis"
@@ -108,13 +110,29 @@ def _wrap(label: str, width: int = 26) -> str:
 
 
 def experiment_effect_figure(experiment: dict[str, Any]) -> go.Figure:
-    """A forest plot: each metric's difference (treatment − control) with its 95 %
-    interval, in units of that metric's smallest difference worth acting on
-    (``min_effect``), so metrics of different units share one axis; the band from −1 to
-    +1 holds differences too small to act on. The primary metric (always-valid interval)
-    is drawn first and larger; metrics without variance are listed, not plotted.
+    """A forest plot where right is always better: each metric's difference between the
+    two variants it compares, with its 95 % interval, signed so that right favours the
+    second (a lower-is-better metric's difference turned round), in units of that
+    metric's smallest difference worth acting on (``min_effect``), so metrics of
+    different units share one axis; the band from −1 to +1 holds differences too small
+    to act on. Each side names the variant it favours ("← A better", "B better →");
+    a metric with no better side (e.g. game length) says in its label what right means.
+    The primary metric (always-valid interval) is drawn first and larger; metrics
+    without variance are listed, not plotted.
 
     ``experiment`` is one ``experiments[]`` entry of the report JSON.
+
+    >>> fig = experiment_effect_figure({"key": "w", "headline": "B is better", "metrics": [
+    ...     {"metric": "response_time", "name": "Response time", "role": "primary",
+    ...      "direction": "lower", "compared": ["A", "B"], "effect": -3.0,
+    ...      "ci95": [-5.0, -1.0], "min_effect": 1.0, "effect_text": "−3.0 s [−5.0, −1.0]"},
+    ...     {"metric": "completion", "name": "Completion", "role": "secondary",
+    ...      "direction": "higher", "compared": ["A", "B"], "effect": -0.2,
+    ...      "ci95": [-0.3, -0.1], "min_effect": 0.1, "effect_text": "−20 pp"}]})
+    >>> [round(x, 1) for x in fig.data[0].x]  # B faster: right; B completes less: left
+    [3.0, -2.0]
+    >>> [note.text for note in fig.layout.annotations]  # each side says whom it favours
+    ['<b>← A better</b>', '<b>B better →</b>']
     """
     names: list[str] = []
     effects: list[float | None] = []
@@ -123,7 +141,10 @@ def experiment_effect_figure(experiment: dict[str, Any]) -> go.Figure:
     texts: list[str] = []
     sizes: list[int] = []
     colours: list[str] = []
-    for metric in experiment.get("metrics", []):
+    entries = experiment.get("metrics", [])
+    pairs = {tuple(m.get("compared") or list(m["variants"])[:2]) for m in entries}
+    one_pair = len(pairs) == 1
+    for metric in entries:
         control, treatment = metric.get("compared") or list(metric["variants"])[:2]
         label = str(metric.get("name") or metric["metric"])
         effect, ci = metric.get("effect"), metric.get("ci95") or [None, None]
@@ -142,12 +163,22 @@ def experiment_effect_figure(experiment: dict[str, Any]) -> go.Figure:
             continue
         role = "primary" if primary else "guardrail" if metric.get("guardrail") else \
             "secondary"
-        names.append(_wrap(html.escape(f"{label} ({role})")))
-        effects.append(effect / scale)
-        lows.append((effect - ci[0]) / scale)
-        highs.append((ci[1] - effect) / scale)
+        direction = metric.get("direction")
+        sign = -1.0 if direction == "lower" else 1.0
+        right = f"right: {treatment} better"
+        if direction not in ("lower", "higher"):
+            right = f"right: {difference_words(str(metric.get('unit') or ''))[1]} with " \
+                    f"{treatment}"
+        detail = role if one_pair and direction in ("lower", "higher") else \
+            f"{role}; {right}" if one_pair else f"{role}; {treatment} vs {control}"
+        names.append(_wrap(html.escape(f"{label} ({detail})")))
+        x = sign * effect / scale
+        low, high = sorted((sign * ci[0] / scale, sign * ci[1] / scale))
+        effects.append(x)
+        lows.append(x - low)
+        highs.append(high - x)
         texts.append(html.escape(f"{treatment} − {control}: "
-                                 f"{metric.get('effect_text', '')}"))
+                                 f"{metric.get('effect_text', '')}; {right}"))
         sizes.append(15 if primary else 10)
         colours.append(OKABE_ITO[5] if primary else OKABE_ITO[4])
     fig = go.Figure(go.Scatter(
@@ -161,10 +192,23 @@ def experiment_effect_figure(experiment: dict[str, Any]) -> go.Figure:
     fig.add_vrect(x0=-1, x1=1, fillcolor=OKABE_ITO[7], opacity=0.12, line_width=0)
     fig.add_vline(x=0, line_dash="dash", line_color=OKABE_ITO[7])
     fig.update_yaxes(autorange="reversed")
-    title = html.escape(f"Experiment {experiment.get('key', '')}: "
-                        f"{experiment.get('verdict', '')}")
-    fig = _layout(fig, title, height=max(300, 110 + 48 * len(names)),
-                  xaxis={"title": "difference ÷ smallest<br>worthwhile difference, with 95%"
-                                  "<br>intervals; grey: too small to act on"})
-    fig.update_layout(margin={"b": 90})
+    if one_pair and pairs:
+        control, treatment = next(iter(pairs))
+        sides = (f"← {control} better", f"{treatment} better →")
+    else:
+        sides = ("← worse", "better → for the variant named first")
+    # Each side says whom it favours, at its own end above the plot, on a line of its own
+    # (one line across the axis ran off a phone; side by side, long names overlapped).
+    for x, anchor, side, lift in ((0.0, "left", sides[0], 18), (1.0, "right", sides[1], 0)):
+        fig.add_annotation(x=x, y=1.0, xref="paper", yref="paper", xanchor=anchor,
+                           yanchor="bottom", yshift=lift, showarrow=False, align=anchor,
+                           text=f"<b>{html.escape(side)}</b>")
+    headline = experiment.get("headline") or experiment.get("verdict", "")
+    # two short lines: one long line ran off a phone
+    title = _wrap(html.escape(f"Experiment {experiment.get('key', '')}:"), 34) + "<br>" + \
+        _wrap(html.escape(str(headline)), 34)
+    fig = _layout(fig, title, height=max(360, 170 + 48 * len(names)),
+                  xaxis={"title": "difference ÷ smallest<br>worthwhile difference,"
+                                  "<br>with 95% intervals; grey:<br>too small to act on"})
+    fig.update_layout(margin={"t": 120, "b": 110})
     return fig

@@ -31,7 +31,7 @@ def _step_times(data: StudyData, max_games: int) -> pd.DataFrame:
     pages = derive.props_of(data, "page", ["page"])
     at = pd.to_datetime(pages["at"], utc=True)
     first_page = pages.assign(at=at).groupby(["participant_id", "page"])["at"].min().unstack()
-    starts = derive.props_of(data, "game_start", ["game_id"])
+    starts = derive.props_of(data, "game_start", ["game_id", "seats"])
     starts = starts.assign(at=pd.to_datetime(starts["at"], utc=True)).sort_values("row")
     starts["k"] = starts.groupby("participant_id").cumcount() + 1
     games = starts[starts["k"] <= max_games].pivot_table(

@@ -1,36 +1,44 @@
 """The analytics side of a game plug-in: what the report and the pages ask a game.
 
-The core (:mod:`analytics.funnel`, :mod:`analytics.confusion`, :mod:`analytics.experiments`,
-:mod:`analytics.questionnaires`) knows no game. A game adds, through one
+The core (:mod:`analytics.derive`, :mod:`analytics.confusion`, :mod:`analytics.metrics`,
+:mod:`analytics.experiments`, :mod:`analytics.questionnaires`) knows no game: its turns
+are decisions found by each game's :class:`analytics.turns.TurnRule`, its ``rule:<reason>``
+points come from the refused clicks' reasons, in every game. A game adds, through one
 :class:`GameAnalytics` object kept as ``ANALYTICS`` in ``analytics/games/<game>/``:
 
-- ``refusals``: the wrong clicks the rules refused, with their reason (``turn_id,
-  participant_id, reason``), and ``reason_occasions``: per human turn, the refusal
-  reasons that could bite on it (the **occasions** of the ``rule:<reason>`` confusion
-  points; NaN for a turn that did not log them: then every reason seen in the study);
-  without both, the game has no ``rule:`` points;
+- ``turns``: what a decision is in its log (:class:`analytics.turns.TurnRule`: a turn
+  marker event such as a roll, or its action events), which every per-turn number
+  (wrong clicks and thinking time per turn, the turn after a message) and every
+  confusion family counts by;
+- ``click_keys`` and ``read_clicks``: the click props it logs beyond the contract's
+  (``seat, ok, reason, ms``) and how it reads them (e.g. a refusal reason logged under a
+  name of its own moved into ``reason``);
+- ``reason_occasions``: per turn with a click, the refusal reasons that could bite on
+  it (lists; NaN for a turn that did not log them: then every reason seen in the study,
+  marked as estimated); None: every turn with a click is an occasion of every reason;
+  ``reason_words``: a reason in the words of what the tester did, for the labels;
 - ``families``: confusion-point families of its own (``fact:<a>x<b>`` …), each a
-  :class:`Family` with its tallies, definition, label and action;
-- ``actions``: the fix to suggest per point id (``rule:<reason>``, ``wrong:<kind>``);
+  :class:`Family` with its tallies (on the core's turns), definition, label and action;
+- ``actions``: the fix to suggest per point id (``rule:<reason>``, ``wrong:<kind>``):
+  one per refusal reason its engine gives;
 - ``occasions``: the moments its points could happen, in the severity definition's
   words; ``definitions``: its own wording of a core family's definition (``rule``);
 - ``sections``: report keys of its own (:class:`ReportSection`: ``hardest_facts`` …),
   each with the table the Markdown and HTML plan show;
 - ``charts``: its figures (:class:`Chart`: heatmaps of its board …);
-- ``turns``: what a turn is in its log (:class:`analytics.turns.TurnRule`: a turn marker
-  event such as a roll, or the acting seat with the game's own action and turn-break
-  events), which the per-turn numbers (wrong clicks and thinking time per turn, the turn
-  after a message) count by;
+- ``fact_attempts``: the tester's tries at the game's facts in play (``participant_id,
+  fact, correct, ms, at``), for the Learning page (:mod:`analytics.learning`); None for a
+  game without facts;
 - ``prepared``: the props tables it reads beyond the core's (``(event type, keys)`` as
   :func:`analytics.derive.props_of` takes them), so that a study's prepared tables
-  (:func:`analytics.derive.prepared_tables`, kept in snapshots) hold them.
+  (:func:`analytics.derive.prepared_tables`, kept in snapshots) hold everything its
+  analyses read: they never read the raw events.
 
-A game without a plug-in folder gets :data:`GENERIC`: the core alone.
-
-Records that name no game (a study, ``game_start`` or report from before the lab had
-more than one game: telemetry-format.md, "absent means") are the game whose plug-in says
-``plays_unnamed`` (:func:`default_game`): that fact is the game's history, so it lives in
-its folder, and the core names no game.
+**Which plug-in.** The caller says: the app gives each study the plug-in its game's
+registry entry names (:func:`use`); an analysis of a study nobody gave one to (a test, a
+script) finds it by the study's game with :func:`load` (the one lookup by name; a game
+without a folder gets :data:`GENERIC`: the core alone). Records that name no game are
+:data:`analytics.data.UNNAMED_GAME`'s, as the exchange format says.
 
 >>> GENERIC.name, GENERIC.sections, GENERIC.has_section("hardest_facts")
 ('generic', (), False)
@@ -40,9 +48,7 @@ its folder, and the core names no game.
 
 from __future__ import annotations
 
-import functools
 import importlib
-import pkgutil
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -51,14 +57,14 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
-import analytics.games
-from analytics.data import StudyData
+from analytics.data import UNNAMED_GAME, StudyData
+from analytics.derive import GIVEN_GAME
 from analytics.severity import CORE_OCCASIONS, Tally
 from analytics.turns import GENERIC_TURNS, TurnRule
 
-__all__ = ["GENERIC", "AnalyticsPluginError", "Chart", "Column", "Family", "GameAnalytics",
-           "ReportSection", "TurnRule", "default_game", "for_study", "game_of", "load",
-           "turn_definition"]
+__all__ = ["GENERIC", "Chart", "Column", "Family", "GameAnalytics", "ReportSection",
+           "TurnRule", "default_game", "for_study", "game_of", "load", "turn_definition",
+           "use"]
 
 _GAME_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 
@@ -123,10 +129,11 @@ class Family:
     """A game's own kind of confusion point (ids ``<name>:<candidate>``).
 
     ``tallies(data, attempted, later)`` gets the core's turns with a click
-    (:func:`analytics.derive.turns` rows with ``n_clicks > 0``) and, per turn, whether it
-    is in a later game than the tester's first; it gives the tallies and the study's
-    mean trouble rate for the family (the prior's mean; None: pooled). ``label`` and
-    ``action`` name a candidate for people (``extra`` is the point's extra evidence).
+    (:func:`analytics.derive.turns` rows with ``n_clicks > 0``: the testers' decisions)
+    and, per turn, whether it is in a later game than the tester's first; it gives the
+    tallies and the study's mean trouble rate for the family (the prior's mean; None:
+    pooled). ``label`` and ``action`` name a candidate for people (``extra`` is the
+    point's extra evidence).
     """
 
     name: str
@@ -144,8 +151,11 @@ class GameAnalytics:
 
     name: str
     title: str
-    refusals: Callable[[StudyData], pd.DataFrame] | None = None
+    turns: TurnRule = GENERIC_TURNS
+    click_keys: tuple[str, ...] = ()
+    read_clicks: Callable[[pd.DataFrame], pd.DataFrame] | None = None
     reason_occasions: Callable[[StudyData, pd.DataFrame], pd.Series] | None = None
+    reason_words: Mapping[str, str] = field(default_factory=dict)
     families: tuple[Family, ...] = ()
     actions: Mapping[str, str] = field(default_factory=dict)
     occasions: str = CORE_OCCASIONS
@@ -153,9 +163,7 @@ class GameAnalytics:
     sections: tuple[ReportSection, ...] = ()
     charts: tuple[Chart, ...] = ()
     prepared: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    #: True for the one game that records naming no game play (:func:`default_game`).
-    plays_unnamed: bool = False
-    turns: TurnRule = GENERIC_TURNS
+    fact_attempts: Callable[[StudyData], pd.DataFrame] | None = None
 
     def has_section(self, key: str) -> bool:
         """True when the game's report has the key ``key``."""
@@ -170,45 +178,32 @@ class GameAnalytics:
 GENERIC = GameAnalytics(name="generic", title="Any game")
 
 
-class AnalyticsPluginError(RuntimeError):
-    """The games' analytics plug-ins contradict each other (two claim unnamed records)."""
 
-
-@functools.cache
 def default_game() -> str:
-    """The game that a study, ``game_start`` or report naming no game plays: the one
-    plug-in in ``analytics/games/`` with ``plays_unnamed`` (``"generic"`` when none
-    does: such records then get the core alone).
+    """The game of a study, ``game_start`` or report that names none:
+    :data:`analytics.data.UNNAMED_GAME` (telemetry-format.md: absent means it). Kept for
+    the planted-study builders that still call it; new code names the constant.
 
-    Raises :class:`AnalyticsPluginError` when two plug-ins claim it.
-
-    >>> default_game() == game_of(StudyData.empty("s")) != GENERIC.name
+    >>> default_game() == game_of(StudyData.empty("s"))
     True
     """
-    claims = sorted(plugin.name for plugin in (
-        load(found.name) for found in pkgutil.iter_modules(analytics.games.__path__)
-        if found.ispkg) if plugin.plays_unnamed)
-    if len(claims) > 1:
-        raise AnalyticsPluginError(
-            f"analytics plug-ins {', '.join(claims)} all claim the records that name no "
-            "game (plays_unnamed): only one may")
-    return claims[0] if claims else GENERIC.name
+    return UNNAMED_GAME
 
 
 def game_of(data: StudyData) -> str:
-    """The game a study plays (its ``game``; :func:`default_game` when it does not say).
+    """The game a study plays (its ``game``; :data:`analytics.data.UNNAMED_GAME` when
+    it does not say).
 
     >>> game_of(StudyData.empty("s", "chess"))
     'chess'
     """
     name = data.study.get("game")
-    return str(name) if isinstance(name, str) and name else default_game()
+    return str(name) if isinstance(name, str) and name else UNNAMED_GAME
 
 
 def load(name: str) -> GameAnalytics:
-    """The plug-in ``analytics.games.<name>.ANALYTICS`` (:data:`GENERIC` if none).
-
-    The folder is the registration: adding a game's analytics means adding its folder.
+    """The plug-in ``analytics.games.<name>.ANALYTICS`` (:data:`GENERIC` if none): the
+    one lookup by name, for callers that were given no plug-in (see :func:`use`).
     """
     if not _GAME_NAME.match(name):
         return GENERIC
@@ -222,15 +217,31 @@ def load(name: str) -> GameAnalytics:
     return plugin if isinstance(plugin, GameAnalytics) else GENERIC
 
 
+def use(data: StudyData, game: GameAnalytics | None) -> StudyData:
+    """Give ``data`` the plug-in of its game (the caller's: the app's registry entry of
+    the study's game; None: none given, :func:`load` finds it). Call it before the first
+    analysis of ``data``: its derived tables are the game's. Returns ``data``.
+
+    >>> data = use(StudyData.empty("s", "chess"), GENERIC)
+    >>> for_study(data) is GENERIC
+    True
+    """
+    if game is not None:
+        data._derived[GIVEN_GAME] = game
+    return data
+
+
 def for_study(data: StudyData) -> GameAnalytics:
-    """The plug-in of the game ``data`` plays."""
-    return load(game_of(data))
+    """The plug-in of the game ``data`` plays: the one its caller gave (:func:`use`),
+    else the one its game's folder holds."""
+    given = data._derived.get(GIVEN_GAME)
+    return given if isinstance(given, GameAnalytics) else load(game_of(data))
 
 
 def turn_definition(game: GameAnalytics) -> str:
     """What a turn is in ``game``, for the pages and the plan (its ``turns`` rule).
 
-    >>> turn_definition(GENERIC).startswith("Per turn (any game): A turn is a run")
+    >>> turn_definition(GENERIC).startswith("Per turn (any game): A turn is one decision")
     True
     """
     title = "any game" if game is GENERIC else game.title

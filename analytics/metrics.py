@@ -20,13 +20,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 import pandas as pd
 
 from analytics import derive
 from analytics.data import QUIZ_COLUMNS, SCORE_COLUMNS, StudyData, require_columns
+from analytics.targets import ExperimentTarget, TargetError
 
 Direction = Literal["higher", "lower", "neither"]
 TargetKind = Literal["message", "rules", "ui"]
@@ -127,20 +128,18 @@ class Metric:
 
 
 def target_kind(target: str) -> TargetKind:
-    """``message``, ``rules`` or ``ui`` from an experiment target.
+    """``message``, ``rules`` or ``ui`` from an experiment target
+    (:class:`analytics.targets.ExperimentTarget`).
 
     >>> target_kind("ui:speed"), target_kind("rules")
     ('ui', 'rules')
     """
-    kind = target.partition(":")[0]
-    if kind == "message":
-        return "message"
-    if kind == "ui":
-        return "ui"
-    if kind == "rules":
-        return "rules"
-    raise MetricError(f"unknown experiment target {target!r}: use message:<key>, rules or "
-                      "ui:<setting>")
+    try:
+        kind = ExperimentTarget.parse(target).kind
+    except TargetError:
+        raise MetricError(f"unknown experiment target {target!r}: use message:<key>, "
+                          "rules or ui:<setting>") from None
+    return cast(TargetKind, kind.value)
 
 
 # --- per-tester value functions -----------------------------------------------------
@@ -162,23 +161,22 @@ def _lookups_after(inputs: MetricInputs) -> pd.Series:
     return shown["lookups_after"].astype(float).groupby(shown["participant_id"]).mean()
 
 
-def _next_turns(inputs: MetricInputs) -> pd.DataFrame:
+def _after(inputs: MetricInputs, column: str) -> Any:
+    """``column`` of :func:`analytics.derive.messages` per showing of the message that
+    an input of the tester's followed (one value per showing, however many showings come
+    before one turn), grouped by tester."""
     shown = _shown(inputs)
     shown = shown[shown["next_turn_id"] >= 0]
-    turn_table = derive.turns(inputs.data).set_index("turn_id")
-    return turn_table.loc[shown["next_turn_id"].to_numpy(), ["participant_id", "n_wrong",
-                                                            "first_ms"]]
+    return pd.to_numeric(shown[column], errors="coerce").groupby(shown["participant_id"])
 
 
 def _wrong_after(inputs: MetricInputs) -> pd.Series:
-    after = _next_turns(inputs)
-    return after["n_wrong"].astype(float).groupby(after["participant_id"]).mean()
+    return _after(inputs, "wrong_after").mean().astype(float)
 
 
 def _think_after(inputs: MetricInputs) -> pd.Series:
-    after = _next_turns(inputs)
-    seconds = pd.to_numeric(after["first_ms"], errors="coerce") / 1000.0
-    return seconds.dropna().groupby(after["participant_id"]).median()
+    seconds = _after(inputs, "think_ms").median() / 1000.0
+    return seconds.dropna().astype(float)
 
 
 def _wrong_per_turn(inputs: MetricInputs) -> pd.Series:
@@ -207,10 +205,24 @@ def _wins(inputs: MetricInputs) -> pd.Series:
     return won.dropna().groupby(table["participant_id"]).mean()
 
 
+#: What "completed" means, on every page, in the plan and on the command line: the one
+#: definition (:func:`completed_participants`; the Studies page counts it in SQL).
+COMPLETED_DEFINITION = ("Testers who agreed at consent and reached the thank-you page (a "
+                        "'done' page event), whatever else they did.")
+
+
 def completed_participants(data: StudyData) -> set[str]:
-    """Participants with a ``page`` event whose ``page`` is ``done``."""
+    """The study's completed testers (:data:`COMPLETED_DEFINITION`): consented
+    participants with a ``page`` event whose ``page`` is ``done``.
+
+    >>> completed_participants(StudyData.empty("s"))
+    set()
+    """
     pages = derive.props_of(data, "page", ["page"])
-    return set(pages.loc[pages["page"] == "done", "participant_id"].astype(str))
+    done = set(pages.loc[pages["page"] == "done", "participant_id"].astype(str))
+    people = data.participants
+    consented = set(people.loc[people["consented_at"].notna(), "participant_id"].astype(str))
+    return done & consented
 
 
 def _completion(inputs: MetricInputs) -> pd.Series:
@@ -256,12 +268,15 @@ METRICS: tuple[Metric, ...] = (
            digits=2),
     Metric("wrong_clicks_after", "Wrong clicks in the turn after", "per turn", "lower",
            "mean over the messages shown", _MESSAGE,
-           "Wrong clicks in the tester's first turn after the message, averaged per tester.",
+           "Wrong clicks from the message to the end of the turn of the tester's next "
+           "input (their next click, or their next turn's start), averaged per tester.",
            0.2, _wrong_after, guardrail=True, digits=2),
     Metric("think_time_after", "Thinking time in the turn after", "s", "lower",
            "median over the messages shown", _MESSAGE,
-           "Seconds from the options appearing to the first click in the tester's first "
-           "turn after the message, as each tester's median.", 1.0, _think_after),
+           "Seconds the tester thought before their next input after the message, where "
+           "it happens: the thinking time of the turn it starts (from the board being "
+           "ready to its first click), or the time from the message to a click in the "
+           "turn under way; as each tester's median.", 1.0, _think_after),
     Metric("wrong_clicks_per_turn", "Wrong clicks per turn", "per turn", "lower",
            "mean over the tester's turns", _PLAY,
            "Wrong clicks per turn over all of the tester's turns.", 0.1, _wrong_per_turn,
@@ -333,6 +348,20 @@ def quiz_item_metric(item: str) -> Metric:
                   display_unit="pp")
 
 
+def _learning_gain(inputs: MetricInputs) -> pd.Series:
+    from analytics.learning import learning_gain_values  # it reads no metric
+
+    return learning_gain_values(inputs.data)
+
+
+#: The fluency probe's gain (analytics.learning): a primary metric on request, never a
+#: secondary one (a study without the probe has no value of it).
+LEARNING_GAIN = Metric(
+    "learning_gain", "Learning gain", "facts/min", "higher", "after − before play", _ALL,
+    "Correct times-table facts per minute on the fluency probe after play minus before "
+    "play (parallel forms), per tester.", 2.0, _learning_gain)
+
+
 def metric_by_key(key: str) -> Metric:
     """The metric named ``key`` (``score:<instrument>`` for survey scores).
 
@@ -345,6 +374,8 @@ def metric_by_key(key: str) -> Metric:
         return survey_metric(key.split(":", 1)[1])
     if key.startswith("quiz:") and len(key) > len("quiz:"):
         return quiz_item_metric(key.split(":", 1)[1])
+    if key == LEARNING_GAIN.key:
+        return LEARNING_GAIN
     if key not in _BY_KEY:
         raise MetricError(f"unknown metric {key!r}")
     return _BY_KEY[key]
@@ -373,7 +404,8 @@ def primary_choices(target: str) -> list[str]:
     >>> primary_choices("rules")[:2]
     ['wrong_clicks_per_turn', 'think_time']
     """
-    return [m.key for m in metrics_for_target(target) if m.direction != "neither"]
+    return [m.key for m in metrics_for_target(target) if m.direction != "neither"] + [
+        LEARNING_GAIN.key]
 
 
 def check_primary(target: str, key: str | None) -> Metric:
@@ -382,7 +414,7 @@ def check_primary(target: str, key: str | None) -> Metric:
     >>> check_primary("rules", "response_time")
     Traceback (most recent call last):
     ...
-    analytics.metrics.MetricError: primary metric 'response_time' does not fit target 'rules': choose one of wrong_clicks_per_turn, think_time, wins_vs_computer, completion, quiz_correct, score:<questionnaire>, quiz:<item>
+    analytics.metrics.MetricError: primary metric 'response_time' does not fit target 'rules': choose one of wrong_clicks_per_turn, think_time, wins_vs_computer, completion, quiz_correct, learning_gain, score:<questionnaire>, quiz:<item>
     """
     if key is None:
         return default_primary(target)

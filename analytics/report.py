@@ -3,10 +3,10 @@
 >>> from analytics.data import StudyData, empty_quiz, empty_scores
 >>> report = build_report(StudyData.empty("s1"), empty_scores(), empty_quiz())
 >>> sorted(report)
-['completed', 'confusion_points', 'experiments', 'game', 'hardest_facts', 'participants', 'severity_definition', 'study_id', 'what_works']
+['completed', 'confusion_points', 'experiments', 'game', 'hardest_facts', 'learning', 'participants', 'severity_definition', 'study_id', 'what_works']
 >>> from analytics.game_analytics import GENERIC
 >>> sorted(build_report(StudyData.empty("s1"), empty_scores(), empty_quiz(), game=GENERIC))
-['completed', 'confusion_points', 'experiments', 'game', 'participants', 'severity_definition', 'study_id', 'what_works']
+['completed', 'confusion_points', 'experiments', 'game', 'learning', 'participants', 'severity_definition', 'study_id', 'what_works']
 >>> "&lt;script&gt;" in report_html({**report, "study_id": "<script>"}, {})
 True
 """
@@ -25,19 +25,28 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from markupsafe import Markup
 
-from analytics import confusion, experiments, figures, funnel, questionnaires, severity
-from analytics.data import StudyData, validate_study
+from analytics import (
+    confusion,
+    experiments,
+    figures,
+    funnel,
+    learning_view,
+    questionnaires,
+    severity,
+)
+from analytics.data import UNNAMED_GAME, StudyData, validate_study
 from analytics.figures import FILE_TEMPLATE
 from analytics.game_analytics import (
     GENERIC,
     GameAnalytics,
-    default_game,
     for_study,
     game_of,
     load,
     turn_definition,
 )
-from analytics.metrics import PER_TURN_METRICS
+from analytics.metrics import PER_TURN_METRICS, completed_participants
+from analytics.text_safety import break_bare_links, without_direction_controls
+from analytics.verdicts import verdict_text
 
 #: Characters that make inline Markdown markup (emphasis, code, links, tables, strike).
 #: Line-start markup (``#``, ``-``, ``1.``) cannot occur: text is flattened to one line
@@ -57,7 +66,9 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
     ``game``: the name of the game played; its plug-in (``game``, default the study's:
     :func:`analytics.game_analytics.for_study`) adds its own keys (``sections``: e.g.
     ``hardest_facts`` for a game that has facts; ``top_facts`` rows each).
-    ``participants``: consented participants; ``completed``: those with a ``done`` page;
+    ``participants``: consented participants; ``completed``: those who reached the
+    thank-you page (:func:`analytics.metrics.completed_participants`: the one
+    definition);
     ``confusion_points``: ranked by severity (``severity_definition``), each with ``id,
     label, score, evidence, action, definition, interval``; ``what_works``: the themes
     of the answers to praise questions (see :func:`what_works`);
@@ -73,7 +84,7 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
     plugin = game or for_study(data)
     consented = data.participants[data.participants["consented_at"].notna()]
     ids = set(consented["participant_id"].astype(str))
-    done = experiments.completed_participants(data)
+    done = completed_participants(data)
     report: dict[str, Any] = {
         "study_id": str(data.study.get("study_id", "")),
         # a game without analytics of its own is still named (its report is the core's)
@@ -88,6 +99,9 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
     }
     for section in plugin.sections:
         report[section.key] = section.rows(data, top_facts, min_attempts)
+    report["learning"] = learning_view.report_section(learning_view.learning_view(
+        data, quiz, plugin.title if plugin is not GENERIC else report["game"],
+        plugin.fact_attempts, plugin.reason_occasions))
     report["experiments"] = [e.to_json() for e in (
         experiment_results if experiment_results is not None
         else experiments.analyze_experiments(data, scores, quiz, seed=seed))]
@@ -95,9 +109,10 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
 
 
 def report_game(report: dict[str, Any]) -> GameAnalytics:
-    """The plug-in of the game a report names (``game``; the default game if absent)."""
+    """The plug-in of the game a report names (``game``; absent: the exchange format's
+    :data:`analytics.data.UNNAMED_GAME`)."""
     name = report.get("game")
-    return load(name if isinstance(name, str) and name else default_game())
+    return load(name if isinstance(name, str) and name else UNNAMED_GAME)
 
 
 def what_works(data: StudyData) -> list[dict[str, Any]]:
@@ -151,13 +166,14 @@ def report_figures_of(report: dict[str, Any], funnel_table: pd.DataFrame,
 
 def escape_markdown(text: Any) -> str:
     """Plain text safe inside Markdown: HTML-escaped, markup characters backslashed,
-    line breaks flattened (a hostile answer cannot start a heading, link or tag).
+    line breaks flattened (a hostile answer cannot start a heading, link or tag), bare
+    links broken and direction controls dropped (:mod:`analytics.text_safety`).
 
-    >>> print(escape_markdown("[click](http://x) <script> *b*"))
-    \\[click\\](http://x) &lt;script&gt; \\*b\\*
+    >>> print(escape_markdown("[click](http://x) <script> *b*").replace("\\u2060", "⁞"))
+    \\[click\\](http⁞://x) &lt;script&gt; \\*b\\*
     """
-    flat = " ".join(str(text).split())
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", html.escape(flat, quote=False))
+    flat = " ".join(without_direction_controls(text).split())
+    return break_bare_links(_MARKDOWN_SPECIAL.sub(r"\\\1", html.escape(flat, quote=False)))
 
 
 def _fmt(value: Any, digits: int = 3) -> str:
@@ -173,13 +189,20 @@ def _markdown_cell(value: Any) -> str:
     return str(value) if isinstance(value, Markup) else escape_markdown(value)
 
 
+def _html_cell(value: Any) -> Any:
+    """What a ``{{ value }}`` of the HTML template prints (then autoescaped): without
+    direction controls unless marked safe."""
+    return value if isinstance(value, Markup) or not isinstance(value, str) \
+        else without_direction_controls(value)
+
+
 def _environment(*, markdown: bool) -> jinja2.Environment:
     """The plan's templates (``analytics/templates``): HTML with Jinja's autoescape, Markdown
     with every printed value passed through :func:`escape_markdown` (its finalize)."""
     environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
         autoescape=not markdown,
-        finalize=_markdown_cell if markdown else None,
+        finalize=_markdown_cell if markdown else _html_cell,
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
@@ -207,9 +230,12 @@ def _plan_context(report: dict[str, Any]) -> dict[str, Any]:
         per_turn = any(m.get("metric") in PER_TURN_METRICS
                        for m in experiment.get("metrics") or [])
         turn_line = [turn_definition(report_game(report))] if per_turn else []
-        shown.append({"key": experiment["key"], "verdict": experiment["verdict"],
+        variants = experiments.variant_rows(experiment)
+        shown.append({"key": experiment["key"],
+                      "headline": experiment.get("headline") or verdict_text(experiment).headline,
                       "intro": _experiment_intro(experiment) + turn_line, "rows": rows,
-                      "header": list(rows[0]) if rows else []})
+                      "header": list(rows[0]) if rows else [], "variants": variants,
+                      "variant_header": list(variants[0]) if variants else []})
     sections = []
     for section in report_game(report).sections:
         rows = report.get(section.key) or []
@@ -217,6 +243,11 @@ def _plan_context(report: dict[str, Any]) -> dict[str, Any]:
                          "headers": [column.header for column in section.columns],
                          "rows": [[_cell(column, row) for column in section.columns]
                                   for row in rows]})
+    if report.get("learning"):  # did they learn? (analytics.learning_view)
+        sections.append({"title": "Learning", "empty": "",
+                         "headers": ["Measure", "Result (95% interval)", "Definition"],
+                         "rows": [[row["measure"], row["result"], row["definition"]]
+                                  for row in report["learning"]["rows"]]})
     return {"report": {"severity_definition": "", "what_works": [], **report},
             "points": points, "experiments": shown, "sections": sections}
 
@@ -244,7 +275,7 @@ def _cell(column: Any, row: dict[str, Any]) -> str:
 def _experiment_intro(experiment: dict[str, Any]) -> list[str]:
     """Plain-text lines under an experiment's heading (escape before use)."""
     counts = ", ".join(f"{name}: {n}" for name, n in (experiment.get("counts") or {}).items())
-    lines = [str(experiment.get("summary") or experiment["verdict"])]
+    lines = [str(experiment.get("summary") or verdict_text(experiment).text)]
     if experiment.get("definition"):
         lines.append(f"Primary metric: {experiment.get('definition')}")
     lines.append(f"Testers per variant: {counts or '–'}; sample-ratio check p = "

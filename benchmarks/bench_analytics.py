@@ -52,8 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     game = for_study(data)
     checks: list[tuple[str, Callable[[StudyData], Any]]] = [
         ("funnel", funnel.funnel),
-        ("wrong_clicks_by_class", confusion.wrong_clicks_by_class),
-        ("wrong_clicks_by_rule_reason", confusion.wrong_clicks_by_rule_reason),
+        ("wrong_clicks_by_reason", confusion.wrong_clicks_by_reason),
         # the game's own charts and report sections (heatmaps, facts …)
         *((f"chart: {chart.name}", chart.build) for chart in game.charts),
         *((f"section: {section.key}",

@@ -286,9 +286,7 @@ def breakdown(db: Path | str) -> list[tuple[str, float]]:
         ("funnel.filter_study (no filter)", lambda: funnel.filter_study(data)),
         ("funnel.funnel", lambda: funnel.funnel(data)),
         ("confusion.confusion_points", lambda: confusion.confusion_points(data)),
-        ("confusion.wrong_clicks_by_class", lambda: confusion.wrong_clicks_by_class(data)),
-        ("confusion.wrong_clicks_by_rule_reason",
-         lambda: confusion.wrong_clicks_by_rule_reason(data)),
+        ("confusion.wrong_clicks_by_reason", lambda: confusion.wrong_clicks_by_reason(data)),
         *((f"game chart: {chart.name}", lambda build=chart.build: build(data))
           for chart in game_analytics.for_study(data).charts),
         ("confusion.message_aftermath", lambda: confusion.message_aftermath(data)),

@@ -23,13 +23,11 @@ from collections.abc import Callable, Sequence
 
 from engine.players import make_player
 from engine.vasco import VascoGame, VascoState
-from engine.vasco.board import (
-    blocked_cells,
-    has_legal_move,
-    is_connected,
-    legal_moves_exhaustive,
-)
+from engine.vasco.board import blocked_cells, has_legal_move, is_connected
 from engine.vasco.geometry import cell_name
+
+# "before": the plain engine the fast paths are tested against (tests/engine/plain)
+from tests.engine.plain.vasco_board import legal_moves_exhaustive
 
 
 def playouts(games: int, seed: int) -> None:
@@ -160,8 +158,8 @@ def targets(games: int, seed: int) -> None:
     moves are not known yet: the cells a tile may go on (``legal_targets()``), then the
     tiles of the cell clicked, every legal move (a computer player's turn), and whether
     the side to move can move at all (asked after every move). Before:
-    :func:`~engine.vasco.board.legal_moves_exhaustive` (``play`` on every candidate: the
-    state found every legal move for any of these); after: the state's fast path."""
+    the plain engine's ``legal_moves_exhaustive`` (tests/engine/plain: ``play`` on every
+    candidate, as the state found every legal move for any of these before the fast path); after: the state's fast path."""
     states = _positions(games, seed)
     contexts = [(s.tiles, s.tiles_remaining, blocked_cells(s.tiles), is_connected(s.tiles))
                 for s in states]

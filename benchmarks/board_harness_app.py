@@ -3,8 +3,12 @@ benchmark and the board shell's browser tests.
 
     streamlit run benchmarks/board_harness_app.py
     # options as query parameters: ?game=vapoosh (any registered game) &seats=human,ai:easy
-    #   &seed=7 &rules=standard &highlight=1 &interactive=0 (a dialog's pause: no input
+    #   &seed=7 &rules=standard (or a rules object: &rules={"base":"standard","pool":12})
+    #   &highlight=1 &speed=2 (1 slow, 3 fast) &interactive=0 (a dialog's pause: no input
     #   taken) &muted=1 (start with sound off) &log=0 (no input log below the board)
+    #   &log=<name> (also every stored click's props, one JSON line each, appended to
+    #   <name>.jsonl in the folder BOARD_HARNESS_LOG_DIR: a test's own log on a server
+    #   its module shares)
 
 It is the real board: the board shell with the game's renderer, its view and words, on
 the one game session (the computer moving at once), whose records go to a recorder in
@@ -15,7 +19,11 @@ page's callback, and what the gate dropped, is written in a text element (key
 
 from __future__ import annotations
 
+import json
+import os
 import time
+from pathlib import Path
+
 import streamlit as st
 
 from playtest.board.component import mount
@@ -33,14 +41,16 @@ GAME = q.get("game", "vapoosh")
 PLUGIN = game_plugin(GAME)
 SEATS = tuple(q.get("seats", ",".join(PLUGIN.default_seats)).split(","))
 SETTINGS = {"highlight_options": q.get("highlight") == "1", "show_computer_dice": True,
-            "speed": 2}
+            "speed": int(q.get("speed", "2"))}
 PAUSED = q.get("interactive", "1") == "0"
 
 ss = st.session_state
 if "h_play" not in ss:
     ss.h_records = []
+    RULES = q.get("rules", PLUGIN.default_rules)  # a preset, or a rules object as JSON
     ss.h_play = Play.new(PLUGIN, game_id="harness", participant_id="harness", seats=SEATS,
-                         seed=int(q.get("seed", "7")), rules=q.get("rules", PLUGIN.default_rules))
+                         seed=int(q.get("seed", "7")),
+                         rules=json.loads(RULES) if RULES.startswith("{") else RULES)
     ss.h_log = []
     ss.h_muted = q.get("muted") == "1"
     ss.h_gate = EventGate()
@@ -68,6 +78,28 @@ def on_input(item: BoardInput) -> None:
                          selection=item.hold)
 
 
+def _click_log() -> Path | None:
+    """Where stored clicks are logged: ``?log=<name>`` in BOARD_HARNESS_LOG_DIR."""
+    name, folder = q.get("log"), os.environ.get("BOARD_HARNESS_LOG_DIR")
+    if name and name != "0" and folder and name.replace("-", "").isalnum():
+        return Path(folder) / f"{name}.jsonl"
+    return None
+
+
+def _write_clicks() -> None:
+    """Append the clicks stored since the last run to the test's log file."""
+    path = _click_log()
+    if path is None:
+        return
+    written = ss.get("h_written", 0)
+    with path.open("a", encoding="utf-8") as fh:
+        for record in ss.h_records[written:]:
+            if record.get("type") == "click":
+                fh.write(json.dumps({"type": "click", "props": record["props"]}) + "\n")
+    ss.h_written = len(ss.h_records)
+
+
+_write_clicks()
 session = _session()
 play = session.play
 interactive = session.tester_to_act and not PAUSED
@@ -75,7 +107,8 @@ token = position_token(play.game_id, len(play.actions))
 ss.h_gate.shown(token, interactive=interactive)
 data = board_data(session, session.moment(interactive=interactive, extra={"zoom": True}),
                   token=token, muted=ss.h_muted)
-mount(PLUGIN, data, key="board", gate=ss.h_gate, on_input=on_input)
+mount(PLUGIN, data, key="board", gate=ss.h_gate, on_input=on_input,
+      token_now=lambda: position_token(ss.h_play.game_id, len(ss.h_play.actions)))
 if q.get("log", "1") != "0":  # the benchmark turns the log off: it times the board alone
     with st.container(key="harness_log"):
         shown = play.shown[0].text if play.shown else ""

@@ -10,7 +10,10 @@ Used by the browser tests (tests/browser/conftest.py) and the latency benchmark.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -77,6 +80,14 @@ class StreamlitServer:
                 self.proc.wait()
 
 
+def _end_with_parent() -> None:
+    """In the child before `exec`: on Linux, have the kernel send SIGTERM to the server
+    when the process that started it dies (a test run killed by a timeout or ^C leaves
+    no server behind); elsewhere nothing."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 def healthy(url: str) -> bool:
     """True when GET <url>/_stcore/health answers `ok`."""
     try:
@@ -125,7 +136,8 @@ def start_streamlit(
         "none",
     ]
     with log_path.open("wb") as log:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=full_env, stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=full_env, stdout=log, stderr=subprocess.STDOUT,
+                                preexec_fn=_end_with_parent)
     server = StreamlitServer(path, port, proc, log_path, dict(env or {}))
     deadline = time.monotonic() + timeout_s
     while not healthy(server.url):  # polls a condition, bounded by a deadline

@@ -107,7 +107,7 @@ async def _tester(url: str, mode: str, reruns: int, think_ms: tuple[int, int],
         if arrived[0] == testers:
             ready.set()
         await asyncio.wait_for(ready.wait(), RERUN_TIMEOUT_S * 4)
-        for n in range(reruns):
+        for _ in range(reruns):
             if think_ms[1]:
                 await asyncio.sleep(rng.uniform(*think_ms) / 1000)
             if mode == "bare":

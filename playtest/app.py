@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from playtest import runtime, services
-from playtest.app_pages import access, cookies, designer, home, identity, tester, trouble
+from playtest import runtime, services, serving
+from playtest.app_pages import access, arrival, cookies, designer, home, identity, tester, trouble
 from playtest.app_pages.common import plain
 from playtest.games.registry import UnknownGameError, game_plugin
 from playtest.storage import repository as repo
-from playtest.storage.errors import DatabaseUnavailable
+from playtest.storage.errors import DatabaseUnavailable, NotFound
 from playtest.study_config import StudyConfigError
 
 
@@ -83,6 +83,8 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
         return [_problem("Please wait a moment", trouble.UNREACHABLE, retry=True)], False
     code = st.query_params.get("p")
     study_code = st.query_params.get("study")
+    if study_code and not code:  # a panel id already stored: its tester's own link
+        code = arrival.resume_by_panel_id(engine)
     if code:
         identity.bind(code)
         # Last run's tester of this session (bind cleared any other's): reused when the
@@ -93,13 +95,11 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
                 engine, code, previous if isinstance(previous, services.Tester) else None)
         except StudyConfigError:
             return [_problem(*BEING_FIXED)], False
-        if who is None:
-            st.session_state.pop("tester", None)
-            return [_problem(
-                "We can't find that link",
-                "The code in this link is not one we know. Please check that you copied "
-                "the whole link, or ask the study team for a new one.",
-            )], False
+        if who is None:  # an unknown code, or a tester deleted while their tab was open
+            st.session_state.pop(trouble.GONE, None)
+            if isinstance(previous, services.Tester) and previous.code == code:
+                trouble.note_failure("page", NotFound("the tester is gone"))
+            return [_problem(trouble.GONE_TITLE, trouble.GONE_TEXT)], False
         if who.participant.stage == "consent":  # a consent a fault stopped half-way
             try:
                 services.finish_consent(engine, who.study, code)
@@ -115,7 +115,11 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
         if study is None:
             return [_problem("We can't find that study",
                              "Please check the link, or ask the study team for a new one.")], False
-        known = identity.returning(engine, study.study_id)
+        known = None if arrival.came_from_panel(study) else identity.returning(
+            engine, study.study_id)
+        refused = arrival.refusal(engine, study, returning=known is not None)
+        if refused is not None:
+            return [refused], False
         if known is not None:
             return [_welcome_back(study, known)], False
         if not study.open:
@@ -138,6 +142,11 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
 
 def main() -> None:
     runtime.configure_logging()
+    if runtime.refusals_to_serve():  # started with unsafe settings: nothing is shown
+        st.set_page_config(page_title="Playtest lab", page_icon="🎲")
+        st.title(serving.REFUSED_TITLE)
+        st.write(serving.REFUSED_TEXT)
+        return
     try:
         pages, show_nav = _pages()
     except trouble.DB_ERRORS as err:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Callable, Sequence
@@ -95,10 +96,11 @@ def group(*path: str, help: str) -> None:
 
 
 def load_command_modules() -> None:
-    """Import ``playtest.commands`` and every ``playtest.<package>.commands``."""
+    """Import ``playtest.commands``, ``playtest.data_commands`` (the storage commands) and
+    every ``playtest.<package>.commands``."""
     import playtest
 
-    names = ["playtest.commands"]
+    names = ["playtest.commands", "playtest.data_commands"]
     for module in pkgutil.iter_modules(playtest.__path__):
         if module.ispkg:
             names.append(f"playtest.{module.name}.commands")
@@ -145,8 +147,12 @@ def _click_command(entry: Command) -> click.Command:
         return int(run(argparse.Namespace(**values)) or 0)
 
     text = "\n\n".join([entry.help, *argument_help])
+    # A value that starts with "-" is still a value: a tester's code may (``-EiXu…``),
+    # and a designer pastes it as it is (an unknown option is not an error but an argument).
+    positional = any(not argument.flags[0].startswith("-") for argument in entry.args)
+    settings = {"ignore_unknown_options": True} if positional else {}
     return click.Command(entry.path[-1], callback=callback, params=params, help=text,
-                         short_help=entry.help)
+                         short_help=entry.help, context_settings=settings)
 
 
 def build_cli() -> click.Group:
@@ -179,6 +185,19 @@ def _usage_line(err: click.UsageError) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``playtest`` console script and of ``python -m playtest``."""
+    from playtest import server_log
+
+    # No tester data in what a command logs or prints of an error (playtest.server_log),
+    # and files it creates (databases, exports, the dashboard's cache) its owner's only.
+    server_log.install()
+    umask = os.umask(0o077)
+    try:
+        return _run(argv)
+    finally:
+        os.umask(umask)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     from playtest.storage.errors import ImportRejected, StorageError
 
     load_command_modules()

@@ -10,30 +10,49 @@ import sys
 import time
 from pathlib import Path
 
-from playtest import auth
+from playtest import auth, serving
 from playtest.cli import CommandError, arg, command, group
+from playtest.forwarded import SERVER_TRUSTED_ENV, TRUSTED_ENV
 from playtest.storage import repository as repo
 from playtest.storage.db import database_url, ready_engine, safe_url
 from playtest.study_config import StudyConfigError
 
 APP = Path(__file__).resolve().parent / "app.py"
 
-# Passed on the command line as well as in .streamlit/config.toml, so they hold whatever
-# folder the app is started from (see shared/design/streamlit-notes.md for postScriptGC).
-STREAMLIT_FLAGS = [
-    "--server.headless", "true",
-    "--browser.gatherUsageStats", "false",
-    "--runner.postScriptGC", "false",
-    "--client.toolbarMode", "minimal",
-    # No traceback reaches a visitor when `playtest up` runs outside the source checkout
-    # (an installed package has no .streamlit/config.toml in the working folder).
-    "--client.showErrorDetails", "none",
-]
+
+def serve_app(port: int, address: str) -> None:
+    """Replace this process with ``streamlit run playtest/app.py`` and every setting of
+    :data:`playtest.serving.SETTINGS` as a flag (flags beat ``STREAMLIT_*`` variables and
+    every config file), listening on ``address``."""
+    if not address.strip():
+        raise CommandError("--address must not be empty (127.0.0.1: this machine only; "
+                           "0.0.0.0: every address)")
+    command_line = [sys.executable, "-m", "streamlit", "run", str(APP),
+                    "--server.port", str(port), *serving.flags(address)]
+    # Streamlit's server (uvicorn) believes X-Forwarded-For from exactly the proxies the
+    # app trusts (playtest/forwarded.py), not from this machine by default.
+    os.environ[SERVER_TRUSTED_ENV] = os.environ.get(TRUSTED_ENV, "")
+    os.execvp(command_line[0], command_line)
+
+
+_PORT = arg("--port", type=int, default=8501, help="port to serve on (default 8501)")
+_ADDRESS = arg("--address", default="127.0.0.1",
+               help="address to listen on (default 127.0.0.1: this machine only)")
+
+
+@command("serve", help="start the app (the supported way: its safety settings as flags)",
+         args=[_PORT, _ADDRESS])
+def serve(args: argparse.Namespace) -> int:
+    os.environ.setdefault("DATABASE_URL", database_url())
+    ready_engine()  # migrated, and a one-line error now rather than a page that waits
+    print(f"Database: {safe_url(database_url())}")
+    print(f"Designer start page: http://{args.address}:{args.port}/", flush=True)
+    serve_app(args.port, args.address)
+    return 0  # pragma: no cover - execvp does not return
 
 
 @command("up", help="set up the database and a demo study, then start the app", args=[
-    arg("--port", type=int, default=8501, help="port to serve on (default 8501)"),
-    arg("--address", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"),
+    _PORT, _ADDRESS,
     arg("--testers", type=int, default=40,
         help="simulated testers for a new demo study (default 40; 0 for none); each "
              "other game's new demo study gets as many, up to 20"),
@@ -64,10 +83,7 @@ def up(args: argparse.Namespace) -> int:
     print(f"Tester link of the demo study: {base}/?study={study.study_id}", flush=True)
     for other in demo.ensure_game_demo_studies(engine):  # one per registered game
         print(f"Tester link of the {other.title}: {base}/?study={other.study_id}", flush=True)
-    command_line = [sys.executable, "-m", "streamlit", "run", str(APP),
-                    "--server.port", str(args.port), "--server.address", args.address,
-                    *STREAMLIT_FLAGS]
-    os.execvp(command_line[0], command_line)
+    serve_app(args.port, args.address)
     return 0  # pragma: no cover - execvp does not return
 
 
@@ -138,13 +154,14 @@ def report_command(args: argparse.Namespace) -> int:
             temporary.write_text(text, encoding="utf-8")
     written = [str(path) for path in texts]
     print(f"wrote {', '.join(written)}: {report['participants']} participants, "
+          f"{report['completed']} completed, "
           f"{len(report['confusion_points'])} confusion points, "
           f"{len(report['experiments'])} experiments "
           f"({time.perf_counter() - started:.1f} s)")
     return 0
 
 
-group("designer", help="the designer's password")
+group("designer", help="the designer's password and sign-in")
 
 
 @command("designer", "set-password", help="set the designer's password (asks for it)", args=[
@@ -162,4 +179,15 @@ def set_password(args: argparse.Namespace) -> int:
     except ValueError as err:
         raise CommandError(str(err)) from None
     print(f"Stored the password's hash in {path}")
+    return 0
+
+
+@command("designer", "sign-in-code",
+         help="print a one-time code that lets the designer sign in from an address that "
+              "must wait after wrong passwords (15 minutes, used once)")
+def sign_in_code(args: argparse.Namespace) -> int:
+    from playtest.storage import sign_in
+
+    code = sign_in.new_code(ready_engine())
+    print(f"One-time sign-in code (15 minutes, used once; type it with the password): {code}")
     return 0

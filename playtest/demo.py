@@ -33,7 +33,7 @@ import os
 import random
 import tempfile
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -43,6 +43,7 @@ from sqlalchemy.engine import Engine
 
 from analytics.data import UNNAMED_GAME
 from playtest import demo_play, demo_sequence, services
+from playtest.games.plugin import DemoBehaviour
 from playtest.games.registry import game_plugin, games
 from playtest.storage import repository as repo
 from playtest.storage.exchange import ImportReport, import_jsonl
@@ -230,8 +231,15 @@ def assign_variants(config: StudyConfig, testers: int, rng: random.Random,
 
 
 def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datetime,
-                    rng: random.Random, assigned: dict[str, str]) -> Iterator[dict[str, Any]]:
-    """The exchange-format records of one simulated tester, in order."""
+                    rng: random.Random, assigned: dict[str, str],
+                    behaviour: DemoBehaviour | None = None,
+                    truths: Collection[str] | None = None) -> Iterator[dict[str, Any]]:
+    """The exchange-format records of one simulated tester, in order.
+
+    ``behaviour`` replaces the game's demo behaviour for games played through the engine
+    core (:func:`playtest.demo_play.play_game`); ``truths`` names the planted
+    truths a game that plays its demo games itself is to plant (None: all of its own;
+    a calibration plants some, or none)."""
     tester = SimulatedTester(rng)
     participant_id = f"demo-{index:06d}-{rng.randrange(16**6):06x}"
     created = start + timedelta(minutes=index * 7 + rng.random() * 5)
@@ -258,8 +266,9 @@ def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datet
         # The form the app gives this tester (children's, or adults' after "An adult").
         definition = load_survey(services.survey_id_for(survey_id, phase, child=tester.child,
                                                     game=config.game))
-        profile = {"enjoyment": tester.enjoyment, "confusion": 1 - tester.rules, "skip": 0.2}
-        answers = plausible_answers(definition, rng, profile)
+        profile = {"enjoyment": tester.enjoyment, "confusion": 1 - tester.rules, "skip": 0.2,
+                   "maths": tester.maths, "pace": tester.pace}
+        answers = plausible_answers(definition, rng, profile, seed=participant_id)
         clock[0] += rng.uniform(40_000, 150_000) * tester.pace
         for item, value in answers.items():
             out.append({"record": "response", "participant_id": participant_id,
@@ -285,7 +294,8 @@ def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datet
         seed = rng.randrange(1 << 31)
         if own_play is not None:  # the game's own screen and error model
             own_play(effective, seed=seed, game_id=game_id, tester=tester,
-                     recorder=recorder, clock=clock)
+                     recorder=recorder, clock=clock,
+                     **({} if truths is None else {"truths": truths}))
         else:  # through the engine core's clicks
             rules = effective.rules if next_rules is None else next_rules(effective.rules,
                                                                            played)
@@ -293,7 +303,8 @@ def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datet
                                 seats=effective.seats, seed=seed, game_id=game_id,
                                 tester=tester, highlight=effective.highlight_options,
                                 log=recorder.log, clock=clock, played=played,
-                                messages=effective.message_variants)
+                                messages=effective.message_variants,
+                                behaviour=behaviour)
         if quits:
             break
     if not quits:

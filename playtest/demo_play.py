@@ -47,10 +47,13 @@ import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.core import CHANCE, ClickResult, Event, PlayableState, sample_chance
 from engine.players import Player, PlayerError, RandomPlayer, levels, make_player
+
+if TYPE_CHECKING:
+    from playtest.games.plugin import DemoBehaviour
 
 #: Steps of one move a click path may take (pick up, then put down, then a third).
 MAX_CLICKS = 3
@@ -199,22 +202,29 @@ def outcome(state: Any, seats: Sequence[str], last: Sequence[Event]) -> tuple[in
 def play_game(plugin: Any, *, rules: Any, seats: Sequence[str], seed: int, game_id: str,
               tester: Profile, highlight: bool, log: Log, clock: list[float],
               played: list[tuple[Any, int | None, str]] | None = None,
-              messages: Mapping[str, str] | None = None) -> int:
+              messages: Mapping[str, str] | None = None,
+              behaviour: DemoBehaviour | None = None) -> int:
     """Play one whole game of ``plugin``'s game, logging its telemetry with ``log``;
     returns the number of actions. ``clock`` (ms) advances by the simulated pauses;
     ``played`` gets the game's ``(rules, winner, reason)``; ``messages`` is the tester's
-    wording of each message the study's experiments vary (see :func:`_show_messages`)."""
+    wording of each message the study's experiments vary (see :func:`_show_messages`).
+    ``behaviour``: the demo behaviour used instead of the game's own
+    (:attr:`GamePlugin.demo <playtest.games.plugin.GamePlugin.demo>`), e.g. one whose
+    ``messages_shown``, ``message_effect`` and ``planted_clicks`` plant a calibration's
+    truths."""
     rng = tester.rng
     timer = _Clock(clock)
-    shows = plugin.demo.messages_shown
-    reacts = plugin.demo.message_effect
+    demo = behaviour if behaviour is not None else plugin.demo
+    shows = demo.messages_shown
+    reacts = demo.message_effect
+    planted = demo.planted_clicks
     hesitation = [0.0]  # ms the messages just read add to the tester's next pause
     game = plugin.make_game(rules, len(seats))
     state = game.new_initial_state()
     log("game_start", {"game_id": game_id, "game": plugin.name, "rules": game.rules_obj(),
                        "seats": list(seats), "seed": seed})
     habit = habit_level(plugin.name, tester.rules)
-    slips = plugin.demo.slip_targets
+    slips = demo.slip_targets
     computers: dict[int, Player] = {}
     seen_targets: set[str] = set()
     actions: list[Any] = []
@@ -231,7 +241,7 @@ def play_game(plugin: Any, *, rules: Any, seats: Sequence[str], seed: int, game_
                 _show_messages(shows, reacts, last, messages or {}, tester, log, timer,
                                hesitation)
             action = _tester_move(game, state, mover + 1, chooser, tester, highlight,
-                                  seen_targets, slips, log, timer, hesitation)
+                                  seen_targets, slips, log, timer, hesitation, planted)
         else:
             if mover not in computers:
                 seat = seats[mover] if mover < len(seats) else ""
@@ -284,12 +294,16 @@ def _action_hint(game: Any, action: int) -> str:
 def _tester_move(game: Any, state: Any, seat: int, chooser: Player, tester: Profile,
                  highlight: bool, seen_targets: set[str],
                  slips: Callable[[Any, Sequence[str]], Sequence[str]] | None, log: Log,
-                 timer: _Clock, hesitation: list[float] | None = None) -> int:
+                 timer: _Clock, hesitation: list[float] | None = None,
+                 planted: Callable[..., Sequence[str]] | None = None) -> int:
     """The tester's clicks for one move (refused slips first, sometimes); the action.
 
     A refused click either leaves the selection as it was or drops it (then the tester
     starts the move again from its first click); a slip that would select something else
-    is not simulated.
+    is not simulated. ``planted(state, selection, candidates, tester)``: the clicks (of
+    ``candidates``, the targets the tester knows, or others) a tester who misreads a rule
+    makes before the move's next click (asked before each until it names some), kept
+    when :func:`_detour` allows them.
     """
     rng = tester.rng
     known: dict[tuple[str, ...], list[str]] = {}  # clicks are pure: the state stays
@@ -320,6 +334,17 @@ def _tester_move(game: Any, state: Any, seat: int, chooser: Player, tester: Prof
         if hesitation and hesitation[0]:  # the messages just read (first click only)
             elapsed += hesitation[0]
             hesitation[0] = 0.0
+        if planted is not None:
+            known_targets = seen_targets | set(slips(state, selection) if slips else ())
+            picks = planted(state, selection, sorted(known_targets), tester)
+            tried = _detour(state, selection, picks, path[step])
+            for pick, result in tried:
+                timer.wait(elapsed)
+                log("click", click_props(seat, pick, result, round(elapsed)))
+                elapsed = rng.lognormvariate(math.log(2200 * tester.pace), 0.4)
+                selection = tuple(result.selection)
+            if picks:
+                planted = None  # once per move
         while slips_left > 0 and rng.random() < slip:
             slips_left -= 1
             candidates = seen_targets | set(slips(state, selection) if slips else ())
@@ -348,6 +373,25 @@ def _tester_move(game: Any, state: Any, seat: int, chooser: Player, tester: Prof
         seen_targets.update(targets_of(selection))
         step += 1
     return action
+
+
+def _detour(state: Any, selection: tuple[str, ...], picks: Sequence[str], resume: str
+            ) -> list[tuple[str, ClickResult]]:
+    """The clicks ``picks`` from ``selection`` with their results, when they are a detour
+    the move survives: none makes a move, one at least is refused, and the move's next
+    click (``resume``) does from where they leave the selection what it does from
+    ``selection``; else none (nothing is clicked)."""
+    held, tried = selection, []
+    for pick in picks:
+        result = state.click(pick, held)
+        if result.action is not None:
+            return []
+        tried.append((pick, result))
+        held = tuple(result.selection)
+    if not any(result.refusal is not None for _, result in tried) or \
+            state.click(resume, held) != state.click(resume, selection):
+        return []
+    return tried
 
 
 def counts(records: Sequence[Mapping[str, Any]]) -> dict[str, int]:

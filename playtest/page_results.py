@@ -410,11 +410,11 @@ def load_head(engine: Engine, study_id: str) -> StudyHead:
     """The study's :class:`StudyHead`: its testers' marks and records (two aggregate
     queries and the small tables), so the same state as :func:`load_prepared` gives."""
     from playtest.storage.exchange import load_study_data
-    from playtest.study_snapshot import participant_marks
+    from playtest.study_snapshot import participant_marks, with_game
 
     read_at = time.time()
     marks = participant_marks(engine, study_id)
-    records = load_study_data(engine, study_id, records_of=set())
+    records = with_game(load_study_data(engine, study_id, records_of=set()))
     facts = StateFacts(marks, records_digest(records), read_at, code_signature())
     state = digest_of(marks, facts.records)
     return StudyHead(records, state, store_for(engine, study_id, state, facts))

@@ -38,22 +38,10 @@ class ReplayStep:
 
 
 def _describe(event: dict[str, Any]) -> str:
-    props = event["props"] or {}
-    kind = event["type"]
-    if kind == "click":
-        if props.get("ok"):
-            return f"clicked ({props.get('c')},{props.get('r')}) ✓ after {props.get('ms')} ms"
-        reason = f" / {props['rule_reason']}" if props.get("rule_reason") else ""
-        return (f"wrong click ({props.get('c')},{props.get('r')}) = {props.get('clicked')} "
-                f"for {props.get('expected')}: {props.get('wrong_kind')}{reason}, "
-                f"after {props.get('ms')} ms")
-    if kind == "message":
-        return f"message {props.get('key')} [{props.get('variant')}]: {props.get('text')}"
-    if kind == "ai_move":
-        return f"computer seat {props.get('seat')}: {props.get('reason')}"
-    if kind == "roll":
-        return f"seat {props.get('seat')} rolled {props.get('dice')}"
-    return f"{kind} {props}"
+    """The event as a line of the replay's log, in words (never a raw dict)."""
+    from playtest.display_words import event_in_words
+
+    return event_in_words(event["type"], event["props"])
 
 
 def game_outcome(game: GameRecord) -> str:

@@ -8,13 +8,15 @@ game.
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import Any
+
 import streamlit as st
 from sqlalchemy.engine import Engine
 
 from playtest.board.component import mount
 from playtest.board.protocol import EventGate
 from playtest.games.registry import game_plugin
+from playtest.people_tables import replay_log
 from playtest.replay import ReplayPosition, replay_positions
 from playtest.session.play import Play
 from playtest.session.view import Moment
@@ -48,5 +50,17 @@ def board_replay_page(engine: Engine, game: GameRecord) -> None:
             "labels": {}, "view": view}
     mount(plugin, data, key=f"replay_board-{game.game_id}", gate=EventGate())
     st.caption(position.caption)
-    if position.timeline:
-        st.dataframe(pd.DataFrame(position.timeline), hide_index=True)
+    show_timeline(position.timeline)
+
+
+def show_timeline(timeline: list[dict[str, Any]]) -> None:
+    """The replay's log so far: the designer's local time, and what happened in words."""
+    if not timeline:
+        return
+    try:
+        zone = st.context.timezone  # the browser's (None in AppTest)
+    except Exception:  # noqa: BLE001 - no browser context
+        zone = None
+    st.dataframe(replay_log(timeline, zone if isinstance(zone, str) else None),
+                 hide_index=True, key="replay_log", column_config={
+                     "What happened": st.column_config.TextColumn(width="large")})

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import random
-import secrets
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from sqlalchemy.engine import Engine
 
 from analytics.data import UNNAMED_GAME
 from playtest.games.registry import game_plugin
+from playtest.panels import hold_ms
 from playtest.storage import game_writes
 from playtest.storage import repository as repo
 from playtest.storage.errors import ConflictError
@@ -104,12 +104,13 @@ def register_consent(engine: Engine, study: repo.Study,
 def assign_variants(engine: Engine, study: repo.Study, participant_id: str,
                     rng: random.Random | None = None) -> None:
     """Give a consented tester their variant of every experiment (sticky: a second call,
-    e.g. after a database fault half-way through, keeps what was assigned)."""
+    e.g. after a database fault half-way through, keeps what was assigned), balanced
+    among completers (:mod:`playtest.storage.allocation`; ``rng`` is not used)."""
     config = study_config(study)
-    rng = rng or random.Random(secrets.randbits(64))
     for experiment in config.experiments:
         repo.assign_balanced(engine, study.study_id, participant_id,
-                             experiment.key, list(experiment.variants), rng)
+                             experiment.key, list(experiment.variants),
+                             hold_ms=hold_ms(config.quota))
 
 
 def finish_consent(engine: Engine, study: repo.Study, participant_id: str) -> None:
@@ -158,7 +159,8 @@ def survey_id_for(survey_id: str, phase: str, *, child: bool,
                   game: str = UNNAMED_GAME) -> str:
     """The form of a study's survey that a tester answers, from what consent recorded.
 
-    Children get the children's form (the game's plug-in names it: ``child_surveys``).
+    Children get the children's form: the survey's own ``<id>_child`` where one is
+    bundled, else the game's (its plug-in names it: ``child_surveys``).
     Adults (consent said "An adult", or an adults-only study) get the survey's
     ``<id>_adult`` form where one is bundled: it does not ask again who is playing, nor
     offer children's answers ("A child player", "under 6").
@@ -174,6 +176,8 @@ def survey_id_for(survey_id: str, phase: str, *, child: bool,
     if child:
         if survey_id.endswith("_child"):
             return survey_id
+        if f"{survey_id}_child" in list_surveys():  # the study's own survey's children's form
+            return f"{survey_id}_child"
         return game_plugin(game).child_surveys.get(phase, survey_id)
     adult = f"{survey_id}_adult"
     return adult if adult in list_surveys() else survey_id
@@ -235,12 +239,14 @@ class DbResponseStore:
     def save_page(self, page_id: str, answers: Mapping[str, Answer],
                   seconds_on_page: float) -> None:
         d = self.definition
+        self.logger.admit(self.tester.code)  # one input: refused before anything is stored
         repo.save_responses(self.engine, self.tester.code, d.id, d.version, d.content_hash,
                             self.phase, page_id, dict(answers), seconds_on_page)
         self.logger.log(self.session_id, self.tester.code, "survey_page",
                         {"survey": d.id, "phase": self.phase, "page": page_id,
                          "seconds": round(seconds_on_page, 3)},
-                        client_event_id=f"{self.tester.code}:{d.id}:{page_id}:submit")
+                        client_event_id=f"{self.tester.code}:{d.id}:{page_id}:submit",
+                        admitted=True)
         # The bundled surveys ask it as "demo.age_band"; a study's own may say "age_band".
         age_band = answers.get("demo.age_band", answers.get("age_band"))
         if isinstance(age_band, str):
@@ -285,6 +291,8 @@ class DbGameSink:
             yield
         finally:
             self._writes = None
+        if not writes.empty:  # a batch that stores something is one input of the tester's
+            self.logger.admit(self.participant_id)
         game_writes.commit_game_writes(self.engine, writes)
 
     def append_action(self, index: int, action: list[Any]) -> bool:

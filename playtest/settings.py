@@ -16,6 +16,10 @@ variable                            what it sets
 ``PLAYTEST_LOG_DIR``                the folder of the server log ``app.log`` (default:
                                     ``playtest-logs/`` next to a SQLite file, else the
                                     working folder)
+``PLAYTEST_INPUT_LIMIT``            a tester's input limit, ``<burst>,<per second>`` (default
+                                    ``40,5``: :mod:`playtest.storage.rate_limit`)
+``PLAYTEST_TRUSTED_PROXIES``        the proxies whose ``X-Forwarded-For`` is believed
+                                    (:mod:`playtest.forwarded`; default none)
 =================================== ============================================================
 
 :func:`load_settings` reads them afresh on every call (a test or a command may change the
@@ -44,6 +48,7 @@ DATABASE_URL_ENV: Final = "DATABASE_URL"
 PASSWORD_HASH_ENV: Final = "PLAYTEST_DESIGNER_PASSWORD_HASH"
 CACHE_DIR_ENV: Final = "PLAYTEST_CACHE_DIR"
 LOG_DIR_ENV: Final = "PLAYTEST_LOG_DIR"
+INPUT_LIMIT_ENV: Final = "PLAYTEST_INPUT_LIMIT"
 SECRETS_KEY: Final = "designer_password_hash"
 
 
@@ -85,13 +90,15 @@ class Settings(BaseSettings):
     designer_password_hash: str | None = Field(default=None, validation_alias=PASSWORD_HASH_ENV)
     cache_dir: Path | None = Field(default=None, validation_alias=CACHE_DIR_ENV)
     log_dir: Path | None = Field(default=None, validation_alias=LOG_DIR_ENV)
+    input_limit: str | None = Field(default=None, validation_alias=INPUT_LIMIT_ENV)
 
     @field_validator("database_url", mode="before")
     @classmethod
     def _blank_url_is_the_default(cls, value: Any) -> Any:
         return value.strip() or DEFAULT_URL if isinstance(value, str) else value
 
-    @field_validator("designer_password_hash", "cache_dir", "log_dir", mode="before")
+    @field_validator("designer_password_hash", "cache_dir", "log_dir", "input_limit",
+                     mode="before")
     @classmethod
     def _blank_is_unset(cls, value: Any) -> Any:
         return (value.strip() or None) if isinstance(value, str) else value
@@ -133,7 +140,8 @@ def database_url_now() -> str:
     return (value.strip() if value else "") or DEFAULT_URL
 
 
-_ENV_NAMES: Final = (DATABASE_URL_ENV, PASSWORD_HASH_ENV, CACHE_DIR_ENV, LOG_DIR_ENV)
+_ENV_NAMES: Final = (DATABASE_URL_ENV, PASSWORD_HASH_ENV, CACHE_DIR_ENV, LOG_DIR_ENV,
+                     INPUT_LIMIT_ENV)
 
 
 @functools.lru_cache(maxsize=32)

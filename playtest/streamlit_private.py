@@ -53,6 +53,18 @@ def register_asset_dir(project: str, component: str, static_dir: Path) -> None:
     manager.register_from_manifest(manifest, static_dir.parent)
 
 
+def in_a_script_run() -> bool:
+    """Whether this thread runs a visitor's page: a Streamlit script run, its callbacks
+    included (a command, a test's or a benchmark's own game is none).
+
+    >>> in_a_script_run()
+    False
+    """
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    return get_script_run_ctx(suppress_warning=True) is not None
+
+
 def fragment_run() -> bool:
     """Whether this run is a fragment's own rerun (a widget inside it), not the app's.
 

@@ -51,7 +51,12 @@ from pydantic import (
 
 from analytics.data import UNNAMED_GAME
 from analytics.metrics import MetricError, check_primary
+from analytics.targets import ExperimentTarget, TargetError
+from engine.seats import Seat, SeatError
 from playtest.games.registry import UnknownGameError, game_names, game_plugin
+from playtest.panels import PanelConfig, QuotaConfig
+from playtest.storage.settings_document import exchange_fields as exchange_fields
+from playtest.storage.settings_document import raw_config
 
 SeatKind = str  # "human" or "ai:<level>"
 
@@ -81,8 +86,8 @@ def check_experiments_change_the_game(config: StudyConfig) -> None:
     """
     plugin = game_plugin(config.game)
     for experiment in config.experiments:
-        setting = experiment.target.removeprefix("ui:")
-        if experiment.target.startswith("ui:") and setting in plugin.ignored_ui:
+        setting = ExperimentTarget.parse(experiment.target).setting
+        if setting is not None and setting in plugin.ignored_ui:
             raise StudyConfigError(
                 f"experiment {experiment.key!r}: {plugin.title}'s board does not use "
                 f"{experiment.target}, so its arms would look the same")
@@ -130,7 +135,7 @@ def _check_rules(_name: str, payload: Any, game: str | None = None) -> Any:
     return payload
 
 
-def _game_catalog(game: str | None) -> Any:
+def message_catalog(game: str | None) -> Any:
     """The message catalog of ``game``'s play screen (its plug-in's ``catalog_path``;
     :data:`~analytics.data.UNNAMED_GAME`'s when None or when the game has none)."""
     path = game_plugin(game).catalog_path if game is not None else None
@@ -175,9 +180,9 @@ def _check_message(key: str, payload: Any, game: str | None = None) -> str:
     """
     from playtest.messages.catalog import MessageError
 
-    catalog = _game_catalog(game)
+    catalog = message_catalog(game)
     if game is None and key not in catalog.keys:
-        catalog = next((c for c in map(_game_catalog, game_names()) if key in c.keys), catalog)
+        catalog = next((c for c in map(message_catalog, game_names()) if key in c.keys), catalog)
     try:
         entry = catalog.entry(key)
     except MessageError:
@@ -261,12 +266,11 @@ class Experiment(BaseModel):
     @field_validator("target")
     @classmethod
     def _target_is_known(cls, target: str) -> str:
-        kind, _, name = target.partition(":")
-        if kind == "rules" and not name:
-            return target
-        if kind == "message" and name:
-            return target
-        if kind == "ui" and name in UI_SETTINGS:
+        try:
+            parsed = ExperimentTarget.parse(target)
+        except TargetError:
+            parsed = None
+        if parsed is not None and (not parsed.is_ui or parsed.setting in UI_SETTINGS):
             return target
         raise ValueError(
             f"target {target!r}: use 'message:<key>', 'rules' or 'ui:<setting>' "
@@ -292,15 +296,16 @@ class Experiment(BaseModel):
         target = info.data.get("target")
         if not isinstance(target, str):
             return variants  # the target's own error is reported
-        kind, _, name = target.partition(":")
-        check = PAYLOAD_CHECKS[target if kind == "ui" else kind]
-        game = (info.context or {}).get("game") if kind in ("rules", "message") else None
+        parsed = ExperimentTarget.parse(target)
+        name = parsed.name
+        check = PAYLOAD_CHECKS[target if parsed.is_ui else parsed.kind.value]
+        game = None if parsed.is_ui else (info.context or {}).get("game")
         checked: dict[str, Any] = {}
         for variant, payload in variants.items():
             try:
-                if kind == "message":  # the study's game's catalog
+                if parsed.is_message:  # the study's game's catalog
                     checked[variant] = _check_message(name, payload, game)
-                elif kind == "rules" and game is None:  # the study checks its game's
+                elif parsed.is_rules and game is None:  # the study checks its game's
                     checked[variant] = _check_rules_of_any_game(name, payload)
                 else:
                     checked[variant] = check(name, payload) if game is None else _check_rules(
@@ -359,6 +364,10 @@ class StudyConfig(BaseModel):
     # the browser tests and very young testers' studies use.
     ai_think_ms: int | None = Field(default=None, ge=0, le=10_000)
     experiments: list[Experiment] = Field(default_factory=list, max_length=20)
+    # Remote studies (playtest.panels): the recruitment panel testers arrive from and go
+    # back to, and the number of complete testers wanted (then "this study is full").
+    panel: PanelConfig | None = None
+    quota: QuotaConfig | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -411,10 +420,11 @@ class StudyConfig(BaseModel):
             raise ValueError(f"a game has {low} to {high} seats")
         levels = plugin.ai_levels() if plugin is not None else ()
         for seat in seats:
-            if seat == "human":
-                continue
-            kind, _, level = seat.partition(":")
-            if kind == "ai" and level in levels:
+            try:
+                parsed: Seat | None = Seat.parse(seat)
+            except SeatError:
+                parsed = None
+            if parsed is not None and (parsed.is_human or parsed.level in levels):
                 continue
             if plugin is None:
                 raise ValueError(f"seat {seat[:40]!r}: the study's game is unknown")
@@ -425,7 +435,7 @@ class StudyConfig(BaseModel):
                 f"seat {seat[:40]!r}: use 'human' or 'ai:<level>' with a level of "
                 f"{plugin.title} from {', '.join(levels)}"
             )
-        if "human" not in seats:
+        if not any(Seat.parse(seat).is_human for seat in seats):
             raise ValueError("at least one seat must be a human tester")
         return seats
 
@@ -442,15 +452,15 @@ class StudyConfig(BaseModel):
         a ``rules`` one the study's game's rules (an experiment built on its own was
         checked against any game's)."""
         for number, experiment in enumerate(self.experiments):
-            kind, _, key = experiment.target.partition(":")
-            if kind not in ("message", "rules"):
+            target = ExperimentTarget.parse(experiment.target)
+            if target.is_ui:
                 continue
             for variant, payload in experiment.variants.items():
                 try:
-                    if kind == "message":
-                        _check_message(key, payload, self.game)
+                    if target.is_message:
+                        _check_message(target.name, payload, self.game)
                     else:
-                        _check_rules(key, payload, self.game)
+                        _check_rules(target.name, payload, self.game)
                 except ValueError as err:
                     raise ValueError(f"experiments.{number}.variants.{variant}: {err}") from None
         return self
@@ -491,13 +501,13 @@ def effective_config(config: StudyConfig, assigned: dict[str, str]) -> Effective
             continue
         payload = experiment.variants[variant]
         varied[experiment.target] = experiment.key
-        kind, _, name = experiment.target.partition(":")
-        if kind == "message":
-            messages[name] = str(payload)
-        elif kind == "rules":
+        target = ExperimentTarget.parse(experiment.target)
+        if target.is_message:
+            messages[target.name] = str(payload)
+        elif target.is_rules:
             rules = payload
         else:
-            ui[name] = payload
+            ui[target.name] = payload
     return EffectiveConfig(
         game=config.game,
         rules=rules,
@@ -512,56 +522,6 @@ def effective_config(config: StudyConfig, assigned: dict[str, str]) -> Effective
     )
 
 
-def _ordered_payloads(variants: Any, payloads: Any) -> Any:
-    """An experiment record's variants as ``{name: payload}`` in the order of its list of
-    names (PostgreSQL's JSONB keeps no key order; the list is the order); a record without
-    payloads uses each name as its payload.
-
-    >>> _ordered_payloads(["slow", "fast"], {"fast": 3, "slow": 1})
-    {'slow': 1, 'fast': 3}
-    """
-    if isinstance(variants, list) and isinstance(payloads, dict) and \
-            set(payloads) == {v for v in variants if isinstance(v, str)}:
-        return {v: payloads[v] for v in variants}
-    if payloads:
-        return payloads
-    if isinstance(variants, list):
-        return {v: v for v in variants if isinstance(v, str)}
-    return variants
-
-
-def raw_config(*, rules: Any, games_per_tester: Any, allow_more_games: Any,
-               experiments: Any, surveys: Any, settings: Any,
-               game: Any = UNNAMED_GAME) -> dict[str, Any]:
-    """The settings of a study's stored columns (or exchange record) as one raw mapping.
-
-    ``experiments`` are exchange-format records (``key``, ``target``, ``variants`` as
-    names, ``payloads``); a record without payloads uses each variant's name as its
-    payload. Anything malformed is passed on as it is, for :func:`parse_study_config`
-    to name. ``game=None`` leaves the game out (the settings document a study stores).
-    """
-    surveys = surveys if isinstance(surveys, dict) else {}
-    settings = settings if isinstance(settings, dict) else {}
-    raw: dict[str, Any] = {
-        **({"game": game} if game is not None else {}),
-        "rules": rules,
-        "games_per_tester": games_per_tester,
-        "allow_more_games": allow_more_games,
-        "experiments": [
-            {"key": e.get("key"), "target": e.get("target"),
-             "variants": _ordered_payloads(e.get("variants"), e.get("payloads")),
-             **{k: e[k] for k in ("primary_metric", "min_effect", "quiz_items")
-                if e.get(k) is not None}}
-            if isinstance(e, dict) else e
-            for e in (experiments if isinstance(experiments, list) else [experiments])
-        ],
-        **{k: v for k, v in surveys.items() if k in ("pre_survey", "post_survey", "audience")},
-        **{k: v for k, v in settings.items()
-           if k in ("seats", "highlight_options", "show_computer_dice", "speed", "ai_think_ms")},
-    }
-    return raw
-
-
 def config_document(config: StudyConfig) -> dict[str, Any]:
     """The settings document a study stores (``studies.config``): every field but the game,
     which is a column of its own.
@@ -569,44 +529,17 @@ def config_document(config: StudyConfig) -> dict[str, Any]:
     >>> doc = config_document(StudyConfig(rules="house"))
     >>> doc["rules"], "game" in doc, parse_study_config(doc) == StudyConfig(rules="house")
     ('house', False, True)
-    """
-    return config.model_dump(mode="json", exclude={"game"})
 
-
-def exchange_fields(document: Any) -> dict[str, Any]:
-    """A stored settings document as the exchange format's ``study`` record fields
-    (``rules``, ``experiments`` as records, ``surveys``, ``games_per_tester``,
-    ``allow_more_games``, ``settings``); inverse of :func:`raw_config` for what it keeps.
+    As the exchange format's study record and back (what an export and an import do):
 
     >>> fields = exchange_fields(config_document(StudyConfig(speed=3)))
-    >>> fields["rules"], fields["settings"]["speed"], fields["surveys"]["audience"]
-    ('standard', 3, 'mixed')
     >>> parse_study_config(raw_config(**fields)) == StudyConfig(speed=3)
     True
     """
-    doc = document if isinstance(document, dict) else {}
-    experiments = doc.get("experiments")
-    records = []
-    for e in experiments if isinstance(experiments, list) else []:
-        if not isinstance(e, dict):
-            continue
-        variants = e.get("variants")
-        record = {"key": e.get("key"),
-                  "variants": list(variants) if isinstance(variants, dict) else variants,
-                  "target": e.get("target"), "payloads": variants}
-        record.update({k: e[k] for k in ("primary_metric", "min_effect", "quiz_items")
-                       if e.get(k)})
-        records.append(record)
-    return {
-        "rules": doc.get("rules", "standard"),
-        "experiments": records,
-        "surveys": {k: doc[k] for k in ("pre_survey", "post_survey", "audience") if k in doc},
-        "games_per_tester": doc.get("games_per_tester", 1),
-        "allow_more_games": doc.get("allow_more_games", True),
-        "settings": {k: doc[k] for k in
-                     ("seats", "highlight_options", "show_computer_dice", "speed", "ai_think_ms")
-                     if k in doc},
-    }
+    document = config.model_dump(mode="json", exclude={"game"})
+    # A study without a panel or a quota stores the document it stored before they were
+    # settings (left out means none).
+    return {k: v for k, v in document.items() if v is not None or k not in ("panel", "quota")}
 
 
 def study_record_problem(record: dict[str, Any]) -> str | None:
@@ -653,10 +586,50 @@ def parse_study_config(raw: dict[str, Any]) -> StudyConfig:
         cause = (first.get("ctx") or {}).get("error")
         if isinstance(cause, _VariantError):
             raise StudyConfigError(f"{where}.{cause.variant}: {cause.message}") from None
-        message = str(first.get("msg", err)).removeprefix("Value error, ")
-        raise StudyConfigError(f"{where}: {message}") from None
+        raise StudyConfigError(f"{where}: {_problem_in_words(first)}") from None
     except RecursionError:  # pragma: no cover - _too_deep refuses such input first
         raise StudyConfigError("settings: nested too deeply") from None
+
+
+def _problem_in_words(error: Any) -> str:
+    """A pydantic error's message in a designer's words where pydantic's own is obscure
+    ("Dictionary should have at least 2 items after validation").
+
+    >>> parse_study_config({"experiments": [{"key": "w", "target": "message:extra_turn",
+    ...     "variants": {"A": "default"}}]})
+    Traceback (most recent call last):
+    ...
+    playtest.study_config.StudyConfigError: experiments.0.variants: an experiment compares at least 2 variants (this one has 1): add another
+    >>> parse_study_config({"experiments": [{"key": "Wording test", "target": "rules",
+    ...     "variants": {"A": "standard", "B": "house"}}]})
+    Traceback (most recent call last):
+    ...
+    playtest.study_config.StudyConfigError: experiments.0.key: use lower-case letters, digits, _ and - only (e.g. extra_turn_wording), not 'Wording test'
+    """
+    kind, field = error.get("type", ""), str((error.get("loc") or ("",))[-1])
+    ctx, value = error.get("ctx") or {}, error.get("input")
+    size = len(value) if isinstance(value, dict | list | str) else 0
+    if kind == "too_short" and field == "variants":
+        return (f"an experiment compares at least {ctx.get('min_length', 2)} variants "
+                f"(this one has {size}): add another")
+    if kind == "too_long" and field == "variants":
+        return f"an experiment has at most {ctx.get('max_length')} variants (this one has {size})"
+    if kind == "too_long":
+        return f"at most {ctx.get('max_length')} entries (this has {size})"
+    if kind == "string_too_short":
+        return "must not be empty"
+    if kind == "string_too_long":
+        return f"at most {ctx.get('max_length')} characters (this has {size})"
+    if kind == "string_pattern_mismatch" and field == "key":
+        return ("use lower-case letters, digits, _ and - only (e.g. extra_turn_wording), "
+                f"not {str(value)[:40]!r}")
+    if kind == "missing":
+        return "is missing"
+    if kind == "extra_forbidden":
+        return f"{field!r} is not a setting here (a typo?)"
+    if kind in ("dict_type", "list_type"):
+        return f"must be {'a list' if kind == 'list_type' else 'an object'} of settings"
+    return str(error.get("msg", "")).removeprefix("Value error, ")
 
 
 def _too_deep(value: Any, limit: int) -> str | None:

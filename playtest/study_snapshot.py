@@ -32,7 +32,6 @@ True
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import json
 import os
@@ -46,45 +45,36 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
-from analytics import derive
+from analytics import derive, game_analytics
 from analytics.data import QUIZ_COLUMNS, SCORE_COLUMNS, StudyData
 from playtest.settings import load_settings
 from playtest.storage.exchange import _decode_nullable, load_study_data
 from playtest.storage.models import participants, responses, sessions
 from playtest.storage.survey_records import parsed_definitions
 from playtest.study_data import StudyBundle, load_bundle, scores_and_quiz
+from playtest.study_state import code_signature as study_code_signature
 from playtest.study_state import digest_of, records_digest
 
 #: Bumped whenever what a snapshot holds changes shape: an older snapshot is rebuilt.
-SNAPSHOT_FORMAT = 3
-#: The code a snapshot's contents come from: derivation, scoring, the default surveys.
-#: A snapshot written by other code (an upgrade that fixed a score) is rebuilt.
-_SOURCES = ("analytics/data.py", "analytics/derive.py", "playtest/study_data.py",
-            "surveys/*.py", "surveys/defaults/*", "surveys/games/*/*")
+SNAPSHOT_FORMAT = 4
 
 
-@functools.cache
 def code_signature() -> str:
-    """A digest of :data:`_SOURCES` (read once per process) and :data:`SNAPSHOT_FORMAT`."""
-    root = Path(__file__).resolve().parent.parent
-    digest = hashlib.sha256(str(SNAPSHOT_FORMAT).encode())
-    for pattern in _SOURCES:
-        for path in sorted(root.glob(pattern)):
-            if path.is_file():
-                digest.update(path.relative_to(root).as_posix().encode())
-                digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    """The code a snapshot's contents come from, with :data:`SNAPSHOT_FORMAT`: the
+    dashboard's one code version (:func:`playtest.study_state.code_signature`), so a
+    snapshot and the page results kept with it are never of different code."""
+    return f"{SNAPSHOT_FORMAT}-{study_code_signature()}"
 
 
 #: Above this share of changed testers, deriving the whole study is cheaper.
 REBUILD_SHARE = 0.3
-_JSON_COLUMNS = {"turns": ["options", "refused"], "responses": ["value"]}
 
 Mark = tuple[int, int, int]
 
@@ -167,25 +157,53 @@ def _file_name(key: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]", "_", key) + ".parquet"
 
 
-def _write_table(frame: pd.DataFrame, path: Path, json_columns: list[str]) -> None:
+#: The Parquet metadata key naming a file's columns written as JSON text.
+_JSON_META = b"playtest.json_columns"
+
+
+def _plain_json(value: Any) -> Any:
+    """``json.dumps``'s ``default``: numpy numbers and arrays as Python ones."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    raise TypeError(f"not JSON: {type(value).__name__}")
+
+
+def _json_columns(frame: pd.DataFrame) -> list[str]:
+    """The object columns of ``frame`` holding anything but text (lists, objects, numbers
+    next to text: a prop as each event logged it), which Parquet cannot hold as they are:
+    they are written as JSON text and read back as the same values."""
+    return [str(column) for column in frame.columns if frame[column].dtype == object
+            and pd.api.types.infer_dtype(frame[column], skipna=True) not in ("string",
+                                                                           "empty")]
+
+
+def _write_table(frame: pd.DataFrame, path: Path) -> None:
     frame = frame.reset_index(drop=True).copy()
-    for column in json_columns:
-        if column in frame.columns:
-            frame[column] = [None if _missing(value) else json.dumps(value)
-                             for value in frame[column].tolist()]
-    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), path,
-                   compression="zstd")
+    encoded = _json_columns(frame)
+    for column in encoded:
+        frame[column] = [None if _missing(value) else json.dumps(value, default=_plain_json)
+                         for value in frame[column].tolist()]
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                           _JSON_META: json.dumps(encoded).encode()})
+    pq.write_table(table, path, compression="zstd")
 
 
 def _missing(value: Any) -> bool:
     return value is None or (isinstance(value, float) and value != value)
 
 
-def _read_table(path: Path, json_columns: list[str]) -> pd.DataFrame:
-    frame = pq.read_table(path).to_pandas()
-    for column in json_columns:
+def _read_table(path: Path) -> pd.DataFrame:
+    table = pq.read_table(path)
+    encoded = json.loads((table.schema.metadata or {}).get(_JSON_META, b"[]"))
+    frame = table.to_pandas()
+    for column in encoded:
         if column in frame.columns:
-            frame[column] = pd.Series(_decode_nullable(frame[column].tolist()), dtype=object,
+            texts = [value if isinstance(value, str) else None  # a null: NaN or None
+                     for value in frame[column].tolist()]
+            frame[column] = pd.Series(_decode_nullable(texts), dtype=object,
                                       index=frame.index)
     return frame
 
@@ -214,13 +232,11 @@ class _PendingRead:
             pid: (int(m[0]), int(m[1]), int(m[2])) for pid, m in meta["marks"].items()}
         # the core's tables and the study's game's (meta lists them: derive.prepared_keys)
         self.keys: list[str] = list(meta.get("tables") or derive.PREPARED_KEYS)
-        files = {key: (where / _file_name(key), _JSON_COLUMNS.get(key, []))
-                 for key in self.keys}
-        files["responses"] = (where / "responses.parquet", _JSON_COLUMNS["responses"])
-        files["scores"] = (where / "scores.parquet", [])
-        files["quiz"] = (where / "quiz.parquet", [])
-        self.futures = {key: pool.submit(_read_table, path, columns)
-                        for key, (path, columns) in files.items()}
+        files = {key: where / _file_name(key) for key in self.keys}
+        files["responses"] = where / "responses.parquet"
+        files["scores"] = where / "scores.parquet"
+        files["quiz"] = where / "quiz.parquet"
+        self.futures = {key: pool.submit(_read_table, path) for key, path in files.items()}
 
     def result(self) -> _Snapshot:
         frames = {key: future.result() for key, future in self.futures.items()}
@@ -408,10 +424,10 @@ def _write_unlocked(folder: Path, snapshot: _Snapshot, held: _Snapshot | None = 
     try:
         temporary.mkdir(parents=True, exist_ok=False)
         for key, table in snapshot.tables.items():
-            _write_table(table, temporary / _file_name(key), _JSON_COLUMNS.get(key, []))
-        _write_table(snapshot.responses, temporary / "responses.parquet", ["value"])
-        _write_table(snapshot.scores, temporary / "scores.parquet", [])
-        _write_table(snapshot.quiz, temporary / "quiz.parquet", [])
+            _write_table(table, temporary / _file_name(key))
+        _write_table(snapshot.responses, temporary / "responses.parquet")
+        _write_table(snapshot.scores, temporary / "scores.parquet")
+        _write_table(snapshot.quiz, temporary / "quiz.parquet")
         (temporary / "meta.json").write_text(
             json.dumps({"format": SNAPSHOT_FORMAT, "code": code_signature(),
                         "tables": list(snapshot.tables),
@@ -493,6 +509,22 @@ def _combine(old: pd.DataFrame, new: pd.DataFrame, drop: set[str],
         parts[0].reset_index(drop=True)
 
 
+def with_game(data: StudyData) -> StudyData:
+    """``data`` given the analytics plug-in its game's registry entry names
+    (:func:`analytics.game_analytics.use`): the app says which plug-in a study's
+    analyses use, analytics does not look it up. A game the registry does not know
+    gets none (analytics then finds its folder by name, else the core alone)."""
+    from playtest.games.registry import UnknownGameError, game_plugin
+
+    try:
+        plugin = game_plugin(game_analytics.game_of(data))
+    except UnknownGameError:
+        return data
+    found: Any = plugin.analytics
+    return game_analytics.use(data, found if isinstance(found, game_analytics.GameAnalytics)
+                              else None)
+
+
 def _assemble(records: StudyData, snapshot: _Snapshot) -> StudyBundle:
     data = StudyData(
         study=records.study,
@@ -502,7 +534,7 @@ def _assemble(records: StudyData, snapshot: _Snapshot) -> StudyBundle:
         responses=snapshot.responses,
         attributes=records.attributes,
     )
-    derive.adopt_prepared(data, snapshot.tables)
+    derive.adopt_prepared(with_game(data), snapshot.tables)
     return StudyBundle(data, snapshot.scores, snapshot.quiz)
 
 
@@ -510,7 +542,7 @@ def _build(engine: Engine, study_id: str,
            marks: dict[str, Mark]) -> tuple[StudyBundle, _Snapshot]:
     """The whole study read and derived from the database, and its snapshot."""
     bundle = load_bundle(engine, study_id)
-    tables = derive.prepared_tables(bundle.data)
+    tables = derive.prepared_tables(with_game(bundle.data))
     return bundle, _Snapshot(marks, tables, bundle.data.responses, bundle.scores, bundle.quiz)
 
 
@@ -536,7 +568,7 @@ def load_prepared(
         rebuild = pending is None or len(changed) > REBUILD_SHARE * max(len(marks), 1)
         if not rebuild:
             # Fresh participants and assignments; events and answers of changed testers.
-            records = load_study_data(engine, study_id, records_of=changed)
+            records = with_game(load_study_data(engine, study_id, records_of=changed))
             try:
                 old = pending.result() if pending is not None else None
             except _READ_ERRORS:

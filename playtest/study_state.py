@@ -9,8 +9,12 @@ The state covers:
   page is as current as the snapshot is);
 - the records read fresh on every load: participants, assignments, attributes and the
   study record (its settings, experiments, stored survey definitions);
-- the code (:func:`code_signature`): analytics, engine, surveys, the app modules that
-  shape the data, and the library versions a kept result's pickle depends on.
+- the code (:func:`code_signature`): THE one code version of every cached table and
+  page result (the snapshot's tables are keyed on it too): all of analytics (each
+  game's folder and ``TurnRule`` included), the engine, the surveys and their scoring,
+  every game's plug-in (its catalog's words, the analytics plug-in the app hands over),
+  the app modules that read and shape the data, and the library versions a kept
+  result's pickle depends on.
 
 >>> from analytics.data import StudyData
 >>> data = StudyData.empty("s1")
@@ -37,28 +41,52 @@ from analytics.data import StudyData
 
 #: Bumped whenever what a kept page result holds changes shape.
 STATE_FORMAT = 1
-#: The code page results come from. Broad on purpose: a stale result after an upgrade
-#: would be a wrong number; a needless recomputation costs one slow first visit.
-_SOURCES = ("analytics/**/*.py", "analytics/**/*.yaml", "engine/**/*.py", "surveys/**/*.py",
-            "surveys/**/*.yaml", "playtest/page_results.py", "playtest/study_data.py",
-            "playtest/study_snapshot.py", "playtest/study_state.py",
-            "playtest/survey_items.py", "playtest/storage/exchange.py")
+#: Everything a cached table or page result is computed from (relative to the project's
+#: root). Broad on purpose: a stale result after an upgrade would be a wrong number; a
+#: needless recomputation costs one slow first visit.
+CODE_SOURCES: tuple[str, ...] = (
+    "analytics/**/*.py", "analytics/**/*.yaml", "analytics/templates/*",
+    "engine/**/*.py", "engine/**/*.json",
+    "surveys/**/*.py", "surveys/**/*.yaml", "surveys/**/*.json",
+    "playtest/games/**/*.py", "playtest/games/**/*.yaml", "playtest/games/**/*.json",
+    "playtest/messages/*.py",
+    "playtest/page_results.py", "playtest/study_data.py", "playtest/study_snapshot.py",
+    "playtest/study_state.py", "playtest/survey_items.py",
+    "playtest/storage/exchange.py", "playtest/storage/survey_records.py",
+)
+#: The project's root: the folder holding ``analytics/``, ``playtest/`` …
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def code_files(root: Path = ROOT) -> list[Path]:
+    """The files of :data:`CODE_SOURCES` under ``root``, each once, in a fixed order."""
+    found: dict[Path, None] = {}
+    for pattern in CODE_SOURCES:
+        for path in sorted(root.glob(pattern)):
+            if path.is_file() and "__pycache__" not in path.parts:
+                found[path] = None
+    return list(found)
+
+
+def code_version(root: Path = ROOT) -> str:
+    """A digest of the files of :func:`code_files` (names and contents) and the library
+    versions: what :func:`code_signature` caches for this process."""
+    import plotly
+
+    digest = hashlib.sha256(f"{STATE_FORMAT}|{sys.version}|{pd.__version__}|"
+                            f"{np.__version__}|{plotly.__version__}".encode())
+    for path in code_files(root):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 @functools.cache
 def code_signature() -> str:
-    """A digest of :data:`_SOURCES` (read once per process) and the library versions."""
-    import plotly
-
-    root = Path(__file__).resolve().parent.parent
-    digest = hashlib.sha256(f"{STATE_FORMAT}|{sys.version}|{pd.__version__}|"
-                            f"{np.__version__}|{plotly.__version__}".encode())
-    for pattern in _SOURCES:
-        for path in sorted(root.glob(pattern)):
-            if path.is_file():
-                digest.update(path.relative_to(root).as_posix().encode())
-                digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    """The one code version of the dashboard's caches (:func:`code_version`, read once
+    per process): the snapshot's tables (:mod:`playtest.study_snapshot`) and every page
+    result (:mod:`playtest.page_results`) are kept under it."""
+    return code_version()
 
 
 def _plain(value: Any) -> Any:

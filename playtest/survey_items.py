@@ -2,8 +2,10 @@
 
 A choice item's answer is a string too; analytics cannot tell them apart (it imports no
 survey code), so the app names the free-text items in ``study["text_items"]``, what each
-asks for in ``study["text_polarity"]`` (``problem``, ``praise`` or ``neutral``) and any
-item's own keyword themes in ``study["text_themes"]``.
+asks for in ``study["text_polarity"]`` (``problem``, ``praise`` or ``neutral``), any
+item's own keyword themes in ``study["text_themes"]`` and each one's question as the
+tester read it in ``study["text_labels"]`` (what the designer's pages and plan name it
+by, never its id).
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ def text_items(survey_ids: list[str]) -> list[str]:
 def text_intents(survey_ids: list[str],
                  lookup: Callable[[str], SurveyDefinition | None] | None = None
                  ) -> dict[str, Any]:
-    """``text_items``, ``text_polarity`` and ``text_themes`` of these surveys.
+    """``text_items``, ``text_polarity``, ``text_themes`` and ``text_labels`` (the
+    questions' texts) of these surveys.
 
     ``lookup`` may supply a definition (e.g. one an import stored) before the bundled
     ones are tried.
@@ -54,16 +57,20 @@ def text_intents(survey_ids: list[str],
     >>> intents = text_intents([example.id], lambda survey_id: example)
     >>> intents["text_items"], intents["text_polarity"]["open.confused"]
     (['open.confused'], 'problem')
+    >>> intents["text_labels"]["open.confused"] == example.item("open.confused").text
+    True
     """
     items = _free_text_items(survey_ids, lookup)
     return {"text_items": [item.id for item in items],
             "text_polarity": {item.id: item.polarity for item in items},
-            "text_themes": {item.id: item.themes for item in items if item.themes}}
+            "text_themes": {item.id: item.themes for item in items if item.themes},
+            "text_labels": {item.id: item.text for item in items}}
 
 
 def annotate(data: StudyData,
              lookup: Callable[[str], SurveyDefinition | None] | None = None) -> StudyData:
-    """Name the study's free-text items and their intent in ``data.study``; returns it.
+    """Name the study's free-text items and their intent, and its message experiments'
+    wordings' texts (:mod:`playtest.experiment_texts`), in ``data.study``; returns it.
 
     The study's own survey definitions (imported with its ``survey`` records) come
     first, then ``lookup``, then the bundled surveys.
@@ -76,4 +83,7 @@ def annotate(data: StudyData,
         return stored.get(survey_id) or (lookup(survey_id) if lookup else None)
 
     data.study.update(text_intents(surveys, find))
-    return data
+    # and what each wording of its message experiments says (the verdicts name them)
+    from playtest.experiment_texts import annotate_experiments
+
+    return annotate_experiments(data)

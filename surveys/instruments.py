@@ -77,6 +77,8 @@ class InstrumentSpec:
     norms: str
     scorer: Callable[..., ScoreResult]
     shuffle_allowed: bool = False  # the authors present items in random order (PXI)
+    #: How a score is made when an item is left unanswered (empty: no rule stated).
+    missing: str = ""
 
     @property
     def n_items(self) -> int:
@@ -359,6 +361,14 @@ def score_ueq_s(answers: Sequence[Any], *, min_items_per_scale: int = 2) -> Scor
     return ScoreResult("ueq_s", overall, scales, band, tuple(notes))
 
 
+#: UEQ-S with a missing item, in words (what :func:`score_ueq_s` does).
+UEQ_S_MISSING = (
+    "The UEQ handbook asks for an answer on every line and states no rule for a missing "
+    "one (Schrepp 2023, v11). Here a scale (pragmatic: items 1–4; hedonic: items 5–8) is "
+    "the mean of the items answered when at least 2 of its 4 are, and is left out "
+    "otherwise; the overall score needs both scales.")
+
+
 def ueq_band(mean: float) -> str:
     """Handbook reading of a scale mean: >0.8 positive, <−0.8 negative, else neutral."""
     if mean > 0.8:
@@ -594,7 +604,7 @@ _register(InstrumentSpec(
     "Schrepp, Hinderks & Thomaschewski (2017), IJIMAI 4(6)",
     "Free of charge from ueq-online.org; no OSI/CC licence found; do not change items.", _UEQ_NOTICE,
     "Scale means > 0.8 positive, < −0.8 negative, between neutral; beyond ±2 rare. Benchmarks apply to "
-    "sample means.", score_ueq_s))
+    "sample means.", score_ueq_s, missing=UEQ_S_MISSING))
 _register(InstrumentSpec(
     "raw_tlx", "NASA-TLX (raw)", tuple(d[1] for d in TLX_DIMENSIONS), tuple(d[0] for d in TLX_DIMENSIONS),
     0, 100, False, frozenset(range(1, 7)), "Hart & Staveland (1988); Hart (2006); Grier (2015)",
@@ -641,12 +651,19 @@ class InstrumentInfo:
     licence: str
     attribution: str
     norms: str
+    missing: str = ""
 
 
 def instrument_info(instrument_id: str) -> InstrumentInfo:
-    """Text for the dashboard: citation, licence, attribution notice and norms."""
+    """Text for the dashboard: citation, licence, attribution notice, norms and the
+    missing-item rule.
+
+    >>> instrument_info("ueq_s").missing.startswith("The UEQ handbook asks")
+    True
+    """
     s = INSTRUMENTS[instrument_id]
-    return InstrumentInfo(s.id, s.name, s.citation, s.licence, s.attribution, s.norms)
+    return InstrumentInfo(s.id, s.name, s.citation, s.licence, s.attribution, s.norms,
+                          s.missing)
 
 
 def item_polarity(instrument_id: str, index: int) -> int:

@@ -21,10 +21,13 @@ from pydantic import ValidationError
 from surveys.logic import PIPE_PATTERN
 from surveys.model import (
     ITEM_TYPES,
+    FluencyProbe,
+    InfoBlock,
     Matrix,
     MultipleChoice,
     SingleChoice,
     SurveyDefinition,
+    SurveyExtension,
     condition_items,
 )
 
@@ -103,9 +106,52 @@ def parse_survey(text: str, *, source: str = "<string>") -> SurveyDefinition:
     return survey_from_data(data, source=source)
 
 
+#: The keys of a definition that extends a bundled one (:func:`extended`).
+EXTENSION_KEYS = frozenset(SurveyExtension.model_fields)
+
+
+def extended(data: Mapping[str, Any], source: str) -> dict[str, Any]:
+    """A definition that ``extends`` a bundled survey, written out whole: the bundled
+    survey's pages with ``pages_before`` put first and ``pages_after`` last, under its
+    own ``id`` and ``version`` (and ``title``, ``description``, ``phase``, ``audience``
+    when given; else the bundled one's). Only a bundled survey can be extended (never a
+    file path), so a definition read from elsewhere reads no other file; and only one that
+    extends none (no chain, no loop).
+
+    >>> base = list_surveys()[0]
+    >>> whole = extended({"extends": base, "id": "x", "version": "1",
+    ...                   "pages_after": [{"id": "extra", "items": [{"id": "i", "type": "info"}]}]},
+    ...                  "<doc>")
+    >>> whole["pages"][-1]["id"], whole["title"] == load_survey(base).title
+    ('extra', True)
+    """
+    unknown = sorted(set(data) - EXTENSION_KEYS)
+    if unknown:
+        raise SurveyDefinitionError(source, None, f"a survey that extends another takes only "
+                                    f"{', '.join(sorted(EXTENSION_KEYS))}; not {', '.join(unknown)}")
+    base_id = data.get("extends")
+    if not isinstance(base_id, str) or base_id not in _bundled():
+        raise SurveyDefinitionError(source, None, f"extends {base_id!r}: not a bundled survey "
+                                    f"(bundled: {', '.join(list_surveys())})")
+    raw = yaml.load(_bundled()[base_id].read_text(encoding="utf-8"), Loader=_YAML_LOADER)
+    if isinstance(raw, Mapping) and "extends" in raw:
+        raise SurveyDefinitionError(source, None, f"extends {base_id!r}, which extends "
+                                    f"{raw['extends']!r} itself: extend that one instead")
+    base = load_survey(base_id).model_dump(mode="json", by_alias=True, exclude_none=True)
+    whole = {key: data[key] if key in data else base.get(key)
+             for key in ("id", "version", "title", "description", "phase", "audience")}
+    before, after = data.get("pages_before") or [], data.get("pages_after") or []
+    if not isinstance(before, list) or not isinstance(after, list):
+        raise SurveyDefinitionError(source, None, "pages_before and pages_after are lists of pages")
+    whole["pages"] = [*before, *base["pages"], *after]
+    return {key: value for key, value in whole.items() if value is not None}
+
+
 def survey_from_data(data: Any, *, source: str = "<data>") -> SurveyDefinition:
     if not isinstance(data, Mapping):
         raise SurveyDefinitionError(source, None, "the top level must be a mapping with id, version, title, pages")
+    if "extends" in data:
+        data = extended(data, source)
     _precheck_types(data, source)
     try:
         definition = SurveyDefinition.model_validate(data)
@@ -182,6 +228,11 @@ def check_semantics(definition: SurveyDefinition, source: str = "<definition>") 
         if page.id in page_ids:
             raise SurveyDefinitionError(source, page.id, "duplicate page id")
         page_ids.add(page.id)
+        probes = [it for it in page.items if isinstance(it, FluencyProbe)]
+        if probes and len(probes) + sum(isinstance(it, InfoBlock) for it in page.items) \
+                != len(page.items) or len(probes) > 1:
+            raise SurveyDefinitionError(source, probes[0].id, "a fluency probe fills a page of "
+                                        "its own (info blocks may stand above it)")
         if page.show_if is not None:
             _check_refs(page.show_if, answered_before, all_answer_ids, source, page.id)
         on_page: list[str] = []
@@ -240,7 +291,13 @@ def _check_ref_id(ref: str, before: set[str], every: set[str], source: str, owne
 
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of the definition format (published as survey.schema.json)."""
-    schema = SurveyDefinition.model_json_schema(by_alias=True)
+    whole = SurveyDefinition.model_json_schema(by_alias=True, ref_template="#/$defs/{model}")
+    extension = SurveyExtension.model_json_schema(by_alias=True, ref_template="#/$defs/{model}")
+    defs = {**whole.pop("$defs", {}), **extension.pop("$defs", {})}
+    defs["SurveyDefinition"], defs["SurveyExtension"] = whole, extension
+    # A whole definition, or a bundled one plus pages (``extends``).
+    schema: dict[str, Any] = {"title": "SurveyDefinition", "$defs": defs, "anyOf": [
+        {"$ref": "#/$defs/SurveyDefinition"}, {"$ref": "#/$defs/SurveyExtension"}]}
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["$id"] = SCHEMA_ID
     return schema

@@ -14,12 +14,14 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from surveys.fluency import answer_problem
 from surveys.model import (
     YES_MAYBE_NO,
     AllOf,
     AnyOf,
     Condition,
     FaceScale,
+    FluencyProbe,
     InfoBlock,
     Likert,
     LongText,
@@ -213,6 +215,8 @@ def validate_answer(item: Any, value: Any) -> str | None:
         if not _is_number(value) or not item.min <= value <= item.max:
             return f"Choose a value from {_fmt(item.min)} to {_fmt(item.max)}."
         return None
+    if isinstance(item, FluencyProbe):
+        return answer_problem(value, item.min_factor, item.max_factor)
     if isinstance(item, InfoBlock | Matrix):
         return "This item takes no answer."
     return "Unknown item type."  # pragma: no cover

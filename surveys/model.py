@@ -288,6 +288,42 @@ class Ranking(_Choices):
     type: Literal["ranking"]
 
 
+class FluencyProbe(_ItemBase):
+    """A timed set of multiplication facts on a number pad (:mod:`surveys.fluency`): the
+    child answers as many as they can in ``seconds`` (default 120; None: no limit), from the
+    ``count`` first questions of ``form`` (None: all of them). The facts are every
+    ``a × b`` with ``min_factor ≤ a ≤ b ≤ max_factor``, split into two parallel forms
+    balanced by difficulty; ``auto`` gives a tester one form before play and the other
+    after. The answer is one text per question shown (``"6x7=42;ok;2310"``: the answer,
+    right or wrong, and its ms). It fills a page of its own (with info blocks at most)."""
+
+    type: Literal["fluency_probe"]
+    form: Literal["A", "B", "auto"] = Field(default="auto", description="the parallel form: "
+                                           "A, B, or auto (one before play, the other after)")
+    seconds: int | None = Field(default=120, ge=10, le=600,
+                                description="time limit in seconds (null: answer every question); "
+                                "two minutes by default: one minute of answers varies too much "
+                                "to compare arms of 20 (analytics/learning_calibration.py)")
+    count: int | None = Field(default=None, ge=1, le=39,
+                              description="questions in the form (null: all its facts)")
+    min_factor: int = Field(default=2, ge=1, le=12)
+    max_factor: int = Field(default=9, ge=1, le=12)
+    start_label: str = "Start"
+
+    @model_validator(mode="after")
+    def _factors(self) -> FluencyProbe:
+        if self.min_factor >= self.max_factor:
+            raise ValueError("min_factor must be below max_factor")
+        if self.seconds is None and self.count is None:
+            raise ValueError("an untimed probe (seconds: null) needs a count of questions")
+        span = self.max_factor - self.min_factor + 1
+        per_form = span * (span + 1) // 2 // 2
+        if self.count is not None and self.count > per_form:
+            raise ValueError(f"count {self.count} is more than the {per_form} questions of a "
+                             f"form of factors {self.min_factor} to {self.max_factor}")
+        return self
+
+
 class InfoBlock(_ItemBase):
     """Text only; holds no answer."""
 
@@ -297,13 +333,14 @@ class InfoBlock(_ItemBase):
 
 Item = Annotated[
     Likert | SingleChoice | MultipleChoice | ShortText | LongText | NumberItem | Rating0to10
-    | Slider | FaceScale | YesMaybeNo | Matrix | Ranking | InfoBlock,
+    | Slider | FaceScale | YesMaybeNo | Matrix | Ranking | FluencyProbe | InfoBlock,
     Field(discriminator="type"),
 ]
 
 ITEM_TYPES: tuple[str, ...] = (
     "likert", "single_choice", "multiple_choice", "short_text", "long_text", "number",
-    "rating_0_10", "slider", "face_scale", "yes_maybe_no", "matrix", "ranking", "info",
+    "rating_0_10", "slider", "face_scale", "yes_maybe_no", "matrix", "ranking", "fluency_probe",
+    "info",
 )
 
 
@@ -360,6 +397,22 @@ class SurveyDefinition(_Strict):
             if it.id == item_id:
                 return it
         raise KeyError(item_id)
+
+
+class SurveyExtension(_Strict):
+    """A survey written as a bundled one plus pages (``extends``): what
+    :func:`surveys.loader.extended` reads; the published schema accepts it beside a
+    whole definition."""
+
+    extends: Id = Field(description="the bundled survey this one adds pages to")
+    id: Id
+    version: str = Field(min_length=1)
+    title: str | None = None
+    description: str | None = None
+    phase: Literal["pre", "post", "other"] | None = None
+    audience: Literal["adult", "child", "any"] | None = None
+    pages_before: list[Page] = Field(default_factory=list, description="pages put first")
+    pages_after: list[Page] = Field(default_factory=list, description="pages put last")
 
 
 AllOf.model_rebuild()

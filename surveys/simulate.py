@@ -8,6 +8,10 @@
 - ``confusion``: higher → more wrong quiz answers, more workload (TLX) and more often
   a "What confused you?" text.
 - ``skip``: chance of leaving an optional item empty (default 0.3).
+- ``maths`` (how well the tester knows the times tables, default 0.6), ``pace`` (a
+  multiplier of every time, default 1) and ``practised`` (how far play has brought each
+  fact towards fluent, in a post form; default 0.25): a fluency probe's answers
+  (:func:`surveys.fluency.simulated_entries`) on the form the tester's ``seed`` gives.
 
 >>> import random
 >>> from surveys.loader import EXAMPLE_SURVEY, load_survey
@@ -24,12 +28,14 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from surveys import fluency
 from surveys.instruments import item_polarity
 from surveys.logic import evaluate
 from surveys.model import (
     YES_MAYBE_NO,
     Answer,
     FaceScale,
+    FluencyProbe,
     InfoBlock,
     Likert,
     LongText,
@@ -69,9 +75,12 @@ def _unit_tilt(unit: Any, enjoyment: float, confusion: float) -> float:
 
 
 def plausible_answers(definition: SurveyDefinition, rng: random.Random,
-                      profile: Mapping[str, float] | None = None) -> dict[str, Answer]:
+                      profile: Mapping[str, float] | None = None,
+                      seed: int | str | None = None) -> dict[str, Answer]:
     """Valid answers for every visible item of ``definition`` (``show_if`` respected,
-    in page order), tilted by ``profile``. Info blocks get nothing."""
+    in page order), tilted by ``profile``. Info blocks get nothing. ``seed``: the
+    tester's code, which picks a fluency probe's form as the renderer does (None: one
+    drawn from ``rng``)."""
     prof = dict(profile or {})
     enjoyment = float(prof.get("enjoyment", 0.5))
     confusion = float(prof.get("confusion", 0.5))
@@ -88,6 +97,9 @@ def plausible_answers(definition: SurveyDefinition, rng: random.Random,
                 and rng.random() < confusion
             if not item.required and not isinstance(item, Matrix) and rng.random() < skip and not wants_to_say:
                 continue
+            if isinstance(item, FluencyProbe):
+                page_answers[item.id] = _probe(item, definition.phase, rng, prof, seed)
+                continue
             if isinstance(item, Matrix):
                 for row in item.rows:
                     page_answers[row.id] = _tilted(rng, item.values(), _unit_tilt(row, enjoyment, confusion))
@@ -95,6 +107,21 @@ def plausible_answers(definition: SurveyDefinition, rng: random.Random,
             page_answers[item.id] = _one(item, rng, enjoyment, confusion)
         answers.update(page_answers)  # later pages may depend on this one
     return answers
+
+
+def _probe(item: FluencyProbe, phase: str, rng: random.Random, profile: Mapping[str, float],
+           seed: int | str | None) -> list[Any]:
+    """A fluency probe's answers on the tester's form (see the module docstring), drawn
+    from a stream of the tester's own (``seed``): adding a probe to a form leaves every
+    other simulated answer as it was."""
+    if seed is not None:
+        rng = random.Random(f"fluency:{seed}:{phase}:{item.id}")
+    form = fluency.form_for(item.form, phase, seed if seed is not None else rng.randrange(2**32))
+    shown = fluency.questions(item.min_factor, item.max_factor, form, item.count)
+    practised = float(profile.get("practised", 0.25)) if phase == "post" else 0.0
+    return list(fluency.simulated_entries(shown, item.seconds, rng,
+                                          float(profile.get("maths", 0.6)),
+                                          float(profile.get("pace", 1.0)), practised))
 
 
 def _one(item: Any, rng: random.Random, enjoyment: float, confusion: float) -> Answer:

@@ -28,6 +28,11 @@ How it behaves
   :func:`~surveys.logic.escape_markdown`; HTML is never enabled.
 - **Phones**: faces, Likert and 0–10 ratings are horizontal radios that wrap; matrices
   are stacked rows; help is a caption under the widget, not a hover tooltip.
+- **Fluency probe** (``fluency_probe``): its page is not a form but the probe's number
+  pad (:mod:`surveys.probe_pad`), which sends every answer at once when the time runs
+  out or the last question is answered; the page is then saved as any other. What the
+  pad sent is checked (:func:`surveys.fluency.entries_from_browser`): a malformed
+  sending stores nothing and says so.
 - On a successful submit the renderer calls ``store.save_page`` and then ``st.rerun()``.
 """
 
@@ -45,11 +50,13 @@ from typing import Any, Protocol
 
 import streamlit as st
 
+from surveys import fluency, probe_pad
 from surveys.logic import escape_markdown, evaluate, pipe, validate_answer
 from surveys.model import (
     FACES,
     Answer,
     FaceScale,
+    FluencyProbe,
     InfoBlock,
     Likert,
     LongText,
@@ -371,6 +378,11 @@ def render_survey(definition: SurveyDefinition, store: ResponseStore, *,
     visible_pages = [p for p in definition.pages
                      if evaluate(p.show_if, progress.answers) and _has_visible_question(p, progress.answers)]
     number = next((i for i, p in enumerate(visible_pages, start=1) if p.id == page.id), 1)
+    probe = next((it for it in page.items if isinstance(it, FluencyProbe)
+                  and evaluate(it.show_if, progress.answers)), None)
+    if probe is not None:
+        return _probe_page(definition, page, probe, store, progress.answers, context or {},
+                           key, rng_seed, f"Page {number} of {len(visible_pages)}", start_key)
     renderer = _PageRenderer(definition, page, progress.answers, context or {}, key, rng_seed)
     # Enter in a text box must not submit the page (phones show "Go" on every field)
     with st.form(f"{key}::form::{page.id}", enter_to_submit=False):
@@ -414,3 +426,54 @@ def render_survey(definition: SurveyDefinition, store: ResponseStore, *,
     del st.session_state[start_key]
     st.rerun()
     return False  # pragma: no cover - st.rerun does not return
+
+
+def probe_questions(definition: SurveyDefinition, item: FluencyProbe,
+                    rng_seed: int | str) -> tuple[fluency.Form, list[tuple[int, int]]]:
+    """The form and questions this tester is shown (:func:`surveys.fluency.form_for`)."""
+    form = fluency.form_for(item.form, definition.phase, rng_seed)
+    return form, fluency.questions(item.min_factor, item.max_factor, form, item.count)
+
+
+def _probe_page(definition: SurveyDefinition, page: Page, item: FluencyProbe,
+                store: ResponseStore, answers: Mapping[str, Any], context: Mapping[str, str],
+                key: str, rng_seed: int | str, caption: str, start_key: str) -> bool:
+    """A page holding a fluency probe: its info blocks, then the number pad; saved once
+    the pad sends its answers (module docstring)."""
+    if page.title:
+        st.subheader(pipe(page.title, definition, answers, context))
+    st.caption(caption)
+    for info in page.items:
+        if isinstance(info, InfoBlock) and evaluate(info.show_if, answers):
+            st.markdown(pipe(info.text, definition, answers, context))
+    if item.text:
+        st.markdown(f"**{pipe(item.text, definition, answers, context)}**")
+    if item.help:
+        st.caption(pipe(item.help, definition, answers, context))
+    form, shown = probe_questions(definition, item, rng_seed)
+    token = f"{definition.id}:{item.id}:{form}"
+    widget_key = f"{key}::{page.id}::{item.id}"
+    data = probe_pad.pad_data(shown, item.seconds, token,
+                              pipe(item.start_label, definition, answers, context,
+                                   markdown=False))
+    result = probe_pad.pad()(key=widget_key, data={"probe": data}, on_done_change=_ignore)
+    payload = result.get("done") if isinstance(result, Mapping) else getattr(result, "done", None)
+    if payload is None:
+        return False
+    if isinstance(payload, Mapping) and payload.get("token") not in (None, token):
+        return False  # sent by a pad showing another probe (an old tab)
+    try:
+        entries = fluency.entries_from_browser(payload, shown, item.seconds)
+    except fluency.ProbeAnswerError as error:
+        st.error(f"Your answers could not be read ({error}). Please reload the page and "
+                 "try the times tables again.")
+        return False
+    seconds = time.monotonic() - float(st.session_state.get(start_key, time.monotonic()))
+    store.save_page(page.id, {item.id: list[Any](entries)}, seconds)
+    st.session_state.pop(start_key, None)
+    st.rerun()
+    return False  # pragma: no cover - st.rerun does not return
+
+
+def _ignore() -> None:
+    """The pad's trigger callback: the page reads the trigger's value as it runs."""

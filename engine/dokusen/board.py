@@ -19,8 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import repeat
+from operator import call, itemgetter
+from typing import Any
 
-__all__ = ["BLACK", "VOID", "Grid", "grow", "strike", "counts", "neighbour_counts"]
+__all__ = ["BLACK", "VOID", "Grid", "grow", "strike", "counts", "neighbour_counts", "top_colour"]
 
 #: A cell that is not a square.
 VOID = -2
@@ -58,6 +62,12 @@ class Grid:
     @property
     def size(self) -> int:
         return self.rows * self.cols
+
+    @cached_property
+    def growers(self) -> tuple[itemgetter[Any], ...]:
+        """Per cell, the getter of its own owner followed by its square neighbours' (a
+        tuple; the owner alone for a cell without square neighbours): what growth reads."""
+        return tuple(itemgetter(i, *nbs) for i, nbs in enumerate(self.neighbours))
 
     @property
     def total(self) -> int:
@@ -114,20 +124,59 @@ def neighbour_counts(grid: Grid, cells: Sequence[int], i: int) -> dict[int, int]
     return found
 
 
+def top_colour(owners: Sequence[int]) -> int | None:
+    """The colour owning strictly the most of ``owners`` (a square's neighbours' owners;
+    black and void do not count), or None: no colour, or a tie for the top count.
+
+    >>> top_colour((1, 1, 2, -1)), top_colour((1, 2)), top_colour((-1, -1)), top_colour((3,))
+    (1, None, None, 3)
+    """
+    found: dict[int, int] = {}
+    for o in owners:
+        if o >= 0:
+            found[o] = found.get(o, 0) + 1
+    if not found:
+        return None
+    best = max(found.values())
+    top = [o for o, n in found.items() if n == best]
+    return top[0] if len(top) == 1 else None
+
+
 def grown_owner(grid: Grid, cells: Sequence[int], i: int) -> int:
     """What square ``i`` becomes in one growth step: the colour with strictly the most
     neighbours, else (none, or a tie for the top count) what it is now."""
-    found = neighbour_counts(grid, cells, i)
-    if not found:
-        return cells[i]
-    best = max(found.values())
-    top = [o for o, n in found.items() if n == best]
-    return top[0] if len(top) == 1 else cells[i]
+    top = top_colour([cells[j] for j in grid.neighbours[i]])
+    return cells[i] if top is None else top
+
+
+def _grown(key: Any) -> int:
+    """:func:`grown_owner` from what it reads: the owner alone, or ``(owner, *neighbours'
+    owners)``; a void cell stays void."""
+    if not isinstance(key, tuple):
+        return int(key)
+    top = top_colour(key[1:])
+    return key[0] if top is None or key[0] == VOID else top
+
+
+#: :func:`_grown` by its key, learnt as met (the keys are few: the owners of five cells).
+_GROWN: dict[Any, int] = {}
+
+
+def grow_cells(grid: Grid, cells: Sequence[int]) -> list[int]:
+    """:func:`grow` as a list: every cell's key read by its getter, looked up in one pass."""
+    keys = list(map(call, grid.growers, repeat(cells)))
+    out = list(map(_GROWN.get, keys))
+    if None in out:
+        for k, key in enumerate(keys):
+            if out[k] is None:
+                out[k] = _GROWN[key] = _grown(key)
+    return out  # type: ignore[return-value]
 
 
 def grow(grid: Grid, cells: Sequence[int]) -> tuple[int, ...]:
-    """One generation, every square judged on ``cells`` as it was before growth."""
-    return tuple(o if o == VOID else grown_owner(grid, cells, i) for i, o in enumerate(cells))
+    """One generation, every square judged on ``cells`` as it was before growth
+    (:func:`grown_owner` of every square)."""
+    return tuple(grow_cells(grid, cells))
 
 
 def strike(grid: Grid, cells: Sequence[int], at: int, radius: int) -> tuple[int, ...]:

@@ -26,7 +26,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from engine.dokusen.board import grow, grown_owner
+from engine.dokusen.board import grow_cells, grown_owner
 from engine.dokusen.state import DokusenState, colour_name
 
 __all__ = ["HEURISTICS", "DokusenHeuristics", "user_value"]
@@ -39,9 +39,10 @@ def user_value(state: DokusenState) -> float:
     """The user's value in -1..1 from the board after the growth the round owes."""
     if state.is_terminal():
         return state.returns()[0]
-    cells = state.cells if state.phase != "place" else grow(state.game.grid, state.cells)
-    total = state.game.grid.total
-    user = sum(1 for o in cells if o == 0)
+    game = state.game
+    cells = state._cells if state.phase != "place" else grow_cells(game.grid, state._cells)
+    total = game.squares
+    user = cells.count(0)
     return math.tanh(SCALE * (user - total / 2) / total)
 
 

@@ -41,6 +41,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress
+from operator import ne
 from typing import Any
 
 from engine.core import (
@@ -55,7 +57,7 @@ from engine.core import (
     StateLog,
     register_game,
 )
-from engine.dokusen.board import BLACK, VOID, Grid, counts, grow, strike
+from engine.dokusen.board import BLACK, VOID, Grid, counts, grow_cells, strike
 from engine.dokusen.course import Course, is_course
 from engine.dokusen.stage import Stage
 
@@ -185,6 +187,19 @@ class DokusenGame:
         self._players = _check_players(players, self._stage)
         self._grid = Grid.from_rows(self._stage.board)
         self._builtin_id = stage if isinstance(stage, str) else None
+        # what the rules read on every action, computed once from the (immutable) stage
+        st = self._stage
+        self._colours = st.colours
+        self._max_rounds = st.max_rounds
+        self._squares = self._grid.total
+        active = st.active_ids
+        #: the colour that places after each one in a round (None: the round is over)
+        self._next_colour = {
+            pid: next((p for p in active if p > pid), None) for pid in range(self._colours)
+        }
+        self._coords = tuple(self._grid.coord(i) for i in range(self._grid.size))
+        self._range = range(self._grid.size)
+        self._place_events: dict[tuple[int, int, int], Event] = {}
 
     @property
     def stage(self) -> Stage:
@@ -200,7 +215,12 @@ class DokusenGame:
 
     @property
     def num_players(self) -> int:
-        return self._stage.colours
+        return self._colours
+
+    @property
+    def squares(self) -> int:
+        """The number of squares of the board (its grid's ``total``, counted once)."""
+        return self._squares
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -622,21 +642,26 @@ class DokusenState(StateLog):
     def _event(self, kind: str, pid: int | None, tiles: Sequence[int], **data: Any) -> Event:
         if pid is not None:
             data = {"player": pid, **data}
-        return Event(
-            kind,
-            None if pid is None else pid + 1,
-            tuple(self._grid.coord(i) for i in tiles),
-            data,
-        )
+        coords = self._game._coords
+        return Event(kind, None if pid is None else pid + 1, tuple(coords[i] for i in tiles), data)
 
     def _place(self, i: int) -> list[Event]:
         me = self._to_move
         before = self._cells[i]
         self._cells[i] = me
-        events = [self._event("place", me, (i,), took=None if before == BLACK else before)]
-        later = [p for p in self._game.stage.active_ids if p > me]
-        if later:
-            self._to_move = later[0]
+        # a placement's event depends on (colour, square, owner before) only: made once per
+        # game and handed out again (events are immutable values)
+        made = self._game._place_events
+        key = (me, i, before)
+        event = made.get(key)
+        if event is None:
+            event = made[key] = self._event(
+                "place", me, (i,), took=None if before == BLACK else before
+            )
+        events = [event]
+        later = self._game._next_colour[me]
+        if later is not None:
+            self._to_move = later
         else:
             self._end_round(events)
         return events
@@ -644,8 +669,8 @@ class DokusenState(StateLog):
     def _end_round(self, events: list[Event]) -> None:
         """Growth, then the meteors of this round, then (unless a draw is due) the end check."""
         before = self._cells
-        after = grow(self._grid, before)
-        flipped = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
+        after = grow_cells(self._grid, before)
+        flipped = list(compress(self._game._range, map(ne, before, after)))
         events.append(
             self._event(
                 "grow",
@@ -656,7 +681,7 @@ class DokusenState(StateLog):
                 after=[after[i] for i in flipped],
             )
         )
-        self._cells = list(after)
+        self._cells = after
         stage = self._game.stage
         for meteor in stage.meteors:
             if meteor.round == self._round:
@@ -664,7 +689,7 @@ class DokusenState(StateLog):
         if (
             stage.schedule is not None
             and stage.schedule.due(self._round)
-            and any(o >= 0 for o in self._cells)
+            and max(self._cells) >= 0
         ):
             self._to_move = CHANCE
             return
@@ -687,10 +712,10 @@ class DokusenState(StateLog):
         ]
 
     def _finish_round(self, events: list[Event]) -> None:
-        n = counts(self._cells, self._game.num_players)
-        full = n["black"] == 0
-        if full or self._round >= self._game.stage.max_rounds:
-            user, total = n["0"], n["total"]
+        cells = self._cells
+        full = BLACK not in cells
+        if full or self._round >= self._game._max_rounds:
+            user, total = cells.count(0), self._game._squares
             result = "win" if 2 * user > total else "loss"
             self._outcome = Outcome(
                 result, "full" if full else "max_rounds", self._round, user, total

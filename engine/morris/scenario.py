@@ -1,33 +1,44 @@
-"""Bricks & Walls scenarios for ``python -m engine scenario`` (scenario-format.md,
-rules-other-games.md section 4's shape with ``"game": "morris"``).
+"""Bricks & Walls scenarios for ``python -m engine scenario``: rules-other-games.md
+section 4.1 with ``"game": "morris"`` (scenario-format.md, "The other games of the seeds").
 
 A scenario::
 
     {"game": "morris", "id": "M06", "description": "...",
-     "rules": "standard",                                   # optional, a preset or object
-     "initial": {"board": {"a7": "W"}, "reserve": {"W": 8, "B": 9},
-                 "toMove": "B", "pendingRemoval": false},   # optional, all keys optional
-     "actions": [{"type": "place", "player": "B", "to": "g7"},
+     "initial": {"board": {"a7": "W", "d7": "W"}, "reserve": {"W": 7, "B": 9},
+                 "toMove": "W", "pendingRemoval": false},
+     "actions": [{"type": "place", "player": "W", "to": "g7"},
                  {"type": "move", "player": "W", "from": "a7", "to": "a4"},
-                 {"type": "remove", "player": "W", "at": "d6"}],
-     "expected": {...}}                                     # read by tests, not by the engine
+                 {"type": "remove", "player": "W", "at": "d6", "expectIllegal": true}],
+     "expected": {...}}
 
-``player`` is optional; when given and not the player to move, the action is
-refused. ``remove`` names its point with ``at`` (``point`` is accepted too).
-``expectIllegal`` (on the scenario or on an action) is ignored.
+- ``initial`` may be any position, reachable in play or not (section 4.1: some are
+  synthetic); every key is optional: an empty board, the bricks not on the board in
+  reserve, ``"W"`` to move, no removal pending.
+- ``player`` is the colour that claims to act; an action by the colour not to move is
+  refused (``not_your_turn``, or ``game_over``).
+- ``id`` and ``description`` are free text; ``expected`` and ``expectIllegal`` are what
+  the file claims, and the engine ignores them.
+- Beyond section 4: ``"rules"``, a preset (``"standard"``, the default, or
+  ``"classic"``) or ``{"base": ..., option: value}`` (:mod:`engine.morris.rules`). A
+  variant's draw (its ``move_cap``) shows as ``winner`` and ``toMove`` both ``null``.
 
-The result holds ``board``, ``reserve``, ``toMove`` (null once there is a winner or a
-draw), ``pendingRemoval``, ``winner`` and ``events`` (``place``, ``move``, ``wall`` one
-per completed line, ``remove``, ``skip:W``/``skip:B``, ``win:W``/``win:B``, ``draw``,
-``illegal`` for a refused action), plus ``id`` when the scenario has one and
-``refused`` (``[{"action_index", "reason", "message"}]``) when an action was refused.
+The result, observed after the last action, holds every key section 4.1's ``expected``
+has: ``board``, ``reserve``, ``toMove`` (``null`` once the game is over: section 4.1
+leaves it out of ``expected`` then, scenario-format.md says null), ``pendingRemoval``,
+``winner`` (``"W"``, ``"B"`` or ``null``) and ``events``, in order and nothing else:
+``"wall"`` once per line completed, ``"remove:<pt>"``, ``"skip:<W|B>"``, ``"win:<W|B>"``
+and ``"illegal"`` once per refused action. Beside them: ``id`` when the scenario has one,
+and ``refused``, one entry per action: ``null``, or the code of the rule that refused it
+(``not_your_turn``, ``removal_pending``, ``walled``, ...). A refused action leaves the
+state as it was and the scenario goes on.
 
 >>> r = run_scenario({"game": "morris",
 ...     "initial": {"board": {"a7": "W", "d7": "W", "b6": "B"}, "reserve": {"W": 7, "B": 8}},
 ...     "actions": [{"type": "place", "player": "W", "to": "g7"},
-...                 {"type": "place", "player": "B", "to": "a1"}]})
->>> r["events"], r["pendingRemoval"], r["toMove"]
-(['place', 'wall', 'illegal'], True, 'W')
+...                 {"type": "place", "player": "B", "to": "a1"},
+...                 {"type": "remove", "player": "W", "at": "b6"}]})
+>>> r["events"], r["refused"], r["toMove"]
+(['wall', 'illegal', 'remove:b6'], [None, 'not_your_turn', None], 'B')
 """
 
 from __future__ import annotations
@@ -36,39 +47,26 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import IllegalActionError, RulesError
+from engine.core import Event, IllegalActionError, RulesError
 from engine.morris.actions import Action, Move, Place, Remove
 from engine.morris.board import is_point
 from engine.morris.state import COLOUR_NAMES, COLOURS, MorrisGame, MorrisState
+from engine.scenario import ScenarioError, Section4
 
-KNOWN_FIELDS = (
-    "game",
-    "id",
-    "name",
-    "description",
-    "rules",
-    "initial",
-    "actions",
-    "expected",
-    "expectIllegal",
-)
 INITIAL_FIELDS = ("board", "reserve", "toMove", "pendingRemoval")
-ACTION_FIELDS = {
-    "place": ("to",),
-    "move": ("from", "to"),
-    "remove": ("at",),
-}
+#: Each action type's point fields (section 4.1).
+ACTION_FIELDS = {"place": ("to",), "move": ("from", "to"), "remove": ("at",)}
+#: The scenario fields beyond section 4.
+EXTENSIONS = ("rules",)
 
-
-class ScenarioError(RulesError):
-    """A malformed scenario; the message names the scenario and the field."""
+__all__ = ["Scenario", "ScenarioError", "Step", "contract_events", "parse_scenario", "run_parsed"]
 
 
 @dataclass(frozen=True)
 class Step:
-    """One scenario action: who claims to act (``None``: whoever is to move) and what."""
+    """One scenario action: the colour that claims to act, and what it does."""
 
-    player: str | None
+    player: str
     action: Action
 
 
@@ -81,29 +79,20 @@ class Scenario:
     steps: tuple[Step, ...]
 
 
-def _parse_step(raw: Any, where: str) -> Step:
-    if not isinstance(raw, Mapping):
-        raise RulesError(
-            f"field '{where}': must be an object such as {{'type': 'place', 'to': 'd7'}}"
-        )
+def _parse_step(opened: Section4, k: int, raw: Mapping[str, Any]) -> Step:
+    where = f"actions[{k}]"
     kind = raw.get("type")
-    if kind not in ACTION_FIELDS:
-        raise RulesError(f"field '{where}.type': unknown type {kind!r} (place, move or remove)")
-    raw = dict(raw)
-    if kind == "remove" and "at" not in raw and "point" in raw:
-        raw["at"] = raw.pop("point")
-    allowed = {"type", "player", "expectIllegal", *ACTION_FIELDS[kind]}
-    for key in raw:
-        if key not in allowed:
-            raise RulesError(f"field '{where}.{key}': unknown field for a {kind!r} action")
+    if not isinstance(kind, str) or kind not in ACTION_FIELDS:
+        raise opened.fail(f"{where}.type", f"unknown type {kind!r} (place, move or remove)")
+    opened.check_keys(raw, where, ("type", "player", *ACTION_FIELDS[kind], "expectIllegal"))
+    player = raw.get("player")
+    if player not in COLOURS:
+        raise opened.fail(f"{where}.player", f"must be 'W' or 'B', got {player!r}")
     for key in ACTION_FIELDS[kind]:
         if key not in raw:
-            raise RulesError(f"field '{where}.{key}': missing")
+            raise opened.fail(f"{where}.{key}", "missing")
         if not is_point(raw[key]):
-            raise RulesError(f"field '{where}.{key}': {raw[key]!r} is not a point of the board")
-    player = raw.get("player")
-    if player is not None and player not in COLOURS:
-        raise RulesError(f"field '{where}.player': must be 'W' or 'B', got {player!r}")
+            raise opened.fail(f"{where}.{key}", f"{raw[key]!r} is not a point of the board")
     action: Action
     if kind == "place":
         action = Place(raw["to"])
@@ -115,34 +104,19 @@ def _parse_step(raw: Any, where: str) -> Step:
 
 
 def parse_scenario(obj: Any, label: str = "scenario") -> Scenario:
-    """Validate one scenario object; raises :class:`ScenarioError` naming the field."""
+    """Validate one scenario object; raises :class:`ScenarioError` naming the field.
 
-    if isinstance(obj, Mapping) and isinstance(obj.get("id"), str) and "(" not in label:
-        label += f" ({obj['id']!r})"  # section 4's scenarios are named by their id
-
-    def fail(msg: str) -> ScenarioError:
-        return ScenarioError(f"{label}: {msg}")
-
-    if not isinstance(obj, Mapping):
-        raise fail("must be a JSON object")
-    for key in obj:
-        if key not in KNOWN_FIELDS:
-            raise fail(f"field {key!r}: unknown field (known: {', '.join(KNOWN_FIELDS)})")
-    if obj.get("game") != "morris":
-        raise fail(f"field 'game': not a Bricks & Walls scenario: {obj.get('game')!r}")
-    ident = obj.get("id")
-    if ident is not None and not isinstance(ident, str):
-        raise fail(f"field 'id': must be a string, got {ident!r}")
+    >>> parse_scenario({"game": "morris", "actions": [{"type": "jump"}]}, "scenario[1]")
+    Traceback (most recent call last):
+    ...
+    engine.scenario.ScenarioError: scenario[1]: field 'actions[0].type': unknown type 'jump' (place, move or remove)
+    """
+    opened = Section4.open(obj, label, "morris", INITIAL_FIELDS, extensions=EXTENSIONS)
     try:
         game = MorrisGame(obj.get("rules", "standard"))
     except RulesError as err:
-        raise fail(f"field 'rules': {err}") from None
-    initial = obj.get("initial", {})
-    if not isinstance(initial, Mapping):
-        raise fail("field 'initial': must be an object")
-    for key in initial:
-        if key not in INITIAL_FIELDS:
-            raise fail(f"field 'initial.{key}': unknown field (known: {', '.join(INITIAL_FIELDS)})")
+        raise opened.fail("rules", str(err)) from None
+    initial = opened.initial
     try:
         start = game.state_from_position(
             initial.get("board"),
@@ -151,47 +125,53 @@ def parse_scenario(obj: Any, label: str = "scenario") -> Scenario:
             initial.get("pendingRemoval", False),
         )
     except RulesError as err:
-        raise fail(f"field 'initial.{str(err).split(':')[0]}': {err}") from None
-    if "actions" not in obj:
-        raise fail("field 'actions': missing")
-    raw_actions = obj["actions"]
-    if not isinstance(raw_actions, list):
-        raise fail("field 'actions': must be a list")
-    steps = []
-    for k, raw in enumerate(raw_actions):
-        try:
-            steps.append(_parse_step(raw, f"actions[{k}]"))
-        except RulesError as err:
-            raise fail(str(err)) from None
-    return Scenario(ident, start, tuple(steps))
+        raise opened.fail(f"initial.{str(err).split(':')[0]}", str(err)) from None
+    steps = tuple(_parse_step(opened, k, raw) for k, raw in enumerate(opened.actions))
+    return Scenario(opened.id, start, steps)
+
+
+def contract_events(done: list[Event]) -> list[str]:
+    """Section 4.1's names for an action's events: ``wall``, ``remove:<pt>``,
+    ``skip:<W|B>``, ``win:<W|B>``; the others (``place``, ``move``, ``draw``) have none.
+
+    >>> s = MorrisGame().state_from_position({"a7": "W", "d7": "W", "b6": "B"}, {"W": 7, "B": 8})
+    >>> contract_events(s.apply(Place("g7")) + s.apply(Remove("b6")))
+    ['wall', 'remove:b6']
+    """
+    out = []
+    for e in done:
+        if e.kind == "wall":
+            out.append("wall")
+        elif e.kind == "remove":
+            out.append(f"remove:{e.data['point']}")
+        elif e.kind in ("skip", "win") and e.seat is not None:
+            out.append(f"{e.kind}:{COLOURS[e.seat - 1]}")
+    return out
+
+
+def _check_turn(state: MorrisState, player: str) -> None:
+    if state.to_move is None:
+        raise IllegalActionError("game_over", "The game is over.")
+    if player != state.to_move:
+        who = COLOUR_NAMES[COLOURS.index(state.to_move)]
+        raise IllegalActionError("not_your_turn", f"It is {who}'s turn.")
 
 
 def run_parsed(scenario: Scenario) -> dict[str, Any]:
     """Play a parsed scenario; refused actions become ``illegal`` events and play goes on."""
     state = scenario.start.clone()
     events: list[str] = []
-    refused: list[dict[str, Any]] = []
-    for k, step in enumerate(scenario.steps):
-        if step.player is not None and step.player != state.to_move:
-            events.append("illegal")
-            if state.to_move is None:
-                reason, message = "game_over", "The game is over."
-            else:
-                who = COLOUR_NAMES[COLOURS.index(state.to_move)]
-                reason, message = "not_your_turn", f"It is {who}'s turn."
-            refused.append({"action_index": k, "reason": reason, "message": message})
-            continue
+    refused: list[str | None] = []
+    for step in scenario.steps:
         try:
+            _check_turn(state, step.player)
             done = state.apply(step.action)
         except IllegalActionError as err:
             events.append("illegal")
-            refused.append({"action_index": k, "reason": err.reason, "message": str(err)})
+            refused.append(err.reason)
             continue
-        for e in done:
-            if e.kind in ("skip", "win") and e.seat is not None:
-                events.append(f"{e.kind}:{COLOURS[e.seat - 1]}")
-            else:
-                events.append(e.kind)
+        events.extend(contract_events(done))
+        refused.append(None)
     out: dict[str, Any] = {} if scenario.id is None else {"id": scenario.id}
     out.update(
         {
@@ -201,10 +181,9 @@ def run_parsed(scenario: Scenario) -> dict[str, Any]:
             "pendingRemoval": state.pending_removal,
             "winner": state.winner,
             "events": events,
+            "refused": refused,
         }
     )
-    if refused:
-        out["refused"] = refused
     return out
 
 

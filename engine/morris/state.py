@@ -51,6 +51,8 @@ from engine.core import (
     register_game,
 )
 from engine.morris.actions import (
+    MOVE_BASE,
+    REMOVE_BASE,
     Action,
     Move,
     Place,
@@ -69,10 +71,93 @@ COLOUR_NAMES = ("White", "Black")
 PLACE, MOVE, FLY, REMOVE, OVER = "place", "move", "fly", "remove", "over"
 
 
+# ----- tables: the board as two 24-bit masks (bit i = point i), computed once ----------
+
+_FULL = (1 << SIZE) - 1
+#: ``_ADJ[i]``: the mask of the points joined to point ``i``.
+_ADJ: tuple[int, ...] = tuple(sum(1 << j for j in ADJACENT[i]) for i in range(SIZE))
+#: The 16 lines as masks, and ``_THROUGH[i]``: (line, mask) of the lines through point ``i``.
+_LINE_MASKS: tuple[int, ...] = tuple(sum(1 << j for j in line) for line in LINES)
+_THROUGH: tuple[tuple[tuple[tuple[int, int, int], int], ...], ...] = tuple(
+    tuple((line, sum(1 << j for j in line)) for line in LINES_THROUGH[i]) for i in range(SIZE)
+)
+
+
+def _byte_table(shift: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(shift + k for k in range(8) if b >> k & 1) for b in range(256))
+
+
+#: The set bits of one byte of a mask, as point indexes (bytes 0, 1, 2).
+_BITS0, _BITS1, _BITS2 = _byte_table(0), _byte_table(8), _byte_table(16)
+
+
+def _points(mask: int) -> tuple[int, ...]:
+    """The point indexes of ``mask``, ascending."""
+    return _BITS0[mask & 255] + _BITS1[mask >> 8 & 255] + _BITS2[mask >> 16]
+
+
+#: ``_STEPS[i][d]``: the move ids from ``i`` to the points of ``d`` (a subset of ``_ADJ[i]``),
+#: ascending.
+def _subsets(mask: int) -> list[int]:
+    out = [0]
+    for j in _points(mask):
+        out += [s | 1 << j for s in out]
+    return out
+
+
+_STEPS: tuple[dict[int, tuple[int, ...]], ...] = tuple(
+    {d: tuple(MOVE_BASE + SIZE * i + j for j in _points(d)) for d in _subsets(_ADJ[i])}
+    for i in range(SIZE)
+)
+
+
+def _dilate_table(shift: int) -> tuple[int, ...]:
+    out = []
+    for b in range(256):
+        m = 0
+        for k in range(8):
+            if b >> k & 1 and shift + k < SIZE:
+                m |= _ADJ[shift + k]
+        out.append(m)
+    return tuple(out)
+
+
+#: The points next to any point of one byte of a mask (bytes 0, 1, 2).
+_DIL0, _DIL1, _DIL2 = _dilate_table(0), _dilate_table(8), _dilate_table(16)
+
+
 def _tile(i: int) -> tuple[int, int]:
     """Event coordinates of point ``i``: (column 1..7, row 1..7)."""
     p = POINTS[i]
     return ord(p[0]) - ord("a") + 1, int(p[1])
+
+
+# The events of placing, moving and removing, made once: an Event is an immutable value,
+# so every state that emits the same event may hand out the same object.
+_PLACE_EVENTS = tuple(
+    tuple(Event("place", v, (_tile(i),), {"point": POINTS[i]}) for i in range(SIZE))
+    for v in (1, 2)
+)
+_MOVE_EVENTS = tuple(
+    tuple(
+        tuple(
+            Event("move", v, (_tile(i), _tile(j)),
+                  {"from": POINTS[i], "point": POINTS[j], "fly": j not in ADJACENT[i]})
+            for j in range(SIZE)
+        )
+        for i in range(SIZE)
+    )
+    for v in (1, 2)
+)
+_REMOVE_EVENTS = tuple(
+    tuple(Event("remove", v, (_tile(i),), {"point": POINTS[i]}) for i in range(SIZE))
+    for v in (1, 2)
+)
+_WALL_EVENTS = {
+    (v, line): Event("wall", v, tuple(_tile(j) for j in line), {"points": [name(j) for j in line]})
+    for v in (1, 2)
+    for line in LINES
+}
 
 
 def _seat_of(colour: object, field: str) -> int:
@@ -188,13 +273,17 @@ class MorrisGame:
         seat = _seat_of(to_move, "toMove")
         if not isinstance(pending_removal, bool):
             raise RulesError(f"pendingRemoval: must be true or false, got {pending_removal!r}")
-        if res[seat] == 0 and res[1 - seat] > 0:
+        if res[seat] == 0 and res[1 - seat] > 0 and not pending_removal:
+            # (a wall made with one's last brick: the removal comes first)
             raise RulesError(
                 f"reserve.{COLOURS[seat]}: {COLOURS[seat]} is to place but has no brick left"
             )
         if pending_removal and cells.count(2 - seat) == 0:
             raise RulesError("pendingRemoval: the opponent has no brick on the board to take")
-        state._board = cells
+        state._masks = [
+            sum(1 << i for i, v in enumerate(cells) if v == 1),
+            sum(1 << i for i, v in enumerate(cells) if v == 2),
+        ]
         state._reserve = res
         state._to_move = seat
         state._pending = pending_removal
@@ -220,11 +309,17 @@ register_game("morris", lambda rules, players: MorrisGame(rules, players))
 
 
 class MorrisState(StateLog):
-    """A Bricks & Walls position and whose turn it is (OpenSpiel shape, plus clicks)."""
+    """A Bricks & Walls position and whose turn it is (OpenSpiel shape, plus clicks).
+
+    The board is two 24-bit masks, one per seat (bit ``i``: a brick on point ``i``);
+    the tables above turn them into legal action ids, walls and events without a loop
+    over the 24 points.
+    """
 
     __slots__ = (
         "_game",
-        "_board",
+        "_flying",
+        "_masks",
         "_reserve",
         "_to_move",
         "_pending",
@@ -239,7 +334,8 @@ class MorrisState(StateLog):
     def __init__(self, game: MorrisGame) -> None:
         n = game.rules.bricks
         self._game = game
-        self._board: list[int] = [0] * SIZE  # 0 empty, 1 White, 2 Black
+        self._flying = game.rules.flying
+        self._masks: list[int] = [0, 0]  # White's bricks, Black's bricks
         self._reserve: list[int] = [n, n]
         self._to_move = 0
         self._pending = False
@@ -264,16 +360,21 @@ class MorrisState(StateLog):
         if self._over:
             return []
         seat = self._to_move
+        own = self._masks[seat]
         if self._pending:
-            return [encode(Remove(name(i))) for i in self._removable(seat)]
-        empty = [i for i in range(SIZE) if self._board[i] == 0]
-        if not self.placement_over:
-            return empty  # Place ids are the point indexes
-        own = [i for i in range(SIZE) if self._board[i] == seat + 1]
+            return [REMOVE_BASE + i for i in _points(self._removable_mask(seat))]
+        empty = _FULL & ~(own | self._masks[1 - seat])
+        if self._reserve[0] or self._reserve[1]:
+            return list(_points(empty))  # Place ids are the point indexes
+        if self._flying and own.bit_count() == 3:
+            tos = _points(empty)
+            return [MOVE_BASE + SIZE * i + j for i in _points(own) for j in tos]
         out: list[int] = []
-        for i in own:
-            out.extend(encode(Move(name(i), name(j))) for j in self._destinations(seat, i))
-        return sorted(out)
+        for i in _points(own):
+            d = _ADJ[i] & empty
+            if d:
+                out += _STEPS[i][d]
+        return out
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return []  # no chance in this game
@@ -294,36 +395,44 @@ class MorrisState(StateLog):
     def apply_action(self, action: int) -> list[Event]:
         """Apply a legal action; an illegal one raises :class:`IllegalActionError`
         (with the refusal's reason code) and leaves the state unchanged."""
-        obj = decode(action)
-        refusal = self.refusal(obj)
-        if refusal is not None:
-            raise IllegalActionError(refusal.reason, refusal.message)
         seat = self._to_move
-        events: list[Event] = []
-        if isinstance(obj, Remove):
-            i = index(obj.at)
-            self._board[i] = 0
-            self._pending = False
-            events.append(Event("remove", seat + 1, (_tile(i),), {"point": obj.at}))
-            self._end_turn(seat, removed=True, events=events)
-        elif isinstance(obj, Place):
-            i = index(obj.to)
-            self._board[i] = seat + 1
-            self._reserve[seat] -= 1
-            events.append(Event("place", seat + 1, (_tile(i),), {"point": obj.to}))
-            self._after_action(seat, i, events, moved=False)
-        else:
-            i, j = index(obj.frm), index(obj.to)
-            fly = j not in ADJACENT[i]
-            self._board[i], self._board[j] = 0, seat + 1
-            events.append(
-                Event(
-                    "move",
-                    seat + 1,
-                    (_tile(i), _tile(j)),
-                    {"from": obj.frm, "point": obj.to, "fly": fly},
-                )
+        masks = self._masks
+        own = masks[seat]
+        occupied = own | masks[1 - seat]
+        legal = False
+        if self._over or isinstance(action, bool) or not isinstance(action, int):
+            pass
+        elif self._pending:
+            if REMOVE_BASE <= action < REMOVE_BASE + SIZE:
+                legal = self._removable_mask(seat) >> (action - REMOVE_BASE) & 1 == 1
+        elif self._reserve[0] or self._reserve[1]:
+            legal = 0 <= action < SIZE and not occupied >> action & 1
+        elif MOVE_BASE <= action < REMOVE_BASE:
+            i, j = divmod(action - MOVE_BASE, SIZE)
+            legal = (
+                own >> i & 1 == 1
+                and not occupied >> j & 1
+                and (_ADJ[i] >> j & 1 == 1 or (self._flying and own.bit_count() == 3))
             )
+        if not legal:  # the refusal says why (decode raises RulesError for a bad id)
+            refusal = self.refusal(decode(action))
+            assert refusal is not None, action
+            raise IllegalActionError(refusal.reason, refusal.message)
+        if action >= REMOVE_BASE:
+            i = action - REMOVE_BASE
+            masks[1 - seat] ^= 1 << i
+            self._pending = False
+            events = [_REMOVE_EVENTS[seat][i]]
+            self._end_turn(seat, removed=True, events=events)
+        elif action < SIZE:
+            masks[seat] = own | 1 << action
+            self._reserve[seat] -= 1
+            events = [_PLACE_EVENTS[seat][action]]
+            self._after_action(seat, action, events, moved=False)
+        else:
+            i, j = divmod(action - MOVE_BASE, SIZE)
+            masks[seat] = own ^ (1 << i | 1 << j)
+            events = [_MOVE_EVENTS[seat][i][j]]
             self._after_action(seat, j, events, moved=True)
         self._history.append(action)
         self._last_events = events
@@ -332,22 +441,23 @@ class MorrisState(StateLog):
     def clone(self) -> MorrisState:
         other = MorrisState.__new__(MorrisState)
         other._game = self._game
-        other._board = list(self._board)
-        other._reserve = list(self._reserve)
+        other._flying = self._flying
+        other._masks = self._masks[:]
+        other._reserve = self._reserve[:]
         other._to_move = self._to_move
         other._pending = self._pending
         other._winner = self._winner
         other._over = self._over
         other._quiet = self._quiet
-        other._history = list(self._history)
-        other._last_events = list(self._last_events)
+        other._history = self._history[:]
+        other._last_events = self._last_events[:]
         other._start = None if self._start is None else dict(self._start)
         return other
 
     def _key(self) -> tuple[Any, ...]:
         return (
             self._game,
-            tuple(self._board),
+            tuple(self._masks),
             tuple(self._reserve),
             self._to_move,
             self._pending,
@@ -409,14 +519,29 @@ class MorrisState(StateLog):
     def pending_removal(self) -> bool:
         return self._pending
 
+    def _cell(self, i: int) -> int:
+        """0 empty, 1 White, 2 Black."""
+        if self._masks[0] >> i & 1:
+            return 1
+        return 2 if self._masks[1] >> i & 1 else 0
+
     @property
     def board(self) -> dict[str, str]:
         """Occupied points and their colour, in point order."""
-        return {POINTS[i]: COLOURS[v - 1] for i, v in enumerate(self._board) if v}
+        white, black = self._masks
+        return {
+            POINTS[i]: "W" if white >> i & 1 else "B"
+            for i in _points(white | black)
+        }
 
     def cells(self) -> tuple[int, ...]:
         """The board by point index: 0 empty, 1 White, 2 Black (for fast evaluation)."""
-        return tuple(self._board)
+        white, black = self._masks
+        return tuple((white >> i & 1) + 2 * (black >> i & 1) for i in range(SIZE))
+
+    def masks(self) -> tuple[int, int]:
+        """The board as two masks, White's and Black's bricks (bit ``i``: point ``i``)."""
+        return self._masks[0], self._masks[1]
 
     @property
     def reserve(self) -> dict[str, int]:
@@ -425,26 +550,26 @@ class MorrisState(StateLog):
 
     def on_board(self, colour: str) -> int:
         """Bricks of ``colour`` on the board (the "bricks left" after placement)."""
-        return self._board.count(_seat_of(colour, "colour") + 1)
+        return self._masks[_seat_of(colour, "colour")].bit_count()
 
     def owner(self, point: str) -> str | None:
         """``"W"``, ``"B"`` or ``None`` for an empty point."""
-        v = self._board[index(point)]
+        v = self._cell(index(point))
         return COLOURS[v - 1] if v else None
 
     def walled(self, point: str) -> bool:
         """True when the brick on ``point`` lies on a complete line of its colour."""
         i = index(point)
-        return self._board[i] != 0 and self._is_walled(i)
+        return self._cell(i) != 0 and self._is_walled(i)
 
     def can_fly(self, seat: int) -> bool:
         """A seat with exactly 3 bricks after placement moves anywhere (if flying is on)."""
-        return self.rules.flying and self.placement_over and self._board.count(seat + 1) == 3
+        return self._flying and self.placement_over and self._masks[seat].bit_count() == 3
 
     def destinations(self, point: str) -> list[str]:
         """Where the brick on ``point`` may go now (none outside the movement phase)."""
         i = index(point)
-        v = self._board[i]
+        v = self._cell(i)
         if self._over or self._pending or not self.placement_over or v != self._to_move + 1:
             return []
         return [name(j) for j in self._destinations(v - 1, i)]
@@ -456,7 +581,7 @@ class MorrisState(StateLog):
         if len(selection) != 1 or not is_point(selection[0]):
             return None
         i = index(selection[0])
-        if self.phase not in (MOVE, FLY) or self._board[i] != self._to_move + 1:
+        if self.phase not in (MOVE, FLY) or self._cell(i) != self._to_move + 1:
             return None
         return i
 
@@ -478,14 +603,14 @@ class MorrisState(StateLog):
         if phase == REMOVE:
             return [name(i) for i in self._removable(seat)]
         if phase == PLACE:
-            return [name(i) for i in range(SIZE) if self._board[i] == 0]
+            return [name(i) for i in range(SIZE) if self._cell(i) == 0]
         sel = self._selected(selection)
         if sel is not None:
             return [name(j) for j in self._destinations(seat, sel)]
         return [
             name(i)
             for i in range(SIZE)
-            if self._board[i] == seat + 1 and self._destinations(seat, i)
+            if self._cell(i) == seat + 1 and self._destinations(seat, i)
         ]
 
     def click(self, target: str, selection: Sequence[str] = ()) -> ClickResult:
@@ -522,7 +647,7 @@ class MorrisState(StateLog):
         sel = self._selected(selection)
         if sel is not None:
             fields["from"] = name(sel)
-        if self._board[i] == seat + 1:  # an own brick: select, switch or drop
+        if self._cell(i) == seat + 1:  # an own brick: select, switch or drop
             if sel == i:
                 return ClickResult(None, None, (), fields)
             if not self._destinations(seat, i):
@@ -534,7 +659,7 @@ class MorrisState(StateLog):
                 )
             return ClickResult(None, None, (target,), fields)
         if sel is None:
-            if self._board[i] == 0:
+            if self._cell(i) == 0:
                 return ClickResult(
                     None,
                     Refusal("select_first", "First pick one of your bricks, then where it goes."),
@@ -564,7 +689,7 @@ class MorrisState(StateLog):
             if not isinstance(action, Remove):
                 return Refusal("removal_pending", f"Wall! First take one of {enemy}'s bricks.")
             i = index(action.at)
-            v = self._board[i]
+            v = self._cell(i)
             if v == 0:
                 return Refusal(
                     "remove_empty", f"There is no brick there: take one of {enemy}'s bricks."
@@ -583,7 +708,7 @@ class MorrisState(StateLog):
                 return Refusal(
                     "placement_over", "All bricks are placed: move one of yours instead."
                 )
-            if self._board[index(action.to)] != 0:
+            if self._cell(index(action.to)) != 0:
                 return Refusal("occupied", "That point is taken: choose an empty one.")
             return None
         if not self.placement_over:
@@ -592,9 +717,9 @@ class MorrisState(StateLog):
                 f"Place a brick first: you have {self._reserve[seat]} left to place.",
             )
         i, j = index(action.frm), index(action.to)
-        if self._board[i] != seat + 1:
+        if self._cell(i) != seat + 1:
             return Refusal("not_yours", "Move one of your own bricks.")
-        if self._board[j] != 0:
+        if self._cell(j) != 0:
             return Refusal("occupied", "That point is taken: choose an empty one.")
         if j not in self._destinations(seat, i):
             return Refusal(
@@ -629,7 +754,7 @@ class MorrisState(StateLog):
         grid = [list(r) for r in rows]
         for i, p in enumerate(POINTS):
             col, row = ord(p[0]) - ord("a"), int(p[1])
-            v = self._board[i]
+            v = self._cell(i)
             grid[7 - row][2 * col] = "." if v == 0 else COLOURS[v - 1]
         lines = [f"{7 - k} {''.join(r)}" for k, r in enumerate(grid)]
         lines.append("  a b c d e f g")
@@ -651,7 +776,7 @@ class MorrisState(StateLog):
         if not self.placement_over:
             counts = f"Placements left: White {self._reserve[0]}, Black {self._reserve[1]}."
         else:
-            counts = f"Bricks left: White {self._board.count(1)}, Black {self._board.count(2)}."
+            counts = f"Bricks left: White {self._masks[0].bit_count()}, Black {self._masks[1].bit_count()}."
         return f"{who} {doing}. {counts}"
 
     # ----- JSON ------------------------------------------------------------------------
@@ -702,38 +827,46 @@ class MorrisState(StateLog):
     # ----- rules -----------------------------------------------------------------------
 
     def _is_walled(self, i: int) -> bool:
-        v = self._board[i]
-        return any(all(self._board[j] == v for j in line) for line in LINES_THROUGH[i])
+        m = self._masks[0] if self._masks[0] >> i & 1 else self._masks[1]
+        return any(m & line == line for _, line in _THROUGH[i])
+
+    def _removable_mask(self, seat: int) -> int:
+        """Enemy bricks that may be taken: the unwalled ones, or any if all are walled (rule 5)."""
+        enemy = self._masks[1 - seat]
+        walled = 0
+        for line in _LINE_MASKS:
+            if enemy & line == line:
+                walled |= line
+        return enemy & ~walled or enemy
 
     def _removable(self, seat: int) -> list[int]:
-        """Enemy bricks that may be taken: the unwalled ones, or any if all are walled (rule 5)."""
-        enemy = [i for i in range(SIZE) if self._board[i] == 2 - seat]
-        free = [i for i in enemy if not self._is_walled(i)]
-        return free or enemy
+        return list(_points(self._removable_mask(seat)))
 
     def _destinations(self, seat: int, i: int) -> list[int]:
+        empty = _FULL & ~(self._masks[0] | self._masks[1])
         if self.can_fly(seat):
-            return [j for j in range(SIZE) if self._board[j] == 0]
-        return sorted(j for j in ADJACENT[i] if self._board[j] == 0)
+            return list(_points(empty))
+        return list(_points(_ADJ[i] & empty))
 
     def _blocked(self, seat: int) -> bool:
         """No brick of ``seat`` can move (never true for a flying seat)."""
-        return not any(
-            self._destinations(seat, i) for i in range(SIZE) if self._board[i] == seat + 1
-        )
+        own = self._masks[seat]
+        if self.can_fly(seat) and own:
+            return not _FULL & ~(own | self._masks[1 - seat])
+        near = _DIL0[own & 255] | _DIL1[own >> 8 & 255] | _DIL2[own >> 16]
+        return not near & _FULL & ~(own | self._masks[1 - seat])
 
     def _after_action(self, seat: int, dest: int, events: list[Event], moved: bool) -> None:
         """Wall check after a place or move: request the removal, win, or end the turn."""
-        v = seat + 1
-        walls = [line for line in LINES_THROUGH[dest] if all(self._board[j] == v for j in line)]
-        for line in walls:
-            events.append(
-                Event("wall", v, tuple(_tile(j) for j in line), {"points": [name(j) for j in line]})
-            )
+        mine = self._masks[seat]
+        walls = [line for line, mask in _THROUGH[dest] if mine & mask == mask]
         if not walls:
             self._end_turn(seat, removed=False, events=events, moved=moved)
             return
-        enemy_count = self._board.count(2 - seat)
+        v = seat + 1
+        for line in walls:
+            events.append(_WALL_EVENTS[v, line])
+        enemy_count = self._masks[1 - seat].bit_count()
         if self.placement_over and enemy_count <= 3:
             self._finish(seat, "wall", events)  # immediate win, no removal (1.5-4)
         elif enemy_count == 0:
@@ -743,25 +876,25 @@ class MorrisState(StateLog):
 
     def _end_turn(self, seat: int, removed: bool, events: list[Event], moved: bool = False) -> None:
         opp = 1 - seat
-        if not self.placement_over:
+        if self._reserve[0] or self._reserve[1]:
             self._to_move = opp
             return
         for loser in (opp, seat):  # 1.5-5a: fewer than 3 bricks after placement loses
-            if self._board.count(loser + 1) < 3:
+            if self._masks[loser].bit_count() < 3:
                 self._finish(1 - loser, "bricks", events)
                 return
         if removed:
             self._quiet = 0
         elif moved:
             self._quiet += 1
-        cap = self.rules.move_cap
+        cap = self._game.rules.move_cap
         if cap and self._quiet >= cap:
             self._over = True
             self._winner = None
             events.append(Event("draw", None, (), {"reason": "move_cap"}))
             return
         if self._blocked(opp):
-            if self.rules.blocked == "lose":
+            if self._game.rules.blocked == "lose":
                 self._finish(seat, "blocked", events)
                 return
             events.append(Event("skip", opp + 1, (), {}))  # rule 6: the same player moves again

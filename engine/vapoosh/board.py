@@ -168,14 +168,19 @@ def win_reason(mine: int, gained: int) -> str | None:
     >>> win_reason(m, 0) is None
     True
     """
-    if gained & (gained - 1) == 0:  # one new tile: the common case
+    if gained & (gained - 1) == 0:  # one new tile: the common case (the two checks inlined)
         i = gained.bit_length() - 1
         if i < 0 or not mine & NB8[i]:
             return None
-        if _line_through(mine, i):
-            return "four_in_row"
-        if _square_through(mine, i):
-            return "square"
+        for span, windows in LINE_GROUPS[i]:
+            if (mine & span).bit_count() >= 4:
+                for w in windows:
+                    if mine & w == w:
+                        return "four_in_row"
+        if (mine & SQUARE_BLOCK[i]).bit_count() >= 4:
+            for w in SQUARE_WINDOWS[i]:
+                if mine & w == w:
+                    return "square"
         return None
     for i in bits(gained):
         if mine & NB8[i] and _line_through(mine, i):

@@ -22,6 +22,7 @@ Driving a :class:`VapooshState` with exactly those draws gives the same game
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 from engine.vapoosh.actions import BROWN_BASE, PLACE_BASE, ROLL_COUNT, Deal, decode
 from engine.vapoosh.board import index, win_reason
@@ -53,6 +54,16 @@ RULE_EVENTS = (
     "skip",
     "vapoosh",
 )
+
+
+@lru_cache(maxsize=8)
+def _rolls(vapooh_browns: int, extra_rule: bool) -> tuple[tuple[str, int, tuple[int, ...], bool], ...]:
+    """Per roll id: its kind, the browns it offers, its options and whether it earns an
+    extra turn (a square roll under ``square_extra_turn``)."""
+    return tuple(
+        (kind, vapooh_browns if kind == "vapooh" else NO_BROWN, opts, square and extra_rule)
+        for kind, opts, square in zip(ROLL_KIND, ROLL_OPTIONS, ROLL_SQUARE, strict=True)
+    )
 
 
 def random_playout(
@@ -105,15 +116,14 @@ def random_playout(
         assert isinstance(deal, Deal)
         for s, c, r in deal.counters:
             masks[s - 1] |= 1 << index(c, r)
-    kinds = ROLL_KIND
-    options = ROLL_OPTIONS
-    squares = ROLL_SQUARE
+    rolls = _rolls(vapooh_browns, extra_rule)
+    seats = tuple(range(n))
 
     while True:
         if turns >= max_turns:
             return None, turns, counts
         roll = int(rnd() * ROLL_COUNT)
-        kind = kinds[roll]
+        kind, browns, opts, extra = rolls[roll]
         turns += 1
         if kind != "normal":
             if kind == "vapoosh":
@@ -122,16 +132,7 @@ def random_playout(
             if kind == "quad" and quad_rule:
                 counts["quad"] += 1
                 skips[(seat + 1) % n] += 1
-        opts = options[roll]
-        moves = roll_targets(
-            masks,
-            brown,
-            seat,
-            opts,
-            vapooh_browns if kind == "vapooh" else NO_BROWN,
-            capture_any,
-            suicide_rule,
-        )
+        moves = roll_targets(masks, brown, seat, opts, browns, capture_any, suicide_rule, roll)
         if not moves:
             outcome = blocked_outcome(
                 [option_status(masks, brown, seat, i, suicide_rule) for i in opts],
@@ -150,7 +151,7 @@ def random_playout(
             if move >= BROWN_BASE:
                 b = 1 << (move - BROWN_BASE)
                 counts["brown"] += 1
-                for s in range(n):
+                for s in seats:
                     if masks[s] & b:
                         masks[s] ^= b
                         break
@@ -160,25 +161,29 @@ def random_playout(
             else:
                 t = move - PLACE_BASE
                 b = 1 << t
-                for s in range(n):
+                for s in seats:
                     if masks[s] & b:
                         counts["capture"] += 1
                         masks[s] ^= b
                         break
-                masks[seat] |= b
+                mine = masks[seat] = masks[seat] | b
                 gained = b
-                for group, victim in surround_captures(masks, seat, t, surround):
-                    counts["surround_capture"] += 1
-                    masks[victim] &= ~group
-                    masks[seat] |= group
-                    gained |= group
-                if win_reason(masks[seat], gained) is not None:
+                found = surround_captures(masks, seat, t, surround)
+                if found:
+                    for group, victim in found:
+                        counts["surround_capture"] += 1
+                        masks[victim] &= ~group
+                        mine |= group
+                        gained |= group
+                    masks[seat] = mine
+                if win_reason(mine, gained) is not None:
                     return seat + 1, turns, counts
-                if squares[roll] and extra_rule:
+                if extra:
                     counts["extra_turn"] += 1
                     rerolls = 0
                     continue
         # pass the turn, paying owed missed turns
         rerolls = 0
         seat, missed = next_to_roll(seat, skips, n)
-        counts["skip"] += missed
+        if missed:
+            counts["skip"] += missed

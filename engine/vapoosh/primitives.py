@@ -65,6 +65,23 @@ ROLL_SQUARE: tuple[bool, ...] = tuple(is_square(d) for d in DICE)
 ROLL_KIND: tuple[str, ...] = tuple(roll_kind(d) for d in DICE)
 
 
+def _roll_fast(options: tuple[int, ...]) -> tuple[int, int, int, tuple[int, ...]]:
+    nbs = [NB4[i] for i in options]
+    return (
+        sum(1 << i for i in options),
+        nbs[0],
+        nbs[-1],
+        tuple(sorted(PLACE_BASE + i for i in options)),
+    )
+
+
+#: Per roll id: its options' mask, the two options' neighbourhoods (the same twice for one
+#: option) and the options' place ids, sorted: :func:`roll_targets` when they are empty.
+ROLL_FAST: tuple[tuple[int, int, int, tuple[int, ...]], ...] = tuple(
+    _roll_fast(opts) for opts in ROLL_OPTIONS
+)
+
+
 def surrounded(mask: int) -> int:
     """Tiles every on-board orthogonal neighbour of which is in ``mask`` (edges count as in).
 
@@ -127,19 +144,31 @@ def roll_targets(
     browns: int,
     capture_any: bool,
     suicide_rule: bool,
+    roll: int = -1,
 ) -> list[int]:
     """The legal action ids (sorted) when ``seat`` rolled ``options``.
 
     A normal counter goes on an empty non-suicide option; an opponent's counter is
     replaced only when no option is empty (``capture_any``: always allowed). ``browns``
     says whether a brown counter may go on an option without one (Vapooh roll).
+    ``roll``, the roll id when known, looks the options up in :data:`ROLL_FAST`.
     """
     if browns == BROWN_ONLY:
         return sorted(BROWN_BASE + i for i in options if not brown >> i & 1)
     # The statuses of option_status, inlined: this runs once per roll in every playout.
-    occupied = brown
-    for m in masks:
-        occupied |= m
+    if len(masks) == 2:
+        occupied = brown | masks[0] | masks[1]
+    else:
+        occupied = brown
+        for m in masks:
+            occupied |= m
+    if roll >= 0 and browns == NO_BROWN:
+        mask, nb0, nb1, ids = ROLL_FAST[roll]
+        # every option empty, none with all neighbours taken (so none a suicide tile)
+        if not occupied & mask and (
+            not suicide_rule or (occupied & nb0 != nb0 and occupied & nb1 != nb1)
+        ):
+            return [*ids]
     taken = brown | masks[seat]
     out: list[int] = []
     opponents: list[int] = []
@@ -182,10 +211,13 @@ def surround_captures(
     if mode == "off":
         return []
     mine = masks[seat]
-    others = 0
-    for m in masks:
-        others |= m
-    candidates = NB4[i] & others & ~mine
+    if len(masks) == 2:
+        held = masks[0] | masks[1]
+    else:
+        held = 0
+        for m in masks:
+            held |= m
+    candidates = NB4[i] & (held ^ mine)  # the other seats' counters (masks are disjoint)
     if not candidates:
         return []
     captured = 0
@@ -197,7 +229,8 @@ def surround_captures(
         if captured & nbit:
             continue
         if mode == "tile":
-            if NB4[n] & ~mine:
+            nb = NB4[n]
+            if mine & nb != nb:
                 continue  # an empty tile or another seat's counter touches it
             group = nbit
         else:

@@ -685,9 +685,10 @@ class VapooshState(StateLog):
         return self._rules.vapooh != "off" and roll_kind(dice) == "vapooh"
 
     def _compute_targets(
-        self, seat: int, opts: tuple[int, ...], dice: tuple[int, int, int, int]
+        self, seat: int, opts: tuple[int, ...], dice: tuple[int, int, int, int], roll: int = -1
     ) -> tuple[int, ...]:
-        """The legal action ids after ``dice`` offered ``opts`` to ``seat``."""
+        """The legal action ids after ``dice`` (roll id ``roll``, when known) offered ``opts``
+        to ``seat``."""
         rules = self._rules
         if not self._is_vapooh(dice):
             browns = NO_BROWN
@@ -697,7 +698,8 @@ class VapooshState(StateLog):
             browns = BROWN_OPTIONAL
         return tuple(
             roll_targets(
-                self._masks, self._brown, seat, opts, browns, rules.capture == "any", rules.suicide
+                self._masks, self._brown, seat, opts, browns, rules.capture == "any", rules.suicide,
+                roll,
             )
         )
 
@@ -725,7 +727,7 @@ class VapooshState(StateLog):
             nxt = (seat + 1) % self._n
             self._skips[nxt] += 1
             events.append(Event("quad", seat + 1, (), {"next_seat": nxt + 1}))
-        targets = self._compute_targets(seat, opts, dice)
+        targets = self._compute_targets(seat, opts, dice, action)
         if targets:
             self._phase = PLACE
             self._dice = dice

@@ -24,19 +24,18 @@ engine.core.IllegalActionError: That tile would leave a gap between two x (blue)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from engine.core import IllegalActionError
 from engine.vasco.geometry import (
+    COLOURS,
     OPPOSITE,
     STATES,
     Cell,
     cell_name,
     neighbours,
     touching,
-    within_two,
 )
 
 Board = Mapping[Cell, str]
@@ -172,26 +171,45 @@ def legal_states(board: Board, cell: Cell) -> tuple[str, ...]:
     >>> legal_states({(0, 0): "ox*"}, (0, 1))
     ('xo*', 'x*o')
     """
-    need = constraints(board, cell)
-    # for each empty neighbour: the colours already fixed on its other edges
-    around: list[list[str] | None] = [None, None, None]
+    return states_of_key(cell_key(board, cell))
+
+
+#: What the legal states of an empty cell depend on, per edge: the colour a tile across it
+#: imposes (a str), or the colours fixed around the empty neighbour there (a sorted tuple).
+CellKey = tuple["str | tuple[str, ...]", "str | tuple[str, ...]", "str | tuple[str, ...]"]
+
+
+def cell_key(board: Board, cell: Cell) -> CellKey:
+    """The :data:`CellKey` of empty ``cell`` on ``board``.
+
+    >>> cell_key({(0, 0): "ox*"}, (0, 1))
+    ('x', (), ())
+    """
+    out: list[str | tuple[str, ...]] = []
     for e, n in enumerate(neighbours(cell)):
-        if n in board:
-            continue
-        cols = [k for k in constraints(board, n) if k is not None]
-        around[e] = cols
+        tile = board.get(n)
+        if tile is not None:
+            out.append(tile[OPPOSITE[e]])
+        else:
+            out.append(tuple(sorted(k for k in constraints(board, n) if k is not None)))
+    return (out[0], out[1], out[2])
+
+
+def _states_for(key: CellKey) -> tuple[str, ...]:
+    """The rule of :func:`legal_states`, on what it reads: a state must carry the colour
+    of every tile across an edge, and its colour on an edge to an empty neighbour must
+    differ from the colours fixed around that neighbour (which must differ already)."""
     out = []
     for s in STATES:
         ok = True
         for e in range(3):
-            k = need[e]
-            if k is not None:
+            k = key[e]
+            if isinstance(k, str):
                 if s[e] != k:
                     ok = False
                     break
                 continue
-            cols_e = around[e]
-            if cols_e and (s[e] in cols_e or len(set(cols_e)) != len(cols_e)):
+            if k and (s[e] in k or len(set(k)) != len(k)):
                 ok = False
                 break
         if ok:
@@ -199,67 +217,326 @@ def legal_states(board: Board, cell: Cell) -> tuple[str, ...]:
     return tuple(out)
 
 
-#: Computes a frontier cell's legal states (:func:`legal_states` or :func:`pattern_states`).
-StatesOf = Callable[[Board, Cell], tuple[str, ...]]
-
-# The cells legal_states reads, relative to the cell, by the cell's parity (up or not):
-# per edge e, the neighbour across e and the three neighbours of that neighbour, each
-# with the edge of its tile that faces it.
-_Stencil = tuple[tuple[int, int, int, tuple[tuple[int, int, int], ...]], ...]
+_KEY_STATES: dict[CellKey, tuple[str, ...]] = {}
 
 
-def _stencil(up: bool) -> _Stencil:
-    base: Cell = (0, 0) if up else (0, 1)
-    out = []
-    for e, n in enumerate(neighbours(base)):
-        around = tuple(
-            (m[0] - base[0], m[1] - base[1], OPPOSITE[f]) for f, m in enumerate(neighbours(n))
-        )
-        out.append((n[0] - base[0], n[1] - base[1], OPPOSITE[e], around))
-    return tuple(out)
-
-
-_STENCILS = {True: _stencil(True), False: _stencil(False)}
-_PATTERN_STATES: dict[tuple[Any, ...], tuple[str, ...]] = {}
-
-
-def pattern_states(board: Board, cell: Cell) -> tuple[str, ...]:
-    """:func:`legal_states`, memoised on what it reads: per edge, the colour a tile across
-    it imposes, or the colours fixed around the empty neighbour there. The same answer
-    for every board (the patterns are few: a few thousand at most).
-
-    >>> pattern_states({(0, 0): "ox*"}, (0, 1)) == legal_states({(0, 0): "ox*"}, (0, 1))
-    True
-    """
-    states = _frontier_states(board, cell)
-    return legal_states(board, cell) if states is None else states
-
-
-def _frontier_states(board: Board, cell: Cell) -> tuple[str, ...] | None:
-    """:func:`pattern_states` of an empty cell with a tile across an edge, else None."""
-    if cell in board:
-        return None
-    r, c = cell
-    stencil = _STENCILS[(r + c) % 2 == 0]
-    tiles = [board.get((r + dr, c + dc)) for dr, dc, _, _ in stencil]
-    if tiles[0] is None and tiles[1] is None and tiles[2] is None:
-        return None  # not a frontier cell
-    key: list[Any] = []
-    for tile, (_, _, facing, around) in zip(tiles, stencil, strict=True):
-        if tile is not None:
-            key.append(tile[facing])
-            continue
-        cols = []
-        for mr, mc, f in around:
-            other = board.get((r + mr, c + mc))
-            if other is not None:
-                cols.append(other[f])
-        key.append(tuple(cols))
-    pattern = tuple(key)
-    states = _PATTERN_STATES.get(pattern)
+def states_of_key(key: CellKey) -> tuple[str, ...]:
+    """:func:`_states_for`, memoised (the keys are few: a few thousand at most)."""
+    states = _KEY_STATES.get(key)
     if states is None:
-        states = _PATTERN_STATES[pattern] = legal_states(board, cell)
+        states = _KEY_STATES[key] = _states_for(key)
     return states
+
+
+# ----- cells as numbers, and the cell keys of a board kept as tiles come ---------------
+#
+# The cascade and the legal moves work on cell ids: ``(r + ID_OFF) * ID_WIDTH + c +
+# ID_OFF``. The width is odd, so an id's parity is that of ``r + c``: even ids are up
+# cells, whose H neighbour is one row down (``+ ID_WIDTH``); odd ids are down cells.
+# Ids grow row-major, so the smallest id is the cell :func:`play` must fill first.
+
+ID_OFF = 4096
+ID_WIDTH = 2 * ID_OFF + 1
+#: Per parity (0: up, 1: down), the id steps to the neighbours across L, R, H.
+_STEPS = ((-1, 1, ID_WIDTH), (-1, 1, -ID_WIDTH))
+
+
+def cell_id(cell: Cell) -> int:
+    """The id of ``cell`` (see above).
+
+    >>> cell_id((0, 0)) % 2, cell_id((0, 1)) % 2, id_cell(cell_id((-3, 5)))
+    (0, 1, (-3, 5))
+    """
+    return (cell[0] + ID_OFF) * ID_WIDTH + cell[1] + ID_OFF
+
+
+def id_cell(i: int) -> Cell:
+    """The cell of id ``i``."""
+    r, c = divmod(i, ID_WIDTH)
+    return (r - ID_OFF, c - ID_OFF)
+
+
+def _touch_steps(up: bool) -> tuple[int, ...]:
+    base = (0, 0) if up else (0, 1)
+    return tuple(cell_id(t) - cell_id(base) for t in touching(base))
+
+
+_TOUCH_STEPS = (_touch_steps(True), _touch_steps(False))
+
+# Cell keys are interned: each distinct key gets an int id, with its legal states (as
+# strings and as indices into STATES), how many edges are fixed, its class for the
+# cascade, and the ids it turns into when a neighbour's tile fixes an edge or a colour
+# around an empty neighbour.
+_KEY_IDS: dict[CellKey, int] = {}
+_KEY_LIST: list[CellKey] = []
+_ID_STATES: list[tuple[str, ...]] = []
+_ID_SIDX: list[tuple[int, ...]] = []
+_ID_FIXED: list[int] = []
+#: 0: no tile across an edge (not a frontier cell); 1: a frontier cell no tile can fill
+#: (unplayable); 2: one legal state (forced); 3: two or more.
+_ID_CLASS: list[int] = []
+_FIX: dict[int, int] = {}  # (id * 3 + edge) * 3 + colour -> id: a tile now across the edge
+_ADD: dict[int, int] = {}  # (id * 3 + edge) * 3 + colour -> id: the colour fixed around it
+_COLOUR_INDEX = {"o": 0, "x": 1, "*": 2}
+#: ``_COLS[s][e]``: the colour index of state ``STATES[s]`` on edge ``e``.
+_COLS = tuple(tuple(_COLOUR_INDEX[k] for k in st) for st in STATES)
+_STATE_INDEX = {st: i for i, st in enumerate(STATES)}
+
+
+def key_id(key: CellKey) -> int:
+    """The interned id of ``key``."""
+    found = _KEY_IDS.get(key)
+    if found is None:
+        found = _KEY_IDS[key] = len(_KEY_LIST)
+        _KEY_LIST.append(key)
+        states = states_of_key(key)
+        _ID_STATES.append(states)
+        _ID_SIDX.append(tuple(_STATE_INDEX[st] for st in states))
+        fixed = sum(isinstance(k, str) for k in key)
+        _ID_FIXED.append(fixed)
+        _ID_CLASS.append(0 if not fixed else min(len(states), 2) + 1)
+    return found
+
+
+#: The key of a cell with nothing around it (every cell far from the tiles).
+_EMPTY = key_id(((), (), ()))
+
+
+def _fixed_id(kid: int, edge: int, ci: int) -> int:
+    """The id of key ``kid`` once a tile across ``edge`` shows colour ``ci`` there."""
+    slot = (kid * 3 + edge) * 3 + ci
+    found = _FIX.get(slot)
+    if found is None:
+        key = list(_KEY_LIST[kid])
+        key[edge] = COLOURS[ci]
+        found = _FIX[slot] = key_id((key[0], key[1], key[2]))
+    return found
+
+
+def _added_id(kid: int, edge: int, ci: int) -> int:
+    """The id of key ``kid`` once colour ``ci`` is fixed around the empty neighbour
+    across ``edge`` (a tile came next to that neighbour)."""
+    slot = (kid * 3 + edge) * 3 + ci
+    found = _ADD.get(slot)
+    if found is None:
+        key = list(_KEY_LIST[kid])
+        around = key[edge]
+        assert isinstance(around, tuple)
+        key[edge] = tuple(sorted((*around, COLOURS[ci])))
+        found = _ADD[slot] = key_id((key[0], key[1], key[2]))
+    return found
+
+
+#: What a cascade undoes: (cell id, the key id it had), in the order written.
+Log = list[tuple[int, int]]
+
+
+def _put(
+    kids: dict[int, int], p: int, st: int, log: Log | None,
+    forced: set[int] | None = None, zero: set[int] | None = None,
+) -> None:
+    """Place state index ``st`` on cell id ``p``: ``kids[p]`` becomes -1 (a tile), the
+    key of each empty neighbour gets the tile's colour on the edge towards it, and the
+    key of each empty cell next to such a neighbour gets that colour around it (only
+    these cells' legal states can change). ``log`` records what was there before;
+    ``forced``/``zero`` collect the frontier cells now left with one / no legal state."""
+    get = kids.get
+    if log is not None:
+        log.append((p, get(p, _EMPTY)))
+    kids[p] = -1
+    cols = _COLS[st]
+    fix, add, cls_of = _FIX, _ADD, _ID_CLASS
+    steps = _STEPS[p & 1]
+    for e in (0, 1, 2):
+        n = p + steps[e]
+        kid = get(n, _EMPTY)
+        if kid < 0:
+            continue
+        ci = cols[e]
+        f = 1 - e if e < 2 else 2  # the neighbour's edge facing p
+        nid = fix.get((kid * 3 + f) * 3 + ci)
+        if nid is None:
+            nid = _fixed_id(kid, f, ci)
+        if log is not None:
+            log.append((n, kid))
+        kids[n] = nid
+        if forced is not None:
+            cls = cls_of[nid]
+            if cls == 2:
+                forced.add(n)
+            elif cls == 1:
+                forced.discard(n)
+                zero.add(n)  # type: ignore[union-attr]
+        nsteps = _STEPS[n & 1]
+        for g in (0, 1, 2):
+            m = n + nsteps[g]
+            mk = get(m, _EMPTY)
+            if mk < 0:
+                continue
+            h = 1 - g if g < 2 else 2  # m's edge facing n
+            mid = add.get((mk * 3 + h) * 3 + ci)
+            if mid is None:
+                mid = _added_id(mk, h, ci)
+            if log is not None:
+                log.append((m, mk))
+            kids[m] = mid
+            if forced is not None:
+                cls = cls_of[mid]
+                if cls == 2:
+                    forced.add(m)
+                elif cls == 1:
+                    forced.discard(m)
+                    zero.add(m)  # type: ignore[union-attr]
+
+
+def undo(kids: dict[int, int], log: Log) -> None:
+    for i, kid in reversed(log):
+        kids[i] = kid
+
+
+class Frontier:
+    """A board's cells as the cascade reads them, kept up to date tile by tile: ``kids``
+    maps a cell id to -1 (a tile) or to the interned key of an empty cell within two
+    edge-steps of a tile (any other cell's key is the empty one), and ``cands`` holds
+    the candidate cells (empty, sharing a corner with a tile; the centre on an empty
+    board).
+
+    >>> f = Frontier({(0, 0): "ox*"})
+    >>> [id_cell(i) for i in sorted(f.cands)][:3], _ID_STATES[f.kids[cell_id((0, 1))]]
+    ([(-1, -1), (-1, 0), (-1, 1)], ('xo*', 'x*o'))
+    """
+
+    __slots__ = ("kids", "cands", "tiles")
+
+    def __init__(self, board: Board | None = None) -> None:
+        self.kids: dict[int, int] = {}
+        self.cands: set[int] = {cell_id((0, 0))}
+        self.tiles = 0
+        if board:
+            for cell, st in board.items():
+                _put(self.kids, cell_id(cell), _STATE_INDEX[st], None)
+            self._touch([cell_id(c) for c in board])
+
+    def copy(self) -> Frontier:
+        other = Frontier.__new__(Frontier)
+        other.kids = self.kids.copy()
+        other.cands = self.cands.copy()
+        other.tiles = self.tiles
+        return other
+
+    def _touch(self, placed: Iterable[int]) -> None:
+        kids, cands = self.kids, self.cands
+        if not self.tiles:
+            cands.clear()  # the first tiles: the centre was the one candidate
+        placed = list(placed)
+        self.tiles += len(placed)
+        for p in placed:
+            cands.discard(p)
+            for step in _TOUCH_STEPS[p & 1]:
+                t = p + step
+                if kids.get(t, _EMPTY) >= 0:
+                    cands.add(t)
+
+    def commit(self, placed: Sequence[tuple[int, int]], log: Log) -> None:
+        """Keep what :meth:`cascade` wrote for ``placed`` (``(id, state index)`` pairs),
+        whose ``log`` is dropped: the tiles are now the board's."""
+        log.clear()
+        self._touch([p for p, _ in placed])
+
+    def cascade(
+        self, i: int, st: int, remaining: int, log: Log,
+        blocked: Sequence[int] = (), connected: bool = True,
+        board: Board | None = None,
+    ) -> tuple[str | None, int | None, list[tuple[int, int, int]]]:
+        """§2.5 steps 3–6 for state index ``st`` on candidate cell id ``i`` (one that fits
+        and leaves no dead cell next to it): ``(refusal reason or None, the unplayable
+        cell's id or None, the forced tiles as (id, state index, edges fixed))``. The
+        tiles are written into :attr:`kids` with ``log`` to undo them (:func:`_undo`) or
+        keep them (:meth:`commit`). ``blocked`` are the ids of the position's forced or
+        unplayable cells, ``connected`` whether its tiles are one group (``board``, the
+        tiles, is read only when they are not)."""
+        kids = self.kids
+        kid0 = kids.get(i, _EMPTY)
+        forced: set[int] = set()
+        zero: set[int] = set()
+        _put(kids, i, st, log, forced, zero)
+        for w in blocked:
+            kid = kids.get(w, _EMPTY)
+            if kid >= 0:
+                cls = _ID_CLASS[kid]
+                if cls == 2:
+                    forced.add(w)
+                elif cls == 1:
+                    zero.add(w)
+        autos: list[tuple[int, int, int]] = []
+        while forced:
+            f = min(forced)
+            forced.remove(f)
+            kid = kids[f]
+            s = _ID_SIDX[kid][0]
+            autos.append((f, s, _ID_FIXED[kid]))
+            if len(autos) >= remaining:
+                return "not_enough_tiles", None, autos
+            _put(kids, f, s, log, forced, zero)
+        if zero:
+            return "unplayable", min(zero), autos
+        if connected and _ID_FIXED[kid0]:
+            return None, None, autos  # joined across an edge to a connected group
+        if connected:
+            joined = self._joined(i, autos)
+        else:
+            new = dict(board or {})
+            new[id_cell(i)] = STATES[st]
+            new.update((id_cell(a), STATES[s]) for a, s, _ in autos)
+            joined = is_connected(new)
+        return (None if joined else "not_connected"), None, autos
+
+    def _joined(self, i: int, autos: list[tuple[int, int, int]]) -> bool:
+        """Whether every edge-connected group of the move's tiles (``i`` and the forced
+        ones, written already) has a tile of the board before across an edge (the
+        first tiles: whether they are one group)."""
+        placed = {i, *(a for a, _, _ in autos)}
+        kids = self.kids
+        seen: set[int] = set()
+        for start in sorted(placed):
+            if start in seen:
+                continue
+            if not self.tiles and seen:
+                return False  # the first tiles form more than one group
+            seen.add(start)
+            todo = [start]
+            joined = not self.tiles
+            while todo:
+                here = todo.pop()
+                for step in _STEPS[here & 1]:
+                    n = here + step
+                    if n in placed:
+                        if n not in seen:
+                            seen.add(n)
+                            todo.append(n)
+                    elif kids.get(n, _EMPTY) < 0:
+                        joined = True
+            if not joined:
+                return False
+        return True
+
+    def judge(
+        self, i: int, st: int, remaining: int, blocked: Sequence[int] = (),
+        connected: bool = True, board: Board | None = None,
+    ) -> bool:
+        """Whether the cascade of ``st`` on ``i`` refuses nothing (the board unchanged)."""
+        log: Log = []
+        reason = self.cascade(i, st, remaining, log, blocked, connected, board)[0]
+        undo(self.kids, log)
+        return reason is None
+
+    def cell_states(self, i: int) -> tuple[int, ...]:
+        """The state indices that fit cell id ``i`` and leave no dead cell next to it."""
+        return _ID_SIDX[self.kids.get(i, _EMPTY)]
+
+    def is_edge_cell(self, i: int) -> bool:
+        """Whether a tile lies across an edge of empty cell id ``i``."""
+        return _ID_FIXED[self.kids.get(i, _EMPTY)] > 0
 
 
 def candidate_cells(board: Board) -> list[Cell]:
@@ -296,53 +573,10 @@ def is_connected(board: Board) -> bool:
     return len(seen) == len(board)
 
 
-def _joined(new: Board, cell: Cell, autos: Iterable[Auto]) -> bool:
-    """:func:`is_connected` of ``new``, a connected board with the move's tiles (``cell``
-    and the ``autos``) added: whether every group of the move's tiles has a tile of the
-    board before across an edge (looks at the move's tiles only)."""
-    placed = {cell, *(a.cell for a in autos)}
-    if len(placed) == len(new):  # the first move: no board before it
-        return is_connected(new)
-    seen: set[Cell] = set()
-    for start in placed:
-        if start in seen:
-            continue
-        seen.add(start)
-        todo = [start]
-        joined = False
-        while todo:
-            here = todo.pop()
-            for n in neighbours(here):
-                if n in placed:
-                    if n not in seen:
-                        seen.add(n)
-                        todo.append(n)
-                elif n in new:
-                    joined = True
-        if not joined:
-            return False
-    return True
-
-
-def play(
-    board: Board,
-    remaining: int,
-    cell: Cell,
-    state: str,
-    *,
-    blocked: Iterable[Cell] = (),
-    connected: bool = True,
-    states_of: StatesOf | None = None,
-) -> Move:
-    """Place ``state`` on ``cell`` and run the forced cascade (§2.5 steps 1–6).
-
-    ``remaining`` is the pool before the move; ``blocked`` the position's
-    :func:`blocked_cells` and ``connected`` its :func:`is_connected` (both trivial
-    after a legal move). Raises :class:`IllegalActionError` with one of
-    :data:`REASONS`; the input board is never changed. ``states_of`` computes a
-    frontier cell's legal states (default: :func:`pattern_states`, the memoised
-    :func:`legal_states`; the reference path passes :func:`legal_states` itself).
-    """
+def check_placement(board: Board, remaining: int, cell: Cell, state: str) -> None:
+    """§2.5 steps 1–2 and the dead-cell check: raises :class:`IllegalActionError` for a
+    tile that cannot go on ``cell`` before any cascade (reasons ``bad_tile`` …
+    ``dead_cell`` of :data:`REASONS`, in their order)."""
     if state not in STATES:
         raise refuse("bad_tile", f"{state!r} is not a tile: use o, x and * once each.")
     where = cell_name(cell)
@@ -375,67 +609,65 @@ def play(
                     f"That tile would leave a gap between two {_COLOUR_WORDS[k]} path ends "
                     f"at {cell_name(n)}: no tile could ever fill it.",
                 )
-    return _cascade(new, remaining, cell, need, blocked, connected, states_of or pattern_states)
 
 
-def _cascade(
-    new: dict[Cell, str],
+def cascade_refusal(
+    reason: str, stuck: int | None, cell: Cell, remaining: int
+) -> IllegalActionError:
+    """The refusal of a cascade's ``reason`` (:meth:`Frontier.cascade`), in words."""
+    if reason == "not_enough_tiles":
+        return refuse(
+            "not_enough_tiles",
+            f"That move would force more tiles than the {remaining} left in the pool.",
+        )
+    if reason == "unplayable":
+        assert stuck is not None
+        return refuse(
+            "unplayable", f"After the forced tiles, no tile could ever fill {cell_name(id_cell(stuck))}."
+        )
+    return refuse(
+        "not_connected",
+        f"{cell_name(cell)} touches the group only at a corner, and no forced tile joins it up.",
+    )
+
+
+def autos_of(forced: Iterable[tuple[int, int, int]]) -> tuple[Auto, ...]:
+    """:class:`Auto` tiles of a cascade's forced tiles."""
+    return tuple(Auto(id_cell(i), STATES[s], fixed) for i, s, fixed in forced)
+
+
+def play(
+    board: Board,
     remaining: int,
     cell: Cell,
-    need: list[str | None],
-    blocked: Iterable[Cell],
-    connected: bool,
-    states_of: StatesOf,
+    state: str,
+    *,
+    blocked: Iterable[Cell] = (),
+    connected: bool = True,
+    frontier: Frontier | None = None,
 ) -> Move:
-    """:func:`play` after the checks of the placed tile itself: ``new`` holds it (and is
-    filled in place); the forced tiles, then the checks of the whole move."""
-    # legal states of the frontier cells near the move; a tile changes the legal
-    # states only of cells at most two edge-steps away, so only those are refreshed
-    legal: dict[Cell, tuple[str, ...]] = {}
+    """Place ``state`` on ``cell`` and run the forced cascade (§2.5 steps 1–6).
 
-    def refresh(cells: Iterable[Cell]) -> None:
-        for w in cells:
-            if states_of is pattern_states:
-                states = _frontier_states(new, w)  # the same, in one look at the cells
-            else:
-                states = states_of(new, w) if is_frontier(new, w) else None
-            if states is None:
-                legal.pop(w, None)
-            else:
-                legal[w] = states
-
-    refresh(within_two(cell))
-    refresh(blocked)
-    autos: list[Auto] = []
-    while True:
-        forced = min((w for w, states in legal.items() if len(states) == 1), default=None)
-        if forced is None:
-            break
-        fixed = sum(k is not None for k in constraints(new, forced))
-        new[forced] = legal.pop(forced)[0]
-        autos.append(Auto(forced, new[forced], fixed))
-        if 1 + len(autos) > remaining:
-            raise refuse(
-                "not_enough_tiles",
-                f"That move would force more tiles than the {remaining} left in the pool.",
-            )
-        refresh(within_two(forced))
-    stuck = min((w for w, states in legal.items() if not states), default=None)
-    if stuck is not None:
-        raise refuse(
-            "unplayable",
-            f"After the forced tiles, no tile could ever fill {cell_name(stuck)}.",
-        )
-    if not (connected and any(k is not None for k in need)) and not (
-        _joined(new, cell, autos) if connected and states_of is pattern_states
-        else is_connected(new)
-    ):
-        raise refuse(
-            "not_connected",
-            f"{cell_name(cell)} touches the group only at a corner, and no forced tile "
-            "joins it up.",
-        )
-    return Move(new, tuple(autos))
+    ``remaining`` is the pool before the move; ``blocked`` the position's
+    :func:`blocked_cells` and ``connected`` its :func:`is_connected` (both trivial
+    after a legal move); ``frontier`` the board's :class:`Frontier` when kept (left as
+    it was). Raises :class:`IllegalActionError` with one of :data:`REASONS`; the input
+    board is never changed.
+    """
+    check_placement(board, remaining, cell, state)
+    front = Frontier(board) if frontier is None else frontier
+    log: Log = []
+    reason, stuck, forced = front.cascade(
+        cell_id(cell), _STATE_INDEX[state], remaining, log,
+        tuple(cell_id(c) for c in blocked), connected, board)
+    undo(front.kids, log)
+    if reason is not None:
+        raise cascade_refusal(reason, stuck, cell, remaining)
+    autos = autos_of(forced)
+    new = dict(board)
+    new[cell] = state
+    new.update((a.cell, a.state) for a in autos)
+    return Move(new, autos)
 
 
 def legal_moves(
@@ -445,78 +677,32 @@ def legal_moves(
     blocked: Iterable[Cell] = (),
     connected: bool = True,
 ) -> dict[tuple[Cell, str], Move]:
-    """Every legal move ``(cell, state)`` with its result: what :func:`play` gives for
-    each candidate cell and state that it does not refuse (:func:`legal_moves_exhaustive`
-    is that loop), but quicker: a state that does not match a neighbour, or leaves a dead
-    cell next to it, is skipped before the board is copied or a refusal is worded, and
-    the cascade reads memoised legal states (:func:`pattern_states`).
+    """Every legal move ``(cell, state)`` with its result, candidate cells row-major,
+    states in :data:`STATES` order: what :func:`play` gives for each candidate cell and
+    state that it does not refuse (a state that does not match a neighbour or leaves a
+    dead cell next to it is skipped before its cascade).
 
     >>> sorted(legal_moves({(0, 0): "ox*"}, 53))[:2]
     [((-1, -1), '*ox'), ((-1, -1), 'o*x')]
-    >>> legal_moves({(0, 0): "ox*"}, 53) == legal_moves_exhaustive({(0, 0): "ox*"}, 53)
-    True
     """
-    return dict(iter_legal_moves(board, remaining, blocked=blocked, connected=connected))
-
-
-def iter_legal_moves(
-    board: Board,
-    remaining: int,
-    *,
-    blocked: Iterable[Cell] = (),
-    connected: bool = True,
-) -> Iterator[tuple[tuple[Cell, str], Move]]:
-    """:func:`legal_moves` one at a time, candidate cells row-major, states in
-    :data:`STATES` order (whether a side can move stops at the first)."""
-    blocked = tuple(blocked)
+    front = Frontier(board)
+    ids = tuple(cell_id(c) for c in blocked)
+    out: dict[tuple[Cell, str], Move] = {}
     if remaining < 1:
-        return
-    for cell in candidate_cells(board):
-        for state, move in iter_cell_moves(board, remaining, cell, blocked=blocked,
-                                           connected=connected):
-            yield (cell, state), move
-
-
-def iter_cell_moves(
-    board: Board,
-    remaining: int,
-    cell: Cell,
-    *,
-    blocked: Iterable[Cell] = (),
-    connected: bool = True,
-) -> Iterator[tuple[str, Move]]:
-    """The legal moves on one candidate ``cell`` (a cell of :func:`candidate_cells`), in
-    :data:`STATES` order: :func:`legal_moves` of that cell (whether a tile may go there
-    at all stops at the first).
-
-    >>> [state for state, _ in iter_cell_moves({(0, 0): "ox*"}, 53, (0, 1))]
-    ['xo*', 'x*o']
-    """
-    if remaining < 1:
-        return
-    blocked = tuple(blocked)
-    need = constraints(board, cell)
-    # for each empty neighbour: the colours already fixed on its edges (the edge
-    # towards ``cell`` is free): with the new tile's colour they must all differ
-    around: list[list[str] | None] = [None, None, None]
-    for e, n in enumerate(neighbours(cell)):
-        if n not in board:
-            around[e] = [k for k in constraints(board, n) if k is not None]
-    for state in STATES:
-        if any(k is not None and state[e] != k for e, k in enumerate(need)):
-            continue  # mismatch
-        if any(
-            cols is not None and (state[e] in cols or len(set(cols)) != len(cols))
-            for e, cols in enumerate(around)
-        ):
-            continue  # dead_cell
-        new = dict(board)
-        new[cell] = state
-        try:
-            move = _cascade(new, remaining, cell, need, blocked, connected, pattern_states)
-        except IllegalActionError:
-            continue
-        yield state, move
+        return out
+    for i in sorted(front.cands):
+        cell = id_cell(i)
+        for st in front.cell_states(i):
+            log: Log = []
+            reason, _, forced = front.cascade(i, st, remaining, log, ids, connected, board)
+            undo(front.kids, log)
+            if reason is None:
+                autos = autos_of(forced)
+                new = dict(board)
+                new[cell] = STATES[st]
+                new.update((a.cell, a.state) for a in autos)
+                out[(cell, STATES[st])] = Move(new, autos)
+    return out
 
 
 def has_legal_move(
@@ -525,54 +711,27 @@ def has_legal_move(
     *,
     blocked: Iterable[Cell] = (),
     connected: bool = True,
+    frontier: Frontier | None = None,
 ) -> bool:
-    """Whether :func:`legal_moves` is not empty, found sooner: the states of the cells
-    across an edge of the group (whose legal states fit and leave no dead cell, so only
-    the cascade can refuse them) are tried first, then every candidate.
+    """Whether :func:`legal_moves` is not empty, found sooner: the cells across an edge
+    of the group (only the cascade can refuse their legal states) are tried first, and
+    the search stops at the first legal move.
 
     >>> has_legal_move({(0, 0): "ox*"}, 53), has_legal_move({(0, 0): "ox*"}, 0)
     (True, False)
     """
-    blocked = tuple(blocked)
     if remaining < 1:
         return False
-    frontier = sorted({n for cell in board for n in neighbours(cell) if n not in board})
-    for cell in frontier:
-        need = constraints(board, cell)
-        for state in pattern_states(board, cell):
-            new = dict(board)
-            new[cell] = state
-            try:
-                _cascade(new, remaining, cell, need, blocked, connected, pattern_states)
-            except IllegalActionError:
-                continue
-            return True
-    return next(iter_legal_moves(board, remaining, blocked=blocked, connected=connected),
-                None) is not None
-
-
-def legal_moves_exhaustive(
-    board: Board,
-    remaining: int,
-    *,
-    blocked: Iterable[Cell] = (),
-    connected: bool = True,
-) -> dict[tuple[Cell, str], Move]:
-    """The reference for :func:`legal_moves`: :func:`play` with the plain
-    :func:`legal_states` on every candidate cell and state, the refused ones left out
-    (how legal moves were found before; slower, kept for the tests and the benchmark)."""
-    blocked = tuple(blocked)
-    out: dict[tuple[Cell, str], Move] = {}
-    for cell in candidate_cells(board):
-        for state in STATES:
-            try:
-                out[(cell, state)] = play(
-                    board, remaining, cell, state, blocked=blocked, connected=connected,
-                    states_of=legal_states,
-                )
-            except IllegalActionError:
-                continue
-    return out
+    front = Frontier(board) if frontier is None else frontier
+    ids = tuple(cell_id(c) for c in blocked)
+    cands = sorted(front.cands)
+    for edge in (True, False):
+        for i in cands:
+            if front.is_edge_cell(i) == edge:
+                for st in front.cell_states(i):
+                    if front.judge(i, st, remaining, ids, connected, board):
+                        return True
+    return False
 
 
 def paths(board: Board, colour: str) -> list[Path]:
@@ -592,7 +751,7 @@ def paths(board: Board, colour: str) -> list[Path]:
     for start in sorted(board):
         if start in seen:
             continue
-        ends = [e for e, k in enumerate(board[start]) if k in (colour, "*")]
+        ends = _ENDS[board[start], colour]
         forward, closed = _walk(board, start, ends[0], colour)
         if closed:
             cells = [start, *forward]
@@ -609,6 +768,7 @@ def _walk(board: Board, start: Cell, edge: int, colour: str) -> tuple[list[Cell]
     whether the walk came back to ``start`` (a loop)."""
     cells: list[Cell] = []
     cell = start
+    leave = _LEAVE[colour]
     for _ in range(len(board)):  # a matched board always ends; the bound guards a bad one
         nxt = neighbours(cell)[edge]
         if nxt == start:
@@ -617,10 +777,29 @@ def _walk(board: Board, start: Cell, edge: int, colour: str) -> tuple[list[Cell]
         if tile is None:
             return cells, False
         cells.append(nxt)
-        entered = OPPOSITE[edge]
-        edge = next(e for e, k in enumerate(tile) if e != entered and k in (colour, "*"))
+        edge = leave[tile][edge]
         cell = nxt
     return cells, False
+
+
+#: The edges of a tile state that carry a colour's arc (its colour edge and its * edge).
+_ENDS: dict[tuple[str, str], tuple[int, int]] = {
+    (st, k): tuple(e for e, c in enumerate(st) if c in (k, "*"))  # type: ignore[misc]
+    for st in STATES
+    for k in ("o", "x")
+}
+#: ``_LEAVE[colour][tile][edge]``: entering ``tile`` across the neighbour's ``edge`` (so
+#: through the tile's opposite edge), the edge the colour's arc leaves by.
+_LEAVE: dict[str, dict[str, tuple[int, int, int]]] = {
+    k: {
+        st: tuple(  # type: ignore[misc]
+            next(e for e, c in enumerate(st) if e != OPPOSITE[edge] and c in (k, "*"))
+            for edge in range(3)
+        )
+        for st in STATES
+    }
+    for k in ("o", "x")
+}
 
 
 def _longest(runs: list[Path]) -> Path | None:
@@ -632,16 +811,23 @@ def _longest(runs: list[Path]) -> Path | None:
     return best
 
 
-def judge(board: Board, remaining: int, can_move: Callable[[], bool]) -> Outcome | None:
+def judge(
+    board: Board,
+    remaining: int,
+    can_move: Callable[[], bool],
+    runs: Mapping[str, list[Path]] | None = None,
+) -> Outcome | None:
     """The end conditions of §2.7, in their order, after a whole move.
 
     ``remaining`` is the pool after the move; ``can_move()`` says whether the side to
-    move next has a legal move (asked only when nothing else ended the game).
+    move next has a legal move (asked only when nothing else ended the game); ``runs``
+    are :func:`paths` of both colours, when known already.
 
     >>> judge({(0, 0): "ox*"}, 0, lambda: True)
     Outcome(winner=None, reason='pool_empty', highlight=((0, 0), (0, 0)), lengths=(1, 1))
     """
-    runs = {k: paths(board, k) for k in ("o", "x")}
+    if runs is None:
+        runs = {k: paths(board, k) for k in ("o", "x")}
     loops = {k: _longest([p for p in runs[k] if p.closed]) for k in ("o", "x")}
     lo, lx = loops["o"], loops["x"]
     if lo is not None and lx is not None:

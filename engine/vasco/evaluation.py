@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
-from engine.vasco.board import Path, paths
+from engine.vasco.board import Path
 from engine.vasco.geometry import Cell, neighbours, vertices
 from engine.vasco.state import VascoState
 
@@ -54,6 +55,7 @@ class Features:
     pool_used: float
 
 
+@lru_cache(maxsize=1 << 14)
 def centre(cell: Cell) -> tuple[float, float]:
     """The cell's centroid in side-length units (x right, y down).
 
@@ -94,7 +96,7 @@ def _chance(colour_paths: list[Path], board: dict[Cell, str]) -> float:
 def features(state: VascoState) -> Features:
     """The features of a position (cheap: one pass over the paths)."""
     board = state.tiles
-    runs = {k: paths(board, k) for k in ("o", "x")}
+    runs = {k: state.paths(k) for k in ("o", "x")}
     longest = tuple(max((p.length for p in runs[k]), default=0) for k in ("o", "x"))
     chance = tuple(round(_chance(runs[k], board), 4) for k in ("o", "x"))
     pool = state.rules.pool

@@ -93,12 +93,12 @@ def _touch_offsets(up: bool) -> tuple[tuple[int, int], ...]:
     return tuple(found)
 
 
-def _edge_ball_offsets(up: bool) -> tuple[tuple[int, int], ...]:
-    """Offsets of the cells at most two edge-steps away (the cell itself excluded)."""
+def _edge_ball_offsets(up: bool, steps: int = 2) -> tuple[tuple[int, int], ...]:
+    """Offsets of the cells at most ``steps`` edge-steps away (the cell itself excluded)."""
     base: Cell = (0, 0) if up else (0, 1)
     ring = {base}
     seen = {base}
-    for _ in range(2):
+    for _ in range(steps):
         ring = {n for cell in ring for n in neighbours(cell)} - seen
         seen |= ring
     seen.discard(base)
@@ -107,6 +107,7 @@ def _edge_ball_offsets(up: bool) -> tuple[tuple[int, int], ...]:
 
 _TOUCH = {True: _touch_offsets(True), False: _touch_offsets(False)}
 _BALL2 = {True: _edge_ball_offsets(True), False: _edge_ball_offsets(False)}
+_BALL4 = {True: _edge_ball_offsets(True, 4), False: _edge_ball_offsets(False, 4)}
 
 
 def touching(cell: Cell) -> tuple[Cell, ...]:
@@ -119,6 +120,19 @@ def within_two(cell: Cell) -> tuple[Cell, ...]:
     """The 9 cells at most two edge-steps away: whose legal states a tile here can change."""
     r, c = cell
     return tuple((r + dr, c + dc) for dr, dc in _BALL2[is_up(cell)])
+
+
+@lru_cache(maxsize=1 << 16)
+def within_four(cell: Cell) -> tuple[Cell, ...]:
+    """The cells at most four edge-steps away, the cell itself included: what judging a
+    tile placed here reads of the board (the cells two steps from it, and what their legal
+    states depend on, two steps further).
+
+    >>> len(within_four((0, 0))), (0, 0) in within_four((0, 0))
+    (31, True)
+    """
+    r, c = cell
+    return (cell, *((r + dr, c + dc) for dr, dc in _BALL4[is_up(cell)]))
 
 
 def face(cell: Cell, state: str) -> str:

@@ -1,30 +1,40 @@
-"""Vasco scenarios for ``python -m engine scenario`` (scenario-format.md, ``"game": "vasco"``).
+"""Vasco scenarios for ``python -m engine scenario``: rules-other-games.md section 4.2
+with ``"game": "vasco"`` (scenario-format.md, "The other games of the seeds").
 
 A scenario::
 
-    {"game": "vasco", "id": "V03", "description": "...", "rules": {"pool": 54},
-     "initial": {"tiles": [[0, 0, "ox*"], [0, 1, "xo*"]], "toMove": "O", "tilesRemaining": 52},
-     "actions": [{"type": "place", "player": "O", "cell": [1, 2], "tile": "ox*"}],
-     "expected": {...}, "expectIllegal": [false]}
+    {"game": "vasco", "id": "V03", "description": "...",
+     "initial": {"pool": 54, "tiles": [[[0, 0], "ox*"], [[0, 1], "xo*"]], "toMove": "O"},
+     "actions": [{"player": "O", "cell": [1, 2], "tile": "ox*"},
+                 {"player": "X", "cell": [9, 9], "tile": "ox*", "expectIllegal": true}],
+     "expected": {...}}
 
-- ``initial`` is optional (an empty board, O to move, the whole pool); its ``tiles``
-  are ``[r, c, state]`` triples or an object ``{"r,c": state}``; ``toMove`` is ``"O"``
-  (red, moves first) or ``"X"``; ``tilesRemaining`` defaults to the pool minus the tiles.
-- ``rules`` is optional: ``"standard"`` or ``{"pool": n}``.
-- ``expected`` and ``expectIllegal`` are what the file claims; the engine ignores them.
+- ``initial`` is optional, and so is each of its keys: ``pool`` (the tiles of the game,
+  those on the board included; 54), ``tiles`` (``[[r, c], state]``, the state giving
+  the colours of edges L R H; none), ``toMove`` (``"O"``, red, who moves first, or
+  ``"X"``). The tiles must match on every shared edge and be one edge-connected group;
+  any such position is taken, reachable in play or not.
+- ``player`` is the colour that claims to move; a move by the colour not to move is
+  refused (``not_your_turn``).
+- ``id`` and ``description`` are free text; ``expected`` and ``expectIllegal`` are what
+  the file claims, and the engine ignores them.
 
-The result, observed after the last action: ``tiles`` (``[r, c, state]``, row-major),
-``toMove`` (``null`` once the game is over), ``winner`` (``"O"``, ``"X"``, ``"draw"``,
-or ``null`` while the game runs), ``tilesRemaining``, ``autoPlacements`` (one entry per
-action: ``null`` when refused, else the forced tiles in placing order — compare them
-as a set) and, beyond section 4, ``refused`` (per action: the refusal code or ``null``)
-and ``reason`` (how the game ended, or ``null``). A refused action leaves the state as
-it was and the scenario goes on; it is not a failure of the command (exit status 0).
+The result, observed after the last action, holds every key of section 4.2's
+``expected``: ``tiles`` (the whole board, ``[[r, c], state]`` in row-major order;
+compare as a set), ``toMove`` (``null`` once the game is over), ``winner`` (``"O"``,
+``"X"``, ``"draw"`` or ``null`` while the game runs), ``tilesRemaining`` (the pool minus
+the tiles on the board) and ``autoPlacements`` (one entry per action: ``null`` when
+refused, else the tiles it forced, ``[[r, c], state]`` in the order they were placed;
+compare as a set). Beside them: ``id`` when the scenario has one, ``refused`` (per
+action: ``null`` or the code of the rule that refused it, :data:`engine.vasco.board.REASONS`)
+and ``reason`` (how the game ended, or ``null``). A refused action leaves the state as it
+was and the scenario goes on.
 
->>> r = run_scenario({"game": "vasco", "initial": {"tiles": [[0, 0, "ox*"], [0, 1, "xo*"]]},
-...                   "actions": [{"type": "place", "player": "O", "cell": [1, 2], "tile": "ox*"}]})
+>>> r = run_scenario({"game": "vasco",
+...                   "initial": {"tiles": [[[0, 0], "ox*"], [[0, 1], "xo*"]]},
+...                   "actions": [{"player": "O", "cell": [1, 2], "tile": "ox*"}]})
 >>> r["autoPlacements"], r["tilesRemaining"], r["toMove"]
-([[[0, 2, 'ox*'], [1, 0, 'ox*'], [1, 1, 'xo*']]], 48, 'X')
+([[[[0, 2], 'ox*'], [[1, 0], 'ox*'], [[1, 1], 'xo*']]], 48, 'X')
 """
 
 from __future__ import annotations
@@ -34,32 +44,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core import IllegalActionError, RulesError
-from engine.vasco.geometry import Cell, parse_cell
-from engine.vasco.state import MARK, Place, VascoGame, VascoState
+from engine.scenario import ScenarioError, Section4, is_int, is_pair
+from engine.vasco.geometry import STATES, Cell
+from engine.vasco.state import MARK, MAX_POOL, Place, VascoGame, VascoState
 
-KNOWN_FIELDS = (
-    "game",
-    "id",
-    "name",
-    "description",
-    "rules",
-    "initial",
-    "actions",
-    "expected",
-    "expectIllegal",
-)
-_INITIAL_FIELDS = ("tiles", "toMove", "tilesRemaining")
-_ACTION_FIELDS = ("type", "player", "cell", "tile")
-_SEATS = {"O": 1, "X": 2}
+INITIAL_FIELDS = ("pool", "tiles", "toMove")
+ACTION_FIELDS = ("player", "cell", "tile")
+SEATS = {"O": 1, "X": 2}
 
-
-class ScenarioError(RulesError):
-    """A malformed Vasco scenario; the message names the scenario and the field."""
+__all__ = ["Scenario", "ScenarioError", "Step", "parse_scenario", "run_parsed", "tile_list"]
 
 
 @dataclass(frozen=True)
 class Step:
-    """One scenario action: who claims to move, and the placement."""
+    """One scenario action: the seat that claims to move, and the placement."""
 
     player: int
     place: Place
@@ -69,109 +67,89 @@ class Step:
 class Scenario:
     """A parsed, validated Vasco scenario."""
 
+    id: str | None
     start: VascoState
     steps: tuple[Step, ...]
 
 
-def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+def tile_list(tiles: Mapping[Cell, str]) -> list[list[Any]]:
+    """Tiles in section 4.2's shape, ``[[r, c], state]``, in row-major order.
+
+    >>> tile_list({(0, 1): "xo*", (0, 0): "ox*"})
+    [[[0, 0], 'ox*'], [[0, 1], 'xo*']]
+    """
+    return [[[r, c], st] for (r, c), st in sorted(tiles.items())]
+
+
+def _parse_tiles(opened: Section4, raw: Any) -> dict[Cell, str]:
+    if not isinstance(raw, list):
+        raise opened.fail("initial.tiles", "must be a list of [[r, c], state]")
+    tiles: dict[Cell, str] = {}
+    for i, t in enumerate(raw):
+        if not isinstance(t, list) or len(t) != 2 or not is_pair(t[0]):
+            raise opened.fail(f"initial.tiles[{i}]", f"must be [[r, c], state], got {t!r}")
+        cell = (t[0][0], t[0][1])
+        if cell in tiles:
+            raise opened.fail(f"initial.tiles[{i}]", f"cell {list(cell)} is given twice")
+        if t[1] not in STATES:
+            raise opened.fail(
+                f"initial.tiles[{i}]",
+                f"{t[1]!r} is not a tile state (o, x and * once each, on edges L R H)",
+            )
+        tiles[cell] = t[1]
+    return tiles
+
+
+def _start(opened: Section4) -> VascoState:
+    initial = opened.initial
+    tiles = _parse_tiles(opened, initial.get("tiles", []))
+    to_move = initial.get("toMove", "O")
+    if not isinstance(to_move, str) or to_move not in SEATS:
+        raise opened.fail("initial.toMove", f"must be 'O' or 'X', got {to_move!r}")
+    pool = initial.get("pool", 54)
+    if not is_int(pool) or not max(1, len(tiles)) <= pool <= MAX_POOL:
+        raise opened.fail(
+            "initial.pool",
+            f"must be a whole number from {max(1, len(tiles))} (the tiles on the board, at "
+            f"least 1) to {MAX_POOL}, got {pool!r}",
+        )
+    try:
+        return VascoGame({"pool": pool}).state_from_position(tiles, SEATS[to_move])
+    except RulesError as err:
+        raise opened.fail("initial.tiles", str(err)) from None
+
+
+def _parse_step(opened: Section4, k: int, raw: Any) -> Step:
+    where = f"actions[{k}]"
+    player = raw.get("player")
+    if not isinstance(player, str) or player not in SEATS:
+        raise opened.fail(f"{where}.player", f"must be 'O' or 'X', got {player!r}")
+    cell = raw.get("cell")
+    if not is_pair(cell):
+        raise opened.fail(f"{where}.cell", f"must be [r, c] (whole numbers), got {cell!r}")
+    tile = raw.get("tile")
+    if not isinstance(tile, str):
+        raise opened.fail(f"{where}.tile", f"must be a state such as 'ox*', got {tile!r}")
+    try:
+        place = Place(cell[0], cell[1], tile)
+    except RulesError as err:
+        field = f"{where}.tile" if "state" in str(err) else f"{where}.cell"
+        raise opened.fail(field, str(err)) from None
+    return Step(SEATS[player], place)
 
 
 def parse_scenario(obj: Any, label: str = "scenario") -> Scenario:
     """Validate one scenario object; raises :class:`ScenarioError` naming the field.
 
-    >>> parse_scenario({"game": "vasco", "actions": [{"type": "move"}]}, "scenario[0]")
+    >>> parse_scenario({"game": "vasco", "actions": [{"player": "O", "cell": [0, 0]}]}, "scenario[0]")
     Traceback (most recent call last):
     ...
-    engine.vasco.scenario.ScenarioError: scenario[0]: field 'actions[0].type': must be 'place', got 'move'
+    engine.scenario.ScenarioError: scenario[0]: field 'actions[0].tile': must be a state such as 'ox*', got None
     """
-    if isinstance(obj, Mapping) and isinstance(obj.get("id"), str) and "(" not in label:
-        label = f"{label} ({obj['id']!r})"
-
-    def fail(field: str, msg: str) -> ScenarioError:
-        return ScenarioError(f"{label}: field {field!r}: {msg}")
-
-    if not isinstance(obj, Mapping):
-        raise ScenarioError(f"{label}: must be a JSON object")
-    for key in obj:
-        if key not in KNOWN_FIELDS:
-            raise fail(key, f"unknown field (known: {', '.join(KNOWN_FIELDS)})")
-    if obj.get("game") != "vasco":
-        raise fail("game", f"must be 'vasco', got {obj.get('game')!r}")
-    try:
-        game = VascoGame(obj.get("rules", "standard"), 2)
-    except RulesError as err:
-        raise fail("rules", str(err)) from None
-    initial = obj.get("initial", {})
-    if not isinstance(initial, Mapping):
-        raise fail("initial", "must be an object")
-    for key in initial:
-        if key not in _INITIAL_FIELDS:
-            raise fail(f"initial.{key}", f"unknown field (known: {', '.join(_INITIAL_FIELDS)})")
-    tiles = _parse_tiles(initial.get("tiles", []), fail)
-    to_move = initial.get("toMove", "O")
-    if to_move not in _SEATS:
-        raise fail("initial.toMove", f"must be 'O' or 'X', got {to_move!r}")
-    left = initial.get("tilesRemaining")
-    if left is not None and (not _is_int(left) or left < 0):
-        raise fail("initial.tilesRemaining", f"must be a whole number >= 0, got {left!r}")
-    try:
-        start = game.state_from_position(tiles, _SEATS[to_move], left)
-    except RulesError as err:
-        raise fail("initial.tiles", str(err)) from None
-    raw_actions = obj.get("actions")
-    if not isinstance(raw_actions, list):
-        raise fail("actions", "missing, or not a list")
-    steps = []
-    for k, raw in enumerate(raw_actions):
-        where = f"actions[{k}]"
-        if not isinstance(raw, Mapping):
-            raise fail(where, "must be an object {type, player, cell, tile}")
-        for key in raw:
-            if key not in _ACTION_FIELDS:
-                raise fail(f"{where}.{key}", f"unknown field (known: {', '.join(_ACTION_FIELDS)})")
-        if raw.get("type") != "place":
-            raise fail(f"{where}.type", f"must be 'place', got {raw.get('type')!r}")
-        player = raw.get("player")
-        if player not in _SEATS:
-            raise fail(f"{where}.player", f"must be 'O' or 'X', got {player!r}")
-        cell = raw.get("cell")
-        if not isinstance(cell, list) or len(cell) != 2 or not all(_is_int(v) for v in cell):
-            raise fail(f"{where}.cell", f"must be [r, c] (whole numbers), got {cell!r}")
-        try:
-            place = Place(cell[0], cell[1], raw.get("tile"))  # type: ignore[arg-type]
-        except RulesError as err:
-            raise fail(
-                f"{where}.tile" if "state" in str(err) else f"{where}.cell", str(err)
-            ) from None
-        steps.append(Step(_SEATS[player], place))
-    return Scenario(start, tuple(steps))
-
-
-def _parse_tiles(raw: Any, fail: Any) -> dict[Cell, str]:
-    tiles: dict[Cell, str] = {}
-    if isinstance(raw, Mapping):
-        items = []
-        for key, st in raw.items():
-            try:
-                items.append((parse_cell(key), st))
-            except ValueError:
-                raise fail("initial.tiles", f"key {key!r} is not a cell 'r,c'") from None
-    elif isinstance(raw, list):
-        items = []
-        for i, t in enumerate(raw):
-            if not isinstance(t, list) or len(t) != 3 or not _is_int(t[0]) or not _is_int(t[1]):
-                raise fail(f"initial.tiles[{i}]", f"must be [r, c, state], got {t!r}")
-            items.append(((t[0], t[1]), t[2]))
-    else:
-        raise fail("initial.tiles", "must be a list of [r, c, state] or an object {'r,c': state}")
-    for cell, st in items:
-        if cell in tiles:
-            raise fail("initial.tiles", f"cell {cell[0]},{cell[1]} is given twice")
-        if not isinstance(st, str):
-            raise fail("initial.tiles", f"cell {cell[0]},{cell[1]}: {st!r} is not a tile state")
-        tiles[cell] = st
-    return tiles
+    opened = Section4.open(obj, label, "vasco", INITIAL_FIELDS, ACTION_FIELDS)
+    start = _start(opened)
+    steps = tuple(_parse_step(opened, k, raw) for k, raw in enumerate(opened.actions))
+    return Scenario(opened.id, start, steps)
 
 
 def run_parsed(scenario: Scenario) -> dict[str, Any]:
@@ -181,9 +159,7 @@ def run_parsed(scenario: Scenario) -> dict[str, Any]:
     refused: list[str | None] = []
     for step in scenario.steps:
         try:
-            if state.is_terminal():
-                state.try_move(step.place)  # raises game_over
-            if step.player != state.to_move:
+            if not state.is_terminal() and step.player != state.to_move:
                 raise IllegalActionError(
                     "not_your_turn",
                     f"It is {MARK[state.to_move]}'s turn, not {MARK[step.player]}'s.",
@@ -193,22 +169,27 @@ def run_parsed(scenario: Scenario) -> dict[str, Any]:
             autos.append(None)
             refused.append(err.reason)
             continue
-        autos.append([[*e.tiles[0], e.data["tile"]] for e in events if e.kind == "auto"])
+        forced = [(e.tiles[0], e.data["tile"]) for e in events if e.kind == "auto"]
+        autos.append([[[r, c], st] for (r, c), st in forced])
         refused.append(None)
     out = state.outcome
     if out is None:
         winner: str | None = None
     else:
         winner = "draw" if out.winner is None else MARK[out.winner]
-    return {
-        "tiles": [[r, c, st] for (r, c), st in sorted(state.tiles.items())],
-        "toMove": None if out is not None else MARK[state.to_move],
-        "winner": winner,
-        "tilesRemaining": state.tiles_remaining,
-        "autoPlacements": autos,
-        "refused": refused,
-        "reason": None if out is None else out.reason,
-    }
+    result: dict[str, Any] = {} if scenario.id is None else {"id": scenario.id}
+    result.update(
+        {
+            "tiles": tile_list(state.tiles),
+            "toMove": None if out is not None else MARK[state.to_move],
+            "winner": winner,
+            "tilesRemaining": state.tiles_remaining,
+            "autoPlacements": autos,
+            "refused": refused,
+            "reason": None if out is None else out.reason,
+        }
+    )
+    return result
 
 
 def run_scenario(obj: Any) -> dict[str, Any]:

@@ -21,7 +21,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,21 +37,28 @@ from engine.core import (
     register_game,
 )
 from engine.vasco.board import (
+    ID_OFF,
+    ID_WIDTH,
     REASONS,
+    Auto,
+    Frontier,
+    Log,
     Move,
     Outcome,
     Path,
+    autos_of,
     blocked_cells,
-    candidate_cells,
+    cascade_refusal,
+    cell_id,
+    check_placement,
     has_legal_move,
+    id_cell,
     is_connected,
-    iter_cell_moves,
-    iter_legal_moves,
     judge,
     legal_states,
     paths,
-    play,
     refuse,
+    undo,
 )
 from engine.vasco.geometry import (
     OPPOSITE,
@@ -294,14 +301,15 @@ class VascoState(StateLog):
         self._history: list[int] = []
         self._last_events: list[Event] = []
         self._start: dict[str, Any] | None = None
-        self._blocked: tuple[Cell, ...] | None = None
+        # the position's forced or unplayable cells (ids) and whether its tiles are one
+        # group: found once for a hand-made position, trivial after a legal move
+        self._blocked: tuple[int, ...] | None = None
         self._connected = True
-        self._moves: dict[int, Move] | None = None
-        # found lazily, per cell, for the clicks: the candidate cells, each one's legal
-        # moves (all of its states), and whether a tile may go there (the first found)
-        self._cands: list[Cell] | None = None
-        self._cell_moves: dict[Cell, dict[str, Move]] = {}
-        self._open: dict[Cell, bool] = {}
+        self._front: Frontier | None = None  # the board's cell keys, kept move by move
+        self._legal: list[int] | None = None  # every legal action, once asked
+        self._legal_set: frozenset[int] = frozenset()
+        self._by_cell: dict[Cell, list[str]] | None = None  # the legal actions by cell
+        self._runs: dict[str, list[Path]] | None = None  # each colour's paths, once found
 
     # ----- OpenSpiel-style interface ---------------------------------------------------
 
@@ -312,7 +320,7 @@ class VascoState(StateLog):
         """Sorted action ids of every legal placement (empty once the game is over)."""
         if self._outcome is not None:
             return []
-        return sorted(self._legal_moves())
+        return list(self._legal_list())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return []  # Vasco has no chance
@@ -341,10 +349,13 @@ class VascoState(StateLog):
         and leaves the state untouched when the rules forbid the move.
         """
         place = decode(action)
-        move = self.try_move(place)
+        autos = self._attempt(place, action, keep=True)
         seat = self._to_move + 1
         events = [Event("place", seat, (place.cell,), {"tile": place.state})]
-        for auto in move.autos:
+        tiles = self._tiles
+        tiles[place.cell] = place.state
+        for auto in autos:
+            tiles[auto.cell] = auto.state
             events.append(
                 Event(
                     "auto",
@@ -353,13 +364,12 @@ class VascoState(StateLog):
                     {"tile": auto.state, "constrained": auto.constrained, "why": auto.why},
                 )
             )
-        self._tiles = move.board
-        self._left -= move.tiles_used
+        self._runs = None
+        self._left -= 1 + len(autos)
         self._to_move = 1 - self._to_move
         self._blocked = ()
         self._connected = True
-        self._moves = None
-        self._cands, self._cell_moves, self._open = None, {}, {}
+        self._legal, self._legal_set, self._by_cell = None, frozenset(), None
         self._history.append(action)
         self._outcome = self._judge()
         if self._outcome is not None:
@@ -377,101 +387,106 @@ class VascoState(StateLog):
         other.__dict__.update(self.__dict__)
         other._tiles = dict(self._tiles)
         other._history = self._history[:]
-        other._moves = None if self._moves is None else dict(self._moves)
-        other._cell_moves = dict(self._cell_moves)
-        other._open = dict(self._open)
-        return other
+        if self._front is not None:
+            other._front = self._front.copy()
+        return other  # the legal actions are never changed in place: shared
 
     # ----- rules -----------------------------------------------------------------------
 
     def try_move(self, place: Place) -> Move:
         """The move's result without applying it; raises :class:`IllegalActionError`."""
+        autos = self._attempt(place, encode(place), keep=False)
+        board = dict(self._tiles)
+        board[place.cell] = place.state
+        board.update((a.cell, a.state) for a in autos)
+        return Move(board, autos)
+
+    def _attempt(self, place: Place, action: int, keep: bool) -> tuple[Auto, ...]:
+        """The forced tiles of ``place`` (§2.5), kept in the board's frontier when
+        ``keep``; raises :class:`IllegalActionError` (nothing changed) when illegal."""
         if self._outcome is not None:
             raise refuse("game_over", "The game is over: no more tiles can be placed.")
-        if self._moves is not None:
-            move = self._moves.get(encode(place))
-            if move is not None:
-                return move
-        elif place.cell in self._cell_moves:
-            move = self._cell_moves[place.cell].get(place.state)
-            if move is not None:
-                return move
+        if action not in self._legal_set:  # a listed legal action passed these checks
+            check_placement(self._tiles, self._left, place.cell, place.state)
+        front = self._frontier()
         blocked, connected = self._position()
-        return play(
-            self._tiles, self._left, place.cell, place.state, blocked=blocked, connected=connected
-        )
+        i = cell_id(place.cell)
+        log: Log = []
+        reason, stuck, forced = front.cascade(
+            i, STATE_INDEX[place.state], self._left, log, blocked, connected, self._tiles)
+        if reason is not None:
+            undo(front.kids, log)
+            raise cascade_refusal(reason, stuck, place.cell, self._left)
+        if keep:
+            front.commit([(i, STATE_INDEX[place.state]), *((a, s) for a, s, _ in forced)], log)
+        else:
+            undo(front.kids, log)
+        return autos_of(forced)
 
-    def _position(self) -> tuple[tuple[Cell, ...], bool]:
-        """The position's :func:`blocked_cells` and :func:`is_connected` (computed once:
-        trivial after a legal move, needed for a hand-made one)."""
+    def _position(self) -> tuple[tuple[int, ...], bool]:
+        """The position's :func:`blocked_cells` (as ids) and :func:`is_connected`
+        (computed once: trivial after a legal move, needed for a hand-made one)."""
         if self._blocked is None:
-            self._blocked = blocked_cells(self._tiles)
+            self._blocked = tuple(cell_id(c) for c in blocked_cells(self._tiles))
             self._connected = is_connected(self._tiles)
         return self._blocked, self._connected
 
-    def _candidates(self) -> Iterator[tuple[int, Move]]:
-        blocked, connected = self._position()
-        for (cell, st), move in iter_legal_moves(
-            self._tiles, self._left, blocked=blocked, connected=connected
-        ):
-            yield encode(Place(cell[0], cell[1], st)), move
+    def _frontier(self) -> Frontier:
+        if self._front is None:
+            self._front = Frontier(self._tiles)
+        return self._front
 
-    def _legal_moves(self) -> dict[int, Move]:
-        if self._moves is None:
-            if self._cell_moves:  # some cells are known already: the others' moves
-                self._moves = {
-                    encode(Place(cell[0], cell[1], st)): move
-                    for cell in self._candidate_cells()
-                    for st, move in self._moves_at(cell).items()
-                }
-            else:
-                self._moves = dict(self._candidates())
-        return self._moves
-
-    def _candidate_cells(self) -> list[Cell]:
-        if self._cands is None:
-            self._cands = candidate_cells(self._tiles)
-        return self._cands
-
-    def _moves_at(self, cell: Cell) -> dict[str, Move]:
-        """The legal moves on ``cell`` by state (none off the candidate cells)."""
-        if self._moves is not None:
-            return {
-                st: move
-                for st in STATES
-                if (move := self._moves.get(encode(Place(cell[0], cell[1], st)))) is not None
-            }
-        moves = self._cell_moves.get(cell)
-        if moves is None:
-            moves = {}
-            if cell in self._candidate_cells() and self._left >= 1:
+    def _legal_list(self) -> list[int]:
+        """Every legal action, sorted: each candidate cell (row-major) with each state
+        that fits and leaves no dead cell next to it (in :data:`STATES` order), kept when
+        its forced cascade refuses nothing."""
+        if self._legal is None:
+            out: list[int] = []
+            left = self._left
+            if left >= 1:
+                front = self._frontier()
                 blocked, connected = self._position()
-                moves = dict(iter_cell_moves(
-                    self._tiles, self._left, cell, blocked=blocked, connected=connected))
-            self._cell_moves[cell] = moves
-        return moves
+                tiles, kids, cascade = self._tiles, front.kids, front.cascade
+                for i in sorted(front.cands):
+                    states = front.cell_states(i)
+                    if not states:
+                        continue
+                    r, c = divmod(i, ID_WIDTH)
+                    base = ((r - ID_OFF + _OFF) * _SPAN + c - ID_OFF + _OFF) * 6
+                    for s in states:
+                        log: Log = []
+                        if cascade(i, s, left, log, blocked, connected, tiles)[0] is None:
+                            out.append(base + s)
+                        undo(kids, log)
+            self._legal, self._legal_set = out, frozenset(out)
+        return self._legal
 
-    def _cell_open(self, cell: Cell) -> bool:
-        """Whether some tile may go on candidate ``cell`` (stops at the first state)."""
-        if self._moves is not None or cell in self._cell_moves:
-            return bool(self._moves_at(cell))
-        known = self._open.get(cell)
-        if known is None:
-            blocked, connected = self._position()
-            known = self._open[cell] = next(iter_cell_moves(
-                self._tiles, self._left, cell, blocked=blocked, connected=connected),
-                None) is not None
-        return known
+    def _moves_by_cell(self) -> dict[Cell, list[str]]:
+        """The legal actions as ``{cell: [states]}``, cells row-major."""
+        if self._by_cell is None:
+            by_cell: dict[Cell, list[str]] = {}
+            if self._outcome is None:
+                for a in self._legal_list():
+                    place = decode(a)
+                    by_cell.setdefault(place.cell, []).append(place.state)
+            self._by_cell = by_cell
+        return self._by_cell
 
     def has_legal_move(self) -> bool:
         """Whether the side to move can place anywhere (stops at the first legal move)."""
-        if self._moves is not None:
-            return bool(self._moves)
+        if self._legal is not None:
+            return bool(self._legal)
         blocked, connected = self._position()
-        return has_legal_move(self._tiles, self._left, blocked=blocked, connected=connected)
+        return has_legal_move(self._tiles, self._left, blocked=map(id_cell, blocked),
+                              connected=connected, frontier=self._frontier())
 
     def _judge(self) -> Outcome | None:
-        return judge(self._tiles, self._left, self.has_legal_move)
+        return judge(self._tiles, self._left, self.has_legal_move, self._paths())
+
+    def _paths(self) -> dict[str, list[Path]]:
+        if self._runs is None:
+            self._runs = {k: paths(self._tiles, k) for k in ("o", "x")}
+        return self._runs
 
     # ----- what the app shows ----------------------------------------------------------
 
@@ -511,22 +526,16 @@ class VascoState(StateLog):
 
     def paths(self, colour: str) -> list[Path]:
         """Every run of ``colour`` (``"o"`` or ``"x"``) on the board, loops ``closed``."""
-        return paths(self._tiles, colour)
+        runs = self._paths()
+        return list(runs[colour]) if colour in runs else paths(self._tiles, colour)
 
     def legal_states_at(self, cell: Cell) -> list[str]:
         """The tile states a move may put on ``cell`` now (in :data:`STATES` order)."""
-        if self._outcome is not None:
-            return []
-        return list(self._moves_at(cell))
+        return list(self._moves_by_cell().get(cell, ()))
 
     def legal_cells(self) -> list[Cell]:
-        """Cells where some tile may go now, row-major (each cell's states are looked at
-        only until one is legal: a click needs no more)."""
-        if self._outcome is not None:
-            return []
-        if self._moves is not None:
-            return sorted({decode(a).cell for a in self._moves})
-        return [cell for cell in self._candidate_cells() if self._cell_open(cell)]
+        """Cells where some tile may go now, row-major."""
+        return list(self._moves_by_cell())
 
     def open_states(self, cell: Cell) -> tuple[str, ...]:
         """The states that fit ``cell`` and leave no same-colour gap (before any cascade)."""
@@ -542,11 +551,8 @@ class VascoState(StateLog):
             return [cell_name(c) for c in self.legal_cells()]
         held = selection[-1]
         if held in STATE_INDEX:
-            return [
-                cell_name(decode(a).cell)
-                for a in sorted(self._legal_moves())
-                if decode(a).state == held
-            ]
+            return [cell_name(cell) for cell, states in self._moves_by_cell().items()
+                    if held in states]
         try:
             cell = parse_cell(held)
         except ValueError:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analytics.text_safety import without_direction_controls
 from playtest import runtime, services
 from playtest.storage import repository as repo
 
@@ -38,5 +39,6 @@ def log_page(tester: services.Tester, page: str) -> None:
 
 
 def plain(text: str) -> None:
-    """Show text exactly as written: never Markdown, never HTML."""
-    st.text(text)
+    """Show text exactly as written: never Markdown, never HTML, and never reordering
+    what follows it (direction controls dropped: :mod:`analytics.text_safety`)."""
+    st.text(without_direction_controls(text))

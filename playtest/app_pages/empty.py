@@ -97,10 +97,12 @@ def plot(fig: go.Figure, key: str, when_empty: str | None = None) -> None:
     st.plotly_chart(fig, key=key)
 
 
-def no_testers_yet(participants: int, what: str = "this page") -> bool:
-    """On a study without testers: say so once (and the page draws nothing else)."""
+def no_testers_yet(participants: int, page: str | None = None) -> bool:
+    """On a study without testers: say so once (and the page draws nothing else).
+    ``page``: the page's title ("Experiments": "the Experiments page")."""
     if participants:
         return False
-    st.info(f"{NO_DATA}: no tester has taken part in this study, so {what} has nothing "
-            "to show. Share the study's link from the Studies page.", icon=ICON)
+    st.info(f"{NO_DATA}: no tester has taken part in this study, so "
+            f"{f'the {page} page' if page else 'this page'} has nothing to show yet. Share "
+            "the study's link from the Studies page.", icon=ICON)
     return True

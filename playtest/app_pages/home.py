@@ -6,6 +6,7 @@ import streamlit as st
 
 from playtest import runtime
 from playtest.app_pages import designer
+from playtest.app_pages.common import plain
 from playtest.storage import repository as repo
 
 
@@ -22,7 +23,7 @@ def start_page() -> None:
     if not studies:
         st.write("No open studies yet. Sign in as the designer to create one.")
     for study in studies:
-        st.text(study.title)
+        plain(study.title)
         st.code(designer.study_link(study.study_id), language=None)
         st.link_button("Open as a tester", f"/?study={study.study_id}")
     st.subheader("Designer")

@@ -13,7 +13,7 @@ from typing import Literal
 import streamlit as st
 
 from playtest import runtime, services
-from playtest.app_pages import identity
+from playtest.app_pages import arrival, identity
 from playtest.app_pages.common import log_page, plain, tester_session
 from playtest.games.registry import game_plugin
 from playtest.storage import repository as repo
@@ -80,6 +80,7 @@ def consent_page() -> None:
         ) if config.audience in ("children", "mixed") else False
         agree = st.checkbox("I have read the above and I agree to take part.", key="consent_agree")
         submitted = st.form_submit_button("I agree", type="primary")
+    arrival.decline_button(study)
     if not submitted:
         return
     if not who:
@@ -92,7 +93,7 @@ def consent_page() -> None:
         st.error("Please tick the box to agree, or close this page if you do not want to take part.")
         return
     engine = runtime.database()
-    participant = services.register_consent(
+    participant = arrival.admit(  # within the quota, with the panel's ids (if any)
         engine, study, {"child": who == "child", "parent_consent": bool(parent_ok),
                         "text_version": "1"},
     )
@@ -189,6 +190,7 @@ def done_page() -> None:
     st.write("You have finished. Your completion code is:")
     st.code(code, language=None)
     st.write("Keep it if the study team asks for it. You can close this page now.")
+    arrival.back_to_panel(tester)
 
 
 PAGES = {

@@ -11,7 +11,16 @@ the server log (:func:`playtest.runtime.log_file`).
 
 Nothing is lost: a failed write is rolled back whole (an action, its event, a consent),
 what was stored stays, and the controller of a game is dropped so that the next run
-rebuilds it from the stored record.
+rebuilds it from the stored record. The notice says that the step that failed was not
+saved (:data:`CALM`), or, when a tester's writes come faster than the limit
+(:class:`~playtest.storage.errors.TooFast`), to slow down (:data:`TOO_FAST`).
+
+A tester whose records are gone (deleted with ``playtest participant delete`` while
+their tab was open, or a link with an unknown code) gets the calm page
+:data:`GONE_TITLE` on their next click, wherever the missing row is noticed (a widget
+callback, the page, a play fragment): :class:`~playtest.storage.errors.NotFound` is
+handled like a fault, then the app finds no tester behind the link and shows that page.
+Nothing of the tester's code or answers is logged (:mod:`playtest.server_log`).
 """
 
 from __future__ import annotations
@@ -27,7 +36,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
 from playtest import runtime
-from playtest.storage.errors import DatabaseUnavailable, WriteFailed
+from playtest.storage.errors import DatabaseUnavailable, NotFound, TooFast, WriteFailed
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -35,14 +44,29 @@ R = TypeVar("R")
 TROUBLE = "db_trouble"
 START = "start"  # the fault came before any page could be shown
 FRESH = "db_trouble_fresh"
-CALM = ("We could not save that just now, so we are trying again. Please wait a moment, "
-        "then carry on: everything you did before is kept.")
-UNREACHABLE = ("The playtest is having a short break: we cannot reach our storage just now. "
-               "This page tries again by itself; please keep it open.")
+NOTICE = "db_trouble_notice"  # the text of the notice while in trouble
+GONE = "tester_gone"  # a NotFound was met in this session (see the module docstring)
+#: The session's key of the tester's game in memory (:mod:`playtest.board.page`): after a
+#: fault it may be ahead of what was stored, so it is dropped and rebuilt from the record.
+GAME_KEY = "play"
+CALM = ("We could not save that just now, so it was not saved. This page tries again by "
+        "itself: please wait a moment, then do it again. Everything you did before it is "
+        "kept.")
+TOO_FAST = ("That was faster than we can keep up with, so it was not saved. Please wait a "
+            "moment, then carry on a little more slowly. Everything you did before it is "
+            "kept.")
+GONE_TITLE = "This link no longer works"
+GONE_TEXT = ("This playtest link is not one we know, or what was saved with it has been "
+             "deleted. Nothing more is saved from this page. If you would like to take "
+             "part, please ask the study team for a new link.")
+UNREACHABLE = ("The playtest is having a short break: we cannot reach our storage just now, "
+               "so nothing was saved. This page tries again by itself; please keep it open, "
+               "then do again what you were doing.")
 
-#: What counts as a database fault (rather than a bug to show the developer).
+#: What counts as a database fault (rather than a bug to show the developer), and a
+#: tester's records that are gone (``NotFound``: handled as the module docstring says).
 DB_ERRORS: tuple[type[BaseException], ...] = (SQLAlchemyError, sqlite3.Error,
-                                               DatabaseUnavailable, WriteFailed)
+                                               DatabaseUnavailable, WriteFailed, NotFound)
 try:  # psycopg's own errors can escape SQLAlchemy in a pool's reset
     import psycopg
 
@@ -54,13 +78,39 @@ log = logging.getLogger("playtest.app")
 
 
 def note_failure(where: str, err: BaseException) -> None:
-    """Log a database fault with its traceback, and mark this session as in trouble."""
+    """Log a database fault with its traceback, and mark this session as in trouble
+    (or, for records that are gone, as :data:`GONE`)."""
     runtime.configure_logging()
-    log.error("database fault in %s: %s", where, type(err).__name__, exc_info=err)
+    # The game in memory may be ahead of what was stored: rebuild it from the record.
+    st.session_state.pop(GAME_KEY, None)
+    if isinstance(err, NotFound):
+        # No traceback: the code is not logged, and there is nothing to repair.
+        log.info("records of a page are gone in %s (deleted, or an unknown link)", where)
+        _forget_gone_tester()
+        st.session_state[GONE] = True
+        return
+    if isinstance(err, TooFast):
+        log.warning("a tester's input was refused in %s: %s", where, err)
+        st.session_state[NOTICE] = TOO_FAST
+    else:
+        log.error("database fault in %s: %s", where, type(err).__name__, exc_info=err)
+        st.session_state[NOTICE] = CALM
     st.session_state[TROUBLE] = where
     st.session_state[FRESH] = True  # the run that failed does not check again at once
-    # The game in memory may be ahead of what was stored: rebuild it from the record.
-    st.session_state.pop("ctrl", None)
+
+
+def _forget_gone_tester() -> None:
+    """Drop what this session keeps of a tester whose records are gone: everything the
+    tester's pages put in session state (their game, answers typed, the tester), and this
+    browser's memory of them (its cookie). A play fragment that finds its game gone
+    reruns the whole app, which then shows :data:`GONE_TITLE`."""
+    from playtest.app_pages import identity
+
+    tester = st.session_state.get("tester")
+    study = getattr(getattr(tester, "study", None), "study_id", None)
+    if isinstance(study, str):
+        identity.forget(study)
+    identity.bind(None)
 
 
 def guarded(callback: Callable[P, R]) -> Callable[P, R | None]:
@@ -103,6 +153,7 @@ def _retry_clock() -> None:
         return
     if database_ok():
         st.session_state.pop(TROUBLE, None)
+        st.session_state.pop(NOTICE, None)
         st.rerun(scope="app")
 
 
@@ -113,7 +164,7 @@ def show_notice(where: Any) -> None:
         return
     with where.container():
         if cause != START:  # at start the page itself says what is happening
-            st.warning(CALM)
+            st.warning(st.session_state.get(NOTICE, CALM))
         _retry_clock()
 
 
@@ -126,7 +177,16 @@ def run_page(run: Callable[[], Any]) -> None:
     try:
         run()
     except DB_ERRORS as err:
+        gone = isinstance(err, NotFound)
+        again = bool(st.session_state.get(GONE)) if gone else had_trouble
         note_failure("page", err)
-        if not had_trouble:
-            st.rerun()  # once, so the notice stands at the top of the page drawn again
+        if not again:
+            # once, so the notice stands at the top of the page drawn again (or, for a
+            # tester who is gone, the app shows the page that says so)
+            st.rerun()
+        if gone:
+            st.info(GONE_TEXT)
+            return
+    else:
+        st.session_state.pop(GONE, None)
     show_notice(notice if notice is not None else st.empty())

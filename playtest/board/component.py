@@ -74,12 +74,16 @@ def trigger_payload(state: SessionState, key: str, name: str) -> Any:
 
 
 def mount(plugin: GamePlugin, board: dict[str, Any], *, key: str, gate: EventGate,
-          on_input: Callable[[BoardInput], None] | None = None) -> dict[str, Any]:
+          on_input: Callable[[BoardInput], None] | None = None,
+          token_now: Callable[[], str | None] | None = None) -> dict[str, Any]:
     """Mount the board of ``plugin``'s game under Streamlit ``key`` (its element gets the
     class ``st-key-<key>``) with the shell data ``board`` (see ``static/shell.js``):
     every input the browser sends is checked, passed through ``gate`` (re-sent, stale
     and out-of-turn inputs are dropped and counted) and handed to ``on_input``. The data
     ``board`` should carry the same ``token`` and ``interactive`` the gate was ``shown``.
+    ``token_now()``: the position's token after an input was handled (None: the game
+    was dropped), so that the inputs the browser sent with it that were made on the
+    position before (a double click's second click) are dropped as stale.
     Returns the data sent (bare mode, no ``streamlit run``: nothing is mounted)."""
     data = {**board, "renderer": renderer_url(plugin), "ack": gate.recent()}
     if not script_running():
@@ -100,6 +104,9 @@ def mount(plugin: GamePlugin, board: dict[str, Any], *, key: str, gate: EventGat
             token = None if item.kind == "mute" else item.token
             if gate.admit(item.nonce, token) is None and on_input is not None:
                 on_input(item)
+                if token_now is not None and token is not None:
+                    now = token_now()
+                    gate.shown(now or "", interactive=gate.interactive and now is not None)
 
     # One top-level key: Streamlit tests each top-level value for a dataframe.
     _component(plugin)(key=key, data={"board": data}, on_input_change=handle)

@@ -48,6 +48,9 @@ def play_fragment(draw: Callable[P, None]) -> Callable[P, None]:
 
     @functools.wraps(draw)
     def guarded_draw(*args: P.args, **kwargs: P.kwargs) -> None:
+        if fragment_run() and st.session_state.get(trouble.FRESH):
+            # a callback of this run met a fault: the notice stands outside the fragment
+            st.rerun(scope="app")
         try:
             draw(*args, **kwargs)
         except trouble.DB_ERRORS as err:

@@ -28,7 +28,9 @@ from typing import Any
 
 import streamlit as st
 
+from analytics.text_safety import markdown_literal
 from playtest import resume_state, runtime, services
+from playtest.app_pages import trouble
 from playtest.app_pages.common import tester_session
 from playtest.app_pages.trouble import guarded
 from playtest.board import rules_overlay
@@ -46,7 +48,7 @@ from playtest.storage.game_counts import LEFT, RESTARTED
 
 #: Where the page keeps the tester's game between runs (rebuilt from the database when
 #: missing).
-PLAY = "play"
+PLAY = trouble.GAME_KEY
 TESTER = "play_tester"
 RESTORED_MESSAGE = "restored_message"
 SETTINGS_RESTORED = "settings_restored"
@@ -166,6 +168,12 @@ def _on_input(item: BoardInput) -> None:
         whole_page()  # the end and the way on: drawn by a full run
 
 
+def _token_now() -> str | None:
+    """The token of the game's position after an input (None: the game was dropped)."""
+    play: Play | None = st.session_state.get(PLAY)
+    return None if play is None else position_token(play.game_id, len(play.actions))
+
+
 def _paused() -> bool:
     return any(k in st.session_state for k in DIALOGS)
 
@@ -207,6 +215,8 @@ def end_title(plugin: GamePlugin, play: Play) -> str:
     """The result in a few words: who won (the tester "you" against the computer), or a
     draw, or a solo game lost."""
     result = plugin.result(play.state, len(play.actions))
+    if result.title:
+        return result.title
     humans = sum(1 for s in play.seats if s.is_human)
     if result.winner is None:
         return "It's a draw" if len(play.seats) > 1 else "Not this time!"
@@ -280,7 +290,7 @@ def _board() -> None:
                             extra={"zoom": True, "study_rules": tester.effective.rules})
     mount(session.plugin, board_data(session, moment, token=token,
                                      muted=bool(st.session_state.get("muted", False))),
-          key=key, gate=gate, on_input=_on_input)
+          key=key, gate=gate, on_input=_on_input, token_now=_token_now)
     if thinking and not paused:
         _computer_clock()  # draws nothing: a timer of the board's, which its run restarts
 
@@ -356,7 +366,8 @@ def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) ->
         st.session_state[SIDE_SHOWN] = _side_key(play)
         if play.over:  # first: on a phone this column is under the board
             _between_games(tester, finished, session, to_post_survey)
-        st.caption(f"Game {finished + (0 if play.over else 1)} · {tester.study.title}")
+        st.caption(f"Game {finished + (0 if play.over else 1)} · "
+                   f"{markdown_literal(tester.study.title)}")  # the designer's text, as text
         _game_controls(tester, session, paused=paused)
     # Nothing since `paused` was read opens or closes a dialog (those are callbacks, which
     # run before the script), so a run that is not paused has no dialog to show.

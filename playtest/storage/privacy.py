@@ -29,28 +29,35 @@ True
 from __future__ import annotations
 
 import logging
+import time
+import uuid
 
-from sqlalchemy import Engine, delete, func, select, text
+from sqlalchemy import Connection, Engine, delete, func, insert, select, text
 
 from playtest.storage.db import is_sqlite, write_lock
 from playtest.storage.errors import NotFound, StorageError
 from playtest.storage.models import (
+    AppSecretRow,
     AssignmentRow,
     EventRow,
     ExposureRow,
     GameActionRow,
     GameRow,
+    PanelIdRow,
     ParticipantRow,
     ResponseRow,
     SessionRow,
 )
 
+secrets_table = AppSecretRow.__table__  # type: ignore[attr-defined]
+
 
 def delete_participant(engine: Engine, participant_id: str) -> dict[str, int]:
     """Delete everything of one tester in one transaction; returns rows deleted per table.
 
-    Events, game actions, games, sessions, responses, assignments, exposures and the
-    participant row go together or not at all. Unknown codes raise :class:`NotFound`.
+    Events, game actions, games, sessions, responses, assignments, exposures, the
+    recruitment panel's ids and the participant row go together or not at all, with a
+    new :func:`deletion_mark`. Unknown codes raise :class:`NotFound`.
     """
     tables = {
         "events": EventRow.__table__,  # type: ignore[attr-defined]
@@ -60,6 +67,7 @@ def delete_participant(engine: Engine, participant_id: str) -> dict[str, int]:
         "responses": ResponseRow.__table__,  # type: ignore[attr-defined]
         "assignments": AssignmentRow.__table__,  # type: ignore[attr-defined]
         "exposures": ExposureRow.__table__,  # type: ignore[attr-defined]
+        "panel_ids": PanelIdRow.__table__,  # type: ignore[attr-defined]
         "participants": ParticipantRow.__table__,  # type: ignore[attr-defined]
     }
     deleted: dict[str, int] = {}
@@ -75,8 +83,35 @@ def delete_participant(engine: Engine, participant_id: str) -> dict[str, int]:
             deleted[name] = conn.execute(statement).rowcount
         if deleted["participants"] == 0:
             raise NotFound(f"no participant {participant_id!r}")
+        _mark_deletion(conn)
     scrub_files(engine, tables=list(tables))
     return deleted
+
+
+DELETION_MARK = "last_deletion"
+
+
+def _mark_deletion(conn: Connection) -> None:
+    """Say that a tester was deleted (a new random mark): app processes that see the mark
+    change drop what they keep of testers in memory (:func:`deletion_mark`)."""
+    conn.execute(delete(secrets_table).where(secrets_table.c.name == DELETION_MARK))
+    conn.execute(insert(secrets_table).values(name=DELETION_MARK, value=uuid.uuid4().hex,
+                                              created_at_ms=int(time.time() * 1000)))
+
+
+def deletion_mark(engine: Engine) -> str | None:
+    """The mark of the last deletion (None: none yet). A process that keeps copies of
+    tester data compares it with the mark it saw last.
+
+    >>> from playtest.storage.db import make_engine, upgrade
+    >>> engine = make_engine("sqlite://"); upgrade(engine)
+    >>> deletion_mark(engine) is None
+    True
+    """
+    with engine.connect() as conn:
+        value = conn.execute(select(secrets_table.c.value)
+                             .where(secrets_table.c.name == DELETION_MARK)).scalar()
+    return None if value is None else str(value)
 
 
 _log = logging.getLogger(__name__)

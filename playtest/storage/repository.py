@@ -35,6 +35,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from analytics.data import UNNAMED_GAME
+from playtest.storage.allocation import choose_arm
 from playtest.storage.db import write_lock
 from playtest.storage.errors import ConflictError, NotFound
 from playtest.storage.models import (
@@ -49,9 +50,13 @@ from playtest.storage.models import (
     sessions,
     studies,
 )
+from playtest.storage.places import arm_tallies, count_completed
 from playtest.storage.timeutil import datetime_from_ms, ms_from, now_ms
 
 CODE_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+#: How long after consent a tester counts as in progress when nothing else is said
+#: (``playtest.panels.DEFAULT_HOLD_MINUTES``; a study's quota sets its own).
+DEFAULT_HOLD_MS = 60 * 60 * 1000
 PHASES = ("pre", "post")
 
 
@@ -127,6 +132,23 @@ def _study_from_row(row: Any) -> Study:
     )
 
 
+def study_id_problem(code: str) -> str | None:
+    """Why ``code`` cannot be a study id (None: it can).
+
+    >>> study_id_problem("x" * 65)
+    'the study id is too long: 65 characters, at most 64'
+    >>> study_id_problem("a b")
+    "the study id may hold only letters, digits, '-' and '_'"
+    """
+    if not code:
+        return "the study id must not be empty"
+    if len(code) > 64:
+        return f"the study id is too long: {len(code):,} characters, at most 64"
+    if not CODE_PATTERN.match(code):
+        return "the study id may hold only letters, digits, '-' and '_'"
+    return None
+
+
 def create_study(
     engine: Engine,
     *,
@@ -143,8 +165,9 @@ def create_study(
     :class:`~playtest.study_config.StudyConfig`); empty means every default.
     """
     code = study_id or new_study_code()
-    if not CODE_PATTERN.match(code):
-        raise ValueError(f"study id {code!r} must be 1-64 letters, digits, '-' or '_'")
+    problem = study_id_problem(code)
+    if problem is not None:
+        raise ValueError(problem)
     values = {
         "study_id": code,
         "title": title,
@@ -236,12 +259,14 @@ def study_counts(engine: Engine, study_id: str) -> StudyCounts:
             .select_from(games.join(participants))
             .where(participants.c.study_id == study_id)
         ).one()
+        # analytics.metrics.COMPLETED_DEFINITION, counted in SQL (places.completed_ids)
+        completed = count_completed(conn, study_id)
     by_stage = {stage: 0 for stage in STAGES}
     by_stage.update({stage: count for stage, count in stage_rows})
     return StudyCounts(
         study_id=study_id,
         participants=sum(by_stage.values()),
-        completed=by_stage.get("done", 0),
+        completed=int(completed),
         by_stage=by_stage,
         events=event_count,
         games_started=game_row[0],
@@ -848,13 +873,21 @@ def assign_balanced(
     participant_id: str,
     experiment_key: str,
     variants: Sequence[str],
-    rng: random.Random,
+    rng: random.Random | None = None,
+    *,
+    hold_ms: int = DEFAULT_HOLD_MS,
 ) -> str:
-    """The tester's variant of an experiment: sticky, and balanced across the study.
+    """The tester's variant of an experiment: sticky, and balanced among completers.
 
-    A new tester gets the arm with the fewest consented testers so far; ties are broken
-    by ``rng``. The study row is locked first, so concurrent assignments count each other.
+    A new tester gets the arm with the fewest expected completers
+    (:mod:`playtest.storage.allocation`: completers plus testers in progress weighted
+    by the arm's completion rate; a tester is in progress for ``hold_ms`` after
+    consent); ties are split by a hash of the experiment and the tester's code, so the
+    choice is deterministic. The rule and the tallies it saw are stored with the
+    assignment (``extra.allocation``). The study row is locked first, so concurrent
+    assignments count each other. ``rng`` is not used any more (kept for callers).
     """
+    del rng  # the tie-break is deterministic (allocation.tie_break)
     if len(variants) < 1:
         raise ValueError("an experiment needs variants")
     existing = get_assignment(engine, participant_id, experiment_key)
@@ -875,28 +908,19 @@ def assign_balanced(
         ).scalar_one_or_none()
         if existing is not None:
             return str(existing)
-        counts: dict[str, int] = dict(
-            conn.execute(
-                select(assignments.c.variant, func.count())
-                .select_from(assignments.join(participants))
-                .where(assignments.c.study_id == study_id)
-                .where(assignments.c.experiment == experiment_key)
-                .where(participants.c.consented_at_ms.is_not(None))
-                .group_by(assignments.c.variant)
-            ).all()
-        )
-        fewest = min(counts.get(variant, 0) for variant in variants)
-        choice = rng.choice([variant for variant in variants if counts.get(variant, 0) == fewest])
+        tallies = arm_tallies(conn, study_id, experiment_key, now_ms=now_ms(), hold_ms=hold_ms)
+        chosen = choose_arm(list(variants), tallies, participant_id, experiment_key)
         conn.execute(
             insert(assignments).values(
                 participant_id=participant_id,
                 experiment=experiment_key,
                 study_id=study_id,
-                variant=choice,
+                variant=chosen.variant,
                 at_ms=now_ms(),
+                extra={"allocation": chosen.record()},
             )
         )
-    return choice
+    return chosen.variant
 
 
 def log_exposure(

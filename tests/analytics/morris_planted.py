@@ -3,8 +3,8 @@
 Each tester plays one game as White (seat 1, ``human``) against ``ai:random``; both
 sides pick uniformly random legal actions (``random.Random(seed)``); the engine decides
 everything and its events are logged as the app logs them (kind, ``seat``, ``tiles``,
-data), before the tester's accepted click, as the Vapoosh controller does. The truth
-planted on top (:class:`MorrisTruth`):
+data), after the tester's accepted click that made the action. The truth planted on top
+(:class:`MorrisTruth`):
 
 - the tester's time on an ordinary click is ``LogNormal(log(click_ms), 0.3)``; on the
   click that forms a wall ``LogNormal(log(forming_ms), 0.3)``;
@@ -120,11 +120,11 @@ def planted_morris_study(testers: int, seed: int = 0,
                 else:
                     click = {"seat": 1, "ok": True, "ms": ms, "point": move.to}
                 clock += pd.Timedelta(milliseconds=ms)
+            log("click", click, clock)  # before the engine's events, as the app logs it
             applied = state.apply_action(action)
             for event in applied:
                 log(event.kind, _props(event), clock)
             wall_at = clock if any(e.kind == "wall" for e in applied) else None
-            log("click", click, clock)  # after the engine's events, as the app logs it
         log("game_end", {"game_id": gid, "winner": None, "reason": "over"}, clock)
     return StudyData(
         study={"study_id": "planted-morris", "title": "Planted morris", "game": "morris",

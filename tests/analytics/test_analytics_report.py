@@ -8,7 +8,7 @@ import re
 import pandas as pd
 import pytest
 
-from analytics import confusion, figures, funnel, questionnaires, report
+from analytics import figures, funnel, questionnaires, report
 from analytics.data import (
     SCORE_COLUMNS,
     AnalyticsInputError,
@@ -19,6 +19,7 @@ from analytics.data import (
 from analytics.games.vapoosh import facts as vapoosh_facts
 from analytics.games.vapoosh import figures as vapoosh_figures
 from analytics.games.vapoosh import heatmaps as vapoosh_heatmaps
+from analytics.games.vapoosh import occasions as vapoosh_occasions
 from analytics.synth import synthesize_scores_and_quiz, synthesize_study
 
 HOSTILE = "<script>alert(1)</script> [click](javascript:alert(1)) # *x*"
@@ -38,7 +39,7 @@ def test_report_json_has_exactly_the_documented_keys(small_study: StudyData) -> 
     json.dumps(built, allow_nan=False)  # strict JSON: no NaN anywhere
     assert set(built) == {"study_id", "game", "participants", "completed",
                           "confusion_points", "hardest_facts", "experiments",
-                          "severity_definition", "what_works"}
+                          "severity_definition", "what_works", "learning"}
     assert (built["study_id"], built["game"], built["participants"],
             built["completed"]) == ("st", "vapoosh", 2, 1)
     for point in built["confusion_points"]:
@@ -70,9 +71,10 @@ def test_report_json_has_exactly_the_documented_keys(small_study: StudyData) -> 
     assert (lookups["A"]["mean"], lookups["B"]["mean"]) == (1.0, 0.0)
     # 1 s against 1 s: no spread, so the primary is shown as such and not tested.
     assert metric["no_variance"] and metric["p_value"] is None
-    assert experiment["summary"] == ("too few participants: response time after the "
-                                     "message is the same for every tester so far (no "
-                                     "variance), so it cannot be tested yet.")
+    assert experiment["summary"] == ("Too few testers yet to compare response time after "
+                                     "the message: it is the same for every tester so "
+                                     "far, so it cannot be tested.")
+    assert experiment["headline"] == "Too few testers yet"
 
 
 def _hostile_study(small_study: StudyData) -> StudyData:
@@ -125,7 +127,7 @@ def test_figures_use_board_headers_and_safe_palette(small_study: StudyData) -> N
     assert list(heat.data[0].x) == [str(n) for n in range(1, 13)]
     assert list(heat.data[0].y) == [str(n) for n in range(1, 13)]
     assert heat.data[0].customdata[7][6] == 56  # row 8, column 7 is 7 × 8
-    bars = figures.wrong_class_figure(confusion.wrong_clicks_by_class(small_study))
+    bars = figures.wrong_class_figure(vapoosh_occasions.wrong_clicks_by_class(small_study))
     assert set(bars.data[0].marker.color) <= set(figures.OKABE_ITO)
     assert figures.funnel_figure(funnel.funnel(small_study)).data[0].y.tolist() == \
         [2, 2, 2, 2, 1]

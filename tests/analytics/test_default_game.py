@@ -1,35 +1,28 @@
-"""Records that name no game are the registry's first game's, and analytics knows it
-without naming it: the game's own analytics plug-in claims them (``plays_unnamed``)."""
+"""Records that name no game are ``analytics.data.UNNAMED_GAME``'s, as the exchange format
+says, whatever the registry's order; a study's analytics plug-in is the one its caller
+gives (``game_analytics.use``), else the one its game's folder holds."""
 
 from __future__ import annotations
 
 import json
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
-import analytics.games
+from analytics import derive
 from analytics.data import UNNAMED_GAME, StudyData, empty_quiz, empty_scores
-from analytics.game_analytics import (
-    GENERIC,
-    AnalyticsPluginError,
-    default_game,
-    for_study,
-    game_of,
-    load,
-)
+from analytics.game_analytics import GENERIC, GameAnalytics, for_study, game_of, load, use
 from analytics.report import build_report, report_game
-from playtest.games.registry import game_names
+from analytics.turns import TurnRule
+from playtest.games.registry import game_names, game_plugin
 from playtest.storage.db import make_engine, upgrade
 from playtest.storage.exchange import import_jsonl, load_study_data
 
+DEFAULT_GAME = UNNAMED_GAME
 
-def test_analytics_default_game_is_the_registrys() -> None:
-    assert default_game() == UNNAMED_GAME
-    claims = [name for name in game_names() if load(name).plays_unnamed]
-    assert claims == [UNNAMED_GAME]
+
+def test_the_unnamed_game_is_a_registered_game_with_analytics() -> None:
+    assert UNNAMED_GAME in game_names()
+    assert load(UNNAMED_GAME) is not GENERIC
+    assert game_plugin(UNNAMED_GAME).analytics is load(UNNAMED_GAME)
 
 
 def test_a_study_and_a_report_that_name_no_game_are_the_default_games() -> None:
@@ -70,22 +63,12 @@ def test_an_export_from_before_games_were_named_reads_as_the_default_game(
     assert report["game"] == UNNAMED_GAME and report["participants"] == 1
 
 
-@pytest.fixture
-def second_claimant(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """A real plug-in folder, added to ``analytics/games/``, that also claims unnamed
-    records."""
-    folder = tmp_path / "claimant"
-    folder.mkdir()
-    (folder / "__init__.py").write_text(
-        "from analytics.game_analytics import GameAnalytics\n"
-        "ANALYTICS = GameAnalytics(name='claimant', title='Claimant', plays_unnamed=True)\n")
-    monkeypatch.setattr(analytics.games, "__path__", [*analytics.games.__path__, str(tmp_path)])
-    default_game.cache_clear()
-    yield "claimant"
-    default_game.cache_clear()
-    sys.modules.pop("analytics.games.claimant", None)
-
-
-def test_two_plugins_claiming_unnamed_records_are_refused(second_claimant: str) -> None:
-    with pytest.raises(AnalyticsPluginError, match=f"{second_claimant}.*only one may"):
-        default_game()
+def test_the_caller_s_plug_in_is_the_one_used() -> None:
+    """A plug-in given to a study (the app gives the registry's) decides its turns, even
+    for a game no analytics folder holds."""
+    data = StudyData.empty("s", "tictactoe")
+    assert for_study(data) is GENERIC
+    own = GameAnalytics(name="tictactoe", title="Tic-tac-toe",
+                        turns=TurnRule(acts=("mark",)))
+    use(data, own)
+    assert for_study(data) is own and derive.turn_rule(data) is own.turns

@@ -153,7 +153,7 @@ def test_report_json_keeps_the_contract_and_adds_definitions() -> None:
     # B loses testers before the end: completion is a guardrail named in the verdict.
     assert [g["metric"] for g in doc["guardrails"]] == ["completion"]
     assert doc["guardrails"][0]["worse"] == "B"
-    assert "But B is worse on completion" in doc["summary"]
+    assert "But B is worse on completion (" in doc["summary"]  # a caution after the verdict
     assert not math.isnan(doc["srm_p"])
 
 
@@ -208,3 +208,21 @@ def test_games_won_counts_a_testers_own_games_solo_or_against_the_computer() -> 
                                   empty_quiz())
     wins = metrics.metric_by_key("wins_vs_computer").values(inputs)
     assert wins.to_dict() == {"S": 0.5, "C": 0.0}
+
+
+def test_a_difference_of_shares_is_shown_within_100_points() -> None:
+    """Issue 22, item 8: the always-valid interval of a few testers reaches beyond ±100
+    points; it is shown clipped (the verdict is the same either way)."""
+    import numpy as np
+
+    from analytics.experiments import MetricValues, analyze_metrics, decide
+    from analytics.metrics import metric_by_key
+
+    values = MetricValues(metric_by_key("completion"),
+                          {"A": np.array([1.0, 1.0, 0.0]), "B": np.array([0.0, 0.0, 1.0])})
+    result = analyze_metrics([values])[0]
+    assert result.sequential is not None and result.sequential.ci95[0] < -1.0
+    assert result.interval == (-1.0, 1.0)
+    assert result.effect_text() == "−33.3 pp [−100.0, +100.0]"
+    assert result.to_json()["ci95"] == [-1.0, 1.0]
+    assert decide(result, 0.1)[0] == "too few participants"

@@ -13,7 +13,8 @@ import pytest
 from analytics import derive, experiments, metrics
 from analytics.data import StudyData, empty_quiz, empty_scores
 from analytics.game_analytics import load
-from analytics.turns import GENERIC_DEFINITION, TurnRule, turn_starts
+from analytics.games.vapoosh.rolls import roll_turns
+from analytics.turns import GENERIC_DEFINITION, TurnRule, closing_acts, turn_starts
 from tests.analytics.conftest import Builder, click, roll
 from tests.analytics.turns_planted import GAMES, MESSAGE_KEY, Planted, planted_turns_study
 
@@ -91,27 +92,32 @@ def test_the_dice_game_keeps_its_roll_as_the_turn() -> None:
     data = StudyData(study=data.study, participants=data.participants,
                      assignments=data.assignments, events=b.frame(),
                      responses=data.responses)
-    table = derive.turns(data)
+    table = roll_turns(data)
     assert table["n_clicks"].tolist() == [2, 0, 1]
     assert table["n_wrong"].tolist() == [1, 0, 0]
     assert table["fact"].tolist() == ["3x5", "7x8", "2x2"]
 
 
-def test_a_turn_rule_reads_seats_breaks_and_stale_clicks() -> None:
+def test_a_turn_rule_reads_seats_actions_and_stale_clicks() -> None:
+    """A decision starts with a seat's click and ends with its action; every other act
+    (the computer's place, its ai_move) is a turn of its own; a stale click is none."""
     log = pd.DataFrame({
         "type": ["game_start", "click", "place", "click", "place", "ai_move", "click",
-                 "place", "grow", "click", "game_end", "game_start", "click"],
+                 "place", "grow", "click", "click", "place", "remove", "click", "remove",
+                 "game_end", "game_start", "click"],
         "props": [{}, {"seat": 1}, {"seat": 1}, {"seat": 2, "stale": True}, {"seat": 2},
-                  {"seat": 2}, {"seat": 1}, {"seat": 1}, {}, {"seat": 1}, {}, {},
+                  {"seat": 2}, {"seat": 1}, {"seat": 1}, {}, {"seat": 1}, {"seat": 1},
+                  {"seat": 1}, {"seat": 2}, {"seat": 1}, {"seat": 1}, {}, {},
                   {"seat": 1}],
-        "session_code": [0] * 12 + [1]})
-    rule = TurnRule(acts=("place",), breaks=("grow",))
-    assert turn_starts(log, rule).nonzero()[0].tolist() == [1, 4, 6, 9, 12]
-    # without the game's action events the computer's move shows only in its ai_move
-    assert turn_starts(log, TurnRule(breaks=("grow",))).nonzero()[0].tolist() == \
-        [1, 5, 6, 9, 12]
-    # without the break, the tester's two tiles in a row are one turn
-    assert turn_starts(log, TurnRule(acts=("place",))).nonzero()[0].tolist() == [1, 4, 6, 12]
+        "session_code": [0] * 17 + [1]})
+    rule = TurnRule(acts=("place", "remove"), breaks=("grow",))
+    starts = turn_starts(log, rule)
+    assert starts.nonzero()[0].tolist() == [1, 4, 5, 6, 9, 12, 13, 17]
+    # the tester's two clicks for one tile are one decision, closed by the tile; the
+    # removal after it is another
+    assert closing_acts(log, rule, starts).nonzero()[0].tolist() == [2, 7, 11, 14]
+    # without the game's action events a tester's clicks run on to another seat's act
+    assert turn_starts(log, TurnRule()).nonzero()[0].tolist() == [1, 5, 6, 17]
 
 
 def test_spliced_turns_of_a_game_without_a_marker_equal_the_whole_study() -> None:

@@ -95,9 +95,10 @@ def test_the_plug_in_ranks_planted_refusals_as_rule_points_with_their_occasions(
     assert table["later"].any() and not table["later"].all()
     firsts = table.groupby("participant_id")["game_id"].transform("first")
     assert (table["later"] == (table["game_id"] != firsts)).all()
-    (family,) = ANALYTICS.families
-    tallies, _ = family.tallies(data, table.iloc[0:0], table["later"])
-    by_id = {t.id: t for t in tallies}
+    # the rule points are the core's, on its turns (the plug-in only words them)
+    assert ANALYTICS.families == ()
+    scored, _ = confusion.scored_candidates(data)
+    by_id = {s.tally.id: s.tally for s in scored if s.tally.family == "rule"}
     assert set(by_id) == {f"rule:{r}" for r in truth["refusals"]}
     for reason, count in truth["refusals"].items():
         tally = by_id[f"rule:{reason}"]

@@ -12,9 +12,11 @@ the truth the analysis must recover exactly.
 What makes each game's turns hard to find:
 
 - **morris** (seat 1 or 2 for the tester): a move takes two clicks; a wall's removal
-  (with its own refused ``walled`` clicks) belongs to the turn that formed the wall; a
-  ``skip`` of the opponent gives the tester two turns in a row with no other seat acting;
-  a stale tab's click during the computer's move is no act of the tester's;
+  (with its own refused ``walled`` clicks) is a turn of its own, right after the
+  placement or move that formed the wall, and a message shown between the two is
+  followed by the removal; a ``skip`` of the opponent gives the tester two turns in a
+  row with no other seat acting; a stale tab's click during the computer's move is no
+  act of the tester's;
 - **vasco**: forced ``auto`` tiles follow a placement; one tester plays pass-and-play
   (both seats human: both seats' turns are the tester's);
 - **dokusen**: a stage alone (seats ``["human"]``: only the round's ``grow`` separates
@@ -147,13 +149,13 @@ def _morris_game(t: _Tester, number: int) -> None:
                                         {"point": "d6"})
         log("move" if moving else "place", {"seat": human, "tiles": [[2, step]],
                                             "point": "d6"})
-        if rng.random() < 0.3:  # a wall: the removal is part of this turn
-            log("wall", {"seat": human, "tiles": [], "points": ["d5", "d6", "d7"]})
-            more, more_wrong, _ = t.clicks("morris", human, 1, {"point": "b4"},
-                                           extra_wrong=rng.randint(0, 1))
-            log("remove", {"seat": human, "tiles": [[3, 3]], "point": "b4"})
-            clicks, wrong = clicks + more, wrong + more_wrong
         t.record(clicks, wrong, first)
+        if rng.random() < 0.3:  # a wall: the removal is a turn of its own
+            log("wall", {"seat": human, "tiles": [], "points": ["d5", "d6", "d7"]})
+            t.maybe_message()  # e.g. "Wall! Take a brick": the removal follows it
+            t.record(*t.clicks("morris", human, 1, {"point": "b4"},
+                               extra_wrong=rng.randint(0, 1)))
+            log("remove", {"seat": human, "tiles": [[3, 3]], "point": "b4"})
         if rng.random() < 0.2:  # rule 6: the opponent cannot move, the tester again
             log("skip", {"seat": computer, "tiles": []})
             continue

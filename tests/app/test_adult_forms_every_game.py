@@ -17,6 +17,7 @@ from sqlalchemy.engine import Engine
 from streamlit.testing.v1 import AppTest
 
 from playtest import demo, services
+from playtest.games.registry import game_plugin
 from playtest.storage import repository as repo
 from surveys import load_survey
 from tests.app.tester_support import consent_on_page, offered_texts, stored_answers
@@ -62,6 +63,12 @@ def test_an_adult_gets_the_adults_pre_form_of_the_game(
 
     seen = _walk_pre_survey(db, at, code)
     assert not [w for w in CHILD_WORDS if any(w in text for text in seen)], seen
+    # the adults' words (was tests/browser/test_adult_forms_seen.py, for Vasco)
+    title = game_plugin(game).title
+    shown = "\n".join(seen).replace("\\", "")
+    assert f"How much fun do you expect {title} to be?" in shown and "65+" in shown
+    agreeing = "Strongly disagree" in load_survey(f"{game}_pre_adult").model_dump_json()
+    assert ("Strongly disagree" in shown) == agreeing
     assert not [text for text in seen if text.startswith("I am…")]
     assert not [text for text in seen if text.startswith(FACE)]
     stored = stored_answers(db, code)

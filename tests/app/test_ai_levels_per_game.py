@@ -53,14 +53,19 @@ def test_levels_differ_between_games_and_a_foreign_level_is_refused_naming_the_g
     assert ", ".join(by_game[game]) in message
 
 
-def test_a_game_without_computer_seats_says_so() -> None:
-    solo = [p for p in games() if not p.ai_levels()]
-    if not solo:
-        pytest.skip("every registered game has computer levels")
-    for plugin in solo:
-        with pytest.raises(StudyConfigError) as refused:
-            parse_study_config({"game": plugin.name, "seats": ["ai:easy"]})
-        assert f"{plugin.title} has no computer seats" in str(refused.value)
+@pytest.mark.parametrize("game", game_names())
+def test_a_computer_seat_the_game_lacks_is_refused_saying_what_it_offers(game: str) -> None:
+    """Its levels listed, or, for a game without computer seats, that it has none."""
+    plugin = game_plugin(game)
+    seats = ["human", "ai:no-such-level"][-plugin.seats[1]:]
+    with pytest.raises(StudyConfigError) as refused:
+        parse_study_config({"game": game, "seats": seats})
+    message = str(refused.value)
+    assert "\n" not in message and "ai:no-such-level" in message
+    if ai_levels(game):
+        assert f"{plugin.title} from {', '.join(ai_levels(game))}" in message
+    else:
+        assert f"{plugin.title} has no computer seats" in message
 
 
 @pytest.mark.parametrize("game", game_names())

@@ -75,6 +75,12 @@ def test_the_balance_page_simulates_each_game_s_demo_study(db: Engine, game: str
     # the game's own section (its counts per game, with intervals) and game length
     assert any("per_game" in f.columns for f in frames)
     assert "How long games are" in subheaders
+    # charts: per stage and level, one run's wins, events and length (a one-seat game);
+    # else wins per seat, the game's own section and length (was tests/browser/
+    # test_balance_seen.py)
+    assert len(at.get("plotly_chart")) == (4 if _one_seat(game) else 3)
+    assert f"many games of {plugin.title}" in text
+    assert at.button(key="bal_more").label == f"Run {GAMES} more games"
     assert any("median" in c and "95% interval" in c for c in (str(x.value) for x in at.caption))
 
 

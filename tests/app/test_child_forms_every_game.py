@@ -58,6 +58,9 @@ def test_a_child_gets_the_childrens_forms_of_the_game(
         assert not at.exception, at.exception
     assert repo.get_participant(db, code).stage == "play"  # type: ignore[union-attr]
     assert "under 6" in seen and "10–11" in seen
+    # the children's words (was tests/browser/test_child_forms_seen.py)
+    for words in ("How good do you think this game will be?", "Brilliant"):
+        assert any(words in text for text in seen), (words, seen)
     assert any(text.startswith(FACE) for text in seen)
     assert not [w for w in ADULT_WORDS if any(w in text for text in seen)]
     assert not [text for text in seen if text.startswith("I am")]
@@ -72,6 +75,7 @@ def test_a_child_gets_the_childrens_forms_of_the_game(
     post = offered_texts(at)
     assert any(text.startswith(FACE) for text in post)
     assert any("play it again" in text for text in post), post
+    assert any("Too hard" in text for text in post), post
     assert not [w for w in ADULT_WORDS if any(w in text for text in post)]
     at = _answer_page(at)
     assert not at.exception, at.exception

@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from analytics import confusion, derive
 from analytics.games.vapoosh import facts as vapoosh_facts
+from analytics.games.vapoosh.rolls import roll_turns
 from playtest import demo
 from playtest.games.vapoosh import demo as vapoosh_demo
 from playtest.storage.exchange import load_study_data
@@ -25,7 +26,9 @@ def test_the_demo_dashboard_finds_the_planted_truths(db: Engine) -> None:
     data = annotate(load_study_data(db, "demo"))
     ids = [point.id for point in confusion.confusion_points(data)]
     assert f"rule:{vapoosh_demo.PLANTED_RULE}" in ids[:3]
-    assert f"message:{vapoosh_demo.PLANTED_WORDING[0]}" in ids
+    # the planted wording itself: a point per wording of the message
+    key, variant = vapoosh_demo.PLANTED_WORDING
+    assert f"message:{key}@{variant}" in ids
     facts = {point_id.removeprefix("fact:") for point_id in ids if point_id.startswith("fact:")}
     assert facts and facts <= PLANTED_FACTS  # only planted facts have the evidence
     hardest = list(vapoosh_facts.hardest_facts(data)["fact"].head(4))
@@ -37,12 +40,12 @@ def test_the_demo_dashboard_finds_the_planted_truths(db: Engine) -> None:
 def test_rule_wrong_clicks_happen_only_on_their_occasions(db: Engine) -> None:
     demo.generate(db, 12, seed=5, workers=1, now=NOW)
     data = load_study_data(db, "demo")
-    turns = derive.turns(data).set_index("turn_id")
+    turns = roll_turns(data).set_index("turn_id")  # a roll's turn with what it refused
     assert turns["refused"].map(lambda r: isinstance(r, list)).all()  # logged on every roll
     clicks = derive.clicks(data)
     rule = clicks[(clicks["turn_id"] >= 0) & ~clicks["ok"] & (clicks["wrong_kind"] == "rule")]
     assert len(rule) > 0
-    for turn_id, reason in zip(rule["turn_id"], rule["rule_reason"], strict=True):
+    for turn_id, reason in zip(rule["turn_id"], rule["reason"], strict=True):
         assert reason in turns.loc[turn_id, "refused"]
     occasions = turns["refused"].map(lambda r: vapoosh_demo.PLANTED_RULE in r).sum()
     assert 0 < occasions < len(turns)  # the rule could bite on some turns, not all

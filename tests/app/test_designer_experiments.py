@@ -27,21 +27,26 @@ def test_experiments_page_shows_verdict_interval_definitions_and_method(db: Engi
     assert not at.exception, at.exception
     boxes = [b.value for b in (*at.success, *at.info, *at.warning)]
     wording = next(b for b in boxes if "response time after the message" in b)
-    # The verdict word, the effect with its interval and the min_effect beside it.
-    assert any(word in wording for word in ("better", "no difference", "too few"))
+    # The verdict in words, the effect with its interval (the variants' texts beside).
+    assert wording.startswith(tuple(f"**{word}" for word in (
+        "A is better", "B is better", "No difference", "No change worth acting on",
+        "Too few testers yet")))
     # (The demo's simulated testers roll at once after a message: until they take time,
     # the response time has no spread and the page says so instead of an interval.)
-    assert ("[" in wording and "worth acting on" in wording) or "no variance" in wording
+    assert "95% interval" in wording or "same for every tester" in wording
     captions = "\n".join(c.value for c in at.caption)
     assert "Waudby-Smith" in captions and "every day" in captions
     assert "Primary metric: Seconds from the message appearing" in captions
     frames = [df.value for df in at.dataframe]
-    wording_table = next(f for f in frames if "Response time after the message"
-                         in set(f["Metric"]))
+    wording_table = next(f for f in frames if "Metric" in f.columns and
+                         "Response time after the message" in set(f["Metric"]))
     assert "Definition" in wording_table.columns
     assert wording_table.iloc[0]["Role"] == "primary (decides)"
     assert "metric" not in wording_table.columns  # people's names, not code names
     assert len(at.get("plotly_chart")) == 2  # a forest plot per experiment
+    variants = next(t.value for t in at.table if "What testers see" in t.value.columns)
+    assert list(variants.index) == ["A", "B"]  # what A and B say, beside their testers
+    assert all(text.startswith("“") for text in variants["What testers see"])
 
 
 def test_studies_page_takes_a_fitting_primary_metric_and_refuses_others(db: Engine) -> None:

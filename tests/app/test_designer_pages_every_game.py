@@ -4,6 +4,7 @@ and the pages show that study's data (not an empty study's hints)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -36,6 +37,12 @@ def test_every_designer_page_renders_each_game_s_filled_demo_study(
     assert at.sidebar.selectbox(key="study_picker").value == f"{demo.DEMO_STUDY_ID}-{game}"
     shown = "\n".join(str(e.value) for e in [*at.markdown, *at.info, *at.caption, *at.warning])
     assert "no tester has taken part" not in shown
+    if page == "overview":  # the funnel's steps in people's words (was tests/browser/
+        # test_replay_boards_seen.py::test_the_funnel_names_its_steps_for_people)
+        (funnel,) = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")
+                     if "Funnel" in json.dumps(json.loads(chart.proto.spec)["layout"])]
+        steps = set(funnel["data"][0]["x"])
+        assert "Survey before play" in steps and not {"pre_survey", "post_survey"} & steps
     if page == "confusion" and game_plugin(game).analytics is not None:
         # a game with its analytics plug-in ranks the refused clicks by the engine's reasons
         tables = [df.value for df in at.dataframe]

@@ -23,10 +23,12 @@ from sqlalchemy.engine import Engine
 from streamlit.testing.v1 import AppTest
 
 from analytics import experiments
+from engine.players import make_player
 from engine.vasco import VascoGame
 from playtest import demo, services
 from playtest.games.dokusen.demo import STAGE_EXPERIMENT
 from playtest.games.vasco.demo import PLANTED_WORDING, WORDING_EXPERIMENT
+from playtest.session.session import decision_seed
 from playtest.storage import repository as repo
 from playtest.storage.models import EventRow, exposures
 from playtest.study_config import (
@@ -89,7 +91,7 @@ def test_the_experiments_page_shows_the_demo_experiment_with_numbers(
     counts = {m.label: int(m.value) for m in at.metric if m.label.startswith("Testers with")}
     assert set(counts) == {f"Testers with {v}" for v in variants}
     assert sum(counts.values()) == TESTERS and min(counts.values()) == TESTERS // 2
-    (table,) = [df.value for df in at.dataframe]
+    (table,) = [df.value for df in at.dataframe if "Role" in df.value.columns]
     primary = table[table["Role"] == "primary (decides)"].iloc[0]
     for variant in variants:  # a value and its testers for each arm
         assert re.search(r"\d.* \(\d+\)$", str(primary[f"{variant} (n)"])), primary
@@ -153,9 +155,11 @@ def test_message_and_rules_experiments_are_checked_against_the_study_s_game() ->
                    variants={"a": "default", "b": "formal"})
 
 
-def _forcing_actions() -> list[list[Any]]:
-    """A seeded game's first moves up to a move of Blue (seat 2) that slid a tile into a
-    narrow gap, with Red (the tester) to move next."""
+def _forcing_actions(seed: int) -> list[list[Any]]:
+    """A game's first moves up to a position where the computer (Blue, seat 2, at easy)
+    of a game seeded ``seed`` slides a tile into a narrow gap, the game going on after
+    it: its move is decided as the game session decides it (a player of its level seeded
+    by :func:`decision_seed` from the game's seed and the action's number)."""
     import random
 
     rng = random.Random(11)
@@ -164,14 +168,18 @@ def _forcing_actions() -> list[list[Any]]:
         state = game.new_initial_state()
         actions: list[list[Any]] = []
         while not state.is_terminal():
+            if state.current_player() == 1:
+                player = make_player("easy", seed=decision_seed(seed, len(actions)),
+                                     game="vasco")
+                after = state.clone()
+                events = after.apply_action(player.decide(state).action)
+                gap = any(e.kind == "auto" and e.data["constrained"] == 2 for e in events)
+                if gap and not after.is_terminal():
+                    return actions
             action = rng.choice(state.legal_actions())
-            mover = state.current_player()
-            events = state.apply_action(action)
+            state.apply_action(action)
             actions.append(game.action_to_json(action))
-            gap = any(e.kind == "auto" and e.data["constrained"] == 2 for e in events)
-            if mover == 1 and gap and not state.is_terminal():
-                return actions
-    raise AssertionError("no seeded game forced a tile into a gap on Blue's move")
+    raise AssertionError("no game had the computer force a tile into a gap on Blue's move")
 
 
 def _events(db: Engine, code: str, kind: str) -> list[dict[str, Any]]:
@@ -186,8 +194,8 @@ def _events(db: Engine, code: str, kind: str) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("variant", ["plain", "formal"])
 def test_the_play_step_shows_and_logs_the_message_in_the_tester_s_variant(
         db: Engine, make_study: Callable[..., repo.Study], variant: str) -> None:
-    """A stored game whose last move (the computer's) slid a tile into a gap: the board
-    tells why in the tester's wording, once, and the tester counts as exposed."""
+    """The computer's move slides a tile into a gap: the board tells why in the tester's
+    wording, once, and the tester counts as exposed."""
     experiment = Experiment(**{**WORDING_EXPERIMENT,
                                "variants": {variant: WORDING_EXPERIMENT["variants"][variant],
                                             "other": "default" if variant == "formal"
@@ -207,9 +215,11 @@ def test_the_play_step_shows_and_logs_the_message_in_the_tester_s_variant(
     assert not at.exception, at.exception
     record = repo.latest_unfinished_game(db, code)
     assert record is not None and not record.actions
-    for index, action in enumerate(_forcing_actions()):
+    # The game stored up to the computer's turn, as a tab closed while it was due: the
+    # reload replays the record and the computer slides a tile into a gap.
+    for index, action in enumerate(_forcing_actions(int(record.seed or 0))):
         assert repo.append_game_action(db, record.game_id, index, action)
-    at = AppTest.from_file(APP, default_timeout=60)  # a reload replays the record
+    at = AppTest.from_file(APP, default_timeout=60)
     at.query_params["p"] = code
     at.run()
     assert not at.exception, at.exception

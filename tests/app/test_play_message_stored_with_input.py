@@ -65,7 +65,9 @@ def test_each_inputs_message_is_stored_with_it_once_after_the_computers_moves(
                                     [WORDING_EXPERIMENT])
     server = start_streamlit(loadtest.APP, {"DATABASE_URL": url}, tmp_path)
     try:
-        seen = loadtest.run_coroutine(_play(server.url, engine, 8))
+        # (16 inputs: about eight turns, so that extra goes cannot leave the computer
+        # without three replies)
+        seen = loadtest.run_coroutine(_play(server.url, engine, 16))
     finally:
         server.stop()
     computer_moves = 0

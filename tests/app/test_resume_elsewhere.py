@@ -45,9 +45,10 @@ def test_a_new_game_does_not_show_the_last_games_message(
     db: Engine, make_study: Callable[..., repo.Study]
 ) -> None:
     code = _player_at_play(db, make_study, seats=["ai:easy", "human"])
-    open_as(code)
+    first = open_as(code)
+    assert not first.exception, first.exception
     game = repo.latest_unfinished_game(db, code)
-    assert game is not None
+    assert game is not None, [e.value for e in (*first.error, *first.warning, *first.markdown)][:8]
     repo.finish_game(db, game.game_id, None, "restarted", 0)  # another tab restarted it
     board = _board(open_as(code))  # a new game: the computer's first move, its own message
     events = stored_events(db, code)

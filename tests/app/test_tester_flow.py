@@ -52,9 +52,9 @@ def test_closed_study_takes_nobody(db: Engine, make_study: Callable[..., repo.St
 
 def test_tampered_participant_code_is_refused(db: Engine) -> None:
     at = _open(p="../../etc/passwd")
-    assert "We can't find that link" in _texts(at)
+    assert "This link no longer works" in _texts(at)
     at = _open(p="AAAAAAAAAAAAAAAAAAAAAA")
-    assert "We can't find that link" in _texts(at)
+    assert "This link no longer works" in _texts(at)
 
 
 def test_nothing_is_stored_before_i_agree(db: Engine, make_study: Callable[..., repo.Study]) -> None:

@@ -1,8 +1,9 @@
 """Each other game's demo study (simulated testers of ``playtest demo`` playing real engine
-games on a real SQLite file) has turns: one per move of the tester's (the engine's
-``place``/``move`` events of the tester's seat; a removal is part of the move that formed
-the wall), so its experiments' per-turn metrics have values for both arms, on the
-Experiments page (with the game's definition of a turn) and in the report and plan."""
+games on a real SQLite file) has turns: one per action of the tester's (the engine's
+``place``/``move``/``remove`` events of the tester's seat: a removal is a decision of its
+own, after the move that formed the wall), so its experiments' per-turn metrics have
+values for both arms, on the Experiments page (with the game's definition of a turn) and
+in the report and plan."""
 
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ from tests.app.designer_support import designer_page, use_copy
 
 OTHER_GAMES = [name for name in game_names() if name != UNNAMED_GAME]
 PER_TURN = ("wrong_clicks_per_turn", "think_time")
-#: The engine events that are a move of the mover's (a turn each).
-MOVES = ("place", "move")
+#: The engine events that are an action of the mover's (a turn each).
+MOVES = ("place", "move", "remove")
 
 
 @pytest.fixture(scope="module")

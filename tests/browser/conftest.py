@@ -1,24 +1,45 @@
-"""Browser-test infrastructure: a real `streamlit run` server and Debian's Chromium.
+"""Browser-test harness: real `streamlit run` servers and Debian's Chromium.
 
-Fixtures (reuse them from any test under tests/browser/):
+ONE SERVER PER TEST MODULE. A server start costs a `streamlit run` plus its first page
+(the app's imports), 5-20 s on this machine, so a module starts each app once and its
+tests share it. Per-test state goes in the URL (``?study=<id>``, ``?p=<code>``, a harness
+app's query parameters), in the study (a new study per test: :func:`new_study`) or in
+the database, never in the server's environment: `streamlit_app` refuses a second
+environment for the same script in one module.
 
-- `streamlit_app(script, env=None) -> StreamlitServer`: starts `streamlit run <script>`
-  on a free port (headless, cwd = project root so `.streamlit/config.toml` applies; see
-  benchmarks/devserver.py), polls `/_stcore/health` until it answers `ok`, and stops
-  it at the end of the session.
-  Servers are shared per (script, env) within a session; each browser context is a new
-  Streamlit session, so tests stay isolated.
-- `browser`: a Chromium launched once per session from /usr/bin/chromium. Missing
-  Chromium skips the browser tests with a reason, or FAILS them when CI=true.
+Fixtures:
+
+- `app_db` (module): a fresh migrated SQLite file for the module (:class:`AppDatabase`:
+  ``.url``, ``.path``, ``.engine``). A module fills it in a module fixture of its own
+  that asks for `app_db` (or overrides `app_db` itself).
+- `app_server` (module): `streamlit run playtest/app.py` on `app_db`, with the designer's
+  password :data:`PASSWORD` (``designer_flow.sign_in`` signs in with it). Started when
+  the module's first test asks for it, stopped after the module's last test.
+- `streamlit_app(script, env=None) -> StreamlitServer` (module): the module's server of
+  another script (a board harness in ``benchmarks/``, an app in ``tests/browser/apps/``).
+- `browser` (session): Chromium from /usr/bin/chromium. Missing Chromium skips the
+  browser tests with a reason, or FAILS them when CI=true.
 - `new_page(server, path="", *, width=1000, height=1100, **context_args) -> Page`: a
-  fresh context and page opened on the app, waiting until the app has rendered; closed
-  after the test, with a screenshot in artifacts/screenshots/ when the test failed.
-- `screenshot(page, name) -> Path`: saves artifacts/screenshots/<name>.png.
-- A slow machine on demand: `PLAYTEST_BROWSER_CPU_SLOWDOWN=4` runs every page's scripts
-  four times slower once it is first drawn (Chromium's CPU throttling), so a test that
-  races Streamlit's drawing (a widget still a grey skeleton while its code loads, the
-  elements of the run before still on screen) fails here and now instead of once in a
-  while on a busy CI machine.
+  fresh browser context (no cookie: a new tester, a designer not signed in) and page
+  opened on the app, waiting until the app has rendered; closed after the test, with a
+  screenshot in artifacts/screenshots/FAILED-* when the test failed.
+- `open_study(server, study_id, size="phone"|"wide"|(w, h)) -> Page` : a fresh tester's
+  page at the study's link.
+
+Helpers (import from ``conftest``'s neighbours, e.g. ``from study_flow import new_study``):
+``study_flow.new_study(app_db, **settings) -> study id`` (a new study per test),
+``designer_flow.sign_in``/``go`` for the designer's pages.
+
+Only what a browser shows belongs here (layout, taps, scripts, focus, the board's
+protocol, cookies, downloads), at the screen size where it matters; what a page says is
+checked in AppTest (tests/app). Screenshots for people to look at are made by
+``python -m benchmarks.screenshots --out DIR``, not by the tests.
+
+A slow machine on demand: ``PLAYTEST_BROWSER_CPU_SLOWDOWN=4`` runs every page's scripts
+four times slower once it is first drawn (Chromium's CPU throttling), so a test that
+races Streamlit's drawing (a widget still a grey skeleton while its code loads, the
+elements of the run before still on screen) fails here and now instead of once in a
+while on a busy CI machine.
 
 Locating things: `data-testid` attributes and the `st-key-<key>` class of keyed
 elements; Playwright's CSS and role locators pierce the board component's shadow root.
@@ -33,6 +54,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from designer_flow import PASSWORD, SIZES
+from study_flow import APP, AppDatabase, app_database
 
 from benchmarks.devserver import (
     CHROMIUM,
@@ -41,6 +64,7 @@ from benchmarks.devserver import (
     StreamlitServer,
     start_streamlit,
 )
+from playtest import auth
 
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 APP_RENDER_TIMEOUT_MS = 30_000
@@ -49,27 +73,59 @@ APP_RENDER_TIMEOUT_MS = 30_000
 # pages of the same server keep the shorter limit.
 FIRST_RENDER_TIMEOUT_MS = 120_000
 CPU_SLOWDOWN = float(os.environ.get("PLAYTEST_BROWSER_CPU_SLOWDOWN") or 1)
+# The tests' own screenshots (the `screenshot` fixture) are saved only when asked for:
+# CI does not look at them; `python -m benchmarks.screenshots` makes the set to look at.
+KEEP_SCREENSHOTS = os.environ.get("PLAYTEST_BROWSER_SCREENSHOTS") == "1"
 
 
-@pytest.fixture(scope="session")
+class OneServerPerModule(RuntimeError):
+    """A module asked for a second server of the same script (another environment)."""
+
+
+@pytest.fixture(scope="module")
 def streamlit_app(
-    tmp_path_factory: pytest.TempPathFactory,
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest,
 ) -> Iterator[Callable[..., StreamlitServer]]:
-    """Factory: `streamlit_app("benchmarks/board_harness_app.py", {"X": "1"})`."""
-    servers: dict[tuple[str, tuple[tuple[str, str], ...]], StreamlitServer] = {}
+    """Factory: `streamlit_app("benchmarks/board_harness_app.py", {"X": "1"})`, the
+    module's one server of that script, started on first use and stopped after the
+    module's last test (a server that died is started again, with the same environment).
+    """
+    servers: dict[str, StreamlitServer] = {}
     log_dir = tmp_path_factory.mktemp("streamlit-logs")
 
     def get(script: str | Path, env: Mapping[str, str] | None = None) -> StreamlitServer:
-        ident = (str(script), tuple(sorted((env or {}).items())))
-        server = servers.get(ident)
+        wanted = dict(env or {})
+        server = servers.get(str(script))
+        if server is not None and server.env != wanted:
+            raise OneServerPerModule(
+                f"{request.module.__name__} asked for a second server of {script} with "
+                "another environment: put per-test state in the URL, the study or the "
+                "database (tests/browser/conftest.py)")
         if server is None or server.proc.poll() is not None:
-            server = start_streamlit(script, env, log_dir)
-            servers[ident] = server
+            server = start_streamlit(script, wanted, log_dir)
+            servers[str(script)] = server
         return server
 
     yield get
     for server in servers.values():
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def app_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppDatabase]:
+    """The module's database: a new migrated SQLite file (no study yet)."""
+    with app_database(tmp_path_factory) as database:
+        yield database
+
+
+@pytest.fixture(scope="module")
+def app_server(
+    streamlit_app: Callable[..., StreamlitServer], app_db: AppDatabase,
+) -> StreamlitServer:
+    """The module's `streamlit run playtest/app.py` on `app_db`, with the designer's
+    password :data:`designer_flow.PASSWORD`."""
+    return streamlit_app(APP, {"DATABASE_URL": app_db.url,
+                               auth.ENV_VAR: auth.hash_password(PASSWORD)})
 
 
 @pytest.fixture(scope="session")
@@ -84,8 +140,9 @@ def chromium_path() -> Path:
 
 @pytest.fixture(scope="session")
 def browser(chromium_path: Path) -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
+    from playwright.sync_api import sync_playwright  # a test dependency: never skipped
+
+    with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=str(chromium_path), args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
@@ -104,10 +161,13 @@ def _safe(name: str) -> str:
 
 @pytest.fixture
 def screenshot() -> Callable[[Any, str], Path]:
+    """`screenshot(page, name)`: the path artifacts/screenshots/<name>.png, where the page
+    is saved when PLAYTEST_BROWSER_SCREENSHOTS=1 (not in CI: see the module's doc)."""
     def shoot(page: Any, name: str) -> Path:
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"{_safe(name)}.png"
-        page.screenshot(path=str(path), full_page=True)
+        if KEEP_SCREENSHOTS:
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(path), full_page=True)
         return path
 
     return shoot
@@ -135,12 +195,17 @@ def new_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable[
         *,
         width: int = 1000,
         height: int = 1100,
+        before: Callable[[Any], None] | None = None,
         **context_args: Any,
     ) -> Any:
+        """A page of ``server`` at ``path``, drawn; ``before(page)`` runs ahead of the first
+        request (to route the page's WebSocket, say)."""
         context = browser.new_context(viewport={"width": width, "height": height}, **context_args)
         contexts.append(context)
         page = context.new_page()
         pages.append(page)
+        if before is not None:
+            before(page)
         page.goto(f"{server.url}/{path.lstrip('/')}")
         wait_for_app(page, APP_RENDER_TIMEOUT_MS if server.port in _SERVED
                      else FIRST_RENDER_TIMEOUT_MS)
@@ -163,3 +228,16 @@ def new_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable[
                 )
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def open_study(new_page: Callable[..., Any]) -> Callable[..., Any]:
+    """`open_study(server, study_id, size="phone")`: a new tester (a fresh browser
+    context) at the study's link ``?study=<id>``, at one of :data:`designer_flow.SIZES`
+    or a ``(width, height)``."""
+    def open_(server: StreamlitServer, study_id: str,
+              size: str | tuple[int, int] = "phone") -> Any:
+        width, height = SIZES[size] if isinstance(size, str) else size
+        return new_page(server, f"?study={study_id}", width=width, height=height)
+
+    return open_

@@ -4,6 +4,8 @@ Import it by name (``from study_flow import consent, fill_survey``): pytest puts
 folder on ``sys.path`` for the tests in it (tests/ has no ``__init__.py``), as
 tests/reliability/ does with faults_support.py.
 
+- ``AppDatabase``, ``app_database``: a module's fresh migrated SQLite file (the
+  ``app_db`` fixture of conftest.py); ``new_study``: a new study in it, one per test.
 - ``study_db``: a fresh SQLite database, migrated, holding one study.
 - ``settle``, ``drawn``: wait for the app's run to be over (and, for ``drawn``, for
   nothing on screen to be a grey skeleton still).
@@ -15,9 +17,12 @@ tests/reliability/ does with faults_support.py.
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +42,40 @@ APP = "playtest/app.py"
 Shoot = Callable[[Any, str], Path]
 # The pages a tester who finished the study saw, in order, as the page events log them.
 STUDY_PAGES = ["consent", "pre_survey", "play", "post_survey", "done"]
+
+
+@dataclass(frozen=True)
+class AppDatabase:
+    """A test module's SQLite file: its URL, path and an engine on it."""
+
+    url: str
+    path: Path
+    engine: Engine
+
+
+@contextlib.contextmanager
+def app_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppDatabase]:
+    """A new SQLite file at the newest schema, no study yet; its engine disposed after."""
+    path = tmp_path_factory.mktemp("app-db") / "playtest.sqlite"
+    engine = make_engine(f"sqlite:///{path}")
+    upgrade(engine)
+    try:
+        yield AppDatabase(f"sqlite:///{path}", path, engine)
+    finally:
+        engine.dispose()
+
+
+_STUDY_NUMBERS = itertools.count(1)
+
+
+def new_study(database: AppDatabase, *, title: str = "A browser test's study",
+              **settings: Any) -> str:
+    """A new study of ``settings`` (:class:`StudyConfig`'s fields) in ``database``, under
+    an id no other test of the session uses; its id (the link is ``?study=<id>``)."""
+    study_id = f"t{next(_STUDY_NUMBERS)}"
+    services.create_study(database.engine, title=title, config=StudyConfig(**settings),
+                          study_id=study_id)
+    return study_id
 
 
 def study_db(

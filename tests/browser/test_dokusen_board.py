@@ -1,33 +1,40 @@
 """The Dokusen board in Chromium: whole stages at 1280x800 (mouse, and the keyboard) and
-360x740 (a phone, taps), through the harness app on the real component.
+360x740 (a phone, taps), through the board harness (benchmarks/board_harness_app.py: the
+board shell with Dokusen's renderer on the one game session).
 
-The test keeps its own engine state (the harness's computer colours and meteors use a
-seeded generator the test reproduces), chooses each placement, performs it by clicking
-the square, and after every round reads the board back from the DOM: every square's
-owner, the counts, the round, must equal the engine's. Wrong clicks (an own square) must
-show the catalog's message and reach Python with the engine's refusal reason (the harness
-logs every click's telemetry props to a file). Screenshots go to artifacts/screenshots.
+The test keeps its own game (a game session of the same seed, recording instead of
+storing: the computer colours and meteors are the harness's), chooses each placement,
+performs it by clicking the square, and after every round reads the board back from the
+DOM: every square's owner, the counts, the round, must equal the engine's. Wrong clicks
+(an own square) must show the catalog's message and reach Python with the engine's
+refusal reason (the harness logs every stored click's props to a file of the test's).
 """
 
 from __future__ import annotations
 
 import json
-import random
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from harness_flow import ClickLogs
 
-from engine.dokusen import DokusenGame, DokusenState
-from engine.dokusen.ai import computer_action, greedy_action
+from engine.dokusen import DokusenState
+from engine.dokusen.ai import greedy_action
+from playtest.demo import EventRecorder
+from playtest.demo_play import click_path
 from playtest.games.dokusen.catalog import load_catalog
+from playtest.games.registry import game_plugin
+from playtest.session import GameSession, Play
 
 pytestmark = pytest.mark.browser
 
-APP = "benchmarks/dokusen_board_app.py"
+APP = "benchmarks/board_harness_app.py"
 SEED = 7
+#: The step of the growth's animation (speed 3, fast) unless a test asks for another.
+FAST = 3
 CATALOG = load_catalog()
 READ_DOM = """root => {
   const owners = {};
@@ -90,9 +97,9 @@ class Board:
                 raise AssertionError(f"Python did not receive click {n}")
             self.page.wait_for_timeout(40)
 
-    def shows(self, state: DokusenState, game: int) -> dict[str, Any]:
+    def shows(self, state: DokusenState) -> dict[str, Any]:
         """Wait until the board shows ``state`` (same position token, animation over)."""
-        token = f"{game}:{len(state.history)}"
+        token = f":{len(state.history)}"
         d = self.wait(lambda d: d["token"] == token and d["animating"] == "0", f"position {token}")
         want = {str(i): o for i, o in enumerate(state.cells) if o != -2}
         assert d["owners"] == want
@@ -105,42 +112,71 @@ class Board:
         return d
 
 
-def catch_up(state: DokusenState, rng: random.Random) -> None:
-    """What the harness does after each of the tester's placements."""
-    while not state.is_terminal() and state.current_player() != 0:
-        state.apply_action(computer_action(state, rng))
+class Mine:
+    """The test's own game of ``stage``: what the harness plays (the same plug-in, seats,
+    seed and session), its records kept in a list."""
+
+    def __init__(self, stage: str) -> None:
+        plugin = game_plugin("dokusen")
+        self.play = Play.new(plugin, game_id="harness", participant_id="harness",
+                             seats=("human",), seed=SEED, rules=stage)
+        records: list[dict[str, Any]] = []
+        self.session = GameSession(plugin, self.play, EventRecorder(
+            records, "harness", "harness", [0.0], [0], "harness"), settings={"speed": FAST})
+        self.session.start()
+        self.events: list[Any] = []
+
+    @property
+    def state(self) -> DokusenState:
+        state: DokusenState = self.play.state
+        return state
+
+    def place(self, action: int) -> None:
+        """The tester's placement, then what the computer colours and chance do."""
+        path = click_path(self.play.state, action)
+        assert path is not None and len(path) == 1
+        self.session.click(path[0])
+        self.events = [e for step in self.session.fresh for e in step.events]
 
 
-def play_stage(
-    board: Board, stage: str, game: int, choose: Callable[[DokusenState], int]
-) -> DokusenState:
-    state = DokusenGame(stage).new_initial_state()
-    rng = random.Random(SEED + game)
-    board.shows(state, game)
-    while not state.is_terminal():
-        action = choose(state)
-        r, c = state.game.grid.coord(action)
-        board.press(r, c)
-        state.apply_action(action)
-        catch_up(state, rng)
-        board.shows(state, game)
-    return state
+def page_of(harness: ClickLogs, log: Path, stage: str, speed: int = FAST) -> str:
+    return harness.path(log, f"?game=dokusen&seats=human&rules={stage}&speed={speed}")
+
+
+def play_stage(board: Board, stage: str, choose: Callable[[DokusenState], int]
+               ) -> DokusenState:
+    mine = Mine(stage)
+    board.shows(mine.state)
+    while not mine.state.is_terminal():
+        action = choose(mine.state)
+        board.press(*mine.state.game.grid.coord(action))
+        mine.place(action)
+        board.shows(mine.state)
+    return mine.state
+
+
+@pytest.fixture(scope="module")
+def harness(streamlit_app: Any, tmp_path_factory: pytest.TempPathFactory) -> ClickLogs:
+    """The module's harness server; each test logs its clicks to a file of its own."""
+    folder = tmp_path_factory.mktemp("dokusen-clicks")
+    return ClickLogs(streamlit_app(APP, {"BOARD_HARNESS_LOG_DIR": str(folder)}), folder)
 
 
 def test_whole_stage_with_the_mouse_wrong_clicks_and_the_end_screen(
-    streamlit_app: Any, new_page: Any, screenshot: Any, tmp_path: Path
+    harness: ClickLogs, new_page: Any, screenshot: Any
 ) -> None:
-    log = tmp_path / "clicks.jsonl"
-    server = streamlit_app(APP, {"DOKUSEN_HARNESS_LOG": str(log), "DOKUSEN_SEED": str(SEED)})
-    page = new_page(server, "?stage=S4&speed=0", width=1280, height=800)
+    log = harness.new_log()
+    page = new_page(harness.server, page_of(harness, log, "S4"), width=1280, height=800)
     board = Board(page, log)
-    state = DokusenGame("S4").new_initial_state()
-    d = board.shows(state, 1)
+    mine = Mine("S4")
+    state = mine.state
+    d = board.shows(state)
     assert d["key"] == "your_turn" and d["targets"] == 35  # black and orange squares
     # an orange square is legal; the user's own square is refused (after one round)
     board.press(0, 2)
-    state.apply_action(state.game.index(0, 2))
-    d = board.shows(state, 1)
+    mine.place(state.game.index(0, 2))
+    state = mine.state  # the position after it (a new value)
+    d = board.shows(state)
     assert d["key"] == "grew_against_you"  # the fresh tile turned orange
     screenshot(page, "dokusen_s4_round1_1280")
     board.press(0, 1)  # blue after the growth: the user's own square
@@ -159,111 +195,108 @@ def test_whole_stage_with_the_mouse_wrong_clicks_and_the_end_screen(
     while not state.is_terminal():
         action = greedy_action(state)
         board.press(*state.game.grid.coord(action))
-        state.apply_action(action)
-        board.shows(state, 1)
+        mine.place(action)
+        state = mine.state  # the position after it (a new value)
+        board.shows(state)
     d = board.dom()
     assert state.outcome is not None
-    assert d["over"] == ("Stage won!" if state.outcome.won else "Stage lost")
+    # the shell's end title, the same for every game (playtest.board.page.end_title)
+    assert d["over"] == ("You won!" if state.outcome.won else "Not this time!")
     assert d["key"] == ("stage_won" if state.outcome.won else "stage_lost")
     screenshot(page, "dokusen_s4_end_1280")
     logged = board.clicks_logged()
-    assert sum(p["ok"] for p in logged) == len(state.history)
-    page.locator("[data-testid=dokusen-retry]").click()
-    board.shows(DokusenGame("S4").new_initial_state(), 2)
+    tester_moves = sum(1 for a in mine.play.actions if a[0] == "place")
+    assert sum(p["ok"] for p in logged) == tester_moves
 
 
 def test_phone_taps_a_stage_with_void_squares_and_an_active_rival(
-    streamlit_app: Any, new_page: Any, screenshot: Any, tmp_path: Path
+    harness: ClickLogs, new_page: Any, screenshot: Any
 ) -> None:
-    log = tmp_path / "clicks.jsonl"
-    server = streamlit_app(APP, {"DOKUSEN_HARNESS_LOG": str(log), "DOKUSEN_SEED": str(SEED)})
-    page = new_page(
-        server, "?stage=S3&speed=0", width=360, height=740, has_touch=True, is_mobile=True
-    )
+    log = harness.new_log()
+    page = new_page(harness.server, page_of(harness, log, "S3"), width=360, height=740,
+                    has_touch=True, is_mobile=True)
     board = Board(page, log, touch=True)
     # the board fits the phone's width: no square off screen
     box = page.locator(".db-grid").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
     screenshot(page, "dokusen_s3_start_360")
-    state = play_stage(board, "S3", 1, greedy_action)
+    state = play_stage(board, "S3", greedy_action)
     screenshot(page, "dokusen_s3_end_360")
     assert state.outcome is not None
-    if state.outcome.won:
-        page.locator("[data-testid=dokusen-next]").tap()
-        rival = play_stage(board, "S4", 2, greedy_action)
-    else:
-        page.locator("[data-testid=dokusen-retry]").tap()
-        rival = play_stage(board, "S3", 2, greedy_action)
+    # the next stage (won) or the same again, on a page of its own (the way on between
+    # games is the play page's, tests/browser/test_dokusen_stages_e2e.py)
+    page.goto(f"{harness.server.url}/" + page_of(harness, log, "S4" if state.outcome.won
+                                                   else "S3"))
+    board = Board(page, log, touch=True)
+    rival = play_stage(board, "S4" if state.outcome.won else "S3", greedy_action)
     assert rival.is_terminal()
     assert all(p["ok"] for p in board.clicks_logged())
 
 
 def test_active_rival_and_animation(
-    streamlit_app: Any, new_page: Any, screenshot: Any, tmp_path: Path
+    harness: ClickLogs, new_page: Any, screenshot: Any
 ) -> None:
     """S5: orange (random) answers each placement; growth is animated square by square."""
-    log = tmp_path / "clicks.jsonl"
-    server = streamlit_app(APP, {"DOKUSEN_HARNESS_LOG": str(log), "DOKUSEN_SEED": str(SEED)})
-    page = new_page(server, "?stage=S5&speed=120", width=1280, height=800)
+    log = harness.new_log()
+    page = new_page(harness.server, page_of(harness, log, "S5", speed=1),
+                    width=1280, height=800)
     board = Board(page, log)
-    state = DokusenGame("S5").new_initial_state()
-    rng = random.Random(SEED + 1)
-    board.shows(state, 1)
-    action = state.game.index(2, 2)
+    mine = Mine("S5")
+    state = mine.state
+    board.shows(state)
     board.press(2, 2)
-    state.apply_action(action)
-    catch_up(state, rng)
-    token = f"1:{len(state.history)}"
+    mine.place(state.game.index(2, 2))
+    state = mine.state  # the position after it (a new value)
+    token = f":{len(state.history)}"
     mid = board.wait(lambda d: d["token"] == token and d["animating"] == "1", "the animation")
     assert mid["targets"] == 0  # no input while the round is replayed
     screenshot(page, "dokusen_s5_animating_1280")
-    board.shows(state, 1)
+    board.shows(state)
 
 
 def test_keyboard_places_with_arrows_and_enter(
-    streamlit_app: Any, new_page: Any, tmp_path: Path
+    harness: ClickLogs, new_page: Any
 ) -> None:
-    log = tmp_path / "clicks.jsonl"
-    server = streamlit_app(APP, {"DOKUSEN_HARNESS_LOG": str(log), "DOKUSEN_SEED": str(SEED)})
-    page = new_page(server, "?stage=S1&speed=0", width=1280, height=800)
+    log = harness.new_log()
+    page = new_page(harness.server, page_of(harness, log, "S1"), width=1280, height=800)
     board = Board(page, log)
-    state = DokusenGame("S1").new_initial_state()
-    board.shows(state, 1)
+    mine = Mine("S1")
+    state = mine.state
+    board.shows(state)
     page.locator(".sq[data-r='0'][data-c='0']").focus()
     for key in ("ArrowRight", "ArrowRight", "ArrowDown"):
         page.keyboard.press(key)
     page.keyboard.press("Enter")
     board.wait_logged(1)
     assert board.clicks_logged()[0]["at"] == [1, 2]
-    state.apply_action(state.game.index(1, 2))
-    board.shows(state, 1)
+    mine.place(state.game.index(1, 2))
+    state = mine.state  # the position after it (a new value)
+    board.shows(state)
 
 
 def test_a_meteor_shows_its_impact_area(
-    streamlit_app: Any, new_page: Any, screenshot: Any, tmp_path: Path
+    harness: ClickLogs, new_page: Any, screenshot: Any
 ) -> None:
     """S7: the scheduled meteor (end of round 4) flashes its plus-shaped area, then the
     struck squares are black and the board equals the engine's."""
-    log = tmp_path / "clicks.jsonl"
-    server = streamlit_app(APP, {"DOKUSEN_HARNESS_LOG": str(log), "DOKUSEN_SEED": str(SEED)})
-    page = new_page(server, "?stage=S7&speed=40", width=1280, height=800)
+    log = harness.new_log()
+    page = new_page(harness.server, page_of(harness, log, "S7"), width=1280, height=800)
     board = Board(page, log)
-    state = DokusenGame("S7").new_initial_state()
-    rng = random.Random(SEED + 1)
-    board.shows(state, 1)
+    mine = Mine("S7")
+    state = mine.state
+    board.shows(state)
     while True:
         action = greedy_action(state)
         board.press(*state.game.grid.coord(action))
-        events = list(state.apply_action(action))
-        while not state.is_terminal() and state.current_player() != 0:
-            events += state.apply_action(computer_action(state, rng))
-        meteors = [e for e in events if e.kind == "meteor"]
+        mine.place(action)
+        state = mine.state  # the position after it (a new value)
+        meteors = [e for e in mine.events if e.kind == "meteor"]
         if meteors:
             struck = len(meteors[0].tiles)
             board.wait(lambda d, n=struck: d["impact"] == n, "the meteor's impact area")
             screenshot(page, "dokusen_s7_meteor_1280")
-            board.shows(state, 1)
+            board.shows(state)
             assert meteors[0].data["round"] == 4
             break
         assert not state.is_terminal(), "the stage ended before its meteor"
-        board.shows(state, 1)
+        board.shows(state)

@@ -2,11 +2,12 @@
 won / lost" with retry and next; progress kept per tester).
 
 - At 1280x800 with the mouse: a tester of a course (S1, then S4) wins S1, presses **Next
-  stage** and gets S4; loses S4 on purpose, sees "Stage lost" with **Retry** and no
-  Next stage, presses Retry and gets S4 again. The database holds the three games in
+  stage: S4** (beside it: **Play this stage again**) and gets S4; loses S4 on purpose,
+  sees "Stage lost" with **Try this stage again** and no Next stage, presses it with the
+  keyboard and gets S4 again. The database holds the three games in
   that order, each record's rules naming its stage.
 - On a 360x740 phone with taps: the board fits the screen, S1 is won by taps, and the
-  end screen's Next stage is tapped; a reload then resumes the stored S4 game (the
+  Next stage button under the board is tapped; a reload then resumes the stored S4 game (the
   progress is the stored games', not the page's).
 
 Each square is chosen from the game as the database holds it (greedy to win, the
@@ -15,6 +16,7 @@ square that leaves blue worst off to lose); screenshots in artifacts/screenshots
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -35,6 +37,8 @@ pytestmark = pytest.mark.browser
 
 BOARD = "[data-testid=dokusen-board]"
 OVER = "[data-testid=dokusen-over]"
+#: The way on after S1 is won: S4 of the course, the tester's second game of four.
+NEXT_S4 = re.compile(r"^Next stage: S4 · The Plus \(2 of 4\)$")
 
 
 @pytest.fixture(scope="module")
@@ -115,14 +119,15 @@ def test_win_then_next_stage_lose_then_retry_at_1280(
     assert won.outcome is not None and won.outcome.won
     over = page.locator(OVER)
     assert "Stage won" in over.inner_text()
-    assert page.locator("[data-testid=dokusen-next]").is_visible()
-    assert page.locator("[data-testid=dokusen-retry]").is_visible()
-    assert page.locator("[data-testid=dokusen-next-stage]").inner_text() == (
-        "Next stage: S4 · The Plus")
-    # the final board stays in view under the end screen
+    # the way on, beside the board: the next stage first, the same one again after it
+    nxt = page.get_by_role("button", name=NEXT_S4)
+    again = page.get_by_role("button", name=re.compile(r"^Play this stage again"))
+    nxt.wait_for(timeout=30_000)
+    assert again.is_visible()
+    # the final board stays in view with the way on
     assert page.locator(f"{BOARD} .db-grid").is_visible()
     screenshot(page, "dokusen-stages-02-s1-won-1280")
-    page.locator("[data-testid=dokusen-next]").click()
+    nxt.click()
     page.locator(f"{BOARD}[data-phase=place]").wait_for(timeout=30_000)
     page.locator("[data-testid=dokusen-title]", has_text="S4").wait_for(timeout=30_000)
     assert [s[0] for s in _stages(engine, code)] == ["S1", "S4"]
@@ -130,10 +135,12 @@ def test_win_then_next_stage_lose_then_retry_at_1280(
     lost = _play_stage(page, engine, code, _worst)
     assert lost.outcome is not None and not lost.outcome.won
     assert "Stage lost" in page.locator(OVER).inner_text()
-    assert not page.locator("[data-testid=dokusen-next]").is_visible()
+    retry = page.get_by_role("button", name=re.compile(r"^Try this stage again"))
+    retry.wait_for(timeout=30_000)
+    assert page.get_by_role("button", name=re.compile(r"^Next stage")).count() == 0
     screenshot(page, "dokusen-stages-03-s4-lost-1280")
-    # the keyboard lands on Retry (the way on after a loss): Enter presses it
-    page.locator("[data-testid=dokusen-retry]:focus").wait_for(timeout=10_000)
+    # the keyboard presses it too
+    retry.focus()
     page.keyboard.press("Enter")
     page.locator(f"{BOARD}[data-phase=place][data-token$=':0']").wait_for(timeout=30_000)
     assert page.locator("[data-testid=dokusen-title]").inner_text().startswith("S4")
@@ -170,7 +177,9 @@ def test_phone_taps_a_stage_and_next_stage_survives_a_reload(
     assert won.outcome is not None and won.outcome.won
     page.locator(OVER).scroll_into_view_if_needed()
     screenshot(page, "dokusen-stages-07-s1-won-360")
-    nxt = page.locator("[data-testid=dokusen-next]")
+    nxt = page.get_by_role("button", name=NEXT_S4)
+    nxt.wait_for(timeout=30_000)
+    nxt.scroll_into_view_if_needed()
     nbox = nxt.bounding_box()
     assert nbox is not None and nbox["x"] + nbox["width"] <= 360
     nxt.tap()

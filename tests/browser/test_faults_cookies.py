@@ -1,6 +1,7 @@
 """Cookies in real Chromium: the designer's sign-in survives a reload and opens direct links
 (issue 10 item 10); a tester who opens the study link again comes back to their own place
-(issue 10 item 8). Screenshots in artifacts/screenshots/faults-*.png.
+(issue 10 item 8); a designer page's own address asks for the password and shows nothing
+of the dashboard; a locked database shows a calm line and the page recovers by itself.
 """
 
 from __future__ import annotations
@@ -10,27 +11,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from designer_flow import PASSWORD
 from playwright.sync_api import expect
+from study_flow import AppDatabase
 
 from benchmarks import loadtest
-from playtest import auth
+from playtest import auth, services
 from playtest.storage import repository as repo
-from playtest.storage.db import make_engine
 
 pytestmark = pytest.mark.browser
 
-PASSWORD = "a designer's long secret"
-
 
 @pytest.fixture(scope="module")
-def app(streamlit_app: Callable[..., Any], tmp_path_factory: pytest.TempPathFactory) -> Any:
-    path = tmp_path_factory.mktemp("cookies") / "playtest.sqlite"
-    _url, engine = loadtest.prepare_database(path)
-    engine.dispose()
-    server = streamlit_app(loadtest.APP, {"DATABASE_URL": f"sqlite:///{path}",
-                                          auth.ENV_VAR: auth.hash_password(PASSWORD)})
-    server.db_path = path
-    return server
+def app(app_server: Any, app_db: AppDatabase) -> Any:
+    """The module's app, its database holding the load test's study."""
+    services.create_study(app_db.engine, title="Load test", study_id=loadtest.STUDY_ID,
+                          config=loadtest.load_study_config())
+    app_server.db_path = app_db.path
+    return app_server
 
 
 def _settle(page: Any) -> None:
@@ -44,6 +42,7 @@ def test_designer_sign_in_survives_a_reload_and_opens_direct_links(
     page = new_page(app, "overview", width=1280, height=800)
     # A direct link before signing in asks for the password, on that page's address.
     expect(page.get_by_text("This designer page needs the designer's password.")).to_be_visible()
+    assert page.locator("[data-testid=stPlotlyChart], [data-testid=stDataFrame]").count() == 0
     screenshot(page, "faults-designer-direct-link-asks")
     page.get_by_label("Designer password").fill(PASSWORD)
     page.get_by_role("button", name="Sign in").click()
@@ -75,7 +74,8 @@ def test_designer_sign_in_survives_a_reload_and_opens_direct_links(
 
 
 def test_a_tester_opening_the_study_link_again_comes_back(
-    new_page: Callable[..., Any], app: Any, screenshot: Callable[[Any, str], Path],
+    new_page: Callable[..., Any], app: Any, app_db: AppDatabase,
+    screenshot: Callable[[Any, str], Path],
 ) -> None:
     page = new_page(app, f"?study={loadtest.STUDY_ID}", width=360, height=740)
     page.get_by_text("I have read the above and I agree to take part.").click()
@@ -93,25 +93,22 @@ def test_a_tester_opening_the_study_link_again_comes_back(
     again.get_by_role("button", name="Carry on where I left off").click()
     _settle(again)
     again.wait_for_url(f"**/?p={code}")
-    engine = make_engine(f"sqlite:///{app.db_path}")
-    try:
-        assert len(repo.list_participants(engine, loadtest.STUDY_ID)) == 1
-        # "Not you?" starts a new tester, and the browser then remembers the new one.
-        third = page.context.new_page()
-        third.goto(f"{app.url}/?study={loadtest.STUDY_ID}")
-        _settle(third)
-        third.get_by_role("button", name="Not you? Start as a new tester").click()
-        _settle(third)
-        expect(third.get_by_role("button", name="I agree")).to_be_visible()
-        screenshot(third, "faults-tester-not-you-phone")
-        third.get_by_text("I have read the above and I agree to take part.").click()
-        third.get_by_role("button", name="I agree").click()
-        _settle(third)
-        third.wait_for_url("**/?p=*")
-        assert third.url.split("p=", 1)[1] != code
-        assert len(repo.list_participants(engine, loadtest.STUDY_ID)) == 2
-    finally:
-        engine.dispose()
+    engine = app_db.engine
+    assert len(repo.list_participants(engine, loadtest.STUDY_ID)) == 1
+    # "Not you?" starts a new tester, and the browser then remembers the new one.
+    third = page.context.new_page()
+    third.goto(f"{app.url}/?study={loadtest.STUDY_ID}")
+    _settle(third)
+    third.get_by_role("button", name="Not you? Start as a new tester").click()
+    _settle(third)
+    expect(third.get_by_role("button", name="I agree")).to_be_visible()
+    screenshot(third, "faults-tester-not-you-phone")
+    third.get_by_text("I have read the above and I agree to take part.").click()
+    third.get_by_role("button", name="I agree").click()
+    _settle(third)
+    third.wait_for_url("**/?p=*")
+    assert third.url.split("p=", 1)[1] != code
+    assert len(repo.list_participants(engine, loadtest.STUDY_ID)) == 2
 
 
 def test_a_locked_database_shows_the_calm_line_and_recovers(

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from harness_flow import ClickLogs
 
 from engine.morris import POINTS, MorrisGame, MorrisState, Move, Place, Remove, decode
 from engine.morris.heuristics import greedy_action
@@ -26,7 +27,11 @@ from playtest.games.morris.catalog import load_catalog
 
 pytestmark = pytest.mark.browser
 
-APP = "benchmarks/morris_board_app.py"
+APP = "benchmarks/board_harness_app.py"
+#: Pass and play, options ringed (the harness's query: any game on the board shell).
+GAME = "?game=morris&seats=human,human&highlight=1"
+#: The harness's text lines: inputs that reached Python, what the gate dropped.
+LOG = ".st-key-harness_log [data-testid=stText]"
 CATALOG = load_catalog()
 READ_DOM = """root => {
   const cells = {};
@@ -36,7 +41,8 @@ READ_DOM = """root => {
   }
   const grey = [...root.querySelectorAll('.pt.grey')].map(g => g.dataset.point);
   const side = c => root.querySelector('.mb-side-' + c);
-  return {cells, grey, token: root.dataset.token, phase: root.dataset.phase,
+  const shell = root.closest('[data-testid=board-shell]');
+  return {cells, grey, token: shell.dataset.token, phase: root.dataset.phase,
           toMove: root.dataset.toMove, selection: root.dataset.selection,
           placing: side('W').querySelector('.label').textContent,
           counts: {W: +side('W').querySelector('.count').textContent,
@@ -157,6 +163,13 @@ def same_position(mine: MorrisState, board: Board) -> None:
         board.wait(lambda d: d["background"] == colour, f"the {mine.to_move} background")
 
 
+@pytest.fixture(scope="module")
+def harness(streamlit_app: Any, tmp_path_factory: pytest.TempPathFactory) -> ClickLogs:
+    """The module's harness server; each test logs its clicks to a file of its own."""
+    folder = tmp_path_factory.mktemp("morris-clicks")
+    return ClickLogs(streamlit_app(APP, {"BOARD_HARNESS_LOG_DIR": str(folder)}), folder)
+
+
 OPENING = [  # makes Black's wall b6-d6-f6, then White's wall with Black's b4 unwalled
     Place("a7"), Place("b6"), Place("d7"), Place("d6"), Place("a1"), Place("f6"),
     Remove("a1"), Place("c5"), Place("b4"), Place("g7"),
@@ -164,11 +177,10 @@ OPENING = [  # makes Black's wall b6-d6-f6, then White's wall with Black's b4 un
 
 
 def test_pass_and_play_whole_game_at_1280x800(
-    streamlit_app: Any, new_page: Any, screenshot: Any, tmp_path: Path
+    harness: ClickLogs, new_page: Any, screenshot: Any
 ) -> None:
-    log = tmp_path / "clicks.jsonl"
-    server = streamlit_app(APP, {"MORRIS_HARNESS_LOG": str(log)})
-    board = Board(new_page(server, width=1280, height=800), log)
+    log = harness.new_log()
+    board = Board(new_page(harness.server, harness.path(log, GAME), width=1280, height=800), log)
     mine = MorrisGame().new_initial_state()
     same_position(mine, board)
     for k, action in enumerate(OPENING):
@@ -237,15 +249,13 @@ def test_pass_and_play_whole_game_at_1280x800(
     n = len(clicks)
     board.press("a7")
     board.wait(lambda d: d["key"] == "win", "the rerun after the click")
-    board.page.locator("[data-testid=stExpander]").click()
-    board.page.get_by_text("'not_interactive': 1").wait_for(timeout=20_000)
+    board.page.locator(LOG).filter(has_text="'not_interactive': 1").wait_for(timeout=20_000)
     assert len(board.clicks_logged()) == n
 
 
-def test_keyboard_places_a_brick(streamlit_app: Any, new_page: Any, tmp_path: Path) -> None:
-    log = tmp_path / "clicks.jsonl"
-    server = streamlit_app(APP, {"MORRIS_HARNESS_LOG": str(log)})
-    board = Board(new_page(server, width=1280, height=800), log)
+def test_keyboard_places_a_brick(harness: ClickLogs, new_page: Any) -> None:
+    log = harness.new_log()
+    board = Board(new_page(harness.server, harness.path(log, GAME), width=1280, height=800), log)
     board.page.locator(".pt[data-point=a7]").focus()
     board.page.keyboard.press("ArrowRight")  # a7 -> d7
     board.page.keyboard.press("Enter")
@@ -255,11 +265,11 @@ def test_keyboard_places_a_brick(streamlit_app: Any, new_page: Any, tmp_path: Pa
 
 
 def test_phone_taps_a_whole_game_against_the_computer_at_360x740(
-    streamlit_app: Any, new_page: Any, screenshot: Any, tmp_path: Path
+    harness: ClickLogs, new_page: Any, screenshot: Any
 ) -> None:
-    log = tmp_path / "clicks.jsonl"
-    server = streamlit_app(APP, {"MORRIS_HARNESS_LOG": str(log), "MORRIS_SEED": "3"})
-    page = new_page(server, "?mode=computer", width=360, height=740, has_touch=True, is_mobile=True)
+    log = harness.new_log()
+    page = new_page(harness.server, harness.path(log, "?game=morris&seats=human,ai:easy&highlight=1&seed=3"), width=360,
+                    height=740, has_touch=True, is_mobile=True)
     board = Board(page, log, touch=True)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, "the page scrolls sideways on a phone"
@@ -288,22 +298,21 @@ def test_phone_taps_a_whole_game_against_the_computer_at_360x740(
     assert all(c["seat"] == 1 for c in board.clicks_logged())
 
 
-def test_highlight_off_rings_nothing(streamlit_app: Any, new_page: Any, tmp_path: Path) -> None:
-    server = streamlit_app(APP, {"MORRIS_HARNESS_LOG": str(tmp_path / "clicks.jsonl")})
-    on = Board(new_page(server, width=1280, height=800), tmp_path / "on.jsonl")
+def test_highlight_off_rings_nothing(harness: ClickLogs, new_page: Any) -> None:
+    server = harness.server
+    on = Board(new_page(server, GAME, width=1280, height=800), harness.new_log())
     assert on.root.evaluate("r => r.querySelectorAll('.pt.target').length") == 24
-    off = Board(new_page(server, "?highlight=0", width=1280, height=800), tmp_path / "off.jsonl")
+    off = Board(new_page(server, GAME.replace("highlight=1", "highlight=0"), width=1280,
+                         height=800), harness.new_log())
     assert off.root.evaluate("r => r.querySelectorAll('.pt.target').length") == 0
 
 
-def test_a_double_click_places_one_brick(streamlit_app: Any, new_page: Any, tmp_path: Path) -> None:
-    log = tmp_path / "clicks.jsonl"
-    server = streamlit_app(APP, {"MORRIS_HARNESS_LOG": str(log)})
-    board = Board(new_page(server, width=1280, height=800), log)
+def test_a_double_click_places_one_brick(harness: ClickLogs, new_page: Any) -> None:
+    log = harness.new_log()
+    board = Board(new_page(harness.server, harness.path(log, GAME), width=1280, height=800), log)
     board.page.locator(".pt[data-point=g1]").dblclick()
     d = board.wait(lambda d: d["cells"] == {"g1": "W"}, "one White brick on g1")
     assert d["toMove"] == "B"
-    board.page.locator("[data-testid=stExpander]").click()
-    board.page.get_by_text("'stale': 1").wait_for(timeout=20_000)  # the second click, dropped
+    board.page.locator(LOG).filter(has_text="'stale': 1").wait_for(timeout=20_000)  # the second click, dropped
     assert [c["point"] for c in board.clicks_logged()] == ["g1"]
     assert board.dom()["cells"] == {"g1": "W"} and board.dom()["toMove"] == "B"

@@ -22,23 +22,14 @@ from typing import Any
 
 import pytest
 from google.protobuf.json_format import MessageToDict
-from sqlalchemy.engine import Engine
 from streamlit.proto.BackMsg_pb2 import BackMsg
-from study_flow import APP, consent, fill_survey, participant_code, study_db
+from study_flow import AppDatabase, consent, fill_survey, new_study, participant_code
 
 from playtest.storage import repository as repo
-from playtest.study_config import StudyConfig
 
 pytestmark = pytest.mark.browser
 
 SLOWDOWN = 4
-
-
-@pytest.fixture(scope="module")
-def app_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Engine]:
-    config = StudyConfig(game="morris", games_per_tester=1, allow_more_games=False,
-                         audience="adults")
-    return study_db(tmp_path_factory, "drawn", study_id="drawn", title="Drawn", config=config)
 
 
 def _submits(sent: list[dict[str, Any]]) -> list[list[str]]:
@@ -54,12 +45,12 @@ def _submits(sent: list[dict[str, Any]]) -> list[list[str]]:
 
 
 def test_the_pre_survey_is_answered_once_its_questions_are_drawn(
-    streamlit_app: Callable[..., Any], new_page: Callable[..., Any],
-    app_db: tuple[str, Engine], screenshot: Callable[[Any, str], Path],
+    app_server: Any, app_db: AppDatabase, open_study: Callable[..., Any],
+    screenshot: Callable[[Any, str], Path],
 ) -> None:
-    url, engine = app_db
-    page = new_page(streamlit_app(APP, {"DATABASE_URL": url}), "?study=drawn",
-                    width=1280, height=800)
+    study = new_study(app_db, title="Drawn", game="morris", games_per_tester=1,
+                      allow_more_games=False, audience="adults")
+    page = open_study(app_server, study, "wide")
     sent: list[dict[str, Any]] = []
 
     def listen(ws: Any) -> None:
@@ -89,7 +80,7 @@ def test_the_pre_survey_is_answered_once_its_questions_are_drawn(
     # The adults' form (an adults-only study): morris_pre's one page and the age band.
     assert answered == {"demo.age_band", "habits.boardgame_freq", "habits.morris_before",
                         "expect.fun_0_10"}
-    participant = repo.get_participant(engine, code)
+    participant = repo.get_participant(app_db.engine, code)
     assert participant is not None and participant.stage == "play"
-    stored = repo.load_responses(engine, code, "morris_pre_adult")
+    stored = repo.load_responses(app_db.engine, code, "morris_pre_adult")
     assert set(stored) == answered

@@ -71,22 +71,27 @@ def _phase(page: Any) -> str:
     return str(_board(page).get_attribute("data-phase"))
 
 
+def _shell(page: Any) -> Any:
+    """The board shell around the game's board: it plays the sound cues."""
+    return page.locator(f"[class*='{BOARD[1:]}'] [data-testid=board-shell]")
+
+
 def _marks(page: Any) -> tuple[str, str]:
     """What changes on screen after an input: the view token (a game step) or the last
-    sound cue (every answered input, wrong clicks included)."""
-    board = _board(page)
+    sound cue the shell played (every answered input, wrong clicks included)."""
     # A board that has played no sound yet has no data-last-sound: "" stands for it on
     # both sides of the comparison in _wait_change (str(None) would never equal it).
-    return (board.get_attribute("data-token") or "",
-            board.get_attribute("data-last-sound") or "")
+    return (_board(page).get_attribute("data-token") or "",
+            _shell(page).get_attribute("data-last-sound") or "")
 
 
 def _wait_change(page: Any, before: tuple[str, str]) -> None:
     """Wait until the board answered the last input."""
-    handle = _board(page).element_handle()
     page.wait_for_function(
-        "([el, t, s]) => (el.dataset.token ?? '') !== t || (el.dataset.lastSound ?? '') !== s",
-        arg=[handle, before[0], before[1]], timeout=30_000)
+        "([el, sh, t, s]) => (el.dataset.token ?? '') !== t"
+        " || (sh.dataset.lastSound ?? '') !== s",
+        arg=[_board(page).element_handle(), _shell(page).element_handle(), before[0],
+             before[1]], timeout=30_000)
     settle(page)
 
 

@@ -1,33 +1,60 @@
-"""Vasco's board in real Chromium (benchmarks/vasco_board_app.py: you against the greedy
-computer): candidates, previews, forced tiles with why, the counter, the end."""
+"""Vasco's board in real Chromium (benchmarks/board_harness_app.py: the board shell with
+Vasco's renderer, you against the computer at medium): candidates, previews, forced tiles
+with why, the counter, the end. Each test's clicks, as stored, go to a file of its own
+(tests/browser/harness_flow.py)."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
+from harness_flow import ClickLogs
 
 pytestmark = pytest.mark.browser
 
-APP = "benchmarks/vasco_board_app.py"
-BOARD = ".st-key-vasco [data-testid=vasco-board]"
+APP = "benchmarks/board_harness_app.py"
+GAME = "?game=vasco&seats=human,ai:medium&seed=1"
+BOARD = ".st-key-board [data-testid=vasco-board]"
 CELLS = f"{BOARD} polygon.vc"
 PREVIEWS = f"{BOARD} button.vb-preview"
 TILES = f"{BOARD} g.vt[data-cell]"
-LOG = ".st-key-vasco_log [data-testid=stText]"
+#: The harness's first text line: inputs that reached Python and actions stored.
+LOG_CSS = ".st-key-harness_log [data-testid=stText]"  # the first: document.querySelector
+LOG = f"{LOG_CSS} >> nth=0"
 
 
 @pytest.fixture(scope="module")
-def app(streamlit_app: Callable[..., Any]) -> Any:
-    return streamlit_app(APP)
+def app(streamlit_app: Callable[..., Any], tmp_path_factory: pytest.TempPathFactory
+        ) -> ClickLogs:
+    folder = tmp_path_factory.mktemp("vasco-clicks")
+    return ClickLogs(streamlit_app(APP, {"BOARD_HARNESS_LOG_DIR": str(folder)}), folder)
 
 
-def _open(new_page: Callable[..., Any], app: Any, query: str = "", **kw: Any) -> Any:
-    page = new_page(app, f"?{query}" if query else "", **kw)
+def _open(new_page: Callable[..., Any], app: ClickLogs, query: str = "", **kw: Any) -> Any:
+    log = app.new_log()
+    page = new_page(app.server, app.path(log, GAME + (f"&{query}" if query else "")), **kw)
     page.locator(CELLS).first.wait_for()
+    page.click_log = log
     return page
+
+
+def _clicks(page: Any) -> list[str]:
+    """The clicks stored so far, as "<target> ok" or "<target> refused <reason>"."""
+    log: Path = page.click_log
+    lines = log.read_text().splitlines() if log.exists() else []
+    props = [json.loads(line)["props"] for line in lines]
+    return [f"{p['target']} ok" if p["ok"] else f"{p['target']} refused {p.get('reason')}"
+            for p in props]
+
+
+def _replied(page: Any, actions: int) -> None:
+    """Wait until the harness has stored ``actions`` actions (the computer's reply too)."""
+    page.locator(LOG).filter(has_text=re.compile(rf"actions=([{actions}-9]|\d\d+) ")
+                             ).wait_for()
 
 
 def _tile_count(page: Any) -> int:
@@ -55,7 +82,7 @@ def _pick_first_tile(page: Any, touch: bool = False) -> None:
     preview.tap() if touch else preview.click()
     page.wait_for_function(
         "([sel, old]) => { const e = document.querySelector(sel); return e && e.innerText !== old; }",
-        arg=[LOG, before],
+        arg=[LOG_CSS, before],
     )
     _autos_shown(page)
 
@@ -71,7 +98,7 @@ def _play_first(page: Any, touch: bool = False) -> None:
 
 
 def test_first_move_previews_and_the_computer_reply(
-    new_page: Callable[..., Any], app: Any, screenshot: Callable[..., Any]
+    new_page: Callable[..., Any], app: ClickLogs, screenshot: Callable[..., Any]
 ) -> None:
     page = _open(new_page, app, width=1280, height=800)
     assert page.locator(CELLS).count() == 1  # the first tile goes on 0,0
@@ -81,10 +108,10 @@ def test_first_move_previews_and_the_computer_reply(
     assert page.locator(PREVIEWS).count() == 6
     screenshot(page, "vasco-previews-1280")
     page.locator(PREVIEWS).first.click()
-    page.locator(LOG).filter(has_text="computer place").wait_for()
+    _replied(page, 2)  # the tester's tile and the computer's
     _autos_shown(page)
-    log = page.locator(LOG).inner_text()
-    assert "click 0,0 ok" in log and re.search(r"click [ox*]{3} ok", log)
+    log = "\n".join(_clicks(page))
+    assert "0,0 ok" in log and re.search(r"^[ox*]{3} ok", log, re.M)
     assert _tile_count(page) >= 2
     counter = page.locator(f"{BOARD} [data-role=counter]").inner_text()
     left = int(counter.split()[0])
@@ -93,21 +120,21 @@ def test_first_move_previews_and_the_computer_reply(
     screenshot(page, "vasco-after-reply-1280")
 
 
-def test_keyboard_selects_a_cell_and_a_tile(new_page: Callable[..., Any], app: Any) -> None:
+def test_keyboard_selects_a_cell_and_a_tile(new_page: Callable[..., Any], app: ClickLogs) -> None:
     page = _open(new_page, app, width=1280, height=800)
     page.locator(CELLS).first.focus()
     page.keyboard.press("Enter")
     page.locator(PREVIEWS).first.wait_for()
     page.locator(PREVIEWS).nth(2).focus()
     page.keyboard.press("Enter")
-    page.locator(LOG).filter(has_text="computer place").wait_for()
-    assert "click 0,0 ok" in page.locator(LOG).inner_text()
+    _replied(page, 2)
+    assert "0,0 ok" in _clicks(page)
 
 
 def test_a_whole_short_game_on_a_phone(
-    new_page: Callable[..., Any], app: Any, screenshot: Callable[..., Any]
+    new_page: Callable[..., Any], app: ClickLogs, screenshot: Callable[..., Any]
 ) -> None:
-    page = _open(new_page, app, "pool=12", width=360, height=740, has_touch=True, is_mobile=True)
+    page = _open(new_page, app, 'rules={"base":"standard","pool":12}', width=360, height=740, has_touch=True, is_mobile=True)
     result = page.locator(f"{BOARD} [data-role=result]")
     _play_first(page, touch=True)
     _choose_first_cell(page, touch=True)

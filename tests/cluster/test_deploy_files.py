@@ -140,7 +140,9 @@ def test_the_procfile_runs_the_units_command_on_the_sites_ports() -> None:
         unit = shlex.split(exec_start.replace("%i", port))
         assert unit[0] == cluster.UNIT_PYTHON and argv[0] == ".venv/bin/python"
         assert argv[1:] == unit[1:]
-        assert settings == [f"PLAYTEST_LOG_DIR=playtest-logs/{port}"]  # each its own log
+        # each its own log; nginx on this machine is the trusted proxy, as in the unit
+        assert settings == ["PLAYTEST_TRUSTED_PROXIES=127.0.0.1,::1",
+                            f"PLAYTEST_LOG_DIR=playtest-logs/{port}"]
         ports.append(int(port))
     site = cluster.SITE.read_text(encoding="utf-8")
     upstream = [int(p) for p in re.findall(r"server 127\.0\.0\.1:(\d+)", site)]

@@ -31,7 +31,7 @@ from engine.players import (
 from engine.players.arena import play_match
 
 GOLDEN = Path(__file__).parent / "golden" / "strength_small.json"
-SMALL = ["--games", "6", "--search-games", "2", "--agreement", "6"]
+SMALL = ["--games", "4", "--search-games", "1", "--agreement", "4"]
 
 
 def decision_states(state: RaceState) -> Iterator[RaceState]:
@@ -161,12 +161,15 @@ def _strength_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[
     return out
 
 
+# two small strength tables of every game (4 games per level, 1 with search: a fixed seed
+# gives a fixed table is what this checks, not strength; Vasco's hard search the longest)
+@pytest.mark.timeout(900)
 def test_a_fixed_seed_gives_a_fixed_strength_table(capsys: pytest.CaptureFixture[str]) -> None:
+    other = _strength_json(SMALL + ["--seed", "4"], capsys)
+    # the golden table, after another run in the same process: nothing carried over
     table = _strength_json(SMALL + ["--seed", "3"], capsys)
     assert {row["game"] for row in table["strength"]} == set(games_with_levels())
     assert table == json.loads(GOLDEN.read_text())
-    assert table == _strength_json(SMALL + ["--seed", "3"], capsys)
-    other = _strength_json(SMALL + ["--seed", "4"], capsys)
     assert other != table
 
 

@@ -1,12 +1,12 @@
 """Vasco's fast legal-move generation gives exactly what the exhaustive one gave.
 
-The state finds its legal moves with :func:`engine.vasco.board.iter_legal_moves` (states
-that cannot match or leave a dead cell skipped up front, memoised legal states of the
-cascade's cells, the join check on the move's tiles only) and whether a side can move
-with :func:`engine.vasco.board.has_legal_move` (the group's edge cells first). The
-reference is :func:`engine.vasco.board.legal_moves_exhaustive`: :func:`play` with the
-plain :func:`legal_states` on every candidate cell and state, which is how the state
-found them before. They are compared, move for move (the board after it and every
+The state finds its legal moves with the cell keys of :class:`engine.vasco.board.Frontier`
+(kept move by move: each empty cell's key says its legal states; a candidate's forced
+cascade writes keys and undoes them) and whether a side can move with
+:func:`engine.vasco.board.has_legal_move` (the group's edge cells first). The reference
+is ``legal_moves_exhaustive`` of the test-only plain copy
+(``tests/engine/plain/vasco_board.py``): its ``play`` with the plain ``legal_states`` on
+every candidate cell and state, which is how the state found them before. They are compared, move for move (the board after it and every
 forced tile in order), on a few hundred seeded positions: positions of games played at
 random and by the greedy level, with small pools (moves refused for want of tiles), and
 positions cut out of them (tiles taken off, so holes and narrow gaps are left that the
@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
@@ -24,17 +26,18 @@ from engine.core import IllegalActionError
 from engine.players import make_player
 from engine.vasco import STATES, Place, VascoGame, VascoState, decode, encode
 from engine.vasco.board import (
+    Frontier,
     blocked_cells,
     candidate_cells,
+    cell_id,
     has_legal_move,
     is_connected,
     legal_moves,
-    legal_moves_exhaustive,
     legal_states,
-    pattern_states,
     play,
 )
 from engine.vasco.geometry import Cell, cell_name
+from tests.engine.plain.vasco_board import legal_moves_exhaustive
 
 
 def _played(seed: int) -> list[VascoState]:
@@ -110,15 +113,20 @@ def test_the_positions_cover_what_the_fast_path_shortcuts() -> None:
         assert reasons[reason] > 0, reason
 
 
+def _moves(moves: Mapping[tuple[Cell, str], Any]) -> list[Any]:
+    """Moves as plain values (the plain copy has its own Move and Auto classes)."""
+    return [(key, move.board, [(a.cell, a.state, a.constrained) for a in move.autos])
+            for key, move in moves.items()]
+
+
 def test_fast_legal_moves_equal_the_exhaustive_ones() -> None:
     compared = 0
     for s in POSITIONS:
         tiles, left, blocked, connected = _context(s)
         reference = legal_moves_exhaustive(tiles, left, blocked=blocked, connected=connected)
         fast = legal_moves(tiles, left, blocked=blocked, connected=connected)
-        assert fast == reference, s.to_text()
-        # the same moves in the same order (has_legal_move stops at the first)
-        assert list(fast) == list(reference)
+        # the same moves in the same order, each with the same board and forced tiles
+        assert _moves(fast) == _moves(reference), s.to_text()
         assert has_legal_move(tiles, left, blocked=blocked, connected=connected) == bool(
             reference), s.to_text()
         compared += len(reference)
@@ -163,10 +171,16 @@ def test_the_state_gives_the_exhaustive_moves_and_targets() -> None:
 
 
 @pytest.mark.parametrize("chunk", range(3))
-def test_memoised_legal_states_equal_the_plain_ones(chunk: int) -> None:
+def test_the_kept_cell_keys_give_the_plain_legal_states(chunk: int) -> None:
+    """The frontier a state keeps move by move (and one built afresh from the tiles) gives
+    every empty cell near the tiles the legal states the plain rule reads off the board,
+    and the candidate cells of the plain definition."""
     for s in POSITIONS[chunk::3]:
         tiles = s.tiles
         window = {(r + dr, c + dc) for r, c in tiles for dr in (-2, -1, 0, 1, 2)
                   for dc in (-3, -2, -1, 0, 1, 2, 3)}
-        for cell in window:
-            assert pattern_states(tiles, cell) == legal_states(tiles, cell), (cell, s.to_text())
+        for front in (s._frontier(), Frontier(tiles)):
+            assert sorted(front.cands) == [cell_id(c) for c in candidate_cells(tiles)]
+            for cell in window - set(tiles):
+                assert [STATES[i] for i in front.cell_states(cell_id(cell))] == list(
+                    legal_states(tiles, cell)), (cell, s.to_text())

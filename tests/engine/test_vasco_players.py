@@ -23,11 +23,9 @@ CASES = {
 
 
 def start_of(case: dict[str, Any]) -> VascoState:
-    i = case["initial"]
-    tiles = {(r, c): st for r, c, st in i["tiles"]}
-    return VascoGame().state_from_position(
-        tiles, 1 if i["toMove"] == "O" else 2, i["tilesRemaining"]
-    )
+    i = case["initial"]  # rules-other-games.md section 4.2: pool, [[r, c], state], toMove
+    tiles = {(r, c): st for (r, c), st in i["tiles"]}
+    return VascoGame({"pool": i["pool"]}).state_from_position(tiles, 1 if i["toMove"] == "O" else 2)
 
 
 def test_greedy_closes_its_own_loop() -> None:

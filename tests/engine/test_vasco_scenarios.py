@@ -1,10 +1,12 @@
-"""Vasco scenarios through the real ``python -m engine scenario`` command.
+"""Vasco scenarios through the real ``python -m engine scenario`` command, and the
+reader's shapes over random legal games.
 
-``scenarios/vasco/section4.json`` holds V01–V18: section-4 objects of
-rules-other-games.md (``"game": "vasco"``, ``initial``, ``actions``, ``expected``),
-each ``expected`` holding every result key. The file was checked against the literal
-second reading of the rules in ``vasco_oracle.py`` (test below), not only against the
-engine that produced it. Autos and tiles are compared as sets, as section 2.5 asks.
+``scenarios/vasco/section4.json`` holds V01-V18 in the shape of rules-other-games.md
+section 4.2 (``"game": "vasco"``, ``initial`` with ``pool``, ``tiles`` as
+``[[r, c], state]`` and ``toMove``; actions ``{player, cell, tile}``; ``expected``
+holding every key of 4.2). The file was checked against the literal second reading of
+the rules in ``vasco_oracle.py`` (test below), not only against the engine that produced
+it. Tiles and autos are compared as sets, as section 4.2 asks.
 """
 
 from __future__ import annotations
@@ -15,61 +17,68 @@ from typing import Any
 
 import pytest
 import vasco_oracle as oracle
-from scenario_command import run
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scenario_command import as_set, flagged, mismatches, refused, run, run_here
+
+from engine.vasco import STATES, VascoGame, VascoState, decode
+from engine.vasco.scenario import run_scenario, tile_list
+from engine.vasco.state import MARK, Place
 
 FILE = Path(__file__).resolve().parent / "scenarios" / "vasco" / "section4.json"
 CASES: list[dict[str, Any]] = json.loads(FILE.read_text(encoding="utf-8"))
+#: Section 4.2's ``expected`` keys: the result holds all of them, whatever a file checks.
+RESULT_KEYS = {"tiles", "toMove", "winner", "tilesRemaining", "autoPlacements"}
 
 
-def as_set(tiles: list[list[Any]] | None) -> frozenset[tuple[Any, ...]] | None:
-    return None if tiles is None else frozenset(tuple(t) for t in tiles)
-
-
-def same(result: dict[str, Any], expected: dict[str, Any]) -> bool:
-    for key, want in expected.items():
-        got = result[key]
-        if key == "tiles":
-            got, want = as_set(got), as_set(want)
-        elif key == "autoPlacements":
-            got, want = [as_set(a) for a in got], [as_set(a) for a in want]
-        if got != want:
-            return False
-    return True
-
-
-def test_all_eighteen_are_there() -> None:
-    assert [c["id"] for c in CASES] == [f"V{i:02d}" for i in range(1, 19)]
-
-
-def test_the_command_reproduces_every_expected_result() -> None:
-    proc = run(str(FILE))
+@pytest.fixture(scope="module")
+def results() -> list[dict[str, Any]]:
+    proc = run(FILE)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
-    results = json.loads(proc.stdout)
-    assert len(results) == len(CASES)
-    for case, result in zip(CASES, results, strict=True):
-        assert set(result) >= {"tiles", "toMove", "winner", "tilesRemaining", "autoPlacements"}
-        assert same(result, case["expected"]), case["id"]
-        assert [a is None for a in result["autoPlacements"]] == case["expectIllegal"], case["id"]
+    out: list[dict[str, Any]] = json.loads(proc.stdout)
+    return out
 
 
-def test_autos_are_compared_as_a_set() -> None:
-    case = json.loads(json.dumps(CASES[2]))  # V03: three forced tiles
-    case["expected"]["autoPlacements"][0].reverse()
-    result = json.loads(run("-", json.dumps(case)).stdout)
-    assert same(result, case["expected"])
-    case["expected"]["autoPlacements"][0].pop()
-    assert not same(result, case["expected"])
+def test_all_eighteen_are_there_in_section_4_shape() -> None:
+    assert [c["id"] for c in CASES] == [f"V{i:02d}" for i in range(1, 19)]
+    for case in CASES:
+        assert set(case) == {"game", "id", "description", "initial", "actions", "expected"}
+        assert set(case["initial"]) == {"pool", "tiles", "toMove"}
+        assert set(case["expected"]) == RESULT_KEYS
+        assert all(set(a) <= {"player", "cell", "tile", "expectIllegal"} for a in case["actions"])
+        assert case["expected"]["tilesRemaining"] == case["initial"]["pool"] - len(
+            case["expected"]["tiles"]
+        )
+
+
+@pytest.mark.parametrize("k", range(len(CASES)), ids=[c["id"] for c in CASES])
+def test_the_command_reproduces_every_expected_result(
+    results: list[dict[str, Any]], k: int
+) -> None:
+    result = results[k]
+    assert set(result) >= RESULT_KEYS
+    assert mismatches(CASES[k]["expected"], result) == []
+    assert refused(result) == flagged(CASES[k])
+    assert [a is None for a in result["autoPlacements"]] == flagged(CASES[k])
+
+
+def test_autos_and_tiles_are_compared_as_a_set(results: list[dict[str, Any]]) -> None:
+    expected = json.loads(json.dumps(CASES[2]["expected"]))  # V03: three forced tiles
+    expected["autoPlacements"][0].reverse()
+    expected["tiles"].reverse()
+    assert mismatches(expected, results[2]) == []
+    expected["autoPlacements"][0].pop()
+    assert mismatches(expected, results[2]) != []
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_the_oracle_agrees(case: dict[str, Any]) -> None:
     """Replay each scenario with the slow literal reading: same legality, autos and end."""
-    pool = (case.get("rules") or {}).get("pool", 54) if isinstance(case.get("rules"), dict) else 54
-    initial = case.get("initial", {})
-    board = {(r, c): st for r, c, st in initial.get("tiles", [])}
-    left = initial.get("tilesRemaining", pool - len(board))
-    mover = initial.get("toMove", "O")
+    initial = case["initial"]
+    board = {(r, c): st for (r, c), st in initial["tiles"]}
+    left = initial["pool"] - len(board)
+    mover = initial["toMove"]
     verdict = None
     autos: list[Any] = []
     for action in case["actions"]:
@@ -83,11 +92,11 @@ def test_the_oracle_agrees(case: dict[str, Any]) -> None:
             continue
         board, placed = res
         left -= 1 + len(placed)
-        autos.append([[r, c, st] for (r, c), st in placed])
+        autos.append([[[r, c], st] for (r, c), st in placed])
         mover = "X" if mover == "O" else "O"
         verdict = oracle.judge(board, left)
     expected = case["expected"]
-    assert as_set([[r, c, st] for (r, c), st in board.items()]) == as_set(expected["tiles"])
+    assert as_set(tile_list(board)) == as_set(expected["tiles"])
     assert [as_set(a) for a in autos] == [as_set(a) for a in expected["autoPlacements"]]
     assert expected["tilesRemaining"] == left
     if verdict is None:
@@ -96,8 +105,10 @@ def test_the_oracle_agrees(case: dict[str, Any]) -> None:
         assert expected["winner"] == (verdict[0] or "draw") and expected["toMove"] is None
 
 
-def test_refusals_name_the_rule() -> None:
-    reasons = {c["id"]: [r for r in c["expected"]["refused"] if r] for c in CASES}
+def test_refusals_name_the_rule(results: list[dict[str, Any]]) -> None:
+    reasons = {
+        c["id"]: [r for r in res["refused"] if r] for c, res in zip(CASES, results, strict=True)
+    }
     assert reasons["V01"] == ["centre_first", "not_your_turn"]
     assert reasons["V04"] == ["no_contact"]
     assert reasons["V06"] == ["dead_cell"]
@@ -119,7 +130,7 @@ def test_end_conditions_of_the_scenarios() -> None:
 
 def test_v17_leaves_no_same_colour_pair_but_an_unfillable_cell() -> None:
     case = next(c for c in CASES if c["id"] == "V17")
-    board = {(r, c): st for r, c, st in case["initial"]["tiles"]}
+    board = {(r, c): st for (r, c), st in case["initial"]["tiles"]}
     action = case["actions"][0]
     b = dict(board)
     b[tuple(action["cell"])] = action["tile"]  # type: ignore[index]
@@ -132,48 +143,75 @@ def test_v17_leaves_no_same_colour_pair_but_an_unfillable_cell() -> None:
 
 MALFORMED = [
     ({"game": "vasco", "id": "M1"}, ["M1", "actions"]),
-    ({"game": "vasco", "id": "M2", "actions": [{"type": "move"}]}, ["M2", "actions[0].type"]),
     (
-        {"game": "vasco", "id": "M3", "actions": [{"type": "place", "player": "Z"}]},
-        ["M3", "actions[0].player"],
+        {"game": "vasco", "id": "M2", "actions": [{"type": "place", "player": "O"}]},
+        ["M2", "actions[0].type", "unknown field"],
     ),
+    ({"game": "vasco", "id": "M3", "actions": [{"player": "Z"}]}, ["M3", "actions[0].player"]),
     (
-        {
-            "game": "vasco",
-            "actions": [{"type": "place", "player": "O", "cell": [0], "tile": "ox*"}],
-        },
+        {"game": "vasco", "actions": [{"player": "O", "cell": [0], "tile": "ox*"}]},
         ["scenario", "actions[0].cell"],
     ),
     (
-        {
-            "game": "vasco",
-            "actions": [{"type": "place", "player": "O", "cell": [0, 0], "tile": "oo*"}],
-        },
+        {"game": "vasco", "actions": [{"player": "O", "cell": [0, 0], "tile": "oo*"}]},
         ["actions[0].tile"],
     ),
     (
-        {"game": "vasco", "initial": {"tiles": [[0, 0, "ox*"], [0, 1, "ox*"]]}, "actions": []},
+        {"game": "vasco", "actions": [{"player": "O", "cell": [0, 0], "tile": ["o", "x", "*"]}]},
+        ["actions[0].tile"],
+    ),
+    (
+        {"game": "vasco", "initial": {"tiles": [[[0, 0], "ox*"], [[0, 1], "ox*"]]}, "actions": []},
         ["initial.tiles", "match"],
     ),
     (
-        {"game": "vasco", "initial": {"tiles": [[0, 0, "ox*"], [0, 4, "ox*"]]}, "actions": []},
+        {"game": "vasco", "initial": {"tiles": [[[0, 0], "ox*"], [[0, 4], "ox*"]]}, "actions": []},
         ["initial.tiles", "connected"],
     ),
-    ({"game": "vasco", "initial": {"toMove": "B"}, "actions": []}, ["initial.toMove"]),
     (
-        {"game": "vasco", "initial": {"tilesRemaining": -1}, "actions": []},
+        {"game": "vasco", "initial": {"tiles": [[0, 0, "ox*"]]}, "actions": []},
+        ["initial.tiles[0]", "[[r, c], state]"],
+    ),
+    (
+        {"game": "vasco", "initial": {"tiles": [[[0, 0], "ox*"], [[0, 0], "ox*"]]}, "actions": []},
+        ["initial.tiles[1]", "twice"],
+    ),
+    (
+        {"game": "vasco", "initial": {"tiles": [[[0, 0], "ox*"], [[0, 1], "o"]]}, "actions": []},
+        ["initial.tiles[1]", "'o' is not a tile state"],
+    ),
+    ({"game": "vasco", "initial": {"toMove": "B"}, "actions": []}, ["initial.toMove"]),
+    ({"game": "vasco", "initial": {"toMove": ["O"]}, "actions": []}, ["initial.toMove"]),
+    ({"game": "vasco", "actions": [{"player": ["O"]}]}, ["actions[0].player"]),
+    ({"game": "vasco", "initial": {"pool": 0}, "actions": []}, ["initial.pool"]),
+    (
+        {
+            "game": "vasco",
+            "initial": {"pool": 1, "tiles": [[[0, 0], "ox*"], [[0, 1], "xo*"]]},
+            "actions": [],
+        },
+        ["initial.pool", "from 2"],
+    ),
+    (
+        {"game": "vasco", "initial": {"tilesRemaining": 3}, "actions": []},
         ["initial.tilesRemaining"],
     ),
-    ({"game": "vasco", "rules": {"pool": 0}, "actions": []}, ["rules", "pool"]),
+    ({"game": "vasco", "rules": {"pool": 3}, "actions": []}, ["rules", "unknown field"]),
     ({"game": "vasco", "actions": [], "colour": "red"}, ["colour", "unknown"]),
 ]
 
 
-@pytest.mark.parametrize("doc,words", MALFORMED, ids=[f"m{i}" for i in range(len(MALFORMED))])
-def test_a_malformed_scenario_is_one_line_and_status_2(
-    doc: dict[str, Any], words: list[str]
-) -> None:
-    proc = run("-", json.dumps([CASES[0], doc]))
+@pytest.mark.parametrize("k", range(len(MALFORMED)), ids=[f"m{i}" for i in range(len(MALFORMED))])
+def test_a_malformed_scenario_is_one_line_and_status_2(k: int, tmp_path: Path) -> None:
+    """The first case as a real subprocess reading standard input, the others in this
+    process (same command)."""
+    doc, words = MALFORMED[k]
+    if k == 0:
+        proc = run("-", json.dumps([CASES[0], doc]))
+    else:
+        path = tmp_path / "bad.json"
+        path.write_text(json.dumps([CASES[0], doc]), encoding="utf-8")
+        proc = run_here(path)
     assert proc.returncode == 2
     assert proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
@@ -190,10 +228,72 @@ def test_one_document_may_mix_games() -> None:
     assert proc.returncode == 0, proc.stderr
     first, second = json.loads(proc.stdout)
     assert first["events"] == ["roll", "place", "extra_turn"]
-    assert same(second, CASES[2]["expected"])
+    assert mismatches(CASES[2]["expected"], second) == []
 
 
 def test_a_single_object_gives_a_single_result() -> None:
     proc = run("-", json.dumps(CASES[1]))
     assert proc.returncode == 0
-    assert same(json.loads(proc.stdout), CASES[1]["expected"])
+    assert mismatches(CASES[1]["expected"], json.loads(proc.stdout)) == []
+
+
+# ----- round trips over random games (the reader, in process) ---------------------------
+
+
+def as_initial(state: VascoState) -> dict[str, Any]:
+    """A state in section 4.2's ``initial`` shape."""
+    pool = state.tiles_remaining + len(state.tiles)
+    return {"pool": pool, "tiles": tile_list(state.tiles), "toMove": MARK[state.to_move]}
+
+
+def reported(state: VascoState) -> dict[str, Any]:
+    out = state.outcome
+    winner = None if out is None else "draw" if out.winner is None else MARK[out.winner]
+    return {
+        "tiles": tile_list(state.tiles),
+        "toMove": None if out is not None else MARK[state.to_move],
+        "winner": winner,
+        "tilesRemaining": state.tiles_remaining,
+    }
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), pool=st.sampled_from([6, 12, 54]))
+def test_random_games_round_trip_through_the_scenario_shape(data: st.DataObject, pool: int) -> None:
+    """A random game, some moves refused on purpose (a random tile near the group, or the
+    wrong colour), written as a scenario: the result reports the engine's state, the
+    forced tiles and exactly the refused moves; fed back as ``initial``, the reported
+    state is read as the same state."""
+    state = VascoGame({"pool": pool}).new_initial_state()
+    start = as_initial(state)
+    actions, want_autos = [], []
+    for _ in range(data.draw(st.integers(0, 14), label="moves")):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        kind = data.draw(st.sampled_from(["legal", "legal", "legal", "near", "other colour"]))
+        if kind == "near":
+            r, c = data.draw(st.sampled_from(sorted(state.tiles) or [(0, 0)]))
+            place = Place(
+                r + data.draw(st.integers(-1, 1)),
+                c + data.draw(st.integers(-2, 2)),
+                data.draw(st.sampled_from(STATES)),
+            )
+        else:
+            place = decode(data.draw(st.sampled_from(legal)))
+        mover = MARK[state.to_move]
+        player = {"O": "X", "X": "O"}[mover] if kind == "other colour" else mover
+        actions.append({"player": player, "cell": [place.r, place.c], "tile": place.state})
+        if player != mover or state.game.encode(place) not in legal:
+            want_autos.append(None)
+            continue
+        events = state.apply(place)
+        want_autos.append([[list(e.tiles[0]), e.data["tile"]] for e in events if e.kind == "auto"])
+    result = run_scenario({"game": "vasco", "initial": start, "actions": actions})
+    assert {k: result[k] for k in reported(state)} == reported(state)
+    assert result["tilesRemaining"] == pool - len(result["tiles"])
+    assert result["autoPlacements"] == want_autos
+    assert [code is not None for code in result["refused"]] == [a is None for a in want_autos]
+    if not state.is_terminal():
+        again = run_scenario({"game": "vasco", "initial": as_initial(state), "actions": []})
+        assert {k: again[k] for k in reported(state)} == reported(state)

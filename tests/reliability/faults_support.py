@@ -8,13 +8,17 @@ hostile-input suite).
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sqlite3
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, select, text
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
@@ -80,3 +84,56 @@ def app_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Engine]:
 def make_study(engine: Engine, study_id: str = "s1", **settings: Any) -> repo.Study:
     config = StudyConfig(**{"ai_think_ms": 0, **settings})
     return services.create_study(engine, title="Fault study", config=config, study_id=study_id)
+
+
+# -- a full disk (a small tmpfs) ------------------------------------------------------------
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(mount)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        # Mounting needs root; test_faults_database's max_page_count test covers a full
+        # database everywhere (CI included).
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def fill(disk: Path) -> Path:
+    """Fill ``disk`` to the last block; the file that does it (unlink it for space)."""
+    filler = disk / "filler"
+    with contextlib.suppress(OSError), filler.open("wb", buffering=0) as handle:
+        while True:
+            handle.write(b"\0" * 4096)
+    assert os.statvfs(disk).f_bavail == 0
+    return filler
+
+
+# -- a writer that holds the database past the busy timeout ----------------------------------
+
+
+@contextlib.contextmanager
+def write_lock_held(engine: Engine, url: str) -> Iterator[None]:
+    """Another process's writer holds the database (or the tables) longer than 5 s."""
+    if engine.dialect.name == "sqlite":
+        holder = sqlite3.connect(url.removeprefix("sqlite:///"), isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        return
+    with engine.connect() as conn:
+        conn.execute(text("LOCK TABLE participants, sessions, events, games, game_actions, "
+                          "assignments, studies IN EXCLUSIVE MODE"))
+        try:
+            yield
+        finally:
+            conn.rollback()

@@ -51,14 +51,14 @@ def test_back_then_agree_again_never_plays_or_logs_on_the_first_testers_game(
     at.query_params["study"] = study.study_id
     at.run()
     first = _agree(at)
-    first_game = at.session_state["ctrl"].game_id
+    first_game = at.session_state["play"].game_id
     at.button(key="rules_button").click().run()  # an event on the first game
     at = _back_to_study_link(at, study.study_id)
     if any(b.key == "welcome_back_new" for b in at.button):
         at.button(key="welcome_back_new").click().run()
     second = _agree(at)
     assert second != first
-    ctrl = at.session_state["ctrl"]
+    ctrl = at.session_state["play"]
     assert ctrl.participant_id == second and ctrl.game_id != first_game
     at.button(key="rules_button").click().run()
     assert not at.exception
@@ -74,13 +74,13 @@ def test_opening_the_study_link_again_goes_back_to_my_own_place(app_db: Engine) 
     at.query_params["study"] = study.study_id
     at.run()
     first = _agree(at)
-    game = at.session_state["ctrl"].game_id
+    game = at.session_state["play"].game_id
     at = _back_to_study_link(at, study.study_id)
     assert "Welcome back" in _texts(at)
     assert not at.checkbox  # no consent form: agreeing again is not offered
     at.button(key="welcome_back_resume").click().run()
     assert at.query_params["p"] in (first, [first])
-    assert at.session_state["ctrl"].game_id == game
+    assert at.session_state["play"].game_id == game
     assert len(repo.list_participants(app_db, study.study_id)) == 1
 
 

@@ -258,6 +258,9 @@ def _tester_of(engine: Engine, play: Play) -> Any:
 # A child process that sends one input of a game through the session and is killed
 # between two statements of the input's transaction (SQLite: it kills itself when its
 # counter UPDATE starts; PostgreSQL: it blocks there on the session row the parent holds).
+# The clicks that only select (Vasco's piece before its tile) are sent and stored first;
+# then it says "ready" and waits for a line on stdin before the input, so the parent
+# locks the session row for the input's own transaction, not a selecting click's.
 _GAME_CHILD = """
 import os, signal, sys
 from sqlalchemy import event
@@ -283,12 +286,15 @@ if engine.dialect.name == "sqlite":
     engine.dispose()  # the connection the migration opened has no trace callback
 tester = services.load_tester(engine, code)
 session = open_session(engine, runtime.event_logger(), tester, session_id, new=False)
-if session.next() is Next.TESTER_DRAW:
+drawing = session.next() is Next.TESTER_DRAW
+path = [] if drawing else click_path(session.play.state, session.play.state.legal_actions()[0])
+for target in path[:-1]:
+    session.click(target)
+print("ready", flush=True)
+sys.stdin.readline()
+if drawing:
     session.draw(nonce="the-input")
 else:
-    path = click_path(session.play.state, session.play.state.legal_actions()[0])
-    for target in path[:-1]:
-        session.click(target)
     session.click(path[-1], nonce="the-input")
 print("committed", flush=True)
 """
@@ -314,16 +320,20 @@ def test_an_input_killed_between_statements_leaves_nothing(
     env = {**os.environ, "PYTHONPATH": str(ROOT), DATABASE_URL_ENV: url}
     args = [sys.executable, "-c", _GAME_CHILD, play.participant_id, session_id]
     if engine.dialect.name == "sqlite":
-        child = subprocess.run(args, env=env, capture_output=True, text=True,
+        child = subprocess.run(args, env=env, capture_output=True, text=True, input="go\n",
                                timeout=180, cwd=ROOT)
         assert child.returncode == -signal.SIGKILL, child.stderr[-2000:]
     else:
+        proc = subprocess.Popen(args, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                text=True, cwd=ROOT)
         with engine.connect() as holder:
-            holder.execute(text("SELECT 1 FROM sessions WHERE session_id = :s "
-                                "FOR UPDATE"), {"s": session_id})
-            proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, text=True,
-                                    cwd=ROOT)
             try:
+                assert proc.stdout is not None and proc.stdin is not None
+                assert proc.stdout.readline() == "ready\n", "the child ended before its input"
+                holder.execute(text("SELECT 1 FROM sessions WHERE session_id = :s "
+                                    "FOR UPDATE"), {"s": session_id})
+                proc.stdin.write("go\n")
+                proc.stdin.flush()
                 deadline = time.monotonic() + 120
                 while (waiting := _waiting_at_the_counter(engine)) is None:
                     assert proc.poll() is None, "the child ended before the counter"

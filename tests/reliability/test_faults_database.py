@@ -9,18 +9,22 @@ The lock runs on SQLite and PostgreSQL, the full disk on a small tmpfs (SQLite).
 
 from __future__ import annotations
 
-import contextlib
-import os
 import socket
 import sqlite3
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from faults_support import APP, fault_postgres_server, make_study
-from sqlalchemy import Engine, func, select, text
+from faults_support import (
+    APP,
+    fault_postgres_server,
+    fill,
+    make_study,
+    small_disk,
+    write_lock_held,
+)
+from sqlalchemy import Engine, func, select
 from streamlit.testing.v1 import AppTest
 
 from playtest import runtime
@@ -30,7 +34,7 @@ from playtest.storage.db import make_engine, upgrade
 from playtest.storage.models import EventRow, ParticipantRow
 from tests.databases import empty_database, migrated
 
-__all__ = ["fault_postgres_server"]
+__all__ = ["fault_postgres_server", "small_disk"]
 
 LEAKS = ("OperationalError", "INSERT", "SELECT", "UPDATE", "Traceback", "sqlite3", "psycopg",
          "locked", "disk is full", "parameters")
@@ -59,27 +63,6 @@ def app_url(request: pytest.FixtureRequest, tmp_path: Path,
                 yield url, engine
             finally:
                 runtime._database(url).dispose()
-
-
-@contextlib.contextmanager
-def write_lock_held(engine: Engine, url: str) -> Iterator[None]:
-    """Another process's writer holds the database (or the tables) longer than 5 s."""
-    if engine.dialect.name == "sqlite":
-        holder = sqlite3.connect(url.removeprefix("sqlite:///"), isolation_level=None)
-        holder.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        finally:
-            holder.execute("ROLLBACK")
-            holder.close()
-        return
-    with engine.connect() as conn:
-        conn.execute(text("LOCK TABLE participants, sessions, events, games, game_actions, "
-                          "assignments, studies IN EXCLUSIVE MODE"))
-        try:
-            yield
-        finally:
-            conn.rollback()
 
 
 def _recover(at: AppTest) -> None:
@@ -122,7 +105,7 @@ def test_an_action_while_locked_keeps_what_was_stored(app_url: tuple[str, Engine
     at.run()
     at.checkbox(key="consent_agree").check()
     at.button[0].click().run()
-    game = at.session_state["ctrl"]
+    game = at.session_state["play"]
     before = _count(engine, EventRow)
     with write_lock_held(engine, url):
         at.button(key="rules_button").click().run()
@@ -131,7 +114,7 @@ def test_an_action_while_locked_keeps_what_was_stored(app_url: tuple[str, Engine
     assert trouble.CALM in shown and not [leak for leak in LEAKS if leak in shown]
     assert _count(engine, EventRow) == before
     _recover(at)
-    again = at.session_state["ctrl"]
+    again = at.session_state["play"]
     assert again.game_id == game.game_id and again.state.to_json() == game.state.to_json()
     _close_rules(at)
     at.button(key="rules_button").click().run()
@@ -172,31 +155,6 @@ def test_a_database_that_is_down_shows_no_user_host_or_port(
 # -- a full disk (a small tmpfs) ------------------------------------------------------------
 
 
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(mount)],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        # Mounting needs root; the max_page_count test below covers a full database
-        # everywhere (CI included).
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
-    try:
-        yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
-
-
-def _fill(disk: Path) -> Path:
-    filler = disk / "filler"
-    with contextlib.suppress(OSError), filler.open("wb", buffering=0) as handle:
-        while True:
-            handle.write(b"\0" * 4096)
-    assert os.statvfs(disk).f_bavail == 0
-    return filler
-
-
 def test_a_full_disk_is_calm_and_loses_nothing(
     small_disk: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
 ) -> None:
@@ -213,9 +171,9 @@ def test_a_full_disk_is_calm_and_loses_nothing(
         at.run()
         at.checkbox(key="consent_agree").check()
         at.button[0].click().run()
-        game = at.session_state["ctrl"]
+        game = at.session_state["play"]
         stored = _count(engine, EventRow)
-        filler = _fill(small_disk)
+        filler = fill(small_disk)
         for _ in range(3):  # a few actions on a full disk
             at.button(key="rules_button").click().run()
             assert not at.exception
@@ -227,7 +185,7 @@ def test_a_full_disk_is_calm_and_loses_nothing(
         filler.unlink()
         _recover(at)
         assert _count(engine, EventRow) >= stored
-        again = at.session_state["ctrl"]
+        again = at.session_state["play"]
         assert again.game_id == game.game_id and again.state.to_json() == game.state.to_json()
         with sqlite3.connect(small_disk / "playtest.sqlite") as check:
             assert check.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

@@ -66,15 +66,14 @@ async def _act(session: loadtest.StreamlitSession, run: loadtest.RunResult, test
             raise loadtest.LoadTestError("game over without 'Play another game'")
         return await session.rerun([loadtest.WidgetState(id=more, trigger_value=True)])
     nonce = str(uuid.uuid4())
-    common = {"nonce": nonce, "t_ms": rng.randint(300, 3000), "via": "mouse",
+    common = {"nonce": nonce, "ms": rng.randint(300, 3000), "via": "mouse",
               "token": board["token"]}
     if board["phase"] == "place":
         index = loadtest._pick_tile(board, tried.setdefault(board["token"], set()), rng)
         trigger = loadtest._trigger(board_id, "click", {
-            "index": index, "c": index % 12 + 1, "r": index // 12 + 1,
-            "seq": len(tester.acked) + 1, **common})
+            "target": f"{index % 12 + 1},{index // 12 + 1}", **common})
     else:
-        trigger = loadtest._trigger(board_id, "roll", common)
+        trigger = loadtest._trigger(board_id, "draw", common)
     tester.unacked.append(nonce)
     answer = await session.rerun([trigger])
     tester.unacked.remove(nonce)

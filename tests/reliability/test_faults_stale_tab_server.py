@@ -35,9 +35,8 @@ def _ws(url: str) -> Any:
 
 def _click(run: loadtest.RunResult, index: int) -> list[Any]:
     assert run.board is not None and run.board_id is not None
-    value = {"index": index, "c": index % 12 + 1, "r": index // 12 + 1, "seq": 1,
-             "nonce": str(uuid.uuid4()), "t_ms": 900, "via": "mouse",
-             "token": run.board["token"]}
+    value = {"target": f"{index % 12 + 1},{index // 12 + 1}", "nonce": str(uuid.uuid4()),
+             "ms": 900, "via": "mouse", "token": run.board["token"]}
     return [loadtest._trigger(run.board_id, "click", value)]
 
 
@@ -55,7 +54,7 @@ async def _race(url: str) -> tuple[str, int]:
                 break
             if run_a.board["phase"] == "roll":
                 run_a = await tab_a.rerun([loadtest._trigger(
-                    run_a.board_id, "roll", {"nonce": str(uuid.uuid4()), "t_ms": 500,
+                    run_a.board_id, "draw", {"nonce": str(uuid.uuid4()), "ms": 500,
                                              "via": "mouse", "token": run_a.board["token"]})])
                 continue
             # Tab B opens now: it shows the same place phase as tab A.

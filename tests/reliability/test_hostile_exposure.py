@@ -1,64 +1,81 @@
-"""Plain ``streamlit run playtest/app.py`` listens on this machine only (issue 11 item 8).
+"""The app's safety settings do not depend on the working folder (issue 11 item 8, issue 25
+item 2).
 
-Started from the project folder with no ``--server.address``, as the README's quick start
-allows, the server must bind 127.0.0.1 (``.streamlit/config.toml``), not every interface:
-the kernel's own table of listening sockets (``/proc/net/tcp``, ``tcp6``) is the judge.
+Started as ``cd /elsewhere && streamlit run /path/playtest/app.py``, the app used to read
+no settings at all (Streamlit looks for ``.streamlit/config.toml`` in the working folder):
+it listened on every address, IPv4 and IPv6, showed visitors tracebacks and sent usage
+statistics. Now its settings sit next to it (``playtest/.streamlit/config.toml``), and a
+served app that finds them changed refuses to serve. Judges: the kernel's table of
+listening sockets (``/proc/net/tcp``, ``tcp6``), what a visitor's browser is sent over
+the websocket (the session's usage-statistics switch, the page), and the server's output.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
+from served_app import listening, serve, visit
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from playtest import serving
 
-from benchmarks.devserver import free_port, healthy  # noqa: E402
+LOOPBACK = {"0100007F"}  # 127.0.0.1; no 0.0.0.0 (00000000) nor :: in tcp6
 
-LISTEN = "0A"
-
-
-def _listening(port: int) -> set[str]:
-    """Local addresses (kernel hex) of sockets listening on ``port``."""
-    found = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        path = Path(table)
-        if not path.exists():
-            continue
-        for line in path.read_text().splitlines()[1:]:
-            fields = line.split()
-            address, _, hex_port = fields[1].rpartition(":")
-            if int(hex_port, 16) == port and fields[3] == LISTEN:
-                found.add(address)
-    return found
+pytestmark = pytest.mark.skipif(not Path("/proc/net/tcp").exists(),
+                                reason="needs Linux's /proc/net/tcp")
 
 
-@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="needs Linux's /proc/net/tcp")
-def test_plain_streamlit_run_listens_on_loopback_only(tmp_path: Path) -> None:
-    port = free_port()
-    log = (tmp_path / "streamlit.log").open("wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "playtest/app.py", "--server.port", str(port),
-         "--server.fileWatcherType", "none"],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT),
-                       "DATABASE_URL": f"sqlite:///{tmp_path / 'p.sqlite'}"},
-        stdout=log, stderr=subprocess.STDOUT,
-    )
+def _elsewhere(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    folder = tmp_path / "elsewhere"
+    folder.mkdir()
+    return folder, {"DATABASE_URL": f"sqlite:///{folder / 'p.sqlite'}"}
+
+
+@pytest.mark.parametrize("supported", [False, True], ids=["streamlit-run", "playtest-serve"])
+def test_started_from_another_folder_it_keeps_its_safety_settings(
+    tmp_path: Path, supported: bool,
+) -> None:
+    folder, env = _elsewhere(tmp_path)
+    served = serve(folder, env, supported=supported)
     try:
-        deadline = time.monotonic() + 60
-        while not healthy(f"http://127.0.0.1:{port}"):
-            assert proc.poll() is None, (tmp_path / "streamlit.log").read_text()
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.2)  # polling a start-up with a deadline, not synchronising a race
-        addresses = _listening(port)
-        assert addresses == {"0100007F"}, addresses  # 127.0.0.1, and no 0.0.0.0 or ::
+        assert listening(served.port) == LOOPBACK, listening(served.port)
+        (page,) = visit(served.url)
+        assert page.gather_usage_stats is False
+        # The app checked what it runs with (error details none, XSRF and CORS on, no
+        # Rich tracebacks) and serves: the start page, not the refusal.
+        assert "Playtest lab" in page.text() and serving.REFUSED_TITLE not in page.text()
+        assert not page.exceptions
     finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-        log.close()
+        served.stop()
+    assert "REFUSING" not in served.output()
+
+
+@pytest.mark.parametrize("flags", [
+    ("--client.showErrorDetails", "full"),
+    ("--browser.gatherUsageStats", "true"),
+    ("--server.enableXsrfProtection", "false"),
+], ids=["error-details", "usage-stats", "no-xsrf"])
+def test_changed_safety_settings_make_it_refuse_to_serve(tmp_path: Path,
+                                                         flags: tuple[str, str]) -> None:
+    folder, env = _elsewhere(tmp_path)
+    served = serve(folder, env, *flags)
+    try:
+        (page,) = visit(served.url, "study=demo")
+    finally:
+        served.stop()
+    assert serving.REFUSED_TITLE in page.text()
+    assert not page.widgets  # nothing to click, nothing stored
+    output = served.output()
+    assert "REFUSING TO SERVE" in output and flags[0].removeprefix("--") in output
+
+
+def test_an_address_chosen_on_purpose_is_used_and_said(tmp_path: Path) -> None:
+    folder, env = _elsewhere(tmp_path)
+    served = serve(folder, env, "--server.address", "0.0.0.0")
+    try:
+        assert listening(served.port) == {"00000000"}
+        (page,) = visit(served.url)
+        assert serving.REFUSED_TITLE not in page.text()
+    finally:
+        served.stop()
+    assert "listening on 0.0.0.0" in served.output()

@@ -73,4 +73,4 @@ def test_no_command_prints_the_help_with_status_2(capsys: pytest.CaptureFixture[
 def test_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["export", "--help"]) == 0
     out = capsys.readouterr().out
-    assert "--format [jsonl|csv|parquet]" in out and "--force" in out
+    assert "--format [jsonl|csv|parquet|facts-csv|facts-parquet]" in out and "--force" in out

@@ -170,6 +170,8 @@ def test_playtest_up_fills_every_game_s_demo_study(
         started.append(argv)
 
     monkeypatch.setattr(os, "execvp", no_exec)
+    # (serving sets uvicorn's FORWARDED_ALLOW_IPS before its exec: undone after)
+    monkeypatch.setenv("FORWARDED_ALLOW_IPS", "127.0.0.1")
     status, out, err = _cli(engine, monkeypatch, capsys, "up", "--testers", "3")
     assert status == 0, err
     assert started and "streamlit" in started[0]

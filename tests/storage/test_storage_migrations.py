@@ -9,7 +9,7 @@ from sqlmodel import SQLModel
 from playtest.storage.db import current_revision, make_engine, table_names, upgrade
 
 #: The newest migration (tests/storage/test_storage_upgrades.py upgrades stored data to it).
-HEAD = "0005"
+HEAD = "0006"
 
 
 def test_upgrade_from_empty_creates_every_table(empty_database_url: str) -> None:

@@ -8,7 +8,7 @@ clicks by reason and the ``rule:<reason>`` and ``flip:<stage>`` confusion points
 here imports the engine: the stage is read from ``game_start.props.rules``.
 
 >>> ANALYTICS.name, [s.key for s in ANALYTICS.sections], [f.name for f in ANALYTICS.families]
-('dokusen', ['stages', 'refusals'], ['rule', 'flip'])
+('dokusen', ['stages', 'refusals'], ['flip'])
 """
 
 from __future__ import annotations
@@ -19,11 +19,13 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
+from analytics import confusion
 from analytics import figures as core_figures
 from analytics.data import StudyData
 from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
 from analytics.games.dokusen import decisions
 from analytics.games.dokusen.stages import (
+    LOG,
     fresh_flips,
     games,
     refused_clicks,
@@ -164,15 +166,14 @@ def _stage_figure(data: StudyData) -> go.Figure:
 
 
 def _wrong_by_reason(data: StudyData) -> go.Figure:
-    figure = core_figures.wrong_class_figure(decisions.wrong_clicks_by_reason(data),
+    figure = core_figures.wrong_class_figure(confusion.wrong_clicks_by_reason(data),
                                              column="reason")
     figure.update_layout(title="Refused clicks by reason")
     return figure
 
 
 #: The tester places one tile per round, then the computer colours place theirs and the
-#: round ends with the growth: a stage without computer colours has no other seat acting
-#: between the tester's tiles, so the growth ends the turn.
+#: round ends with the growth.
 TURNS = TurnRule(
     acts=("place",),
     breaks=("grow",),
@@ -184,9 +185,11 @@ TURNS = TurnRule(
 ANALYTICS = GameAnalytics(
     name="dokusen",
     title="Dokusen",
+    turns=TURNS,
+    click_keys=("at",),
+    reason_words=decisions.REASON_WORDS,
+    definitions={"rule": decisions.RULE_DEFINITION},
     families=(
-        Family("rule", decisions.RULE_DEFINITION, 1.0, decisions.reason_tallies,
-               decisions.reason_label, decisions.reason_action),
         # a surprise, not a wrong click: the impact of a pause (analytics.severity)
         Family("flip", decisions.FLIP_DEFINITION, 0.5, decisions.flip_tallies,
                decisions.flip_label, decisions.flip_action),
@@ -235,5 +238,5 @@ ANALYTICS = GameAnalytics(
         Chart("Per stage: win rate and fresh flips", _stage_figure, "dokusen_stages",
               section="stages"),
     ),
-    turns=TURNS,
+    prepared=tuple((kind, tuple(keys)) for kind, keys in LOG.items()),
 )

@@ -1,14 +1,15 @@
 """The tester's decisions in Dokusen, the refusals the rules gave them, and the
-confusion-point tallies of the two Dokusen families.
+confusion-point family of Dokusen's own.
 
-A **decision** is one tile the tester placed: the tester's ``click`` events (seat 1)
-since the previous tester placement of the game (or the game's start) up to their
-``place`` event. A click with ``ok: false`` is a **refusal**, with the engine's
-``reason`` (``own_square``, ``void``, ``not_your_turn``, ``game_over``, ``off_board``).
+A **decision** is one of the core's turns (:mod:`analytics.turns`) that placed a tile:
+the tester's ``click`` events since the previous placement up to their ``place`` event.
+A click with ``ok: false`` is a **refusal**, with the engine's ``reason``
+(``own_square``, ``void``, ``not_your_turn``, ``game_over``, ``off_board``).
 
-- ``rule:<reason>`` points: every decision is an **occasion** of every reason (any click
-  on the board could be on an own square, a void, or come too early); **trouble**: at
-  least one click refused for that reason before the tile was placed.
+- ``rule:<reason>`` points (the core's): every turn of the tester's with a click is an
+  **occasion** of every reason (any click on the board could be on an own square, a
+  void, or come too early); **trouble**: at least one click refused for that reason in
+  it (:func:`analytics.confusion.reason_table` gives the rates);
 - ``flip:<stage>`` points (the "I placed it and it turned orange" signal, per stage):
   occasions are the tester's placements on that stage that a growth followed; trouble:
   the growth flipped the fresh tile (:func:`analytics.games.dokusen.stages.fresh_flips`).
@@ -28,19 +29,19 @@ from typing import Any
 import pandas as pd
 
 from analytics import derive, severity
-from analytics.confusion import occasion_tallies
+from analytics.confusion import later_games, occasion_tallies, reason_table
 from analytics.data import StudyData
-from analytics.games.dokusen.stages import fresh_flips, games, stage_label, wilson
+from analytics.games.dokusen.stages import fresh_flips, games
 
 DECISION_COLUMNS = ["participant_id", "session_id", "game_id", "stage", "decision", "clicks",
                     "refusals", "reasons", "later"]
-REASON_COLUMNS = ["reason", "decisions_with", "occasions", "rate", "ci_low", "ci_high",
-                  "refusals", "testers"]
-RULE_DEFINITION = ("Occasions: every tile the tester placed. Trouble: at least one click "
-                   "refused for this reason before placing it.")
+RULE_DEFINITION = ("Occasions: every turn of the tester's with a click (a tile placed, or "
+                   "clicks without one). Trouble: at least one click refused for this "
+                   "reason in it.")
 FLIP_DEFINITION = ("Occasions: the tester's placements on the stage that a growth followed. "
                    "Trouble: the growth flipped the fresh tile to another colour (not taken "
                    "by a rival's placement first).")
+#: A refusal reason as what the tester did (the labels of its points).
 REASON_WORDS = {
     "own_square": "clicked a square they already own",
     "void": "clicked a void (not a square)",
@@ -48,6 +49,7 @@ REASON_WORDS = {
     "game_over": "clicked after the stage ended",
     "off_board": "clicked off the board",
 }
+#: The fix to suggest for each refusal reason of the engine (engine/dokusen/state.py).
 ACTIONS = {
     "rule:own_square": "Mark the tester's own squares more clearly (their symbol) and say "
                        "that a tile goes on a black or a rival's square.",
@@ -55,11 +57,9 @@ ACTIONS = {
     "rule:not_your_turn": "Show more clearly that the board is busy while rivals and "
                           "meteors act (dim it, say whose turn it is).",
     "rule:game_over": "Make the end screen's Retry / Next stage the obvious way on.",
+    "rule:off_board": "Leave a clear margin around the board, and make its edge squares "
+                      "large enough to hit.",
 }
-
-
-def _props(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 def decisions(data: StudyData) -> pd.DataFrame:
@@ -68,125 +68,42 @@ def decisions(data: StudyData) -> pd.DataFrame:
 
 
 def _decisions(data: StudyData) -> pd.DataFrame:
-    events = derive.ordered_events(data)
-    if events.empty:
+    turn_table = derive.turns(data)
+    later = later_games(turn_table)
+    placed = turn_table.assign(later=later)[turn_table["action"].eq("place")]
+    if placed.empty:
         return pd.DataFrame(columns=DECISION_COLUMNS)
-    wanted = events[events["type"].isin(("click", "place", "game_start", "win", "loss",
-                                         "game_end"))]
-    found: list[dict[str, Any]] = []
-    first_game: dict[str, Any] = {}
-    for _, session in wanted.groupby("session_code", sort=False):
-        clicks: list[dict[str, Any]] = []
-        game_id: Any = None
-        stage = "custom"
-        number = 0
-        for kind, props, pid, sid in zip(session["type"], session["props"],
-                                         session["participant_id"], session["session_id"],
-                                         strict=True):
-            p = _props(props)
-            if kind == "game_start":
-                clicks, game_id = [], p.get("game_id")
-                stage = stage_label(p.get("rules"))
-                first_game.setdefault(str(pid), game_id)
-                continue
-            if kind in ("win", "loss", "game_end"):
-                clicks = []
-                continue
-            if kind == "click":
-                if p.get("seat", 1) == 1:
-                    clicks.append(p)
-                continue
-            if p.get("seat") != 1 or game_id is None:
-                continue  # a rival's placement
-            number += 1
-            refused = [c for c in clicks if c.get("ok") is False and c.get("reason")]
-            found.append({
-                "participant_id": pid, "session_id": sid, "game_id": game_id, "stage": stage,
-                "decision": number, "clicks": len(clicks), "refusals": len(refused),
-                "reasons": [str(c["reason"]) for c in refused],
-                "later": game_id != first_game.get(str(pid)),
-            })
-            clicks = []
-    return pd.DataFrame(found, columns=DECISION_COLUMNS)
-
-
-def reason_table(data: StudyData) -> pd.DataFrame:
-    """Per refusal reason seen: ``reason, decisions_with, occasions, rate, ci_low,
-    ci_high`` (95 % Wilson), ``refusals, testers``; most frequent first."""
-    table = decisions(data)
-    if table.empty or not any(len(rs) for rs in table["reasons"]):
-        return pd.DataFrame(columns=REASON_COLUMNS)
-    occasions = len(table)
-    rows = []
-    for reason in sorted({r for rs in table["reasons"] for r in rs}):
-        hit = table["reasons"].map(lambda rs, r=reason: r in rs)
-        k = int(hit.sum())
-        low, high = wilson(k, occasions)
-        rows.append({"reason": reason, "decisions_with": k, "occasions": occasions,
-                     "rate": k / occasions, "ci_low": low, "ci_high": high,
-                     "refusals": int(sum(rs.count(reason) for rs in table["reasons"])),
-                     "testers": int(table.loc[hit, "participant_id"].nunique())})
-    return pd.DataFrame(rows, columns=REASON_COLUMNS).sort_values(
-        ["decisions_with", "reason"], ascending=[False, True], kind="stable"
-    ).reset_index(drop=True)
-
-
-def wrong_clicks_by_reason(data: StudyData) -> pd.DataFrame:
-    """The testers' refused clicks per reason: ``reason, clicks, participants, per_turn``
-    (refused clicks per placement), what the core's wrong-click chart draws."""
-    table = decisions(data)
-    rows = [(r, pid) for rs, pid in zip(table["reasons"], table["participant_id"],
-                                        strict=True) for r in rs]
-    if not rows:
-        return pd.DataFrame(columns=["reason", "clicks", "participants", "per_turn"])
-    frame = pd.DataFrame(rows, columns=["reason", "participant_id"])
-    grouped = frame.groupby("reason")
-    out = pd.DataFrame({"clicks": grouped.size(),
-                        "participants": grouped["participant_id"].nunique()})
-    out["per_turn"] = out["clicks"] / max(len(table), 1)
-    return out.rename_axis("reason").reset_index().sort_values(
-        "clicks", ascending=False, kind="stable").reset_index(drop=True)
-
-
-def reason_tallies(data: StudyData, attempted: pd.DataFrame, later: pd.Series
-                   ) -> tuple[list[severity.Tally], float | None]:
-    """``rule:<reason>`` tallies for every refusal reason seen in the study."""
-    del attempted, later  # the core's turns are dice rolls: Dokusen has its decisions
-    table = decisions(data)
-    seen = sorted({r for rs in table["reasons"] for r in rs})
-    if not seen:
-        return [], None
-    frame = pd.concat([pd.DataFrame({
-        "candidate": reason, "participant_id": table["participant_id"],
-        "later": table["later"],
-        "trouble": table["reasons"].map(lambda rs, r=reason: r in rs)}) for reason in seen],
-        ignore_index=True)
-    return occasion_tallies(frame, "rule", 0.0, 1.0), None
+    stages = games(data).drop_duplicates("game_id").set_index("game_id")["stage"]
+    reasons = derive.refusals(data).groupby("turn_id")["reason"].agg(list)
+    return pd.DataFrame({
+        "participant_id": placed["participant_id"].to_numpy(),
+        "session_id": placed["session_id"].to_numpy(),
+        "game_id": placed["game_id"].to_numpy(),
+        "stage": placed["game_id"].map(stages).fillna("custom").to_numpy(dtype=object),
+        "decision": placed.groupby("session_id", sort=False).cumcount().to_numpy() + 1,
+        "clicks": placed["n_clicks"].to_numpy(dtype="int64"),
+        "refusals": placed["n_wrong"].to_numpy(dtype="int64"),
+        "reasons": [list(found) if isinstance(found, list) else []
+                    for found in placed["turn_id"].map(reasons)],
+        "later": placed["later"].to_numpy(dtype=bool)}, columns=DECISION_COLUMNS)
 
 
 def flip_tallies(data: StudyData, attempted: pd.DataFrame, later: pd.Series
                  ) -> tuple[list[severity.Tally], float | None]:
-    """``flip:<stage>`` tallies: per stage, the tester's placements and the fresh flips."""
-    del attempted, later
+    """``flip:<stage>`` tallies: per stage, the tester's placements (their decisions, the
+    core's turns: ``attempted``) that a growth followed, and the fresh flips; later: the
+    decision's (``later``, per turn)."""
     flips = fresh_flips(data)
+    flips = flips[flips["turn_id"].isin(attempted["turn_id"])]
     if flips.empty:
         return [], None
-    table = games(data)
-    first = table.groupby("participant_id", sort=False)["game_id"].first()
+    later_by_turn = pd.Series(later.reindex(attempted.index).fillna(False).to_numpy(dtype=bool),
+                              index=attempted["turn_id"].to_numpy())
     frame = pd.DataFrame({
         "candidate": flips["stage"], "participant_id": flips["participant_id"],
-        "later": flips["game_id"].to_numpy() != flips["participant_id"].map(first).to_numpy(),
+        "later": flips["turn_id"].map(later_by_turn).fillna(False).astype(bool),
         "trouble": flips["flipped"].astype(bool)})
     return occasion_tallies(frame, "flip", 0.0, 0.5), None
-
-
-def reason_label(name: str, extra: dict[str, Any]) -> str:
-    """``Refused: clicked a void (not a square)``."""
-    return f"Refused: {REASON_WORDS.get(name, name.replace('_', ' '))}"
-
-
-def reason_action(name: str, extra: dict[str, Any]) -> str:
-    return ACTIONS.get(f"rule:{name}", "Explain this rule where it applies.")
 
 
 def flip_label(name: str, extra: dict[str, Any]) -> str:
@@ -197,3 +114,8 @@ def flip_label(name: str, extra: dict[str, Any]) -> str:
 def flip_action(name: str, extra: dict[str, Any]) -> str:
     return (f"On {name}, show before the growth which placed tiles are outnumbered (the "
             "neighbour counts), or teach it on an earlier stage.")
+
+
+__all__ = ["ACTIONS", "DECISION_COLUMNS", "FLIP_DEFINITION", "REASON_WORDS",
+           "RULE_DEFINITION", "decisions", "flip_action", "flip_label", "flip_tallies",
+           "reason_table"]

@@ -48,6 +48,7 @@ FLIP_COLUMNS = [
     "taken",
     "flipped",
     "lost",
+    "turn_id",
 ]
 SUMMARY_COLUMNS = [
     "stage",
@@ -85,12 +86,22 @@ def stage_label(rules: Any) -> str:
     return "custom"
 
 
+#: The events the per-stage walk reads, with their props (a study's prepared tables:
+#: ``GameAnalytics.prepared``).
+LOG: dict[str, list[str]] = {
+    "game_start": ["game_id", "rules"],
+    "place": ["seat", "tiles"],
+    "grow": ["tiles", "before", "after", "round"],
+    "win": ["rounds"],
+    "loss": ["rounds"],
+}
+
+
 def _walk(data: StudyData) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """One pass over the ordered events: the games and the tester's placements."""
-    events = derive.ordered_events(data)
-    if events.empty:
+    """One pass over the game's events: the games and the tester's placements."""
+    wanted = derive.log_of(data, LOG)
+    if wanted.empty:
         return [], []
-    wanted = events[events["type"].isin(["game_start", "place", "grow", "win", "loss"])]
     games_out: list[dict[str, Any]] = []
     flips: list[dict[str, Any]] = []
     attempts: dict[tuple[str, str], int] = {}
@@ -101,7 +112,11 @@ def _walk(data: StudyData) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     for ev in wanted.to_dict("records"):
         if ev["session_code"] != session:
             session, game, pending = ev["session_code"], None, []
-        props = ev["props"] if isinstance(ev["props"], dict) else {}
+        props = {key: ev.get(key) for key in LOG[ev["type"]]}
+        if "game_id" in props:
+            props["game_id"] = ev.get("prop_game_id")
+        props = {key: value for key, value in props.items() if _present(value)}
+        present: dict[str, Any] = props
         kind = ev["type"]
         if kind == "game_start":
             stage = stage_label(props.get("rules"))
@@ -126,7 +141,8 @@ def _walk(data: StudyData) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
                 continue
             at = (int(tiles[0][0]), int(tiles[0][1]))
             if props.get("seat") == 1:
-                pending.append({"at": at, "taken": False})
+                # the tester's decision this placement closed (the core's turn)
+                pending.append({"at": at, "taken": False, "turn_id": int(ev["turn_no"])})
             else:
                 for p in pending:
                     if p["at"] == at:
@@ -144,19 +160,25 @@ def _walk(data: StudyData) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
                         "participant_id": game["participant_id"],
                         "game_id": game["game_id"],
                         "stage": game["stage"],
-                        "round": int(props.get("round", rounds_seen)),
+                        "round": int(present.get("round", rounds_seen)),
                         "at": p["at"],
                         "taken": p["taken"],
                         "flipped": (not p["taken"]) and flipped_to.get(p["at"], 0) != 0,
                         "lost": lost,
+                        "turn_id": p["turn_id"],
                     }
                 )
             pending = []
         elif kind in ("win", "loss"):
             game["result"] = kind
-            game["rounds"] = float(props.get("rounds", rounds_seen))
+            game["rounds"] = float(present.get("rounds", rounds_seen))
             game = None
     return games_out, flips
+
+
+def _present(value: Any) -> bool:
+    """A prop the event logged (a table's NaN is a prop it did not)."""
+    return value is not None and not (isinstance(value, float) and np.isnan(value))
 
 
 def games(data: StudyData) -> pd.DataFrame:
@@ -274,10 +296,10 @@ def refused_clicks(data: StudyData) -> pd.DataFrame:
     >>> refused_clicks(StudyData.empty("s")).empty
     True
     """
-    clicks = derive.props_of(data, "click", ["ok", "reason", "at"])
+    clicks = derive.clicks(data)
     if clicks.empty:
         return pd.DataFrame(columns=["reason", "clicks", "testers", "share"])
-    bad = clicks[clicks["ok"] == False]  # noqa: E712 - a column of bools and NaN
+    bad = clicks[~clicks["ok"] & clicks["reason"].notna()]
     out = (
         bad.groupby("reason")
         .agg(clicks=("reason", "size"), testers=("participant_id", "nunique"))

@@ -1,6 +1,7 @@
 """Bricks & Walls' analytics: the points heatmap (clicks and wrong-click rates on the 24
-points), wall and removal hesitation (:mod:`.hesitation`) and the occasions of each
-refusal reason (:mod:`.decisions`: ``rule:<reason>`` confusion points).
+points), wall and removal hesitation (:mod:`.hesitation`) and the phase in which each
+refusal reason can bite (:mod:`.decisions`: the occasions of the core's
+``rule:<reason>`` confusion points).
 
 ``ANALYTICS`` is the plug-in object the report, the pages and the registry use. The
 game has no facts: its report has no ``hardest_facts``.
@@ -17,24 +18,43 @@ from typing import Any
 
 import plotly.graph_objects as go
 
+from analytics import confusion
 from analytics import figures as core_figures
 from analytics.data import StudyData
-from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
+from analytics.game_analytics import Chart, Column, GameAnalytics, ReportSection
 from analytics.games.morris import decisions, figures, hesitation, points, telemetry
 from analytics.turns import TurnRule
 
+#: The fix to suggest for each refusal reason of the engine (engine/morris/state.py):
+#: what a designer can change on the board or in the messages.
 ACTIONS = {
     "rule:walled": "Grey out walled bricks more clearly during a removal and say why a "
                    "walled brick cannot be taken.",
     "rule:not_adjacent": "Show the selected brick's possible destinations.",
     "rule:removal_pending": "Keep 'Wall! Take one of the bricks' on screen until the "
-                            "removal is made.",
+                            "removal is made, and dim everything but the bricks that "
+                            "can be taken.",
     "rule:occupied": "Make taken points look unclickable while placing and moving.",
+    "rule:no_moves": "Dim the bricks that have no empty neighbour, so a tester picks one "
+                     "that can move.",
+    "rule:remove_own": "During a removal, mark only the other player's bricks as ones to "
+                       "take (the tester's own stay plain).",
+    "rule:remove_empty": "During a removal, highlight the bricks that can be taken so an "
+                         "empty point is not clicked.",
+    "rule:not_yours": "Make the tester's own bricks stand out (outline or glow) when it "
+                      "is their move.",
+    "rule:select_first": "Say 'first pick one of your bricks' at the start of the moving "
+                         "phase, and show selectable bricks.",
+    "rule:game_over": "Make the end screen's way on (next game, survey) the obvious next "
+                      "click.",
+    "rule:no_removal": "Only show the removal prompt right after a wall forms.",
+    "rule:not_a_point": "Make the board's points larger targets than the lines between "
+                        "them.",
+    "rule:placement_over": "Say clearly when the last brick is placed that bricks now "
+                           "move, and show which of them can.",
+    "rule:still_placing": "Show how many bricks are still to place, and that bricks move "
+                          "only once all are on the board.",
 }
-
-
-def _reason_action(name: str, extra: dict[str, Any]) -> str:
-    return ACTIONS.get(f"rule:{name}", "Explain this rule where it applies.")
 
 
 def _percent(value: Any) -> str:
@@ -60,7 +80,7 @@ def _number(value: Any) -> str:
 
 
 def _wrong_by_reason(data: StudyData) -> go.Figure:
-    figure = core_figures.wrong_class_figure(decisions.wrong_clicks_by_reason(data),
+    figure = core_figures.wrong_class_figure(confusion.wrong_clicks_by_reason(data),
                                              column="reason")
     figure.update_layout(title="Refused clicks by reason")
     return figure
@@ -82,22 +102,24 @@ def _hesitation_for_people(data: StudyData) -> Any:
                         / 1000)
 
 
-#: A turn follows the player whose move it is: a wall's removal is part of the turn that
-#: formed it, and after a ``skip`` (rule 6: the opponent cannot move) the same player's
-#: next move is a turn of its own.
+#: A turn is one action of the tester's: a placement, a move, or the removal a wall asks
+#: for (a decision of its own, made after the wall formed); after a ``skip`` (rule 6: the
+#: opponent cannot move) the same player's next move is a turn of its own.
 TURNS = TurnRule(
     acts=("place", "move", "remove"),
     breaks=("skip",),
-    definition="A turn is the tester's clicks for one move of theirs: a placement or a "
-               "move, and the removal when it formed a wall, from the opponent's move (or "
-               "a skip of the opponent) to the next. Thinking time: from the board being "
-               "ready to the turn's first click.")
+    definition="A turn is the tester's clicks for one action of theirs, up to the action "
+               "made: a placement, a move, or the removal of a brick after a wall (a turn "
+               "of its own). Thinking time: from the board being ready to the turn's "
+               "first click.")
 
 ANALYTICS = GameAnalytics(
     name="morris",
     title="Bricks & Walls",
-    families=(Family("rule", decisions.DEFINITION, 1.0, decisions.reason_tallies,
-                     decisions.reason_label, _reason_action),),
+    turns=TURNS,
+    click_keys=telemetry.CLICK_KEYS,
+    reason_occasions=decisions.reason_occasions,
+    definitions={"rule": decisions.DEFINITION},
     actions=ACTIONS,
     occasions="a decision of the tester's in a phase where the rules can refuse a click "
               "for the reason, a showing of the message, an answer to the question",
@@ -142,5 +164,4 @@ ANALYTICS = GameAnalytics(
         Chart("Wall and removal hesitation", _hesitation_figure, "morris_hesitation",
               section="removal_hesitation"),
     ),
-    turns=TURNS,
 )

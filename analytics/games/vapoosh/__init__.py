@@ -1,5 +1,6 @@
-"""Vapoosh!'s analytics: multiplication facts, the 12×12 board heatmaps, the roll's
-refusal occasions (``roll.props.refused``) and the maths kinds of wrong clicks.
+"""Vapoosh!'s analytics: its turns are rolls (:mod:`.rolls`: the dice, the fact, the
+refused options), multiplication facts, the 12×12 board heatmaps, the roll's refusal
+occasions (``roll.props.refused``) and the maths kinds of wrong clicks.
 
 ``ANALYTICS`` is the plug-in object the report, the pages and the registry use.
 
@@ -19,7 +20,7 @@ from analytics import confusion
 from analytics import figures as core_figures
 from analytics.data import StudyData
 from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
-from analytics.games.vapoosh import facts, figures, heatmaps, occasions
+from analytics.games.vapoosh import facts, figures, heatmaps, learning, occasions, rolls
 from analytics.turns import TurnRule
 
 
@@ -36,12 +37,12 @@ def _ms(value: Any) -> str:
 
 
 def _wrong_by_class(data: StudyData) -> go.Figure:
-    return core_figures.wrong_class_figure(confusion.wrong_clicks_by_class(data))
+    return core_figures.wrong_class_figure(occasions.wrong_clicks_by_class(data))
 
 
 def _wrong_by_reason(data: StudyData) -> go.Figure:
-    return core_figures.wrong_class_figure(confusion.wrong_clicks_by_rule_reason(data),
-                                           column="rule_reason")
+    table = confusion.wrong_clicks_by_reason(data).rename(columns={"reason": "rule_reason"})
+    return core_figures.wrong_class_figure(table, column="rule_reason")
 
 
 def _wrong_heatmap(data: StudyData) -> go.Figure:
@@ -75,11 +76,10 @@ _FACT_COLUMNS = {"fact": "Fact", "attempts": "Attempts", "wrong": "Wrong",
 ANALYTICS = GameAnalytics(
     name="vapoosh",
     title="Vapoosh!",
-    # the lab's first game: studies, game_starts and reports from before games were
-    # named are its (telemetry-format.md, "absent means")
-    plays_unnamed=True,
-    refusals=occasions.refusals,
-    reason_occasions=occasions.reason_occasions,
+    turns=TURNS,
+    click_keys=rolls.CLICK_KEYS,
+    read_clicks=rolls.read_clicks,
+    reason_occasions=rolls.reason_occasions,
     families=(
         Family("fact", facts.FACT_DEFINITION, 1.0, facts.fact_tallies, facts.fact_label,
                facts.fact_action),
@@ -108,5 +108,6 @@ ANALYTICS = GameAnalytics(
         Chart("Hesitation on the board", _hesitation_heatmap, "heat_hes"),
         Chart("Hardest facts", _facts_figure, "facts", section="hardest_facts"),
     ),
-    turns=TURNS,
+    prepared=(("roll", rolls.ROLL_KEYS),),
+    fact_attempts=learning.fact_attempts,
 )

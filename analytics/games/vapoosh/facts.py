@@ -1,7 +1,7 @@
 """Multiplication facts: the hardest facts and the ``fact:<a>x<b>`` confusion points.
 
 A turn's **fact** is ``P×G`` with ``P = p1+p2``, ``G = g1+g2`` (see
-:mod:`analytics.derive`), keyed smaller factor first (``"7x8"``). An attempt is a human
+:mod:`analytics.games.vapoosh.rolls`), keyed smaller factor first (``"7x8"``). An attempt is a human
 turn with at least one click; it is wrong when it holds a wrong click other than a
 ``rule`` one (a maths slip).
 
@@ -21,6 +21,7 @@ import pandas as pd
 from analytics import derive, severity
 from analytics.confusion import _rows, occasion_tallies
 from analytics.data import StudyData
+from analytics.games.vapoosh.rolls import roll_turns
 
 FACT_DEFINITION = ("Occasions: turns that rolled this fact and got a click. Trouble: a maths "
                    "wrong click. Baseline: the study's maths-slip rate.")
@@ -43,7 +44,7 @@ def hardest_facts(data: StudyData, min_attempts: int = 5) -> pd.DataFrame:
 def _hardest_facts(data: StudyData, min_attempts: int) -> pd.DataFrame:
     columns = ["fact", "a", "b", "attempts", "wrong", "wrong_rate", "median_ms",
                "smoothed_rate", "ci_low", "ci_high"]
-    turn_table = derive.turns(data)
+    turn_table = roll_turns(data)
     attempted = turn_table[(turn_table["n_clicks"] > 0) & turn_table["fact"].notna()]
     grouped = attempted.assign(wrong=attempted["n_wrong_math"] > 0).groupby("fact")
     result = pd.DataFrame({
@@ -95,6 +96,9 @@ def hardest_facts_rows(data: StudyData, top: int, min_attempts: int
 def fact_tallies(data: StudyData, attempted: pd.DataFrame, later: pd.Series
                  ) -> tuple[list[severity.Tally], float | None]:
     """One ``fact:<a>x<b>`` tally per rolled fact; the mean is the study's slip rate."""
+    rolled = roll_turns(data).set_index("turn_id")
+    attempted = attempted.assign(fact=attempted["turn_id"].map(rolled["fact"]),
+                                 n_wrong_math=attempted["turn_id"].map(rolled["n_wrong_math"]))
     facts = attempted[attempted["fact"].notna()]
     slips = facts["n_wrong_math"] > 0
     mean = float(slips.mean()) if len(facts) else 0.0

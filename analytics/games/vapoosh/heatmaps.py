@@ -12,6 +12,7 @@ import pandas as pd
 
 from analytics import derive
 from analytics.data import StudyData
+from analytics.games.vapoosh.rolls import roll_turns
 
 BOARD = list(range(1, 13))
 
@@ -41,7 +42,7 @@ def hesitation_heatmap(data: StudyData) -> pd.DataFrame:
     A roll's options are (P, G) and (G, P) (vapoosh-rules.md), so both mirrored tiles of
     the turn's fact get the turn's hesitation. NaN: never rolled.
     """
-    turn_table = derive.turns(data)
+    turn_table = roll_turns(data)
     turn_table = turn_table[turn_table["first_ms"].notna() & turn_table["a"].notna()]
     if turn_table.empty:
         return _empty_board()

@@ -11,8 +11,8 @@
   ``near_miss``): occasions are all turns with a click.
 
 >>> from analytics.data import StudyData
->>> list(refusals(StudyData.empty("s")).columns)
-['turn_id', 'participant_id', 'reason']
+>>> wrong_clicks_by_class(StudyData.empty("s")).empty
+True
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 
 from analytics import derive, severity
-from analytics.confusion import occasion_tallies
+from analytics.confusion import human_turn_count, occasion_tallies
 from analytics.data import StudyData
 
 MATHS_KINDS = ("arithmetic", "same_product", "near_miss")
@@ -36,6 +36,8 @@ ACTIONS: dict[str, str] = {
                      "tile'.",
     "rule:brown": "Mark brown tiles as blocked for normal counters and explain brown "
                   "counters in the rules overlay.",
+    "rule:brown_compulsory": "After a Vapooh! roll, show that the brown counter must be "
+                             "placed now, and highlight where it can go.",
     "wrong:rule": "Clarify the placement rules at the moment they bite (message on the "
                   "wrong click).",
     "wrong:same_product": "Show the two factors ('5 × 8') with the roll and highlight the "
@@ -51,20 +53,17 @@ RULE_DEFINITION = ("Occasions: turns whose roll the rules refuse an option of fo
 WRONG_DEFINITION = "Occasions: turns with a click. Trouble: a wrong click of this kind."
 
 
-def refusals(data: StudyData) -> pd.DataFrame:
-    """The ``rule`` wrong clicks in a human turn: ``turn_id, participant_id, reason``."""
+def wrong_clicks_by_class(data: StudyData) -> pd.DataFrame:
+    """Wrong clicks per ``wrong_kind``: ``wrong_kind, clicks, participants, per_turn``
+    (per human turn), most frequent first."""
     table = derive.clicks(data)
-    wrong = table[(table["turn_id"] >= 0) & ~table["ok"] & (table["wrong_kind"] == "rule")
-                  & table["rule_reason"].notna()]
-    return pd.DataFrame({"turn_id": wrong["turn_id"].astype("int64"),
-                         "participant_id": wrong["participant_id"],
-                         "reason": wrong["rule_reason"].astype(str)})
-
-
-def reason_occasions(data: StudyData, attempted: pd.DataFrame) -> pd.Series:
-    """Per turn, the reasons its roll logged in ``refused`` (NaN: not logged)."""
-    del data
-    return attempted["refused"]
+    wrong = table[~table["ok"] & table["wrong_kind"].notna()]
+    grouped = wrong.groupby("wrong_kind")
+    result = pd.DataFrame({"clicks": grouped.size(),
+                           "participants": grouped["participant_id"].nunique()})
+    result["per_turn"] = result["clicks"] / max(human_turn_count(data), 1)
+    return result.rename_axis("wrong_kind").reset_index().sort_values(
+        "clicks", ascending=False, kind="stable").reset_index(drop=True)
 
 
 def wrong_kind_tallies(data: StudyData, attempted: pd.DataFrame, later: pd.Series

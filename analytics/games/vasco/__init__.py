@@ -1,8 +1,8 @@
 """Vasco's analytics (pure functions over a study's telemetry; no playtest import).
 
-- :mod:`analytics.games.vasco.decisions`: the tester's decisions (one per tile they
-  placed), the refusals with the engine's reason, and each reason's occasions, rate and
-  interval (the ``rule:<reason>`` confusion points' tallies);
+- :mod:`analytics.games.vasco.decisions`: the tester's decisions (the core's turns that
+  placed a tile), the refusals with the engine's reason (the core's ``rule:<reason>``
+  points: every decision is an occasion of every reason);
 - :mod:`analytics.games.vasco.cascades`: how often a forced cascade surprised the tester
   (a slow first click after it, compared with decisions that followed no cascade);
 - :mod:`analytics.games.vasco.report`: both as sections of the designer's pages and the
@@ -24,10 +24,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
+from analytics.game_analytics import Chart, Column, GameAnalytics, ReportSection
 from analytics.games.vasco import decisions, report
 from analytics.turns import TurnRule
 
+#: The fix to suggest for each refusal reason of the engine (engine/vasco/board.py
+#: ``REASONS`` and the clicks' own): what a designer can change on the board or in the
+#: messages.
 ACTIONS = {
     "rule:centre_first": "Before the first tile, show only the middle space as tappable.",
     "rule:occupied": "Make spaces that hold a tile look unlike the green free spaces.",
@@ -41,11 +44,15 @@ ACTIONS = {
     "rule:not_enough_tiles": "Show how many tiles a move would slide in next to the "
                              "tiles left.",
     "rule:unplayable": "Preview the tiles a move would slide in, and the gap they leave.",
+    "rule:not_your_turn": "Dim the board and say whose turn it is while the computer and "
+                          "the forced tiles play.",
+    "rule:game_over": "Make the end screen's way on (next game, survey) the obvious next "
+                      "click.",
+    "rule:bad_tile": "Show the tile choices as the only things to pick once a space is "
+                     "chosen.",
+    "rule:bad_target": "Make the spaces and the tile choices the only things that look "
+                       "clickable; say 'pick a space first'.",
 }
-
-
-def _reason_action(name: str, extra: dict[str, Any]) -> str:
-    return ACTIONS.get(f"rule:{name}", "Explain this rule where it applies.")
 
 
 def _percent(value: Any) -> str:
@@ -66,15 +73,16 @@ def _interval(value: Any) -> str:
 #: Seats alternate, one tile each (its forced tiles follow by themselves).
 TURNS = TurnRule(
     acts=("place",),
-    definition="A turn is the tester's clicks for one tile of theirs (the forced tiles "
-               "that follow it belong to it), from the opponent's tile to their own. "
-               "Thinking time: from the board being ready to the turn's first click.")
+    definition="A turn is the tester's clicks for one tile of theirs, up to the tile "
+               "placed (the forced tiles that follow it are not clicked). Thinking time: "
+               "from the board being ready to the turn's first click.")
 
 ANALYTICS = GameAnalytics(
     name="vasco",
     title="Vasco",
-    families=(Family("rule", decisions.DEFINITION, 1.0, decisions.reason_tallies,
-                     decisions.reason_label, _reason_action),),
+    turns=TURNS,
+    click_keys=decisions.CLICK_KEYS,
+    definitions={"rule": decisions.DEFINITION},
     actions=ACTIONS,
     occasions="a tile the tester placed (for the rules' refusals), a showing of the "
               "message, an answer to the question",
@@ -120,5 +128,5 @@ ANALYTICS = GameAnalytics(
         Chart("Slow first clicks after forced cascades", report.surprise_figure,
               "vasco_surprise", section="cascade_surprise"),
     ),
-    turns=TURNS,
+    prepared=decisions.PREPARED,
 )

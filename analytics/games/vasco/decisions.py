@@ -1,15 +1,15 @@
 """The tester's decisions in Vasco, and the refusals the rules gave them.
 
-A **decision** is one tile the tester placed: from the end of the previous move (any
-seat's ``place`` or ``auto`` event, or the game's start) to the tester's ``place``
-event. Its clicks are the tester's ``click`` events in between; a click with
-``ok: false`` is a **refusal**, with the engine's ``reason`` (``mismatch``, ``dead_cell``,
-``not_connected``…).
+A **decision** is one of the core's turns (:mod:`analytics.turns`) that placed a tile:
+the tester's ``click`` events from the end of the previous move (any seat's ``place``)
+to their ``place`` event; a click with ``ok: false`` is a **refusal**, with the engine's
+``reason`` (``mismatch``, ``dead_cell``, ``not_connected``…).
 
-Every decision is an **occasion** of every refusal reason: any tile on any cell could
-have been refused for any of them (the board offers only cells where some tile fits,
-but a tile can still be wrong). A reason's **rate** is the share of decisions with at
-least one refusal of that reason, with its 95 % Wilson interval.
+Every decision is an **occasion** of every refusal reason (the core's default): any tile
+on any cell could have been refused for any of them (the board offers only cells where
+some tile fits, but a tile can still be wrong). A reason's **rate** is the share of
+decisions with at least one refusal of that reason, with its 95 % Wilson interval
+(:func:`analytics.confusion.reason_table`).
 
 >>> from analytics.data import StudyData
 >>> decisions(StudyData.empty("s")).empty, reason_table(StudyData.empty("s")).empty
@@ -18,13 +18,12 @@ least one refusal of that reason, with its 95 % Wilson interval.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pandas as pd
 from statsmodels.stats.proportion import proportion_confint
 
 from analytics import derive
+from analytics.confusion import later_games, reason_table
 from analytics.data import StudyData
 
 DECISION_COLUMNS = [
@@ -43,13 +42,15 @@ DECISION_COLUMNS = [
     "after_cascade",
     "cascade_tiles",
 ]
-_MOVE_KINDS = ("place", "auto")
+#: The click props of this game beyond the contract's ``seat, ok, reason, ms``.
+CLICK_KEYS = ("cell", "tile")
+#: Where a game ends or starts again (a forced-tile count starts afresh).
 _RESET_KINDS = ("game_start", "win", "draw", "game_end")
-
-
-def _ordered(data: StudyData) -> pd.DataFrame:
-    events = derive.ordered_events(data)
-    return events[events["type"].isin(("click", *_MOVE_KINDS, *_RESET_KINDS))]
+#: The props tables of this game (``GameAnalytics.prepared``): its forced tiles and ends.
+PREPARED: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("auto", ("seat",)), ("win", ("seat",)), ("draw", ("seat",)), ("game_end", ("game_id",)))
+_KEYS = {"game_start": ["game_id", "seats"], "win": ["seat"], "draw": ["seat"],
+         "game_end": ["game_id"]}
 
 
 def decisions(data: StudyData) -> pd.DataFrame:
@@ -57,136 +58,78 @@ def decisions(data: StudyData) -> pd.DataFrame:
 
     ``first_ms``: the ``ms`` of the decision's first click (time from the board showing
     the turn to that click); ``decide_ms``: of its last (accepted) click;
-    ``after_cascade``: forced tiles appeared since the tester's previous decision
-    (``cascade_tiles`` of them), by either seat's move; ``game_id`` the game (the events'
-    ``game_id`` column, else its ``game_start``) and ``later``: in a later game than the
-    tester's first.
+    ``after_cascade``: forced tiles appeared since the tester's previous decision of the
+    game (``cascade_tiles`` of them), by either seat's move; ``game_id`` the game and
+    ``later``: in a later game than the tester's first.
     """
     return derive.remember(data, "vasco:decisions", lambda: _decisions(data)).copy()
 
 
-def _props(row: Any) -> dict[str, Any]:
-    return row if isinstance(row, dict) else {}
-
-
 def _decisions(data: StudyData) -> pd.DataFrame:
-    events = _ordered(data)
-    found: list[dict[str, Any]] = []
-    for _, session in events.groupby("session_code", sort=False):
-        clicks: list[dict[str, Any]] = []
-        autos = 0
-        number = 0
-        game_id: Any = None
-        games = session["game_id"] if "game_id" in session else [None] * len(session)
-        for kind, props, pid, sid, event_game in zip(
-            session["type"],
-            session["props"],
-            session["participant_id"],
-            session["session_id"],
-            games,
-            strict=True,
-        ):
-            p = _props(props)
-            if isinstance(event_game, str) and event_game:
-                game_id = event_game  # the event's own game column, when it has one
-            if kind == "click":
-                if p.get("stale") is not True:
-                    clicks.append(p)
-                continue
-            if kind in _RESET_KINDS:
-                clicks, autos = [], 0
-                if kind == "game_start":
-                    game_id = p.get("game_id", game_id)
-                continue
-            if kind == "auto":
-                autos += 1
-                continue
-            # a place: the tester's when their clicks led to it (the seat that clicked)
-            seat = p.get("seat")
-            mine = [c for c in clicks if c.get("seat") == seat] if clicks else []
-            if mine:
-                number += 1
-                refused = [c for c in mine if c.get("ok") is False]
-                ms = [float(c["ms"]) for c in mine if isinstance(c.get("ms"), int | float)]
-                found.append(
-                    {
-                        "participant_id": pid,
-                        "session_id": sid,
-                        "game_id": game_id,
-                        "later": False,
-                        "decision": number,
-                        "seat": seat,
-                        "cell": mine[-1].get("cell"),
-                        "clicks": len(mine),
-                        "refusals": len(refused),
-                        "reasons": [str(c.get("reason")) for c in refused],
-                        "first_ms": ms[0] if ms else np.nan,
-                        "decide_ms": ms[-1] if ms else np.nan,
-                        "after_cascade": autos > 0,
-                        "cascade_tiles": autos,
-                    }
-                )
-                autos = 0
-            clicks = []
-    table = pd.DataFrame(found, columns=DECISION_COLUMNS)
-    if not table.empty:
-        # a later game: a known game other than the first the tester's decisions were in
-        first = table.groupby("participant_id", sort=False)["game_id"].transform("first")
-        table["later"] = table["game_id"].notna() & first.notna() & (
-            table["game_id"] != first)
-    return table
+    turn_table = derive.turns(data)
+    later = later_games(turn_table)
+    placed = turn_table.assign(later=later)[turn_table["action"].eq("place")]
+    if placed.empty:
+        return pd.DataFrame(columns=DECISION_COLUMNS)
+    click_table = derive.clicks(data)
+    mine = click_table[click_table["turn_id"].isin(placed["turn_id"])]
+    by_turn = mine.groupby("turn_id")
+    wrong = derive.refusals(data)
+    reasons = wrong.groupby("turn_id")["reason"].agg(list)
+    ids = placed["turn_id"]
+    tiles = _cascade_tiles(data, placed, click_table)
+    table = pd.DataFrame({
+        "participant_id": placed["participant_id"].to_numpy(),
+        "session_id": placed["session_id"].to_numpy(),
+        "game_id": placed["game_id"].to_numpy(),
+        "later": placed["later"].to_numpy(dtype=bool),
+        "decision": placed.groupby("session_id", sort=False).cumcount().to_numpy() + 1,
+        "seat": placed["seat"].to_numpy(),
+        "cell": ids.map(by_turn["cell"].last()).to_numpy(dtype=object),
+        "clicks": placed["n_clicks"].to_numpy(dtype="int64"),
+        "refusals": placed["n_wrong"].to_numpy(dtype="int64"),
+        "reasons": [list(found) if isinstance(found, list) else []
+                    for found in ids.map(reasons)],
+        "first_ms": placed["first_ms"].to_numpy(dtype=float),
+        "decide_ms": ids.map(by_turn["ms"].last()).to_numpy(dtype=float),
+        "after_cascade": tiles > 0,
+        "cascade_tiles": tiles,
+    })
+    table["seat"] = table["seat"].astype("int64")
+    return table[DECISION_COLUMNS]
 
 
-#: The ``rule:<reason>`` confusion points' definition on the designer's pages.
-DEFINITION = ("Occasions: every tile the tester placed (any tile on any space could have "
-              "been refused for any reason). Trouble: a click of theirs refused for this "
-              "reason before the tile went down. Rate: decisions with such a refusal per "
-              "decision, with a 95 % Wilson interval.")
-
-
-def reason_tallies(data: StudyData, attempted: pd.DataFrame, later: pd.Series
-                   ) -> tuple[list[Any], float | None]:
-    """``rule:<reason>`` tallies for every refusal reason seen in the study (the
-    occasions of each are all the testers' decisions)."""
-    from analytics.confusion import occasion_tallies
-
-    del attempted, later  # Vasco's turns are its own decisions, not the core's rolls
-    table = decisions(data)
-    seen = sorted({reason for found in table["reasons"] for reason in found})
-    frames = [pd.DataFrame({
-        "candidate": reason, "participant_id": table["participant_id"],
-        "later": table["later"],
-        "trouble": table["reasons"].map(lambda found, r=reason: r in found)})
-        for reason in seen]
-    if not frames:
-        return [], None
-    return occasion_tallies(pd.concat(frames, ignore_index=True), "rule", 0.0, 1.0), None
-
-
-def reason_label(name: str, extra: dict[str, Any]) -> str:
-    """``Rule not understood: dead cell``."""
-    return f"Rule not understood: {name.replace('_', ' ')}"
-
-
-def wrong_clicks_by_reason(data: StudyData) -> pd.DataFrame:
-    """The testers' refused clicks per reason: ``reason, clicks, participants, per_turn``
-    (refused clicks per decision), most frequent first (the core's bar chart reads it).
-
-    >>> wrong_clicks_by_reason(StudyData.empty("s")).empty
-    True
-    """
-    table = decisions(data)
-    rows = [(reason, pid) for found, pid in zip(table["reasons"], table["participant_id"],
-                                                strict=True) for reason in found]
-    wrong = pd.DataFrame(rows, columns=["reason", "participant_id"])
-    if wrong.empty:
-        return pd.DataFrame(columns=["reason", "clicks", "participants", "per_turn"])
-    grouped = wrong.groupby("reason")
-    out = pd.DataFrame({"clicks": grouped.size(),
-                        "participants": grouped["participant_id"].nunique()})
-    out["per_turn"] = out["clicks"] / max(len(table), 1)
-    return out.rename_axis("reason").reset_index().sort_values(
-        "clicks", ascending=False, kind="stable").reset_index(drop=True)
+def _cascade_tiles(data: StudyData, placed: pd.DataFrame, click_table: pd.DataFrame
+                   ) -> np.ndarray:
+    """Per decision: the forced tiles (``auto`` events) since the tester's previous
+    decision of the same game, or since the game started."""
+    autos = derive.props_of(data, "auto", ["seat"])
+    if autos.empty:
+        return np.zeros(len(placed), dtype="int64")
+    resets = pd.concat([derive.props_of(data, kind, keys)[["row", "session_code"]]
+                        for kind, keys in _KEYS.items()], ignore_index=True)
+    codes = click_table.drop_duplicates("turn_id").set_index("turn_id")["session_code"]
+    session = placed["turn_id"].map(codes).to_numpy(dtype="int64")
+    start = placed["row"].to_numpy(dtype="int64")
+    span = int(max(start.max(initial=0), autos["row"].to_numpy().max(initial=0),
+                   resets["row"].to_numpy().max(initial=0))) + 2
+    order = np.lexsort((start, session))
+    # the previous decision of the session, else nothing (-1), bounded by the last reset
+    previous = np.full(len(placed), -1, dtype="int64")
+    same = np.zeros(len(placed), dtype=bool)
+    same[order[1:]] = session[order[1:]] == session[order[:-1]]
+    previous[order[1:]] = np.where(same[order[1:]], start[order[:-1]], -1)
+    reset_keys = np.sort(resets["session_code"].to_numpy(dtype="int64") * span
+                         + resets["row"].to_numpy(dtype="int64"))
+    at = np.searchsorted(reset_keys, session * span + start, side="left") - 1
+    last_reset = np.where(at >= 0, reset_keys[np.maximum(at, 0)], -1)
+    last_reset = np.where(last_reset // span == session, last_reset % span, -1)
+    lower = np.maximum(previous, last_reset)
+    auto_keys = np.sort(autos["session_code"].to_numpy(dtype="int64") * span
+                        + autos["row"].to_numpy(dtype="int64"))
+    return (np.searchsorted(auto_keys, session * span + start, side="left")
+            - np.searchsorted(auto_keys, session * span + lower, side="right")
+            ).astype("int64")
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:
@@ -201,34 +144,12 @@ def wilson(k: int, n: int) -> tuple[float, float]:
     return (float(low), float(high))
 
 
-def reason_table(data: StudyData) -> pd.DataFrame:
-    """Per refusal reason seen: ``reason, decisions_with, occasions, rate, ci_low, ci_high,
-    refusals, testers`` (most frequent first)."""
-    table = decisions(data)
-    columns = ["reason", "decisions_with", "occasions", "rate", "ci_low", "ci_high",
-               "refusals", "testers"]  # fmt: skip
-    if table.empty or not any(len(rs) for rs in table["reasons"]):
-        return pd.DataFrame(columns=columns)
-    occasions = len(table)
-    rows = []
-    reasons = sorted({r for rs in table["reasons"] for r in rs})
-    for reason in reasons:
-        hit = table["reasons"].map(lambda rs, r=reason: r in rs)
-        k = int(hit.sum())
-        low, high = wilson(k, occasions)
-        rows.append(
-            {
-                "reason": reason,
-                "decisions_with": k,
-                "occasions": occasions,
-                "rate": k / occasions,
-                "ci_low": low,
-                "ci_high": high,
-                "refusals": int(sum(rs.count(reason) for rs in table["reasons"])),
-                "testers": int(table.loc[hit, "participant_id"].nunique()),
-            }
-        )
-    out = pd.DataFrame(rows)
-    return out.sort_values(
-        ["decisions_with", "reason"], ascending=[False, True], kind="stable"
-    ).reset_index(drop=True)
+#: The ``rule:<reason>`` confusion points' definition on the designer's pages.
+DEFINITION = ("Occasions: every tile the tester placed (any tile on any space could have "
+              "been refused for any reason). Trouble: a click of theirs refused for this "
+              "reason before the tile went down. Rate: decisions with such a refusal per "
+              "decision, with a 95 % Wilson interval.")
+
+
+__all__ = ["CLICK_KEYS", "DECISION_COLUMNS", "DEFINITION", "PREPARED", "decisions",
+           "reason_table", "wilson"]

@@ -16,9 +16,9 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from analytics import figures as core_figures
+from analytics.confusion import reason_table, wrong_clicks_by_reason
 from analytics.data import StudyData
 from analytics.games.vasco.cascades import surprise
-from analytics.games.vasco.decisions import reason_table, wrong_clicks_by_reason
 
 #: The surprise measure in one paragraph (shown under its table and in the plan).
 SURPRISE_DEFINITION = (

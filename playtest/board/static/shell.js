@@ -5,7 +5,8 @@
 // line and its timer, the turn line, the end banner, keyboard focus and activation, and
 // resizing. A game gives a small renderer script (playtest/games/<game>/static/), an ES
 // module whose default export is {build(el, shell), update(view, shell), press?(el, ev,
-// shell), resize?(shell)}: it draws its view data and marks what a click chooses with
+// shell), resize?(shell)} (build may return the elements it places itself, {turn, message,
+// mute, end}; end: null, no end banner): it draws its view data and marks what a click chooses with
 // data-target (data-hold: what the click holds with it) or data-input="draw" (a button
 // that makes a draw, such as rolling the dice); elements with data-nav, data-x and
 // data-y take part in arrow-key moves.
@@ -17,6 +18,11 @@
 const STATE = new WeakMap();
 const RENDERERS = new Map();
 const MAX_PENDING = 32; // Python reads 32 inputs of one trigger
+// An input not yet acknowledged is sent again after these waits (then every last one):
+// a trigger can be lost on the way (a rerun that swallowed it, a dropped connection), and
+// a tester must not be left looking at a move that never arrives. Python drops a nonce it
+// has seen, so a repeat does nothing twice.
+const RESEND_MS = [2500, 5000, 10000];
 let AUDIO = null;
 
 function nonce() {
@@ -128,6 +134,22 @@ function send(st, kind, fields, via) {
     via: via || "mouse", token: d.token, ...fields });
   if (st.pending.length > MAX_PENDING) st.pending.splice(0, st.pending.length - MAX_PENDING);
   st.trigger("input", { inputs: st.pending.slice() });
+  st.resends = 0;
+  scheduleResend(st);
+}
+
+function scheduleResend(st) {
+  clearTimeout(st.resendTimer);
+  if (!st.pending.length) return;
+  const wait = RESEND_MS[Math.min(st.resends, RESEND_MS.length - 1)];
+  st.resendTimer = setTimeout(() => {
+    // a board taken off the page (another game, another step) sends nothing
+    if (!st.pending.length || !st.trigger || !st.root.isConnected) return;
+    st.resends += 1;
+    st.root.dataset.resent = String(Number(st.root.dataset.resent || 0) + 1);
+    st.trigger("input", { inputs: st.pending.slice() });
+    scheduleResend(st);
+  }, wait);
 }
 
 function viaOf(st, ev) {
@@ -186,9 +208,8 @@ function build(st) {
   st.gameEl = el("div", { class: "sh-game" }, root);
   st.api = api(st);
   const parts = st.game.build(st.gameEl, st.api) || {};
-  // What the renderer does not place itself, the shell places: turn and sound above, the
-  // message line; at the end the result and its reason take the message line's place
-  // (above the board, so the final board stays in view) unless the renderer has an end box.
+  // What the renderer does not place itself, the shell places: turn and sound above,
+  // the message line, the end banner below.
   if (!parts.turn || !parts.mute) {
     const top = el("div", { class: "sh-top" });
     root.insertBefore(top, st.gameEl);
@@ -202,6 +223,12 @@ function build(st) {
     parts.message = el("div", { class: "sh-msg", role: "status", "aria-live": "polite",
       "data-role": "message" });
     root.insertBefore(parts.message, st.gameEl);
+  }
+  // end: null means the renderer says the end itself (its turn and message lines)
+  if (parts.end === undefined) {
+    parts.end = el("div", { class: "sh-end", "data-role": "end", role: "status", hidden: "" }, root);
+    el("div", { class: "sh-end-title" }, parts.end);
+    el("div", { class: "sh-end-text" }, parts.end);
   }
   parts.message.dataset.role = "message";
   parts.turn.dataset.role = parts.turn.dataset.role || "turn";
@@ -256,26 +283,19 @@ function paintMessage(st, d) {
   const m = d.message || { text: "", tone: "info", nonce: "" };
   const box = st.parts.message;
   const fresh = m.nonce !== st.messageNonce;
-  const end = !st.parts.end && d.end ? d.end : null;  // the result in the message's place
-  const text = end ? `${end.title || ""}\n${end.text || ""}` : (m.text || "");
-  if (fresh || box.dataset.text !== text || box.dataset.tone !== m.tone) {
+  if (fresh || box.dataset.text !== m.text || box.dataset.tone !== m.tone) {
     for (const c of Array.from(box.classList)) if (c.startsWith("t-")) box.classList.remove(c);
     box.classList.add("t-" + (m.tone || "info"));
-    box.classList.toggle("sh-end", !!end);
     box.dataset.tone = m.tone || "info";
     box.dataset.key = m.key || "";
-    box.dataset.text = text;
-    box.textContent = end ? "" : text;
-    if (end) {
-      el("div", { class: "sh-end-title" }, box, end.title || "");
-      if (end.text) el("div", { class: "sh-end-text" }, box, end.text);
-    }
+    box.dataset.text = m.text || "";
+    box.textContent = m.text || "";
   }
   if (!fresh) return;
   const first = st.messageNonce === null;
   st.messageNonce = m.nonce;
   clearTimeout(st.messageTimer);
-  if (m.text && m.ms && !end) st.messageTimer = setTimeout(() => { box.textContent = ""; }, m.ms);
+  if (m.text && m.ms) st.messageTimer = setTimeout(() => { box.textContent = ""; }, m.ms);
   // A fresh page (reload) does not replay the last cue; a board mounted later in the
   // same page (a new game) plays its first one, the audio being unlocked already.
   if (m.notes && !st.muted && m.nonce && (!first || AUDIO) && !d.picture) {
@@ -295,6 +315,7 @@ function paint(st) {
   // an earlier run may arrive while they are on their way)
   const ack = new Set(d.ack || []);
   st.pending = st.pending.filter((p) => !ack.has(p.nonce));
+  if (!st.pending.length) clearTimeout(st.resendTimer);
   root.dataset.token = d.token || "";
   root.classList.toggle("sh-idle", !d.interactive);
   root.classList.toggle("sh-picture", !!d.picture);
@@ -303,7 +324,7 @@ function paint(st) {
   paintMute(st);
   if (d.turn !== undefined && d.turn !== null) st.parts.turn.textContent = d.turn;
   paintMessage(st, d);
-  const end = st.parts.end;  // a renderer's own end box
+  const end = st.parts.end;
   if (end) end.hidden = !d.end;
   if (end && d.end) {
     const title = end.querySelector(".sh-end-title"), text = end.querySelector(".sh-end-text");
@@ -322,7 +343,8 @@ export default function (component) {
   let st = STATE.get(parentElement);
   if (!st) {
     st = { parent: parentElement, pending: [], token: null, shownAt: performance.now(),
-      messageNonce: null, muted: false, focus: null, pointerType: null };
+      messageNonce: null, muted: false, focus: null, pointerType: null, resendTimer: null,
+      resends: 0 };
     STATE.set(parentElement, st);
   }
   st.trigger = setTriggerValue;

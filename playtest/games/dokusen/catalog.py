@@ -3,7 +3,7 @@ catalog checker when loaded.
 
 >>> catalog = load_catalog()
 >>> catalog.render("stage_won", count=13, total=25).text
-'Stage won! You own 13 of 25 squares.'
+'You have 13 of the 25 squares: over half!'
 >>> refusal_key("void"), refusal_key("no_such_reason")
 ('refused_void', 'refused_other')
 """

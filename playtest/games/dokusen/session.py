@@ -31,11 +31,13 @@ STEP_MS = {1: 330, 2: 220, 3: 140}
 
 def result(state: Any, actions: int) -> GameResult:
     """Who won (the tester, seat 1, or nobody: a solo game) and why (``win:<reason>`` or
-    ``loss:<reason>``: the progress through the course is read from it)."""
+    ``loss:<reason>``: the progress through the course is read from it); the end
+    screen says the stage's result, as the course counts it."""
     outcome = state.outcome
     winner = 1 if outcome is not None and outcome.won else None
     reason = f"{outcome.result}:{outcome.reason}" if outcome is not None else "over"
-    return GameResult(winner, reason, actions)
+    title = None if outcome is None else ("Stage won!" if outcome.won else "Stage lost")
+    return GameResult(winner, reason, actions, title)
 
 
 def stage_id_of(rules: Any) -> str:

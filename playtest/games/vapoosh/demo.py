@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from engine.players import Decision, Player, make_player
@@ -66,13 +67,19 @@ PLANTED_RULE = "empty_priority"
 #: roll and click, and more rules lookups from it (variant B, the formal wording, does not).
 PLANTED_WORDING = ("extra_turn", "default")
 
+#: The planted truths by name: the hard facts, the misread rule, the puzzling wording.
+TRUTHS = frozenset({"facts", "rule", "wording"})
+
 #: Most turns a simulated game lasts (the engine's own limit ends it first).
 MAX_TURNS = 400
 
 
 def demo_settings() -> dict[str, Any]:
-    """What Vapoosh!'s demo study sets beyond the game's defaults: its experiments."""
-    return {"experiments": [
+    """What Vapoosh!'s demo study sets beyond the game's defaults: its experiments, and
+    its surveys with the times-table fluency probe before and after play (so the Learning
+    page has gains to show)."""
+    return {"pre_survey": "vapoosh_pre_probe", "post_survey": "vapoosh_post_probe",
+            "experiments": [
         Experiment(key="extra_turn_wording", target="message:extra_turn",
                    variants={"A": "default", "B": "formal"}),
         Experiment(key="highlight", target="ui:highlight_options",
@@ -155,10 +162,14 @@ def _click(session: GameSession, c: int, r: int, *, brown: bool, ms: float) -> A
 
 
 def _human_turn(session: GameSession, tester: SimulatedTester, highlight: bool,
-                after_message: str | None, clock: list[float]) -> list[Any]:
-    """Roll, maybe click wrong tiles, then place: returns the cues it caused."""
+                after_message: str | None, clock: list[float],
+                truths: Collection[str] = TRUTHS) -> list[Any]:
+    """Roll, maybe click wrong tiles, then place: returns the cues it caused (only the
+    planted ``truths`` named: every other fact, rule or wording alike)."""
     rng = tester.rng
     play = session.play
+    if "wording" not in truths:
+        after_message = None  # no wording leaves anyone unsure
     # The pause before rolling: a moment to look at the board, and longer after the
     # planted wording, which leaves testers unsure whether it is their go (the metric
     # "response time" measures exactly this pause).
@@ -171,7 +182,8 @@ def _human_turn(session: GameSession, tester: SimulatedTester, highlight: bool,
     state = play.state
     p = state.dice[0] + state.dice[1] if state.dice else 2
     g = state.dice[2] + state.dice[3] if state.dice else 2
-    difficulty = fact_difficulty(p, g)
+    hard = "facts" in truths and (min(p, g), max(p, g)) in PLANTED_HARD_FACTS
+    difficulty = fact_difficulty(p, g) if hard else min(fact_difficulty(p, g), 0.5)
     base = 1800 + 4200 * difficulty * (1.2 - tester.maths)
     if highlight:
         base *= 0.55
@@ -180,11 +192,11 @@ def _human_turn(session: GameSession, tester: SimulatedTester, highlight: bool,
     elapsed = rng.lognormvariate(math.log(base * tester.pace), 0.35)
     # planted: the misunderstood rule bites only where it applies (empty_priority);
     # other refusals are rare slips
-    misread = PLANTED_RULE in refused_reasons(state)
+    misread = "rule" in truths and PLANTED_RULE in refused_reasons(state)
     slips = {
         # planted: the hard facts trip even good calculators; others follow difficulty
-        "arithmetic": ((0.3 + 0.4 * (1 - tester.maths)) if (min(p, g), max(p, g))
-                       in PLANTED_HARD_FACTS else (1 - tester.maths) * difficulty * 0.6)
+        "arithmetic": ((0.3 + 0.4 * (1 - tester.maths)) if hard
+                       else (1 - tester.maths) * difficulty * 0.6)
         * (0.4 if highlight else 1.0),
         "rule": (1 - tester.rules) * 0.9 if misread else 0.02,
         "near_miss": (1 - tester.maths) * 0.15,
@@ -256,12 +268,15 @@ def _computers(session: GameSession) -> list[Any]:
 
 
 def play_game(config: EffectiveConfig, *, seed: int, game_id: str, tester: SimulatedTester,
-              recorder: EventRecorder, clock: list[float]) -> None:
+              recorder: EventRecorder, clock: list[float],
+              truths: Collection[str] = TRUTHS) -> None:
     """One whole game of a simulated tester on the dice-and-tiles screen: the
     controller's events, the messages the screen shows and the rules lookups after them.
 
     ``config`` is the tester's (its experiments' arms applied); ``recorder`` is the
-    game's sink and event log; ``clock`` (ms) advances by the simulated pauses.
+    game's sink and event log; ``clock`` (ms) advances by the simulated pauses;
+    ``truths``: the planted truths of :data:`TRUTHS` to plant (a calibration plants some
+    or none).
     """
     rng = tester.rng
     ms_visible = speed(config.speed).message_ms
@@ -281,12 +296,13 @@ def play_game(config: EffectiveConfig, *, seed: int, game_id: str, tester: Simul
             cues = _computers(session)
             clock[0] += 2500
         else:
-            cues = _human_turn(session, tester, config.highlight_options, last, clock)
+            cues = _human_turn(session, tester, config.highlight_options, last, clock,
+                               truths)
         last = _message_records(cues, recorder, _catalog(), config.message_variants,
                                 ms_visible)
         lookup = 0.25 * (1 - tester.rules) if last and last.startswith(
             ("wrong_rule", "blocked", "reroll")) else 0.0
-        if last == "_".join(PLANTED_WORDING):
+        if "wording" in truths and last == "_".join(PLANTED_WORDING):
             lookup = 0.3  # planted: testers look up whose turn it is
         if last and rng.random() < lookup:
             recorder.log("rules_open", {"context": last.rsplit("_", 1)[0]})

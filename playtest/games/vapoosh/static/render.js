@@ -107,6 +107,9 @@ function build(root) {
     turn: root.querySelector(".vb-turn-text"),
     message: root.querySelector(".vb-msg"),
     mute: root.querySelector(".vb-mute"),
+    // no end banner: the turn line says who won, the message line why, the row glows
+    // (a phone keeps the way on under the board in view)
+    end: null,
   };
 }
 
