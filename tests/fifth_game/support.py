@@ -33,7 +33,7 @@ def registered_here() -> Iterator[None]:
 
     before = os.environ.get("PLAYTEST_GAMES")
     os.environ["PLAYTEST_GAMES"] = configured(dict(os.environ))["PLAYTEST_GAMES"]
-    registry._plugins.cache_clear()
+    registry.reload()
     try:
         yield
     finally:
@@ -41,4 +41,4 @@ def registered_here() -> Iterator[None]:
             os.environ.pop("PLAYTEST_GAMES", None)
         else:
             os.environ["PLAYTEST_GAMES"] = before
-        registry._plugins.cache_clear()
+        registry.reload()

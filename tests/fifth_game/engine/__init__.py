@@ -34,8 +34,9 @@ from engine.core import (
     RulesError,
     SnapshotReader,
     StateLog,
+    register_game,
 )
-from engine.players import PlainHeuristics, standard_levels
+from engine.players import PlainHeuristics, register_levels, standard_levels
 
 NAME: Final = "tictactoe"
 PRESETS: Final = ("standard",)
@@ -234,3 +235,8 @@ class TicTacToeState(StateLog):
 #: The computer levels, easiest first: a random square, the best square one move ahead,
 #: and a search (the generic players on the returns alone).
 LEVELS: Final = standard_levels(PlainHeuristics(), HARD_BUDGET)
+
+# Known to the engine by name in any process, as engine/<game>/ is (engine.configured):
+# replays, a balance simulation's worker processes, the engine's command line.
+register_game(NAME, TicTacToeGame)
+register_levels(NAME, LEVELS)
