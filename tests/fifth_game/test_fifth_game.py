@@ -161,12 +161,6 @@ def test_its_report_has_a_confusion_point_from_its_own_refusals(
     assert points["rule:taken"]["evidence"]["troubles"] > 0
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "platform gap: the report's analytics find a game's GameAnalytics by module name "
-    "(analytics.game_analytics.load imports analytics.games.<name>), never from the "
-    "registry's plug-in (GamePlugin.analytics), so a configured game gets the core alone "
-    "and no rule: points. Remove this mark once the app gives the plug-in's analytics "
-    "(main's study_snapshot.with_game / game_analytics.use)."))
 def test_playtest_report_has_a_confusion_point_from_its_own_refusals(
         filled: tuple[str, Engine, Path], tmp_path: Path) -> None:
     url, _, _ = filled
@@ -176,7 +170,90 @@ def test_playtest_report_has_a_confusion_point_from_its_own_refusals(
     assert f"{TESTERS} participants" in done.stdout
     report = json.loads(plan.read_text())
     assert report["game"] == GAME
-    assert "rule:taken" in [p["id"] for p in report["confusion_points"]]
+    points = {p["id"]: p for p in report["confusion_points"]}
+    # the game's own fix for it: its plug-in's analytics, not the core alone
+    assert points["rule:taken"]["action"] == "Make taken squares look unclickable."
+
+
+def test_a_study_read_outside_the_app_gets_its_plugins_analytics(
+        filled: tuple[str, Engine, Path]) -> None:
+    """A study loaded as a script or command loads it (no plug-in given) and a lookup by
+    the game's name both give its registry plug-in's analytics."""
+    from analytics import game_analytics
+    from analytics.report import build_report
+    from playtest.study_data import load_bundle
+    from tests.fifth_game.plugin import PLUGIN
+
+    _, engine, _ = filled
+    assert game_analytics.load(GAME) is PLUGIN.analytics
+    bundle = load_bundle(engine, STUDY)
+    assert game_analytics.for_study(bundle.data) is PLUGIN.analytics
+    report = build_report(bundle.data, bundle.scores, bundle.quiz)
+    points = {p["id"]: p for p in report["confusion_points"]}
+    assert points["rule:taken"]["action"] == "Make taken squares look unclickable."
+
+
+def test_its_study_asks_its_own_surveys(filled: tuple[str, Engine, Path]) -> None:
+    """The plug-in's survey folder is bundled: its demo study's default pre and post
+    surveys are the game's own, the simulated testers answered them, and they score."""
+    from playtest.study_data import load_bundle
+    from surveys import list_surveys, load_survey
+
+    _, engine, _ = filled
+    assert {"tictactoe_pre", "tictactoe_post"} <= set(list_surveys())
+    (study,) = [s for s in repo.list_studies(engine) if s.study_id == STUDY]
+    assert (study.config["pre_survey"], study.config["post_survey"]) == (
+        "tictactoe_pre", "tictactoe_post")
+    answers = load_bundle(engine, STUDY).data.responses
+    answered = set(zip(answers["survey"], answers["item"], strict=True))
+    for survey in ("tictactoe_pre", "tictactoe_post"):
+        items = {i.id for page in load_survey(survey).pages for i in page.items
+                 if i.type != "info"}
+        assert {(survey, item) for item in items} & answered, survey
+    assert ("tictactoe_post", "tictactoe.taken_clear") in answered
+
+
+def test_a_study_config_knows_its_surveys_only_while_it_is_configured() -> None:
+    from analytics import game_analytics
+    from playtest.games import registry
+    from playtest.study_config import StudyConfig
+    from surveys import list_surveys
+
+    config = {"game": GAME, "pre_survey": "tictactoe_pre", "post_survey": "tictactoe_post"}
+    assert StudyConfig.model_validate(config).pre_survey == "tictactoe_pre"
+    listed = os.environ.pop("PLAYTEST_GAMES")
+    try:
+        registry.reload()
+        assert GAME not in registry.game_names()
+        assert "tictactoe_pre" not in list_surveys()
+        assert game_analytics.load(GAME) is game_analytics.GENERIC
+    finally:
+        os.environ["PLAYTEST_GAMES"] = listed
+        registry.reload()
+    assert GAME in registry.game_names() and "tictactoe_pre" in list_surveys()
+
+
+def test_the_engine_builds_it_by_name_in_a_process_without_the_registry() -> None:
+    """The engine imports the configured modules for a name it lacks: a replay and a
+    balance simulation whose worker processes are started by a forkserver (as under the
+    Streamlit server, whose threads make forking unsafe) know the game, and nothing read
+    the app's registry."""
+    script = (
+        "import sys, threading\n"
+        "from engine.balance import simulate\n"
+        "from engine.core import make_game\n"
+        "from engine.players import levels\n"
+        "stop = threading.Event()\n"
+        "threading.Thread(target=stop.wait, daemon=True).start()  # forkserver workers\n"
+        "print(make_game('tictactoe', 'standard', 2).num_players, *levels('tictactoe'))\n"
+        "report = simulate('tictactoe', None, ['easy', 'easy'], games=8, seed=1,"
+        " workers=2)\n"
+        "print(report.games, 'playtest.games.registry' in sys.modules)\n"
+        "stop.set()\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=configured(dict(os.environ)), cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["2 easy medium hard", "8 False"]
 
 
 def test_the_designer_replays_its_game_on_its_board(filled: tuple[str, Engine, Path],

@@ -239,4 +239,4 @@ LEVELS: Final = standard_levels(PlainHeuristics(), HARD_BUDGET)
 # Known to the engine by name in any process, as engine/<game>/ is (engine.configured):
 # replays, a balance simulation's worker processes, the engine's command line.
 register_game(NAME, TicTacToeGame)
-register_levels(NAME, LEVELS)
+register_levels(NAME, LEVELS, "standard")
