@@ -3,9 +3,10 @@ plays end to end in Debian's Chromium, on a laptop's screen and a phone's (issue
 item 10).
 
 One Streamlit server for the module, started with ``PLAYTEST_GAMES`` naming the plug-in.
-A tester opens the study's link, consents, plays a whole game against the computer with
-real clicks on the game's own board (one click on a taken square, on purpose) and gets
-to the end of the study. The database then holds a finished ``tictactoe`` game whose
+A tester opens the study's link, consents, answers the game's own pre-play survey (from
+its plug-in's survey folder), plays a whole game against the computer with real clicks
+on the game's own board (one click on a taken square, on purpose), answers its own
+post-play survey and gets to the end of the study. The database then holds a finished ``tictactoe`` game whose
 record replays, every click with its square, and the one refusal with the engine's
 reason.
 """
@@ -21,8 +22,18 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 from sqlalchemy.engine import Engine
-from study_flow import APP, settle, stored_events, study_db, wait_for_tester, wait_stored
+from study_flow import (
+    APP,
+    fill_survey,
+    finish_study,
+    settle,
+    stored_events,
+    study_db,
+    wait_for_tester,
+    wait_stored,
+)
 
+from playtest.storage import repository as repo
 from tests.fifth_game.support import GAME, REFERENCE, registered_here
 
 pytestmark = pytest.mark.browser
@@ -71,6 +82,7 @@ def test_a_tester_plays_a_whole_game_by_clicks(
     page.wait_for_url("**?p=**", timeout=30_000)
     settle(page)
     code = page.url.split("p=")[1].split("&")[0]
+    assert fill_survey(page, screenshot, f"{name}-00-pre-survey") == 1
     board = page.locator("[data-testid=ttt-board]")
     board.wait_for(timeout=30_000)
     box = board.bounding_box()
@@ -105,10 +117,10 @@ def test_a_tester_plays_a_whole_game_by_clicks(
             _wait_drawn(page, token)
             settle(page)
             record, state = wait_for_tester(engine, code)
-    screenshot(page, f"{name}-03-over")
-    page.get_by_role("button", name="Continue to the last questions").click()
-    page.get_by_text("Your completion code is:").wait_for(timeout=30_000)
-    screenshot(page, f"{name}-04-done")
+    pages, _ = finish_study(page, screenshot, name, first_shot=3, free_text="Nothing.")
+    assert pages == 1
+    assert repo.load_responses(engine, code, "tictactoe_pre")
+    assert repo.load_responses(engine, code, "tictactoe_post")
 
     assert record.game == GAME and record.finished
     events = stored_events(engine, code)
