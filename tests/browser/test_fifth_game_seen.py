@@ -6,9 +6,9 @@ One Streamlit server for the module, started with ``PLAYTEST_GAMES`` naming the 
 A tester opens the study's link, consents, answers the game's own pre-play survey (from
 its plug-in's survey folder), plays a whole game against the computer with real clicks
 on the game's own board (one click on a taken square, on purpose), answers its own
-post-play survey and gets to the end of the study. The database then holds a finished ``tictactoe`` game whose
-record replays, every click with its square, and the one refusal with the engine's
-reason.
+post-play survey and gets to the end of the study. The database then holds a finished
+game of it whose record replays, every click with its square, the one refusal with the
+engine's reason, and the answers to both surveys.
 """
 
 from __future__ import annotations
@@ -119,8 +119,10 @@ def test_a_tester_plays_a_whole_game_by_clicks(
             record, state = wait_for_tester(engine, code)
     pages, _ = finish_study(page, screenshot, name, first_shot=3, free_text="Nothing.")
     assert pages == 1
-    assert repo.load_responses(engine, code, "tictactoe_pre")
-    assert repo.load_responses(engine, code, "tictactoe_post")
+    from tests.fifth_game.plugin import PLUGIN
+
+    for survey in (PLUGIN.pre_survey, PLUGIN.post_survey):
+        assert survey is not None and repo.load_responses(engine, code, survey), survey
 
     assert record.game == GAME and record.finished
     events = stored_events(engine, code)
