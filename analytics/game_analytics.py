@@ -36,8 +36,10 @@ points come from the refused clicks' reasons, in every game. A game adds, throug
 
 **Which plug-in.** The caller says: the app gives each study the plug-in its game's
 registry entry names (:func:`use`); an analysis of a study nobody gave one to (a test, a
-script) finds it by the study's game with :func:`load` (the one lookup by name; a game
-without a folder gets :data:`GENERIC`: the core alone). Records that name no game are
+script) finds it by the study's game with :func:`load`: the analytics the registry
+registered under that name (:func:`register_games`, configured games' too), else the
+game's folder ``analytics/games/<game>/``; a game with neither gets :data:`GENERIC`: the
+core alone. Records that name no game are
 :data:`analytics.data.UNNAMED_GAME`'s, as the exchange format says.
 
 >>> GENERIC.name, GENERIC.sections, GENERIC.has_section("hardest_facts")
@@ -63,8 +65,8 @@ from analytics.severity import CORE_OCCASIONS, Tally
 from analytics.turns import GENERIC_TURNS, TurnRule
 
 __all__ = ["GENERIC", "Chart", "Column", "Family", "GameAnalytics", "ReportSection",
-           "TurnRule", "default_game", "for_study", "game_of", "load", "turn_definition",
-           "use"]
+           "TurnRule", "default_game", "for_study", "game_of", "load", "register_games",
+           "turn_definition", "use"]
 
 _GAME_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 
@@ -201,10 +203,35 @@ def game_of(data: StudyData) -> str:
     return str(name) if isinstance(name, str) and name else UNNAMED_GAME
 
 
-def load(name: str) -> GameAnalytics:
-    """The plug-in ``analytics.games.<name>.ANALYTICS`` (:data:`GENERIC` if none): the
-    one lookup by name, for callers that were given no plug-in (see :func:`use`).
+#: The analytics of the registered games by name (the app's registry gives them:
+#: :func:`register_games`); a game not in it is looked for in ``analytics/games/``.
+_REGISTERED: dict[str, GameAnalytics] = {}
+
+
+def register_games(games: Mapping[str, GameAnalytics]) -> None:
+    """Make :func:`load` find each game's analytics by its name, ``{game: analytics}``
+    (the registry's plug-ins, a game configured from outside the packages among them),
+    replacing those given before.
+
+    >>> before = dict(_REGISTERED)
+    >>> register_games({**before, "chess": GameAnalytics(name="chess", title="Chess")})
+    >>> load("chess").title
+    'Chess'
+    >>> register_games(before)
+    >>> load("chess") is GENERIC
+    True
     """
+    _REGISTERED.clear()
+    _REGISTERED.update(games)
+
+
+def load(name: str) -> GameAnalytics:
+    """The analytics of game ``name`` for callers that were given none (see :func:`use`):
+    the registered one (:func:`register_games`), else ``analytics.games.<name>.ANALYTICS``,
+    else :data:`GENERIC`.
+    """
+    if name in _REGISTERED:
+        return _REGISTERED[name]
     if not _GAME_NAME.match(name):
         return GENERIC
     try:

@@ -255,13 +255,22 @@ def register_game(name: str, factory: GameFactory) -> None:
 
 
 def make_game(name: str, rules: Any, players: int) -> Game:
-    """Build a registered game; imports ``engine.<name>`` on first use.
+    """Build a registered game; on first use imports ``engine.<name>``, else the
+    configured games' modules (:func:`engine.configured.import_configured`).
 
-    Raises :class:`RulesError` for an unknown game name.
+    Raises :class:`RulesError` for an unknown game name (or a configured module that
+    cannot be imported, named).
     """
     if name not in _REGISTRY:
         with contextlib.suppress(ImportError):
             importlib.import_module(f"engine.{name}")
+    if name not in _REGISTRY:
+        from engine.configured import ConfiguredGameError, import_configured
+
+        try:
+            import_configured()
+        except ConfiguredGameError as err:
+            raise RulesError(f"game {name!r}: {err}") from None
     if name not in _REGISTRY:
         raise RulesError(f"game: unknown game {name!r}")
     return _REGISTRY[name](rules, players)

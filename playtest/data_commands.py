@@ -6,6 +6,7 @@ import argparse
 import logging
 import sys
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy.engine import Engine
 
@@ -75,6 +76,17 @@ def export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _analytics_of(game: str) -> Any:
+    """The analytics of the registry's plug-in of ``game`` (None: a game it does not
+    know: analytics finds its folder by name)."""
+    from playtest.games.registry import UnknownGameError, game_plugin
+
+    try:
+        return game_plugin(game).analytics
+    except UnknownGameError:
+        return None
+
+
 def _export_facts(args: argparse.Namespace, out: Path, fmt: str) -> int:
     """The per-fact table (playtest/storage/facts_export.py)."""
     from playtest.storage import repository as repo
@@ -83,9 +95,10 @@ def _export_facts(args: argparse.Namespace, out: Path, fmt: str) -> int:
 
     checked_out_path(facts_path(out, fmt), force=args.force)
     engine = ready_engine()
-    if repo.get_study(engine, args.study) is None:
+    study = repo.get_study(engine, args.study)
+    if study is None:
         raise CommandError(f"no study {args.study!r}: nothing written")
-    path, rows = export_facts(engine, args.study, out, fmt)
+    path, rows = export_facts(engine, args.study, out, fmt, game=_analytics_of(study.game))
     print(f"wrote {path} ({_size(path)}): {rows} answers to facts")
     return 0
 

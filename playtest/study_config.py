@@ -405,6 +405,7 @@ class StudyConfig(BaseModel):
     def _survey_is_bundled(cls, survey_id: str | None) -> str | None:
         from surveys.loader import list_surveys
 
+        game_names()  # the registry read: its games' own survey folders bundled
         known = list_surveys()
         if survey_id is not None and survey_id not in known:
             raise ValueError(f"unknown survey {survey_id[:60]!r} (known: {', '.join(known)})")

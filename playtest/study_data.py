@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 from sqlalchemy.engine import Engine
 
+from analytics import game_analytics
 from analytics.data import QUIZ_COLUMNS, SCORE_COLUMNS, StudyData
 from playtest.storage.exchange import load_study_data
 from playtest.storage.survey_records import (
@@ -186,9 +187,27 @@ def scores_and_quiz(responses: pd.DataFrame,
             pd.DataFrame(quiz_cols, columns=QUIZ_COLUMNS))
 
 
+def with_game(data: StudyData) -> StudyData:
+    """``data`` given the analytics plug-in its game's registry entry names
+    (:func:`analytics.game_analytics.use`): the app says which plug-in a study's
+    analyses use (a game configured from outside the packages too), analytics does not
+    look it up. A game the registry does not know gets none (analytics then finds its
+    folder by name, else the core alone)."""
+    from playtest.games.registry import UnknownGameError, game_plugin
+
+    try:
+        plugin = game_plugin(game_analytics.game_of(data))
+    except UnknownGameError:
+        return data
+    found: Any = plugin.analytics
+    return game_analytics.use(data, found if isinstance(found, game_analytics.GameAnalytics)
+                              else None)
+
+
 def load_bundle(engine: Engine, study_id: str) -> StudyBundle:
-    """The study's records (``storage.load_study_data``) with scores and quiz results."""
-    data = load_study_data(engine, study_id)
+    """The study's records (``storage.load_study_data``) with scores and quiz results,
+    given its game's analytics (:func:`with_game`)."""
+    data = with_game(load_study_data(engine, study_id))
     scores, quiz = scores_and_quiz(data.responses, parsed_definitions(data.study))
     return StudyBundle(data, scores, quiz)
 

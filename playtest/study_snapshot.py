@@ -52,13 +52,13 @@ import pyarrow.parquet as pq
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
-from analytics import derive, game_analytics
+from analytics import derive
 from analytics.data import QUIZ_COLUMNS, SCORE_COLUMNS, StudyData
 from playtest.settings import load_settings
 from playtest.storage.exchange import _decode_nullable, load_study_data
 from playtest.storage.models import participants, responses, sessions
 from playtest.storage.survey_records import parsed_definitions
-from playtest.study_data import StudyBundle, load_bundle, scores_and_quiz
+from playtest.study_data import StudyBundle, load_bundle, scores_and_quiz, with_game
 from playtest.study_state import code_signature as study_code_signature
 from playtest.study_state import digest_of, records_digest
 
@@ -509,22 +509,6 @@ def _combine(old: pd.DataFrame, new: pd.DataFrame, drop: set[str],
         parts[0].reset_index(drop=True)
 
 
-def with_game(data: StudyData) -> StudyData:
-    """``data`` given the analytics plug-in its game's registry entry names
-    (:func:`analytics.game_analytics.use`): the app says which plug-in a study's
-    analyses use, analytics does not look it up. A game the registry does not know
-    gets none (analytics then finds its folder by name, else the core alone)."""
-    from playtest.games.registry import UnknownGameError, game_plugin
-
-    try:
-        plugin = game_plugin(game_analytics.game_of(data))
-    except UnknownGameError:
-        return data
-    found: Any = plugin.analytics
-    return game_analytics.use(data, found if isinstance(found, game_analytics.GameAnalytics)
-                              else None)
-
-
 def _assemble(records: StudyData, snapshot: _Snapshot) -> StudyBundle:
     data = StudyData(
         study=records.study,
@@ -542,7 +526,7 @@ def _build(engine: Engine, study_id: str,
            marks: dict[str, Mark]) -> tuple[StudyBundle, _Snapshot]:
     """The whole study read and derived from the database, and its snapshot."""
     bundle = load_bundle(engine, study_id)
-    tables = derive.prepared_tables(with_game(bundle.data))
+    tables = derive.prepared_tables(bundle.data)  # load_bundle gave it its game
     return bundle, _Snapshot(marks, tables, bundle.data.responses, bundle.scores, bundle.quiz)
 
 

@@ -54,16 +54,42 @@ class SurveyDefinitionError(ValueError):
         super().__init__(f"{source}: {where}{problem}")
 
 
+#: The survey folders of games from outside the lab's packages, by game (the app's
+#: registry gives them: :func:`use_game_folders`).
+_GAME_FOLDERS: dict[str, Path] = {}
+
+
+def use_game_folders(folders: Mapping[str, Path]) -> None:
+    """Bundle the surveys in ``folders`` (``{game: folder}``, each ``<id>.yaml``) beside
+    the lab's own, replacing the folders given before: the surveys of games configured
+    from outside the packages, which name their folder in their plug-in. A bundled id
+    is never replaced by one of theirs.
+
+    >>> before = dict(_GAME_FOLDERS)
+    >>> use_game_folders({**before, "toy": EXAMPLE_SURVEY.parent})
+    >>> "example_post" in list_surveys()
+    True
+    >>> use_game_folders(before)
+    >>> "example_post" in list_surveys()
+    False
+    """
+    _GAME_FOLDERS.clear()
+    _GAME_FOLDERS.update({game: Path(folder) for game, folder in folders.items()})
+
+
 def _bundled() -> dict[str, Path]:
-    """Bundled survey id -> file: the game-independent ones, then every game's."""
+    """Bundled survey id -> file: the game-independent ones, then every game's (the lab's
+    games', then those of the games given by :func:`use_game_folders`)."""
     found: dict[str, Path] = {}
-    for path in [*DEFAULTS_DIR.glob("*.yaml"), *GAMES_DIR.glob("*/*.yaml")]:
+    for path in [*DEFAULTS_DIR.glob("*.yaml"), *GAMES_DIR.glob("*/*.yaml"),
+                 *(p for folder in _GAME_FOLDERS.values() for p in sorted(folder.glob("*.yaml")))]:
         found.setdefault(path.stem, path)
     return found
 
 
 def list_surveys() -> list[str]:
-    """Ids of the bundled surveys (``surveys/defaults/`` and ``surveys/games/<game>/``)."""
+    """Ids of the bundled surveys (``surveys/defaults/``, ``surveys/games/<game>/`` and
+    the folders of configured games: :func:`use_game_folders`)."""
     return sorted(_bundled())
 
 

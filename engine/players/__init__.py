@@ -4,7 +4,9 @@ named levels.
 A game registers its levels (easiest first) with :func:`register_levels`, usually built
 from the generic :class:`RandomPlayer`, :class:`GreedyPlayer` and :class:`SearchPlayer`
 with the game's own :class:`Heuristics`, plus players of its own. A game's levels live in
-``engine/<game>/players.py``, which :func:`make_player` imports on first use.
+``engine/<game>/players.py``, which :func:`make_player` imports on first use (a game
+configured from outside the packages registers them when its module is imported:
+:mod:`engine.configured`).
 
 >>> register_levels("toy", {"easy": RandomPlayer, "hard": GreedyPlayer})
 >>> levels("toy")
@@ -86,6 +88,11 @@ def _levels_of(game: str) -> dict[str, PlayerFactory]:
     if game not in _LEVELS:
         with contextlib.suppress(ImportError):
             importlib.import_module(f"engine.{game}.players")
+    if game not in _LEVELS:  # a configured game's module registers its levels
+        from engine.configured import ConfiguredGameError, import_configured
+
+        with contextlib.suppress(ConfiguredGameError):
+            import_configured()
     if game not in _LEVELS:
         raise PlayerError(f"no computer players for game {game!r}")
     return _LEVELS[game]

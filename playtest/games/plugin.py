@@ -167,8 +167,10 @@ class BoardSpec:
 @dataclass(frozen=True)
 class GameFiles:
     """A game's files in its folder ``playtest/games/<game>/``: its message catalog, its
-    board's asset folder and renderer script, and its rules overlay's content (each file
-    name relative to the folder; None: the game has none)."""
+    board's asset folder and renderer script, its rules overlay's content and, for a
+    game from outside the lab's packages, the folder of its surveys (``<id>.yaml`` each;
+    the lab's games keep theirs in ``surveys/games/<game>/``). Each name is relative to
+    the folder; None: the game has none."""
 
     folder: Path
     catalog: str | None = "messages.yaml"
@@ -176,6 +178,7 @@ class GameFiles:
     static: str = "static"
     renderer: str = "render.js"
     rules: str | None = "rules.yaml"
+    surveys: str | None = None
 
     def path(self, name: str | None) -> Path | None:
         return None if name is None else self.folder / name
@@ -258,7 +261,8 @@ class GamePlugin:
       :meth:`checked_rules`);
     - ``seats``: the fewest and most seats; ``default_seats``: a new study's seats;
     - ``surveys``: the default surveys (:class:`Surveys`; read as ``pre_survey``,
-      ``post_survey`` and ``child_surveys``, the children's form per phase);
+      ``post_survey`` and ``child_surveys``, the children's form per phase), bundled
+      in ``surveys/games/<game>/`` or in the game's own folder (``survey_folder``);
     - ``files``: its files (:class:`GameFiles`): the message catalog (``catalog_path``),
       which also says which messages its board shows (:attr:`shown_messages`), the
       board's front end (``board``, a :class:`BoardSpec`) and the rules overlay's
@@ -360,6 +364,12 @@ class GamePlugin:
         """The rules overlay's content (YAML: the goal and main rules, each with a picture
         of the game's own board, :mod:`playtest.board.rules_overlay`)."""
         return None if self.files is None else self.files.path(self.files.rules)
+
+    @property
+    def survey_folder(self) -> Path | None:
+        """The folder of its own surveys (:attr:`GameFiles.surveys`), which the registry
+        bundles beside the lab's (:func:`surveys.loader.use_game_folders`)."""
+        return None if self.files is None else self.files.path(self.files.surveys)
 
     @property
     def board(self) -> BoardSpec | None:

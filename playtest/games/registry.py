@@ -29,19 +29,18 @@ from __future__ import annotations
 
 import functools
 import importlib
-import os
-from importlib.metadata import entry_points
 from typing import Final
 
+from engine import configured
 from engine.core import register_game
 from engine.players import games_with_levels, register_levels
 from playtest.games.plugin import GamePlugin, PluginError
 from playtest.games.ui_settings import UiSetting
 
 #: The entry-point group an installed distribution registers its games in.
-ENTRY_POINT_GROUP: Final = "playtest_lab.games"
+ENTRY_POINT_GROUP: Final = configured.ENTRY_POINT_GROUP
 #: Extra plug-ins, ``module:OBJECT[,module:OBJECT…]`` (read when the registry loads).
-GAMES_ENV: Final = "PLAYTEST_GAMES"
+GAMES_ENV: Final = configured.GAMES_ENV
 
 
 def built_in_games() -> tuple[GamePlugin, ...]:
@@ -87,10 +86,7 @@ def resolve(reference: str) -> GamePlugin:
 
 def configured_games() -> tuple[GamePlugin, ...]:
     """The games registered by configuration (entry points, then :data:`GAMES_ENV`)."""
-    found = [resolve(f"{ep.module}:{ep.attr}") for ep in entry_points(group=ENTRY_POINT_GROUP)]
-    listed = os.environ.get(GAMES_ENV, "")
-    found += [resolve(ref) for ref in listed.split(",") if ref.strip()]
-    return tuple(found)
+    return tuple(resolve(reference) for reference in configured.references())
 
 
 def _connect(plugin: GamePlugin) -> None:
@@ -102,6 +98,26 @@ def _connect(plugin: GamePlugin) -> None:
         register_levels(plugin.name, plugin.levels)
 
 
+def _connect_all(plugins: dict[str, GamePlugin]) -> None:
+    """Make the surveys and analytics layers find every registered game's own (its
+    survey folder's surveys, its analytics by its name), replacing what an earlier read
+    of the registry gave them; PluginError for a default survey no folder holds."""
+    from analytics.game_analytics import GameAnalytics, register_games
+    from surveys.loader import list_surveys, use_game_folders
+
+    use_game_folders({name: p.survey_folder for name, p in plugins.items()
+                      if p.survey_folder is not None})
+    register_games({name: p.analytics for name, p in plugins.items()
+                    if isinstance(p.analytics, GameAnalytics)})
+    known = set(list_surveys())
+    for plugin in plugins.values():
+        named = (plugin.pre_survey, plugin.post_survey, *plugin.child_surveys.values())
+        missing = [survey for survey in named if survey is not None and survey not in known]
+        if missing:
+            raise PluginError(f"{plugin.name}: no survey {', '.join(map(repr, missing))} "
+                              "(its survey folder, GameFiles.surveys, holds <id>.yaml)")
+
+
 @functools.cache
 def _plugins() -> dict[str, GamePlugin]:
     found: dict[str, GamePlugin] = {}
@@ -110,7 +126,16 @@ def _plugins() -> dict[str, GamePlugin]:
             raise PluginError(f"two games are named {plugin.name!r}")
         found[plugin.name] = plugin
         _connect(plugin)
+    _connect_all(found)
     return found
+
+
+def reload() -> None:
+    """Read the games again: the built-in ones and those configured now (entry points,
+    :data:`GAMES_ENV`), for a test or a script that changed the configuration. A game no
+    longer configured is no longer listed, nor are its surveys or analytics."""
+    _plugins.cache_clear()
+    _plugins()
 
 
 def games() -> list[GamePlugin]:

@@ -47,14 +47,17 @@ def facts_path(out: str | Path, fmt: str) -> Path:
     return base.parent / f"{stem}.facts.{FORMATS[fmt]}"
 
 
-def export_facts(engine: Engine, study_id: str, out: str | Path, fmt: str) -> tuple[Path, int]:
-    """Write the study's per-fact table (module docstring); returns the file and rows."""
+def export_facts(engine: Engine, study_id: str, out: str | Path, fmt: str,
+                 game: game_analytics.GameAnalytics | None = None) -> tuple[Path, int]:
+    """Write the study's per-fact table (module docstring); returns the file and rows.
+    ``game``: the analytics of the study's game (its caller's registry entry; None: found
+    by the game's name, :func:`analytics.game_analytics.load`)."""
     from playtest.storage.exchange import load_study_data
     from playtest.storage.outfiles import written_together
 
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    table = facts_of(load_study_data(engine, study_id))
+    table = facts_of(game_analytics.use(load_study_data(engine, study_id), game))
     target = facts_path(out, fmt)
     target.parent.mkdir(parents=True, exist_ok=True)
     with written_together([target]) as (temporary,):

@@ -66,9 +66,9 @@ def test_an_export_from_before_games_were_named_reads_as_the_default_game(
 def test_the_caller_s_plug_in_is_the_one_used() -> None:
     """A plug-in given to a study (the app gives the registry's) decides its turns, even
     for a game no analytics folder holds."""
-    data = StudyData.empty("s", "tictactoe")
+    data = StudyData.empty("s", "chess")
     assert for_study(data) is GENERIC
-    own = GameAnalytics(name="tictactoe", title="Tic-tac-toe",
+    own = GameAnalytics(name="chess", title="Chess",
                         turns=TurnRule(acts=("mark",)))
     use(data, own)
     assert for_study(data) is own and derive.turn_rule(data) is own.turns
