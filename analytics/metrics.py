@@ -117,6 +117,9 @@ class Metric:
             return text.replace("-", "−")
 
         low, high = interval
+        if not all(v is not None and math.isfinite(v) for v in (low, high)):
+            # one tester a side, or no spread in either: nothing says how far off it is
+            return f"{signed(effect)} {self.shown_unit} (no interval: too few testers)"
         return f"{signed(effect)} {self.shown_unit} [{signed(low)}, {signed(high)}]"
 
     def describe(self) -> dict[str, object]:

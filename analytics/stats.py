@@ -104,9 +104,11 @@ def mann_whitney_test(control: Sequence[float] | np.ndarray,
     result = sps.mannwhitneyu(b, a, alternative="two-sided")
     p_value = float(result.pvalue)
     if len(a) < 2 or len(b) < 2 or (np.ptp(a) == 0 and np.ptp(b) == 0):
-        return Comparison("mann_whitney", effect, (effect, effect) if np.ptp(a) == np.ptp(b)
-                          == 0 and len(a) > 1 and len(b) > 1 else (math.nan, math.nan),
-                          p_value)
+        # No interval: one value alone, or two groups without any spread (every tester
+        # of each the same, as 2 testers who all won against 2 who all lost), tell
+        # nothing of how far the difference could be off (the bootstrap would say
+        # "exactly", a zero-width interval).
+        return Comparison("mann_whitney", effect, (math.nan, math.nan), p_value)
     boot = sps.bootstrap((b, a), lambda x, y, axis=-1: x.mean(axis=axis) - y.mean(axis=axis),
                          n_resamples=2000, method="percentile", vectorized=True,
                          rng=np.random.default_rng(seed))

@@ -198,3 +198,15 @@ def test_three_variants_compare_the_likely_best_with_the_control_at_a_split_alph
     # Bonferroni over the two comparisons: the interval is the one at α = 2.5 %.
     two_arm = stats.sequential_test(values.values["A"], values.values["C"], alpha=0.025)
     assert primary.interval == pytest.approx(two_arm.ci95)
+
+
+def test_two_groups_without_spread_get_no_interval_not_a_zero_width_one() -> None:
+    """2 testers who all won against 2 who all lost: the difference is -1, but nothing
+    says how far off that could be; the bootstrap's answer was "exactly" ([-1, -1])."""
+    from analytics.stats import mean_test
+
+    result = mean_test([1.0, 1.0], [0.0, 0.0])
+    assert result.effect == -1.0
+    assert all(math.isnan(x) for x in result.ci95)
+    spread = mean_test([1.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 0.0])
+    assert spread.ci95[0] < spread.effect < spread.ci95[1]
