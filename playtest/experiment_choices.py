@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from analytics.metrics import Metric, check_primary, metrics_for_target
+from analytics.metrics import LEARNING_GAIN, Metric, check_primary, metrics_for_target
 from analytics.targets import ExperimentTarget, TargetError
 from playtest.games.registry import GamePlugin
 from playtest.games.ui_settings import UiSetting
@@ -168,9 +168,14 @@ def shown(plugin: GamePlugin, target: ExperimentTarget, payload: Any = "default"
 
 def metric_options(target: ExperimentTarget) -> tuple[list[Metric], str]:
     """The metrics that can decide an experiment on ``target`` (better in one direction)
-    and the key of the one that does when none is chosen."""
+    and the key of the one that does when none is chosen: the learning gain last (it
+    needs the fluency probe in the forms before and after play).
+
+    >>> [m.key for m in metric_options(ExperimentTarget.parse("rules"))[0]][-2:]
+    ['quiz_correct', 'learning_gain']
+    """
     options = [m for m in metrics_for_target(str(target)) if m.direction != "neither"]
-    return options, check_primary(str(target), None).key
+    return [*options, LEARNING_GAIN], check_primary(str(target), None).key
 
 
 def target_in_words(text: str) -> str:

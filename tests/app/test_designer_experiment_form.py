@@ -96,6 +96,21 @@ def test_an_experiment_added_by_the_form_is_stored_and_the_form_clears(
     assert at.selectbox(key=f"xb-target-{form}").value == "rules"
 
 
+def test_the_learning_gain_can_decide_an_experiment_made_with_the_form(db: Engine) -> None:
+    """Issue 27: the fluency probe's gain was a primary metric only in YAML."""
+    plugin = game_plugin(GAMES[0])
+    at = _studies_page()
+    at.selectbox(key="game-new").set_value(plugin).run()
+    form = _form(plugin)
+    metric = at.selectbox(key=f"xb-metric-{form}")
+    assert "Learning gain" in metric.options  # shown by name
+    metric.set_value("learning_gain").run()
+    assert any("needs the fluency probe" in c.value for c in at.caption)
+    at.button(key=f"xb-add-{form}").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert "primary_metric: learning_gain" in at.text_area(key=f"exp-{form}").value
+
+
 def test_a_taken_key_and_one_variant_are_refused_in_peoples_words(db: Engine) -> None:
     at = _studies_page()
     at.button(key="xb-add-new").click().run()  # the rules, standard against classic

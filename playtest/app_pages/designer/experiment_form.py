@@ -81,7 +81,9 @@ def _add_form(plugin: GamePlugin, form: str) -> None:
                              key=f"xb-key-{form}-{chosen}")
     primary = cols[1].selectbox("Decided by", list(names), index=list(names).index(default),
                                 format_func=lambda k: names[k].name, key=f"xb-metric-{form}")
-    st.caption(f"{names[primary].name}: {names[primary].definition}")
+    st.caption(f"{names[primary].name}: {names[primary].definition}" + (
+        " It needs the fluency probe in the forms before and after play."
+        if primary == "learning_gain" else ""))
     least = st.number_input(f"Smallest difference worth acting on ({names[primary].unit}; "
                             f"empty: {names[primary].min_effect})", min_value=0.0,
                             value=None, key=f"xb-min-{form}")
