@@ -50,6 +50,7 @@ from engine.core import (
     TERMINAL,
     ClickResult,
     Event,
+    GameBase,
     IllegalActionError,
     Refusal,
     RulesError,
@@ -167,7 +168,7 @@ def _check_players(players: object, stage: Stage) -> int:
     return players
 
 
-class DokusenGame:
+class DokusenGame(GameBase["DokusenState", Action]):
     """A stage made playable: an immutable maker of :class:`DokusenState`.
 
     ``stage`` is a :class:`Stage`, a stage object or a built-in id (``"S1"``..``"S8"``);
@@ -178,6 +179,8 @@ class DokusenGame:
     """
 
     name = "dokusen"
+    _start_differs = "stage or players"
+    parse_action = staticmethod(action_from_json)
 
     def __init__(self, stage: Stage | Mapping[str, Any] | str = "S1", players: int = 1) -> None:
         if is_course(stage):
@@ -210,10 +213,6 @@ class DokusenGame:
         return self._grid
 
     @property
-    def players(self) -> int:
-        return self._players
-
-    @property
     def num_players(self) -> int:
         return self._colours
 
@@ -222,15 +221,8 @@ class DokusenGame:
         """The number of squares of the board (its grid's ``total``, counted once)."""
         return self._squares
 
-    def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, DokusenGame)
-            and self._stage == other._stage
-            and self._players == other._players
-        )
-
-    def __hash__(self) -> int:
-        return hash((self._stage, self._players))
+    def _key(self) -> tuple[Stage, int]:
+        return (self._stage, self._players)
 
     def __repr__(self) -> str:
         return f"DokusenGame({self._stage.id or 'custom stage'!r}, players={self._players})"
@@ -245,14 +237,10 @@ class DokusenGame:
 
     def start_state(self, start: Mapping[str, Any] | None) -> DokusenState:
         """The initial state, or a state restored from ``start`` that begins its record there."""
-        if start is None:
-            return self.new_initial_state()
-        state = DokusenState.from_json(start)
-        if state.game != self:
-            raise RulesError("start: stage or players differ from the record's")
-        state._game = self
-        state._history = []
-        state._start = dict(start)
+        state = super().start_state(start)
+        if start is not None:
+            state._game = self
+            state._history = []
         return state
 
     def index(self, r: int, c: int) -> int:
@@ -301,12 +289,6 @@ class DokusenGame:
             return Place(*self._grid.coord(action))
         return Strike(*self._grid.coord(action - size))
 
-    def action_to_json(self, action: int) -> list[Any]:
-        return self.decode(action).to_json()
-
-    def action_from_json(self, obj: Any) -> int:
-        return self.encode(action_from_json(obj))
-
     def state_from_json(self, obj: Mapping[str, Any]) -> DokusenState:
         return DokusenState.from_json(obj)
 
@@ -318,7 +300,7 @@ def _make(rules: Any, players: int) -> DokusenGame:
 register_game("dokusen", _make)
 
 
-class DokusenState(StateLog):
+class DokusenState(StateLog[DokusenGame]):
     """A Dokusen position, the round, and whose placement (or which draw) is due."""
 
     __slots__ = (
@@ -422,20 +404,10 @@ class DokusenState(StateLog):
     def _key(self) -> tuple[Any, ...]:
         return (self._game, tuple(self._cells), self._round, self._to_move, self._outcome)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, DokusenState) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
     def __repr__(self) -> str:
         return f"<DokusenState round {self._round} {self.phase}: {'/'.join(self.board_rows())}>"
 
     # ----- what the app and the tests read ---------------------------------------------
-
-    @property
-    def game(self) -> DokusenGame:
-        return self._game
 
     @property
     def stage(self) -> Stage:
