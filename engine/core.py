@@ -341,24 +341,27 @@ class GameRecord:
 
 S = TypeVar("S", bound="StateLog[Any]")
 A = TypeVar("A")
+R = TypeVar("R")
 G = TypeVar("G")
 
 
-class GameBase(Generic[S, A]):
+class GameBase(Generic[S, A, R]):
     """What every game's :class:`Game` class does alike, so that each game writes only
-    its own rules: a game is equal to another of its class with the same :meth:`_key`
-    (its rules, or its rules and seats); ``players`` and ``num_players`` are its
-    ``_players`` (a class attribute where the seats are fixed); the actions' JSON forms
-    go through the game's ``encode``/``decode`` and its ``parse_action`` (the action's
-    JSON list to its value object); :meth:`start_state` begins a record at a snapshot.
+    its own rules: ``rules`` is its ``_rules`` (of type ``R``; ``rules_obj()`` their
+    record form, ``to_obj()``); a game is equal to another of its class with the same
+    rules and seats (:meth:`_key`); ``players`` and ``num_players`` are its ``_players``
+    (a class attribute where the seats are fixed); the actions' JSON forms go through
+    the game's ``encode``/``decode`` and its ``parse_action`` (the action's JSON list to
+    its value object); :meth:`start_state` begins a record at a snapshot.
 
-    A game sets ``name``, ``_players`` and ``parse_action`` and defines ``encode``,
-    ``decode``, ``new_initial_state``, ``state_from_json`` and ``_key`` (``encode`` and
-    ``decode`` may be the game's module functions, as ``staticmethod``).
+    A game sets ``name``, ``_rules``, ``_players`` and ``parse_action`` and defines
+    ``encode``, ``decode``, ``new_initial_state`` and ``state_from_json`` (``encode``
+    and ``decode`` may be the game's module functions, as ``staticmethod``).
     """
 
     __slots__ = ()
     name: str
+    _rules: R
     _players: int
     #: the game's start-check noun: ``start: <what> differ from the record's``
     _start_differs = "rules"
@@ -380,9 +383,17 @@ class GameBase(Generic[S, A]):
     def state_from_json(self, obj: Mapping[str, Any]) -> S:
         raise NotImplementedError
 
-    def _key(self) -> Any:
-        """What makes two games of the class equal (and their hash)."""
-        raise NotImplementedError
+    def _key(self) -> tuple[R, int]:
+        """What makes two games of the class equal (and their hash): rules and seats."""
+        return (self._rules, self._players)
+
+    @property
+    def rules(self) -> R:
+        return self._rules
+
+    def rules_obj(self) -> Any:
+        """The rules as records store them."""
+        return self._rules.to_obj()  # type: ignore[attr-defined]
 
     @property
     def players(self) -> int:

@@ -168,14 +168,14 @@ def _check_players(players: object, stage: Stage) -> int:
     return players
 
 
-class DokusenGame(GameBase["DokusenState", Action]):
+class DokusenGame(GameBase["DokusenState", Action, Stage]):
     """A stage made playable: an immutable maker of :class:`DokusenState`.
 
     ``stage`` is a :class:`Stage`, a stage object or a built-in id (``"S1"``..``"S8"``);
     a course (``"all"`` or ``{"stages": [...]}``, :mod:`engine.dokusen.course`) plays
     its first stage (a study's play step picks the stage of each game itself);
     ``players`` is 1 (the user; the computer colours come from the stage) or the
-    stage's colour count.
+    stage's colour count. The stage is the game's rules (``rules`` and ``stage``).
     """
 
     name = "dokusen"
@@ -186,12 +186,12 @@ class DokusenGame(GameBase["DokusenState", Action]):
         if is_course(stage):
             first = Course.from_rules(stage).refs[0]
             stage = first if isinstance(first, str) else dict(first)
-        self._stage = stage if isinstance(stage, Stage) else Stage.from_obj(stage)
-        self._players = _check_players(players, self._stage)
-        self._grid = Grid.from_rows(self._stage.board)
+        self._rules = stage if isinstance(stage, Stage) else Stage.from_obj(stage)
+        self._players = _check_players(players, self._rules)
+        self._grid = Grid.from_rows(self._rules.board)
         self._builtin_id = stage if isinstance(stage, str) else None
         # what the rules read on every action, computed once from the (immutable) stage
-        st = self._stage
+        st = self._rules
         self._colours = st.colours
         self._max_rounds = st.max_rounds
         self._squares = self._grid.total
@@ -206,7 +206,7 @@ class DokusenGame(GameBase["DokusenState", Action]):
 
     @property
     def stage(self) -> Stage:
-        return self._stage
+        return self._rules
 
     @property
     def grid(self) -> Grid:
@@ -221,19 +221,16 @@ class DokusenGame(GameBase["DokusenState", Action]):
         """The number of squares of the board (its grid's ``total``, counted once)."""
         return self._squares
 
-    def _key(self) -> tuple[Stage, int]:
-        return (self._stage, self._players)
-
     def __repr__(self) -> str:
-        return f"DokusenGame({self._stage.id or 'custom stage'!r}, players={self._players})"
+        return f"DokusenGame({self._rules.id or 'custom stage'!r}, players={self._players})"
 
     def rules_obj(self) -> Any:
         """The stage as records store it: its id when built in, else the object."""
-        return self._builtin_id if self._builtin_id is not None else self._stage.to_obj()
+        return self._builtin_id if self._builtin_id is not None else self._rules.to_obj()
 
     def new_initial_state(self) -> DokusenState:
         """The stage's board, round 1, the user to place."""
-        return DokusenState(self, self._grid.parse(self._stage.board))
+        return DokusenState(self, self._grid.parse(self._rules.board))
 
     def start_state(self, start: Mapping[str, Any] | None) -> DokusenState:
         """The initial state, or a state restored from ``start`` that begins its record there."""
@@ -253,7 +250,7 @@ class DokusenGame(GameBase["DokusenState", Action]):
         >>> DokusenGame("S1").state_from_position(["0....", ".....", "..1..", ".....", "...1."]).owner(4, 3)
         1
         """
-        mask = self._stage.board
+        mask = self._rules.board
         if not isinstance(board, list | tuple) or len(board) != len(mask):
             raise RulesError(f"board: must be a list of {len(mask)} strings, like the stage's")
         for r, (row, want) in enumerate(zip(board, mask, strict=True)):

@@ -167,7 +167,7 @@ def _seat_of(colour: object, field: str) -> int:
     return COLOURS.index(colour)
 
 
-class MorrisGame(GameBase["MorrisState", Action]):
+class MorrisGame(GameBase["MorrisState", Action, Rules]):
     """Immutable Bricks & Walls game (two seats); makes states.
 
     >>> MorrisGame("classic").rules.blocked
@@ -192,18 +192,8 @@ class MorrisGame(GameBase["MorrisState", Action]):
             raise RulesError(f"players: Bricks & Walls is for 2 players, got {players!r}")
         self._rules = Rules.from_obj(rules)
 
-    @property
-    def rules(self) -> Rules:
-        return self._rules
-
-    def _key(self) -> Rules:
-        return self._rules
-
     def __repr__(self) -> str:
         return f"MorrisGame({self._rules.name!r})"
-
-    def rules_obj(self) -> str | dict[str, Any]:
-        return self._rules.to_obj()
 
     def new_initial_state(self) -> MorrisState:
         """Empty board, both reserves full, White to place."""

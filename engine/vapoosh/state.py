@@ -160,7 +160,7 @@ def _check_players(players: object) -> None:
         raise RulesError(f"players: must be 1 to 4, got {players!r}")
 
 
-class VapooshGame(GameBase["VapooshState", Action]):
+class VapooshGame(GameBase["VapooshState", Action, Rules]):
     """Immutable Vapoosh! game: rules and seat count; makes states.
 
     >>> g = VapooshGame("house", players=3)
@@ -193,18 +193,8 @@ class VapooshGame(GameBase["VapooshState", Action]):
         self._players = players
         self._deal_outcomes: tuple[tuple[int, float], ...] | None = None
 
-    @property
-    def rules(self) -> Rules:
-        return self._rules
-
-    def _key(self) -> tuple[Rules, int]:
-        return (self._rules, self._players)
-
     def __repr__(self) -> str:
         return f"VapooshGame({self._rules.name!r}, players={self._players})"
-
-    def rules_obj(self) -> dict[str, Any]:
-        return self._rules.to_obj()
 
     def new_initial_state(self) -> VapooshState:
         """Empty board, seat 1 to roll (or phase ``setup`` when counters are preplaced)."""

@@ -184,7 +184,7 @@ def _check_players(players: object) -> None:
         raise RulesError(f"players: Vasco is for exactly 2 players, got {players!r}")
 
 
-class VascoGame(GameBase["VascoState", Place]):
+class VascoGame(GameBase["VascoState", Place, Rules]):
     """Immutable Vasco game: rules (the pool) for two seats; makes states.
 
     >>> VascoGame({"pool": 12}).new_initial_state().tiles_remaining
@@ -201,18 +201,8 @@ class VascoGame(GameBase["VascoState", Place]):
         _check_players(players)
         self._rules = Rules.from_obj(rules)
 
-    @property
-    def rules(self) -> Rules:
-        return self._rules
-
-    def _key(self) -> Rules:
-        return self._rules
-
     def __repr__(self) -> str:
         return f"VascoGame(pool={self._rules.pool})"
-
-    def rules_obj(self) -> Any:
-        return self._rules.to_obj()
 
     def new_initial_state(self) -> VascoState:
         return VascoState(self, {}, 0, self._rules.pool)
