@@ -397,12 +397,10 @@ class GameBase(Generic[S, A, R]):
 
     @property
     def players(self) -> int:
-        """The seats a record stores."""
+        """The seats a record stores (and, unless a game says otherwise, ``num_players``)."""
         return self._players
 
-    @property
-    def num_players(self) -> int:
-        return self._players
+    num_players = players
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, type(self)) and self._key() == other._key()
