@@ -266,6 +266,14 @@ def later_games(turn_table: pd.DataFrame) -> pd.Series:
     return first != first_of_tester
 
 
+def turns_with_later(data: StudyData, action: str) -> pd.DataFrame:
+    """The tester's turns (:func:`analytics.derive.turns`) that made ``action``, each with
+    ``later`` (:func:`later_games`: in a later game than the tester's first)."""
+    turn_table = derive.turns(data)
+    later = later_games(turn_table)
+    return turn_table.assign(later=later)[turn_table["action"].eq(action)]
+
+
 def occasion_tallies(frame: pd.DataFrame, family: str, baseline: float,
                      impact: float | None = None) -> list[severity.Tally]:
     """Tallies from one row per occasion: ``candidate, participant_id, later, trouble``;

@@ -28,7 +28,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 __all__ = [
     "CHANCE",
@@ -38,6 +38,7 @@ __all__ = [
     "RulesError",
     "Event",
     "Game",
+    "GameBase",
     "State",
     "Refusal",
     "ClickResult",
@@ -347,6 +348,93 @@ class GameRecord:
         return state
 
 
+S = TypeVar("S", bound="StateLog[Any]")
+A = TypeVar("A")
+R = TypeVar("R")
+G = TypeVar("G")
+
+
+class GameBase(Generic[S, A, R]):
+    """What every game's :class:`Game` class does alike, so that each game writes only
+    its own rules: ``rules`` is its ``_rules`` (of type ``R``; ``rules_obj()`` their
+    record form, ``to_obj()``); a game is equal to another of its class with the same
+    rules and seats (:meth:`_key`); ``players`` and ``num_players`` are its ``_players``
+    (a class attribute where the seats are fixed); the actions' JSON forms go through
+    the game's ``encode``/``decode`` and its ``parse_action`` (the action's JSON list to
+    its value object); :meth:`start_state` begins a record at a snapshot.
+
+    A game sets ``name``, ``_rules``, ``_players`` and ``parse_action`` and defines
+    ``encode``, ``decode``, ``new_initial_state`` and ``state_from_json`` (``encode``
+    and ``decode`` may be the game's module functions, as ``staticmethod``).
+    """
+
+    __slots__ = ()
+    name: str
+    _rules: R
+    _players: int
+    #: the game's start-check noun: ``start: <what> differ from the record's``
+    _start_differs = "rules"
+
+    @staticmethod
+    def parse_action(obj: Any) -> A:
+        """The action's value object from its JSON list form."""
+        raise NotImplementedError
+
+    def encode(self, action_obj: A, /) -> int:
+        raise NotImplementedError
+
+    def decode(self, action: int, /) -> A:
+        raise NotImplementedError
+
+    def new_initial_state(self) -> S:
+        raise NotImplementedError
+
+    def state_from_json(self, obj: Mapping[str, Any]) -> S:
+        raise NotImplementedError
+
+    def _key(self) -> tuple[R, int]:
+        """What makes two games of the class equal (and their hash): rules and seats."""
+        return (self._rules, self._players)
+
+    @property
+    def rules(self) -> R:
+        return self._rules
+
+    def rules_obj(self) -> Any:
+        """The rules as records store them."""
+        return self._rules.to_obj()  # type: ignore[attr-defined]
+
+    @property
+    def players(self) -> int:
+        """The seats a record stores (and, unless a game says otherwise, ``num_players``)."""
+        return self._players
+
+    num_players = players
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, type(self)) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def action_to_json(self, action: int) -> list[Any]:
+        return self.decode(action).to_json()  # type: ignore[attr-defined]
+
+    def action_from_json(self, obj: Any) -> int:
+        return self.encode(self.parse_action(obj))
+
+    def start_state(self, start: Mapping[str, Any] | None) -> S:
+        """The initial state, or a state restored from ``start`` that begins its record
+        there (:class:`RulesError` when ``start`` is of other rules or seats)."""
+        if start is None:
+            return self.new_initial_state()
+        state = self.state_from_json(start)
+        if state.game != self:
+            raise RulesError(f"start: {self._start_differs} differ from the record's")
+        state._start = dict(start)
+        return state
+
+
 class SnapshotReader:
     """Reads a state's JSON snapshot (``from_json``) field by field: an error while a
     field is read becomes one :class:`RulesError` naming the field.
@@ -390,18 +478,21 @@ class SnapshotReader:
             raise RulesError(f"state.{self.field}: malformed ({err})") from None
 
 
-class StateLog:
+class StateLog(Generic[G]):
     """What every game's state keeps alike: the actions applied since its record began
     (``history``), the events of the last one (``last_events``) and the snapshot the
     record began at (``start``, ``None`` at the game's initial state).
 
     A game's state class mixes it in and sets ``_history``, ``_last_events`` and
-    ``_start`` itself (the mixin adds no slots of its own, so a slotted state stays
-    slotted; tests/engine/test_state_log.py checks every game). Its
-    ``game`` property names its :class:`Game`, which offers ``name``, ``rules_obj()``,
-    ``players`` (the seats a record stores) and the actions' JSON forms. The mixin gives:
+    ``_start`` itself, and its game in ``_game`` (the mixin adds no slots of its own, so
+    a slotted state stays slotted; tests/engine/test_state_log.py checks every game).
+    Its ``game`` property names its :class:`Game` (of type ``G``), which offers ``name``,
+    ``rules_obj()``, ``players`` (the seats a record stores) and the actions' JSON forms.
+    The mixin gives:
 
-    - the ``history`` and ``last_events`` properties (copies);
+    - the ``game``, ``history`` and ``last_events`` properties (the lists are copies);
+    - equality of two states of one class with the same ``_key()`` (the game's
+      position), and the key's hash (a mutable state sets ``__hash__ = None``);
     - :meth:`record`, the :class:`GameRecord` that replays the state;
     - :meth:`_snapshot`, the envelope of every ``to_json``: ``game``, the rules (under
       ``rules_key``), ``players``, then the game's own position fields, then
@@ -414,11 +505,22 @@ class StateLog:
     _history: list[int]
     _last_events: list[Event]
     _start: dict[str, Any] | None
+    _game: G
 
     @property
-    def game(self) -> Any:
-        """The state's game; each game's state returns its own game class."""
+    def game(self) -> G:
+        """The state's game."""
+        return self._game
+
+    def _key(self) -> tuple[Any, ...]:
+        """What makes two states of the class equal: the game and the position."""
         raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, type(self)) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     @property
     def last_events(self) -> list[Event]:
@@ -430,7 +532,7 @@ class StateLog:
 
     def record(self) -> GameRecord:
         """Everything needed to replay this game: game, rules, seats and actions."""
-        game = self.game
+        game: Any = self.game
         return GameRecord(
             game.name,
             game.rules_obj(),
@@ -441,7 +543,7 @@ class StateLog:
 
     def _snapshot(self, position: Mapping[str, Any], rules_key: str = "rules") -> dict[str, Any]:
         """The JSON-ready snapshot: the envelope around the game's ``position`` fields."""
-        game = self.game
+        game: Any = self.game
         return {
             "game": game.name,
             rules_key: game.rules_obj(),
@@ -458,7 +560,8 @@ class StateLog:
         """The inverse of the snapshot's tail: ``history``, ``last_events`` and ``start``
         (each optional), naming the field being read in ``at``."""
         at.field = "history"
-        history = [self.game.action_from_json(a) for a in obj.get("history", [])]
+        game: Any = self.game
+        history = [game.action_from_json(a) for a in obj.get("history", [])]
         at.field = "last_events"
         last_events = [Event.from_dict(e) for e in obj.get("last_events", [])]
         at.field = "start"

@@ -19,7 +19,7 @@ import pkgutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, TypeGuard
+from typing import Any, Generic, TypeGuard, TypeVar
 
 import engine
 from engine.core import RulesError
@@ -72,6 +72,24 @@ SECTION4_FIELDS = ("game", "id", "description", "initial", "actions", "expected"
 
 class ScenarioError(RulesError):
     """A malformed scenario: the message names the scenario and the field."""
+
+
+StartT = TypeVar("StartT")
+StepT = TypeVar("StepT")
+
+
+@dataclass(frozen=True)
+class Parsed(Generic[StartT, StepT]):
+    """A parsed, validated section-4 scenario: its ``id``, the ``start`` state and the
+    game's ``steps``. Each game's reader names its own (``class Scenario(Parsed[...])``).
+
+    >>> Parsed("A1", "start", ("step",)).steps
+    ('step',)
+    """
+
+    id: str | None
+    start: StartT
+    steps: tuple[StepT, ...]
 
 
 def is_int(v: object) -> TypeGuard[int]:

@@ -61,7 +61,7 @@ from engine.core import TERMINAL, IllegalActionError, RulesError
 from engine.dokusen.ai import choose
 from engine.dokusen.stage import AI_LEVELS, Stage, StagePlayer
 from engine.dokusen.state import DokusenState, colour_name
-from engine.scenario import ScenarioError, Section4, is_int, is_pair
+from engine.scenario import Parsed, ScenarioError, Section4, is_int, is_pair
 
 INITIAL_FIELDS = ("board", "players", "round", "meteors")
 ACTION_FIELDS = ("player", "at", "ai")
@@ -83,13 +83,8 @@ class Step:
     ai: str | None = None
 
 
-@dataclass(frozen=True)
-class Scenario:
+class Scenario(Parsed[DokusenState, Step]):
     """A parsed, validated Dokusen scenario."""
-
-    id: str | None
-    start: DokusenState
-    steps: tuple[Step, ...]
 
 
 def _players(opened: Section4, raw: Any) -> list[StagePlayer]:

@@ -50,6 +50,7 @@ from engine.core import (
     TERMINAL,
     ClickResult,
     Event,
+    GameBase,
     IllegalActionError,
     Refusal,
     RulesError,
@@ -167,28 +168,30 @@ def _check_players(players: object, stage: Stage) -> int:
     return players
 
 
-class DokusenGame:
+class DokusenGame(GameBase["DokusenState", Action, Stage]):
     """A stage made playable: an immutable maker of :class:`DokusenState`.
 
     ``stage`` is a :class:`Stage`, a stage object or a built-in id (``"S1"``..``"S8"``);
     a course (``"all"`` or ``{"stages": [...]}``, :mod:`engine.dokusen.course`) plays
     its first stage (a study's play step picks the stage of each game itself);
     ``players`` is 1 (the user; the computer colours come from the stage) or the
-    stage's colour count.
+    stage's colour count. The stage is the game's rules (``rules`` and ``stage``).
     """
 
     name = "dokusen"
+    _start_differs = "stage or players"
+    parse_action = staticmethod(action_from_json)
 
     def __init__(self, stage: Stage | Mapping[str, Any] | str = "S1", players: int = 1) -> None:
         if is_course(stage):
             first = Course.from_rules(stage).refs[0]
             stage = first if isinstance(first, str) else dict(first)
-        self._stage = stage if isinstance(stage, Stage) else Stage.from_obj(stage)
-        self._players = _check_players(players, self._stage)
-        self._grid = Grid.from_rows(self._stage.board)
+        self._rules = stage if isinstance(stage, Stage) else Stage.from_obj(stage)
+        self._players = _check_players(players, self._rules)
+        self._grid = Grid.from_rows(self._rules.board)
         self._builtin_id = stage if isinstance(stage, str) else None
         # what the rules read on every action, computed once from the (immutable) stage
-        st = self._stage
+        st = self._rules
         self._colours = st.colours
         self._max_rounds = st.max_rounds
         self._squares = self._grid.total
@@ -203,15 +206,11 @@ class DokusenGame:
 
     @property
     def stage(self) -> Stage:
-        return self._stage
+        return self._rules
 
     @property
     def grid(self) -> Grid:
         return self._grid
-
-    @property
-    def players(self) -> int:
-        return self._players
 
     @property
     def num_players(self) -> int:
@@ -222,37 +221,23 @@ class DokusenGame:
         """The number of squares of the board (its grid's ``total``, counted once)."""
         return self._squares
 
-    def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, DokusenGame)
-            and self._stage == other._stage
-            and self._players == other._players
-        )
-
-    def __hash__(self) -> int:
-        return hash((self._stage, self._players))
-
     def __repr__(self) -> str:
-        return f"DokusenGame({self._stage.id or 'custom stage'!r}, players={self._players})"
+        return f"DokusenGame({self._rules.id or 'custom stage'!r}, players={self._players})"
 
     def rules_obj(self) -> Any:
         """The stage as records store it: its id when built in, else the object."""
-        return self._builtin_id if self._builtin_id is not None else self._stage.to_obj()
+        return self._builtin_id if self._builtin_id is not None else self._rules.to_obj()
 
     def new_initial_state(self) -> DokusenState:
         """The stage's board, round 1, the user to place."""
-        return DokusenState(self, self._grid.parse(self._stage.board))
+        return DokusenState(self, self._grid.parse(self._rules.board))
 
     def start_state(self, start: Mapping[str, Any] | None) -> DokusenState:
         """The initial state, or a state restored from ``start`` that begins its record there."""
-        if start is None:
-            return self.new_initial_state()
-        state = DokusenState.from_json(start)
-        if state.game != self:
-            raise RulesError("start: stage or players differ from the record's")
-        state._game = self
-        state._history = []
-        state._start = dict(start)
+        state = super().start_state(start)
+        if start is not None:
+            state._game = self
+            state._history = []
         return state
 
     def index(self, r: int, c: int) -> int:
@@ -265,7 +250,7 @@ class DokusenGame:
         >>> DokusenGame("S1").state_from_position(["0....", ".....", "..1..", ".....", "...1."]).owner(4, 3)
         1
         """
-        mask = self._stage.board
+        mask = self._rules.board
         if not isinstance(board, list | tuple) or len(board) != len(mask):
             raise RulesError(f"board: must be a list of {len(mask)} strings, like the stage's")
         for r, (row, want) in enumerate(zip(board, mask, strict=True)):
@@ -301,12 +286,6 @@ class DokusenGame:
             return Place(*self._grid.coord(action))
         return Strike(*self._grid.coord(action - size))
 
-    def action_to_json(self, action: int) -> list[Any]:
-        return self.decode(action).to_json()
-
-    def action_from_json(self, obj: Any) -> int:
-        return self.encode(action_from_json(obj))
-
     def state_from_json(self, obj: Mapping[str, Any]) -> DokusenState:
         return DokusenState.from_json(obj)
 
@@ -318,7 +297,7 @@ def _make(rules: Any, players: int) -> DokusenGame:
 register_game("dokusen", _make)
 
 
-class DokusenState(StateLog):
+class DokusenState(StateLog[DokusenGame]):
     """A Dokusen position, the round, and whose placement (or which draw) is due."""
 
     __slots__ = (
@@ -422,20 +401,10 @@ class DokusenState(StateLog):
     def _key(self) -> tuple[Any, ...]:
         return (self._game, tuple(self._cells), self._round, self._to_move, self._outcome)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, DokusenState) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
     def __repr__(self) -> str:
         return f"<DokusenState round {self._round} {self.phase}: {'/'.join(self.board_rows())}>"
 
     # ----- what the app and the tests read ---------------------------------------------
-
-    @property
-    def game(self) -> DokusenGame:
-        return self._game
 
     @property
     def stage(self) -> Stage:

@@ -19,13 +19,12 @@ Place(to='g7')
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from engine.morris.actions import Move, Place, Remove, decode
 from engine.morris.evaluation import evaluate
 from engine.players import register_levels, standard_levels
-from engine.players.base import after
+from engine.players.base import TwoSeatHeuristics, after
 
 #: Positions one Hard decision may create: two plies while placing, three while moving.
 HARD_BUDGET = 1500
@@ -35,17 +34,11 @@ HARD_BUDGET = 1500
 STRENGTH_RULES = {"base": "standard", "move_cap": 40}
 
 
-class MorrisHeuristics:
+class MorrisHeuristics(TwoSeatHeuristics):
     """What the generic players need to know about Bricks & Walls (engine.players.Heuristics)."""
 
-    def values(self, states: Sequence[Any]) -> list[list[float]]:
-        # evaluate is antisymmetric (own minus the opponent's, through tanh; returns are
-        # +1/-1): White's value negated is Black's, for half the work.
-        out = []
-        for s in states:
-            white = evaluate(s, 0)
-            out.append([white, -white])
-        return out
+    # antisymmetric (own minus the opponent's, through tanh): White's negated is Black's
+    evaluate = staticmethod(evaluate)
 
     def describe(self, state: Any, action: int) -> str:
         move = decode(action)
@@ -61,9 +54,6 @@ class MorrisHeuristics:
         if not child.is_terminal() and child.pending_removal:
             return ["builds a wall"]
         return []
-
-    def chance_outcomes(self, state: Any) -> list[tuple[int, float]]:
-        return list(state.chance_outcomes())
 
     def action_object(self, state: Any, action: int) -> Any:
         return decode(action)

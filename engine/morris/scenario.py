@@ -51,7 +51,7 @@ from engine.core import Event, IllegalActionError, RulesError
 from engine.morris.actions import Action, Move, Place, Remove
 from engine.morris.board import is_point
 from engine.morris.state import COLOUR_NAMES, COLOURS, MorrisGame, MorrisState
-from engine.scenario import ScenarioError, Section4
+from engine.scenario import Parsed, ScenarioError, Section4
 
 INITIAL_FIELDS = ("board", "reserve", "toMove", "pendingRemoval")
 #: Each action type's point fields (section 4.1).
@@ -70,13 +70,8 @@ class Step:
     action: Action
 
 
-@dataclass(frozen=True)
-class Scenario:
+class Scenario(Parsed[MorrisState, Step]):
     """A parsed, validated scenario."""
-
-    id: str | None
-    start: MorrisState
-    steps: tuple[Step, ...]
 
 
 def _parse_step(opened: Section4, k: int, raw: Mapping[str, Any]) -> Step:

@@ -43,6 +43,7 @@ from engine.core import (
     TERMINAL,
     ClickResult,
     Event,
+    GameBase,
     IllegalActionError,
     Refusal,
     RulesError,
@@ -166,7 +167,7 @@ def _seat_of(colour: object, field: str) -> int:
     return COLOURS.index(colour)
 
 
-class MorrisGame:
+class MorrisGame(GameBase["MorrisState", Action, Rules]):
     """Immutable Bricks & Walls game (two seats); makes states.
 
     >>> MorrisGame("classic").rules.blocked
@@ -179,6 +180,10 @@ class MorrisGame:
 
     name = "morris"
     __slots__ = ("_rules",)
+    _players = 2  # the seats a record stores (always 2)
+    encode = staticmethod(encode)
+    decode = staticmethod(decode)
+    parse_action = staticmethod(action_from_json)
 
     def __init__(
         self, rules: Rules | str | Mapping[str, Any] = "standard", players: int = 2
@@ -187,30 +192,8 @@ class MorrisGame:
             raise RulesError(f"players: Bricks & Walls is for 2 players, got {players!r}")
         self._rules = Rules.from_obj(rules)
 
-    @property
-    def rules(self) -> Rules:
-        return self._rules
-
-    @property
-    def num_players(self) -> int:
-        return 2
-
-    @property
-    def players(self) -> int:
-        """The seats a record stores (always 2)."""
-        return 2
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, MorrisGame) and self._rules == other._rules
-
-    def __hash__(self) -> int:
-        return hash(self._rules)
-
     def __repr__(self) -> str:
         return f"MorrisGame({self._rules.name!r})"
-
-    def rules_obj(self) -> str | dict[str, Any]:
-        return self._rules.to_obj()
 
     def new_initial_state(self) -> MorrisState:
         """Empty board, both reserves full, White to place."""
@@ -218,14 +201,10 @@ class MorrisGame:
 
     def start_state(self, start: Mapping[str, Any] | None) -> MorrisState:
         """The initial state, or the state ``start`` (a ``to_json()``) beginning a record."""
-        if start is None:
-            return self.new_initial_state()
-        state = MorrisState.from_json(start)
-        if state.game != self:
-            raise RulesError("start: rules differ from the record's")
-        state._history = []
-        state._last_events = []
-        state._start = dict(start)
+        state = super().start_state(start)
+        if start is not None:
+            state._history = []
+            state._last_events = []
         return state
 
     def state_from_position(
@@ -289,18 +268,6 @@ class MorrisGame:
         state._pending = pending_removal
         return state
 
-    def encode(self, action_obj: Action) -> int:
-        return encode(action_obj)
-
-    def decode(self, action: int) -> Action:
-        return decode(action)
-
-    def action_to_json(self, action: int) -> list[Any]:
-        return decode(action).to_json()
-
-    def action_from_json(self, obj: Any) -> int:
-        return encode(action_from_json(obj))
-
     def state_from_json(self, obj: Mapping[str, Any]) -> MorrisState:
         return MorrisState.from_json(obj)
 
@@ -308,7 +275,7 @@ class MorrisGame:
 register_game("morris", lambda rules, players: MorrisGame(rules, players))
 
 
-class MorrisState(StateLog):
+class MorrisState(StateLog[MorrisGame]):
     """A Bricks & Walls position and whose turn it is (OpenSpiel shape, plus clicks).
 
     The board is two 24-bit masks, one per seat (bit ``i``: a brick on point ``i``);
@@ -467,12 +434,6 @@ class MorrisState(StateLog):
             tuple(self._history),
         )
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, MorrisState) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
     def __repr__(self) -> str:
         return f"MorrisState({self.to_json()['board']!r}, phase={self.phase!r})"
 
@@ -480,10 +441,6 @@ class MorrisState(StateLog):
         return self.to_text()
 
     # ----- what the app reads ------------------------------------------------------------
-
-    @property
-    def game(self) -> MorrisGame:
-        return self._game
 
     @property
     def rules(self) -> Rules:

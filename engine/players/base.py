@@ -89,6 +89,32 @@ class PlainHeuristics:
         return action
 
 
+class TwoSeatHeuristics(PlainHeuristics):
+    """Heuristics of a two-seat game whose ``evaluate(state, seat)`` is antisymmetric
+    (one seat's value negated is the other's; returns are +1/-1): ``values`` scores
+    seat 0 only, for half the work. A game sets ``evaluate`` (as ``staticmethod``) and
+    its words for a move.
+
+    >>> class Fixed(TwoSeatHeuristics):
+    ...     evaluate = staticmethod(lambda state, seat: 0.25)
+    >>> Fixed().values([None, None])
+    [[0.25, -0.25], [0.25, -0.25]]
+    """
+
+    @staticmethod
+    def evaluate(state: Any, seat: int, /) -> float:
+        """Seat ``seat``'s value of ``state`` in -1..1."""
+        raise NotImplementedError
+
+    def values(self, states: Sequence[Any]) -> list[list[float]]:
+        evaluate = self.evaluate
+        out = []
+        for s in states:
+            first = evaluate(s, 0)
+            out.append([first, -first])
+        return out
+
+
 class Player(ABC):
     """A seeded computer player for the seat to move.
 

@@ -38,6 +38,7 @@ from engine.core import (
     TERMINAL,
     ClickResult,
     Event,
+    GameBase,
     IllegalActionError,
     RulesError,
     SnapshotReader,
@@ -159,7 +160,7 @@ def _check_players(players: object) -> None:
         raise RulesError(f"players: must be 1 to 4, got {players!r}")
 
 
-class VapooshGame:
+class VapooshGame(GameBase["VapooshState", Action, Rules]):
     """Immutable Vapoosh! game: rules and seat count; makes states.
 
     >>> g = VapooshGame("house", players=3)
@@ -173,6 +174,10 @@ class VapooshGame:
 
     name = "vapoosh"
     __slots__ = ("_rules", "_players", "_deal_outcomes")
+    _start_differs = "rules or players"
+    encode = staticmethod(encode)
+    decode = staticmethod(decode)
+    parse_action = staticmethod(action_from_json)
 
     def __init__(
         self, rules: Rules | str | Mapping[str, Any] = "standard", players: int = 2
@@ -188,47 +193,12 @@ class VapooshGame:
         self._players = players
         self._deal_outcomes: tuple[tuple[int, float], ...] | None = None
 
-    @property
-    def rules(self) -> Rules:
-        return self._rules
-
-    @property
-    def players(self) -> int:
-        return self._players
-
-    @property
-    def num_players(self) -> int:
-        return self._players
-
-    def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, VapooshGame)
-            and self._rules == other._rules
-            and self._players == other._players
-        )
-
-    def __hash__(self) -> int:
-        return hash((self._rules, self._players))
-
     def __repr__(self) -> str:
         return f"VapooshGame({self._rules.name!r}, players={self._players})"
-
-    def rules_obj(self) -> dict[str, Any]:
-        return self._rules.to_obj()
 
     def new_initial_state(self) -> VapooshState:
         """Empty board, seat 1 to roll (or phase ``setup`` when counters are preplaced)."""
         return VapooshState(self)
-
-    def start_state(self, start: Mapping[str, Any] | None) -> VapooshState:
-        """The initial state, or a state restored from ``start`` that begins its record there."""
-        if start is None:
-            return self.new_initial_state()
-        state = VapooshState.from_json(start)
-        if VapooshGame(Rules.from_obj(start["rules"]), int(start["players"])) != self:
-            raise RulesError("start: rules or players differ from the record's")
-        state._start = dict(start)
-        return state
 
     def state_from_position(
         self,
@@ -293,18 +263,6 @@ class VapooshGame:
         state._start = state.to_json()
         return state
 
-    def encode(self, action_obj: Action) -> int:
-        return encode(action_obj)
-
-    def decode(self, action: int) -> Action:
-        return decode(action)
-
-    def action_to_json(self, action: int) -> list[Any]:
-        return decode(action).to_json()
-
-    def action_from_json(self, obj: Any) -> int:
-        return encode(action_from_json(obj))
-
     def state_from_json(self, obj: Mapping[str, Any]) -> VapooshState:
         return VapooshState.from_json(obj)
 
@@ -322,7 +280,7 @@ class VapooshGame:
 register_game("vapoosh", lambda rules, players: VapooshGame(Rules.from_obj(rules), players))
 
 
-class VapooshState(StateLog):
+class VapooshState(StateLog[VapooshGame]):
     """A Vapoosh! position plus whose turn it is and what was rolled.
 
     OpenSpiel-style methods use 0-based player ids; the UI-facing properties
@@ -492,9 +450,6 @@ class VapooshState(StateLog):
             self._start,
         )
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, VapooshState) and self._key() == other._key()
-
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
@@ -504,10 +459,6 @@ class VapooshState(StateLog):
         return "\n".join(self.board_rows())
 
     # ----- UI-facing view ------------------------------------------------------------
-
-    @property
-    def game(self) -> VapooshGame:
-        return self._game
 
     @property
     def rules(self) -> Rules:

@@ -27,11 +27,10 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from engine.players import register_levels, standard_levels
-from engine.players.base import after
+from engine.players.base import TwoSeatHeuristics, after
 from engine.vasco.evaluation import evaluate
 from engine.vasco.state import Place, decode
 
@@ -41,16 +40,11 @@ from engine.vasco.state import Place, decode
 HARD_BUDGET = 5000
 
 
-class VascoHeuristics:
+class VascoHeuristics(TwoSeatHeuristics):
     """What the generic players need to know about Vasco (engine.players.Heuristics)."""
 
-    def values(self, states: Sequence[Any]) -> list[list[float]]:
-        # evaluate is antisymmetric (O's value negated is X's), and exact once finished.
-        out = []
-        for s in states:
-            red = evaluate(s, 0)
-            out.append([red, -red])
-        return out
+    # antisymmetric (O's value negated is X's), and exact once finished
+    evaluate = staticmethod(evaluate)
 
     def describe(self, state: Any, action: int) -> str:
         place = decode(action)

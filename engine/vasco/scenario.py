@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core import IllegalActionError, RulesError
-from engine.scenario import ScenarioError, Section4, is_int, is_pair
+from engine.scenario import Parsed, ScenarioError, Section4, is_int, is_pair
 from engine.vasco.geometry import STATES, Cell
 from engine.vasco.state import MARK, MAX_POOL, Place, VascoGame, VascoState
 
@@ -63,13 +63,8 @@ class Step:
     place: Place
 
 
-@dataclass(frozen=True)
-class Scenario:
+class Scenario(Parsed[VascoState, Step]):
     """A parsed, validated Vasco scenario."""
-
-    id: str | None
-    start: VascoState
-    steps: tuple[Step, ...]
 
 
 def tile_list(tiles: Mapping[Cell, str]) -> list[list[Any]]:

@@ -29,6 +29,7 @@ from engine.core import (
     TERMINAL,
     ClickResult,
     Event,
+    GameBase,
     IllegalActionError,
     Refusal,
     RulesError,
@@ -183,7 +184,7 @@ def _check_players(players: object) -> None:
         raise RulesError(f"players: Vasco is for exactly 2 players, got {players!r}")
 
 
-class VascoGame:
+class VascoGame(GameBase["VascoState", Place, Rules]):
     """Immutable Vasco game: rules (the pool) for two seats; makes states.
 
     >>> VascoGame({"pool": 12}).new_initial_state().tiles_remaining
@@ -191,35 +192,17 @@ class VascoGame:
     """
 
     name = "vasco"
+    _players = 2  # the seats a record stores (always 2)
+    encode = staticmethod(encode)
+    decode = staticmethod(decode)
+    parse_action = staticmethod(action_from_json)
 
     def __init__(self, rules: Any = "standard", players: int = 2) -> None:
         _check_players(players)
         self._rules = Rules.from_obj(rules)
 
-    @property
-    def rules(self) -> Rules:
-        return self._rules
-
-    @property
-    def num_players(self) -> int:
-        return 2
-
-    @property
-    def players(self) -> int:
-        """The seats a record stores (always 2)."""
-        return 2
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, VascoGame) and self._rules == other._rules
-
-    def __hash__(self) -> int:
-        return hash(self._rules)
-
     def __repr__(self) -> str:
         return f"VascoGame(pool={self._rules.pool})"
-
-    def rules_obj(self) -> Any:
-        return self._rules.to_obj()
 
     def new_initial_state(self) -> VascoState:
         return VascoState(self, {}, 0, self._rules.pool)
@@ -257,27 +240,6 @@ class VascoGame:
         state._start = state.to_json()
         return state
 
-    def start_state(self, start: Mapping[str, Any] | None) -> VascoState:
-        if start is None:
-            return self.new_initial_state()
-        state = VascoState.from_json(start)
-        if state.game != self:
-            raise RulesError("start: rules differ from the record's")
-        state._start = dict(start)
-        return state
-
-    def encode(self, action_obj: Place) -> int:
-        return encode(action_obj)
-
-    def decode(self, action: int) -> Place:
-        return decode(action)
-
-    def action_to_json(self, action: int) -> list[Any]:
-        return decode(action).to_json()
-
-    def action_from_json(self, obj: Any) -> int:
-        return encode(action_from_json(obj))
-
     def state_from_json(self, obj: Mapping[str, Any]) -> VascoState:
         return VascoState.from_json(obj)
 
@@ -285,7 +247,7 @@ class VascoGame:
 register_game("vasco", lambda rules, players: VascoGame(rules, players))
 
 
-class VascoState(StateLog):
+class VascoState(StateLog[VascoGame]):
     """A Vasco position, whose turn it is and how many tiles are left.
 
     OpenSpiel-style methods use 0-based players; ``to_move``, ``winner`` and events use
@@ -491,10 +453,6 @@ class VascoState(StateLog):
     # ----- what the app shows ----------------------------------------------------------
 
     @property
-    def game(self) -> VascoGame:
-        return self._game
-
-    @property
     def rules(self) -> Rules:
         return self._game.rules
 
@@ -666,9 +624,6 @@ class VascoState(StateLog):
             self._last_events,
             self._start,
         )
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, VascoState) and self._key() == other._key()
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 

@@ -38,6 +38,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from analytics.calibrate import CheckResult
@@ -51,22 +52,25 @@ if TYPE_CHECKING:
 UNSURE = 0.6
 WORDING_EXPERIMENT = "wording"
 AA_EXPERIMENT = "aa"
+#: The arms of a wording most games plant: the catalog's default as ``plain``, its
+#: formal wording as ``formal`` (the puzzling one).
+PLAIN_OR_FORMAL: Mapping[str, str] = MappingProxyType({"plain": "default", "formal": "formal"})
 
 
 @dataclass(frozen=True)
 class Wording:
     """A message of the game's catalog worded two ways, one of them puzzling.
 
-    ``arms``: arm name → the catalog's wording (the first arm is the control);
-    ``puzzling``: the wording that leaves testers unsure (``pause_ms`` more before their
+    ``arms``: arm name → the catalog's wording (the first arm is the control; by default
+    :data:`PLAIN_OR_FORMAL`); ``puzzling``: the wording (by default ``formal``) that leaves testers unsure (``pause_ms`` more before their
     next click, a rules lookup with chance ``lookups``; the other wording: 300 ms and
     3 %); ``shown_after``: for a game whose demo shows no message yet, the engine events
     after which its board shows it (empty: the game's demo shows it).
     """
 
     key: str
-    arms: Mapping[str, str]
-    puzzling: str
+    arms: Mapping[str, str] = field(default_factory=lambda: dict(PLAIN_OR_FORMAL))
+    puzzling: str = "formal"
     pause_ms: float = 2500.0
     lookups: float = 0.25
     shown_after: tuple[str, ...] = ()

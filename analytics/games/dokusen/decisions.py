@@ -29,7 +29,7 @@ from typing import Any
 import pandas as pd
 
 from analytics import derive, severity
-from analytics.confusion import later_games, occasion_tallies, reason_table
+from analytics.confusion import occasion_tallies, reason_table, turns_with_later
 from analytics.data import StudyData
 from analytics.games.dokusen.stages import fresh_flips, games
 
@@ -68,9 +68,7 @@ def decisions(data: StudyData) -> pd.DataFrame:
 
 
 def _decisions(data: StudyData) -> pd.DataFrame:
-    turn_table = derive.turns(data)
-    later = later_games(turn_table)
-    placed = turn_table.assign(later=later)[turn_table["action"].eq("place")]
+    placed = turns_with_later(data, "place")
     if placed.empty:
         return pd.DataFrame(columns=DECISION_COLUMNS)
     stages = games(data).drop_duplicates("game_id").set_index("game_id")["stage"]

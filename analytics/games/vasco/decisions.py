@@ -23,7 +23,7 @@ import pandas as pd
 from statsmodels.stats.proportion import proportion_confint
 
 from analytics import derive
-from analytics.confusion import later_games, reason_table
+from analytics.confusion import reason_table, turns_with_later
 from analytics.data import StudyData
 
 DECISION_COLUMNS = [
@@ -66,9 +66,7 @@ def decisions(data: StudyData) -> pd.DataFrame:
 
 
 def _decisions(data: StudyData) -> pd.DataFrame:
-    turn_table = derive.turns(data)
-    later = later_games(turn_table)
-    placed = turn_table.assign(later=later)[turn_table["action"].eq("place")]
+    placed = turns_with_later(data, "place")
     if placed.empty:
         return pd.DataFrame(columns=DECISION_COLUMNS)
     click_table = derive.clicks(data)

@@ -15,7 +15,6 @@ from playtest.calibrate import GamePlant, Wording
 
 PLANT = GamePlant(
     rule="own_square",
-    wording=Wording(key="grew", arms={"plain": "default", "formal": "formal"},
-                    puzzling="formal", shown_after=("grow",)),
+    wording=Wording(key="grew", shown_after=("grow",)),
     settings={"games_per_tester": 4},
 )

@@ -16,6 +16,5 @@ from playtest.calibrate import GamePlant, Wording
 
 PLANT = GamePlant(
     rule="not_adjacent",
-    wording=Wording(key="wall", arms={"plain": "default", "formal": "formal"},
-                    puzzling="formal", shown_after=("wall",)),
+    wording=Wording(key="wall", shown_after=("wall",)),
 )
