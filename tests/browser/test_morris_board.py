@@ -183,6 +183,23 @@ def test_pass_and_play_whole_game_at_1280x800(
     board = Board(new_page(harness.server, harness.path(log, GAME), width=1280, height=800), log)
     mine = MorrisGame().new_initial_state()
     same_position(mine, board)
+    # the points' names the messages use stand around the board, in each point's column
+    # and row, inside the drawing
+    labels = board.root.evaluate(
+        "r => { const svg = r.querySelector('svg').getBoundingClientRect();"
+        " const pts = {}; r.querySelectorAll('g.pt').forEach(g => pts[g.dataset.point] ="
+        " [+g.dataset.x, +g.dataset.y]);"
+        " return {pts, inside: [...r.querySelectorAll('text.coord')].every(t => {"
+        " const b = t.getBoundingClientRect(); return b.left >= svg.left && b.right <= svg.right"
+        " && b.top >= svg.top && b.bottom <= svg.bottom; }), coords: [...r.querySelectorAll("
+        "'text.coord')].map(t => [t.textContent, +t.getAttribute('x'), +t.getAttribute('y')])}; }")
+    columns = {name: x for name, x, y in labels["coords"] if name.isalpha()}
+    rows = {name: y for name, x, y in labels["coords"] if name.isdigit()}
+    assert sorted(columns) == list("abcdefg") and sorted(rows) == list("1234567")
+    assert labels["inside"]
+    for point in POINTS:
+        x, y = labels["pts"][point]
+        assert (columns[point[0]], rows[point[1:]]) == (x, y), point
     for k, action in enumerate(OPENING):
         if k == 1:
             board.wrong_click("a7", "occupied")  # Black clicks White's brick

@@ -36,9 +36,19 @@ function build(parent, shell) {
 
 // The points and lines, drawn once (the board's shape never changes).
 function drawBoard(st, d) {
-  const svg = svgEl("svg", { viewBox: "-0.6 -0.6 7.2 7.2", role: "group", "aria-label": d.labels.board }, st.wrap);
+  const svg = svgEl("svg", { viewBox: "-1.05 -0.6 7.65 7.65", role: "group", "aria-label": d.labels.board }, st.wrap);
   const pos = {};
   for (const p of d.points) pos[p.id] = p;
+  // the points' names around the board (a–g under it, 1–7 beside it): the messages say
+  // "the computer put a brick on d6", so a child can find d6
+  const cols = {}, rows = {};
+  for (const p of d.points) { cols[p.x] = p.id[0]; rows[p.y] = p.id.slice(1); }
+  for (const [x, name] of Object.entries(cols)) {
+    svgEl("text", { class: "coord", x, y: 6.82, "text-anchor": "middle", "aria-hidden": "true" }, svg).textContent = name;
+  }
+  for (const [y, name] of Object.entries(rows)) {
+    svgEl("text", { class: "coord", x: -0.72, y, "dominant-baseline": "central", "text-anchor": "middle", "aria-hidden": "true" }, svg).textContent = name;
+  }
   for (const [a, b] of d.edges) {
     svgEl("line", { class: "edge", x1: pos[a].x, y1: pos[a].y, x2: pos[b].x, y2: pos[b].y }, svg);
   }
