@@ -238,7 +238,7 @@ def test_at_1280_the_board_and_controls_fit_and_the_winner_stays(
     assert tops and all(abs(t - top) < 0.5 for t in tops)
     assert _vb(page).get_attribute("data-phase") == "over"
     message = page.locator(".vb-msg").inner_text()
-    assert re.search(r"wins!|win!|draw", message), message
+    assert re.search(r"\bwins?\b|draw", message), message  # four sixes: "wins straight away"
     # the result stays however long the tester looks at it: here for longer than the
     # study's message time (3 s at "fast"), which cleared it before
     page.wait_for_timeout(SPEEDS[3].message_ms + 1500)
@@ -295,9 +295,16 @@ def test_on_a_phone_every_jittered_tap_lands_on_the_intended_tile(
     tops: list[float] = []
     top = _box(page.locator(".vb-grid"))["y"]
     shot = False
-    for _ in range(12):
-        if _vb(page).get_attribute("data-phase") == "over":
+    for _ in range(24):
+        if len(intended) >= 6:
             break
+        if _vb(page).get_attribute("data-phase") == "over":
+            # four sixes can end a game in its first turns: the taps go on in the next
+            page.get_by_role("button", name="Play another game").tap()
+            page.locator(".vb[data-token][data-phase=roll]").first.wait_for(timeout=30_000)
+            _settle(page)
+            page.evaluate("window.scrollTo(0, 0)")
+            continue
         mark = _mark(page)
         page.get_by_role("button", name="Roll the dice").tap()
         _wait_change(page, mark)
