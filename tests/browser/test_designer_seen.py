@@ -256,6 +256,10 @@ def test_the_design_plan_downloads_as_markdown_html_and_json(
     # The HTML (~5 MB) is made only when asked for.
     assert page.get_by_role("button", name="Download plan (HTML with charts)").count() == 0
     page.get_by_role("button", name="Prepare the plan as HTML with charts").click()
+    # Drawing every chart into the page is the slow part (a minute on a busy machine): its
+    # button comes when it is done (a settled page may be the run before the click's).
+    page.get_by_role("button", name="Download plan (HTML with charts)").wait_for(
+        timeout=120_000)
     settle(page)
     files: dict[str, str] = {}
     for label, suffix in (("Markdown", ".md"), ("HTML with charts", ".html"), ("JSON", ".json")):

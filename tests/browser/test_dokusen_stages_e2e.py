@@ -75,6 +75,7 @@ def _play_stage(page: Any, engine: Engine, code: str, choose: Callable[[DokusenS
     moves = 0
     while not state.is_terminal():
         page.locator(f'{BOARD}[data-animating="0"][data-to-move="0"]').wait_for(timeout=60_000)
+        token = page.locator(BOARD).get_attribute("data-token")
         r, c = state.game.grid.coord(choose(state))
         square = page.locator(f"{BOARD} button.sq[data-r='{r}'][data-c='{c}']")
         if tap:
@@ -88,6 +89,11 @@ def _play_stage(page: Any, engine: Engine, code: str, choose: Callable[[DokusenS
             time.sleep(0.05)
             record, state = _latest(engine, code)
         settle(page)
+        # The next click waits for the board to show the position after this one: on a
+        # busy machine the run is over (the square stored) before the board has its new
+        # data, and a click on the old position carries the old token, which the app
+        # refuses as stale (the last CI run lost a square so).
+        page.locator(f'{BOARD}:not([data-token="{token}"])').wait_for(timeout=60_000)
         record, state = _latest(engine, code)
         moves += 1
         assert moves < 200
