@@ -239,6 +239,21 @@ def wait_stored(engine: Engine, code: str, more_than: int, what: str = "action")
         time.sleep(0.05)
 
 
+SHELL = "[data-testid=board-shell]"
+
+
+def board_token(page: Any) -> str:
+    """The token of the position the board shows (the board shell's ``data-token``)."""
+    return page.locator(SHELL).first.get_attribute("data-token") or ""
+
+
+def wait_redrawn(page: Any, token: str) -> None:
+    """Wait until the board shows another position than ``token``'s. On a busy machine a
+    run has stored an input before the board has its new data; a click on the old
+    position carries the old token, which the app refuses as stale."""
+    page.locator(f'{SHELL}:not([data-token="{token}"])').first.wait_for(timeout=60_000)
+
+
 def wait_for_tester(engine: Engine, code: str) -> tuple[repo.GameRecord, Any]:
     """Poll the stored game until the tester (seat 0) is to move or the game is over:
     the computer answers in the run the tester's click started."""

@@ -24,7 +24,15 @@ from typing import Any
 
 import pytest
 from sqlalchemy.engine import Engine
-from study_flow import APP, consent, participant_code, settle, study_db
+from study_flow import (
+    APP,
+    board_token,
+    consent,
+    participant_code,
+    settle,
+    study_db,
+    wait_redrawn,
+)
 
 from engine.core import GameRecord
 from engine.dokusen.ai import greedy_action
@@ -75,7 +83,7 @@ def _play_stage(page: Any, engine: Engine, code: str, choose: Callable[[DokusenS
     moves = 0
     while not state.is_terminal():
         page.locator(f'{BOARD}[data-animating="0"][data-to-move="0"]').wait_for(timeout=60_000)
-        token = page.locator(BOARD).get_attribute("data-token")
+        token = board_token(page)
         r, c = state.game.grid.coord(choose(state))
         square = page.locator(f"{BOARD} button.sq[data-r='{r}'][data-c='{c}']")
         if tap:
@@ -88,12 +96,8 @@ def _play_stage(page: Any, engine: Engine, code: str, choose: Callable[[DokusenS
             assert time.monotonic() < deadline, "the square was not stored"
             time.sleep(0.05)
             record, state = _latest(engine, code)
+        wait_redrawn(page, token)  # a click on the old position would be refused as stale
         settle(page)
-        # The next click waits for the board to show the position after this one: on a
-        # busy machine the run is over (the square stored) before the board has its new
-        # data, and a click on the old position carries the old token, which the app
-        # refuses as stale (the last CI run lost a square so).
-        page.locator(f'{BOARD}:not([data-token="{token}"])').wait_for(timeout=60_000)
         record, state = _latest(engine, code)
         moves += 1
         assert moves < 200

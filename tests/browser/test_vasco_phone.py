@@ -22,6 +22,7 @@ import pytest
 from sqlalchemy.engine import Engine
 from study_flow import (
     APP,
+    board_token,
     consent,
     fill_survey,
     participant_code,
@@ -29,6 +30,7 @@ from study_flow import (
     stored_game,
     study_db,
     wait_for_tester,
+    wait_redrawn,
     wait_stored,
 )
 
@@ -129,8 +131,10 @@ def test_a_whole_vasco_game_by_taps_on_a_phone(
             assert b is not None and b["width"] >= 44 and b["height"] >= 44
         if moves == 0:
             page.screenshot(path=str(screenshot(page, "vasco-phone-03-previews")))
+        token = board_token(page)
         preview.tap()
         wait_stored(engine, code, stored, "tile")
+        wait_redrawn(page, token)
         settle(page)
         record, state = wait_for_tester(engine, code)
         moves += 1

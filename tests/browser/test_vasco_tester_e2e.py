@@ -22,6 +22,7 @@ from sqlalchemy.engine import Engine
 from study_flow import (
     APP,
     assert_completed,
+    board_token,
     consent,
     fill_survey,
     finish_study,
@@ -29,6 +30,7 @@ from study_flow import (
     settle,
     study_db,
     wait_for_tester,
+    wait_redrawn,
     wait_stored,
 )
 
@@ -88,8 +90,10 @@ def test_a_vasco_tester_goes_from_link_to_completion_code(
             assert last["y"] + scrolled + last["height"] <= 800, (last, scrolled)
             text = page.locator(BOARD).inner_text()
             assert "Your turn: red lines" in text and "(O)" not in text, text
+        token = board_token(page)
         preview.click()
         wait_stored(engine, code, stored, "tile")
+        wait_redrawn(page, token)
         settle(page)
         # The computer (Blue) answers in the run the tester's click started.
         record, state = wait_for_tester(engine, code)
