@@ -241,8 +241,9 @@ def _end(session: GameSession) -> dict[str, str] | None:
     play = session.play
     if not play.over:
         return None
-    reason = next((s for s in play.shown if s.slot == "end"), None) or \
-        next((s for s in play.shown if s.slot == MAIN), None)
+    # A game that says why in its message line (no "end" words of its own) shows the
+    # title alone: the banner does not repeat the line above it.
+    reason = next((s for s in play.shown if s.slot == "end"), None)
     return {"title": end_title(session.plugin, play),
             "text": "" if reason is None else reason.text}
 

@@ -74,6 +74,24 @@ def test_messages_follow_the_state() -> None:
     assert board_data(rival)["interactive"] is False and board_data(rival)["targets"] == []
 
 
+def test_a_computer_colours_placement_is_said_and_ringed() -> None:
+    # S5: Orange places a square after the tester, every round
+    state = DokusenGame("S5").new_initial_state()
+    events = list(state.apply_action(state.legal_actions()[0]))
+    events += state.apply_action(computer_action(state, random.Random(3)))
+    assert state.current_player() == 0
+    placed = [list(e.tiles[0]) for e in events if e.kind == "place" and e.seat != 1]
+    assert len(placed) == 1
+    said = message_say(state, events)
+    assert said.key == "rival_placed" and said.values["colour"] == "Orange"
+    text = load_catalog().render("rival_placed", **said.values).text
+    assert text == "Orange coloured a square too (it has a ring). Then the colours grew: " \
+        "8 squares changed."
+    assert board_data(state, events=events)["rivalPlaced"] == placed
+    # the tester's own placement is never ringed, nor an old round's
+    assert board_data(state)["rivalPlaced"] == []
+
+
 def test_after_a_stage_the_way_on_is_the_next_stage_or_the_same_again() -> None:
     plugin = game_plugin("dokusen")
     won = Play.replayed(plugin, game_id="g", participant_id="p", seats=("human",), seed=1,

@@ -26,6 +26,7 @@ from engine.dokusen.ai import greedy_action
 from playtest.demo import EventRecorder
 from playtest.demo_play import click_path
 from playtest.games.dokusen.catalog import load_catalog
+from playtest.games.dokusen.view import message_say
 from playtest.games.registry import game_plugin
 from playtest.session import GameSession, Play
 
@@ -81,7 +82,7 @@ class Board:
         return [json.loads(line)["props"] for line in self.log.read_text().splitlines()]
 
     def wait(self, until: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 30
         while True:
             d = self.dom()
             if until(d):
@@ -91,7 +92,7 @@ class Board:
             self.page.wait_for_timeout(20)
 
     def wait_logged(self, n: int) -> None:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 30
         while len(self.clicks_logged()) < n:
             if time.monotonic() > deadline:
                 raise AssertionError(f"Python did not receive click {n}")
@@ -252,7 +253,18 @@ def test_active_rival_and_animation(
     mid = board.wait(lambda d: d["token"] == token and d["animating"] == "1", "the animation")
     assert mid["targets"] == 0  # no input while the round is replayed
     screenshot(page, "dokusen_s5_animating_1280")
-    board.shows(state)
+    shown = board.shows(state)
+    # Orange's square of the round is said and ringed once the round is replayed
+    placed = [list(e.tiles[0]) for e in mine.events if e.kind == "place" and e.seat != 1]
+    assert len(placed) == 1
+    said = message_say(state, mine.events)
+    assert said.key == "rival_placed" and shown["key"] == "rival_placed"
+    assert shown["message"] == CATALOG.render("rival_placed", **said.values).text
+    ringed = page.locator("[data-testid=dokusen-board] .sq.rival-last")
+    assert ringed.count() == 1
+    assert [int(ringed.get_attribute("data-r") or -1),
+            int(ringed.get_attribute("data-c") or -1)] == placed[0]
+    screenshot(page, "dokusen_s5_orange_ringed_1280")
 
 
 def test_keyboard_places_with_arrows_and_enter(

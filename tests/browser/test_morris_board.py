@@ -86,7 +86,7 @@ class Board:
         return [json.loads(line)["props"] for line in self.log.read_text().splitlines()]
 
     def wait(self, until: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 30
         while True:
             d = self.dom()
             if until(d):
@@ -96,7 +96,7 @@ class Board:
             self.page.wait_for_timeout(40)
 
     def wait_logged(self, n: int) -> dict[str, Any]:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 30
         while len(self.clicks_logged()) < n:
             if time.monotonic() > deadline:
                 raise AssertionError(f"Python did not receive click {n}")

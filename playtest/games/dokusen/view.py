@@ -128,10 +128,24 @@ def squares(count: int) -> str:
     return f"{count} square" if count == 1 else f"{count} squares"
 
 
+def _rival_names(steps: Sequence[dict[str, Any]]) -> str:
+    """The computer colours that placed a square in ``steps``, in words ("Orange",
+    "Orange and Green").
+
+    >>> _rival_names([{"kind": "place", "to": 0}, {"kind": "place", "to": 1},
+    ...               {"kind": "place", "to": 2}])
+    'Orange and Green'
+    """
+    names = [colour_name(s["to"]).capitalize() for s in steps
+             if s["kind"] == "place" and s["to"] > 0]
+    return " and ".join(dict.fromkeys(names))
+
+
 def message_say(state: DokusenState, events: Sequence[Event] = (),
                 refusal: Refusal | None = None) -> Say:
     """The board's message: a refusal, the stage's result, a meteor falling, a computer
-    colour choosing, or what the last round's growth did, else whose turn it is."""
+    colour choosing, or what the last round did (your squares lost, a meteor, a computer
+    colour's placement, the growth), else whose turn it is."""
     counts = state.counts()
     total = counts["total"]
     need = total // 2 + 1
@@ -153,6 +167,9 @@ def message_say(state: DokusenState, events: Sequence[Event] = (),
         return Say("grew_against_you", {"count": lost})
     if hit:
         return Say("meteor_hit", {"count": hit, "squares": squares(hit)})
+    rivals = _rival_names(steps)
+    if rivals:
+        return Say("rival_placed", {"colour": rivals, "count": grew, "squares": squares(grew)})
     if grew:
         return Say("grew", {"count": grew, "squares": squares(grew)})
     return Say("your_turn", {"need": need, "total": total})
@@ -216,6 +233,8 @@ def board_data(state: DokusenState, *, events: Sequence[Event] = (), speed_ms: i
         "interactive": cur == 0,
         "targets": state.legal_targets(),
         "over": over,
+        # the computer colours' placements of the round: ringed once the round is replayed
+        "rivalPlaced": [s["at"] for s in steps if s["kind"] == "place" and s["to"] > 0],
         "token": position_token(state),
         "labels": dict(LABELS),
     }

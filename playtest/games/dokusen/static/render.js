@@ -125,11 +125,15 @@ function draw(st) {
   st.why.textContent = st.showWhy ? d.labels.why_hide : d.labels.why;
   st.why.setAttribute("aria-pressed", st.showWhy ? "true" : "false");
   const targets = new Set(d.targets);
+  // a computer colour's square of this round keeps a ring once the round is replayed:
+  // the message names the colour, the ring shows where it went
+  const rivals = new Set((d.rivalPlaced || []).map(([r, c]) => `${r},${c}`));
   st.squares.forEach((b, i) => {
     if (!b.classList.contains("sq")) return;
     if (!st.animating) paint(st, i, d.cells[i]);
     const r = Math.floor(i / d.cols), c = i % d.cols;
     b.classList.toggle("target", d.interactive && !st.animating && targets.has(`${r},${c}`));
+    b.classList.toggle("rival-last", !st.animating && rivals.has(`${r},${c}`));
     const w = b.querySelector(".why");
     if (!st.animating) w.textContent = st.showWhy ? whyText(d, d.neighbours[i]) : "";
   });
