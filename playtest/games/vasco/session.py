@@ -14,14 +14,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.vasco import parse_cell
+from engine.vasco import cell_name, parse_cell
 from playtest.games.plugin import GameResult
 from playtest.games.vasco.messages import (
     REFUSAL_KEYS,
     auto_message_key,
     end_say,
 )
-from playtest.games.vasco.view import board_view
+from playtest.games.vasco.view import board_view, tile_origins
+from playtest.messages.speeds import speed
 from playtest.session.view import Moment
 from playtest.session.words import Say
 
@@ -86,10 +87,16 @@ def view(moment: Moment) -> dict[str, Any]:
     input's forced tiles animated in order, in the tester's wording."""
     play = moment.play
     pick = moment.text("pick")
+    computer_placed = next((cell_name(e.tiles[0]) for step in moment.fresh if step.by_computer
+                            for e in step.events if e.kind == "place" and e.tiles), None)
+    level = moment.setting("speed", 2)
+    pace = speed(level if level in (1, 2, 3) else 2).message_ms // 5
     data = board_view(play.state, seats=play.seat_words, selection=play.selection,
                       events=_fresh_events(moment),
                       refused=play.refused_fields.get("cell") if play.refusal else None,
-                      variants=moment.wording).to_data()
+                      variants=moment.wording,
+                      origins=tile_origins([(s.by_computer, s.events) for s in play.steps]),
+                      computer_placed=computer_placed, pace_ms=pace).to_data()
     if pick is not None:
         data["pick_text"] = pick.text
     data["interactive"] = moment.interactive
