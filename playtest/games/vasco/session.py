@@ -100,6 +100,13 @@ def view(moment: Moment) -> dict[str, Any]:
     if pick is not None:
         data["pick_text"] = pick.text
     data["interactive"] = moment.interactive
+    # the forced tiles of the tester's own move (when the computer answered at once)
+    # slide in before the computer's tile is named
+    events = _fresh_events(moment)
+    if computer_placed is not None:
+        at = next(i for i, e in enumerate(events) if e.kind == "place" and e.tiles
+                  and cell_name(e.tiles[0]) == computer_placed)
+        data["autos_before_computer"] = sum(e.kind == "auto" for e in events[:at])
     data.pop("message", None)
     return data
 

@@ -377,23 +377,32 @@ function animateAutos(st, d, shell) {
   st.playing = true;
   vb.dataset.playing = "1";
   holdShell(st, shell);
-  if (lead) {
+  // the steps in order: the tester's forced tiles, the computer's tile named, its forced
+  // tiles; one pace each
+  const before = lead ? Math.min(Number(d.autos_before_computer) || 0, autos.length) : 0;
+  const announce = () => {
     msg.textContent = d.computer_text || "The computer placed a tile.";
     vb.dataset.announced = d.computer_placed;
-  } else if (!d.computer_placed) {
-    // the tester's own tile forced others: the turn line stays the shell's
-    const turn = st.root.querySelector("[data-role=turn]");
-    if (turn && shell.data && shell.data.turn) turn.textContent = shell.data.turn;
+    const g = st.layer.querySelector(`.vt[data-cell="${d.computer_placed}"]`);
+    if (g) g.classList.remove("vt-hidden");
+  };
+  if (lead) {
+    const g = st.layer.querySelector(`.vt[data-cell="${d.computer_placed}"]`);
+    if (g && before) g.classList.add("vt-hidden");
   }
+  if (lead && !before) announce();
+  else delete vb.dataset.announced;
   autos.forEach((a, i) => {
+    const at = i < before ? i : i + lead;
     setTimeout(() => {
       if (id !== st.animId) return;
       const g = st.layer.querySelector(`.vt[data-cell="${a.cell}"]`);
       if (g) g.classList.remove("vt-hidden");
       msg.textContent = (autos.length > 1 ? `Forced tile ${i + 1} of ${autos.length}. ` : "") + a.why;
       vb.dataset.autosShown = String(i + 1);
-    }, step * (i + lead));
+    }, step * at);
   });
+  if (lead && before) setTimeout(() => { if (id === st.animId) announce(); }, step * before);
   // then the board's own message again (whose turn it is, or the result), and input
   setTimeout(() => {
     if (id !== st.animId) return;
