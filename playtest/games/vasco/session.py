@@ -23,6 +23,7 @@ from playtest.games.vasco.messages import (
 )
 from playtest.games.vasco.view import board_view, tile_origins
 from playtest.messages.speeds import speed
+from playtest.session.play import Play, Step
 from playtest.session.view import Moment
 from playtest.session.words import Say
 
@@ -35,6 +36,17 @@ def result(state: Any, actions: int) -> GameResult:
     outcome = state.outcome
     return GameResult(None if outcome is None else outcome.winner,
                       "over" if outcome is None else str(outcome.reason), actions)
+
+
+#: Where ``play.memo`` keeps who put each tile there (every step since the start, not
+#: only the last steps the play holds).
+ORIGINS = "origins"
+
+
+def on_step(play: Play, step: Step, settings: Any) -> None:
+    """Note who put the tiles of ``step`` there (the tester, the computer, forced)."""
+    play.memo[ORIGINS] = {**play.memo.get(ORIGINS, {}),
+                          **tile_origins([(step.by_computer, step.events)])}
 
 
 def _fresh_events(moment: Moment) -> list[Any]:
@@ -95,7 +107,7 @@ def view(moment: Moment) -> dict[str, Any]:
                       events=_fresh_events(moment),
                       refused=play.refused_fields.get("cell") if play.refusal else None,
                       variants=moment.wording,
-                      origins=tile_origins([(s.by_computer, s.events) for s in play.steps]),
+                      origins=play.memo.get(ORIGINS, {}),
                       computer_placed=computer_placed, pace_ms=pace).to_data()
     if pick is not None:
         data["pick_text"] = pick.text
