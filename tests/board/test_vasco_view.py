@@ -60,10 +60,10 @@ def test_the_end_highlights_the_loop_and_names_the_winner() -> None:
     view = board_view(s)
     assert view.over and not view.interactive and len(view.highlight) == 6
     # Blue's move closed Red's loop; the tester plays Red: said to them, by the catalog
-    assert view.result_text == "That move closed your loop of 6 tiles, so you win!"
+    assert view.result_text == "The computer's move closed your loop of 6 tiles."
     other = board_view(s, seats=("computer", "human"))
     assert other.result_text == (
-        "That move closed the computer's loop of 6 tiles, so the computer wins.")
+        "Your move closed the computer's loop of 6 tiles.")
 
 
 def test_the_token_changes_with_the_view() -> None:
