@@ -60,10 +60,10 @@ def test_the_end_highlights_the_loop_and_names_the_winner() -> None:
     view = board_view(s)
     assert view.over and not view.interactive and len(view.highlight) == 6
     # Blue's move closed Red's loop; the tester plays Red: said to them, by the catalog
-    assert view.result_text == "That move closed your loop of 6 tiles, so you win!"
+    assert view.result_text == "The computer's move closed your loop of 6 tiles."
     other = board_view(s, seats=("computer", "human"))
     assert other.result_text == (
-        "That move closed the computer's loop of 6 tiles, so the computer wins.")
+        "Your move closed the computer's loop of 6 tiles.")
 
 
 def test_the_token_changes_with_the_view() -> None:
@@ -119,3 +119,30 @@ def test_a_catalog_missing_a_refusal_message_is_refused(tmp_path: Path) -> None:
     del obj["messages"]["wrong_dead_cell"]
     with pytest.raises(CatalogError, match="wrong_dead_cell"):
         MessageCatalog.from_obj(obj, source="x", required=REQUIRED_KEYS)
+
+
+def test_every_tile_says_who_put_it_there_and_the_computers_tile_is_named() -> None:
+    from playtest.games.vasco.view import COMPUTER_PLACED, tile_origins
+
+    s = VascoGame().new_initial_state()
+    moves = [(False, s.apply(Place(0, 0, "ox*"))), (True, s.apply(Place(0, 1, "xo*")))]
+    events = s.apply(Place(1, 2, "ox*"))
+    moves.append((True, events))
+    origins = tile_origins(moves)
+    assert origins["0,0"] == "tester" and origins["0,1"] == "computer"
+    assert origins["1,2"] == "computer"
+    assert {origins[c] for c in ("0,2", "1,0", "1,1")} == {"forced"}
+    assert set(origins) == {f"{r},{c}" for r, c in s.tiles}  # every tile has one
+    view = board_view(s, events=events, origins=origins, computer_placed="1,2", pace_ms=600)
+    data = view.to_data()
+    assert data["origins"] == origins and data["pace_ms"] == 600
+    assert view.computer_text == COMPUTER_PLACED == "The computer placed a tile (outlined)."
+    assert board_view(s, events=events).computer_text == ""  # nobody to name
+
+
+def test_the_end_says_the_loop_once() -> None:
+    """The end banner's title says who won ("You won!"); its text says why, once."""
+    from playtest.games.vasco.messages import end_text
+
+    assert end_text("loop", (6, 0), winner=1, mover=1) == "You closed a loop of 6 tiles."
+    assert end_text("loop", (0, 5), winner=2, mover=2) == "The computer closed a loop of 5 tiles."

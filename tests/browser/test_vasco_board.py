@@ -62,8 +62,24 @@ def _tile_count(page: Any) -> int:
 
 
 def _autos_shown(page: Any) -> None:
-    """Wait until every forced tile of the last move has been animated in."""
+    """Wait until every forced tile of the last move has been animated in and the
+    computer's move has been played out (the board ignores input until then)."""
     page.locator(f"{BOARD} g.vt-hidden").first.wait_for(state="detached")
+    page.locator(f"{BOARD}:not([data-playing='1'])").wait_for()
+
+
+#: Records, on every change of the board, a moment when the end line was on screen while
+#: the computer's move was still being played out (or a "Forced tile" message showed).
+WATCH_END = """(vb) => {
+  window.__endTooSoon = [];
+  new MutationObserver(() => {
+    const end = vb.querySelector('[data-role=result]');
+    const msg = vb.querySelector('[data-role=message]').textContent;
+    const shown = end && !end.hidden && end.textContent.trim();
+    if (shown && (vb.dataset.playing === '1' || msg.includes('Forced tile')))
+      window.__endTooSoon.push(msg);
+  }).observe(vb, {subtree: true, childList: true, attributes: true, characterData: true});
+}"""
 
 
 def _choose_first_cell(page: Any, touch: bool = False) -> None:
@@ -109,7 +125,26 @@ def test_first_move_previews_and_the_computer_reply(
     screenshot(page, "vasco-previews-1280")
     page.locator(PREVIEWS).first.click()
     _replied(page, 2)  # the tester's tile and the computer's
+    # the computer's tile is named and outlined, its turn said, before input is taken
+    playing = page.locator(f"{BOARD}[data-playing='1'][data-announced]")
+    playing.wait_for()
+    cell = playing.get_attribute("data-announced")
+    assert "The computer placed a tile" in page.locator(f"{BOARD} [data-role=message]").inner_text()
+    assert page.locator(f"{BOARD} [data-role=turn]").inner_text() == "The computer is playing"
+    placed = page.locator(f"{BOARD} g.vt-computer-move[data-cell='{cell}']")
+    assert placed.get_attribute("data-origin") == "computer"
+    screenshot(page, "vasco-computer-move-1280")
+    page.locator(CELLS).first.dispatch_event("click")  # too soon: ignored, not sent
+    assert page.locator(f"{BOARD}[data-ignored='1']").count() == 1
     _autos_shown(page)
+    assert page.locator(f"{BOARD} polygon.vc-selected").count() == 0
+    assert not [c for c in _clicks(page) if not re.match(r"(0,0|[ox*]{3}) ok", c)]
+    # every tile says who put it there, with a legend in words
+    origins = page.locator(TILES).evaluate_all("gs => gs.map(g => g.dataset.origin)")
+    assert origins.count("tester") == 1 and origins.count("computer") == 1
+    assert set(origins) <= {"tester", "computer", "forced"}
+    assert page.locator(f"{BOARD} .vb-tiles .vo-mark").count() == len(origins)
+    assert "forced: slid in by itself" in page.locator(f"{BOARD} .vb-origins").inner_text()
     log = "\n".join(_clicks(page))
     assert "0,0 ok" in log and re.search(r"^[ox*]{3} ok", log, re.M)
     assert _tile_count(page) >= 2
@@ -136,6 +171,7 @@ def test_a_whole_short_game_on_a_phone(
 ) -> None:
     page = _open(new_page, app, 'rules={"base":"standard","pool":12}', width=360, height=740, has_touch=True, is_mobile=True)
     result = page.locator(f"{BOARD} [data-role=result]")
+    page.locator(BOARD).evaluate(WATCH_END)
     _play_first(page, touch=True)
     _choose_first_cell(page, touch=True)
     screenshot(page, "vasco-picker-phone")
@@ -145,7 +181,10 @@ def test_a_whole_short_game_on_a_phone(
             break
         _play_first(page, touch=True)
     text = result.inner_text()
-    assert re.search(r"wins|draw", text), text
+    # the title says who won, the text why, once (the loop's text no longer says "wins")
+    assert re.search(r"won|wins|draw", text), text
+    assert len(re.findall(r"\bwin|\bwon", text, re.I)) <= 2, text
+    assert page.evaluate("window.__endTooSoon") == []  # no result before the forced tiles
     assert page.locator(f"{BOARD} g.vt-win").count() >= 1  # the loop or the longest paths
     assert page.locator(CELLS).count() == 0  # nothing to click after the end
     screenshot(page, "vasco-game-over-phone")

@@ -117,6 +117,8 @@ def test_a_whole_vasco_game_by_taps_on_a_phone(
         stored = len(record.actions)
         # the last move's forced tiles have slid in (animated once)
         page.locator(f"{BOARD} g.vt-hidden").first.wait_for(state="detached")
+        # and the computer's move has been played out: the board takes taps again
+        page.locator(f"{BOARD}:not([data-playing='1'])").wait_for()
         page.locator(f'{BOARD} polygon.vc[data-cell="{place.r},{place.c}"]').tap()
         preview = page.locator(f'{BOARD} button.vb-preview[data-state="{place.state}"]')
         preview.wait_for(timeout=30_000)
@@ -140,6 +142,11 @@ def test_a_whole_vasco_game_by_taps_on_a_phone(
         moves += 1
         assert moves < 100
     page.get_by_role("button", name="Continue to the last questions").wait_for(timeout=30_000)
+    # the result once the last move has been played out, with its reason
+    page.locator(f"{BOARD}:not([data-playing='1'])").wait_for()
+    end = page.locator(f"{BOARD} [data-role=result]")
+    end.wait_for()
+    assert re.search(r"loop|path|draw", end.inner_text()), end.inner_text()
     page.screenshot(path=str(screenshot(page, "vasco-phone-04-game-over")))
     screenshot(page, "vasco-phone-05-game-over-full")
     record, state = stored_game(engine, code)

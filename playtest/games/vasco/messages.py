@@ -156,9 +156,9 @@ def end_text(reason: str, lengths: tuple[int, int], *, winner: int | None, mover
     seat is a person and ``seats`` has one person, else by colour.
 
     >>> end_text("loop", (6, 0), winner=1, mover=1)
-    'You closed a loop of 6 tiles: you win!'
+    'You closed a loop of 6 tiles.'
     >>> end_text("pool_empty", (4, 7), winner=1, mover=2, seats=("computer", "human"))
-    'No tiles left! Longest paths: red 4, blue 7. The longer path loses, so the computer wins.'
+    'No tiles left. Longest paths: red 4, blue 7. The longer path loses.'
     """
     say = end_say(reason, lengths, winner=winner, mover=mover, seats=seats)
     assert say.key is not None

@@ -42,5 +42,5 @@ PLUGIN: Final = GamePlugin(
                        messages_shown=demo.messages_shown,
                        message_effect=demo.message_effect),
     result=session.result, words=session.words, view=session.view,
-    seat_name=session.seat_name,
+    seat_name=session.seat_name, on_step=session.on_step,
 )

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.vasco import parse_cell
+from engine.vasco import cell_name, parse_cell
 from playtest.games.plugin import GameResult
 from playtest.games.vasco.messages import (
     REFUSAL_KEYS,
     auto_message_key,
     end_say,
 )
-from playtest.games.vasco.view import board_view
+from playtest.games.vasco.view import board_view, tile_origins
+from playtest.messages.speeds import speed
+from playtest.session.play import Play, Step
 from playtest.session.view import Moment
 from playtest.session.words import Say
 
@@ -34,6 +36,17 @@ def result(state: Any, actions: int) -> GameResult:
     outcome = state.outcome
     return GameResult(None if outcome is None else outcome.winner,
                       "over" if outcome is None else str(outcome.reason), actions)
+
+
+#: Where ``play.memo`` keeps who put each tile there (every step since the start, not
+#: only the last steps the play holds).
+ORIGINS = "origins"
+
+
+def on_step(play: Play, step: Step, settings: Any) -> None:
+    """Note who put the tiles of ``step`` there (the tester, the computer, forced)."""
+    play.memo[ORIGINS] = {**play.memo.get(ORIGINS, {}),
+                          **tile_origins([(step.by_computer, step.events)])}
 
 
 def _fresh_events(moment: Moment) -> list[Any]:
@@ -86,13 +99,26 @@ def view(moment: Moment) -> dict[str, Any]:
     input's forced tiles animated in order, in the tester's wording."""
     play = moment.play
     pick = moment.text("pick")
+    computer_placed = next((cell_name(e.tiles[0]) for step in moment.fresh if step.by_computer
+                            for e in step.events if e.kind == "place" and e.tiles), None)
+    level = moment.setting("speed", 2)
+    pace = speed(level if level in (1, 2, 3) else 2).message_ms // 5
     data = board_view(play.state, seats=play.seat_words, selection=play.selection,
                       events=_fresh_events(moment),
                       refused=play.refused_fields.get("cell") if play.refusal else None,
-                      variants=moment.wording).to_data()
+                      variants=moment.wording,
+                      origins=play.memo.get(ORIGINS, {}),
+                      computer_placed=computer_placed, pace_ms=pace).to_data()
     if pick is not None:
         data["pick_text"] = pick.text
     data["interactive"] = moment.interactive
+    # the forced tiles of the tester's own move (when the computer answered at once)
+    # slide in before the computer's tile is named
+    events = _fresh_events(moment)
+    if computer_placed is not None:
+        at = next(i for i, e in enumerate(events) if e.kind == "place" and e.tiles
+                  and cell_name(e.tiles[0]) == computer_placed)
+        data["autos_before_computer"] = sum(e.kind == "auto" for e in events[:at])
     data.pop("message", None)
     return data
 

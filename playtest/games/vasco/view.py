@@ -64,6 +64,15 @@ class BoardView:
     blocked: tuple[str, ...] = ()
     #: The cell of the click just refused, outlined in red.
     refused: str | None = None
+    #: Where each tile came from: ``"tester"`` (a person placed it), ``"computer"``
+    #: or ``"forced"`` (it slid in by itself); drawn as a mark and tint per origin.
+    origins: dict[str, str] = field(default_factory=dict)
+    #: The cell the computer just placed (named and highlighted before its forced tiles).
+    computer_placed: str | None = None
+    #: How long each step of the computer's move stays on screen (the tester's speed).
+    pace_ms: int = 1000
+    #: What the board says while it plays out the computer's move.
+    computer_text: str = ""
 
     @property
     def token(self) -> str:
@@ -86,13 +95,18 @@ def board_view(
     message: str = "",
     refused: str | None = None,
     variants: Mapping[str, str] | None = None,
+    origins: Mapping[str, str] | None = None,
+    computer_placed: str | None = None,
+    pace_ms: int = 1000,
 ) -> BoardView:
     """The view of ``state`` for a person playing the ``"human"`` seats.
 
     ``selection`` is the click selection held (a cell ``"r,c"``); ``events`` the last
     move's events (their ``auto`` tiles are animated in order, with why, in the
     catalog's words); ``refused`` the cell of a click just refused (``message`` says why);
-    ``variants`` the tester's wording of each message a study's experiments vary.
+    ``variants`` the tester's wording of each message a study's experiments vary;
+    ``origins`` who put each tile there (see :func:`tile_origins`); ``computer_placed``
+    the computer's tile just placed; ``pace_ms`` each step of its move on screen.
     """
     tiles = tuple(
         {
@@ -173,7 +187,35 @@ def board_view(
         pick_text=pick_text(cell=selected or "", count=len(previews)) if selected else "",
         blocked=blocked,
         refused=refused if human_turn else None,
+        origins=dict(origins or {}),
+        computer_placed=computer_placed,
+        pace_ms=pace_ms,
+        computer_text=COMPUTER_PLACED if computer_placed else "",
     )
+
+
+#: What the board says first when the computer has placed its tile (then its forced
+#: tiles, one by one).
+COMPUTER_PLACED = "The computer placed a tile (outlined)."
+
+
+def tile_origins(moves: Sequence[tuple[bool, Sequence[Event]]]) -> dict[str, str]:
+    """Who put each tile there, from the moves in order (``(by_computer, events)``):
+    ``"computer"``, ``"tester"`` or ``"forced"`` (an ``auto`` tile).
+
+    >>> from engine.core import Event
+    >>> tile_origins([(False, [Event("place", 1, ((0, 0),))]),
+    ...               (True, [Event("place", 2, ((0, 1),)),
+    ...                       Event("auto", None, ((1, 1),))])])
+    {'0,0': 'tester', '0,1': 'computer', '1,1': 'forced'}
+    """
+    out: dict[str, str] = {}
+    for by_computer, events in moves:
+        for e in events:
+            if e.kind in ("place", "auto") and e.tiles:
+                who = "forced" if e.kind == "auto" else "computer" if by_computer else "tester"
+                out[cell_name(e.tiles[0])] = who
+    return out
 
 
 _COLOUR = {"o": "red", "x": "blue", "*": "purple"}

@@ -6,7 +6,12 @@
 //
 // View (playtest/games/vasco/session.py): tiles, candidates, selected, previews, autos,
 // placed, counter, turn_text, interactive, over, highlight, labels, pick_text, blocked,
-// refused.
+// refused, origins, computer_placed, pace_ms, computer_text.
+//
+// The computer's move is played out before the board takes input again: its tile
+// outlined and named first, then its forced tiles one by one, pace_ms each; meanwhile
+// the turn line says the computer is playing, the end line waits, and a press is
+// ignored (data-playing="1" on .vb; data-ignored counts the presses it ignored).
 
 const NS = "http://www.w3.org/2000/svg";
 const S = 60; // side length in SVG units
@@ -52,9 +57,40 @@ function arcPath(r, c, state, k) {
   return `M ${a[0].toFixed(2)} ${a[1].toFixed(2)} A ${S / 2} ${S / 2} 0 0 ${sweep} ${b[0].toFixed(2)} ${b[1].toFixed(2)}`;
 }
 
-function drawTile(g, t, cls) {
+// Who put a tile there, as a mark (a shape, not a colour) near the corner away from
+// its lines, and a tint of the tile.
+const ORIGINS = {
+  tester: "vo-tester", computer: "vo-computer", forced: "vo-forced",
+};
+
+function originMark(group, t, origin) {
+  const cs = corners(t.r, t.c);
+  const [q1, q2] = edgeEnds(t.r, t.c, t.state.indexOf("*"));
+  const far = cs.find((p) => ![q1, q2].some((q) => q[0] === p[0] && q[1] === p[1]));
+  const cx = (cs[0][0] + cs[1][0] + cs[2][0]) / 3, cy = (cs[0][1] + cs[1][1] + cs[2][1]) / 3;
+  const x = far[0] + 0.42 * (cx - far[0]), y = far[1] + 0.42 * (cy - far[1]);
+  const m = 4;
+  let shape;
+  if (origin === "tester") shape = el("circle", { cx: x.toFixed(2), cy: y.toFixed(2), r: m }, group);
+  else if (origin === "computer") {
+    shape = el("rect", { x: (x - m).toFixed(2), y: (y - m).toFixed(2), width: 2 * m, height: 2 * m }, group);
+  } else {
+    shape = el("polygon", { points: [[x, y - m - 1], [x + m + 1, y], [x, y + m + 1], [x - m - 1, y]]
+      .map((p) => p.map((v) => v.toFixed(2)).join(",")).join(" ") }, group);
+  }
+  shape.setAttribute("class", "vo-mark");
+  shape.setAttribute("aria-hidden", "true");
+}
+
+const ORIGIN_WORDS = {
+  tester: "placed by you", computer: "placed by the computer", forced: "slid in by itself",
+};
+
+function drawTile(g, t, cls, origin) {
   const pts = corners(t.r, t.c).map((p) => p.join(",")).join(" ");
-  const group = el("g", { class: "vt " + (cls || ""), "data-cell": t.cell, "data-state": t.state }, g);
+  const oc = origin ? " " + ORIGINS[origin] : "";
+  const group = el("g", { class: "vt " + (cls || "") + oc, "data-cell": t.cell, "data-state": t.state }, g);
+  if (origin) group.dataset.origin = origin;
   el("polygon", { points: pts, class: "vt-face vt-" + (t.face || "front") }, group);
   el("path", { d: arcPath(t.r, t.c, t.state, "x"), class: "vt-arc vt-x" }, group);
   el("path", { d: arcPath(t.r, t.c, t.state, "o"), class: "vt-arc vt-o" }, group);
@@ -62,6 +98,7 @@ function drawTile(g, t, cls) {
   const es = t.state.indexOf("*");
   const m = mid(...edgeEnds(t.r, t.c, es));
   el("circle", { cx: m[0].toFixed(2), cy: m[1].toFixed(2), r: 4, class: "vt-star" }, group);
+  if (origin) originMark(group, t, origin);
   return group;
 }
 
@@ -95,6 +132,10 @@ function build(parent) {
     <span class="sh-end-text"></span></div>
   <div class="vb-legend"><span class="lg-o">Red: solid wide line</span>
     <span class="lg-x">Blue: dashed line</span><span class="lg-s">Purple: both</span></div>
+  <div class="vb-legend vb-origins" data-role="origins">
+    <span class="lg-tester"><b aria-hidden="true">&#9679;</b> your tiles</span>
+    <span class="lg-computer"><b aria-hidden="true">&#9632;</b> the computer's</span>
+    <span class="lg-forced"><b aria-hidden="true">&#9670;</b> forced: slid in by itself</span></div>
 </div>`;
   const st = {
     root, svg: root.querySelector("svg"), data: null,
@@ -185,11 +226,17 @@ function press(target, ev, shell) {
   const st = BOARDS.get(shell.el);
   const p = ev && ev.pointerId !== undefined ? st.pointers.get(ev.pointerId) : null;
   if (p && p.moved > 6) return false;
-  st.root.querySelector(".vb").dataset.lastClick = target.dataset.target;
+  const vb = st.root.querySelector(".vb");
+  vb.dataset.lastClick = target.dataset.target;
+  if (st.playing) {
+    // the computer's move is still being shown: the tester watches it first
+    vb.dataset.ignored = String(Number(vb.dataset.ignored || 0) + 1);
+    return false;
+  }
   return shell.interactive;
 }
 
-function render(st, d) {
+function render(st, d, shell) {
   const vb = st.root.querySelector(".vb");
   // A new move (not a new selection): only then are forced tiles animated again and
   // the view refitted; choosing a space keeps the tester's pan and zoom.
@@ -231,9 +278,12 @@ function render(st, d) {
     cells.push([t.r, t.c]);
     let cls = highlight.has(t.cell) ? "vt-win" : "";
     if (t.cell === d.placed) cls += " vt-placed";
+    if (t.cell === d.computer_placed && changedMove) cls += " vt-computer-move";
     if (autoCells.has(t.cell) && changedMove) cls += " vt-auto vt-hidden";
-    const g = drawTile(tilesLayer, t, cls);
-    g.setAttribute("aria-label", (d.labels || {})[t.cell] || t.cell);
+    const origin = (d.origins || {})[t.cell];
+    const g = drawTile(tilesLayer, t, cls, origin);
+    const label = (d.labels || {})[t.cell] || t.cell;
+    g.setAttribute("aria-label", origin ? label + ", " + ORIGIN_WORDS[origin] : label);
     g.setAttribute("role", "img");
   }
   // the selected cell's preview stays drawn in place, faintly
@@ -245,7 +295,27 @@ function render(st, d) {
   if (!st.view || changedMove) st.view = st.fitted.slice();
   applyView(st);
   renderPicker(st, d);
-  if (changedMove) animateAutos(st, d);
+  if (changedMove) animateAutos(st, d, shell);
+  else if (st.playing) holdShell(st, shell);
+}
+
+// While the computer's move plays out: its turn, no end line yet.
+function holdShell(st, shell) {
+  const turn = st.root.querySelector("[data-role=turn]");
+  const end = st.root.querySelector("[data-role=result]");
+  if (turn) turn.textContent = "The computer is playing";
+  if (end) end.hidden = true;
+  st.root.querySelector(".vb").classList.remove("vb-interactive");
+}
+
+// The shell's own lines again once the move has been shown.
+function releaseShell(st, shell) {
+  const d = shell.data || {};
+  const turn = st.root.querySelector("[data-role=turn]");
+  const end = st.root.querySelector("[data-role=result]");
+  if (turn && d.turn !== undefined && d.turn !== null) turn.textContent = d.turn;
+  if (end) end.hidden = !d.end;
+  st.root.querySelector(".vb").classList.toggle("vb-interactive", !!(st.data && st.data.interactive));
 }
 
 function renderPicker(st, d) {
@@ -288,33 +358,64 @@ function renderPicker(st, d) {
   picker.scrollIntoView({ block: "nearest", behavior: "auto" });
 }
 
-function animateAutos(st, d) {
+function animateAutos(st, d, shell) {
   const autos = d.autos || [];
   const msg = st.root.querySelector("[data-role=message]");
   const id = ++st.animId;
   const vb = st.root.querySelector(".vb");
-  if (!autos.length) { vb.dataset.autosShown = "0"; return; }
   vb.dataset.autosShown = "0";
+  const lead = d.computer_placed ? 1 : 0;
+  if (!autos.length && !lead) {
+    if (st.playing) { st.playing = false; releaseShell(st, shell); }
+    vb.dataset.playing = "0";
+    return;
+  }
   const reduce = globalThis.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
-  const step = reduce ? 0 : 450;
+  const step = reduce ? 0 : Math.max(Number(d.pace_ms) || 0, 300);
+  // the computer's move (and what the tester's own tile forced) is shown before the
+  // board takes input again; the end line waits for it
+  st.playing = true;
+  vb.dataset.playing = "1";
+  holdShell(st, shell);
+  // the steps in order: the tester's forced tiles, the computer's tile named, its forced
+  // tiles; one pace each
+  const before = lead ? Math.min(Number(d.autos_before_computer) || 0, autos.length) : 0;
+  const announce = () => {
+    msg.textContent = d.computer_text || "The computer placed a tile.";
+    vb.dataset.announced = d.computer_placed;
+    const g = st.layer.querySelector(`.vt[data-cell="${d.computer_placed}"]`);
+    if (g) g.classList.remove("vt-hidden");
+  };
+  if (lead) {
+    const g = st.layer.querySelector(`.vt[data-cell="${d.computer_placed}"]`);
+    if (g && before) g.classList.add("vt-hidden");
+  }
+  if (lead && !before) announce();
+  else delete vb.dataset.announced;
   autos.forEach((a, i) => {
+    const at = i < before ? i : i + lead;
     setTimeout(() => {
       if (id !== st.animId) return;
       const g = st.layer.querySelector(`.vt[data-cell="${a.cell}"]`);
       if (g) g.classList.remove("vt-hidden");
       msg.textContent = (autos.length > 1 ? `Forced tile ${i + 1} of ${autos.length}. ` : "") + a.why;
       vb.dataset.autosShown = String(i + 1);
-    }, step * (i + 1));
+    }, step * at);
   });
-  // then the board's own message again (whose turn it is, or the result)
+  if (lead && before) setTimeout(() => { if (id === st.animId) announce(); }, step * before);
+  // then the board's own message again (whose turn it is, or the result), and input
   setTimeout(() => {
-    if (id === st.animId && msg.dataset.text) msg.textContent = msg.dataset.text;
-  }, step * (autos.length + 2));
+    if (id !== st.animId) return;
+    if (msg.dataset.text !== undefined) msg.textContent = msg.dataset.text;
+    st.playing = false;
+    vb.dataset.playing = "0";
+    releaseShell(st, shell);
+  }, step * (autos.length + lead));
 }
 
 export default {
   css: "board.css",
   build,
-  update(view, shell) { render(BOARDS.get(shell.el), view); },
+  update(view, shell) { render(BOARDS.get(shell.el), view, shell); },
   press,
 };
