@@ -23,6 +23,7 @@ from harness_flow import ClickLogs
 
 from engine.dokusen import DokusenState
 from engine.dokusen.ai import greedy_action
+from engine.dokusen.state import colour_name
 from playtest.demo import EventRecorder
 from playtest.demo_play import click_path
 from playtest.games.dokusen.catalog import load_catalog
@@ -48,6 +49,9 @@ READ_DOM = """root => {
           animating: root.dataset.animating, message: msg.textContent, key: msg.dataset.key,
           round: root.querySelector('[data-testid=dokusen-round]').textContent,
           over: over.hidden ? null : over.querySelector('.db-over-title').textContent,
+          overText: over.querySelector('.db-over-text').textContent, messageHidden: msg.hidden,
+          said: root.dataset.said || '',
+          placed: [...root.querySelectorAll('.sq.placed')].map(b => +b.dataset.i),
           whys: [...root.querySelectorAll('.sq .why')].filter(w => w.textContent).length,
           targets: root.querySelectorAll('.sq.target').length,
           impact: root.querySelectorAll('.sq.impact').length};
@@ -96,6 +100,20 @@ class Board:
             if time.monotonic() > deadline:
                 raise AssertionError(f"Python did not receive click {n}")
             self.page.wait_for_timeout(40)
+
+    def announces(self, mine: Mine, *, every: bool = True) -> None:
+        """The computer colours' placements of the last round (all, or the first), each
+        said in the catalog's words with its square ringed while the round is replayed:
+        no square takes a click meanwhile."""
+        grid = mine.state.game.grid
+        placed = [e for e in mine.events if e.kind == "place" and e.data["player"] != 0]
+        for e in placed if every else placed[:1]:
+            text = CATALOG.render("rival_placed",
+                                  colour=colour_name(e.data["player"]).capitalize()).text
+            at = grid.index(*e.tiles[0])
+            d = self.wait(lambda d, text=text, at=at: d["said"] == text and d["placed"] == [at],
+                          f"{text} at square {at}")
+            assert d["animating"] == "1" and d["targets"] == 0 and d["message"] == text
 
     def shows(self, state: DokusenState) -> dict[str, Any]:
         """Wait until the board shows ``state`` (same position token, animation over)."""
@@ -151,6 +169,7 @@ def play_stage(board: Board, stage: str, choose: Callable[[DokusenState], int]
         action = choose(mine.state)
         board.press(*mine.state.game.grid.coord(action))
         mine.place(action)
+        board.announces(mine, every=False)
         board.shows(mine.state)
     return mine.state
 
@@ -204,6 +223,9 @@ def test_whole_stage_with_the_mouse_wrong_clicks_and_the_end_screen(
     # playtest.board.page.end_title)
     assert d["over"] == ("Stage won!" if state.outcome.won else "Stage lost")
     assert d["key"] == ("stage_won" if state.outcome.won else "stage_lost")
+    # the result is said once, on the end card, not again in the message strip above it
+    assert d["messageHidden"] and d["overText"] == CATALOG.render(
+        d["key"], count=state.counts()["0"], total=state.counts()["total"]).text
     screenshot(page, "dokusen_s4_end_1280")
     logged = board.clicks_logged()
     tester_moves = sum(1 for a in mine.play.actions if a[0] == "place")
@@ -251,6 +273,9 @@ def test_active_rival_and_animation(
     token = f":{len(state.history)}"
     mid = board.wait(lambda d: d["token"] == token and d["animating"] == "1", "the animation")
     assert mid["targets"] == 0  # no input while the round is replayed
+    # orange's placement is said and its square ringed before the growth plays out
+    assert any(e.kind == "place" and e.data["player"] == 1 for e in mine.events)
+    board.announces(mine)
     screenshot(page, "dokusen_s5_animating_1280")
     board.shows(state)
 

@@ -20,7 +20,7 @@ from playtest.messages.catalog import GameCatalog
 CATALOG: Final = GameCatalog(
     Path(__file__).resolve().parent / "messages.yaml",
     frozenset({"your_turn", "computer_turn", "meteor_falling", "grew", "grew_against_you",
-               "meteor_hit", "stage_won", "stage_lost"}),
+               "meteor_hit", "stage_won", "stage_lost", "rival_placed"}),
     refusals=("own_square", "void", "not_your_turn", "game_over"))
 REFUSAL_REASONS: Final = CATALOG.refusals
 REQUIRED_KEYS: Final = CATALOG.required_keys

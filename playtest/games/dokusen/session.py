@@ -19,6 +19,7 @@ from typing import Any
 
 from engine.dokusen.course import Course
 from engine.dokusen.progress import Progress
+from engine.dokusen.state import colour_name
 from playtest.games.dokusen.view import board_data, message_say
 from playtest.games.plugin import GameResult
 from playtest.session.play import Play
@@ -81,11 +82,36 @@ def _events(moment: Moment) -> list[Any]:
     return [e for step in moment.fresh for e in step.events]
 
 
+def rival_slot(number: int) -> str:
+    """The board slot of the round's ``number``-th placement by a computer colour (its
+    line is shown while the replay highlights that square)."""
+    return f"rival{number}"
+
+
+def rival_says(events: Sequence[Any]) -> list[Say]:
+    """One line per placement of a computer colour among ``events``, in order ("Orange
+    coloured a square.").
+
+    >>> from engine.core import Event
+    >>> says = rival_says([Event("place", 1, ((0, 1),), {"player": 0}),
+    ...                    Event("place", 2, ((0, 2),), {"player": 1})])
+    >>> [(s.values["colour"], s.slot) for s in says]
+    [('Orange', 'rival0')]
+    """
+    movers = [int(e.data.get("player", (e.seat or 1) - 1)) for e in events
+              if e.kind == "place"]
+    return [Say("rival_placed", {"colour": colour_name(p).capitalize()}, computer=True,
+                slot=rival_slot(n), transient=True)
+            for n, p in enumerate(p for p in movers if p != 0)]
+
+
 def words(moment: Moment) -> tuple[Say, ...]:
     """The board's message (:func:`~playtest.games.dokusen.view.message_say`) about the
-    last input and the round after it."""
+    last input and the round after it, and a line for each computer colour's placement
+    in that round (:func:`rival_says`)."""
     play = moment.play
-    return (message_say(play.state, _events(moment), play.refusal),)
+    events = _events(moment)
+    return (message_say(play.state, events, play.refusal), *rival_says(events))
 
 
 def view(moment: Moment) -> dict[str, Any]:
@@ -103,5 +129,10 @@ def view(moment: Moment) -> dict[str, Any]:
     data = board_data(play.state, events=_events(moment),
                       speed_ms=STEP_MS.get(int(moment.setting("speed", 2)), 220),
                       stage_of=stage_of)
+    rivals = (s for s in data["steps"] if s["kind"] == "place" and s["to"] != 0)
+    for number, step in enumerate(rivals):
+        line = moment.text(rival_slot(number))
+        if line is not None:
+            step["say"] = line.text
     data["interactive"] = moment.interactive
     return data

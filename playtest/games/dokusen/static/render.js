@@ -28,7 +28,7 @@ function build(parent, shell) {
   const tools = el("div", { class: "db-tools" }, root);
   const why = el("button", { type: "button", class: "db-why", "aria-pressed": "false", "data-testid": "dokusen-why" }, tools);
   const st = { root, title, stageOf, round, msg, bar, segs, half, legend, grid, why,
-    squares: [], shown: [], data: null, showWhy: false, focus: 0, timers: [], animating: false,
+    squares: [], shown: [], data: null, said: "", showWhy: false, focus: 0, timers: [], animating: false,
     token: null, layoutKey: null };
   why.addEventListener("click", () => {
     st.showWhy = !st.showWhy;
@@ -119,9 +119,14 @@ function draw(st) {
   // the last round's growth is replayed with the result already said above it, so a
   // tester who moves on before the replay ends has seen how the game ended
   const watching = st.animating && !d.over;
-  // while a round is replayed the message says to watch; then the shell's message again
-  if (watching) st.msg.textContent = d.labels.watching;
+  // while a round is replayed the message says to watch (or which colour placed where);
+  // then the shell's message again. At the end the end card says the result: the strip
+  // does not say it a second time (it shows only a computer colour's placement then).
+  if (st.said) st.msg.textContent = st.said;
+  else if (watching) st.msg.textContent = d.labels.watching;
   else if (st.msg.textContent !== (st.msg.dataset.text || "")) st.msg.textContent = st.msg.dataset.text || "";
+  st.msg.hidden = !!d.over && !st.said;
+  root.dataset.said = st.said || "";
   st.why.textContent = st.showWhy ? d.labels.why_hide : d.labels.why;
   st.why.setAttribute("aria-pressed", st.showWhy ? "true" : "false");
   const targets = new Set(d.targets);
@@ -171,6 +176,7 @@ function stopAnimation(st) {
   for (const t of st.timers) clearTimeout(t);
   st.timers = [];
   st.animating = false;
+  st.said = "";
 }
 
 function animate(st) {
@@ -185,14 +191,26 @@ function animate(st) {
   d.before.forEach((owner, i) => paint(st, i, owner));
   drawCounts(st);
   for (const b of st.squares) {
-    b.classList.remove("flip", "pop", "impact", "impact-at");
+    b.classList.remove("flip", "pop", "impact", "impact-at", "placed");
     const w = b.querySelector && b.querySelector(".why");
     if (w) w.textContent = "";
   }
   let t = 0;
   for (const step of d.steps) {
     const i = step.at[0] * d.cols + step.at[1];
-    if (step.kind === "place") {
+    if (step.kind === "place" && step.say) {
+      // a computer colour's placement: said in words and its square ringed, long enough
+      // to read, before the growth plays out
+      st.timers.push(setTimeout(() => {
+        paint(st, i, step.to);
+        for (const b of st.squares) b.classList.remove("placed");
+        st.squares[i].classList.add("pop", "placed");
+        st.said = step.say;
+        draw(st);
+      }, t));
+      t += d.speed * 6;
+      st.timers.push(setTimeout(() => { st.said = ""; draw(st); }, t));
+    } else if (step.kind === "place") {
       st.timers.push(setTimeout(() => { paint(st, i, step.to); st.squares[i].classList.add("pop"); drawCounts(st); }, t));
       t += d.speed * 2;
     } else if (step.kind === "grow") {
