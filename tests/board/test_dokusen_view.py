@@ -14,11 +14,13 @@ import pytest
 from engine.core import CHANCE, Refusal, sample_chance
 from engine.dokusen import DokusenGame, builtin_stages
 from engine.dokusen.ai import computer_action
+from playtest.demo import EventRecorder
 from playtest.games.dokusen.catalog import REFUSAL_REASONS, load_catalog, refusal_key
 from playtest.games.dokusen.session import next_choices
 from playtest.games.dokusen.view import board_data, message_say
 from playtest.games.registry import game_plugin
-from playtest.session import Play
+from playtest.session import GameSession, Play
+from playtest.session.session import Wording
 
 
 @pytest.mark.parametrize("stage", [s.id for s in builtin_stages()])
@@ -95,3 +97,27 @@ def test_every_click_refusal_has_its_message() -> None:
     assert catalog.render(refusal_key("off_board")).key == "refused_other"
     for variant in ("default", "formal"):
         assert catalog.render("your_turn", variant, need=13, total=25).text
+
+
+@pytest.mark.parametrize("variant", ["default", "formal"])
+def test_a_computer_colours_placement_is_said_in_the_testers_wording(variant: str) -> None:
+    """S5: orange places after the tester; the board says so (``rival_placed``, one line
+    per placement, in the tester's wording) and the replay's step carries that line."""
+    plugin = game_plugin("dokusen")
+    play = Play.new(plugin, game_id="g", participant_id="p", seats=("human",), seed=7,
+                    rules="S5")
+    records: list[dict[str, object]] = []
+    session = GameSession(plugin, play, EventRecorder(records, "p", "g", [0.0], [0], "g"),
+                          wording=Wording({"rival_placed": variant}), settings={"speed": 1})
+    session.start()
+    session.click("2,2")
+    rivals = [s for s in play.shown if s.key == "rival_placed"]
+    text = load_catalog().say("rival_placed", variant, colour="Orange").text
+    assert [s.text for s in rivals] == [text] and rivals[0].slot == "rival0"
+    assert plugin.view is not None
+    steps = plugin.view(session.moment())["steps"]
+    said = [s for s in steps if s.get("say")]
+    assert [(s["kind"], s["to"], s["say"]) for s in said] == [("place", 1, text)]
+    # the placement is logged as a message the tester saw
+    assert any(r.get("type") == "message" and r["props"]["key"] == "rival_placed"
+               and r["props"]["variant"] == variant for r in records)
