@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from engine.core import Refusal
-from engine.morris import MorrisGame, Move, Place
+from engine.morris import MorrisGame, Move, Place, Remove
 from playtest.games.morris.catalog import REFUSAL_REASONS, REQUIRED_KEYS, load_catalog
 from playtest.games.morris.view import COMPUTER, HUMAN, Sides, board_data, prompt
 from playtest.games.plugin import click_props
@@ -123,3 +123,17 @@ def test_highlight_setting_is_passed_to_the_browser() -> None:
     s = MorrisGame().new_initial_state()
     assert board_data(s)["highlight"] is True
     assert board_data(s, highlight=False)["highlight"] is False
+
+
+def test_a_taken_brick_is_an_emptied_point_the_board_marks() -> None:
+    """After a removal the point is empty and listed in ``taken`` (the renderer marks it);
+    before it nothing is."""
+    s = MorrisGame().state_from_position(
+        {"a7": "W", "d7": "W", "b6": "B", "d6": "B", "f6": "B", "b4": "B"}, {"W": 6, "B": 5}
+    )
+    s.apply(Place("g7"))
+    assert board_data(s)["taken"] == []
+    s.apply(Remove("b4"))
+    data = board_data(s)
+    assert data["taken"] == ["b4"] and "b4" not in data["cells"]
+    assert "b4" in data["lastPoints"]

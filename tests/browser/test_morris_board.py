@@ -33,6 +33,9 @@ GAME = "?game=morris&seats=human,human&highlight=1"
 #: The harness's text lines: inputs that reached Python, what the gate dropped.
 LOG = ".st-key-harness_log [data-testid=stText]"
 CATALOG = load_catalog()
+#: The board's paper on every turn and at the end, and its frame on Black's turn.
+WHITE = "rgb(255, 255, 255)"
+BLACK_FRAME = "rgb(20, 20, 20)"
 READ_DOM = """root => {
   const cells = {};
   for (const g of root.querySelectorAll('.pt')) {
@@ -49,7 +52,11 @@ READ_DOM = """root => {
                    B: +side('B').querySelector('.count').textContent},
           message: root.querySelector('[data-testid=morris-message]').textContent,
           key: root.querySelector('[data-testid=morris-message]').dataset.key,
-          background: getComputedStyle(root).backgroundColor};
+          background: getComputedStyle(root).backgroundColor,
+          frame: getComputedStyle(root).borderTopColor,
+          last: [...root.querySelectorAll('.pt.last')].map(g => g.dataset.point),
+          taken: [...root.querySelectorAll('.pt.taken')].map(g => g.dataset.point),
+          lastLine: root.querySelector('[data-testid=morris-last]').textContent};
 }"""
 
 
@@ -157,10 +164,28 @@ def same_position(mine: MorrisState, board: Board) -> None:
     assert (d["toMove"] or None) == mine.to_move
     counts = mine.reserve if not mine.placement_over else {c: mine.on_board(c) for c in ("W", "B")}
     assert d["counts"] == counts
-    # the background shows whose turn it is (after its short colour transition)
+    # the frame shows whose turn it is; the board stays white (black bricks readable)
     if mine.to_move is not None:
-        colour = {"W": "rgb(255, 255, 255)", "B": "rgb(20, 20, 20)"}[mine.to_move]
-        board.wait(lambda d: d["background"] == colour, f"the {mine.to_move} background")
+        dark = mine.to_move == "B"
+        d = board.wait(lambda d: (d["frame"] == BLACK_FRAME) == dark, f"the {mine.to_move} frame")
+        assert d["background"] == WHITE
+
+
+def computer_shown(board: Board, before: MorrisState, action: int) -> None:
+    """After the tester's ``action`` on ``before``, the computer's answer is on the board
+    before the tester's next input: a brick it placed or moved ringed as the last move,
+    a brick it took shown as an emptied, marked point, and its move said in words."""
+    mine = before.clone()
+    mine.apply_action(action)
+    if mine.is_terminal() or mine.to_move != "B":
+        return
+    d = board.wait(lambda d: d["toMove"] in ("W", ""), "the computer's answer")
+    took = [p for p, c in mine.board.items() if c == "W" and d["cells"].get(p) != "W"]
+    put = [p for p, c in d["cells"].items() if c == "B" and mine.board.get(p) != "B"]
+    assert set(took) <= set(d["taken"]) and not set(d["taken"]) & set(d["cells"])
+    if not took:  # a removal is the computer's last step: then the emptied point is marked
+        assert set(put) <= set(d["last"]), (put, d["last"])
+    assert d["lastLine"], "the computer's move is not said"
 
 
 @pytest.fixture(scope="module")
@@ -256,7 +281,7 @@ def test_pass_and_play_whole_game_at_1280x800(
     assert (
         d["key"] == "win" and d["message"] == f"{'White' if mine.winner == 'W' else 'Black'} wins!"
     )
-    board.wait(lambda d: d["background"] in ("rgb(255, 255, 255)", "rgb(20, 20, 20)"), "colour")
+    assert board.dom()["background"] == WHITE
     screenshot(board.page, "morris-1280-over")
     clicks = board.clicks_logged()
     assert all({"seat", "point", "ok", "ms"} <= set(c) for c in clicks)
@@ -302,16 +327,19 @@ def test_phone_taps_a_whole_game_against_the_computer_at_360x740(
             rng.choice(state.legal_actions()) if rng.random() < 0.3 else greedy_action(state, rng)
         )
         board.act(state, action)
+        computer_shown(board, state, action)
         steps += 1
         if not shot and state.placement_over:
             screenshot(page, "morris-360-movement")
             shot = True
         assert steps < 300
-    settled = ("rgb(255, 255, 255)", "rgb(20, 20, 20)")
-    board.wait(lambda d: d["background"] in settled, "the background's last colour")
+    assert board.dom()["background"] == WHITE  # the end board stays light
     screenshot(page, "morris-360-over")
     d = board.dom()
     assert d["message"] in ("You win!", "The computer wins this time.")
+    # the end card says why (a catalog end_<reason> line), not only who won
+    reason = page.locator("[data-role=end] .sh-end-text")
+    assert reason.is_visible() and len(reason.inner_text()) > 20, reason.inner_text()
     assert all(c["seat"] == 1 for c in board.clicks_logged())
 
 

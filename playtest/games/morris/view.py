@@ -214,6 +214,7 @@ def board_data(state: MorrisState, *, selection: Sequence[str] = (),
             last_points += [e.data["from"], e.data["point"]]
         elif e.kind in ("place", "remove"):
             last_points.append(e.data["point"])
+    taken = [e.data["point"] for e in state.last_events if e.kind == "remove"]
     walls = sorted(
         {p for e in state.last_events if e.kind == "wall" for p in e.data.get("points", [])},
         key=index,
@@ -232,6 +233,7 @@ def board_data(state: MorrisState, *, selection: Sequence[str] = (),
         "grey": grey,
         "lastPoints": last_points,
         "walls": walls,
+        "taken": taken,
         "placing": not state.placement_over,
         "counts": {
             c: {

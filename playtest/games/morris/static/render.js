@@ -2,8 +2,8 @@
 // squares and their connectors, the 24 points, each side's bricks to place and on the
 // board, the last move's points and a new wall. A point is what a click chooses
 // (data-target); a click holds the brick the browser has selected, so a quick
-// select-then-move loses nothing. The whole board takes the colour of the side to move
-// (the seed).
+// select-then-move loses nothing. The board's frame takes the colour of the side to move;
+// its paper stays light, so black bricks stay readable on every turn and at the end.
 const BOARDS = new WeakMap();
 let el, svgEl;  // the shell's element makers
 
@@ -62,6 +62,7 @@ function drawBoard(st, d) {
     svgEl("circle", { class: "dot", r: "0.13" }, g);
     svgEl("circle", { class: "brick", r: "0.36" }, g);
     svgEl("circle", { class: "inner", r: "0.16" }, g);
+    svgEl("circle", { class: "taken", r: "0.3" }, g);  // a brick just taken from here
     st.pts[p.id] = g;
   });
   st.svg = svg;
@@ -127,6 +128,7 @@ function draw(st) {
   const moving = d.phase === "move" || d.phase === "fly";
   const targets = new Set(moving ? (sel ? d.movable[sel] || [] : []) : d.targets);
   const grey = new Set(d.grey), last = new Set(d.lastPoints), walls = new Set(d.walls);
+  const taken = new Set(d.taken || []);
   for (const [id, g] of Object.entries(st.pts)) {
     const owner = d.cells[id] || "";
     g.classList.toggle("W", owner === "W");
@@ -135,9 +137,11 @@ function draw(st) {
     g.classList.toggle("grey", grey.has(id));
     g.classList.toggle("last", last.has(id));
     g.classList.toggle("wall", walls.has(id));
+    g.classList.toggle("taken", taken.has(id) && !owner);
     g.classList.toggle("target", d.interactive && d.highlight && targets.has(id));
     const what = owner ? (owner === "W" ? "white brick" : "black brick") : "empty";
-    const extra = grey.has(id) ? ", walled" : (id === sel ? ", selected" : "");
+    const extra = grey.has(id) ? ", walled" : (id === sel ? ", selected"
+      : (taken.has(id) && !owner ? ", brick just taken" : ""));
     g.setAttribute("aria-label", `${id}, ${what}${extra}`);
   }
 }
