@@ -23,15 +23,14 @@ from study_flow import (
     consent,
     fill_survey,
     finish_study,
+    one_game_study_db,
     participant_code,
     settle,
     stored_game,
-    study_db,
     wait_stored,
 )
 
 from engine.dokusen.ai import greedy_action
-from playtest.study_config import StudyConfig
 
 pytestmark = pytest.mark.browser
 
@@ -40,10 +39,8 @@ BOARD = "[data-testid=dokusen-board]"
 
 @pytest.fixture(scope="module")
 def app_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Engine]:
-    config = StudyConfig(game="dokusen", rules="S1", games_per_tester=1,
-                         allow_more_games=False, audience="adults")
-    return study_db(tmp_path_factory, "dokusen-e2e", study_id="dokusen", title="Dokusen e2e",
-                    config=config)
+    return one_game_study_db(tmp_path_factory, "dokusen", study_id="dokusen",
+                             title="Dokusen e2e", rules="S1")
 
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (360, 740)])
