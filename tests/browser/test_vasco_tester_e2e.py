@@ -26,9 +26,9 @@ from study_flow import (
     consent,
     fill_survey,
     finish_study,
-    one_game_study_db,
     participant_code,
     settle,
+    study_db,
     wait_for_tester,
     wait_redrawn,
     wait_stored,
@@ -39,6 +39,7 @@ from engine.vasco import decode
 from playtest import services
 from playtest.games.registry import game_plugin
 from playtest.storage import repository as repo
+from playtest.study_config import StudyConfig
 
 pytestmark = pytest.mark.browser
 
@@ -47,8 +48,11 @@ BOARD = "[data-testid=vasco-board]"
 
 @pytest.fixture(scope="module")
 def app_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Engine]:
-    return one_game_study_db(tmp_path_factory, "vasco", study_id="vasco", title="Vasco e2e",
-                             seats=["human", "ai:medium"])
+    config = StudyConfig(game="vasco", seats=["human", "ai:medium"], games_per_tester=1,
+                         allow_more_games=False,
+                         audience="adults")
+    return study_db(tmp_path_factory, "vasco-e2e", study_id="vasco", title="Vasco e2e",
+                    config=config)
 
 
 def test_a_vasco_tester_goes_from_link_to_completion_code(
