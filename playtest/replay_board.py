@@ -31,6 +31,26 @@ def position_play(game: GameRecord, index: int) -> Play:
                          actions=game.actions[:index + 1], finished=False)
 
 
+def position_view(game: GameRecord, index: int) -> dict[str, Any]:
+    """What the Replay board draws at step ``index`` of ``game``: its plug-in's view of
+    that position, options highlighted (as the page passes it to the board shell).
+
+    >>> from datetime import datetime, timezone
+    >>> from playtest.games.registry import games
+    >>> for plugin in games():
+    ...     state = plugin.make_game(plugin.default_rules, 2).new_initial_state()
+    ...     first = state.game.action_to_json(state.legal_actions()[0])
+    ...     record = GameRecord("g", "p", None, plugin.default_rules, ["human", "human"],
+    ...                         1, (first,), datetime.now(timezone.utc), False,
+    ...                         game=plugin.name)
+    ...     assert isinstance(position_view(record, 0), dict), plugin.name
+    """
+    plugin = game_plugin(game.game)
+    assert plugin.view is not None, f"{plugin.name} has no board view"
+    play = position_play(game, index)
+    return plugin.view(Moment(play, tuple(play.steps[-1:]), {"highlight_options": True}))
+
+
 def board_replay_page(engine: Engine, game: GameRecord) -> None:
     """Draw ``game`` step by step on its own board."""
     plugin = game_plugin(game.game)
@@ -42,9 +62,7 @@ def board_replay_page(engine: Engine, game: GameRecord) -> None:
     number = st.slider("Step", 1, len(positions), len(positions),
                        key=f"replay_step-{game.game_id}") if len(positions) > 1 else 1
     position: ReplayPosition = positions[number - 1]
-    play = position_play(game, position.index)
-    assert plugin.view is not None, f"{plugin.name} has no board view"
-    view = plugin.view(Moment(play, tuple(play.steps[-1:]), {"highlight_options": True}))
+    view = position_view(game, position.index)
     data = {"token": "replay", "interactive": False, "picture": True, "turn": None,
             "message": None, "end": None, "muted": True, "mute_control": False,
             "labels": {}, "view": view}

@@ -90,6 +90,18 @@ def study_db(
     return url, engine
 
 
+def one_game_study_db(
+    tmp_path_factory: pytest.TempPathFactory, game: str, *,
+    study_id: str, title: str, **settings: Any,
+) -> tuple[str, Engine]:
+    """:func:`study_db` with a study of ``game`` where each tester plays one game (no
+    more offered), for adults; ``settings`` are the study's other settings."""
+    config = StudyConfig(game=game, games_per_tester=1, allow_more_games=False,
+                         audience="adults", **settings)
+    return study_db(tmp_path_factory, f"{game}-e2e", study_id=study_id, title=title,
+                    config=config)
+
+
 def settle(page: Any) -> None:
     """Wait until the app's current run is over and the browser is connected."""
     page.locator(

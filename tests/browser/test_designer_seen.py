@@ -29,8 +29,7 @@ from study_flow import AppDatabase, answer_page, consent, drawn, submit, survey_
 from playtest import demo
 from playtest.games.registry import game_plugin, games
 from playtest.replay import game_outcome, games_of, replay_positions
-from playtest.replay_board import position_play
-from playtest.session import Moment
+from playtest.replay_board import position_view
 from playtest.storage import repository as repo
 from playtest.study_snapshot import refresh
 from tests.app.games_of_every_kind import mixed_games
@@ -92,9 +91,7 @@ def _owned_at(code: str, outcome: str, step: int) -> int:
     game that ended as ``outcome``: from the view Python makes of that position."""
     engine = KNOWN["engine"]
     game = next(g for g in games_of(engine, code) if outcome in game_outcome(g))
-    play = position_play(game, replay_positions(engine, game)[step - 1].index)
-    view = game_plugin(game.game).view(Moment(play, tuple(play.steps[-1:]),  # type: ignore[misc]
-                                              {"highlight_options": True}))
+    view = position_view(game, replay_positions(engine, game)[step - 1].index)
     return sum(1 for owner in view["owners"] if owner != ".")
 
 

@@ -26,9 +26,9 @@ from study_flow import (
     APP,
     fill_survey,
     finish_study,
+    one_game_study_db,
     settle,
     stored_events,
-    study_db,
     wait_for_tester,
     wait_stored,
 )
@@ -41,14 +41,10 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def app_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Engine]]:
-    from playtest.study_config import StudyConfig
-
     with registered_here():
-        config = StudyConfig(game=GAME, seats=["human", "ai:medium"], games_per_tester=1,
-                             allow_more_games=False, audience="adults",
-                             highlight_options=True, ai_think_ms=0)
-        yield study_db(tmp_path_factory, "fifth-e2e", study_id="ttt",
-                       title="Tic-tac-toe e2e", config=config)
+        yield one_game_study_db(tmp_path_factory, GAME, study_id="ttt",
+                                title="Tic-tac-toe e2e", seats=["human", "ai:medium"],
+                                highlight_options=True, ai_think_ms=0)
 
 
 def _token(page: Any) -> str:

@@ -25,10 +25,10 @@ from study_flow import (
     consent,
     fill_survey,
     finish_study,
+    one_game_study_db,
     participant_code,
     settle,
     stored_events,
-    study_db,
     wait_for_tester,
     wait_stored,
 )
@@ -38,17 +38,15 @@ from engine.morris.heuristics import greedy_action
 from playtest import services
 from playtest.games.registry import game_plugin
 from playtest.storage import repository as repo
-from playtest.study_config import StudyConfig
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
 def app_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Engine]:
-    config = StudyConfig(game="morris", seats=["human", "ai:easy"], games_per_tester=1,
-                         allow_more_games=False, audience="adults", highlight_options=True)
-    return study_db(tmp_path_factory, "morris-e2e", study_id="bricks", title="Bricks e2e",
-                    config=config)
+    return one_game_study_db(tmp_path_factory, "morris", study_id="bricks",
+                             title="Bricks e2e", seats=["human", "ai:easy"],
+                             highlight_options=True)
 
 
 def _token(page: Any) -> str:

@@ -134,19 +134,21 @@ function send(st, kind, fields, via) {
     via: via || "mouse", token: d.token, ...fields });
   if (st.pending.length > MAX_PENDING) st.pending.splice(0, st.pending.length - MAX_PENDING);
   st.trigger("input", { inputs: st.pending.slice() });
-  st.resends = 0;
+  st.root.dataset.resent = "0";
   scheduleResend(st);
 }
 
+// The one count of re-sends, since the newest input was sent: the board's `data-resent`
+// (the backoff's step, and what a test reads).
 function scheduleResend(st) {
   clearTimeout(st.resendTimer);
   if (!st.pending.length) return;
-  const wait = RESEND_MS[Math.min(st.resends, RESEND_MS.length - 1)];
+  const resends = Number(st.root.dataset.resent || 0);
+  const wait = RESEND_MS[Math.min(resends, RESEND_MS.length - 1)];
   st.resendTimer = setTimeout(() => {
     // a board taken off the page (another game, another step) sends nothing
     if (!st.pending.length || !st.trigger || !st.root.isConnected) return;
-    st.resends += 1;
-    st.root.dataset.resent = String(Number(st.root.dataset.resent || 0) + 1);
+    st.root.dataset.resent = String(resends + 1);
     st.trigger("input", { inputs: st.pending.slice() });
     scheduleResend(st);
   }, wait);
@@ -343,8 +345,7 @@ export default function (component) {
   let st = STATE.get(parentElement);
   if (!st) {
     st = { parent: parentElement, pending: [], token: null, shownAt: performance.now(),
-      messageNonce: null, muted: false, focus: null, pointerType: null, resendTimer: null,
-      resends: 0 };
+      messageNonce: null, muted: false, focus: null, pointerType: null, resendTimer: null };
     STATE.set(parentElement, st);
   }
   st.trigger = setTriggerValue;

@@ -29,6 +29,7 @@ from engine.core import (
     TERMINAL,
     ClickResult,
     Event,
+    GameBase,
     IllegalActionError,
     Refusal,
     RulesError,
@@ -59,10 +60,21 @@ def tile(square: int) -> tuple[int, int]:
     return square % 3, square // 3
 
 
-class TicTacToeGame:
-    """The game: one rule set (``"standard"``), two seats."""
+class TicTacToeGame(GameBase["TicTacToeState", str, str]):
+    """The game: one rule set (``"standard"``), two seats. An action's value object is
+    its square's name; seats, equality, ``start_state`` and the JSON forms of actions are
+    :class:`engine.core.GameBase`'s.
+
+    >>> game = TicTacToeGame()
+    >>> game.rules_obj(), game.num_players, game.action_to_json(game.encode("b2"))
+    ('standard', 2, ['place', 'b2'])
+    >>> game.action_from_json(["place", "c3"])
+    8
+    """
 
     name = NAME
+    _rules = "standard"
+    _players = 2
 
     def __init__(self, rules: Any = "standard", players: int = 2) -> None:
         if rules != "standard":
@@ -70,40 +82,36 @@ class TicTacToeGame:
         if players != 2:
             raise RulesError(f"players: tic-tac-toe has 2 seats, not {players!r}")
 
-    @property
-    def num_players(self) -> int:
-        return 2
+    @staticmethod
+    def parse_action(obj: Any) -> str:
+        if not isinstance(obj, Sequence) or len(obj) != 2 or obj[0] != "place":
+            raise RulesError(f"action: expected ['place', square], got {obj!r}")
+        return str(obj[1])
 
-    players = num_players
+    def encode(self, square: str, /) -> int:
+        if square not in SQUARES:
+            raise RulesError(f"action: no square {str(square)[:10]!r}")
+        return SQUARES.index(square)
+
+    def decode(self, action: int, /) -> str:
+        return SQUARES[action]
 
     def rules_obj(self) -> str:
-        return "standard"
+        return self._rules  # the rules are a plain name, not a value object
+
+    def action_to_json(self, action: int) -> list[Any]:
+        return ["place", self.decode(action)]
 
     def new_initial_state(self) -> TicTacToeState:
         return TicTacToeState(self)
 
     def start_state(self, start: Mapping[str, Any] | None) -> TicTacToeState:
-        if start is None:
-            return self.new_initial_state()
-        state = self.state_from_json(start)
-        state._history, state._last_events, state._start = [], [], dict(start)
+        """As :meth:`GameBase.start_state`; the record begins at ``start``, so the
+        snapshot's own log is not this record's."""
+        state = super().start_state(start)
+        if start is not None:
+            state._history, state._last_events = [], []
         return state
-
-    def encode(self, square: Any) -> int:
-        if square not in SQUARES:
-            raise RulesError(f"action: no square {str(square)[:10]!r}")
-        return SQUARES.index(square)
-
-    def decode(self, action: int) -> str:
-        return SQUARES[action]
-
-    def action_to_json(self, action: int) -> list[Any]:
-        return ["place", SQUARES[action]]
-
-    def action_from_json(self, obj: Any) -> int:
-        if not isinstance(obj, Sequence) or len(obj) != 2 or obj[0] != "place":
-            raise RulesError(f"action: expected ['place', square], got {obj!r}")
-        return self.encode(obj[1])
 
     def state_from_json(self, obj: Mapping[str, Any]) -> TicTacToeState:
         state = TicTacToeState(self)
