@@ -61,6 +61,7 @@ import plotly.graph_objects as go
 
 from analytics.data import UNNAMED_GAME, StudyData
 from analytics.derive import GIVEN_GAME
+from analytics.remedies import Remedy
 from analytics.severity import CORE_OCCASIONS, Tally
 from analytics.turns import GENERIC_TURNS, TurnRule
 
@@ -166,6 +167,8 @@ class GameAnalytics:
     charts: tuple[Chart, ...] = ()
     prepared: tuple[tuple[str, tuple[str, ...]], ...] = ()
     fact_attempts: Callable[[StudyData], pd.DataFrame] | None = None
+    #: the follow-up experiments it offers per kind of confusion point (analytics.remedies)
+    remedies: tuple[Remedy, ...] = ()
 
     def has_section(self, key: str) -> bool:
         """True when the game's report has the key ``key``."""

@@ -24,6 +24,7 @@ from analytics import figures as core_figures
 from analytics.data import StudyData
 from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
 from analytics.games.dokusen import decisions
+from analytics.games.dokusen.remedies import REMEDIES
 from analytics.games.dokusen.stages import (
     LOG,
     fresh_flips,
@@ -183,6 +184,7 @@ TURNS = TurnRule(
                "first click.")
 
 ANALYTICS = GameAnalytics(
+    remedies=REMEDIES,
     name="dokusen",
     title="Dokusen",
     turns=TURNS,

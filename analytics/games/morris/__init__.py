@@ -23,6 +23,7 @@ from analytics import figures as core_figures
 from analytics.data import StudyData
 from analytics.game_analytics import Chart, Column, GameAnalytics, ReportSection
 from analytics.games.morris import decisions, figures, hesitation, points, telemetry
+from analytics.games.morris.remedies import REMEDIES
 from analytics.turns import TurnRule
 
 #: The fix to suggest for each refusal reason of the engine (engine/morris/state.py):
@@ -114,6 +115,7 @@ TURNS = TurnRule(
                "first click.")
 
 ANALYTICS = GameAnalytics(
+    remedies=REMEDIES,
     name="morris",
     title="Bricks & Walls",
     turns=TURNS,

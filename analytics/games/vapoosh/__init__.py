@@ -21,6 +21,7 @@ from analytics import figures as core_figures
 from analytics.data import StudyData
 from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
 from analytics.games.vapoosh import facts, figures, heatmaps, learning, occasions, rolls
+from analytics.games.vapoosh.remedies import REMEDIES
 from analytics.turns import TurnRule
 
 
@@ -74,6 +75,7 @@ _FACT_COLUMNS = {"fact": "Fact", "attempts": "Attempts", "wrong": "Wrong",
 
 
 ANALYTICS = GameAnalytics(
+    remedies=REMEDIES,
     name="vapoosh",
     title="Vapoosh!",
     turns=TURNS,

@@ -26,6 +26,7 @@ from typing import Any
 
 from analytics.game_analytics import Chart, Column, GameAnalytics, ReportSection
 from analytics.games.vasco import decisions, report
+from analytics.games.vasco.remedies import REMEDIES
 from analytics.turns import TurnRule
 
 #: The fix to suggest for each refusal reason of the engine (engine/vasco/board.py
@@ -78,6 +79,7 @@ TURNS = TurnRule(
                "from the board being ready to the turn's first click.")
 
 ANALYTICS = GameAnalytics(
+    remedies=REMEDIES,
     name="vasco",
     title="Vasco",
     turns=TURNS,

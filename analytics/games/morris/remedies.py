@@ -1,0 +1,21 @@
+"""Bricks & Walls' remedies: the follow-up experiments its confusion points call for.
+
+>>> [r.target for r in REMEDIES]
+['ui:highlight_options', 'message:refused_walled']
+"""
+
+from __future__ import annotations
+
+from analytics.remedies import Remedy
+
+REMEDIES: tuple[Remedy, ...] = (
+    Remedy(fits=("rule:walled", "rule:remove_own", "rule:remove_empty", "rule:occupied"),
+           target="ui:highlight_options", control=False, challenger=True,
+           title="Highlight the bricks that may be taken",
+           why="Testers click walled or own bricks during a removal; ringing the bricks "
+               "they may take shows the rule at the moment it applies."),
+    Remedy(fits=("rule:walled",), target="message:refused_walled", control="default",
+           challenger="formal", title="Say why a walled brick stays",
+           why="The refusal names the rule ('walled and cannot be removed') instead of "
+               "only asking for another brick."),
+)
