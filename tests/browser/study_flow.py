@@ -260,10 +260,13 @@ def board_token(page: Any) -> str:
 
 
 def wait_redrawn(page: Any, token: str) -> None:
-    """Wait until the board shows another position than ``token``'s. On a busy machine a
-    run has stored an input before the board has its new data; a click on the old
-    position carries the old token, which the app refuses as stale."""
-    page.locator(f'{SHELL}:not([data-token="{token}"])').first.wait_for(timeout=60_000)
+    """Wait until the board shows another position than ``token``'s, one that takes an
+    input (or the end). On a busy machine a run has stored an input before the board has
+    its new data; a click on the old position carries the old token, which the app
+    refuses as stale; and a position on the way (the computer's move still being shown,
+    the board idle) takes no click either."""
+    page.locator(f'{SHELL}:not([data-token="{token}"]):is(:not(.sh-idle), .sh-over)'
+                 ).first.wait_for(timeout=60_000)
 
 
 def wait_for_tester(engine: Engine, code: str) -> tuple[repo.GameRecord, Any]:

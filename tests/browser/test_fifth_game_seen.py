@@ -24,12 +24,14 @@ from playwright.sync_api import expect
 from sqlalchemy.engine import Engine
 from study_flow import (
     APP,
+    board_token,
     fill_survey,
     finish_study,
     one_game_study_db,
     settle,
     stored_events,
     wait_for_tester,
+    wait_redrawn,
     wait_stored,
 )
 
@@ -47,16 +49,8 @@ def app_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Engi
                                 highlight_options=True, ai_think_ms=0)
 
 
-def _token(page: Any) -> str:
-    return str(page.locator("[data-testid=board-shell]").get_attribute("data-token") or "")
 
 
-def _wait_drawn(page: Any, before: str) -> None:
-    """Wait until the board shows a position other than ``before`` (Python's answer)."""
-    deadline = time.monotonic() + 30
-    while _token(page) == before:
-        assert time.monotonic() < deadline, f"the board still shows position {before}"
-        page.wait_for_timeout(50)
 
 
 def _clicks(engine: Engine, code: str) -> list[dict[str, Any]]:
@@ -90,7 +84,7 @@ def test_a_tester_plays_a_whole_game_by_clicks(
     with registered_here():
         record, state = wait_for_tester(engine, code)
         while not state.is_terminal():
-            token = _token(page)
+            token = board_token(page)
             if wrong == 0 and any(c is not None for c in state.cells):
                 taken = next(s for s, c in zip(_squares(), state.cells, strict=True)
                              if c is not None)
@@ -110,7 +104,7 @@ def test_a_tester_plays_a_whole_game_by_clicks(
             stored = len(record.actions)
             board.locator(f"[data-target={square}]").click()
             wait_stored(engine, code, stored)
-            _wait_drawn(page, token)
+            wait_redrawn(page, token)
             settle(page)
             record, state = wait_for_tester(engine, code)
     pages, _ = finish_study(page, screenshot, name, first_shot=3, free_text="Nothing.")

@@ -22,6 +22,7 @@ from sqlalchemy.engine import Engine
 from study_flow import (
     APP,
     assert_completed,
+    board_token,
     consent,
     fill_survey,
     finish_study,
@@ -30,6 +31,7 @@ from study_flow import (
     settle,
     stored_events,
     wait_for_tester,
+    wait_redrawn,
     wait_stored,
 )
 
@@ -49,17 +51,8 @@ def app_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Engine]:
                              highlight_options=True)
 
 
-def _token(page: Any) -> str:
-    return str(page.locator("[data-testid=morris-board]").get_attribute("data-token") or "")
 
 
-def _wait_drawn(page: Any, before: str) -> None:
-    """Wait until the board shows a position after ``before`` (Python's answer drawn; the
-    board lives in the component's shadow root, which Playwright's locators reach)."""
-    deadline = time.monotonic() + 30
-    while _token(page) == before:
-        assert time.monotonic() < deadline, f"the board still shows position {before}"
-        page.wait_for_timeout(50)
 
 
 def _press(page: Any, point: str) -> None:
@@ -104,8 +97,8 @@ def test_a_bricks_and_walls_tester_goes_from_link_to_completion_code(
         obj = decode(action)
         stored = len(record.actions)
         if token:  # the first position needs no waiting for
-            _wait_drawn(page, token)
-        token = _token(page)
+            wait_redrawn(page, token)
+        token = board_token(page)
         if isinstance(obj, Move):
             for attempt in range(3):  # a press while the page redraws may not take
                 _press(page, obj.frm)

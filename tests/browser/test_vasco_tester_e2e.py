@@ -77,6 +77,8 @@ def test_a_vasco_tester_goes_from_link_to_completion_code(
             if rng.random() < 0.7 else rng.choice(state.legal_actions())
         place = decode(action)
         stored = len(record.actions)
+        # the computer's move has been played out: the board takes clicks again
+        page.locator(f"{BOARD}:not([data-playing='1'])").wait_for(timeout=30_000)
         page.locator(f'{BOARD} polygon.vc[data-cell="{place.r},{place.c}"]').click()
         preview = page.locator(f'{BOARD} button.vb-preview[data-state="{place.state}"]')
         preview.wait_for(timeout=30_000)
