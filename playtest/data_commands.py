@@ -172,7 +172,8 @@ def _refresh_snapshots(engine: Engine, study_ids: list[str]) -> None:
     help="delete everything of one tester (events, games, answers, assignments, panel ids)",
     args=[arg("code", help="the participant's pseudonymous code, the completion code the "
                            "tester was given at the end, or their recruitment panel id "
-                           "(e.g. a Prolific id)"),
+                           "(e.g. a Prolific id); a code that begins with '-' goes after "
+                           "'--': playtest participant delete -- -Abc…"),
           arg("--study", default=None, help="the study, when a panel id is a tester of "
                                             "several")],
 )

@@ -293,8 +293,19 @@ class Participant:
 
 
 def new_participant_code() -> str:
-    """128 random bits, URL-safe: unguessable, so the code alone can resume a tester."""
-    return secrets.token_urlsafe(16)
+    """128 random bits, URL-safe: unguessable, so the code alone can resume a tester.
+
+    It begins with a letter or digit: a code that began with "-" (1 in 32 did) read as
+    an option to ``playtest participant delete``, and "_" is lost when a person
+    double-clicks the code to copy it.
+
+    >>> all(new_participant_code()[0].isalnum() for _ in range(500))
+    True
+    """
+    while True:
+        code = secrets.token_urlsafe(16)
+        if code[0].isalnum():
+            return code
 
 
 def _participant_from_row(row: Any) -> Participant:

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 APP = "playtest/app.py"
@@ -23,6 +24,34 @@ def settle(page: Any) -> None:
     pages read whole studies: a first render on a busy machine may take a minute)."""
     page.locator("[data-testid=stApp][data-test-script-state=notRunning]"
                  "[data-test-connection-state=CONNECTED]").wait_for(timeout=90_000)
+
+
+def pick(page: Any, box: str, option: str, count: int | None = None) -> None:
+    """Choose the option that contains ``option`` in the select box named ``box``; with
+    ``count``, first check the open list has that many options.
+
+    A select box whose options depend on an earlier choice is drawn again when the
+    app's run for that choice arrives, which may be after :func:`settle` has looked
+    (the browser sends the change, the server starts the run a moment later). A list
+    opened on the old box closes with it, so the list is opened again until the option
+    is there: each try waits on the page, none on the clock.
+    """
+    combobox = page.get_by_role("combobox", name=box)
+    wanted = page.get_by_role("option").filter(has_text=option)
+    for _ in range(5):
+        settle(page)
+        combobox.click()
+        try:
+            wanted.first.wait_for(timeout=10_000)
+        except PlaywrightTimeout:
+            page.keyboard.press("Escape")
+            continue
+        if count is not None:
+            expect(page.get_by_role("option")).to_have_count(count)
+        wanted.first.click()
+        settle(page)
+        return
+    raise AssertionError(f"the {box!r} list never offered {option!r}")
 
 
 def sign_in(new_page: Callable[..., Any], app: Any, size: str = "wide") -> Any:

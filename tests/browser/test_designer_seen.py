@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from designer_flow import SIZES, chart_text_cut_off, expect_charts, go, settle, sign_in
+from designer_flow import SIZES, chart_text_cut_off, expect_charts, go, pick, settle, sign_in
 from playwright.sync_api import expect
 from study_flow import AppDatabase, answer_page, consent, drawn, submit, survey_caption
 
@@ -123,10 +123,7 @@ def test_replay_keys_move_the_slider_and_the_board_follows(
     page.keyboard.press("Enter")
     settle(page)
     expect(tester).to_have_value(KNOWN["app_tester"])
-    page.get_by_role("combobox", name="Game").click()
-    expect(page.get_by_role("option")).to_have_count(3)
-    page.get_by_role("option").filter(has_text="restarted").click()
-    settle(page)
+    pick(page, "Game", "restarted", count=3)
     expect(page.get_by_text("This game: restarted (abandoned, does not count).")).to_be_visible()
     shown = page.get_by_test_id("stSliderThumbValue")
     caption = page.get_by_test_id("stCaptionContainer").get_by_text(

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy.engine import Engine
-from study_flow import APP, consent, fill_survey, settle, study_db
+from study_flow import APP, board_token, consent, fill_survey, settle, study_db, wait_redrawn
 
 from playtest.study_config import StudyConfig
 
@@ -37,17 +37,12 @@ def app(streamlit_app: Callable[..., Any], app_db: tuple[str, Engine]) -> Any:
     return streamlit_app(APP, {"DATABASE_URL": app_db[0]})
 
 
-def _marks(page: Any) -> list[str]:
-    board = page.locator(BOARD)
-    return [board.get_attribute("data-token") or "", board.get_attribute("data-last-sound") or ""]
-
-
-def _wait_change(page: Any, before: list[str]) -> None:
-    """Wait until the board answered the last input (a new view or a new sound)."""
-    handle = page.locator(BOARD).element_handle()
-    page.wait_for_function(
-        "([el, t, s]) => (el.dataset.token ?? '') !== t || (el.dataset.lastSound ?? '') !== s",
-        arg=[handle, *before], timeout=30_000)
+def _wait_change(page: Any, token: str) -> None:
+    """Wait until the board answered the last input: a new position that takes an input
+    (or the end). A position on the way (the dice still rolling, the board idle) shakes
+    a tile clicked on it and sends nothing: a CI run at high load clicked so and waited
+    in vain."""
+    wait_redrawn(page, token)
     settle(page)
 
 
@@ -77,7 +72,7 @@ def test_the_board_and_its_buttons_keep_their_place_between_turns(
     seen = [("start", first)]
     tiles = page.locator(BOARD).locator("button.tile")
     for turn in range(3):
-        before = _marks(page)
+        before = board_token(page)
         page.get_by_role("button", name="Roll the dice").click()
         _wait_change(page, before)
         seen.append((f"turn {turn} rolled", _boxes(page)))
@@ -90,7 +85,7 @@ def test_the_board_and_its_buttons_keep_their_place_between_turns(
             continue  # a blocked roll: the computer played and the tester rolls again
         option = next(i for i in range(144)
                       if "hl" in (tiles.nth(i).get_attribute("class") or ""))
-        before = _marks(page)
+        before = board_token(page)
         tiles.nth(option).click()
         _wait_change(page, before)
         # the computer's turn plays out at the study's pace; then the tester rolls again
