@@ -149,9 +149,21 @@ def create_database(server_url: str) -> str:
 
 
 def drop_database(server_url: str, database_url: str) -> None:
+    """Drop the database and the dashboard snapshots the app kept of it (by default in
+    ``~/.cache/playtest-lab``, one folder per database URL: every PostgreSQL test left
+    one there)."""
+    from sqlalchemy import create_engine
+
+    from playtest.study_snapshot import snapshot_folder
+
     name = database_url.rpartition("/")[2]
     with _admin_connect(server_url) as conn:  # type: ignore[attr-defined]
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    engine = create_engine(database_url)  # only for its URL: never connects
+    folder = snapshot_folder(engine)
+    engine.dispose()
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def in_ci() -> bool:
