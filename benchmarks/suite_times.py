@@ -1,0 +1,77 @@
+"""Where the test suite's time goes: the files and folders that took longest, from the
+JUnit XML files pytest writes (``.ci/run`` writes them to ``artifacts/ci/``).
+
+    python -m benchmarks.suite_times artifacts/ci/*.xml            # the 15 slowest files
+    python -m benchmarks.suite_times --top 40 artifacts/ci/browser.xml
+
+Times are the test calls' wall seconds as pytest measured them (setup and teardown of
+fixtures included), so on a loaded machine they add up to more than the run's wall time
+on several workers. The folder table sums the files of each top-level test folder.
+
+>>> import tempfile, pathlib
+>>> xml = ('<testsuites><testsuite><testcase classname="tests.app.test_a" name="t1" '
+...        'time="2.5"/><testcase classname="tests.app.test_a" name="t2" time="1.0"/>'
+...        '<testcase classname="tests.browser.test_b" name="t" time="4"/></testsuite>'
+...        '</testsuites>')
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "run.xml"
+>>> _ = path.write_text(xml)
+>>> sorted(file_times([path]).items())
+[('tests/app/test_a.py', (3.5, 2)), ('tests/browser/test_b.py', (4.0, 1))]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import xml.etree.ElementTree as ElementTree
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+
+def file_times(reports: Iterable[Path]) -> dict[str, tuple[float, int]]:
+    """Seconds and test count per test file, from JUnit XML ``reports``."""
+    seconds: dict[str, float] = defaultdict(float)
+    counts: dict[str, int] = defaultdict(int)
+    for report in reports:
+        for case in ElementTree.parse(report).getroot().iter("testcase"):
+            # classname is the module's dotted path, with a class name after it for
+            # tests in a class: the file is the part up to the last "test_" module.
+            parts = (case.get("classname") or "?").split(".")
+            module = max((i for i, part in enumerate(parts) if part.startswith("test_")),
+                         default=len(parts) - 1)
+            name = "/".join(parts[:module + 1]) + ".py"
+            seconds[name] += float(case.get("time") or 0.0)
+            counts[name] += 1
+    return {name: (round(seconds[name], 2), counts[name]) for name in seconds}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("reports", nargs="+", type=Path, help="pytest --junitxml files")
+    parser.add_argument("--top", type=int, default=15, help="how many files to list")
+    args = parser.parse_args(argv)
+    missing = [str(path) for path in args.reports if not path.is_file()]
+    if missing:
+        print(f"suite_times: no such file: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    times = file_times(args.reports)
+    total = sum(seconds for seconds, _ in times.values())
+    print(f"{len(times)} files, {sum(n for _, n in times.values())} tests, {total:.0f} s")
+    print(f"{'seconds':>8} {'tests':>5}  file")
+    for name, (seconds, count) in sorted(times.items(), key=lambda kv: -kv[1][0])[:args.top]:
+        print(f"{seconds:8.1f} {count:5d}  {name}")
+    folders: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    for name, (seconds, count) in times.items():
+        folder = "/".join(name.split("/")[:2])
+        folders[folder][0] += seconds
+        folders[folder][1] += count
+    print(f"\n{'seconds':>8} {'tests':>5}  folder")
+    for folder, (folder_seconds, folder_tests) in sorted(folders.items(),
+                                                          key=lambda kv: -kv[1][0]):
+        print(f"{folder_seconds:8.1f} {int(folder_tests):5d}  {folder}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
