@@ -296,8 +296,12 @@ def _board() -> None:
     key = f"board-{play.game_id}"
     gate = _gate(key)
     gate.shown(token, interactive=interactive)
+    # the tester's way through the study, as the caption beside the board counts it
+    games = (_games_finished(tester, play) + (0 if play.over else 1),
+             tester.config.games_per_tester)
     moment = session.moment(interactive=interactive, thinking=thinking,
-                            extra={"zoom": True, "study_rules": tester.effective.rules})
+                            extra={"zoom": True, "study_rules": tester.effective.rules,
+                                   "games": games})
     mount(session.plugin, board_data(session, moment, token=token,
                                      muted=bool(st.session_state.get("muted", False))),
           key=key, gate=gate, on_input=_on_input, token_now=_token_now)

@@ -27,7 +27,8 @@ class Moment:
       for what a view words itself (one line per forced tile…);
     - ``interactive``: whether the board takes the tester's input now (their turn, no
       computer step due, no dialog open); ``thinking``: a computer's step is due;
-    - ``extra``: what the page knows beyond the game (progress through the study…).
+    - ``extra``: what the page knows beyond the game (``study_rules``; ``games``: this
+      game's number and the games the study asks for…).
     """
 
     play: Play

@@ -24,7 +24,7 @@ from playtest.session.session import decision_seed
 from playtest.storage import repository as repo
 from playtest.storage.models import EventRow
 from playtest.study_config import StudyConfig
-from tests.app.tester_support import open_as, playing_tester, stored_events
+from tests.app.tester_support import board_shown, open_as, playing_tester, stored_events
 
 
 def test_a_one_seat_game_takes_its_default_seats_from_its_plug_in(db: Engine) -> None:
@@ -90,7 +90,9 @@ def _store_finished(db: Engine, code: str, rules: Any, won: bool) -> None:
 def test_progress_through_a_course_comes_from_the_stored_games(
         db: Engine, make_study: Callable[..., repo.Study]) -> None:
     """A won stage moves the tester on, a lost one is played again: what the app reads
-    from the stored records, so a fresh app process (a new AppTest, no session) agrees."""
+    from the stored records, so a fresh app process (a new AppTest, no session) agrees.
+    The board says where the tester is in the study: which game of the study's games,
+    and the stages won."""
     study = make_study(game="dokusen", rules={"stages": ["S1", "S4", "S2"]},
                        games_per_tester=5, pre_survey=None, post_survey=None)
     code = playing_tester(db, study)
@@ -98,16 +100,25 @@ def test_progress_through_a_course_comes_from_the_stored_games(
     assert not at.exception, at.exception
     first = repo.latest_unfinished_game(db, code)
     assert first is not None and first.rules == "S1"
+    shown = board_shown(at)
+    assert shown["progress"] == "Game 1 of 5 · stages won: 0"
+    assert shown["stageOf"] == "Stage 1 of 3"
     # This game is left; the tester wins S1 (stored by "another process"), then a new app
     # process starts S4, the next stage.
     repo.finish_game(db, first.game_id, None, "abandoned", 0)
     _store_finished(db, code, "S1", won=True)
-    assert open_as(code, timeout=60).exception == []
+    at = open_as(code, timeout=60)
+    assert at.exception == []
     second = repo.latest_unfinished_game(db, code)
     assert second is not None and second.rules == "S4"
+    # the same count of games as the caption beside the board; the won stage counts
+    assert board_shown(at)["progress"] == "Game 3 of 5 · stages won: 1"
+    assert any(c.value.startswith("Game 3 of 5 · ") for c in at.caption)
     repo.finish_game(db, second.game_id, None, "abandoned", 0)
     _store_finished(db, code, "S4", won=False)
-    assert open_as(code, timeout=60).exception == []
+    at = open_as(code, timeout=60)
+    assert at.exception == []
+    assert board_shown(at)["progress"] == "Game 5 of 5 · stages won: 1"  # S4 was lost
     third = repo.latest_unfinished_game(db, code)
     assert third is not None and third.rules == "S4"  # lost: the same stage again
     starts = [p for t, p in stored_events(db, code) if t == "game_start"]

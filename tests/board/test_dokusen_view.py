@@ -8,17 +8,26 @@ counts must say why it flipped (one colour strictly ahead).
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from engine.core import CHANCE, Refusal, sample_chance
 from engine.dokusen import DokusenGame, builtin_stages
 from engine.dokusen.ai import computer_action
+from playtest.demo import EventRecorder
 from playtest.games.dokusen.catalog import REFUSAL_REASONS, load_catalog, refusal_key
-from playtest.games.dokusen.session import next_choices
-from playtest.games.dokusen.view import board_data, message_say
+from playtest.games.dokusen.session import ROUND, next_choices
+from playtest.games.dokusen.session import view as dokusen_view
+from playtest.games.dokusen.view import (
+    RoundSteps,
+    board_data,
+    message_say,
+    progress_text,
+    round_steps,
+)
 from playtest.games.registry import game_plugin
-from playtest.session import Play
+from playtest.session import GameSession, Play
 
 
 @pytest.mark.parametrize("stage", [s.id for s in builtin_stages()])
@@ -113,3 +122,60 @@ def test_every_click_refusal_has_its_message() -> None:
     assert catalog.render(refusal_key("off_board")).key == "refused_other"
     for variant in ("default", "formal"):
         assert catalog.render("your_turn", variant, need=13, total=25).text
+
+
+def _session(stage: str) -> tuple[GameSession, list[dict[str, Any]]]:
+    plugin = game_plugin("dokusen")
+    play = Play.new(plugin, game_id="g", participant_id="p", seats=("human",), seed=3,
+                    rules=stage)
+    records: list[dict[str, Any]] = []
+    session = GameSession(plugin, play, EventRecorder(records, "p", "s", [0.0], [0], "g"))
+    session.start()
+    return session, records
+
+
+def test_the_board_says_the_game_of_the_study_and_the_stages_won() -> None:
+    """From what the play step knows (this game's number of the study's games, the
+    study's course) the board says where the tester is: "Game 2 of 4 · stages won: 1"."""
+    session, _ = _session("S2")
+    moment = session.moment(extra={"study_rules": "all", "games": (2, 4)})
+    data = dokusen_view(moment)
+    assert data["progress"] == "Game 2 of 4 · stages won: 1"  # S1 was won to reach S2
+    assert data["stageOf"] == "Stage 2 of 8"
+    # a course of the study's own: its stages, in its order
+    own = dokusen_view(session.moment(extra={"study_rules": {"stages": ["S4", "S2"]},
+                                             "games": (5, 4)}))
+    assert own["progress"] == "Game 5 (an extra one) · stages won: 1"
+    # a won stage counts once won
+    won = Play.replayed(game_plugin("dokusen"), game_id="g", participant_id="p",
+                        seats=("human",), seed=1, rules={"id": "S1", "board": ["1.."]},
+                        actions=[["place", [0, 1]]], finished=True)
+    done = GameSession(game_plugin("dokusen"), won, EventRecorder([], "p", "s", [0.0], [0], "g"))
+    course = {"stages": [{"id": "S1", "board": ["1.."]}, "S2"]}
+    assert dokusen_view(done.moment(extra={"study_rules": course, "games": (1, 2)}))[
+        "progress"] == "Game 1 of 2 · stages won: 1"
+    # nothing known of the study (the board alone): no progress line
+    assert dokusen_view(session.moment())["progress"] == ""
+    assert progress_text(None, None) == ""
+
+
+def test_the_rounds_steps_are_worked_out_once_for_the_message_and_the_board() -> None:
+    session, records = _session("S5")
+    state = session.play.state
+    session.click(state.legal_targets()[0])  # then Orange places, and the colours grow
+    moment = session.moment()
+    kept = session.play.memo[ROUND][1]  # what the message was said from, at the input
+    assert isinstance(kept, RoundSteps) and kept.steps
+    data = dokusen_view(moment)
+    # the board replays the very round the message was said from, not a second copy
+    assert data["steps"] == list(kept.steps) and session.play.memo[ROUND][1] is kept
+    assert data["steps"][0] is kept.steps[0]
+    assert round_steps(state, [e for s in moment.fresh for e in s.events]) == kept
+    said = [r["props"]["key"] for r in records if r["type"] == "message"][-1]
+    assert said == message_say(state, played=kept).key == "rival_placed"
+    # the next input replays its own round, not the one kept
+    session.click(state.legal_targets()[0])
+    again = dokusen_view(session.moment())
+    assert session.play.memo[ROUND][1] is not kept and again["steps"] != data["steps"]
+    assert again["steps"] == list(round_steps(state, [
+        e for s in session.play.fresh for e in s.events]).steps)

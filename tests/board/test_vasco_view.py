@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from engine.vasco import REASONS, Place, VascoGame
+from playtest.demo import EventRecorder
 from playtest.games.registry import game_plugin
 from playtest.games.vasco.messages import (
     REFUSAL_KEYS,
@@ -15,8 +17,11 @@ from playtest.games.vasco.messages import (
     load_vasco_catalog,
     refusal_text,
 )
+from playtest.games.vasco.session import view as vasco_view
 from playtest.games.vasco.view import board_view
 from playtest.messages.catalog import CatalogError, MessageCatalog
+from playtest.session import GameSession, Play
+from playtest.session.session import Wording
 
 
 def test_the_front_end_is_real_files() -> None:
@@ -122,7 +127,7 @@ def test_a_catalog_missing_a_refusal_message_is_refused(tmp_path: Path) -> None:
 
 
 def test_every_tile_says_who_put_it_there_and_the_computers_tile_is_named() -> None:
-    from playtest.games.vasco.view import COMPUTER_PLACED, tile_origins
+    from playtest.games.vasco.view import tile_origins
 
     s = VascoGame().new_initial_state()
     moves = [(False, s.apply(Place(0, 0, "ox*"))), (True, s.apply(Place(0, 1, "xo*")))]
@@ -136,8 +141,97 @@ def test_every_tile_says_who_put_it_there_and_the_computers_tile_is_named() -> N
     view = board_view(s, events=events, origins=origins, computer_placed="1,2", pace_ms=600)
     data = view.to_data()
     assert data["origins"] == origins and data["pace_ms"] == 600
-    assert view.computer_text == COMPUTER_PLACED == "The computer placed a tile (outlined)."
+    assert view.computer_text == "The computer placed a tile (outlined)."
     assert board_view(s, events=events).computer_text == ""  # nobody to name
+    assert view.playing_text == "The computer is playing"
+    assert view.legend == {"tester": "Your tiles", "computer": "The computer's",
+                           "forced": "Forced: slid in by itself"}
+
+
+#: A study's own text for each line the board says by itself (a ``message:`` experiment's
+#: variant B), with a placeholder-free text the catalog could not give.
+OWN_WORDS = {
+    "computer_placed": "Robot's tile: the thick outline!",
+    "computer_playing": "Robot at work",
+    "legend_tester": "Mine",
+    "legend_computer": "Robot's",
+    "legend_forced": "Fell in",
+}
+
+
+class _Recorder(EventRecorder):
+    """The exchange-format event recorder, keeping the exposures it is given too."""
+
+    def __init__(self, out: list[dict[str, Any]]) -> None:
+        super().__init__(out, "p", "s", [0.0], [0], "g")
+        self.exposed: list[str] = []
+
+    def expose(self, experiment: str, variant: str, context: dict[str, Any]) -> None:
+        self.exposed.append(experiment)
+
+
+def _session_with(wording: dict[str, str]) -> tuple[GameSession, list[dict[str, Any]]]:
+    plugin = game_plugin("vasco")
+    play = Play.new(plugin, game_id="g", participant_id="p", seats=("human", "ai:medium"),
+                    seed=5, rules="standard")
+    records: list[dict[str, Any]] = []
+    varied = {f"message:{key}": f"w_{key}" for key in wording}
+    session = GameSession(plugin, play, _Recorder(records),
+                          wording=Wording(messages=wording, varied=varied,
+                                          variants={f"w_{k}": "B" for k in wording}))
+    session.start()
+    return session, records
+
+
+def board_of(session: GameSession) -> dict[str, Any]:
+    """What Vasco's renderer is given for the session's play now."""
+    return vasco_view(session.moment())
+
+
+def _logged(records: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
+    return [(r["props"]["key"], r["props"]["variant"], r["props"]["text"])
+            for r in records if r["type"] == "message"]
+
+
+def test_the_boards_own_lines_are_catalog_messages_in_the_testers_wording() -> None:
+    """The computer's tile named, the turn line while its move plays out and the legend
+    of the tiles' origins: each shows the tester's wording of its message (a study's own
+    text here), and each showing is logged as a ``message`` event with that text."""
+    session, records = _session_with(dict(OWN_WORDS))
+    plugin = session.plugin
+    assert set(OWN_WORDS) <= plugin.shown_messages  # an experiment may vary each
+    first = board_of(session)
+    assert first["legend"] == {"tester": "Mine", "computer": "Robot's", "forced": "Fell in"}
+    # the legend stays on the board: logged once, with the game's first words
+    assert [m for m in _logged(records) if m[0].startswith("legend_")] == [
+        ("legend_tester", "Mine", "Mine"), ("legend_computer", "Robot's", "Robot's"),
+        ("legend_forced", "Fell in", "Fell in")]
+    session.click("0,0")
+    session.click(board_of(session)["previews"][0])  # the computer answers
+    data = board_of(session)
+    assert data["computer_placed"] and data["computer_text"] == OWN_WORDS["computer_placed"]
+    assert data["playing_text"] == OWN_WORDS["computer_playing"]
+    assert data["legend"]["computer"] == "Robot's"
+    logged = _logged(records)
+    for key in ("computer_playing", "computer_placed"):
+        assert logged.count((key, OWN_WORDS[key], OWN_WORDS[key])) == 1, key
+    assert sum(m[0].startswith("legend_") for m in logged) == 3  # not again
+    # the exposure of each varied message shown is recorded for its experiment
+    assert isinstance(session.sink, _Recorder)
+    assert set(session.sink.exposed) == {f"w_{key}" for key in OWN_WORDS}
+
+
+def test_the_boards_own_lines_in_the_catalogs_default_and_formal_wordings() -> None:
+    session, records = _session_with({"computer_placed": "formal", "legend_forced": "formal"})
+    session.click("0,0")
+    session.click(board_of(session)["previews"][0])
+    data = board_of(session)
+    assert data["computer_text"] == "The computer player placed a tile (outlined)."
+    assert data["legend"] == {"tester": "Your tiles", "computer": "The computer's",
+                              "forced": "Auto moves"}
+    assert data["playing_text"] == "The computer is playing"
+    assert ("computer_placed", "formal", data["computer_text"]) in _logged(records)
+    assert ("legend_forced", "formal", "Auto moves") in _logged(records)
 
 
 def test_the_end_says_the_loop_once() -> None:

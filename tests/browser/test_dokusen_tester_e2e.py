@@ -20,6 +20,7 @@ from sqlalchemy.engine import Engine
 from study_flow import (
     APP,
     assert_completed,
+    board_token,
     consent,
     fill_survey,
     finish_study,
@@ -27,6 +28,7 @@ from study_flow import (
     settle,
     stored_game,
     study_db,
+    wait_redrawn,
     wait_stored,
 )
 
@@ -60,23 +62,26 @@ def test_a_dokusen_tester_plays_a_stage_from_link_to_completion_code(
     code = participant_code(page)
     assert fill_survey(page, screenshot, "dokusen-e2e-01-pre-survey") >= 1
     page.locator(BOARD).wait_for(timeout=30_000)
+    # where the tester is in the study: its one game, no stage won yet
+    progress = page.locator(f"{BOARD} [data-testid=dokusen-progress]")
+    assert progress.inner_text() == "Game 1 of 1 · stages won: 0"
     screenshot(page, "dokusen-e2e-02-board")
     record, state = stored_game(engine, code)
     moves = 0
     while not state.is_terminal():
         assert state.current_player() == 0, "the tester is to move after every round"
         page.locator(f'{BOARD}[data-animating="0"][data-to-move="0"]').wait_for(timeout=30_000)
-        token = page.locator(BOARD).get_attribute("data-token")
+        token = board_token(page)
         action = greedy_action(state)
         r, c = state.game.grid.coord(action)
         stored = len(record.actions)
         page.locator(f"{BOARD} button.sq[data-r='{r}'][data-c='{c}']").click()
         wait_stored(engine, code, stored, "square")
         settle(page)
-        # The next click waits for the board to show the position after this one: the
-        # run is over before the board has its new data (4x slower CPU: seconds), and a
-        # click on the old position carries the old token, which the app refuses.
-        page.locator(f'{BOARD}:not([data-token="{token}"])').wait_for(timeout=30_000)
+        # The next click waits for the board to show the position after this one, one
+        # that takes an input (or the end): a click on the old position carries the old
+        # token, which the app refuses.
+        wait_redrawn(page, token)
         record, state = stored_game(engine, code)
         moves += 1
         assert moves < 200
@@ -101,6 +106,7 @@ def test_a_dokusen_tester_plays_a_stage_from_link_to_completion_code(
     head = page.locator(f"{BOARD} [data-testid=dokusen-round]").inner_text()
     assert re.fullmatch(r"Round \d+", head), head  # S1's far-off limit (100) is not said
     assert "Black" in page.locator(f"{BOARD} [data-testid=dokusen-counts]").inner_text()
+    assert progress.inner_text() == "Game 1 of 1 · stages won: 1"  # the stage just won
     screenshot(page, f"dokusen-e2e-{width}-game-over")
     post_pages, shown = finish_study(page, screenshot, f"dokusen-e2e-{width}", first_shot=3,
                                      free_text="it grew")

@@ -144,7 +144,9 @@ def test_first_move_previews_and_the_computer_reply(
     assert origins.count("tester") == 1 and origins.count("computer") == 1
     assert set(origins) <= {"tester", "computer", "forced"}
     assert page.locator(f"{BOARD} .vb-tiles .vo-mark").count() == len(origins)
-    assert "forced: slid in by itself" in page.locator(f"{BOARD} .vb-origins").inner_text()
+    # (the catalog's words: legend_tester, legend_computer, legend_forced)
+    assert page.locator(f"{BOARD} .vb-origins").inner_text().split("\n") == [
+        "● Your tiles", "■ The computer's", "◆ Forced: slid in by itself"]
     log = "\n".join(_clicks(page))
     assert "0,0 ok" in log and re.search(r"^[ox*]{3} ok", log, re.M)
     assert _tile_count(page) >= 2

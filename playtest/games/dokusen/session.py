@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.dokusen.course import Course
 from engine.dokusen.progress import Progress
-from playtest.games.dokusen.view import board_data, message_say
+from playtest.games.dokusen.view import RoundSteps, board_data, message_say, round_steps
 from playtest.games.plugin import GameResult
 from playtest.session.play import Play
 from playtest.session.view import Moment
@@ -81,11 +81,42 @@ def _events(moment: Moment) -> list[Any]:
     return [e for step in moment.fresh for e in step.events]
 
 
+#: Where ``play.memo`` keeps the round the board replays, with what it was worked out
+#: from (the steps of the last input, the position): the message and the board data of
+#: one input share it.
+ROUND = "round"
+
+
+def _round(moment: Moment) -> RoundSteps:
+    """The round the last input played (:func:`~playtest.games.dokusen.view.round_steps`),
+    worked out once for the board's message and its data."""
+    play = moment.play
+    key = (moment.fresh, len(play.state.history))
+    kept = play.memo.get(ROUND)
+    # the steps themselves are kept with it: an identical tuple is the same input's
+    if kept is not None and kept[0][0] is key[0] and kept[0][1] == key[1]:
+        return kept[1]
+    played = round_steps(play.state, _events(moment))
+    play.memo[ROUND] = (key, played)
+    return played
+
+
 def words(moment: Moment) -> tuple[Say, ...]:
     """The board's message (:func:`~playtest.games.dokusen.view.message_say`) about the
     last input and the round after it."""
     play = moment.play
-    return (message_say(play.state, _events(moment), play.refusal),)
+    return (message_say(play.state, refusal=play.refusal, played=_round(moment)),)
+
+
+def stages_won(here: str, order: Sequence[str], won: bool) -> int:
+    """The stages of the course won so far, while stage ``here`` is played: every stage
+    before it (a tester reaches a stage of the course only by winning the one before it:
+    :func:`next_rules`, :func:`next_choices`), and this one once won.
+
+    >>> stages_won("S2", ["S1", "S2", "S3"], False), stages_won("S3", ["S1", "S2", "S3"], True)
+    (1, 3)
+    """
+    return order.index(here) + (1 if won else 0)
 
 
 def view(moment: Moment) -> dict[str, Any]:
@@ -94,14 +125,18 @@ def view(moment: Moment) -> dict[str, Any]:
     study's course."""
     play = moment.play
     rules = moment.extra.get("study_rules")
-    stage_of = None
+    stage_of = won = None
     if rules is not None:
         course = Course.from_rules(rules)
         here = stage_id_of(play.rules)
         if here in course.order:
             stage_of = (course.order.index(here) + 1, len(course.order))
-    data = board_data(play.state, events=_events(moment),
+            outcome = play.state.outcome
+            won = stages_won(here, course.order, outcome is not None and outcome.won)
+    games = moment.extra.get("games")
+    data = board_data(play.state, played=_round(moment),
                       speed_ms=STEP_MS.get(int(moment.setting("speed", 2)), 220),
-                      stage_of=stage_of)
+                      stage_of=stage_of, stages_won=won,
+                      games=None if games is None else (int(games[0]), int(games[1])))
     data["interactive"] = moment.interactive
     return data

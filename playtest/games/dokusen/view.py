@@ -29,6 +29,7 @@ saw the board) into the JSON the component draws:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from engine.core import CHANCE, TERMINAL, Event, Refusal
@@ -58,6 +59,9 @@ LABELS: Final = {
     "sound_off": "Sound off",
     "watching": "Watch the colours grow…",
     "stage": "Stage",
+    "game": "Game",
+    "extra_game": "(an extra one)",
+    "stages_won": "stages won",
 }
 
 
@@ -71,7 +75,24 @@ def position_token(state: DokusenState, game_id: str = "") -> str:
     return f"{game_id}:{len(state.history)}"
 
 
-def _steps(state: DokusenState, events: Sequence[Event]) -> tuple[list[int], list[dict[str, Any]]]:
+@dataclass(frozen=True)
+class RoundSteps:
+    """The round the board replays: the board ``before`` it (row-major owners) and its
+    events as square-by-square ``steps`` (see the module docstring). Worked out once per
+    input and given to both the message and the board data.
+
+    >>> from engine.dokusen import DokusenGame, Place
+    >>> s = DokusenGame("S4").new_initial_state()
+    >>> r = round_steps(s, s.apply(Place(0, 2)))
+    >>> len(r.before) == len(s.cells), r.steps[0]
+    (True, {'kind': 'place', 'at': [0, 2], 'to': 0})
+    """
+
+    before: tuple[int, ...]
+    steps: tuple[dict[str, Any], ...]
+
+
+def round_steps(state: DokusenState, events: Sequence[Event] = ()) -> RoundSteps:
     """The board before ``events`` and the events as square-by-square steps."""
     grid = state.game.grid
     cells = list(state.cells)
@@ -116,7 +137,7 @@ def _steps(state: DokusenState, events: Sequence[Event]) -> tuple[list[int], lis
             )
             for t in e.tiles:
                 cells[grid.index(*t)] = -1
-    return before, steps
+    return RoundSteps(tuple(before), tuple(steps))
 
 
 def squares(count: int) -> str:
@@ -142,14 +163,15 @@ def _rival_names(steps: Sequence[dict[str, Any]]) -> str:
 
 
 def message_say(state: DokusenState, events: Sequence[Event] = (),
-                refusal: Refusal | None = None) -> Say:
+                refusal: Refusal | None = None, *, played: RoundSteps | None = None) -> Say:
     """The board's message: a refusal, the stage's result, a meteor falling, a computer
     colour choosing, or what the last round did (your squares lost, a meteor, a computer
-    colour's placement, the growth), else whose turn it is."""
+    colour's placement, the growth), else whose turn it is. ``played``: the round's
+    steps (:func:`round_steps` of ``events``) when already worked out."""
     counts = state.counts()
     total = counts["total"]
     need = total // 2 + 1
-    _, steps = _steps(state, events)
+    steps = (played or round_steps(state, events)).steps
     cur = state.current_player()
     lost = sum(1 for s in steps if s["kind"] == "grow" and s["from"] == 0 and s["to"] != 0)
     grew = sum(1 for s in steps if s["kind"] == "grow")
@@ -175,18 +197,43 @@ def message_say(state: DokusenState, events: Sequence[Event] = (),
     return Say("your_turn", {"need": need, "total": total})
 
 
+def progress_text(games: tuple[int, int] | None, stages_won: int | None) -> str:
+    """The tester's way through the study: which game of the games it asks for, and the
+    stages of its course won so far (either may be unknown: None).
+
+    >>> progress_text((2, 4), 1), progress_text((5, 4), 3), progress_text(None, 0)
+    ('Game 2 of 4 · stages won: 1', 'Game 5 (an extra one) · stages won: 3', 'Stages won: 0')
+    >>> progress_text((1, 1), None)
+    'Game 1 of 1'
+    """
+    parts = []
+    if games is not None:
+        number, needed = games
+        parts.append(f"{LABELS['game']} {number} {LABELS['of']} {needed}" if number <= needed
+                     else f"{LABELS['game']} {number} {LABELS['extra_game']}")
+    if stages_won is not None:
+        parts.append(f"{LABELS['stages_won']}: {stages_won}")
+    text = " · ".join(parts)
+    return text[:1].upper() + text[1:]
+
+
 def board_data(state: DokusenState, *, events: Sequence[Event] = (), speed_ms: int = 220,
-               stage_of: tuple[int, int] | None = None) -> dict[str, Any]:
+               stage_of: tuple[int, int] | None = None, played: RoundSteps | None = None,
+               games: tuple[int, int] | None = None,
+               stages_won: int | None = None) -> dict[str, Any]:
     """The JSON for the renderer (see the module docstring; the board's words are the
     shell's). ``stage_of``: this stage's place in the tester's course (``(2, 8)``: "Stage
-    2 of 8")."""
+    2 of 8"); ``played``: the round's steps (:func:`round_steps` of ``events``) when
+    already worked out; ``games`` (this game's number, the games the study asks for) and
+    ``stages_won``: the tester's progress through the study (:func:`progress_text`)."""
     game = state.game
     grid = game.grid
     n = game.num_players
     counts = state.counts()
     total = counts["total"]
     need = total // 2 + 1
-    before, steps = _steps(state, events)
+    played = played or round_steps(state, events)
+    before, steps = list(played.before), list(played.steps)
     cur = state.current_player()
     neighbours: list[list[list[int]]] = []
     for i in range(grid.size):
@@ -228,6 +275,7 @@ def board_data(state: DokusenState, *, events: Sequence[Event] = (), speed_ms: i
         "stageName": state.stage.name,
         "stageOf": (f"{LABELS['stage']} {stage_of[0]} {LABELS['of']} {stage_of[1]}"
                     if stage_of is not None and stage_of[1] > 1 else ""),
+        "progress": progress_text(games, stages_won),
         "phase": state.phase,
         "toMove": cur if cur >= 0 else None,
         "interactive": cur == 0,

@@ -30,10 +30,16 @@ REFUSAL_KEYS: Final[dict[str, str]] = {
     reason: f"wrong_{reason}" for reason in (*REASONS, *CLICK_ONLY_REASONS)
 }
 
+#: Who may have put a tile on the board (:func:`playtest.games.vasco.view.tile_origins`),
+#: each named in the board's legend by its message ``legend_<origin>``.
+TILE_ORIGINS: Final = ("tester", "computer", "forced")
+
 REQUIRED_KEYS: Final[frozenset[str]] = frozenset(
     {
         "turn",
         "turn_computer",
+        "computer_playing",
+        "computer_placed",
         "pick_tile",
         "placed",
         "forced_hole",
@@ -46,6 +52,7 @@ REQUIRED_KEYS: Final[frozenset[str]] = frozenset(
         "tiles_out",
         "no_move",
         "draw",
+        *(f"legend_{origin}" for origin in TILE_ORIGINS),
         *REFUSAL_KEYS.values(),
     }
 )

@@ -7,7 +7,7 @@ tile choice, the end) and the data its renderer draws.
 >>> first = Moment(Play.new(game_plugin("vasco"), game_id="g", participant_id="p",
 ...                         seats=("human", "ai:medium"), seed=7, rules="standard"))
 >>> [say.key for say in words(first)], view(first)["candidates"]
-(['turn'], ('0,0',))
+(['legend_tester', 'legend_computer', 'legend_forced', 'turn'], ('0,0',))
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from engine.vasco import cell_name, parse_cell
 from playtest.games.plugin import GameResult
 from playtest.games.vasco.messages import (
     REFUSAL_KEYS,
+    TILE_ORIGINS,
     auto_message_key,
     end_say,
 )
@@ -53,14 +54,31 @@ def _fresh_events(moment: Moment) -> list[Any]:
     return [e for step in moment.fresh for e in step.events]
 
 
+def _computer_placed(moment: Moment) -> str | None:
+    """The cell of the tile the computer placed in the last input's steps (None: none)."""
+    return next((cell_name(e.tiles[0]) for step in moment.fresh if step.by_computer
+                 for e in step.events if e.kind == "place" and e.tiles), None)
+
+
 def words(moment: Moment) -> tuple[Say, ...]:
-    """What the board says: a refused click's reason, else whose turn it is and what to
-    do; why each kind of forced tile slid in (one message per kind, in the order they
-    fell); the tile choice of the glowing space; at the end, why the game ended."""
+    """What the board says: the legend of the tiles' origins (it stays on the board: said
+    once, with the game's first words in this session); while the last input's move plays
+    out, that the computer is playing and, when it placed a tile, that it did; a refused
+    click's reason, else whose turn it is and what to do; why each kind of forced tile slid
+    in (one message per kind, in the order they fell); the tile choice of the glowing
+    space; at the end, why the game ended."""
     play = moment.play
     state = play.state
     seats = tuple(play.seat_words)
     says: list[Say] = []
+    if play.shown_count == 0:
+        says += [Say(f"legend_{origin}", slot=f"legend:{origin}") for origin in TILE_ORIGINS]
+    fresh = _fresh_events(moment)
+    placed = _computer_placed(moment)
+    if placed is not None or any(e.kind == "auto" for e in fresh):
+        says.append(Say("computer_playing", slot="playing"))
+    if placed is not None:
+        says.append(Say("computer_placed", slot="computer", computer=True))
     if play.refusal is not None:
         key = REFUSAL_KEYS.get(play.refusal.reason, "wrong_bad_target")
         says.append(Say(key, {"cell": play.refused_fields.get("cell", ""),
@@ -73,7 +91,7 @@ def words(moment: Moment) -> tuple[Say, ...]:
                         voice="you" if name == "you" else "seat") if human
                     else Say("turn_computer", {"name": "The computer"}))
     seen: set[str] = set()
-    for event in _fresh_events(moment):
+    for event in fresh:
         if event.kind != "auto" or not event.tiles:
             continue
         key = auto_message_key(int(event.data.get("constrained", 1)))
@@ -99,8 +117,7 @@ def view(moment: Moment) -> dict[str, Any]:
     input's forced tiles animated in order, in the tester's wording."""
     play = moment.play
     pick = moment.text("pick")
-    computer_placed = next((cell_name(e.tiles[0]) for step in moment.fresh if step.by_computer
-                            for e in step.events if e.kind == "place" and e.tiles), None)
+    computer_placed = _computer_placed(moment)
     level = moment.setting("speed", 2)
     pace = speed(level if level in (1, 2, 3) else 2).message_ms // 5
     data = board_view(play.state, seats=play.seat_words, selection=play.selection,

@@ -29,7 +29,14 @@ from engine.core import Event
 from engine.vasco import VascoState, cell_name, parse_cell
 from engine.vasco.board import candidate_cells
 from engine.vasco.geometry import face, is_up
-from playtest.games.vasco.messages import auto_message_key, auto_text, end_text, pick_text
+from playtest.games.vasco.messages import (
+    TILE_ORIGINS,
+    auto_message_key,
+    auto_text,
+    end_text,
+    message_text,
+    pick_text,
+)
 
 # What a seat's lines look like, in a child's words (not the rules' O and X).
 SEAT_WORDS = {1: "red lines", 2: "blue lines"}
@@ -71,8 +78,12 @@ class BoardView:
     computer_placed: str | None = None
     #: How long each step of the computer's move stays on screen (the tester's speed).
     pace_ms: int = 1000
-    #: What the board says while it plays out the computer's move.
+    #: What the board says first while it plays out the computer's move (its tile named).
     computer_text: str = ""
+    #: The turn line while a move plays out (the computer's, or what the tester's forced).
+    playing_text: str = ""
+    #: The legend of the origins' marks: origin → its words (``legend_<origin>``).
+    legend: dict[str, str] = field(default_factory=dict)
 
     @property
     def token(self) -> str:
@@ -106,8 +117,15 @@ def board_view(
     catalog's words); ``refused`` the cell of a click just refused (``message`` says why);
     ``variants`` the tester's wording of each message a study's experiments vary;
     ``origins`` who put each tile there (see :func:`tile_origins`); ``computer_placed``
-    the computer's tile just placed; ``pace_ms`` each step of its move on screen.
+    the computer's tile just placed; ``pace_ms`` each step of its move on screen. The
+    board's own lines (the computer's tile named, the turn line while a move plays out,
+    the legend) are the catalog's messages in the tester's wording too.
     """
+    wording = dict(variants or {})
+
+    def worded(key: str) -> str:
+        return message_text(key, wording.get(key, "default"))
+
     tiles = tuple(
         {
             "cell": cell_name(cell),
@@ -142,7 +160,7 @@ def board_view(
             "state": e.data.get("tile", ""),
             "why": auto_text(
                 constrained, cell_name(e.tiles[0]),
-                (variants or {}).get(auto_message_key(constrained), "default"),
+                wording.get(auto_message_key(constrained), "default"),
             ),
             "order": i,
         }
@@ -190,13 +208,10 @@ def board_view(
         origins=dict(origins or {}),
         computer_placed=computer_placed,
         pace_ms=pace_ms,
-        computer_text=COMPUTER_PLACED if computer_placed else "",
+        computer_text=worded("computer_placed") if computer_placed else "",
+        playing_text=worded("computer_playing"),
+        legend={origin: worded(f"legend_{origin}") for origin in TILE_ORIGINS},
     )
-
-
-#: What the board says first when the computer has placed its tile (then its forced
-#: tiles, one by one).
-COMPUTER_PLACED = "The computer placed a tile (outlined)."
 
 
 def tile_origins(moves: Sequence[tuple[bool, Sequence[Event]]]) -> dict[str, str]:

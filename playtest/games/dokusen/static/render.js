@@ -14,6 +14,8 @@ function build(parent, shell) {
   const stageOf = el("div", { class: "db-stageof", "data-testid": "dokusen-stage-of" }, head);
   const round = el("div", { class: "db-round", "data-testid": "dokusen-round" }, head);
   const mute = el("button", { type: "button", class: "db-mute" }, head);
+  // the tester's way through the study: which game of how many, the stages won
+  const progress = el("div", { class: "db-progress", "data-testid": "dokusen-progress" }, root);
   const msg = el("div", { class: "db-msg", role: "status", "aria-live": "polite", "data-testid": "dokusen-message" }, root);
   // the end screen sits where the message was, above the board, so the final board stays in view
   const over = el("div", { class: "db-over", hidden: "", "data-testid": "dokusen-over", role: "status", "aria-live": "polite" }, root);
@@ -27,7 +29,7 @@ function build(parent, shell) {
   const grid = el("div", { class: "db-grid", role: "grid", "aria-label": "Dokusen board" }, gridWrap);
   const tools = el("div", { class: "db-tools" }, root);
   const why = el("button", { type: "button", class: "db-why", "aria-pressed": "false", "data-testid": "dokusen-why" }, tools);
-  const st = { root, title, stageOf, round, msg, bar, segs, half, legend, grid, why,
+  const st = { root, title, stageOf, progress, round, msg, bar, segs, half, legend, grid, why,
     squares: [], shown: [], data: null, showWhy: false, focus: 0, timers: [], animating: false,
     token: null, layoutKey: null };
   why.addEventListener("click", () => {
@@ -111,6 +113,8 @@ function draw(st) {
   root.classList.toggle("why-on", st.showWhy);
   st.title.textContent = [d.stage, d.stageName].filter(Boolean).join(" · ");
   st.stageOf.textContent = d.stageOf || "";
+  st.progress.textContent = d.progress || "";
+  st.progress.hidden = !d.progress;
   // "of N" only when the round limit is one a player can count towards (a stage's default
   // limit, 4 x squares, read "Round 4 of 100": a length no game comes near)
   const limitShown = d.maxRounds && (d.maxRounds <= 30 || d.round > d.maxRounds - 10);

@@ -6,7 +6,8 @@
 //
 // View (playtest/games/vasco/session.py): tiles, candidates, selected, previews, autos,
 // placed, counter, turn_text, interactive, over, highlight, labels, pick_text, blocked,
-// refused, origins, computer_placed, pace_ms, computer_text.
+// refused, origins, computer_placed, pace_ms, computer_text, playing_text, legend (the
+// catalog's words, in the tester's wording, of everything the board itself says).
 //
 // The computer's move is played out before the board takes input again: its tile
 // outlined and named first, then its forced tiles one by one, pace_ms each; meanwhile
@@ -133,9 +134,9 @@ function build(parent) {
   <div class="vb-legend"><span class="lg-o">Red: solid wide line</span>
     <span class="lg-x">Blue: dashed line</span><span class="lg-s">Purple: both</span></div>
   <div class="vb-legend vb-origins" data-role="origins">
-    <span class="lg-tester"><b aria-hidden="true">&#9679;</b> your tiles</span>
-    <span class="lg-computer"><b aria-hidden="true">&#9632;</b> the computer's</span>
-    <span class="lg-forced"><b aria-hidden="true">&#9670;</b> forced: slid in by itself</span></div>
+    <span class="lg-tester"><b aria-hidden="true">&#9679;</b> <span data-legend="tester"></span></span>
+    <span class="lg-computer"><b aria-hidden="true">&#9632;</b> <span data-legend="computer"></span></span>
+    <span class="lg-forced"><b aria-hidden="true">&#9670;</b> <span data-legend="forced"></span></span></div>
 </div>`;
   const st = {
     root, svg: root.querySelector("svg"), data: null,
@@ -247,6 +248,10 @@ function render(st, d, shell) {
   vb.classList.toggle("vb-over", !!d.over);
   vb.classList.toggle("vb-interactive", !!d.interactive);
   st.root.querySelector("[data-role=counter]").textContent = d.counter || "";
+  // the legend's words are the catalog's (a wording experiment may vary them)
+  for (const span of st.root.querySelectorAll("[data-legend]")) {
+    span.textContent = (d.legend || {})[span.dataset.legend] || "";
+  }
 
   const layer = st.layer;
   while (layer.firstChild) layer.removeChild(layer.firstChild);
@@ -303,7 +308,7 @@ function render(st, d, shell) {
 function holdShell(st, shell) {
   const turn = st.root.querySelector("[data-role=turn]");
   const end = st.root.querySelector("[data-role=result]");
-  if (turn) turn.textContent = "The computer is playing";
+  if (turn) turn.textContent = (st.data && st.data.playing_text) || "";
   if (end) end.hidden = true;
   st.root.querySelector(".vb").classList.remove("vb-interactive");
 }
@@ -381,7 +386,7 @@ function animateAutos(st, d, shell) {
   // tiles; one pace each
   const before = lead ? Math.min(Number(d.autos_before_computer) || 0, autos.length) : 0;
   const announce = () => {
-    msg.textContent = d.computer_text || "The computer placed a tile.";
+    msg.textContent = d.computer_text || "";
     vb.dataset.announced = d.computer_placed;
     const g = st.layer.querySelector(`.vt[data-cell="${d.computer_placed}"]`);
     if (g) g.classList.remove("vt-hidden");
