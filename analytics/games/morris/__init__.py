@@ -18,10 +18,9 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from analytics import confusion
-from analytics import figures as core_figures
 from analytics.data import StudyData
 from analytics.game_analytics import Chart, Column, GameAnalytics, ReportSection
+from analytics.game_parts import interval, percent, refused_by_reason_chart
 from analytics.games.morris import decisions, figures, hesitation, points, telemetry
 from analytics.games.morris.remedies import REMEDIES
 from analytics.turns import TurnRule
@@ -58,33 +57,12 @@ ACTIONS = {
 }
 
 
-def _percent(value: Any) -> str:
-    return f"{value:.0%}"
-
-
-def _interval(value: Any) -> str:
-    low, high = value
-    if low is None or high is None:
-        return "–"
-    return f"{low:.0%}–{high:.0%}"
-
-
 def _ms_interval(value: Any) -> str:
-    low, high = value
-    if low is None or high is None:
-        return "–"
-    return f"{low:,.0f}–{high:,.0f}"
+    return interval(value, ",.0f")
 
 
 def _number(value: Any) -> str:
     return f"{value:,.0f}"
-
-
-def _wrong_by_reason(data: StudyData) -> go.Figure:
-    figure = core_figures.wrong_class_figure(confusion.wrong_clicks_by_reason(data),
-                                             column="reason")
-    figure.update_layout(title="Refused clicks by reason")
-    return figure
 
 
 def _points_figure(data: StudyData) -> go.Figure:
@@ -129,8 +107,8 @@ ANALYTICS = GameAnalytics(
         ReportSection(
             "points", "Clicks per point", points.points_rows, (
                 Column("point", "point"), Column("clicks", "clicks"),
-                Column("wrong", "wrong"), Column("wrong rate", "wrong_rate", _percent),
-                Column("95 % interval", "interval", _interval),
+                Column("wrong", "wrong"), Column("wrong rate", "wrong_rate", percent),
+                Column("95 % interval", "interval", interval),
                 Column("most frequent refusal", "top_reason")),
             empty="No tester clicked a point yet.",
             heading="Clicks per point",
@@ -145,8 +123,8 @@ ANALYTICS = GameAnalytics(
                 Column("measure", "measure"), Column("testers", "testers"),
                 Column("n", "n"), Column("median ms", "median_ms", _number),
                 Column("95 % interval (ms)", "interval_ms", _ms_interval),
-                Column("share", "share", _percent),
-                Column("95 % interval", "interval", _interval),
+                Column("share", "share", percent),
+                Column("95 % interval", "interval", interval),
                 Column("definition", "definition")),
             heading="Wall and removal hesitation",
             caption="Removal: from the wall's forming to the tester's removal click. Wall "
@@ -161,7 +139,7 @@ ANALYTICS = GameAnalytics(
     ),
     prepared=telemetry.PREPARED,
     charts=(
-        Chart("Refused clicks by reason", _wrong_by_reason, "reasons", group="wrong"),
+        refused_by_reason_chart("reasons"),
         Chart("Clicks per point", _points_figure, "morris_points", section="points"),
         Chart("Wall and removal hesitation", _hesitation_figure, "morris_hesitation",
               section="removal_hesitation"),

@@ -20,13 +20,10 @@ from analytics import confusion
 from analytics import figures as core_figures
 from analytics.data import StudyData
 from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
+from analytics.game_parts import percent
 from analytics.games.vapoosh import facts, figures, heatmaps, learning, occasions, rolls
 from analytics.games.vapoosh.remedies import REMEDIES
 from analytics.turns import TurnRule
-
-
-def _percent(value: Any) -> str:
-    return f"{value:.0%}"
 
 
 def _ms(value: Any) -> str:
@@ -95,7 +92,7 @@ ANALYTICS = GameAnalytics(
     sections=(
         ReportSection("hardest_facts", "Hardest facts", facts.hardest_facts_rows, (
             Column("fact", "fact"), Column("attempts", "attempts"),
-            Column("wrong rate", "wrong_rate", _percent),
+            Column("wrong rate", "wrong_rate", percent),
             Column("median ms", "median_ms", _ms)),
             heading="Hardest multiplication facts",
             caption="Wrong rate shrunk toward the study's maths-error rate (empirical "

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from analytics.game_analytics import Chart, Column, GameAnalytics, ReportSection
+from analytics.game_parts import interval, percent
 from analytics.games.vasco import decisions, report
 from analytics.games.vasco.remedies import REMEDIES
 from analytics.turns import TurnRule
@@ -56,19 +57,12 @@ ACTIONS = {
 }
 
 
-def _percent(value: Any) -> str:
-    return "–" if value is None else f"{value:.0%}"
-
-
 def _signed(value: Any) -> str:
     return "–" if value is None else f"{value:+.0%}"
 
 
 def _interval(value: Any) -> str:
-    low, high = value
-    if low is None or high is None:
-        return "–"
-    return f"{low:.0%} to {high:.0%}"
+    return interval(value, between=" to ")
 
 
 #: Seats alternate, one tile each (its forced tiles follow by themselves).
@@ -93,7 +87,7 @@ ANALYTICS = GameAnalytics(
             "refusal_reasons", "Refused clicks by reason", report.reason_rows, (
                 Column("reason", "reason"), Column("occasions", "occasions"),
                 Column("decisions with it", "decisions_with"),
-                Column("rate", "rate", _percent),
+                Column("rate", "rate", percent),
                 Column("95 % interval", "interval", _interval),
                 Column("refusals", "refusals"), Column("testers", "testers")),
             empty="No click of a tester was refused yet.",
@@ -110,9 +104,9 @@ ANALYTICS = GameAnalytics(
                 Column("95 % interval", "interval", _interval),
                 Column("testers", "testers"),
                 Column("decisions after a cascade", "after_cascade"),
-                Column("slow after a cascade", "rate_after_cascade", _percent),
+                Column("slow after a cascade", "rate_after_cascade", percent),
                 Column("decisions after none", "after_none"),
-                Column("slow after none", "rate_after_none", _percent),
+                Column("slow after none", "rate_after_none", percent),
                 Column("definition", "definition")),
             heading="Forced-cascade surprise",
             caption=report.SURPRISE_DEFINITION,
