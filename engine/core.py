@@ -593,7 +593,8 @@ class StateLog(Generic[G]):
         The history is copied; the last events and the start are shared, as a state
         replaces them and never changes them in place.
         """
-        other = type(self).__new__(type(self))
+        cls = type(self)
+        other = cls.__new__(cls)
         other._game = self._game
         other._history = self._history[:]
         other._last_events = self._last_events
