@@ -498,8 +498,9 @@ class StateLog(Generic[G]):
     every game). Its :class:`Game` offers ``name``, ``rules_obj()``, ``players`` (the
     seats a record stores) and the actions' JSON forms. The base gives:
 
-    - :meth:`_begin_log` (for ``__init__``) and :meth:`_clone_log` (for ``clone``): a
-      state's game and an empty log, and a new state with a copy of the log;
+    - :meth:`_begin_log` (for ``__init__``), :meth:`_logged` (the end of
+      ``apply_action``) and :meth:`_clone_log` (for ``clone``): a state's game and an
+      empty log, an action and its events logged, and a new state with a copy of the log;
     - the ``game``, ``history`` and ``last_events`` properties (the lists are copies);
     - equality of two states of one class with the same ``_key()`` (the game's
       position; with equal logs too where the class sets ``_equal_logs``), and the
@@ -540,9 +541,7 @@ class StateLog(Generic[G]):
     ...         return (self._game, self._at)
     ...     def apply_action(self, action: int) -> list[Event]:
     ...         self._at += action
-    ...         self._history.append(action)
-    ...         self._last_events = [Event("step", 1, (), {"at": self._at})]
-    ...         return self._last_events
+    ...         return self._logged(action, [Event("step", 1, (), {"at": self._at})])
     ...     def clone(self) -> Walk:
     ...         other = self._clone_log()
     ...         other._at = self._at
@@ -585,6 +584,13 @@ class StateLog(Generic[G]):
         self._history = []
         self._last_events = []
         self._start = None
+
+    def _logged(self, action: int, events: list[Event]) -> list[Event]:
+        """Log ``action`` and the ``events`` it caused, and return the events: the end of
+        the state's ``apply_action`` (see the example above)."""
+        self._history.append(action)
+        self._last_events = events
+        return events
 
     def _clone_log(self: T) -> T:
         """A new state of this class with this one's game and a copy of its log, for the

@@ -360,9 +360,7 @@ class DokusenState(StateLog[DokusenGame]):
             self._finish_round(events)
         else:
             events = self._place(action)
-        self._history.append(action)
-        self._last_events = events
-        return events
+        return self._logged(action, events)
 
     def clone(self) -> DokusenState:
         other = self._clone_log()

@@ -386,9 +386,7 @@ class MorrisState(StateLog[MorrisGame]):
             masks[seat] = own ^ (1 << i | 1 << j)
             events = [_MOVE_EVENTS[seat][i][j]]
             self._after_action(seat, j, events, moved=True)
-        self._history.append(action)
-        self._last_events = events
-        return events
+        return self._logged(action, events)
 
     def clone(self) -> MorrisState:
         other = self._clone_log()

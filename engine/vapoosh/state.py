@@ -398,9 +398,7 @@ class VapooshState(StateLog[VapooshGame]):
             events = self._do_deal(counters)
         else:
             raise IllegalActionError("game_over", "The game is over: no more moves")
-        self._history.append(action)
-        self._last_events = events
-        return events
+        return self._logged(action, events)
 
     def clone(self) -> VapooshState:
         """A copy sharing nothing mutable (list copies; ints and tuples are shared)."""

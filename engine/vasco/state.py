@@ -329,7 +329,6 @@ class VascoState(StateLog[VascoGame]):
         self._blocked = ()
         self._connected = True
         self._legal, self._legal_set, self._by_cell = None, frozenset(), None
-        self._history.append(action)
         self._outcome = self._judge()
         if self._outcome is not None:
             out = self._outcome
@@ -338,8 +337,7 @@ class VascoState(StateLog[VascoGame]):
                 events.append(Event("draw", None, out.highlight, data))
             else:
                 events.append(Event("win", out.winner, out.highlight, data))
-        self._last_events = events
-        return events
+        return self._logged(action, events)
 
     def clone(self) -> VascoState:
         other = self._clone_log()

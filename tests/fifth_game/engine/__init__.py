@@ -176,9 +176,7 @@ class TicTacToeState(StateLog[TicTacToeGame]):
                                 {"reason": "line"}))
         elif self.is_terminal():
             events.append(Event("draw", None, (), {"reason": "full"}))
-        self._history.append(action)
-        self._last_events = events
-        return list(events)
+        return self._logged(action, events)
 
     def clone(self) -> TicTacToeState:
         copy = self._clone_log()
