@@ -2,6 +2,10 @@
 their reports from alike, written once: the cells of a report table (a share, a
 95 % interval) and the chart of refused clicks by the engine's reason.
 
+Also the words every game's definitions end alike: a board game's turns, whose thinking
+time starts when the board is ready (:func:`board_turns`), and the occasions of its
+points, after which come the core's message and question points (:func:`game_occasions`).
+
 A game's ``analytics/games/<game>/__init__.py`` keeps only its own data (its turns, its
 sections' rows and columns, its captions and fixes) and takes these for the rest.
 
@@ -21,12 +25,40 @@ from analytics import confusion
 from analytics import figures as core_figures
 from analytics.data import StudyData
 from analytics.game_analytics import Chart
+from analytics.severity import MESSAGE_OCCASIONS
+from analytics.turns import TurnRule
 
-__all__ = ["REFUSED_BY_REASON", "interval", "percent", "refused_by_reason",
-           "refused_by_reason_chart"]
+__all__ = ["REFUSED_BY_REASON", "THINKING_FROM_BOARD", "board_turns", "interval",
+           "game_occasions", "percent", "refused_by_reason", "refused_by_reason_chart"]
 
 #: The title of the chart of refused clicks by reason.
 REFUSED_BY_REASON = "Refused clicks by reason"
+#: Where a board game's thinking time starts, in its turns' definition.
+THINKING_FROM_BOARD = "Thinking time: from the board being ready to the turn's first click."
+
+
+def board_turns(acts: tuple[str, ...], definition: str,
+                breaks: tuple[str, ...] = ()) -> TurnRule:
+    """The turns of a game whose decisions are its ``acts`` (after ``breaks`` a new turn
+    starts even by the same seat), defined by ``definition`` and timed from the board
+    being ready (:data:`THINKING_FROM_BOARD`).
+
+    >>> rule = board_turns(("place",), "A turn is the tester's clicks for one tile.")
+    >>> rule.acts, rule.definition
+    (('place',), "A turn is the tester's clicks for one tile. Thinking time: from the board being ready to the turn's first click.")
+    """
+    return TurnRule(acts=acts, breaks=breaks, definition=f"{definition} {THINKING_FROM_BOARD}")
+
+
+def game_occasions(own: str) -> str:
+    """The moments a game's points could happen, in the severity definition's words: the
+    game's own (``own``: its rules' refusals, its families), then the core's message and
+    question points (:data:`analytics.severity.MESSAGE_OCCASIONS`).
+
+    >>> game_occasions("a tile the tester placed")
+    'a tile the tester placed, a showing of the message, an answer to the question'
+    """
+    return f"{own}, {MESSAGE_OCCASIONS}"
 
 
 def percent(value: Any) -> str:

@@ -21,7 +21,13 @@ import plotly.graph_objects as go
 
 from analytics.data import StudyData
 from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
-from analytics.game_parts import interval, percent, refused_by_reason_chart
+from analytics.game_parts import (
+    board_turns,
+    game_occasions,
+    interval,
+    percent,
+    refused_by_reason_chart,
+)
 from analytics.games.dokusen import decisions
 from analytics.games.dokusen.remedies import REMEDIES
 from analytics.games.dokusen.stages import (
@@ -32,7 +38,6 @@ from analytics.games.dokusen.stages import (
     stage_label,
     stage_summary,
 )
-from analytics.turns import TurnRule
 
 __all__ = ["ANALYTICS", "fresh_flips", "games", "refused_clicks", "stage_label",
            "stage_summary"]
@@ -158,13 +163,11 @@ def _stage_figure(data: StudyData) -> go.Figure:
 
 #: The tester places one tile per round, then the computer colours place theirs and the
 #: round ends with the growth.
-TURNS = TurnRule(
-    acts=("place",),
-    breaks=("grow",),
+TURNS = board_turns(
+    ("place",), breaks=("grow",),
     definition="A turn is the tester's clicks for their one tile of a round, up to the "
                "tile placed (the computer colours' tiles and the growth that follow are "
-               "not part of it). Thinking time: from the board being ready to the turn's "
-               "first click.")
+               "not part of it).")
 
 ANALYTICS = GameAnalytics(
     remedies=REMEDIES,
@@ -180,9 +183,8 @@ ANALYTICS = GameAnalytics(
                decisions.flip_label, decisions.flip_action),
     ),
     actions=decisions.ACTIONS,
-    occasions="a tile the tester placed (for a refusal reason), a placement followed by "
-              "a growth (for a fresh flip), a showing of the message, an answer to the "
-              "question",
+    occasions=game_occasions("a tile the tester placed (for a refusal reason), a placement "
+                        "followed by a growth (for a fresh flip)"),
     sections=(
         ReportSection(
             "stages", "Per stage: win rate, rounds, fresh flips", _stage_rows, (

@@ -20,10 +20,15 @@ import plotly.graph_objects as go
 
 from analytics.data import StudyData
 from analytics.game_analytics import Chart, Column, GameAnalytics, ReportSection
-from analytics.game_parts import interval, percent, refused_by_reason_chart
+from analytics.game_parts import (
+    board_turns,
+    game_occasions,
+    interval,
+    percent,
+    refused_by_reason_chart,
+)
 from analytics.games.morris import decisions, figures, hesitation, points, telemetry
 from analytics.games.morris.remedies import REMEDIES
-from analytics.turns import TurnRule
 
 #: The fix to suggest for each refusal reason of the engine (engine/morris/state.py):
 #: what a designer can change on the board or in the messages.
@@ -84,13 +89,11 @@ def _hesitation_for_people(data: StudyData) -> Any:
 #: A turn is one action of the tester's: a placement, a move, or the removal a wall asks
 #: for (a decision of its own, made after the wall formed); after a ``skip`` (rule 6: the
 #: opponent cannot move) the same player's next move is a turn of its own.
-TURNS = TurnRule(
-    acts=("place", "move", "remove"),
-    breaks=("skip",),
+TURNS = board_turns(
+    ("place", "move", "remove"), breaks=("skip",),
     definition="A turn is the tester's clicks for one action of theirs, up to the action "
                "made: a placement, a move, or the removal of a brick after a wall (a turn "
-               "of its own). Thinking time: from the board being ready to the turn's "
-               "first click.")
+               "of its own).")
 
 ANALYTICS = GameAnalytics(
     remedies=REMEDIES,
@@ -101,8 +104,8 @@ ANALYTICS = GameAnalytics(
     reason_occasions=decisions.reason_occasions,
     definitions={"rule": decisions.DEFINITION},
     actions=ACTIONS,
-    occasions="a decision of the tester's in a phase where the rules can refuse a click "
-              "for the reason, a showing of the message, an answer to the question",
+    occasions=game_occasions("a decision of the tester's in a phase where the rules can refuse "
+                        "a click for the reason"),
     sections=(
         ReportSection(
             "points", "Clicks per point", points.points_rows, (

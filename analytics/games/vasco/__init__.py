@@ -25,10 +25,9 @@ from __future__ import annotations
 from typing import Any
 
 from analytics.game_analytics import Chart, Column, GameAnalytics, ReportSection
-from analytics.game_parts import interval, percent
+from analytics.game_parts import board_turns, game_occasions, interval, percent
 from analytics.games.vasco import decisions, report
 from analytics.games.vasco.remedies import REMEDIES
-from analytics.turns import TurnRule
 
 #: The fix to suggest for each refusal reason of the engine (engine/vasco/board.py
 #: ``REASONS`` and the clicks' own): what a designer can change on the board or in the
@@ -66,11 +65,10 @@ def _interval(value: Any) -> str:
 
 
 #: Seats alternate, one tile each (its forced tiles follow by themselves).
-TURNS = TurnRule(
-    acts=("place",),
+TURNS = board_turns(
+    ("place",),
     definition="A turn is the tester's clicks for one tile of theirs, up to the tile "
-               "placed (the forced tiles that follow it are not clicked). Thinking time: "
-               "from the board being ready to the turn's first click.")
+               "placed (the forced tiles that follow it are not clicked).")
 
 ANALYTICS = GameAnalytics(
     remedies=REMEDIES,
@@ -80,8 +78,7 @@ ANALYTICS = GameAnalytics(
     click_keys=decisions.CLICK_KEYS,
     definitions={"rule": decisions.DEFINITION},
     actions=ACTIONS,
-    occasions="a tile the tester placed (for the rules' refusals), a showing of the "
-              "message, an answer to the question",
+    occasions=game_occasions("a tile the tester placed (for the rules' refusals)"),
     sections=(
         ReportSection(
             "refusal_reasons", "Refused clicks by reason", report.reason_rows, (
