@@ -512,7 +512,7 @@ class StateLog(Generic[G]):
     - :meth:`_read_log`, the inverse of that tail for ``from_json``:
       ``state._history, state._last_events, state._start = state._read_log(obj, at)``.
 
-    The smallest game on the base: walk up a path one or two steps at a time.
+    The smallest game on the base: one walker, each action a number of steps forward.
 
     >>> class Path(GameBase["Walk", int, int]):
     ...     name = "path"

@@ -43,6 +43,8 @@ def test_every_game_keeps_its_log_and_snapshot_envelope_alike(
     for seed in range(3):
         state = _played(name, rules, players, seed, 12)
         assert isinstance(state, StateLog)
+        # a slotted state stays slotted: the log's slots are the base's
+        assert hasattr(state, "__dict__") == ("__slots__" not in type(state).__dict__)
         snapshot = state.to_json()
         keys = list(snapshot)
         assert keys[:3] == ["game", rules_key, "players"]
