@@ -54,8 +54,9 @@ STRENGTH_BOUNDS = (2.0, 50.0)
 
 #: The moments a point could happen, as the core knows them (a game says its own:
 #: :attr:`analytics.game_analytics.GameAnalytics.occasions`).
-CORE_OCCASIONS = ("a moment a refusal reason could bite, a showing of the message, an "
-                  "answer to the question")
+#: The moments of the core's message and question points, in every game's occasions.
+MESSAGE_OCCASIONS = "a showing of the message, an answer to the question"
+CORE_OCCASIONS = f"a moment a refusal reason could bite, {MESSAGE_OCCASIONS}"
 _DEFINITION_HEAD = ("Severity = extra trouble per occasion × (0.5 + 0.5 × reach) × "
                     "persistence × impact. Occasions are the moments a point could happen ")
 _DEFINITION_TAIL = (

@@ -352,6 +352,7 @@ S = TypeVar("S", bound="StateLog[Any]")
 A = TypeVar("A")
 R = TypeVar("R")
 G = TypeVar("G")
+T = TypeVar("T", bound="StateLog[Any]")
 
 
 class GameBase(Generic[S, A, R]):
@@ -425,13 +426,21 @@ class GameBase(Generic[S, A, R]):
 
     def start_state(self, start: Mapping[str, Any] | None) -> S:
         """The initial state, or a state restored from ``start`` that begins its record
-        there (:class:`RulesError` when ``start`` is of other rules or seats)."""
+        there (:class:`RulesError` when ``start`` is of other rules or seats).
+
+        A record that begins at ``start`` holds only what is played after it, so the
+        state's ``history`` and ``last_events`` begin empty (the snapshot's own are the
+        record it came from; replaying them again would play them twice), its ``start``
+        is ``start`` and its game is this one. (An example: :class:`StateLog`.)
+        """
         if start is None:
             return self.new_initial_state()
         state = self.state_from_json(start)
         if state.game != self:
             raise RulesError(f"start: {self._start_differs} differ from the record's")
-        state._start = dict(start)
+        # the record begins here: the snapshot's own log is the record it came from
+        state._game = self
+        state._history, state._last_events, state._start = [], [], dict(start)
         return state
 
 
@@ -483,29 +492,120 @@ class StateLog(Generic[G]):
     (``history``), the events of the last one (``last_events``) and the snapshot the
     record began at (``start``, ``None`` at the game's initial state).
 
-    A game's state class mixes it in and sets ``_history``, ``_last_events`` and
-    ``_start`` itself, and its game in ``_game`` (the mixin adds no slots of its own, so
-    a slotted state stays slotted; tests/engine/test_state_log.py checks every game).
-    Its ``game`` property names its :class:`Game` (of type ``G``), which offers ``name``,
-    ``rules_obj()``, ``players`` (the seats a record stores) and the actions' JSON forms.
-    The mixin gives:
+    A game's state class derives from it: the four slots ``_game`` (its game, of type
+    ``G``), ``_history``, ``_last_events`` and ``_start`` are the base's (a slotted
+    state lists only its own position's slots; tests/engine/test_state_log.py checks
+    every game). Its :class:`Game` offers ``name``, ``rules_obj()``, ``players`` (the
+    seats a record stores) and the actions' JSON forms. The base gives:
 
+    - :meth:`_begin_log` (for ``__init__``), :meth:`_logged` (the end of
+      ``apply_action``) and :meth:`_clone_log` (for ``clone``): a state's game and an
+      empty log, an action and its events logged, and a new state with a copy of the log;
     - the ``game``, ``history`` and ``last_events`` properties (the lists are copies);
     - equality of two states of one class with the same ``_key()`` (the game's
-      position), and the key's hash (a mutable state sets ``__hash__ = None``);
+      position; with equal logs too where the class sets ``_equal_logs``), and the
+      key's hash (a mutable state sets ``__hash__ = None``);
     - :meth:`record`, the :class:`GameRecord` that replays the state;
     - :meth:`_snapshot`, the envelope of every ``to_json``: ``game``, the rules (under
       ``rules_key``), ``players``, then the game's own position fields, then
       ``history``, ``last_events`` and ``start``;
     - :meth:`_read_log`, the inverse of that tail for ``from_json``:
       ``state._history, state._last_events, state._start = state._read_log(obj, at)``.
+
+    The smallest game on the base: one walker, each action a number of steps forward.
+
+    >>> class Path(GameBase["Walk", int, int]):
+    ...     name = "path"
+    ...     def __init__(self, rules: int = 5, players: int = 1) -> None:
+    ...         self._rules, self._players = rules, players
+    ...     def rules_obj(self) -> int:
+    ...         return self._rules
+    ...     def action_to_json(self, action: int) -> list[Any]:
+    ...         return ["step", action]
+    ...     def action_from_json(self, obj: Any) -> int:
+    ...         return int(obj[1])
+    ...     def new_initial_state(self) -> Walk:
+    ...         return Walk(self)
+    ...     def state_from_json(self, obj: Mapping[str, Any]) -> Walk:
+    ...         state = Walk(Path(obj["rules"]))
+    ...         with SnapshotReader() as at:
+    ...             at.field = "at"
+    ...             state._at = int(obj["at"])
+    ...             state._history, state._last_events, state._start = state._read_log(obj, at)
+    ...         return state
+    >>> class Walk(StateLog[Path]):
+    ...     def __init__(self, game: Path) -> None:
+    ...         self._begin_log(game)
+    ...         self._at = 0
+    ...     def _key(self) -> tuple[Any, ...]:
+    ...         return (self._game, self._at)
+    ...     def apply_action(self, action: int) -> list[Event]:
+    ...         self._at += action
+    ...         return self._logged(action, [Event("step", 1, (), {"at": self._at})])
+    ...     def clone(self) -> Walk:
+    ...         other = self._clone_log()
+    ...         other._at = self._at
+    ...         return other
+    ...     def to_json(self) -> dict[str, Any]:
+    ...         return self._snapshot({"at": self._at})
+    >>> walk = Path().new_initial_state()
+    >>> _ = walk.apply_action(2)
+    >>> copy = walk.clone()
+    >>> _ = copy.apply_action(1)
+    >>> walk.history, copy.history, copy == walk, copy.record().actions
+    ([2], [2, 1], False, (['step', 2], ['step', 1]))
+    >>> walk.to_json()
+    {'game': 'path', 'rules': 5, 'players': 1, 'at': 2, 'history': [['step', 2]], 'last_events': [{'kind': 'step', 'seat': 1, 'tiles': [], 'data': {'at': 2}}], 'start': None}
+
+    A record may begin at a snapshot (:meth:`GameBase.start_state`): its log begins
+    empty there, and its record begins there.
+
+    >>> later = Path().start_state(walk.to_json())
+    >>> later.history, later.last_events, later == walk
+    ([], [], True)
+    >>> _ = later.apply_action(2)
+    >>> later.record().actions, later.record().start == walk.to_json()
+    ((['step', 2],), True)
     """
 
-    __slots__ = ()
+    __slots__ = ("_game", "_history", "_last_events", "_start")
     _history: list[int]
     _last_events: list[Event]
     _start: dict[str, Any] | None
     _game: G
+    #: whether two states are equal only when their logs are equal too (history, last
+    #: events and start), not their positions alone
+    _equal_logs: bool = False
+
+    def _begin_log(self, game: G) -> None:
+        """Set the state's game and an empty log (a new record at the game's start);
+        for the state's ``__init__`` (see the example above)."""
+        self._game = game
+        self._history = []
+        self._last_events = []
+        self._start = None
+
+    def _logged(self, action: int, events: list[Event]) -> list[Event]:
+        """Log ``action`` and the ``events`` it caused, and return the events: the end of
+        the state's ``apply_action`` (see the example above)."""
+        self._history.append(action)
+        self._last_events = events
+        return events
+
+    def _clone_log(self: T) -> T:
+        """A new state of this class with this one's game and a copy of its log, for the
+        state's ``clone`` to fill in its position (see the example above).
+
+        The history is copied; the last events and the start are shared, as a state
+        replaces them and never changes them in place.
+        """
+        cls = type(self)
+        other = cls.__new__(cls)
+        other._game = self._game
+        other._history = self._history[:]
+        other._last_events = self._last_events
+        other._start = self._start
+        return other
 
     @property
     def game(self) -> G:
@@ -517,10 +617,18 @@ class StateLog(Generic[G]):
         raise NotImplementedError
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, type(self)) and self._key() == other._key()
+        return (
+            isinstance(other, type(self))
+            and self._key() == other._key()
+            and (not self._equal_logs or self._log() == other._log())
+        )
 
     def __hash__(self) -> int:
         return hash(self._key())
+
+    def _log(self) -> tuple[list[int], list[Event], dict[str, Any] | None]:
+        """The log: history, last events and start."""
+        return self._history, self._last_events, self._start
 
     @property
     def last_events(self) -> list[Event]:

@@ -232,14 +232,6 @@ class DokusenGame(GameBase["DokusenState", Action, Stage]):
         """The stage's board, round 1, the user to place."""
         return DokusenState(self, self._grid.parse(self._rules.board))
 
-    def start_state(self, start: Mapping[str, Any] | None) -> DokusenState:
-        """The initial state, or a state restored from ``start`` that begins its record there."""
-        state = super().start_state(start)
-        if start is not None:
-            state._game = self
-            state._history = []
-        return state
-
     def index(self, r: int, c: int) -> int:
         return self._grid.index(r, c)
 
@@ -300,28 +292,15 @@ register_game("dokusen", _make)
 class DokusenState(StateLog[DokusenGame]):
     """A Dokusen position, the round, and whose placement (or which draw) is due."""
 
-    __slots__ = (
-        "_game",
-        "_grid",
-        "_cells",
-        "_round",
-        "_to_move",
-        "_outcome",
-        "_history",
-        "_last_events",
-        "_start",
-    )
+    __slots__ = ("_grid", "_cells", "_round", "_to_move", "_outcome")
 
     def __init__(self, game: DokusenGame, cells: Sequence[int]) -> None:
-        self._game = game
+        self._begin_log(game)
         self._grid = game.grid
         self._cells = list(cells)
         self._round = 1
         self._to_move = 0
         self._outcome: Outcome | None = None
-        self._history: list[int] = []
-        self._last_events: list[Event] = []
-        self._start: dict[str, Any] | None = None
 
     # ----- OpenSpiel-style interface -------------------------------------------------
 
@@ -381,21 +360,15 @@ class DokusenState(StateLog[DokusenGame]):
             self._finish_round(events)
         else:
             events = self._place(action)
-        self._history.append(action)
-        self._last_events = events
-        return events
+        return self._logged(action, events)
 
     def clone(self) -> DokusenState:
-        other = DokusenState.__new__(DokusenState)
-        other._game = self._game
+        other = self._clone_log()
         other._grid = self._grid
         other._cells = self._cells[:]
         other._round = self._round
         other._to_move = self._to_move
         other._outcome = self._outcome
-        other._history = self._history[:]
-        other._last_events = self._last_events
-        other._start = self._start
         return other
 
     def _key(self) -> tuple[Any, ...]:

@@ -199,14 +199,6 @@ class MorrisGame(GameBase["MorrisState", Action, Rules]):
         """Empty board, both reserves full, White to place."""
         return MorrisState(self)
 
-    def start_state(self, start: Mapping[str, Any] | None) -> MorrisState:
-        """The initial state, or the state ``start`` (a ``to_json()``) beginning a record."""
-        state = super().start_state(start)
-        if start is not None:
-            state._history = []
-            state._last_events = []
-        return state
-
     def state_from_position(
         self,
         board: Mapping[str, str] | None = None,
@@ -284,7 +276,6 @@ class MorrisState(StateLog[MorrisGame]):
     """
 
     __slots__ = (
-        "_game",
         "_flying",
         "_masks",
         "_reserve",
@@ -293,14 +284,11 @@ class MorrisState(StateLog[MorrisGame]):
         "_winner",
         "_over",
         "_quiet",
-        "_history",
-        "_last_events",
-        "_start",
     )
 
     def __init__(self, game: MorrisGame) -> None:
         n = game.rules.bricks
-        self._game = game
+        self._begin_log(game)
         self._flying = game.rules.flying
         self._masks: list[int] = [0, 0]  # White's bricks, Black's bricks
         self._reserve: list[int] = [n, n]
@@ -309,9 +297,6 @@ class MorrisState(StateLog[MorrisGame]):
         self._winner: int | None = None
         self._over = False
         self._quiet = 0  # movement turns in a row without a removal (move_cap)
-        self._history: list[int] = []
-        self._last_events: list[Event] = []
-        self._start: dict[str, Any] | None = None
 
     # ----- OpenSpiel face --------------------------------------------------------------
 
@@ -401,13 +386,10 @@ class MorrisState(StateLog[MorrisGame]):
             masks[seat] = own ^ (1 << i | 1 << j)
             events = [_MOVE_EVENTS[seat][i][j]]
             self._after_action(seat, j, events, moved=True)
-        self._history.append(action)
-        self._last_events = events
-        return events
+        return self._logged(action, events)
 
     def clone(self) -> MorrisState:
-        other = MorrisState.__new__(MorrisState)
-        other._game = self._game
+        other = self._clone_log()
         other._flying = self._flying
         other._masks = self._masks[:]
         other._reserve = self._reserve[:]
@@ -416,9 +398,6 @@ class MorrisState(StateLog[MorrisGame]):
         other._winner = self._winner
         other._over = self._over
         other._quiet = self._quiet
-        other._history = self._history[:]
-        other._last_events = self._last_events[:]
-        other._start = None if self._start is None else dict(self._start)
         return other
 
     def _key(self) -> tuple[Any, ...]:

@@ -288,7 +288,6 @@ class VapooshState(StateLog[VapooshGame]):
     """
 
     __slots__ = (
-        "_game",
         "_rules",
         "_n",
         "_masks",
@@ -302,13 +301,10 @@ class VapooshState(StateLog[VapooshGame]):
         "_skips",
         "_turns",
         "_outcome",
-        "_history",
-        "_last_events",
-        "_start",
     )
 
     def __init__(self, game: VapooshGame) -> None:
-        self._game = game
+        self._begin_log(game)
         self._rules = game.rules
         self._n = game.num_players
         self._masks = [0] * self._n
@@ -322,9 +318,6 @@ class VapooshState(StateLog[VapooshGame]):
         self._skips = [0] * self._n
         self._turns = 0
         self._outcome: Outcome | None = None
-        self._history: list[int] = []
-        self._last_events: list[Event] = []
-        self._start: dict[str, Any] | None = None
 
     # ----- OpenSpiel-style interface -------------------------------------------------
 
@@ -405,14 +398,11 @@ class VapooshState(StateLog[VapooshGame]):
             events = self._do_deal(counters)
         else:
             raise IllegalActionError("game_over", "The game is over: no more moves")
-        self._history.append(action)
-        self._last_events = events
-        return events
+        return self._logged(action, events)
 
     def clone(self) -> VapooshState:
         """A copy sharing nothing mutable (list copies; ints and tuples are shared)."""
-        other = VapooshState.__new__(VapooshState)
-        other._game = self._game
+        other = self._clone_log()
         other._rules = self._rules
         other._n = self._n
         other._masks = self._masks[:]
@@ -426,9 +416,6 @@ class VapooshState(StateLog[VapooshGame]):
         other._skips = self._skips[:]
         other._turns = self._turns
         other._outcome = self._outcome
-        other._history = self._history[:]
-        other._last_events = self._last_events
-        other._start = self._start
         return other
 
     def _key(self) -> tuple[Any, ...]:
@@ -445,11 +432,9 @@ class VapooshState(StateLog[VapooshGame]):
             self._skips,
             self._turns,
             self._outcome,
-            self._history,
-            self._last_events,
-            self._start,
         )
 
+    _equal_logs = True
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:

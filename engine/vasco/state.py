@@ -255,14 +255,11 @@ class VascoState(StateLog[VascoGame]):
     """
 
     def __init__(self, game: VascoGame, tiles: dict[Cell, str], to_move: int, left: int) -> None:
-        self._game = game
+        self._begin_log(game)
         self._tiles = tiles
         self._to_move = to_move
         self._left = left
         self._outcome: Outcome | None = None
-        self._history: list[int] = []
-        self._last_events: list[Event] = []
-        self._start: dict[str, Any] | None = None
         # the position's forced or unplayable cells (ids) and whether its tiles are one
         # group: found once for a hand-made position, trivial after a legal move
         self._blocked: tuple[int, ...] | None = None
@@ -332,7 +329,6 @@ class VascoState(StateLog[VascoGame]):
         self._blocked = ()
         self._connected = True
         self._legal, self._legal_set, self._by_cell = None, frozenset(), None
-        self._history.append(action)
         self._outcome = self._judge()
         if self._outcome is not None:
             out = self._outcome
@@ -341,14 +337,12 @@ class VascoState(StateLog[VascoGame]):
                 events.append(Event("draw", None, out.highlight, data))
             else:
                 events.append(Event("win", out.winner, out.highlight, data))
-        self._last_events = events
-        return events
+        return self._logged(action, events)
 
     def clone(self) -> VascoState:
-        other = VascoState.__new__(VascoState)
+        other = self._clone_log()
         other.__dict__.update(self.__dict__)
         other._tiles = dict(self._tiles)
-        other._history = self._history[:]
         if self._front is not None:
             other._front = self._front.copy()
         return other  # the legal actions are never changed in place: shared
@@ -620,11 +614,9 @@ class VascoState(StateLog[VascoGame]):
             self._to_move,
             self._left,
             self._outcome,
-            self._history,
-            self._last_events,
-            self._start,
         )
 
+    _equal_logs = True
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:

@@ -43,6 +43,8 @@ def test_every_game_keeps_its_log_and_snapshot_envelope_alike(
     for seed in range(3):
         state = _played(name, rules, players, seed, 12)
         assert isinstance(state, StateLog)
+        # a slotted state stays slotted: the log's slots are the base's
+        assert hasattr(state, "__dict__") == ("__slots__" not in type(state).__dict__)
         snapshot = state.to_json()
         keys = list(snapshot)
         assert keys[:3] == ["game", rules_key, "players"]
@@ -81,3 +83,61 @@ def test_a_bad_log_in_a_snapshot_names_its_field(
                    if k not in ("history", "last_events", "start")}
     bare = game.state_from_json(without_log)
     assert bare.history == [] and bare.last_events == [] and bare.to_json()["start"] is None
+
+
+def _fifth_game() -> Any:
+    from tests.fifth_game.engine import TicTacToeGame
+
+    return TicTacToeGame()
+
+
+#: every game on the base: the four engine games and the fifth game of tests/fifth_game
+ALL_GAMES = [pytest.param(lambda g=g: make_game(g[0], g[1], g[2]), id=g[0]) for g in GAMES] + [
+    pytest.param(_fifth_game, id="fifth_game")]
+LOG_KEYS = ("history", "last_events", "start")
+
+
+def _play(state: Any, rng: random.Random, steps: int) -> list[int]:
+    played = []
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.current_player() < 0:
+            action = sample_chance(state, rng)
+        else:
+            action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        played.append(action)
+    return played
+
+
+def _position(snapshot: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in snapshot.items() if k not in LOG_KEYS}
+
+
+@pytest.mark.parametrize("make", ALL_GAMES)
+def test_a_fresh_state_has_an_empty_log_and_a_record_begun_at_a_snapshot_replays(
+    make: Any
+) -> None:
+    game = make()
+    fresh = game.start_state(None)
+    assert fresh.history == [] and fresh.last_events == [] and fresh.record().start is None
+    assert fresh.to_json() == game.new_initial_state().to_json()
+    for seed in range(3):
+        rng = random.Random(seed)
+        played = game.new_initial_state()
+        _play(played, rng, 3 + seed)
+        snapshot = played.to_json()
+        assert snapshot["history"]  # the snapshot's own log is not empty
+        begun = game.start_state(snapshot)
+        # the record begins at the snapshot: the log is empty, the position the snapshot's
+        assert begun.history == [] and begun.last_events == []
+        assert begun.game is game and begun.to_json()["start"] == snapshot
+        assert _position(begun.to_json()) == _position(snapshot)
+        copy = begun.clone()
+        after = _play(begun, rng, 4)
+        assert copy.history == [] and _position(copy.to_json()) == _position(snapshot)
+        record = begun.record()
+        assert record.start == snapshot
+        assert list(record.actions) == [game.action_to_json(a) for a in after]
+        assert record.replay().to_json() == begun.to_json()

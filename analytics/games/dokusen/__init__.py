@@ -19,10 +19,15 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from analytics import confusion
-from analytics import figures as core_figures
 from analytics.data import StudyData
 from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
+from analytics.game_parts import (
+    board_turns,
+    game_occasions,
+    interval,
+    percent,
+    refused_by_reason_chart,
+)
 from analytics.games.dokusen import decisions
 from analytics.games.dokusen.remedies import REMEDIES
 from analytics.games.dokusen.stages import (
@@ -33,7 +38,6 @@ from analytics.games.dokusen.stages import (
     stage_label,
     stage_summary,
 )
-from analytics.turns import TurnRule
 
 __all__ = ["ANALYTICS", "fresh_flips", "games", "refused_clicks", "stage_label",
            "stage_summary"]
@@ -56,15 +60,6 @@ def _num(value: Any) -> Any:
     if isinstance(value, float) and math.isnan(value):
         return None
     return value
-
-
-def _percent(value: Any) -> str:
-    return "–" if value is None else f"{value:.0%}"
-
-
-def _interval(value: Any) -> str:
-    low, high = value
-    return "–" if low is None or high is None else f"{low:.0%}–{high:.0%}"
 
 
 def _rounds(value: Any) -> str:
@@ -166,22 +161,13 @@ def _stage_figure(data: StudyData) -> go.Figure:
     return fig
 
 
-def _wrong_by_reason(data: StudyData) -> go.Figure:
-    figure = core_figures.wrong_class_figure(confusion.wrong_clicks_by_reason(data),
-                                             column="reason")
-    figure.update_layout(title="Refused clicks by reason")
-    return figure
-
-
 #: The tester places one tile per round, then the computer colours place theirs and the
 #: round ends with the growth.
-TURNS = TurnRule(
-    acts=("place",),
-    breaks=("grow",),
+TURNS = board_turns(
+    ("place",), breaks=("grow",),
     definition="A turn is the tester's clicks for their one tile of a round, up to the "
                "tile placed (the computer colours' tiles and the growth that follow are "
-               "not part of it). Thinking time: from the board being ready to the turn's "
-               "first click.")
+               "not part of it).")
 
 ANALYTICS = GameAnalytics(
     remedies=REMEDIES,
@@ -197,19 +183,18 @@ ANALYTICS = GameAnalytics(
                decisions.flip_label, decisions.flip_action),
     ),
     actions=decisions.ACTIONS,
-    occasions="a tile the tester placed (for a refusal reason), a placement followed by "
-              "a growth (for a fresh flip), a showing of the message, an answer to the "
-              "question",
+    occasions=game_occasions("a tile the tester placed (for a refusal reason), a placement "
+                        "followed by a growth (for a fresh flip)"),
     sections=(
         ReportSection(
             "stages", "Per stage: win rate, rounds, fresh flips", _stage_rows, (
                 Column("stage", "stage"), Column("games", "games"),
                 Column("testers", "testers"),
-                Column("first-attempt win rate", "win_rate", _percent),
-                Column("win rate: 95 % interval", "win_interval", _interval),
+                Column("first-attempt win rate", "win_rate", percent),
+                Column("win rate: 95 % interval", "win_interval", interval),
                 Column("rounds: median (95 %)", "rounds", _rounds),
-                Column("fresh-flip rate", "flip_rate", _percent),
-                Column("fresh-flip rate: 95 % interval", "flip_interval", _interval)),
+                Column("fresh-flip rate", "flip_rate", percent),
+                Column("fresh-flip rate: 95 % interval", "flip_interval", interval)),
             empty="No Dokusen game yet.",
             heading="Per stage: win rate, rounds, fresh flips",
             caption=STAGES_CAPTION,
@@ -223,8 +208,8 @@ ANALYTICS = GameAnalytics(
         ReportSection(
             "refusals", "Refused clicks by reason", _refusal_rows, (
                 Column("reason", "reason"), Column("decisions with it", "decisions_with"),
-                Column("decisions", "occasions"), Column("rate", "rate", _percent),
-                Column("95 % interval", "interval", _interval),
+                Column("decisions", "occasions"), Column("rate", "rate", percent),
+                Column("95 % interval", "interval", interval),
                 Column("testers", "testers")),
             empty="No click was refused.",
             heading="Refused clicks by reason",
@@ -236,7 +221,7 @@ ANALYTICS = GameAnalytics(
                           "code": "Reason code"}),
     ),
     charts=(
-        Chart("Refused clicks by reason", _wrong_by_reason, "dokusen_reasons", group="wrong"),
+        refused_by_reason_chart("dokusen_reasons"),
         Chart("Per stage: win rate and fresh flips", _stage_figure, "dokusen_stages",
               section="stages"),
     ),

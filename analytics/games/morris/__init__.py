@@ -18,13 +18,17 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from analytics import confusion
-from analytics import figures as core_figures
 from analytics.data import StudyData
 from analytics.game_analytics import Chart, Column, GameAnalytics, ReportSection
+from analytics.game_parts import (
+    board_turns,
+    game_occasions,
+    interval,
+    percent,
+    refused_by_reason_chart,
+)
 from analytics.games.morris import decisions, figures, hesitation, points, telemetry
 from analytics.games.morris.remedies import REMEDIES
-from analytics.turns import TurnRule
 
 #: The fix to suggest for each refusal reason of the engine (engine/morris/state.py):
 #: what a designer can change on the board or in the messages.
@@ -58,33 +62,12 @@ ACTIONS = {
 }
 
 
-def _percent(value: Any) -> str:
-    return f"{value:.0%}"
-
-
-def _interval(value: Any) -> str:
-    low, high = value
-    if low is None or high is None:
-        return "–"
-    return f"{low:.0%}–{high:.0%}"
-
-
 def _ms_interval(value: Any) -> str:
-    low, high = value
-    if low is None or high is None:
-        return "–"
-    return f"{low:,.0f}–{high:,.0f}"
+    return interval(value, ",.0f")
 
 
 def _number(value: Any) -> str:
     return f"{value:,.0f}"
-
-
-def _wrong_by_reason(data: StudyData) -> go.Figure:
-    figure = core_figures.wrong_class_figure(confusion.wrong_clicks_by_reason(data),
-                                             column="reason")
-    figure.update_layout(title="Refused clicks by reason")
-    return figure
 
 
 def _points_figure(data: StudyData) -> go.Figure:
@@ -106,13 +89,11 @@ def _hesitation_for_people(data: StudyData) -> Any:
 #: A turn is one action of the tester's: a placement, a move, or the removal a wall asks
 #: for (a decision of its own, made after the wall formed); after a ``skip`` (rule 6: the
 #: opponent cannot move) the same player's next move is a turn of its own.
-TURNS = TurnRule(
-    acts=("place", "move", "remove"),
-    breaks=("skip",),
+TURNS = board_turns(
+    ("place", "move", "remove"), breaks=("skip",),
     definition="A turn is the tester's clicks for one action of theirs, up to the action "
                "made: a placement, a move, or the removal of a brick after a wall (a turn "
-               "of its own). Thinking time: from the board being ready to the turn's "
-               "first click.")
+               "of its own).")
 
 ANALYTICS = GameAnalytics(
     remedies=REMEDIES,
@@ -123,14 +104,14 @@ ANALYTICS = GameAnalytics(
     reason_occasions=decisions.reason_occasions,
     definitions={"rule": decisions.DEFINITION},
     actions=ACTIONS,
-    occasions="a decision of the tester's in a phase where the rules can refuse a click "
-              "for the reason, a showing of the message, an answer to the question",
+    occasions=game_occasions("a decision of the tester's in a phase where the rules can refuse "
+                        "a click for the reason"),
     sections=(
         ReportSection(
             "points", "Clicks per point", points.points_rows, (
                 Column("point", "point"), Column("clicks", "clicks"),
-                Column("wrong", "wrong"), Column("wrong rate", "wrong_rate", _percent),
-                Column("95 % interval", "interval", _interval),
+                Column("wrong", "wrong"), Column("wrong rate", "wrong_rate", percent),
+                Column("95 % interval", "interval", interval),
                 Column("most frequent refusal", "top_reason")),
             empty="No tester clicked a point yet.",
             heading="Clicks per point",
@@ -145,8 +126,8 @@ ANALYTICS = GameAnalytics(
                 Column("measure", "measure"), Column("testers", "testers"),
                 Column("n", "n"), Column("median ms", "median_ms", _number),
                 Column("95 % interval (ms)", "interval_ms", _ms_interval),
-                Column("share", "share", _percent),
-                Column("95 % interval", "interval", _interval),
+                Column("share", "share", percent),
+                Column("95 % interval", "interval", interval),
                 Column("definition", "definition")),
             heading="Wall and removal hesitation",
             caption="Removal: from the wall's forming to the tester's removal click. Wall "
@@ -161,7 +142,7 @@ ANALYTICS = GameAnalytics(
     ),
     prepared=telemetry.PREPARED,
     charts=(
-        Chart("Refused clicks by reason", _wrong_by_reason, "reasons", group="wrong"),
+        refused_by_reason_chart("reasons"),
         Chart("Clicks per point", _points_figure, "morris_points", section="points"),
         Chart("Wall and removal hesitation", _hesitation_figure, "morris_hesitation",
               section="removal_hesitation"),

@@ -20,13 +20,10 @@ from analytics import confusion
 from analytics import figures as core_figures
 from analytics.data import StudyData
 from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
+from analytics.game_parts import game_occasions, percent
 from analytics.games.vapoosh import facts, figures, heatmaps, learning, occasions, rolls
 from analytics.games.vapoosh.remedies import REMEDIES
 from analytics.turns import TurnRule
-
-
-def _percent(value: Any) -> str:
-    return f"{value:.0%}"
 
 
 def _ms(value: Any) -> str:
@@ -89,13 +86,13 @@ ANALYTICS = GameAnalytics(
                occasions.wrong_label, occasions.wrong_action),
     ),
     actions=occasions.ACTIONS,
-    occasions="a turn whose roll the rule could refuse, a turn that rolled the fact, a "
-              "showing of the message, an answer to the question",
+    occasions=game_occasions("a turn whose roll the rule could refuse, a turn that rolled the "
+                        "fact"),
     definitions={"rule": occasions.RULE_DEFINITION},
     sections=(
         ReportSection("hardest_facts", "Hardest facts", facts.hardest_facts_rows, (
             Column("fact", "fact"), Column("attempts", "attempts"),
-            Column("wrong rate", "wrong_rate", _percent),
+            Column("wrong rate", "wrong_rate", percent),
             Column("median ms", "median_ms", _ms)),
             heading="Hardest multiplication facts",
             caption="Wrong rate shrunk toward the study's maths-error rate (empirical "

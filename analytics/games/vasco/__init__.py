@@ -25,9 +25,9 @@ from __future__ import annotations
 from typing import Any
 
 from analytics.game_analytics import Chart, Column, GameAnalytics, ReportSection
+from analytics.game_parts import board_turns, game_occasions, interval, percent
 from analytics.games.vasco import decisions, report
 from analytics.games.vasco.remedies import REMEDIES
-from analytics.turns import TurnRule
 
 #: The fix to suggest for each refusal reason of the engine (engine/vasco/board.py
 #: ``REASONS`` and the clicks' own): what a designer can change on the board or in the
@@ -56,27 +56,19 @@ ACTIONS = {
 }
 
 
-def _percent(value: Any) -> str:
-    return "–" if value is None else f"{value:.0%}"
-
-
 def _signed(value: Any) -> str:
     return "–" if value is None else f"{value:+.0%}"
 
 
 def _interval(value: Any) -> str:
-    low, high = value
-    if low is None or high is None:
-        return "–"
-    return f"{low:.0%} to {high:.0%}"
+    return interval(value, between=" to ")
 
 
 #: Seats alternate, one tile each (its forced tiles follow by themselves).
-TURNS = TurnRule(
-    acts=("place",),
+TURNS = board_turns(
+    ("place",),
     definition="A turn is the tester's clicks for one tile of theirs, up to the tile "
-               "placed (the forced tiles that follow it are not clicked). Thinking time: "
-               "from the board being ready to the turn's first click.")
+               "placed (the forced tiles that follow it are not clicked).")
 
 ANALYTICS = GameAnalytics(
     remedies=REMEDIES,
@@ -86,14 +78,13 @@ ANALYTICS = GameAnalytics(
     click_keys=decisions.CLICK_KEYS,
     definitions={"rule": decisions.DEFINITION},
     actions=ACTIONS,
-    occasions="a tile the tester placed (for the rules' refusals), a showing of the "
-              "message, an answer to the question",
+    occasions=game_occasions("a tile the tester placed (for the rules' refusals)"),
     sections=(
         ReportSection(
             "refusal_reasons", "Refused clicks by reason", report.reason_rows, (
                 Column("reason", "reason"), Column("occasions", "occasions"),
                 Column("decisions with it", "decisions_with"),
-                Column("rate", "rate", _percent),
+                Column("rate", "rate", percent),
                 Column("95 % interval", "interval", _interval),
                 Column("refusals", "refusals"), Column("testers", "testers")),
             empty="No click of a tester was refused yet.",
@@ -110,9 +101,9 @@ ANALYTICS = GameAnalytics(
                 Column("95 % interval", "interval", _interval),
                 Column("testers", "testers"),
                 Column("decisions after a cascade", "after_cascade"),
-                Column("slow after a cascade", "rate_after_cascade", _percent),
+                Column("slow after a cascade", "rate_after_cascade", percent),
                 Column("decisions after none", "after_none"),
-                Column("slow after none", "rate_after_none", _percent),
+                Column("slow after none", "rate_after_none", percent),
                 Column("definition", "definition")),
             heading="Forced-cascade surprise",
             caption=report.SURPRISE_DEFINITION,

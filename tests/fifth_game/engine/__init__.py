@@ -105,14 +105,6 @@ class TicTacToeGame(GameBase["TicTacToeState", str, str]):
     def new_initial_state(self) -> TicTacToeState:
         return TicTacToeState(self)
 
-    def start_state(self, start: Mapping[str, Any] | None) -> TicTacToeState:
-        """As :meth:`GameBase.start_state`; the record begins at ``start``, so the
-        snapshot's own log is not this record's."""
-        state = super().start_state(start)
-        if start is not None:
-            state._history, state._last_events = [], []
-        return state
-
     def state_from_json(self, obj: Mapping[str, Any]) -> TicTacToeState:
         state = TicTacToeState(self)
         with SnapshotReader() as at:
@@ -125,19 +117,13 @@ class TicTacToeGame(GameBase["TicTacToeState", str, str]):
         return state
 
 
-class TicTacToeState(StateLog):
-    """A position: the nine squares (``None`` or a seat) and the log."""
+class TicTacToeState(StateLog[TicTacToeGame]):
+    """A position: the nine squares (``None`` or a seat); the game and the log are
+    :class:`engine.core.StateLog`'s."""
 
     def __init__(self, game: TicTacToeGame) -> None:
-        self._game = game
+        self._begin_log(game)
         self._cells: list[int | None] = [None] * 9
-        self._history: list[int] = []
-        self._last_events: list[Event] = []
-        self._start: dict[str, Any] | None = None
-
-    @property
-    def game(self) -> TicTacToeGame:
-        return self._game
 
     @property
     def cells(self) -> tuple[int | None, ...]:
@@ -190,16 +176,11 @@ class TicTacToeState(StateLog):
                                 {"reason": "line"}))
         elif self.is_terminal():
             events.append(Event("draw", None, (), {"reason": "full"}))
-        self._history.append(action)
-        self._last_events = events
-        return list(events)
+        return self._logged(action, events)
 
     def clone(self) -> TicTacToeState:
-        copy = TicTacToeState(self._game)
+        copy = self._clone_log()
         copy._cells = list(self._cells)
-        copy._history = list(self._history)
-        copy._last_events = list(self._last_events)
-        copy._start = self._start
         return copy
 
     def returns(self) -> list[float]:

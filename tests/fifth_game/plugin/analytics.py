@@ -12,13 +12,11 @@ but the game's very first turn), the core's default.
 from __future__ import annotations
 
 from analytics.game_analytics import GameAnalytics
-from analytics.turns import TurnRule
+from analytics.game_parts import board_turns
 from tests.fifth_game.engine import NAME
 
 ANALYTICS = GameAnalytics(
     name=NAME, title="Tic-tac-toe",
     actions={"rule:taken": "Make taken squares look unclickable."},
-    turns=TurnRule(acts=("place",), definition=(
-        "A turn is the tester's clicks for one mark of theirs, from the computer's mark "
-        "to their own. Thinking time: from the board being ready to the turn's first "
-        "click.")))
+    turns=board_turns(("place",), "A turn is the tester's clicks for one mark of theirs, "
+                      "from the computer's mark to their own."))

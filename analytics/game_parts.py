@@ -1,0 +1,104 @@
+"""What games' analytics plug-ins (:class:`analytics.game_analytics.GameAnalytics`) build
+their reports from alike, written once: the cells of a report table (a share, a
+95 % interval) and the chart of refused clicks by the engine's reason.
+
+Also the words every game's definitions end alike: a board game's turns, whose thinking
+time starts when the board is ready (:func:`board_turns`), and the occasions of its
+points, after which come the core's message and question points (:func:`game_occasions`).
+
+A game's ``analytics/games/<game>/__init__.py`` keeps only its own data (its turns, its
+sections' rows and columns, its captions and fixes) and takes these for the rest.
+
+>>> percent(0.256), interval((0.12, 0.4)), interval((None, 0.4))
+('26%', '12%–40%', '–')
+>>> refused_by_reason_chart("reasons").name, refused_by_reason_chart("reasons").group
+('Refused clicks by reason', 'wrong')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import plotly.graph_objects as go
+
+from analytics import confusion
+from analytics import figures as core_figures
+from analytics.data import StudyData
+from analytics.game_analytics import Chart
+from analytics.severity import MESSAGE_OCCASIONS
+from analytics.turns import TurnRule
+
+__all__ = ["REFUSED_BY_REASON", "THINKING_FROM_BOARD", "board_turns", "interval",
+           "game_occasions", "percent", "refused_by_reason", "refused_by_reason_chart"]
+
+#: The title of the chart of refused clicks by reason.
+REFUSED_BY_REASON = "Refused clicks by reason"
+#: Where a board game's thinking time starts, in its turns' definition.
+THINKING_FROM_BOARD = "Thinking time: from the board being ready to the turn's first click."
+
+
+def board_turns(acts: tuple[str, ...], definition: str,
+                breaks: tuple[str, ...] = ()) -> TurnRule:
+    """The turns of a game whose decisions are its ``acts`` (after ``breaks`` a new turn
+    starts even by the same seat), defined by ``definition`` and timed from the board
+    being ready (:data:`THINKING_FROM_BOARD`).
+
+    >>> rule = board_turns(("place",), "A turn is the tester's clicks for one tile.")
+    >>> rule.acts, rule.definition
+    (('place',), "A turn is the tester's clicks for one tile. Thinking time: from the board being ready to the turn's first click.")
+    """
+    return TurnRule(acts=acts, breaks=breaks, definition=f"{definition} {THINKING_FROM_BOARD}")
+
+
+def game_occasions(own: str) -> str:
+    """The moments a game's points could happen, in the severity definition's words: the
+    game's own (``own``: its rules' refusals, its families), then the core's message and
+    question points (:data:`analytics.severity.MESSAGE_OCCASIONS`).
+
+    >>> game_occasions("a tile the tester placed")
+    'a tile the tester placed, a showing of the message, an answer to the question'
+    """
+    return f"{own}, {MESSAGE_OCCASIONS}"
+
+
+def percent(value: Any) -> str:
+    """A share as a report table shows it, a whole percentage; ``–`` when there is none.
+
+    >>> percent(0.5), percent(None)
+    ('50%', '–')
+    """
+    return "–" if value is None else f"{value:.0%}"
+
+
+def interval(value: Any, spec: str = ".0%", between: str = "–") -> str:
+    """A ``(low, high)`` interval as a report table shows it, both ends in the format
+    ``spec`` (shares by default) with ``between`` between them; ``–`` when either end is
+    missing.
+
+    >>> interval((0.05, 0.25)), interval((1200.0, 3400.5), ",.0f"), interval((0.1, None))
+    ('5%–25%', '1,200–3,400', '–')
+    >>> interval((0.05, 0.25), between=" to ")
+    '5% to 25%'
+    """
+    low, high = value
+    if low is None or high is None:
+        return "–"
+    return f"{low:{spec}}{between}{high:{spec}}"
+
+
+def refused_by_reason(data: StudyData) -> go.Figure:
+    """The testers' clicks the rules refused, by the engine's reason (bars).
+
+    >>> refused_by_reason(StudyData.empty("s")).layout.title.text
+    'Refused clicks by reason'
+    """
+    figure = core_figures.wrong_class_figure(confusion.wrong_clicks_by_reason(data),
+                                             column="reason")
+    figure.update_layout(title=REFUSED_BY_REASON)
+    return figure
+
+
+def refused_by_reason_chart(key: str) -> Chart:
+    """The chart of :func:`refused_by_reason` among the wrong-click charts at the top of
+    the confusion page, named ``key`` on the pages."""
+    return Chart(REFUSED_BY_REASON, refused_by_reason, key, group="wrong")
