@@ -34,8 +34,7 @@ from statsmodels.stats.proportion import proportion_effectsize
 
 from analytics.targets import ExperimentTarget
 
-__all__ = ["FollowUp", "Remedy", "RemedyError", "follow_up", "remedies_for",
-           "arm_size"]
+__all__ = ["FollowUp", "Remedy", "RemedyError", "arm_size", "follow_up", "remedies_for"]
 
 #: The power the prefilled experiment is sized for, and its two-sided level.
 POWER = 0.80
@@ -89,7 +88,7 @@ def remedies_for(point: str, remedies: tuple[Remedy, ...]) -> tuple[Remedy, ...]
 
 
 def arm_size(rate: float, min_effect: float, *, power: float = POWER,
-                    alpha: float = ALPHA) -> int:
+             alpha: float = ALPHA) -> int:
     """Testers per arm for a two-sided test of two proportions (Cohen's h, normal
     approximation: statsmodels' ``NormalIndPower``) to detect a fall of ``min_effect``
     from the trouble rate ``rate`` with ``power``.
