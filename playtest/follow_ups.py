@@ -35,7 +35,7 @@ from analytics.metrics import MetricInputs, trouble_metric
 from analytics.remedies import FollowUp, Remedy, RemedyError, follow_up, remedies_for
 from analytics.targets import ExperimentTarget
 from playtest import services
-from playtest.experiment_choices import experiment_from_form, payload_text, ui_setting
+from playtest.experiment_choices import experiment_from_form, payload_text, shown, ui_setting
 from playtest.games.registry import GamePlugin, game_plugin
 from playtest.storage import repository as repo
 from playtest.study_config import (
@@ -160,6 +160,31 @@ def today_text(plugin: GamePlugin, proposal: Proposal, config: StudyConfig) -> s
     return proposal.control_text
 
 
+def challenger_choices(plugin: GamePlugin, proposal: Proposal) -> list[str] | None:
+    """The values the remedy's display setting offers (labels), or None when the
+    challenger is typed (a wording, a text of one's own, a rules object or preset)."""
+    target = ExperimentTarget.parse(proposal.remedy.target)
+    setting = ui_setting(plugin, target.setting) if target.setting is not None else None
+    return [c.label for c in setting.choices] if setting is not None else None
+
+
+def challenger_start(plugin: GamePlugin, proposal: Proposal) -> str:
+    """The remedy's value as the page's field starts with it (a setting's label)."""
+    target = ExperimentTarget.parse(proposal.remedy.target)
+    setting = ui_setting(plugin, target.setting) if target.setting is not None else None
+    if setting is not None:
+        return next((c.label for c in setting.choices if c.value == proposal.remedy.challenger),
+                    proposal.challenger_text)
+    return proposal.challenger_text
+
+
+def arms_shown(plugin: GamePlugin, experiment: dict[str, Any]) -> dict[str, str]:
+    """What testers see in each arm of the experiment, in words."""
+    target = ExperimentTarget.parse(str(experiment["target"]))
+    return {name: shown(plugin, target, payload)
+            for name, payload in dict(experiment["variants"]).items()}
+
+
 def experiment_of(plugin: GamePlugin, proposal: Proposal, config: StudyConfig,
                   challenger: str, min_effect: float,
                   listed: Sequence[Any] = ()) -> dict[str, Any]:
@@ -252,13 +277,22 @@ def effect_on_running(running: Sequence[dict[str, Any]], experiment: dict[str, A
             "running experiment, so their arms keep filling as before and hold both arms "
             f"of “{key}” in even shares. Testers who have already begun keep their arms, "
             f"keep today's settings and are not counted in “{key}”.")
-    for same in (e for e in running if e.get("target") == target):
-        other = same.get("key")
+    for other in clashes(running, experiment):
         said += (f" Warning: “{other}” varies the same {target}: for new testers "
                  f"“{key}”'s arm decides it, so “{other}” compares nothing for them from "
                  f"now on (end “{other}” on the Studies page first, or keep testing it "
                  "instead)")
     return said
+
+
+def clashes(running: Sequence[dict[str, Any]], experiment: dict[str, Any]) -> list[str]:
+    """The keys of running experiments that vary what ``experiment`` varies.
+
+    >>> clashes([{"key": "h", "target": "rules"}, {"key": "w", "target": "ui:speed"}],
+    ...         {"key": "fix", "target": "rules"})
+    ['h']
+    """
+    return [str(e.get("key")) for e in running if e.get("target") == experiment.get("target")]
 
 
 def plugin_of(data: StudyData) -> GamePlugin:
