@@ -6,7 +6,7 @@ For each listed confusion point that one of its game's remedies fits
 challenger = the remedy, primary metric = the point's own trouble rate
 (``trouble:<point>``, :func:`analytics.metrics.trouble_metric`), the smallest effect worth
 acting on (half of today's rate) and the testers per arm it needs for 80 % power
-(:func:`analytics.remedies.arm_size`), both from this study's own data.
+(:func:`analytics.remedies.always_valid_arm_size`), both from this study's own data.
 :func:`experiment_of` makes the experiment the designer edited exactly as the Studies
 page's form does (:func:`playtest.experiment_choices.experiment_from_form`, its checks);
 :func:`add_to_study` stores it in the study's settings once (a second call finds it
@@ -57,8 +57,8 @@ DEFINITIONS = {
               "points, the experiment is sized to detect (half of today's rate unless "
               "you change it).",
     "per_arm": "Testers per arm: testers who meet the point each arm needs for an 80 % "
-               "chance of a clear verdict (two-sided 5 % test of two shares, Cohen's h) "
-               "when the remedy lowers the rate by that effect.",
+               "chance that the Experiments page's always-valid 95 % interval finds the "
+               "remedy better when it lowers the rate by that effect.",
     "met": "Testers who met it: this study's testers with at least one occasion of the "
            "point (the others do not count towards the arms' rates).",
 }
