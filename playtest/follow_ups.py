@@ -194,12 +194,13 @@ def experiment_of(plugin: GamePlugin, proposal: Proposal, config: StudyConfig,
     in the page's words.
 
     >>> from analytics.remedies import Remedy, follow_up
-    >>> remedy = Remedy(("rule:occupied",), "ui:highlight_options", True, "t", "w", False)
-    >>> plan = follow_up(remedy, point="rule:occupied", rate=0.5, key="fix_occupied")
-    >>> experiment = experiment_of(game_plugin("morris"), Proposal(plan, "x", 10),
-    ...                            StudyConfig(game="morris"), "on", 0.25)
+    >>> from analytics.data import UNNAMED_GAME
+    >>> remedy = Remedy(("rule:own_tile",), "ui:highlight_options", True, "t", "w", False)
+    >>> plan = follow_up(remedy, point="rule:own_tile", rate=0.5, key="fix_own_tile")
+    >>> experiment = experiment_of(game_plugin(UNNAMED_GAME), Proposal(plan, "x", 10),
+    ...                            StudyConfig(game=UNNAMED_GAME), "on", 0.25)
     >>> experiment["variants"], experiment["primary_metric"], experiment["min_effect"]
-    ({'today': False, 'remedy': True}, 'trouble:rule:occupied', 0.25)
+    ({'today': False, 'remedy': True}, 'trouble:rule:own_tile', 0.25)
     """
     target = ExperimentTarget.parse(proposal.remedy.target)
     return experiment_from_form(plugin, proposal.plan.key, target,

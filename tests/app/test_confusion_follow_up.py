@@ -117,7 +117,7 @@ def test_the_top_rule_confusion_s_follow_up_is_added_once_and_listed(
 def test_adding_the_same_follow_up_twice_stores_it_once(
     filled: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    game = "morris"
+    game = GAMES[0]
     database = use_copy(filled[game], tmp_path, monkeypatch)
     study_id = _study_id(game)
     engine = make_engine(f"sqlite:///{database}")
