@@ -29,7 +29,7 @@ from typing import Any
 from sqlalchemy.engine import Engine
 
 from analytics.confusion import PER_TESTER_FAMILIES, confusion_points
-from analytics.data import StudyData
+from analytics.data import StudyData, empty_quiz, empty_scores
 from analytics.game_analytics import for_study
 from analytics.metrics import MetricInputs, trouble_metric
 from analytics.remedies import FollowUp, Remedy, RemedyError, follow_up, remedies_for
@@ -48,6 +48,8 @@ from playtest.study_form_checks import config_to_correct, where_in_words
 
 #: The names of the two arms of a follow-up experiment.
 CONTROL, CHALLENGER = "today", "remedy"
+#: Today's value of a remedy that names none (a message's default wording).
+CONTROL_DEFAULT = "default"
 
 #: One line per number the page shows with a follow-up experiment.
 DEFINITIONS = {
@@ -94,10 +96,6 @@ class Proposal:
         return payload_text(self.remedy.challenger)
 
 
-#: Today's value of a remedy that names none (a message's default wording).
-CONTROL_DEFAULT = "default"
-
-
 def follow_up_key(point: str) -> str:
     """The experiment key of the follow-up of ``point`` (one per point: adding it twice
     finds it)."""
@@ -108,14 +106,9 @@ def follow_up_key(point: str) -> str:
 def trouble_rate(data: StudyData, point: str) -> tuple[float, int]:
     """Today's trouble rate of ``point`` (the share of testers who met it and had
     trouble) and how many testers met it."""
-    values = trouble_metric(point).values(MetricInputs(data, None, _empty(), _empty()))
+    inputs = MetricInputs(data, None, empty_scores(), empty_quiz())
+    values = trouble_metric(point).values(inputs)
     return (float(values.mean()) if len(values) else 0.0), int(len(values))
-
-
-def _empty() -> Any:
-    import pandas as pd
-
-    return pd.DataFrame()
 
 
 def proposals(data: StudyData) -> list[Proposal]:

@@ -18,6 +18,7 @@ from playtest.games.registry import game_names
 from playtest.storage import repository as repo
 from playtest.storage.db import make_engine, upgrade
 from playtest.study_data import load_bundle
+from playtest.study_form_checks import config_to_correct
 from tests.app.designer_support import designer_page, use_copy
 
 GAMES = sorted(game_names())
@@ -125,7 +126,7 @@ def test_adding_the_same_follow_up_twice_stores_it_once(
     (proposal, *_) = follow_ups.proposals(data)
     study = repo.get_study(engine, study_id)
     assert study is not None
-    config, _ = follow_ups.config_to_correct(study.game, study.config)
+    config, _ = config_to_correct(study.game, study.config)
     experiment = follow_ups.experiment_of(follow_ups.plugin_of(data), proposal, config,
                                           proposal.challenger_text, proposal.plan.min_effect,
                                           follow_ups.stored_experiments(study))

@@ -136,9 +136,10 @@ def _follow_up(opened: Opened, proposal: follow_ups.Proposal) -> None:
         challenger = st.text_input("Remedy (challenger): a wording of the catalog or a text "
                                    "of your own", value=start, key=f"fu-ch-{key}")
     rate = proposal.plan.rate
+    most = max(0.1, round(rate * 100, 1))
     effect = st.number_input(
         "Smallest effect worth acting on (percentage points)", min_value=0.1,
-        max_value=round(rate * 100, 1), value=round(proposal.plan.min_effect * 100, 1),
+        max_value=most, value=min(most, max(0.1, round(proposal.plan.min_effect * 100, 1))),
         step=1.0, key=f"fu-effect-{key}") / 100
     try:
         plan = follow_ups.sized(proposal, effect)
