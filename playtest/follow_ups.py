@@ -253,10 +253,10 @@ def effect_on_running(running: Sequence[dict[str, Any]], experiment: dict[str, A
     >>> print(effect_on_running([], new))
     This study runs no experiment yet: from now on each new tester gets “today” or “remedy” of “fix_walled”, balanced. Testers who have already begun keep today's settings and are not counted in it.
     >>> print(effect_on_running([{"key": "w", "target": "message:x", "variants": ["A", "B"]}], new))
-    Running now: “w” (2 arms). Experiments are crossed, not split: each new tester also gets “today” or “remedy” of “fix_walled”, balanced on its own, and still gets an arm of every running experiment, so their arms keep filling as before and hold both arms of “fix_walled” in even shares. Testers who have already begun keep their arms, keep today's settings and are not counted in “fix_walled”.
+    Running now: “w” (2 arms). Experiments are crossed, not split: each new tester also gets “today” or “remedy” of “fix_walled”, balanced on its own, and still gets an arm of every running experiment, so their arms keep filling as before and hold both arms of “fix_walled” in about even shares. Testers who have already begun keep their arms, keep today's settings and are not counted in “fix_walled”.
     >>> print(effect_on_running([{"key": "h", "target": "ui:highlight_options",
     ...                           "variants": ["off", "on"]}], new).split(". ")[-1])
-    Warning: “h” varies the same ui:highlight_options: for new testers “fix_walled”'s arm decides it, so “h” compares nothing for them from now on (end “h” on the Studies page first, or keep testing it instead)
+    Warning: “h” varies the same ui:highlight_options: for new testers “fix_walled”'s arm decides it, so “h” compares nothing for them from now on (end “h” on the Studies page first, or keep testing it instead).
     """
     key, target = experiment.get("key"), experiment.get("target")
     arms = f"“{CONTROL}” or “{CHALLENGER}” of “{key}”"
@@ -269,13 +269,13 @@ def effect_on_running(running: Sequence[dict[str, Any]], experiment: dict[str, A
     said = (f"Running now: {names}. Experiments are crossed, not split: each new tester "
             f"also gets {arms}, balanced on its own, and still gets an arm of every "
             "running experiment, so their arms keep filling as before and hold both arms "
-            f"of “{key}” in even shares. Testers who have already begun keep their arms, "
+            f"of “{key}” in about even shares. Testers who have already begun keep their arms, "
             f"keep today's settings and are not counted in “{key}”.")
     for other in clashes(running, experiment):
         said += (f" Warning: “{other}” varies the same {target}: for new testers "
                  f"“{key}”'s arm decides it, so “{other}” compares nothing for them from "
                  f"now on (end “{other}” on the Studies page first, or keep testing it "
-                 "instead)")
+                 "instead).")
     return said
 
 

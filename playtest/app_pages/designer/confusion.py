@@ -111,9 +111,6 @@ def _follow_ups(opened: Opened) -> None:
     st.caption("Each point a remedy of the game fits, with the experiment that tests it: "
                "control = today, challenger = the remedy, decided by the point's own "
                "trouble rate. Edit it, then add it to this study.")
-    with st.expander("What the numbers mean"):
-        for line in follow_ups.DEFINITIONS.values():
-            st.caption(line)
     for proposal in found:
         with st.expander(f"{proposal.label}: {proposal.remedy.title}",
                          expanded=proposal is found[0]):
@@ -159,7 +156,10 @@ def _follow_up(opened: Opened, proposal: follow_ups.Proposal) -> None:
     cols[3].metric("Testers who met it", proposal.met)
     st.table({"arm": list(experiment["variants"]),
               "testers see": list(follow_ups.arms_shown(plugin, experiment).values())})
-    st.caption(f"Decided by {plan.metric}: {follow_ups.DEFINITIONS['rate']}")
+    for line in follow_ups.DEFINITIONS.values():
+        st.caption(line)
+    st.caption(f"Decided by {plan.metric} (lower is better), with the Experiments page's "
+               "always-valid interval.")
     said_then = follow_ups.effect_on_running(running, experiment)
     (st.warning if follow_ups.clashes(running, experiment) else st.caption)(said_then)
     if st.button("Add to this study", key=f"fu-add-{key}"):
