@@ -13,6 +13,7 @@ import pytest
 from analytics.confusion import confusion_points
 from analytics.game_analytics import for_study
 from analytics.remedies import remedies_for
+from analytics.text_safety import markdown_literal
 from playtest import demo, follow_ups
 from playtest.games.registry import game_names
 from playtest.storage import repository as repo
@@ -90,14 +91,15 @@ def test_the_top_rule_confusion_s_follow_up_is_added_once_and_listed(
     assert int(labels["Testers per arm"]) > 0
     for definition in follow_ups.DEFINITIONS.values():
         assert definition in shown
-    assert f"trouble:{point}" in shown  # decided by the point's own trouble rate
+    # decided by the point's own trouble rate (texts are shown as Markdown literals)
+    assert markdown_literal(f"Decided by trouble:{point}") in shown
     assert "Experiments are crossed" in shown or "runs no experiment yet" in shown
 
     add = at.button(key=f"fu-add-{key}")
     add.click().run()
     assert not at.exception, at.exception
     assert _stored_keys(database, study_id) == [*before, key]
-    assert "is in this study's experiments" in _texts(at)
+    assert markdown_literal(f"“{key}” is in this study's experiments") in _texts(at)
     assert not [b for b in at.button if b.key == f"fu-add-{key}"]
     add.click().run()  # a second press (a double click) adds nothing
     assert not at.exception, at.exception

@@ -10,6 +10,7 @@ import streamlit as st
 
 from analytics import game_analytics, severity
 from analytics.remedies import RemedyError
+from analytics.text_safety import markdown_literal
 from playtest import follow_ups, page_results, runtime
 from playtest.app_pages.designer.filters import UNFILTERED, filtered, filters
 from playtest.app_pages.designer.opening import Opened, open_results_page
@@ -112,7 +113,7 @@ def _follow_ups(opened: Opened) -> None:
                "control = today, challenger = the remedy, decided by the point's own "
                "trouble rate. Edit it, then add it to this study.")
     for proposal in found:
-        with st.expander(f"{proposal.label}: {proposal.remedy.title}",
+        with st.expander(markdown_literal(f"{proposal.label}: {proposal.remedy.title}"),
                          expanded=proposal is found[0]):
             _follow_up(opened, proposal)
 
@@ -123,7 +124,7 @@ def _follow_up(opened: Opened, proposal: follow_ups.Proposal) -> None:
     plugin = game_plugin(study.game)
     config, _ = config_to_correct(study.game, study.config)
     running = follow_ups.stored_experiments(study)
-    st.caption(proposal.remedy.why)
+    st.caption(markdown_literal(proposal.remedy.why))
     choices = follow_ups.challenger_choices(plugin, proposal)
     start = follow_ups.challenger_start(plugin, proposal)
     if choices is not None:
@@ -144,10 +145,11 @@ def _follow_up(opened: Opened, proposal: follow_ups.Proposal) -> None:
                                               plan.min_effect, running)
     except (RemedyError, StudyConfigError) as err:
         if any(e.get("key") == key for e in running):
-            st.success(f"“{key}” is in this study's experiments: the Experiments page "
-                       "shows its verdict as testers come in.")
+            st.success(markdown_literal(f"“{key}” is in this study's experiments: the "
+                                        "Experiments page shows its verdict as testers "
+                                        "come in."))
         else:
-            st.error(f"This experiment cannot be added: {err}")
+            st.error(markdown_literal(f"This experiment cannot be added: {err}"))
         return
     cols = st.columns(4)
     cols[0].metric("Trouble rate today", f"{rate * 100:.1f}%")
@@ -158,18 +160,19 @@ def _follow_up(opened: Opened, proposal: follow_ups.Proposal) -> None:
               "testers see": list(follow_ups.arms_shown(plugin, experiment).values())})
     for line in follow_ups.DEFINITIONS.values():
         st.caption(line)
-    st.caption(f"Decided by {plan.metric} (lower is better), with the Experiments page's "
-               "always-valid interval.")
+    st.caption(markdown_literal(f"Decided by {plan.metric} (lower is better), with the "
+                                "Experiments page's always-valid interval."))
     said_then = follow_ups.effect_on_running(running, experiment)
-    (st.warning if follow_ups.clashes(running, experiment) else st.caption)(said_then)
+    (st.warning if follow_ups.clashes(running, experiment) else st.caption)(
+        markdown_literal(said_then))
     if st.button("Add to this study", key=f"fu-add-{key}"):
         try:
             added = follow_ups.add_to_study(runtime.database(), study.study_id, experiment)
         except StudyConfigError as err:
-            st.error(f"Not added: {err}")
+            st.error(markdown_literal(f"Not added: {err}"))
             return
         st.session_state[f"fu-said-{key}"] = added.message
         st.rerun()
     said = st.session_state.get(f"fu-said-{key}")
     if said:
-        st.success(said)
+        st.success(markdown_literal(said))
