@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from analytics import derive
+from analytics.confusion import PER_TESTER_FAMILIES, point_occasions
 from analytics.data import QUIZ_COLUMNS, SCORE_COLUMNS, StudyData, require_columns
 from analytics.targets import ExperimentTarget, TargetError
 
@@ -356,8 +357,6 @@ TROUBLE_PREFIX = "trouble:"
 
 def _trouble_of(point: str) -> ValuesFunction:
     def values(inputs: MetricInputs) -> pd.Series:
-        from analytics.confusion import point_occasions  # it reads no metric
-
         rows = point_occasions(inputs.data, point)
         if rows.empty:
             return pd.Series(dtype=float)
@@ -381,7 +380,7 @@ def trouble_metric(point: str) -> Metric:
     analytics.metrics.MetricError: unknown metric 'trouble:fact:7x8': a trouble rate per tester is known for points rule:<reason>, message:<key> and survey:<item>
     """
     family, _, name = point.partition(":")
-    if family not in ("rule", "message", "survey") or not name:
+    if family not in PER_TESTER_FAMILIES or not name:
         raise MetricError(f"unknown metric {TROUBLE_PREFIX + point!r}: a trouble rate per "
                           "tester is known for points rule:<reason>, message:<key> and "
                           "survey:<item>")
