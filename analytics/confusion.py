@@ -489,6 +489,49 @@ def _scored_candidates(data: StudyData, min_occasions: int, min_testers: int,
     return severity.score(tallies, means, min_occasions, min_testers), extra
 
 
+#: The families whose points have occasions per tester (a trouble metric can be made).
+PER_TESTER_FAMILIES = ("rule", "message", "survey")
+
+
+def point_occasions(data: StudyData, point: str, game: GameAnalytics | None = None
+                    ) -> pd.DataFrame:
+    """One row per occasion of the confusion point ``point`` (``rule:<reason>``,
+    ``message:<key>``, ``survey:<item>``): ``participant_id, trouble``, with the same
+    occasions and troubles its severity counts. A wording's point
+    (``message:<key>@<variant>``) counts every showing of the key: an experiment that
+    rewords it shows other wordings. Other families: :class:`ValueError`.
+
+    >>> point_occasions(StudyData.empty("s"), "rule:walled").empty
+    True
+    """
+    family, _, name = point.partition(":")
+    columns = ["participant_id", "trouble"]
+    if family not in PER_TESTER_FAMILIES or not name:
+        raise ValueError(f"point {point!r}: a trouble rate per tester is known for "
+                         f"{', '.join(f + ':<name>' for f in PER_TESTER_FAMILIES)} only")
+    turn_table = derive.turns(data)
+    if family == "rule":
+        attempted = turn_table[turn_table["n_clicks"] > 0]
+        rows, _ = _rule_occasions(data, game or for_study(data), attempted,
+                                  later_games(turn_table))
+        rows = rows[rows["candidate"].astype(str) == name] if len(rows) else rows
+    elif family == "message":
+        if not len(derive.messages(data)):
+            return pd.DataFrame(columns=columns)
+        frame = _showings(data, turn_table).frame
+        rows = frame[frame["occasion"] & (frame["key"] == name.split("@", 1)[0])]
+    else:
+        answers = problem_answers(data.responses, data.study.get("text_items"),
+                                  data.study.get("text_polarity"),
+                                  data.study.get("text_themes"))
+        rows = answers[answers["item"].astype(str) == name].rename(
+            columns={"problem": "trouble"}) if len(answers) else answers
+    if not len(rows):
+        return pd.DataFrame(columns=columns)
+    return pd.DataFrame({"participant_id": rows["participant_id"].astype(str).to_numpy(),
+                         "trouble": rows["trouble"].fillna(False).astype(bool).to_numpy()})
+
+
 def confusion_points(data: StudyData, min_attempts: int = 5, top_facts: int = 5,
                      min_occasions: int = severity.MIN_OCCASIONS,
                      min_testers: int = severity.MIN_TESTERS,

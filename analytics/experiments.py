@@ -3,7 +3,10 @@
 Metrics are the definitions of :mod:`analytics.metrics` (one value per tester each). For
 every experiment:
 
-- **Primary metric** (the designer's ``primary_metric``, else the target's default):
+- **Primary metric** (the designer's ``primary_metric``, else the target's default;
+  a follow-up experiment's is its confusion point's trouble rate, ``trouble:<point>``,
+  :func:`analytics.metrics.trouble_metric`, the share of the testers who met the point
+  who had trouble on it):
   treatment − control with an *always-valid* 95 % interval — the asymptotic confidence
   sequence of Waudby-Smith et al. (2023), the method of GrowthBook's sequential testing
   (:func:`analytics.stats.sequential_test`). It stays valid however often the designer

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from analytics import derive
+from analytics.confusion import PER_TESTER_FAMILIES, point_occasions
 from analytics.data import QUIZ_COLUMNS, SCORE_COLUMNS, StudyData, require_columns
 from analytics.targets import ExperimentTarget, TargetError
 
@@ -351,6 +352,46 @@ def quiz_item_metric(item: str) -> Metric:
                   display_unit="pp")
 
 
+TROUBLE_PREFIX = "trouble:"
+
+
+def _trouble_of(point: str) -> ValuesFunction:
+    def values(inputs: MetricInputs) -> pd.Series:
+        rows = point_occasions(inputs.data, point)
+        if rows.empty:
+            return pd.Series(dtype=float)
+        return rows["trouble"].astype(float).groupby(rows["participant_id"]).max()
+    return values
+
+
+def trouble_metric(point: str) -> Metric:
+    """The metric of one confusion point (``trouble:<point>``, e.g.
+    ``trouble:rule:walled``): 1 when the tester had trouble on at least one of the
+    point's occasions, else 0; testers without an occasion are left out. A follow-up
+    experiment's primary metric (:mod:`analytics.remedies`): the share of testers who
+    hit the point, lower is better.
+
+    >>> m = trouble_metric("rule:walled")
+    >>> m.key, m.kind, m.direction
+    ('trouble:rule:walled', 'rate', 'lower')
+    >>> trouble_metric("fact:7x8")
+    Traceback (most recent call last):
+    ...
+    analytics.metrics.MetricError: unknown metric 'trouble:fact:7x8': a trouble rate per tester is known for points rule:<reason>, message:<key> and survey:<item>
+    """
+    family, _, name = point.partition(":")
+    if family not in PER_TESTER_FAMILIES or not name:
+        raise MetricError(f"unknown metric {TROUBLE_PREFIX + point!r}: a trouble rate per "
+                          "tester is known for points rule:<reason>, message:<key> and "
+                          "survey:<item>")
+    return Metric(f"{TROUBLE_PREFIX}{point}", f"Testers troubled by {point}", "share",
+                  "lower", "1 if troubled on any of its occasions, else 0", _ALL,
+                  f"Share of testers, among those who met the confusion point {point} at "
+                  "least once, who had trouble on at least one of its occasions (the "
+                  "Confusion page's occasions and troubles).", 0.1, _trouble_of(point),
+                  kind="rate", display_scale=100.0, display_unit="pp")
+
+
 def _learning_gain(inputs: MetricInputs) -> pd.Series:
     from analytics.learning import learning_gain_values  # it reads no metric
 
@@ -377,6 +418,8 @@ def metric_by_key(key: str) -> Metric:
         return survey_metric(key.split(":", 1)[1])
     if key.startswith("quiz:") and len(key) > len("quiz:"):
         return quiz_item_metric(key.split(":", 1)[1])
+    if key.startswith(TROUBLE_PREFIX):
+        return trouble_metric(key[len(TROUBLE_PREFIX):])
     if key == LEARNING_GAIN.key:
         return LEARNING_GAIN
     if key not in _BY_KEY:
@@ -417,7 +460,7 @@ def check_primary(target: str, key: str | None) -> Metric:
     >>> check_primary("rules", "response_time")
     Traceback (most recent call last):
     ...
-    analytics.metrics.MetricError: primary metric 'response_time' does not fit target 'rules': choose one of wrong_clicks_per_turn, think_time, wins_vs_computer, completion, quiz_correct, learning_gain, score:<questionnaire>, quiz:<item>
+    analytics.metrics.MetricError: primary metric 'response_time' does not fit target 'rules': choose one of wrong_clicks_per_turn, think_time, wins_vs_computer, completion, quiz_correct, learning_gain, score:<questionnaire>, quiz:<item>, trouble:<point>
     """
     if key is None:
         return default_primary(target)
@@ -429,5 +472,5 @@ def check_primary(target: str, key: str | None) -> Metric:
     if metric is None or not metric.applies_to(target) or metric.direction == "neither":
         raise MetricError(f"primary metric {key!r} does not fit target {target!r}: choose "
                           f"one of {', '.join(choices)}, score:<questionnaire>, "
-                          "quiz:<item>")
+                          "quiz:<item>, trouble:<point>")
     return metric

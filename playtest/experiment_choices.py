@@ -215,6 +215,12 @@ def metric_choice_rows() -> list[dict[str, Any]]:
                  "name": "One rules-quiz item (e.g. quiz:quiz.capture)", "default": "",
                  "unit": "share", "better": "higher", "default min_effect": 0.15,
                  "definition": "Share of testers who answered that quiz item correctly."})
+    rows.append({"target": "any", "primary_metric": "trouble:<point>",
+                 "name": "One confusion point's trouble rate (e.g. trouble:rule:walled)",
+                 "default": "", "unit": "share", "better": "lower",
+                 "default min_effect": 0.1,
+                 "definition": "Share of the testers who met that confusion point who had "
+                               "trouble on at least one of its occasions."})
     return rows
 
 

@@ -1,5 +1,6 @@
-"""The Confusion page: the ranked confusion points, the game's own charts and sections,
-messages followed by trouble and the rules overlay's use."""
+"""The Confusion page: the ranked confusion points, the follow-up experiment of each point
+a remedy fits (:mod:`playtest.follow_ups`), the game's own charts and sections, messages
+followed by trouble and the rules overlay's use."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from typing import Any
 import streamlit as st
 
 from analytics import game_analytics, severity
-from playtest import page_results
+from analytics.remedies import RemedyError
+from analytics.text_safety import markdown_literal
+from playtest import follow_ups, page_results, runtime
 from playtest.app_pages.designer.filters import UNFILTERED, filtered, filters
 from playtest.app_pages.designer.opening import Opened, open_results_page
 from playtest.app_pages.designer.study_cache import whole_study
@@ -21,6 +24,8 @@ from playtest.people_tables import (
     confusion_points_table,
     people_table,
 )
+from playtest.study_config import StudyConfigError
+from playtest.study_form_checks import config_to_correct
 
 
 def _tables(opened: Opened) -> dict[str, Any]:
@@ -53,6 +58,7 @@ def confusion_page() -> None:
     else:
         st.info("No confusion point has enough evidence yet: each needs at least "
                 f"{severity.MIN_OCCASIONS} occasions and {severity.MIN_TESTERS} testers.")
+    _follow_ups(opened)
     _game_sections(t)
     st.subheader("Messages followed by trouble")
     st.caption("Trouble: a wrong click in the next turn, hesitation above the study's 75th "
@@ -93,3 +99,80 @@ def _game_sections(t: dict[str, Any]) -> None:
                                      game_plugin(game.name).refusal_words)
             st.dataframe(people_table(frame, dict(section.page_columns)),
                          hide_index=True, placeholder="–")
+
+
+def _follow_ups(opened: Opened) -> None:
+    """Each remedied point's prefilled follow-up experiment, editable, with "Add to this
+    study" (:mod:`playtest.follow_ups` holds the logic)."""
+    found = whole_study(opened.study.study_id, "follow_ups",
+                        lambda b: follow_ups.proposals(b.data))
+    if not found:
+        return
+    st.subheader("Follow-up experiments")
+    st.caption("Each point a remedy of the game fits, with the experiment that tests it: "
+               "control = today, challenger = the remedy, decided by the point's own "
+               "trouble rate. Edit it, then add it to this study.")
+    for proposal in found:
+        with st.expander(markdown_literal(f"{proposal.label}: {proposal.remedy.title}"),
+                         expanded=proposal is found[0]):
+            _follow_up(opened, proposal)
+
+
+def _follow_up(opened: Opened, proposal: follow_ups.Proposal) -> None:
+    study = opened.study
+    key = proposal.plan.key
+    plugin = game_plugin(study.game)
+    config, _ = config_to_correct(study.game, study.config)
+    running = follow_ups.stored_experiments(study)
+    st.caption(markdown_literal(proposal.remedy.why))
+    choices = follow_ups.challenger_choices(plugin, proposal)
+    start = follow_ups.challenger_start(plugin, proposal)
+    if choices is not None:
+        challenger = st.selectbox("Remedy (challenger)", choices, index=choices.index(start)
+                                  if start in choices else 0, key=f"fu-ch-{key}")
+    else:
+        challenger = st.text_input("Remedy (challenger): a wording of the catalog or a text "
+                                   "of your own", value=start, key=f"fu-ch-{key}")
+    rate = proposal.plan.rate
+    most = max(0.1, round(rate * 100, 1))
+    effect = st.number_input(
+        "Smallest effect worth acting on (percentage points)", min_value=0.1,
+        max_value=most, value=min(most, max(0.1, round(proposal.plan.min_effect * 100, 1))),
+        step=1.0, key=f"fu-effect-{key}") / 100
+    try:
+        plan = follow_ups.sized(proposal, effect)
+        experiment = follow_ups.experiment_of(plugin, proposal, config, challenger,
+                                              plan.min_effect, running)
+    except (RemedyError, StudyConfigError) as err:
+        if any(e.get("key") == key for e in running):
+            st.success(markdown_literal(f"“{key}” is in this study's experiments: the "
+                                        "Experiments page shows its verdict as testers "
+                                        "come in."))
+        else:
+            st.error(markdown_literal(f"This experiment cannot be added: {err}"))
+        return
+    cols = st.columns(4)
+    cols[0].metric("Trouble rate today", f"{rate * 100:.1f}%")
+    cols[1].metric("Smallest effect", f"{plan.min_effect * 100:.1f} pp")
+    cols[2].metric("Testers per arm", plan.per_arm)
+    cols[3].metric("Testers who met it", proposal.met)
+    st.table({"arm": list(experiment["variants"]),
+              "testers see": list(follow_ups.arms_shown(plugin, experiment).values())})
+    for line in follow_ups.DEFINITIONS.values():
+        st.caption(line)
+    st.caption(markdown_literal(f"Decided by {plan.metric} (lower is better), with the "
+                                "Experiments page's always-valid interval."))
+    said_then = follow_ups.effect_on_running(running, experiment)
+    (st.warning if follow_ups.clashes(running, experiment) else st.caption)(
+        markdown_literal(said_then))
+    if st.button("Add to this study", key=f"fu-add-{key}"):
+        try:
+            added = follow_ups.add_to_study(runtime.database(), study.study_id, experiment)
+        except StudyConfigError as err:
+            st.error(markdown_literal(f"Not added: {err}"))
+            return
+        st.session_state[f"fu-said-{key}"] = added.message
+        st.rerun()
+    said = st.session_state.get(f"fu-said-{key}")
+    if said:
+        st.success(markdown_literal(said))

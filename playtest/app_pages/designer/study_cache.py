@@ -10,6 +10,8 @@ on the whole study: kept with the snapshot for the study's state, or computed an
 
 from __future__ import annotations
 
+import json
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
@@ -78,10 +80,19 @@ def _bundle(database_url: str, study_id: str, fingerprint: tuple[int, ...]) -> L
     return Loaded(loaded.bundle, store)
 
 
+def _fingerprint(study_id: str) -> tuple[int, ...]:
+    """The study's data fingerprint and a checksum of its settings: an experiment added
+    to a running study (the Studies or the Confusion page) shows at once."""
+    engine = runtime.database()
+    study = repo.get_study(engine, study_id)
+    settings = zlib.crc32(json.dumps(study.config if study else None, sort_keys=True,
+                                     default=str).encode())
+    return (*repo.study_fingerprint(engine, study_id), settings)
+
+
 def bundle(study_id: str) -> Loaded:
     # Reloaded when the study's data changes (a cheap fingerprint), not on a timer.
-    return _bundle(runtime.database_url(), study_id,
-                   repo.study_fingerprint(runtime.database(), study_id))
+    return _bundle(runtime.database_url(), study_id, _fingerprint(study_id))
 
 
 @st.cache_resource(ttl=600, max_entries=4, show_spinner=False)
@@ -91,8 +102,7 @@ def _head(database_url: str, study_id: str, fingerprint: tuple[int, ...]) -> Hea
 
 
 def head_of(study_id: str) -> Head:
-    return _head(runtime.database_url(), study_id,
-                 repo.study_fingerprint(runtime.database(), study_id))
+    return _head(runtime.database_url(), study_id, _fingerprint(study_id))
 
 
 def head(study_id: str) -> page_results.StudyHead:

@@ -1,0 +1,294 @@
+"""The follow-up experiment of a confusion point, prefilled for the Confusion page, and
+adding it to the running study (issue 26, item 2).
+
+For each listed confusion point that one of its game's remedies fits
+(:mod:`analytics.remedies`), :func:`proposals` prefills the experiment: control = today,
+challenger = the remedy, primary metric = the point's own trouble rate
+(``trouble:<point>``, :func:`analytics.metrics.trouble_metric`), the smallest effect worth
+acting on (half of today's rate) and the testers per arm it needs for 80 % power
+(:func:`analytics.remedies.always_valid_arm_size`), both from this study's own data.
+:func:`experiment_of` makes the experiment the designer edited exactly as the Studies
+page's form does (:func:`playtest.experiment_choices.experiment_from_form`, its checks);
+:func:`add_to_study` stores it in the study's settings once (a second call finds it
+there), and :func:`effect_on_running` says what that does to the experiments already
+running.
+
+>>> follow_up_key("rule:walled")
+'fix_walled'
+>>> follow_up_key("message:refused_walled@formal")
+'fix_refused_walled_formal'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.engine import Engine
+
+from analytics.confusion import PER_TESTER_FAMILIES, confusion_points
+from analytics.data import StudyData, empty_quiz, empty_scores
+from analytics.game_analytics import for_study
+from analytics.metrics import MetricInputs, trouble_metric
+from analytics.remedies import FollowUp, Remedy, RemedyError, follow_up, remedies_for
+from analytics.targets import ExperimentTarget
+from playtest import services
+from playtest.experiment_choices import experiment_from_form, payload_text, shown, ui_setting
+from playtest.games.registry import GamePlugin, game_plugin
+from playtest.storage import repository as repo
+from playtest.study_config import (
+    StudyConfig,
+    StudyConfigError,
+    check_experiments_change_the_game,
+    parse_study_config,
+)
+from playtest.study_form_checks import config_to_correct, where_in_words
+
+#: The names of the two arms of a follow-up experiment.
+CONTROL, CHALLENGER = "today", "remedy"
+#: Today's value of a remedy that names none (a message's default wording).
+CONTROL_DEFAULT = "default"
+
+#: One line per number the page shows with a follow-up experiment.
+DEFINITIONS = {
+    "rate": "Trouble rate today: the share of this study's testers who met the point "
+            "and had trouble on at least one of its occasions (the primary metric).",
+    "effect": "Smallest effect worth acting on: the fall of that share, in percentage "
+              "points, the experiment is sized to detect (half of today's rate unless "
+              "you change it).",
+    "per_arm": "Testers per arm: testers who meet the point each arm needs for an 80 % "
+               "chance that the Experiments page's always-valid 95 % interval finds the "
+               "remedy better when it lowers the rate by that effect.",
+    "met": "Testers who met it: this study's testers with at least one occasion of the "
+           "point (the others do not count towards the arms' rates).",
+}
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """The prefilled follow-up of one confusion point: ``plan`` holds the point, the
+    remedy, today's rate, the effect and the testers per arm; ``met`` the testers who
+    met the point; ``label`` the point in words."""
+
+    plan: FollowUp
+    label: str
+    met: int
+
+    @property
+    def point(self) -> str:
+        return self.plan.point
+
+    @property
+    def remedy(self) -> Remedy:
+        return self.plan.remedy
+
+    @property
+    def control_text(self) -> str:
+        """Today's value as the Studies page's form shows it."""
+        return payload_text(CONTROL_DEFAULT if self.remedy.control is None
+                            else self.remedy.control)
+
+    @property
+    def challenger_text(self) -> str:
+        """The remedy's value as the Studies page's form shows it."""
+        return payload_text(self.remedy.challenger)
+
+
+def follow_up_key(point: str) -> str:
+    """The experiment key of the follow-up of ``point`` (one per point: adding it twice
+    finds it)."""
+    name = point.partition(":")[2] or point
+    return ("fix_" + re.sub(r"[^a-z0-9_\-]+", "_", name.lower()).strip("_"))[:64]
+
+
+def trouble_rate(data: StudyData, point: str) -> tuple[float, int]:
+    """Today's trouble rate of ``point`` (the share of testers who met it and had
+    trouble) and how many testers met it."""
+    inputs = MetricInputs(data, None, empty_scores(), empty_quiz())
+    values = trouble_metric(point).values(inputs)
+    return (float(values.mean()) if len(values) else 0.0), int(len(values))
+
+
+def proposals(data: StudyData) -> list[Proposal]:
+    """The prefilled follow-up of every listed point of ``data`` that a remedy of its
+    game fits and whose trouble rate per tester is known and above 0, most severe
+    first (the remedy: the first that fits)."""
+    game = for_study(data)
+    found = []
+    for point in confusion_points(data, game=game):
+        fitting = remedies_for(point.id, game.remedies)
+        if not fitting or point.id.partition(":")[0] not in PER_TESTER_FAMILIES:
+            continue
+        rate, met = trouble_rate(data, point.id)
+        try:
+            plan = follow_up(fitting[0], point=point.id, rate=rate,
+                             key=follow_up_key(point.id))
+        except RemedyError:
+            continue  # no trouble per tester here (a rate of 0): nothing to size
+        found.append(Proposal(plan, point.label, met))
+    return found
+
+
+def sized(proposal: Proposal, min_effect: float) -> FollowUp:
+    """The follow-up with the designer's smallest effect: :class:`RemedyError` when it
+    does not fit today's rate."""
+    return follow_up(proposal.remedy, point=proposal.point, rate=proposal.plan.rate,
+                     min_effect=min_effect, key=proposal.plan.key)
+
+
+def today_text(plugin: GamePlugin, proposal: Proposal, config: StudyConfig) -> str:
+    """Today's value of what the remedy varies, as the Studies page's form takes it: a
+    display setting's label as the study sets it, the study's rules, or the remedy's
+    control (a message's wording; ``default`` when it names none)."""
+    target = ExperimentTarget.parse(proposal.remedy.target)
+    if target.is_ui and target.setting is not None:
+        value = getattr(config, target.setting, proposal.remedy.control)
+        setting = ui_setting(plugin, target.setting)
+        return next((c.label for c in setting.choices if c.value == value),
+                    payload_text(value)) if setting else payload_text(value)
+    if target.is_rules:
+        return payload_text(config.rules)
+    return proposal.control_text
+
+
+def challenger_choices(plugin: GamePlugin, proposal: Proposal) -> list[str] | None:
+    """The values the remedy's display setting offers (labels), or None when the
+    challenger is typed (a wording, a text of one's own, a rules object or preset)."""
+    target = ExperimentTarget.parse(proposal.remedy.target)
+    setting = ui_setting(plugin, target.setting) if target.setting is not None else None
+    return [c.label for c in setting.choices] if setting is not None else None
+
+
+def challenger_start(plugin: GamePlugin, proposal: Proposal) -> str:
+    """The remedy's value as the page's field starts with it (a setting's label)."""
+    target = ExperimentTarget.parse(proposal.remedy.target)
+    setting = ui_setting(plugin, target.setting) if target.setting is not None else None
+    if setting is not None:
+        return next((c.label for c in setting.choices if c.value == proposal.remedy.challenger),
+                    proposal.challenger_text)
+    return proposal.challenger_text
+
+
+def arms_shown(plugin: GamePlugin, experiment: dict[str, Any]) -> dict[str, str]:
+    """What testers see in each arm of the experiment, in words."""
+    target = ExperimentTarget.parse(str(experiment["target"]))
+    return {name: shown(plugin, target, payload)
+            for name, payload in dict(experiment["variants"]).items()}
+
+
+def experiment_of(plugin: GamePlugin, proposal: Proposal, config: StudyConfig,
+                  challenger: str, min_effect: float,
+                  listed: Sequence[Any] = ()) -> dict[str, Any]:
+    """The follow-up as the Studies page's form would add it (variants ``today``, the
+    study's value now, and ``remedy`` as typed; primary metric ``trouble:<point>``;
+    ``min_effect``), checked as saving the study checks it: :class:`StudyConfigError`
+    in the page's words.
+
+    >>> from analytics.remedies import Remedy, follow_up
+    >>> from analytics.data import UNNAMED_GAME
+    >>> remedy = Remedy(("rule:own_tile",), "ui:highlight_options", True, "t", "w", False)
+    >>> plan = follow_up(remedy, point="rule:own_tile", rate=0.5, key="fix_own_tile")
+    >>> experiment = experiment_of(game_plugin(UNNAMED_GAME), Proposal(plan, "x", 10),
+    ...                            StudyConfig(game=UNNAMED_GAME), "on", 0.25)
+    >>> experiment["variants"], experiment["primary_metric"], experiment["min_effect"]
+    ({'today': False, 'remedy': True}, 'trouble:rule:own_tile', 0.25)
+    """
+    target = ExperimentTarget.parse(proposal.remedy.target)
+    return experiment_from_form(plugin, proposal.plan.key, target,
+                                [(CONTROL, today_text(plugin, proposal, config)),
+                                 (CHALLENGER, challenger)],
+                                proposal.plan.metric, min_effect, listed)
+
+
+@dataclass(frozen=True)
+class Added:
+    """What :func:`add_to_study` did: ``added`` False when the study had it already."""
+
+    added: bool
+    message: str
+
+
+def stored_experiments(study: repo.Study) -> list[dict[str, Any]]:
+    """The study's experiments as stored (each a mapping with its key)."""
+    stored = study.config.get("experiments") if isinstance(study.config, dict) else None
+    return [e for e in stored if isinstance(e, dict)] if isinstance(stored, list) else []
+
+
+def add_to_study(engine: Engine, study_id: str, experiment: dict[str, Any]) -> Added:
+    """Add ``experiment`` to the study's settings as saving the Studies page does (the
+    whole settings checked again, then stored); when the study has an experiment of
+    that key already, nothing changes (a second click adds nothing).
+    :class:`StudyConfigError` says why it cannot be added."""
+    study = repo.get_study(engine, study_id)
+    if study is None:
+        raise StudyConfigError(f"no study {study_id!r}")
+    running = stored_experiments(study)
+    key = experiment.get("key")
+    if any(e.get("key") == key for e in running):
+        return Added(False, f"“{key}” is in this study's experiments already: nothing "
+                            "was added.")
+    _, problem = config_to_correct(study.game, study.config)
+    if problem:
+        raise StudyConfigError(f"this study's settings need correcting on the Studies "
+                               f"page first: {problem}")
+    raw = {**study.config, "game": study.game,
+           "experiments": [*running, experiment]}
+    try:
+        config = parse_study_config(raw)
+        check_experiments_change_the_game(config)
+    except StudyConfigError as err:
+        raise StudyConfigError(where_in_words(str(err), raw["experiments"])) from None
+    repo.update_study(engine, study_id, **services.study_columns(config))
+    return Added(True, f"“{key}” was added to this study's experiments.")
+
+
+def effect_on_running(running: Sequence[dict[str, Any]], experiment: dict[str, Any]
+                      ) -> str:
+    """What adding ``experiment`` does to the experiments already running (each new
+    tester gets an arm of every experiment, each balanced on its own: they are crossed).
+
+    >>> new = {"key": "fix_walled", "target": "ui:highlight_options"}
+    >>> print(effect_on_running([], new))
+    This study runs no experiment yet: from now on each new tester gets “today” or “remedy” of “fix_walled”, balanced. Testers who have already begun keep today's settings and are not counted in it.
+    >>> print(effect_on_running([{"key": "w", "target": "message:x", "variants": ["A", "B"]}], new))
+    Running now: “w” (2 arms). Experiments are crossed, not split: each new tester also gets “today” or “remedy” of “fix_walled”, balanced on its own, and still gets an arm of every running experiment, so their arms keep filling as before and hold both arms of “fix_walled” in about even shares. Testers who have already begun keep their arms, keep today's settings and are not counted in “fix_walled”.
+    >>> print(effect_on_running([{"key": "h", "target": "ui:highlight_options",
+    ...                           "variants": ["off", "on"]}], new).split(". ")[-1])
+    Warning: “h” varies the same ui:highlight_options: for new testers “fix_walled”'s arm decides it, so “h” compares nothing for them from now on (end “h” on the Studies page first, or keep testing it instead).
+    """
+    key, target = experiment.get("key"), experiment.get("target")
+    arms = f"“{CONTROL}” or “{CHALLENGER}” of “{key}”"
+    if not running:
+        return (f"This study runs no experiment yet: from now on each new tester gets "
+                f"{arms}, balanced. Testers who have already begun keep today's settings "
+                "and are not counted in it.")
+    names = ", ".join(f"“{e.get('key')}” ({len(e.get('variants') or [])} arms)"
+                      for e in running)
+    said = (f"Running now: {names}. Experiments are crossed, not split: each new tester "
+            f"also gets {arms}, balanced on its own, and still gets an arm of every "
+            "running experiment, so their arms keep filling as before and hold both arms "
+            f"of “{key}” in about even shares. Testers who have already begun keep their arms, "
+            f"keep today's settings and are not counted in “{key}”.")
+    for other in clashes(running, experiment):
+        said += (f" Warning: “{other}” varies the same {target}: for new testers "
+                 f"“{key}”'s arm decides it, so “{other}” compares nothing for them from "
+                 f"now on (end “{other}” on the Studies page first, or keep testing it "
+                 "instead).")
+    return said
+
+
+def clashes(running: Sequence[dict[str, Any]], experiment: dict[str, Any]) -> list[str]:
+    """The keys of running experiments that vary what ``experiment`` varies.
+
+    >>> clashes([{"key": "h", "target": "rules"}, {"key": "w", "target": "ui:speed"}],
+    ...         {"key": "fix", "target": "rules"})
+    ['h']
+    """
+    return [str(e.get("key")) for e in running if e.get("target") == experiment.get("target")]
+
+
+def plugin_of(data: StudyData) -> GamePlugin:
+    """The study's game plug-in."""
+    return game_plugin(for_study(data).name)

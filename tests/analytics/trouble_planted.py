@@ -1,0 +1,135 @@
+"""Planted follow-up experiments on a game's real testers, for the trouble metric.
+
+The pool is a game's demo study filled with simulated testers (``playtest demo``: real
+engine games, logged as the app logs them). A tester of the pool who met the point
+either had trouble on it (1) or not (0), read by the trouble metric itself. A planted
+study draws ``per_arm`` testers per arm, with replacement, each a copy of a pool tester
+under a new id: in arm ``today`` a troubled one with probability ``rate``, in arm
+``remedy`` with probability ``remedy_rate``; so each arm's true trouble rate is known.
+A copy keeps every event, answer and game of its original (ids made its own).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analytics.data import StudyData
+from analytics.metrics import MetricInputs, trouble_metric
+
+ARMS = ("today", "remedy")
+
+
+@dataclass(frozen=True)
+class Pool:
+    """A study's testers split by whether they had trouble on ``point``."""
+
+    data: StudyData
+    point: str
+    troubled: tuple[str, ...]
+    untroubled: tuple[str, ...]
+
+    @property
+    def rate(self) -> float:
+        """The share of the testers who met the point who had trouble on it."""
+        return len(self.troubled) / (len(self.troubled) + len(self.untroubled))
+
+
+def pool_of(data: StudyData, point: str) -> Pool:
+    values = trouble_metric(point).values(MetricInputs(data, None, pd.DataFrame(),
+                                                       pd.DataFrame()))
+    return Pool(data, point, tuple(str(p) for p in values.index[values > 0]),
+                tuple(str(p) for p in values.index[values == 0]))
+
+
+def _copies(frame: pd.DataFrame, chosen: list[tuple[str, str]]) -> pd.DataFrame:
+    """``frame``'s rows of each original tester, once per copy, under the copy's id."""
+    by_tester = {pid: rows for pid, rows in frame.groupby("participant_id", sort=False)}
+    parts = []
+    for original, copy in chosen:
+        rows = by_tester.get(original)
+        if rows is None:
+            continue
+        rows = rows.assign(participant_id=copy)
+        for column in ("session_id", "game_id"):
+            if column in rows:
+                rows[column] = rows[column].map(
+                    lambda v, c=copy: v if v is None or v != v else f"{v}~{c}")
+        if "props" in rows:
+            rows["props"] = [_own_game(p, copy) for p in rows["props"]]
+        parts.append(rows)
+    return pd.concat(parts, ignore_index=True) if parts else frame.iloc[0:0]
+
+
+def _own_game(props: Any, copy: str) -> Any:
+    if isinstance(props, dict) and props.get("game_id") is not None:
+        return {**props, "game_id": f"{props['game_id']}~{copy}"}
+    return props
+
+
+def planted(pool: Pool, per_arm: int, rate: float, remedy_rate: float,
+            seed: int) -> StudyData:
+    """A study of ``2 · per_arm`` copied testers in the experiment ``fu`` (see the module
+    docstring)."""
+    rng = np.random.default_rng(seed)
+    chosen: list[tuple[str, str]] = []
+    arms: list[tuple[str, str]] = []
+    for arm, share in zip(ARMS, (rate, remedy_rate), strict=True):
+        for number in range(per_arm):
+            source = pool.troubled if rng.random() < share else pool.untroubled
+            copy = f"{arm}-{number}"
+            chosen.append((str(source[rng.integers(len(source))]), copy))
+            arms.append((copy, arm))
+    data = pool.data
+    at = data.participants["created_at"].iloc[0]
+    participants = _copies(data.participants, chosen)
+    return StudyData(
+        study={**data.study, "experiments": [
+            {"key": "fu", "variants": list(ARMS), "target": "rules",
+             "primary_metric": f"trouble:{pool.point}"}]},
+        participants=participants,
+        assignments=pd.DataFrame({"participant_id": [c for c, _ in arms], "experiment": "fu",
+                                  "variant": [a for _, a in arms], "at": at}),
+        events=_copies(data.events, chosen), responses=_copies(data.responses, chosen),
+        attributes=_copies(data.attributes, chosen))
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """How often the follow-up of ``point`` read "remedy better": with equal arms
+    (``false_better`` of ``studies``) and with the remedy halving the rate
+    (``found``), at ``per_arm`` testers per arm."""
+
+    point: str
+    rate: float
+    per_arm: int
+    studies: int
+    false_better: int
+    found: int
+
+
+def calibrate(pool: Pool, per_arm: int, studies: int, seed: int = 0) -> Calibration:
+    """The verdict machinery of :mod:`analytics.experiments` (always-valid interval,
+    ``decide``) on the trouble metric's per-tester values of planted studies: a copy's
+    value is its original's (tests check it on whole copied studies), so each study
+    draws values, not events. Equal arms at the pool's rate; then the remedy's arm at
+    half of it."""
+    from analytics.experiments import MetricValues, analyze_metrics, decide
+
+    metric = trouble_metric(pool.point)
+    rate, effect = pool.rate, pool.rate / 2
+
+    def verdict(remedy_rate: float, number: int) -> str:
+        rng = np.random.default_rng([seed, number, int(remedy_rate * 1e6)])
+        values = {arm: (rng.random(per_arm) < share).astype(float)
+                  for arm, share in zip(ARMS, (rate, remedy_rate), strict=True)}
+        (primary,) = analyze_metrics([MetricValues(metric, values)], seed=number,
+                                     draws=500)
+        return decide(primary, effect)[0]
+
+    false_better = sum(verdict(rate, n).endswith(" better") for n in range(studies))
+    found = sum(verdict(rate - effect, n) == "remedy better" for n in range(studies))
+    return Calibration(pool.point, rate, per_arm, studies, false_better, found)
