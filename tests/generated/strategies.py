@@ -230,6 +230,12 @@ def _catalog_keys(game: str) -> tuple[str, ...]:
     return tuple(sorted(message_catalog(game).keys))
 
 
+def _shown_keys(game: str) -> tuple[str, ...]:
+    """The keys a wording experiment may target: those the game's board shows (a study
+    on another key is refused, by the Studies page and by the import)."""
+    return tuple(sorted(message_catalog(game).shown))
+
+
 def _message_payloads(game: str) -> st.SearchStrategy[Any]:
     """A wording of the game's catalog, or a text of one's own (no placeholders)."""
     wordings = tuple(message_catalog(game).variants)
@@ -247,7 +253,7 @@ def experiment_plans(draw: st.DrawFn, game: str, key: str) -> ExperimentPlan:
                                   min_size=1, max_size=20).filter(str.isprintable),
                           min_size=2, max_size=3, unique=True))
     if kind == "message":
-        target = f"message:{draw(st.sampled_from(_catalog_keys(game)))}"
+        target = f"message:{draw(st.sampled_from(_shown_keys(game)))}"
         payloads = [draw(_message_payloads(game)) for _ in names]
     elif kind == "rules":
         target = "rules"
