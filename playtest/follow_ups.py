@@ -33,6 +33,7 @@ from analytics.data import StudyData, empty_quiz, empty_scores
 from analytics.game_analytics import for_study
 from analytics.metrics import MetricInputs, trouble_metric
 from analytics.remedies import FollowUp, Remedy, RemedyError, follow_up, remedies_for
+from analytics.stats import wilson_interval
 from analytics.targets import ExperimentTarget
 from playtest import services
 from playtest.experiment_choices import experiment_from_form, payload_text, shown, ui_setting
@@ -83,6 +84,30 @@ class Proposal:
     @property
     def remedy(self) -> Remedy:
         return self.plan.remedy
+
+    def rate_interval(self) -> tuple[float, float]:
+        """The 95 % Wilson interval of today's trouble rate (:attr:`met` testers).
+
+        >>> from analytics.remedies import Remedy
+        >>> remedy = Remedy(("rule:x",), "ui:highlight_options", True, "t", "w", False)
+        >>> plan = follow_up(remedy, point="rule:x", rate=0.75, key="fix_x")
+        >>> [round(x, 2) for x in Proposal(plan, "x", 12).rate_interval()]
+        [0.47, 0.91]
+        """
+        return wilson_interval(round(self.plan.rate * self.met), self.met)
+
+    def rate_said(self) -> str:
+        """Today's rate with its interval, in words (under the page's four numbers).
+
+        >>> from analytics.remedies import Remedy
+        >>> remedy = Remedy(("rule:x",), "ui:highlight_options", True, "t", "w", False)
+        >>> Proposal(follow_up(remedy, point="rule:x", rate=0.75, key="fix_x"), "x", 12).rate_said()
+        'Trouble rate today 75 % (95 % Wilson interval 47 % to 91 %, 12 testers who met the point).'
+        """
+        low, high = self.rate_interval()
+        return (f"Trouble rate today {self.plan.rate * 100:.0f} % (95 % Wilson interval "
+                f"{low * 100:.0f} % to {high * 100:.0f} %, {self.met} testers who met the "
+                "point).")
 
     @property
     def control_text(self) -> str:

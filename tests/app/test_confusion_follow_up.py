@@ -6,6 +6,7 @@ then lists it."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -91,6 +92,9 @@ def test_the_top_rule_confusion_s_follow_up_is_added_once_and_listed(
     assert int(labels["Testers per arm"]) > 0
     for definition in follow_ups.DEFINITIONS.values():
         assert definition in shown
+    # today's rate with its interval
+    assert re.search(r"Trouble rate today \d+ % \(95 % Wilson interval \d+ % to \d+ %, "
+                     r"\d+ testers who met the point\)", shown), shown
     # decided by the point's own trouble rate (texts are shown as Markdown literals)
     assert markdown_literal(f"Decided by trouble:{point}") in shown
     assert "Experiments are crossed" in shown or "runs no experiment yet" in shown

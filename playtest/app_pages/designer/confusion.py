@@ -156,6 +156,7 @@ def _follow_up(opened: Opened, proposal: follow_ups.Proposal) -> None:
     cols[1].metric("Smallest effect", f"{plan.min_effect * 100:.1f} pp")
     cols[2].metric("Testers per arm", plan.per_arm)
     cols[3].metric("Testers who met it", proposal.met)
+    st.caption(proposal.rate_said())
     st.table({"arm": list(experiment["variants"]),
               "testers see": list(follow_ups.arms_shown(plugin, experiment).values())})
     for line in follow_ups.DEFINITIONS.values():
