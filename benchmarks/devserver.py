@@ -1,11 +1,11 @@
 """Start `streamlit run <script>` on a free local port and wait until it is healthy.
 
-Used by the browser tests (tests/browser/conftest.py) and the latency benchmark.
+Used by the browser tests (tests/browser/conftest.py) and the latency benchmark
+(an example, not a doctest: it starts a server)::
 
->>> server = start_streamlit("benchmarks/board_harness_app.py")  # doctest: +SKIP
->>> server.url  # doctest: +SKIP
-'http://127.0.0.1:41235'
->>> server.stop()  # doctest: +SKIP
+    server = start_streamlit("benchmarks/board_harness_app.py")
+    server.url  # 'http://127.0.0.1:41235'
+    server.stop()
 """
 
 from __future__ import annotations
