@@ -3,10 +3,10 @@
 >>> from analytics.data import StudyData, empty_quiz, empty_scores
 >>> report = build_report(StudyData.empty("s1"), empty_scores(), empty_quiz())
 >>> sorted(report)
-['completed', 'confusion_points', 'experiments', 'game', 'hardest_facts', 'learning', 'participants', 'severity_definition', 'study_id', 'what_works']
+['completed', 'confusion_points', 'experiments', 'follow_ups', 'game', 'hardest_facts', 'learning', 'participants', 'severity_definition', 'study_id', 'what_works']
 >>> from analytics.game_analytics import GENERIC
 >>> sorted(build_report(StudyData.empty("s1"), empty_scores(), empty_quiz(), game=GENERIC))
-['completed', 'confusion_points', 'experiments', 'game', 'learning', 'participants', 'severity_definition', 'study_id', 'what_works']
+['completed', 'confusion_points', 'experiments', 'follow_ups', 'game', 'learning', 'participants', 'severity_definition', 'study_id', 'what_works']
 >>> "&lt;script&gt;" in report_html({**report, "study_id": "<script>"}, {})
 True
 """
@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import html
+import json
 import math
 import re
 from pathlib import Path
@@ -36,6 +37,8 @@ from analytics import (
 )
 from analytics.data import UNNAMED_GAME, StudyData, validate_study
 from analytics.figures import FILE_TEMPLATE
+from analytics.follow_ups import DEFINITIONS as FOLLOW_UP_DEFINITIONS
+from analytics.follow_ups import proposed_follow_ups
 from analytics.game_analytics import (
     GENERIC,
     GameAnalytics,
@@ -71,7 +74,9 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
     definition);
     ``confusion_points``: ranked by severity (``severity_definition``), each with ``id,
     label, score, evidence, action, definition, interval``; ``what_works``: the themes
-    of the answers to praise questions (see :func:`what_works`);
+    of the answers to praise questions (see :func:`what_works`); ``follow_ups``: the
+    follow-up experiment of each listed point a remedy of the game fits
+    (:meth:`analytics.follow_ups.ProposedFollowUp.to_json`);
     ``hardest_facts``: ``fact, attempts, wrong_rate, median_ms, shrunk_rate, interval``
     (the rate shrunk toward the study's maths-error rate and its 95 % interval); ``experiments``: see
     :meth:`analytics.experiments.ExperimentResult.to_json`. JSON-safe (no NaN).
@@ -85,17 +90,18 @@ def build_report(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame,
     consented = data.participants[data.participants["consented_at"].notna()]
     ids = set(consented["participant_id"].astype(str))
     done = completed_participants(data)
+    ranked = points if points is not None else confusion.confusion_points(
+        data, min_attempts=min_attempts, game=plugin)
     report: dict[str, Any] = {
         "study_id": str(data.study.get("study_id", "")),
         # a game without analytics of its own is still named (its report is the core's)
         "game": game_of(data) if plugin is GENERIC else plugin.name,
         "participants": len(ids),
         "completed": len(ids & done),
-        "confusion_points": [p.to_json() for p in (points if points is not None else
-                                                     confusion.confusion_points(
-            data, min_attempts=min_attempts, game=plugin))],
+        "confusion_points": [p.to_json() for p in ranked],
         "severity_definition": severity.severity_definition(plugin.occasions),
         "what_works": what_works(data),
+        "follow_ups": [f.to_json() for f in proposed_follow_ups(data, plugin, ranked)],
     }
     for section in plugin.sections:
         report[section.key] = section.rows(data, top_facts, min_attempts)
@@ -222,7 +228,10 @@ _HTML: Final = _environment(markdown=False)
 
 def _plan_context(report: dict[str, Any]) -> dict[str, Any]:
     """What both templates show, worked out once: evidence sentences, experiment rows."""
-    points = [{"action": "", **point, "evidence_text": confusion.evidence_text(point)}
+    follow = {row["point"]: row for row in report.get("follow_ups") or []}
+    points = [{"action": "", **point, "evidence_text": confusion.evidence_text(point),
+               "follow_up_text": follow_up_text(follow[point["id"]])
+               if point.get("id") in follow else ""}
               for point in report["confusion_points"]]
     shown = []
     for experiment in report["experiments"]:
@@ -249,7 +258,36 @@ def _plan_context(report: dict[str, Any]) -> dict[str, Any]:
                          "rows": [[row["measure"], row["result"], row["definition"]]
                                   for row in report["learning"]["rows"]]})
     return {"report": {"severity_definition": "", "what_works": [], **report},
-            "points": points, "experiments": shown, "sections": sections}
+            "points": points, "experiments": shown, "sections": sections,
+            "follow_up_definitions": list(FOLLOW_UP_DEFINITIONS.values()) if follow else []}
+
+
+def _value_text(value: Any) -> str:
+    """A remedy's value in words: on/off for a switch, a text as it is, else JSON."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if value is None:
+        return "today's"
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+
+
+def follow_up_text(row: dict[str, Any]) -> str:
+    """The design plan's line for one follow-up (a ``follow_ups`` record of the report).
+
+    >>> print(follow_up_text({"remedy": "Ring the points", "target": "ui:highlight_options",
+    ...     "control": False, "challenger": True, "metric": "trouble:rule:occupied",
+    ...     "rate": 0.75, "interval": [0.47, 0.91], "testers_met": 12, "min_effect": 0.375,
+    ...     "per_arm": 55}))
+    Ring the points: ui:highlight_options off (today) against on (the remedy), decided by trouble:rule:occupied (lower is better). Trouble rate today 75 % (95 % interval 47 % to 91 %, 12 testers who met the point); smallest effect worth acting on 37.5 percentage points; 55 testers per arm for 80 % power.
+    """
+    low, high = row["interval"]
+    return (f"{row['remedy']}: {row['target']} {_value_text(row['control'])} (today) "
+            f"against {_value_text(row['challenger'])} (the remedy), decided by "
+            f"{row['metric']} (lower is better). Trouble rate today {row['rate'] * 100:.0f} % "
+            f"(95 % interval {low * 100:.0f} % to {high * 100:.0f} %, {row['testers_met']} "
+            f"testers who met the point); smallest effect worth acting on "
+            f"{row['min_effect'] * 100:.1f} percentage points; {row['per_arm']} testers per "
+            "arm for 80 % power.")
 
 
 def report_markdown(report: dict[str, Any],

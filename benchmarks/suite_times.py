@@ -67,8 +67,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         folders[folder][0] += seconds
         folders[folder][1] += count
     print(f"\n{'seconds':>8} {'tests':>5}  folder")
-    for folder, (folder_seconds, folder_tests) in sorted(folders.items(),
-                                                          key=lambda kv: -kv[1][0]):
+    for folder, (folder_seconds, folder_tests) in sorted(
+            folders.items(), key=lambda kv: -kv[1][0])[:args.top]:
         print(f"{folder_seconds:8.1f} {int(folder_tests):5d}  {folder}")
     return 0
 

@@ -2,7 +2,8 @@
 adding it to the running study (issue 26, item 2).
 
 For each listed confusion point that one of its game's remedies fits
-(:mod:`analytics.remedies`), :func:`proposals` prefills the experiment: control = today,
+(:mod:`analytics.remedies`; worked out by :mod:`analytics.follow_ups`, which the design
+plan lists too), :func:`proposals` prefills the experiment: control = today,
 challenger = the remedy, primary metric = the point's own trouble rate
 (``trouble:<point>``, :func:`analytics.metrics.trouble_metric`), the smallest effect worth
 acting on (half of today's rate) and the testers per arm it needs for 80 % power
@@ -21,19 +22,18 @@ running.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.engine import Engine
 
-from analytics.confusion import PER_TESTER_FAMILIES, confusion_points
-from analytics.data import StudyData, empty_quiz, empty_scores
+from analytics.data import StudyData
+from analytics.follow_ups import DEFINITIONS as DEFINITIONS  # re-exported: the page's
+from analytics.follow_ups import ProposedFollowUp, proposed_follow_ups
+from analytics.follow_ups import follow_up_key as follow_up_key  # re-exported
 from analytics.game_analytics import for_study
-from analytics.metrics import MetricInputs, trouble_metric
-from analytics.remedies import FollowUp, Remedy, RemedyError, follow_up, remedies_for
-from analytics.stats import wilson_interval
+from analytics.remedies import FollowUp, follow_up
 from analytics.targets import ExperimentTarget
 from playtest import services
 from playtest.experiment_choices import experiment_from_form, payload_text, shown, ui_setting
@@ -52,62 +52,10 @@ CONTROL, CHALLENGER = "today", "remedy"
 #: Today's value of a remedy that names none (a message's default wording).
 CONTROL_DEFAULT = "default"
 
-#: One line per number the page shows with a follow-up experiment.
-DEFINITIONS = {
-    "rate": "Trouble rate today: the share of this study's testers who met the point "
-            "and had trouble on at least one of its occasions (the primary metric).",
-    "effect": "Smallest effect worth acting on: the fall of that share, in percentage "
-              "points, the experiment is sized to detect (half of today's rate unless "
-              "you change it).",
-    "per_arm": "Testers per arm: testers who meet the point each arm needs for an 80 % "
-               "chance that the Experiments page's always-valid 95 % interval finds the "
-               "remedy better when it lowers the rate by that effect.",
-    "met": "Testers who met it: this study's testers with at least one occasion of the "
-           "point (the others do not count towards the arms' rates).",
-}
-
-
-@dataclass(frozen=True)
-class Proposal:
-    """The prefilled follow-up of one confusion point: ``plan`` holds the point, the
-    remedy, today's rate, the effect and the testers per arm; ``met`` the testers who
-    met the point; ``label`` the point in words."""
-
-    plan: FollowUp
-    label: str
-    met: int
-
-    @property
-    def point(self) -> str:
-        return self.plan.point
-
-    @property
-    def remedy(self) -> Remedy:
-        return self.plan.remedy
-
-    def rate_interval(self) -> tuple[float, float]:
-        """The 95 % Wilson interval of today's trouble rate (:attr:`met` testers).
-
-        >>> from analytics.remedies import Remedy
-        >>> remedy = Remedy(("rule:x",), "ui:highlight_options", True, "t", "w", False)
-        >>> plan = follow_up(remedy, point="rule:x", rate=0.75, key="fix_x")
-        >>> [round(x, 2) for x in Proposal(plan, "x", 12).rate_interval()]
-        [0.47, 0.91]
-        """
-        return wilson_interval(round(self.plan.rate * self.met), self.met)
-
-    def rate_said(self) -> str:
-        """Today's rate with its interval, in words (under the page's four numbers).
-
-        >>> from analytics.remedies import Remedy
-        >>> remedy = Remedy(("rule:x",), "ui:highlight_options", True, "t", "w", False)
-        >>> Proposal(follow_up(remedy, point="rule:x", rate=0.75, key="fix_x"), "x", 12).rate_said()
-        'Trouble rate today 75 % (95 % Wilson interval 47 % to 91 %, 12 testers who met the point).'
-        """
-        low, high = self.rate_interval()
-        return (f"Trouble rate today {self.plan.rate * 100:.0f} % (95 % Wilson interval "
-                f"{low * 100:.0f} % to {high * 100:.0f} %, {self.met} testers who met the "
-                "point).")
+class Proposal(ProposedFollowUp):
+    """A follow-up as the Confusion page shows it (:class:`analytics.follow_ups.
+    ProposedFollowUp`), with today's value and the remedy's in the Studies page's
+    form's words."""
 
     @property
     def control_text(self) -> str:
@@ -121,39 +69,11 @@ class Proposal:
         return payload_text(self.remedy.challenger)
 
 
-def follow_up_key(point: str) -> str:
-    """The experiment key of the follow-up of ``point`` (one per point: adding it twice
-    finds it)."""
-    name = point.partition(":")[2] or point
-    return ("fix_" + re.sub(r"[^a-z0-9_\-]+", "_", name.lower()).strip("_"))[:64]
-
-
-def trouble_rate(data: StudyData, point: str) -> tuple[float, int]:
-    """Today's trouble rate of ``point`` (the share of testers who met it and had
-    trouble) and how many testers met it."""
-    inputs = MetricInputs(data, None, empty_scores(), empty_quiz())
-    values = trouble_metric(point).values(inputs)
-    return (float(values.mean()) if len(values) else 0.0), int(len(values))
-
-
 def proposals(data: StudyData) -> list[Proposal]:
     """The prefilled follow-up of every listed point of ``data`` that a remedy of its
-    game fits and whose trouble rate per tester is known and above 0, most severe
-    first (the remedy: the first that fits)."""
-    game = for_study(data)
-    found = []
-    for point in confusion_points(data, game=game):
-        fitting = remedies_for(point.id, game.remedies)
-        if not fitting or point.id.partition(":")[0] not in PER_TESTER_FAMILIES:
-            continue
-        rate, met = trouble_rate(data, point.id)
-        try:
-            plan = follow_up(fitting[0], point=point.id, rate=rate,
-                             key=follow_up_key(point.id))
-        except RemedyError:
-            continue  # no trouble per tester here (a rate of 0): nothing to size
-        found.append(Proposal(plan, point.label, met))
-    return found
+    game fits (:func:`analytics.follow_ups.proposed_follow_ups`)."""
+    return [Proposal(found.plan, found.label, found.met)
+            for found in proposed_follow_ups(data)]
 
 
 def sized(proposal: Proposal, min_effect: float) -> FollowUp:

@@ -27,7 +27,7 @@ from analytics.report import build_report, report_chart_names
 
 GOLDEN = Path(__file__).parent / "golden"
 #: Keys the report gained with the game plug-ins, and since (not in the golden files).
-NEW_KEYS = ("game", "learning")
+NEW_KEYS = ("game", "learning", "follow_ups")
 
 
 def confusion_report() -> dict[str, Any]:

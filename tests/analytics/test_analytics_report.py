@@ -39,7 +39,7 @@ def test_report_json_has_exactly_the_documented_keys(small_study: StudyData) -> 
     json.dumps(built, allow_nan=False)  # strict JSON: no NaN anywhere
     assert set(built) == {"study_id", "game", "participants", "completed",
                           "confusion_points", "hardest_facts", "experiments",
-                          "severity_definition", "what_works", "learning"}
+                          "severity_definition", "what_works", "learning", "follow_ups"}
     assert (built["study_id"], built["game"], built["participants"],
             built["completed"]) == ("st", "vapoosh", 2, 1)
     for point in built["confusion_points"]:
