@@ -142,3 +142,26 @@ def test_adding_the_same_follow_up_twice_stores_it_once(
     engine.dispose()
     assert (first.added, second.added) == (True, False)
     assert keys.count(experiment["key"]) == 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_plan_page_says_the_top_points_follow_up(
+    filled: dict[str, Path], game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The Design plan page lists the follow-up under its point, as the Confusion page
+    prefills it, with the definitions of its numbers."""
+    database = use_copy(filled[game], tmp_path, monkeypatch)
+    study_id = _study_id(game)
+    engine = make_engine(f"sqlite:///{database}")
+    (proposal, *_) = follow_ups.proposals(load_bundle(engine, study_id).data)
+    engine.dispose()
+    at = designer_page("report", study_id)
+    shown = "\n".join(str(e.value) for e in [*at.code, *at.markdown, *at.caption,
+                                             *at.text])
+    line = next((text for text in shown.splitlines()
+                 if "Follow-up experiment: " in text and proposal.remedy.title in text), "")
+    assert line, shown[:3000]
+    assert f"{proposal.plan.per_arm} testers per arm" in line
+    assert proposal.plan.metric in line
+    for definition in follow_ups.DEFINITIONS.values():
+        assert definition in shown

@@ -10,8 +10,10 @@ import pandas as pd
 import streamlit as st
 
 from analytics import confusion, experiments
+from analytics.follow_ups import DEFINITIONS as FOLLOW_UP_DEFINITIONS
 from analytics.report import (
     build_report,
+    follow_up_text,
     report_chart_names,
     report_figures,
     report_game,
@@ -36,9 +38,15 @@ def report_page() -> None:
     _downloads(study_id, report, of)
     st.subheader("Ranked confusion points")
     st.caption(report.get("severity_definition", ""))
+    follow = {row["point"]: row for row in report.get("follow_ups") or []}
     for i, point in enumerate(report["confusion_points"][:15], start=1):
         plain(f"{i}. {point['label']} (severity {point['score']:.2f}) → "
-              f"{point.get('action', '')}\n   Evidence: {confusion.evidence_text(point)}")
+              f"{point.get('action', '')}\n   Evidence: {confusion.evidence_text(point)}"
+              + (f"\n   Follow-up experiment: {follow_up_text(follow[point['id']])}"
+                 if point.get("id") in follow else ""))
+    if follow:
+        st.caption("Follow-up experiments: the Confusion page prefills each one and adds "
+                   "it to this study. " + " ".join(FOLLOW_UP_DEFINITIONS.values()))
     if report.get("what_works"):
         st.subheader("What works (praise from free text)")
         plain("\n".join(f"- {row['theme']}: {row['answers']} of the answers to "
