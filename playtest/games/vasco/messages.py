@@ -34,6 +34,13 @@ REFUSAL_KEYS: Final[dict[str, str]] = {
 #: each named in the board's legend by its message ``legend_<origin>``.
 TILE_ORIGINS: Final = ("tester", "computer", "forced")
 
+#: The kinds of line a tile's edges are drawn with (red, blue, purple: both), each named
+#: in the board's legend by its message ``legend_<line>``.
+LINE_KINDS: Final = ("red", "blue", "both")
+
+#: Everything the board's legend names (``legend_<item>``): the lines, then the origins.
+LEGEND: Final = (*LINE_KINDS, *TILE_ORIGINS)
+
 REQUIRED_KEYS: Final[frozenset[str]] = frozenset(
     {
         "turn",
@@ -52,7 +59,8 @@ REQUIRED_KEYS: Final[frozenset[str]] = frozenset(
         "tiles_out",
         "no_move",
         "draw",
-        *(f"legend_{origin}" for origin in TILE_ORIGINS),
+        "forced_count",
+        *(f"legend_{item}" for item in LEGEND),
         *REFUSAL_KEYS.values(),
     }
 )

@@ -30,7 +30,7 @@ from engine.vasco import VascoState, cell_name, parse_cell
 from engine.vasco.board import candidate_cells
 from engine.vasco.geometry import face, is_up
 from playtest.games.vasco.messages import (
-    TILE_ORIGINS,
+    LEGEND,
     auto_message_key,
     auto_text,
     end_text,
@@ -82,7 +82,8 @@ class BoardView:
     computer_text: str = ""
     #: The turn line while a move plays out (the computer's, or what the tester's forced).
     playing_text: str = ""
-    #: The legend of the origins' marks: origin → its words (``legend_<origin>``).
+    #: The legend of the lines and the origins' marks: item → its words
+    #: (``legend_<item>``, :data:`~playtest.games.vasco.messages.LEGEND`).
     legend: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -123,8 +124,8 @@ def board_view(
     """
     wording = dict(variants or {})
 
-    def worded(key: str) -> str:
-        return message_text(key, wording.get(key, "default"))
+    def worded(key: str, **values: Any) -> str:
+        return message_text(key, wording.get(key, "default"), **values)
 
     tiles = tuple(
         {
@@ -152,6 +153,7 @@ def board_view(
     if human_turn and selection and selection[-1] in candidates:
         selected = selection[-1]
         previews = tuple(state.legal_states_at(parse_cell(selected)))
+    forced = [(x, int(x.data.get("constrained", 1))) for x in events if x.kind == "auto"]
     autos = tuple(
         {
             "cell": cell_name(e.tiles[0]),
@@ -162,11 +164,12 @@ def board_view(
                 constrained, cell_name(e.tiles[0]),
                 wording.get(auto_message_key(constrained), "default"),
             ),
+            # said before its reason while several play out ("Forced tile 2 of 5.")
+            "count_text": worded("forced_count", number=i + 1, total=len(forced))
+            if len(forced) > 1 else "",
             "order": i,
         }
-        for i, (e, constrained) in enumerate(
-            (x, int(x.data.get("constrained", 1))) for x in events if x.kind == "auto"
-        )
+        for i, (e, constrained) in enumerate(forced)
     )
     placed = next((cell_name(e.tiles[0]) for e in events if e.kind == "place"), None)
     left, pool = state.tiles_remaining, state.rules.pool
@@ -210,7 +213,7 @@ def board_view(
         pace_ms=pace_ms,
         computer_text=worded("computer_placed") if computer_placed else "",
         playing_text=worded("computer_playing"),
-        legend={origin: worded(f"legend_{origin}") for origin in TILE_ORIGINS},
+        legend={item: worded(f"legend_{item}") for item in LEGEND},
     )
 
 

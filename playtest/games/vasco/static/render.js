@@ -131,8 +131,8 @@ function build(parent) {
   <div class="vb-picker" role="group" aria-label="Choose a tile for the glowing space" data-role="picker"></div>
   <div class="vb-result" role="status" data-role="result" hidden><span class="sh-end-title"></span>
     <span class="sh-end-text"></span></div>
-  <div class="vb-legend"><span class="lg-o">Red: solid wide line</span>
-    <span class="lg-x">Blue: dashed line</span><span class="lg-s">Purple: both</span></div>
+  <div class="vb-legend"><span class="lg-o" data-legend="red"></span>
+    <span class="lg-x" data-legend="blue"></span><span class="lg-s" data-legend="both"></span></div>
   <div class="vb-legend vb-origins" data-role="origins">
     <span class="lg-tester"><b aria-hidden="true">&#9679;</b> <span data-legend="tester"></span></span>
     <span class="lg-computer"><b aria-hidden="true">&#9632;</b> <span data-legend="computer"></span></span>
@@ -338,7 +338,7 @@ function renderPicker(st, d) {
   picker.hidden = false;
   const label = document.createElement("div");
   label.className = "vb-picker-label";
-  label.textContent = d.pick_text || "Choose a tile for the glowing space:";
+  label.textContent = d.pick_text || "";
   picker.appendChild(label);
   const [r, c] = d.selected.split(",").map(Number);
   for (const s of d.previews) {
@@ -403,7 +403,7 @@ function animateAutos(st, d, shell) {
       if (id !== st.animId) return;
       const g = st.layer.querySelector(`.vt[data-cell="${a.cell}"]`);
       if (g) g.classList.remove("vt-hidden");
-      msg.textContent = (autos.length > 1 ? `Forced tile ${i + 1} of ${autos.length}. ` : "") + a.why;
+      msg.textContent = (a.count_text ? a.count_text + " " : "") + a.why;
       vb.dataset.autosShown = String(i + 1);
     }, step * at);
   });
