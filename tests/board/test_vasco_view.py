@@ -241,6 +241,45 @@ def test_the_boards_own_lines_in_the_catalogs_default_and_formal_wordings() -> N
     assert ("legend_forced", "formal", "Auto moves") in _logged(records)
 
 
+def test_the_top_line_counter_and_fit_button_are_in_the_testers_wording() -> None:
+    """Whose turn it is, the tile counter and the zoom button's words: a study's own text
+    (placeholders filled) in the view data, logged as shown (the button once a game)."""
+    own = {"turn_line": "Go, {colour}!", "tiles_left": "{left}/{pool} in the bag",
+           "zoom_fit": "Whole board"}
+    session, records = _session_with(own)
+    assert set(own) <= session.plugin.shown_messages
+    first = board_of(session)
+    assert (first["turn_text"], first["counter"], first["fit_text"]) == (
+        "Go, red!", "54/54 in the bag", "Whole board")
+    session.click("0,0")
+    session.click(board_of(session)["previews"][0])  # the computer answers
+    data = board_of(session)
+    left = data["tiles_left"]
+    assert data["counter"] == f"{left}/54 in the bag" and left < 54
+    logged = _logged(records)
+    # with what else the board says after each input: the start, the space, the tile
+    assert logged.count(("turn_line", own["turn_line"], "Go, red!")) == 3
+    assert [m[2] for m in logged if m[0] == "tiles_left"] == [
+        "54/54 in the bag", "54/54 in the bag", f"{left}/54 in the bag"]
+    assert logged.count(("zoom_fit", "Whole board", "Whole board")) == 1  # it stays
+    assert isinstance(session.sink, _Recorder)
+    assert {f"w_{key}" for key in own} <= set(session.sink.exposed)
+
+
+def test_the_top_line_counter_and_fit_button_default_and_formal() -> None:
+    s = VascoGame().new_initial_state()
+    waiting = board_view(s, seats=("computer", "human"))
+    assert (waiting.turn_text, waiting.counter, waiting.fit_text) == (
+        "Computer's turn: red lines", "54 of 54 tiles left", "Fit")
+    formal = {key: "formal" for key in ("turn_line", "turn_line_computer", "tiles_left",
+                                        "zoom_fit", "turn_line_over")}
+    view = board_view(s, variants=formal)
+    assert (view.turn_text, view.counter, view.fit_text) == (
+        "Your move: red", "Tiles remaining: 54 of 54", "Fit to screen")
+    assert board_view(s, seats=("computer", "human"), variants=formal).turn_text == (
+        "Computer player's move: red")
+
+
 def _play_until_several_forced(session: GameSession) -> dict[str, Any]:
     """Play the tester's first offer each turn until one input makes several tiles slide
     in by themselves; the board's data then."""

@@ -38,6 +38,11 @@ TILE_ORIGINS: Final = ("tester", "computer", "forced")
 #: in the board's legend by its message ``legend_<line>``.
 LINE_KINDS: Final = ("red", "blue", "both")
 
+#: The board's top line's message, by whose turn it is (a person's, the computer's)
+#: or ``"over"``.
+TURN_LINES: Final = {"human": "turn_line", "computer": "turn_line_computer",
+                     "over": "turn_line_over"}
+
 #: Everything the board's legend names (``legend_<item>``): the lines, then the origins.
 LEGEND: Final = (*LINE_KINDS, *TILE_ORIGINS)
 
@@ -60,6 +65,9 @@ REQUIRED_KEYS: Final[frozenset[str]] = frozenset(
         "no_move",
         "draw",
         "forced_count",
+        *TURN_LINES.values(),
+        "tiles_left",
+        "zoom_fit",
         *(f"legend_{item}" for item in LEGEND),
         *REFUSAL_KEYS.values(),
     }

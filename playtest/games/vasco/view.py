@@ -31,6 +31,7 @@ from engine.vasco.board import candidate_cells
 from engine.vasco.geometry import face, is_up
 from playtest.games.vasco.messages import (
     LEGEND,
+    TURN_LINES,
     auto_message_key,
     auto_text,
     end_text,
@@ -38,8 +39,8 @@ from playtest.games.vasco.messages import (
     pick_text,
 )
 
-# What a seat's lines look like, in a child's words (not the rules' O and X).
-SEAT_WORDS = {1: "red lines", 2: "blue lines"}
+# The colour of a seat's lines, in a child's words (not the rules' O and X).
+SEAT_COLOURS = {1: "red", 2: "blue"}
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,8 @@ class BoardView:
     #: The legend of the lines and the origins' marks: item → its words
     #: (``legend_<item>``, :data:`~playtest.games.vasco.messages.LEGEND`).
     legend: dict[str, str] = field(default_factory=dict)
+    #: The words on the zoom button that shows the whole board again.
+    fit_text: str = ""
 
     @property
     def token(self) -> str:
@@ -175,13 +178,12 @@ def board_view(
     left, pool = state.tiles_remaining, state.rules.pool
     outcome = state.outcome
     if outcome is None:
-        who = SEAT_WORDS[state.to_move]
-        # short enough to share a 360 px phone's line with the tile counter
-        turn_text = f"Your turn: {who}" if human_turn else f"Computer's turn: {who}"
+        turn_text = worded(TURN_LINES["human" if human_turn else "computer"],
+                           colour=SEAT_COLOURS[state.to_move])
         result_text = ""
         highlight: tuple[str, ...] = ()
     else:
-        turn_text = "Game over"
+        turn_text = worded(TURN_LINES["over"])
         # the seat that made the last move (to_move is the one that would be next)
         mover = 3 - state.to_move
         result_text = end_text(outcome.reason, outcome.lengths, winner=outcome.winner,
@@ -194,7 +196,7 @@ def board_view(
         previews=previews,
         autos=autos,
         placed=placed,
-        counter=f"{left} of {pool} tiles left",
+        counter=worded("tiles_left", left=left, pool=pool),
         tiles_left=left,
         pool=pool,
         to_move=state.to_move,
@@ -214,6 +216,7 @@ def board_view(
         computer_text=worded("computer_placed") if computer_placed else "",
         playing_text=worded("computer_playing"),
         legend={item: worded(f"legend_{item}") for item in LEGEND},
+        fit_text=worded("zoom_fit"),
     )
 
 

@@ -6,8 +6,9 @@
 //
 // View (playtest/games/vasco/session.py): tiles, candidates, selected, previews, autos,
 // placed, counter, turn_text, interactive, over, highlight, labels, pick_text, blocked,
-// refused, origins, computer_placed, pace_ms, computer_text, playing_text, legend (the
-// catalog's words, in the tester's wording, of everything the board itself says).
+// refused, origins, computer_placed, pace_ms, computer_text, playing_text, legend,
+// fit_text, autos[].count_text (the catalog's words, in the tester's wording, of
+// everything the board itself shows; only screen-reader labels are fixed here).
 //
 // The computer's move is played out before the board takes input again: its tile
 // outlined and named first, then its forced tiles one by one, pace_ms each; meanwhile
@@ -125,7 +126,7 @@ function build(parent) {
     <div class="vb-zoom" role="group" aria-label="Zoom">
       <button type="button" data-zoom="in" aria-label="Zoom in">+</button>
       <button type="button" data-zoom="out" aria-label="Zoom out">&minus;</button>
-      <button type="button" data-zoom="fit" aria-label="Fit the board">Fit</button>
+      <button type="button" data-zoom="fit" aria-label="Fit the board"></button>
     </div>
   </div>
   <div class="vb-picker" role="group" aria-label="Choose a tile for the glowing space" data-role="picker"></div>
@@ -248,6 +249,7 @@ function render(st, d, shell) {
   vb.classList.toggle("vb-over", !!d.over);
   vb.classList.toggle("vb-interactive", !!d.interactive);
   st.root.querySelector("[data-role=counter]").textContent = d.counter || "";
+  st.root.querySelector("[data-zoom=fit]").textContent = d.fit_text || "";
   // the legend's words are the catalog's (a wording experiment may vary them)
   for (const span of st.root.querySelectorAll("[data-legend]")) {
     span.textContent = (d.legend || {})[span.dataset.legend] || "";
