@@ -76,12 +76,11 @@ def words(moment: Moment) -> tuple[Say, ...]:
     """What the board says: the legend of the lines and of the tiles' origins and the
     zoom button's words (they stay on the board: said once, with the game's first words
     in this session); the top line (whose turn, or the game over) and the tile counter;
-    while the last
-    input's move plays out, that the computer is playing and, when it placed a tile, that
-    it did; a refused click's reason, else whose turn it is and what to do; why each kind
-    of forced tile slid in (one message per kind, in the order they fell) and, when several
-    fell, each one's number, said before its reason as it slides in; the tile choice of
-    the glowing space; at the end, why the game ended."""
+    while the last input's move plays out, that the computer is playing and, when it
+    placed a tile, that it did; a refused click's reason, else whose turn it is and what
+    to do; why each kind of forced tile slid in (one message per kind, in the order they
+    fell) and, when several fell, each one's number, said before its reason as it slides
+    in; the tile choice of the glowing space; at the end, why the game ended."""
     play = moment.play
     state = play.state
     seats = tuple(play.seat_words)
