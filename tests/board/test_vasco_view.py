@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from engine.core import Event
 from engine.vasco import REASONS, Place, VascoGame
 from playtest.demo import EventRecorder
 from playtest.games.registry import game_plugin
@@ -144,8 +145,9 @@ def test_every_tile_says_who_put_it_there_and_the_computers_tile_is_named() -> N
     assert view.computer_text == "The computer placed a tile (outlined)."
     assert board_view(s, events=events).computer_text == ""  # nobody to name
     assert view.playing_text == "The computer is playing"
-    assert view.legend == {"tester": "Your tiles", "computer": "The computer's",
-                           "forced": "Forced: slid in by itself"}
+    assert view.legend == {"red": "Red: solid wide line", "blue": "Blue: dashed line",
+                           "both": "Purple: both", "tester": "Your tiles",
+                           "computer": "The computer's", "forced": "Forced: slid in by itself"}
 
 
 #: A study's own text for each line the board says by itself (a ``message:`` experiment's
@@ -153,6 +155,9 @@ def test_every_tile_says_who_put_it_there_and_the_computers_tile_is_named() -> N
 OWN_WORDS = {
     "computer_placed": "Robot's tile: the thick outline!",
     "computer_playing": "Robot at work",
+    "legend_red": "Warm edge",
+    "legend_blue": "Cold edge",
+    "legend_both": "Warm and cold",
     "legend_tester": "Mine",
     "legend_computer": "Robot's",
     "legend_forced": "Fell in",
@@ -201,11 +206,12 @@ def test_the_boards_own_lines_are_catalog_messages_in_the_testers_wording() -> N
     plugin = session.plugin
     assert set(OWN_WORDS) <= plugin.shown_messages  # an experiment may vary each
     first = board_of(session)
-    assert first["legend"] == {"tester": "Mine", "computer": "Robot's", "forced": "Fell in"}
+    legend = {"red": "Warm edge", "blue": "Cold edge", "both": "Warm and cold",
+              "tester": "Mine", "computer": "Robot's", "forced": "Fell in"}
+    assert first["legend"] == legend
     # the legend stays on the board: logged once, with the game's first words
     assert [m for m in _logged(records) if m[0].startswith("legend_")] == [
-        ("legend_tester", "Mine", "Mine"), ("legend_computer", "Robot's", "Robot's"),
-        ("legend_forced", "Fell in", "Fell in")]
+        (f"legend_{item}", text, text) for item, text in legend.items()]
     session.click("0,0")
     session.click(board_of(session)["previews"][0])  # the computer answers
     data = board_of(session)
@@ -215,7 +221,7 @@ def test_the_boards_own_lines_are_catalog_messages_in_the_testers_wording() -> N
     logged = _logged(records)
     for key in ("computer_playing", "computer_placed"):
         assert logged.count((key, OWN_WORDS[key], OWN_WORDS[key])) == 1, key
-    assert sum(m[0].startswith("legend_") for m in logged) == 3  # not again
+    assert sum(m[0].startswith("legend_") for m in logged) == 6  # not again
     # the exposure of each varied message shown is recorded for its experiment
     assert isinstance(session.sink, _Recorder)
     assert set(session.sink.exposed) == {f"w_{key}" for key in OWN_WORDS}
@@ -227,11 +233,93 @@ def test_the_boards_own_lines_in_the_catalogs_default_and_formal_wordings() -> N
     session.click(board_of(session)["previews"][0])
     data = board_of(session)
     assert data["computer_text"] == "The computer player placed a tile (outlined)."
-    assert data["legend"] == {"tester": "Your tiles", "computer": "The computer's",
-                              "forced": "Auto moves"}
+    assert data["legend"] == {"red": "Red: solid wide line", "blue": "Blue: dashed line",
+                              "both": "Purple: both", "tester": "Your tiles",
+                              "computer": "The computer's", "forced": "Auto moves"}
     assert data["playing_text"] == "The computer is playing"
     assert ("computer_placed", "formal", data["computer_text"]) in _logged(records)
     assert ("legend_forced", "formal", "Auto moves") in _logged(records)
+
+
+def test_the_top_line_counter_and_fit_button_are_in_the_testers_wording() -> None:
+    """Whose turn it is, the tile counter and the zoom button's words: a study's own text
+    (placeholders filled) in the view data, logged as shown (the button once a game)."""
+    own = {"turn_line": "Go, {colour}!", "tiles_left": "{left}/{pool} in the bag",
+           "zoom_fit": "Whole board"}
+    session, records = _session_with(own)
+    assert set(own) <= session.plugin.shown_messages
+    first = board_of(session)
+    assert (first["turn_text"], first["counter"], first["fit_text"]) == (
+        "Go, red!", "54/54 in the bag", "Whole board")
+    session.click("0,0")
+    session.click(board_of(session)["previews"][0])  # the computer answers
+    data = board_of(session)
+    left = data["tiles_left"]
+    assert data["counter"] == f"{left}/54 in the bag" and left < 54
+    logged = _logged(records)
+    # with what else the board says after each input: the start, the space, the tile
+    assert logged.count(("turn_line", own["turn_line"], "Go, red!")) == 3
+    assert [m[2] for m in logged if m[0] == "tiles_left"] == [
+        "54/54 in the bag", "54/54 in the bag", f"{left}/54 in the bag"]
+    assert logged.count(("zoom_fit", "Whole board", "Whole board")) == 1  # it stays
+    assert isinstance(session.sink, _Recorder)
+    assert {f"w_{key}" for key in own} <= set(session.sink.exposed)
+
+
+def test_the_top_line_counter_and_fit_button_default_and_formal() -> None:
+    s = VascoGame().new_initial_state()
+    waiting = board_view(s, seats=("computer", "human"))
+    assert (waiting.turn_text, waiting.counter, waiting.fit_text) == (
+        "Computer's turn: red lines", "54 of 54 tiles left", "Fit")
+    formal = {key: "formal" for key in ("turn_line", "turn_line_computer", "tiles_left",
+                                        "zoom_fit", "turn_line_over")}
+    view = board_view(s, variants=formal)
+    assert (view.turn_text, view.counter, view.fit_text) == (
+        "Your move: red", "Tiles remaining: 54 of 54", "Fit to screen")
+    assert board_view(s, seats=("computer", "human"), variants=formal).turn_text == (
+        "Computer player's move: red")
+
+
+def _play_until_several_forced(session: GameSession) -> dict[str, Any]:
+    """Play the tester's first offer each turn until one input makes several tiles slide
+    in by themselves; the board's data then."""
+    for _ in range(40):
+        data = board_of(session)
+        if len(data["autos"]) > 1:
+            return data
+        assert data["candidates"], "the game ended before several tiles slid in"
+        session.click(data["candidates"][0])
+        session.click(board_of(session)["previews"][0])
+    raise AssertionError("no input made several tiles slide in")
+
+
+@pytest.mark.parametrize(("wording", "text"), [
+    ("default", "Forced tile {number} of {total}."),
+    ("formal", "Auto move {number} of {total}."),
+    ("Slide {number}/{total}!", "Slide {number}/{total}!"),
+])
+def test_each_forced_tile_is_numbered_in_the_testers_wording(wording: str, text: str) -> None:
+    """While several forced tiles play out, each one's reason is led by its number: the
+    catalog's ``forced_count`` in the tester's wording (the catalog's or a study's own),
+    each number logged as a ``message`` event as it is shown."""
+    session, records = _session_with({"forced_count": wording})
+    assert "forced_count" in session.plugin.shown_messages
+    autos = _play_until_several_forced(session)["autos"]
+    total = len(autos)
+    expected = [text.format(number=i, total=total) for i in range(1, total + 1)]
+    assert [a["count_text"] for a in autos] == expected
+    assert [m for m in _logged(records) if m[0] == "forced_count"][-total:] == [
+        ("forced_count", wording, t) for t in expected]
+    assert isinstance(session.sink, _Recorder)
+    assert "w_forced_count" in session.sink.exposed
+
+
+def test_a_single_forced_tile_has_no_number() -> None:
+    s = VascoGame().new_initial_state()
+    events = list(s.apply(Place(0, 0, "ox*")))
+    auto = Event("auto", None, ((0, 1),), {"tile": "xo*", "constrained": 2})
+    data = board_view(s, events=[*events, auto]).to_data()
+    assert [a["count_text"] for a in data["autos"]] == [""]
 
 
 def test_the_end_says_the_loop_once() -> None:

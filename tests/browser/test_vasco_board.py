@@ -147,6 +147,11 @@ def test_first_move_previews_and_the_computer_reply(
     # (the catalog's words: legend_tester, legend_computer, legend_forced)
     assert page.locator(f"{BOARD} .vb-origins").inner_text().split("\n") == [
         "● Your tiles", "■ The computer's", "◆ Forced: slid in by itself"]
+    # (legend_red, legend_blue, legend_both; zoom_fit)
+    lines = page.locator(f"{BOARD} .vb-legend:not(.vb-origins) span")
+    assert lines.evaluate_all("ss => ss.map(s => s.textContent)") == [
+        "Red: solid wide line", "Blue: dashed line", "Purple: both"]
+    assert page.locator(f"{BOARD} [data-zoom=fit]").inner_text() == "Fit"
     log = "\n".join(_clicks(page))
     assert "0,0 ok" in log and re.search(r"^[ox*]{3} ok", log, re.M)
     assert _tile_count(page) >= 2

@@ -34,6 +34,18 @@ REFUSAL_KEYS: Final[dict[str, str]] = {
 #: each named in the board's legend by its message ``legend_<origin>``.
 TILE_ORIGINS: Final = ("tester", "computer", "forced")
 
+#: The kinds of line a tile's edges are drawn with (red, blue, purple: both), each named
+#: in the board's legend by its message ``legend_<line>``.
+LINE_KINDS: Final = ("red", "blue", "both")
+
+#: The board's top line's message, by whose turn it is (a person's, the computer's)
+#: or ``"over"``.
+TURN_LINES: Final = {"human": "turn_line", "computer": "turn_line_computer",
+                     "over": "turn_line_over"}
+
+#: Everything the board's legend names (``legend_<item>``): the lines, then the origins.
+LEGEND: Final = (*LINE_KINDS, *TILE_ORIGINS)
+
 REQUIRED_KEYS: Final[frozenset[str]] = frozenset(
     {
         "turn",
@@ -52,7 +64,11 @@ REQUIRED_KEYS: Final[frozenset[str]] = frozenset(
         "tiles_out",
         "no_move",
         "draw",
-        *(f"legend_{origin}" for origin in TILE_ORIGINS),
+        "forced_count",
+        *TURN_LINES.values(),
+        "tiles_left",
+        "zoom_fit",
+        *(f"legend_{item}" for item in LEGEND),
         *REFUSAL_KEYS.values(),
     }
 )

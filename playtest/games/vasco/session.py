@@ -6,8 +6,8 @@ tile choice, the end) and the data its renderer draws.
 >>> from playtest.session import Play
 >>> first = Moment(Play.new(game_plugin("vasco"), game_id="g", participant_id="p",
 ...                         seats=("human", "ai:medium"), seed=7, rules="standard"))
->>> [say.key for say in words(first)], view(first)["candidates"]
-(['legend_tester', 'legend_computer', 'legend_forced', 'turn'], ('0,0',))
+>>> [say.key for say in words(first)][-4:], view(first)["candidates"]
+(['zoom_fit', 'turn_line', 'tiles_left', 'turn'], ('0,0',))
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ from typing import Any
 from engine.vasco import cell_name, parse_cell
 from playtest.games.plugin import GameResult
 from playtest.games.vasco.messages import (
+    LEGEND,
     REFUSAL_KEYS,
-    TILE_ORIGINS,
+    TURN_LINES,
     auto_message_key,
     end_say,
 )
-from playtest.games.vasco.view import board_view, tile_origins
+from playtest.games.vasco.view import SEAT_COLOURS, board_view, tile_origins
 from playtest.messages.speeds import speed
 from playtest.session.play import Play, Step
 from playtest.session.view import Moment
@@ -60,19 +61,36 @@ def _computer_placed(moment: Moment) -> str | None:
                  for e in step.events if e.kind == "place" and e.tiles), None)
 
 
+def _turn_line(play: Play) -> Say:
+    """The board's top line: whose turn it is, by the colour of their lines, or that the
+    game is over."""
+    state = play.state
+    if state.is_terminal():
+        return Say(TURN_LINES["over"], slot="turn_line")
+    seat = int(state.to_move)
+    who = "human" if play.seats[seat - 1].is_human else "computer"
+    return Say(TURN_LINES[who], {"colour": SEAT_COLOURS[seat]}, slot="turn_line")
+
+
 def words(moment: Moment) -> tuple[Say, ...]:
-    """What the board says: the legend of the tiles' origins (it stays on the board: said
-    once, with the game's first words in this session); while the last input's move plays
-    out, that the computer is playing and, when it placed a tile, that it did; a refused
-    click's reason, else whose turn it is and what to do; why each kind of forced tile slid
-    in (one message per kind, in the order they fell); the tile choice of the glowing
-    space; at the end, why the game ended."""
+    """What the board says: the legend of the lines and of the tiles' origins and the
+    zoom button's words (they stay on the board: said once, with the game's first words
+    in this session); the top line (whose turn, or the game over) and the tile counter;
+    while the last input's move plays out, that the computer is playing and, when it
+    placed a tile, that it did; a refused click's reason, else whose turn it is and what
+    to do; why each kind of forced tile slid in (one message per kind, in the order they
+    fell) and, when several fell, each one's number, said before its reason as it slides
+    in; the tile choice of the glowing space; at the end, why the game ended."""
     play = moment.play
     state = play.state
     seats = tuple(play.seat_words)
     says: list[Say] = []
     if play.shown_count == 0:
-        says += [Say(f"legend_{origin}", slot=f"legend:{origin}") for origin in TILE_ORIGINS]
+        says += [Say(f"legend_{item}", slot=f"legend:{item}") for item in LEGEND]
+        says.append(Say("zoom_fit", slot="fit"))
+    says.append(_turn_line(play))
+    says.append(Say("tiles_left", {"left": state.tiles_remaining, "pool": state.rules.pool},
+                    slot="counter"))
     fresh = _fresh_events(moment)
     placed = _computer_placed(moment)
     if placed is not None or any(e.kind == "auto" for e in fresh):
@@ -90,6 +108,10 @@ def words(moment: Moment) -> tuple[Say, ...]:
         says.append(Say("turn", {"seat": seat, "name": name},
                         voice="you" if name == "you" else "seat") if human
                     else Say("turn_computer", {"name": "The computer"}))
+    forced = [e for e in fresh if e.kind == "auto" and e.tiles]
+    if len(forced) > 1:  # each forced tile's reason is led by its number, one by one
+        says += [Say("forced_count", {"number": i, "total": len(forced)},
+                     slot=f"forced_count:{i}") for i in range(1, len(forced) + 1)]
     seen: set[str] = set()
     for event in fresh:
         if event.kind != "auto" or not event.tiles:

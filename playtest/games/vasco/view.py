@@ -30,7 +30,8 @@ from engine.vasco import VascoState, cell_name, parse_cell
 from engine.vasco.board import candidate_cells
 from engine.vasco.geometry import face, is_up
 from playtest.games.vasco.messages import (
-    TILE_ORIGINS,
+    LEGEND,
+    TURN_LINES,
     auto_message_key,
     auto_text,
     end_text,
@@ -38,8 +39,8 @@ from playtest.games.vasco.messages import (
     pick_text,
 )
 
-# What a seat's lines look like, in a child's words (not the rules' O and X).
-SEAT_WORDS = {1: "red lines", 2: "blue lines"}
+# The colour of a seat's lines, in a child's words (not the rules' O and X).
+SEAT_COLOURS = {1: "red", 2: "blue"}
 
 
 @dataclass(frozen=True)
@@ -82,8 +83,11 @@ class BoardView:
     computer_text: str = ""
     #: The turn line while a move plays out (the computer's, or what the tester's forced).
     playing_text: str = ""
-    #: The legend of the origins' marks: origin → its words (``legend_<origin>``).
+    #: The legend of the lines and the origins' marks: item → its words
+    #: (``legend_<item>``, :data:`~playtest.games.vasco.messages.LEGEND`).
     legend: dict[str, str] = field(default_factory=dict)
+    #: The words on the zoom button that shows the whole board again.
+    fit_text: str = ""
 
     @property
     def token(self) -> str:
@@ -123,8 +127,8 @@ def board_view(
     """
     wording = dict(variants or {})
 
-    def worded(key: str) -> str:
-        return message_text(key, wording.get(key, "default"))
+    def worded(key: str, **values: Any) -> str:
+        return message_text(key, wording.get(key, "default"), **values)
 
     tiles = tuple(
         {
@@ -152,6 +156,7 @@ def board_view(
     if human_turn and selection and selection[-1] in candidates:
         selected = selection[-1]
         previews = tuple(state.legal_states_at(parse_cell(selected)))
+    forced = [(x, int(x.data.get("constrained", 1))) for x in events if x.kind == "auto"]
     autos = tuple(
         {
             "cell": cell_name(e.tiles[0]),
@@ -162,23 +167,23 @@ def board_view(
                 constrained, cell_name(e.tiles[0]),
                 wording.get(auto_message_key(constrained), "default"),
             ),
+            # said before its reason while several play out ("Forced tile 2 of 5.")
+            "count_text": worded("forced_count", number=i + 1, total=len(forced))
+            if len(forced) > 1 else "",
             "order": i,
         }
-        for i, (e, constrained) in enumerate(
-            (x, int(x.data.get("constrained", 1))) for x in events if x.kind == "auto"
-        )
+        for i, (e, constrained) in enumerate(forced)
     )
     placed = next((cell_name(e.tiles[0]) for e in events if e.kind == "place"), None)
     left, pool = state.tiles_remaining, state.rules.pool
     outcome = state.outcome
     if outcome is None:
-        who = SEAT_WORDS[state.to_move]
-        # short enough to share a 360 px phone's line with the tile counter
-        turn_text = f"Your turn: {who}" if human_turn else f"Computer's turn: {who}"
+        turn_text = worded(TURN_LINES["human" if human_turn else "computer"],
+                           colour=SEAT_COLOURS[state.to_move])
         result_text = ""
         highlight: tuple[str, ...] = ()
     else:
-        turn_text = "Game over"
+        turn_text = worded(TURN_LINES["over"])
         # the seat that made the last move (to_move is the one that would be next)
         mover = 3 - state.to_move
         result_text = end_text(outcome.reason, outcome.lengths, winner=outcome.winner,
@@ -191,7 +196,7 @@ def board_view(
         previews=previews,
         autos=autos,
         placed=placed,
-        counter=f"{left} of {pool} tiles left",
+        counter=worded("tiles_left", left=left, pool=pool),
         tiles_left=left,
         pool=pool,
         to_move=state.to_move,
@@ -210,7 +215,8 @@ def board_view(
         pace_ms=pace_ms,
         computer_text=worded("computer_placed") if computer_placed else "",
         playing_text=worded("computer_playing"),
-        legend={origin: worded(f"legend_{origin}") for origin in TILE_ORIGINS},
+        legend={item: worded(f"legend_{item}") for item in LEGEND},
+        fit_text=worded("zoom_fit"),
     )
 
 

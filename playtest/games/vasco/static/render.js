@@ -6,8 +6,9 @@
 //
 // View (playtest/games/vasco/session.py): tiles, candidates, selected, previews, autos,
 // placed, counter, turn_text, interactive, over, highlight, labels, pick_text, blocked,
-// refused, origins, computer_placed, pace_ms, computer_text, playing_text, legend (the
-// catalog's words, in the tester's wording, of everything the board itself says).
+// refused, origins, computer_placed, pace_ms, computer_text, playing_text, legend,
+// fit_text, autos[].count_text (the catalog's words, in the tester's wording, of
+// everything the board itself shows; only screen-reader labels are fixed here).
 //
 // The computer's move is played out before the board takes input again: its tile
 // outlined and named first, then its forced tiles one by one, pace_ms each; meanwhile
@@ -125,14 +126,14 @@ function build(parent) {
     <div class="vb-zoom" role="group" aria-label="Zoom">
       <button type="button" data-zoom="in" aria-label="Zoom in">+</button>
       <button type="button" data-zoom="out" aria-label="Zoom out">&minus;</button>
-      <button type="button" data-zoom="fit" aria-label="Fit the board">Fit</button>
+      <button type="button" data-zoom="fit" aria-label="Fit the board"></button>
     </div>
   </div>
   <div class="vb-picker" role="group" aria-label="Choose a tile for the glowing space" data-role="picker"></div>
   <div class="vb-result" role="status" data-role="result" hidden><span class="sh-end-title"></span>
     <span class="sh-end-text"></span></div>
-  <div class="vb-legend"><span class="lg-o">Red: solid wide line</span>
-    <span class="lg-x">Blue: dashed line</span><span class="lg-s">Purple: both</span></div>
+  <div class="vb-legend"><span class="lg-o" data-legend="red"></span>
+    <span class="lg-x" data-legend="blue"></span><span class="lg-s" data-legend="both"></span></div>
   <div class="vb-legend vb-origins" data-role="origins">
     <span class="lg-tester"><b aria-hidden="true">&#9679;</b> <span data-legend="tester"></span></span>
     <span class="lg-computer"><b aria-hidden="true">&#9632;</b> <span data-legend="computer"></span></span>
@@ -248,6 +249,7 @@ function render(st, d, shell) {
   vb.classList.toggle("vb-over", !!d.over);
   vb.classList.toggle("vb-interactive", !!d.interactive);
   st.root.querySelector("[data-role=counter]").textContent = d.counter || "";
+  st.root.querySelector("[data-zoom=fit]").textContent = d.fit_text || "";
   // the legend's words are the catalog's (a wording experiment may vary them)
   for (const span of st.root.querySelectorAll("[data-legend]")) {
     span.textContent = (d.legend || {})[span.dataset.legend] || "";
@@ -338,7 +340,7 @@ function renderPicker(st, d) {
   picker.hidden = false;
   const label = document.createElement("div");
   label.className = "vb-picker-label";
-  label.textContent = d.pick_text || "Choose a tile for the glowing space:";
+  label.textContent = d.pick_text || "";
   picker.appendChild(label);
   const [r, c] = d.selected.split(",").map(Number);
   for (const s of d.previews) {
@@ -403,7 +405,7 @@ function animateAutos(st, d, shell) {
       if (id !== st.animId) return;
       const g = st.layer.querySelector(`.vt[data-cell="${a.cell}"]`);
       if (g) g.classList.remove("vt-hidden");
-      msg.textContent = (autos.length > 1 ? `Forced tile ${i + 1} of ${autos.length}. ` : "") + a.why;
+      msg.textContent = (a.count_text ? a.count_text + " " : "") + a.why;
       vb.dataset.autosShown = String(i + 1);
     }, step * at);
   });
