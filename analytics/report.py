@@ -263,12 +263,17 @@ def _plan_context(report: dict[str, Any]) -> dict[str, Any]:
 
 
 def _value_text(value: Any) -> str:
-    """A remedy's value in words: on/off for a switch, a text as it is, else JSON."""
+    """A remedy's value in words: on/off for a switch, a text (a wording's name or a
+    message's text) in quotes, else JSON.
+
+    >>> _value_text(True), _value_text("formal"), _value_text({"walls": False})
+    ('on', '“formal”', '{"walls": false}')
+    """
     if isinstance(value, bool):
         return "on" if value else "off"
     if value is None:
         return "today's"
-    return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+    return f"“{value}”" if isinstance(value, str) else json.dumps(value, sort_keys=True)
 
 
 def follow_up_text(row: dict[str, Any]) -> str:
