@@ -37,21 +37,24 @@ def pick(page: Any, box: str, option: str, count: int | None = None) -> None:
     is there: each try waits on the page, none on the clock.
     """
     combobox = page.get_by_role("combobox", name=box)
-    wanted = page.get_by_role("option").filter(has_text=option)
+    options = page.get_by_role("option")
+    wanted = options.filter(has_text=option)
     for _ in range(5):
         settle(page)
         combobox.click()
         try:
             wanted.first.wait_for(timeout=10_000)
-        except PlaywrightTimeout:
+            if count is not None:
+                expect(options).to_have_count(count, timeout=5_000)
+            wanted.first.click(timeout=5_000)
+        except (PlaywrightTimeout, AssertionError):
+            # the list closed with its box (drawn again) before the click: open it again
             page.keyboard.press("Escape")
             continue
-        if count is not None:
-            expect(page.get_by_role("option")).to_have_count(count)
-        wanted.first.click()
         settle(page)
         return
-    raise AssertionError(f"the {box!r} list never offered {option!r}")
+    raise AssertionError(f"the {box!r} list never offered {option!r} "
+                         f"({count} options) long enough to be clicked")
 
 
 def sign_in(new_page: Callable[..., Any], app: Any, size: str = "wide") -> Any:

@@ -28,7 +28,7 @@ from study_flow import AppDatabase, answer_page, consent, drawn, submit, survey_
 
 from playtest import demo
 from playtest.games.registry import game_plugin, games
-from playtest.replay import game_outcome, games_of, replay_positions
+from playtest.replay import game_label, game_outcome, games_of, replay_positions
 from playtest.replay_board import position_view
 from playtest.storage import repository as repo
 from playtest.study_snapshot import refresh
@@ -123,6 +123,11 @@ def test_replay_keys_move_the_slider_and_the_board_follows(
     page.keyboard.press("Enter")
     settle(page)
     expect(tester).to_have_value(KNOWN["app_tester"])
+    # The Game box is drawn anew for this tester (its options change): wait until it
+    # shows this tester's first game, so the list opened next is this tester's.
+    first_game = games_of(KNOWN["engine"], KNOWN["app_tester"])[0]
+    expect(page.get_by_role("combobox", name="Game")).to_have_value(
+        game_label(first_game), timeout=60_000)
     pick(page, "Game", "restarted", count=3)
     expect(page.get_by_text("This game: restarted (abandoned, does not count).")).to_be_visible()
     shown = page.get_by_test_id("stSliderThumbValue")
