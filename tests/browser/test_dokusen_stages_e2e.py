@@ -82,10 +82,13 @@ def _play_stage(page: Any, engine: Engine, code: str, choose: Callable[[DokusenS
     record, state = _latest(engine, code)
     moves = 0
     while not state.is_terminal():
-        page.locator(f'{BOARD}[data-animating="0"][data-to-move="0"]').wait_for(timeout=60_000)
+        # the board that takes this input: a finished game's board may still be on the
+        # page for a moment after a new game starts (its rerun has not ended)
+        live = page.locator(f'{BOARD}[data-animating="0"][data-to-move="0"]')
+        live.wait_for(timeout=60_000)
         token = board_token(page)
         r, c = state.game.grid.coord(choose(state))
-        square = page.locator(f"{BOARD} button.sq[data-r='{r}'][data-c='{c}']")
+        square = live.locator(f"button.sq[data-r='{r}'][data-c='{c}']")
         if tap:
             square.tap()
         else:
@@ -152,8 +155,11 @@ def test_win_then_next_stage_lose_then_retry_at_1280(
     # the keyboard presses it too
     retry.focus()
     page.keyboard.press("Enter")
-    page.locator(f"{BOARD}[data-phase=place][data-token$=':0']").wait_for(timeout=30_000)
-    assert page.locator("[data-testid=dokusen-title]").inner_text().startswith("S4")
+    # The new game's board: until the rerun ends, Streamlit may still show the lost
+    # game's board beside it, so the title is read from the new board only.
+    fresh = page.locator(f"{BOARD}[data-phase=place][data-token$=':0']")
+    fresh.wait_for(timeout=30_000)
+    assert fresh.locator("[data-testid=dokusen-title]").inner_text().startswith("S4")
     screenshot(page, "dokusen-stages-04-s4-retry-1280")
     games = _stages(engine, code)
     assert [g[0] for g in games] == ["S1", "S4", "S4"]
