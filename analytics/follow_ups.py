@@ -51,6 +51,18 @@ def follow_up_key(point: str) -> str:
     return ("fix_" + re.sub(r"[^a-z0-9_\-]+", "_", name.lower()).strip("_"))[:64]
 
 
+def trouble_rate_text(rate: float, interval: tuple[float, float], met: int) -> str:
+    """A follow-up's trouble rate today with its 95 % Wilson interval, as the Confusion
+    page and the design plan say it (one sentence, no final stop).
+
+    >>> trouble_rate_text(0.75, (0.47, 0.91), 12)
+    'Trouble rate today 75 % (95 % Wilson interval 47 % to 91 %, 12 testers who met the point)'
+    """
+    low, high = interval
+    return (f"Trouble rate today {rate * 100:.0f} % (95 % Wilson interval {low * 100:.0f} % "
+            f"to {high * 100:.0f} %, {met} testers who met the point)")
+
+
 @dataclass(frozen=True)
 class ProposedFollowUp:
     """The prefilled follow-up of one confusion point: ``plan`` holds the point, the
@@ -80,17 +92,14 @@ class ProposedFollowUp:
         return wilson_interval(round(self.plan.rate * self.met), self.met)
 
     def rate_said(self) -> str:
-        """Today's rate with its interval, in words.
+        """Today's rate with its interval, in words (:func:`trouble_rate_text`).
 
         >>> remedy = Remedy(("rule:x",), "ui:highlight_options", True, "t", "w", False)
         >>> plan = follow_up(remedy, point="rule:x", rate=0.75, key="fix_x")
         >>> ProposedFollowUp(plan, "x", 12).rate_said()
         'Trouble rate today 75 % (95 % Wilson interval 47 % to 91 %, 12 testers who met the point).'
         """
-        low, high = self.rate_interval()
-        return (f"Trouble rate today {self.plan.rate * 100:.0f} % (95 % Wilson interval "
-                f"{low * 100:.0f} % to {high * 100:.0f} %, {self.met} testers who met the "
-                "point).")
+        return trouble_rate_text(self.plan.rate, self.rate_interval(), self.met) + "."
 
     def to_json(self) -> dict[str, Any]:
         """The design plan's record of it (JSON-safe: the remedy's values are JSON).

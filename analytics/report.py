@@ -38,7 +38,7 @@ from analytics import (
 from analytics.data import UNNAMED_GAME, StudyData, validate_study
 from analytics.figures import FILE_TEMPLATE
 from analytics.follow_ups import DEFINITIONS as FOLLOW_UP_DEFINITIONS
-from analytics.follow_ups import proposed_follow_ups
+from analytics.follow_ups import proposed_follow_ups, trouble_rate_text
 from analytics.game_analytics import (
     GENERIC,
     GameAnalytics,
@@ -283,16 +283,15 @@ def follow_up_text(row: dict[str, Any]) -> str:
     ...     "control": False, "challenger": True, "metric": "trouble:rule:occupied",
     ...     "rate": 0.75, "interval": [0.47, 0.91], "testers_met": 12, "min_effect": 0.375,
     ...     "per_arm": 55}))
-    Ring the points: ui:highlight_options off (today) against on (the remedy), decided by trouble:rule:occupied (lower is better). Trouble rate today 75 % (95 % interval 47 % to 91 %, 12 testers who met the point); smallest effect worth acting on 37.5 percentage points; 55 testers per arm for 80 % power.
+    Ring the points: ui:highlight_options off (today) against on (the remedy), decided by trouble:rule:occupied (lower is better). Trouble rate today 75 % (95 % Wilson interval 47 % to 91 %, 12 testers who met the point); smallest effect worth acting on 37.5 percentage points; 55 testers per arm for 80 % power.
     """
     low, high = row["interval"]
     return (f"{row['remedy']}: {row['target']} {_value_text(row['control'])} (today) "
             f"against {_value_text(row['challenger'])} (the remedy), decided by "
-            f"{row['metric']} (lower is better). Trouble rate today {row['rate'] * 100:.0f} % "
-            f"(95 % interval {low * 100:.0f} % to {high * 100:.0f} %, {row['testers_met']} "
-            f"testers who met the point); smallest effect worth acting on "
-            f"{row['min_effect'] * 100:.1f} percentage points; {row['per_arm']} testers per "
-            "arm for 80 % power.")
+            f"{row['metric']} (lower is better). "
+            f"{trouble_rate_text(row['rate'], (low, high), row['testers_met'])}; smallest "
+            f"effect worth acting on {row['min_effect'] * 100:.1f} percentage points; "
+            f"{row['per_arm']} testers per arm for 80 % power.")
 
 
 def report_markdown(report: dict[str, Any],

@@ -30,7 +30,7 @@ from sqlalchemy.engine import Engine
 
 from analytics.data import StudyData
 from analytics.follow_ups import DEFINITIONS as DEFINITIONS  # re-exported: the page's
-from analytics.follow_ups import ProposedFollowUp, proposed_follow_ups
+from analytics.follow_ups import ProposedFollowUp
 from analytics.follow_ups import follow_up_key as follow_up_key  # re-exported
 from analytics.game_analytics import for_study
 from analytics.remedies import FollowUp, follow_up
@@ -52,38 +52,25 @@ CONTROL, CHALLENGER = "today", "remedy"
 #: Today's value of a remedy that names none (a message's default wording).
 CONTROL_DEFAULT = "default"
 
-class Proposal(ProposedFollowUp):
-    """A follow-up as the Confusion page shows it (:class:`analytics.follow_ups.
-    ProposedFollowUp`), with today's value and the remedy's in the Studies page's
-    form's words."""
-
-    @property
-    def control_text(self) -> str:
-        """Today's value as the Studies page's form shows it."""
-        return payload_text(CONTROL_DEFAULT if self.remedy.control is None
-                            else self.remedy.control)
-
-    @property
-    def challenger_text(self) -> str:
-        """The remedy's value as the Studies page's form shows it."""
-        return payload_text(self.remedy.challenger)
+def control_text(proposal: ProposedFollowUp) -> str:
+    """Today's value of the remedy as the Studies page's form shows it."""
+    return payload_text(CONTROL_DEFAULT if proposal.remedy.control is None
+                        else proposal.remedy.control)
 
 
-def proposals(data: StudyData) -> list[Proposal]:
-    """The prefilled follow-up of every listed point of ``data`` that a remedy of its
-    game fits (:func:`analytics.follow_ups.proposed_follow_ups`)."""
-    return [Proposal(found.plan, found.label, found.met)
-            for found in proposed_follow_ups(data)]
+def challenger_text(proposal: ProposedFollowUp) -> str:
+    """The remedy's value as the Studies page's form shows it."""
+    return payload_text(proposal.remedy.challenger)
 
 
-def sized(proposal: Proposal, min_effect: float) -> FollowUp:
+def sized(proposal: ProposedFollowUp, min_effect: float) -> FollowUp:
     """The follow-up with the designer's smallest effect: :class:`RemedyError` when it
     does not fit today's rate."""
     return follow_up(proposal.remedy, point=proposal.point, rate=proposal.plan.rate,
                      min_effect=min_effect, key=proposal.plan.key)
 
 
-def today_text(plugin: GamePlugin, proposal: Proposal, config: StudyConfig) -> str:
+def today_text(plugin: GamePlugin, proposal: ProposedFollowUp, config: StudyConfig) -> str:
     """Today's value of what the remedy varies, as the Studies page's form takes it: a
     display setting's label as the study sets it, the study's rules, or the remedy's
     control (a message's wording; ``default`` when it names none)."""
@@ -95,10 +82,10 @@ def today_text(plugin: GamePlugin, proposal: Proposal, config: StudyConfig) -> s
                     payload_text(value)) if setting else payload_text(value)
     if target.is_rules:
         return payload_text(config.rules)
-    return proposal.control_text
+    return control_text(proposal)
 
 
-def challenger_choices(plugin: GamePlugin, proposal: Proposal) -> list[str] | None:
+def challenger_choices(plugin: GamePlugin, proposal: ProposedFollowUp) -> list[str] | None:
     """The values the remedy's display setting offers (labels), or None when the
     challenger is typed (a wording, a text of one's own, a rules object or preset)."""
     target = ExperimentTarget.parse(proposal.remedy.target)
@@ -106,14 +93,14 @@ def challenger_choices(plugin: GamePlugin, proposal: Proposal) -> list[str] | No
     return [c.label for c in setting.choices] if setting is not None else None
 
 
-def challenger_start(plugin: GamePlugin, proposal: Proposal) -> str:
+def challenger_start(plugin: GamePlugin, proposal: ProposedFollowUp) -> str:
     """The remedy's value as the page's field starts with it (a setting's label)."""
     target = ExperimentTarget.parse(proposal.remedy.target)
     setting = ui_setting(plugin, target.setting) if target.setting is not None else None
     if setting is not None:
         return next((c.label for c in setting.choices if c.value == proposal.remedy.challenger),
-                    proposal.challenger_text)
-    return proposal.challenger_text
+                    challenger_text(proposal))
+    return challenger_text(proposal)
 
 
 def arms_shown(plugin: GamePlugin, experiment: dict[str, Any]) -> dict[str, str]:
@@ -123,7 +110,7 @@ def arms_shown(plugin: GamePlugin, experiment: dict[str, Any]) -> dict[str, str]
             for name, payload in dict(experiment["variants"]).items()}
 
 
-def experiment_of(plugin: GamePlugin, proposal: Proposal, config: StudyConfig,
+def experiment_of(plugin: GamePlugin, proposal: ProposedFollowUp, config: StudyConfig,
                   challenger: str, min_effect: float,
                   listed: Sequence[Any] = ()) -> dict[str, Any]:
     """The follow-up as the Studies page's form would add it (variants ``today``, the
@@ -135,7 +122,7 @@ def experiment_of(plugin: GamePlugin, proposal: Proposal, config: StudyConfig,
     >>> from analytics.data import UNNAMED_GAME
     >>> remedy = Remedy(("rule:own_tile",), "ui:highlight_options", True, "t", "w", False)
     >>> plan = follow_up(remedy, point="rule:own_tile", rate=0.5, key="fix_own_tile")
-    >>> experiment = experiment_of(game_plugin(UNNAMED_GAME), Proposal(plan, "x", 10),
+    >>> experiment = experiment_of(game_plugin(UNNAMED_GAME), ProposedFollowUp(plan, "x", 10),
     ...                            StudyConfig(game=UNNAMED_GAME), "on", 0.25)
     >>> experiment["variants"], experiment["primary_metric"], experiment["min_effect"]
     ({'today': False, 'remedy': True}, 'trouble:rule:own_tile', 0.25)

@@ -14,26 +14,13 @@ from analytics.confusion import confusion_points
 from analytics.data import StudyData, empty_quiz, empty_scores
 from analytics.follow_ups import DEFINITIONS, proposed_follow_ups
 from analytics.report import build_report, report_html, report_markdown
-from playtest import demo
 from playtest.games.registry import game_names
-from playtest.storage.db import make_engine, upgrade
-from playtest.study_data import load_bundle
-
-
-def _demo_data(folder: Path, game: str) -> StudyData:
-    engine = make_engine(f"sqlite:///{folder / 'playtest.sqlite'}")
-    upgrade(engine)
-    study = demo.ensure_demo_study(engine) if game == demo.DEMO_GAME else {
-        s.game: s for s in demo.ensure_game_demo_studies(engine)}[game]
-    demo.generate(engine, 10, seed=3, study=study, workers=1)
-    data = load_bundle(engine, study.study_id).data
-    engine.dispose()
-    return data
+from tests.demo_studies import demo_study_data
 
 
 @pytest.mark.parametrize("game", sorted(game_names()))
 def test_the_plan_lists_each_remedied_points_follow_up(tmp_path: Path, game: str) -> None:
-    data = _demo_data(tmp_path, game)
+    data = demo_study_data(tmp_path / "playtest.sqlite", game)
     report = build_report(data, empty_scores(), empty_quiz())
     json.dumps(report, allow_nan=False)  # strict JSON, as the exchange format wants
     rows = report["follow_ups"]
@@ -53,7 +40,7 @@ def test_the_plan_lists_each_remedied_points_follow_up(tmp_path: Path, game: str
     assert len(lines) == len(rows)
     first = lines[0]
     assert rows[0]["remedy"] in first.replace("\\", "")
-    assert re.search(r"Trouble rate today \d+ % \(95 % interval \d+ % to \d+ %, \d+ testers "
+    assert re.search(r"Trouble rate today \d+ % \(95 % Wilson interval \d+ % to \d+ %, \d+ testers "
                      r"who met the point\)", first), first
     assert f"{rows[0]['per_arm']} testers per arm for 80 % power" in first
     # the line sits under its own point (the point's label comes just before it)

@@ -15,11 +15,9 @@ from analytics.experiments import analyze_experiment, participant_variants
 from analytics.metrics import MetricInputs, trouble_metric
 from analytics.remedies import always_valid_arm_size
 from analytics.stats import wilson_interval
-from playtest import demo
 from playtest.games.registry import game_names
-from playtest.storage.db import make_engine, upgrade
-from playtest.study_data import load_bundle
 from tests.analytics.trouble_planted import Pool, calibrate, planted, pool_of
+from tests.demo_studies import demo_study_data
 
 GAMES = sorted(game_names())
 STUDIES = 200
@@ -30,14 +28,7 @@ def pools(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Pool]:
     """Per game its demo study with 10 simulated testers, split on its top rule point."""
     made = {}
     for game in GAMES:
-        path = tmp_path_factory.mktemp(game) / "playtest.sqlite"
-        engine = make_engine(f"sqlite:///{path}")
-        upgrade(engine)
-        study = demo.ensure_demo_study(engine) if game == demo.DEMO_GAME else {
-            s.game: s for s in demo.ensure_game_demo_studies(engine)}[game]
-        demo.generate(engine, 10, seed=3, study=study, workers=1)
-        data = load_bundle(engine, study.study_id).data
-        engine.dispose()
+        data = demo_study_data(tmp_path_factory.mktemp(game) / "playtest.sqlite", game)
         point = next(p.id for p in confusion_points(data) if p.id.startswith("rule:"))
         made[game] = pool_of(data, point)
         assert made[game].troubled and made[game].untroubled, (game, point)

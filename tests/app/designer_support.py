@@ -16,19 +16,13 @@ PAGE_APP = str(Path(__file__).parent / "apps" / "designer_page.py")
 def demo_databases(tmp_path_factory: pytest.TempPathFactory, games: Iterable[str], *,
                    testers: int, seed: int) -> dict[str, Path]:
     """Per game a migrated SQLite file holding its demo study and ``testers`` simulated
-    testers (``playtest demo``)."""
-    from playtest import demo
-    from playtest.storage.db import make_engine, upgrade
+    testers (``playtest demo``; :func:`tests.demo_studies.fill_demo_study`)."""
+    from tests.demo_studies import fill_demo_study
 
     made: dict[str, Path] = {}
     for game in games:
-        path = tmp_path_factory.mktemp(game) / "playtest.sqlite"
-        engine = make_engine(f"sqlite:///{path}")
-        upgrade(engine)
-        study = {s.game: s for s in demo.ensure_game_demo_studies(engine)}[game]
-        demo.generate(engine, testers, seed=seed, study=study, workers=1)
-        engine.dispose()
-        made[game] = path
+        made[game] = tmp_path_factory.mktemp(game) / "playtest.sqlite"
+        fill_demo_study(made[game], game, testers, seed)
     return made
 
 

@@ -12,16 +12,17 @@ from pathlib import Path
 import pytest
 
 from analytics.confusion import confusion_points
+from analytics.follow_ups import proposed_follow_ups
 from analytics.game_analytics import for_study
 from analytics.remedies import remedies_for
 from analytics.text_safety import markdown_literal
 from playtest import demo, follow_ups
 from playtest.games.registry import game_names
 from playtest.storage import repository as repo
-from playtest.storage.db import make_engine, upgrade
+from playtest.storage.db import make_engine
 from playtest.study_data import load_bundle
 from playtest.study_form_checks import config_to_correct
-from tests.app.designer_support import designer_page, use_copy
+from tests.app.designer_support import demo_databases, designer_page, use_copy
 
 GAMES = sorted(game_names())
 
@@ -33,17 +34,7 @@ def _study_id(game: str) -> str:
 @pytest.fixture(scope="module")
 def filled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Per game a database with its demo study and 10 simulated testers (made once)."""
-    made = {}
-    for game in GAMES:
-        path = tmp_path_factory.mktemp(game) / "playtest.sqlite"
-        engine = make_engine(f"sqlite:///{path}")
-        upgrade(engine)
-        study = demo.ensure_demo_study(engine) if game == demo.DEMO_GAME else {
-            s.game: s for s in demo.ensure_game_demo_studies(engine)}[game]
-        demo.generate(engine, 10, seed=3, study=study, workers=1)
-        engine.dispose()
-        made[game] = path
-    return made
+    return demo_databases(tmp_path_factory, GAMES, testers=10, seed=3)
 
 
 def _stored_keys(database: Path, study_id: str) -> list[str]:
@@ -129,12 +120,12 @@ def test_adding_the_same_follow_up_twice_stores_it_once(
     study_id = _study_id(game)
     engine = make_engine(f"sqlite:///{database}")
     data = load_bundle(engine, study_id).data
-    (proposal, *_) = follow_ups.proposals(data)
+    (proposal, *_) = proposed_follow_ups(data)
     study = repo.get_study(engine, study_id)
     assert study is not None
     config, _ = config_to_correct(study.game, study.config)
     experiment = follow_ups.experiment_of(follow_ups.plugin_of(data), proposal, config,
-                                          proposal.challenger_text, proposal.plan.min_effect,
+                                          follow_ups.challenger_text(proposal), proposal.plan.min_effect,
                                           follow_ups.stored_experiments(study))
     first = follow_ups.add_to_study(engine, study_id, experiment)
     second = follow_ups.add_to_study(engine, study_id, experiment)
@@ -153,7 +144,7 @@ def test_the_plan_page_says_the_top_points_follow_up(
     database = use_copy(filled[game], tmp_path, monkeypatch)
     study_id = _study_id(game)
     engine = make_engine(f"sqlite:///{database}")
-    (proposal, *_) = follow_ups.proposals(load_bundle(engine, study_id).data)
+    (proposal, *_) = proposed_follow_ups(load_bundle(engine, study_id).data)
     engine.dispose()
     at = designer_page("report", study_id)
     shown = "\n".join(str(e.value) for e in [*at.code, *at.markdown, *at.caption,

@@ -9,6 +9,7 @@ from typing import Any
 import streamlit as st
 
 from analytics import game_analytics, severity
+from analytics.follow_ups import ProposedFollowUp, proposed_follow_ups
 from analytics.remedies import RemedyError
 from analytics.text_safety import markdown_literal
 from playtest import follow_ups, page_results, runtime
@@ -105,7 +106,7 @@ def _follow_ups(opened: Opened) -> None:
     """Each remedied point's prefilled follow-up experiment, editable, with "Add to this
     study" (:mod:`playtest.follow_ups` holds the logic)."""
     found = whole_study(opened.study.study_id, "follow_ups",
-                        lambda b: follow_ups.proposals(b.data))
+                        lambda b: proposed_follow_ups(b.data))
     if not found:
         return
     st.subheader("Follow-up experiments")
@@ -118,7 +119,7 @@ def _follow_ups(opened: Opened) -> None:
             _follow_up(opened, proposal)
 
 
-def _follow_up(opened: Opened, proposal: follow_ups.Proposal) -> None:
+def _follow_up(opened: Opened, proposal: ProposedFollowUp) -> None:
     study = opened.study
     key = proposal.plan.key
     plugin = game_plugin(study.game)
