@@ -42,7 +42,7 @@ from playtest.games.plugin import GamePlugin
 from playtest.games.registry import game_plugin
 from playtest.messages import speed
 from playtest.session import MAIN, GameSession, Moment, Next, Pace, Play
-from playtest.session.store import open_session, session_of, settings_of
+from playtest.session.store import finished_records, open_session, session_of, settings_of
 from playtest.storage import repository as repo
 from playtest.storage.game_counts import LEFT, RESTARTED
 
@@ -53,6 +53,7 @@ TESTER = "play_tester"
 RESTORED_MESSAGE = "restored_message"
 SETTINGS_RESTORED = "settings_restored"
 FINISHED_GAMES = "finished_games"
+PLAYED_GAMES = "played_games"
 #: What the column beside the board shows of the game, as the last full run drew it.
 SIDE_SHOWN = "side_shown"
 DIALOGS = ("rules_open", "menu_open", "restart_ask")
@@ -301,7 +302,7 @@ def _board() -> None:
              tester.config.games_per_tester)
     moment = session.moment(interactive=interactive, thinking=thinking,
                             extra={"zoom": True, "study_rules": tester.effective.rules,
-                                   "games": games})
+                                   "games": games, "played": _played(tester, play)})
     mount(session.plugin, board_data(session, moment, token=token,
                                      muted=bool(st.session_state.get("muted", False))),
           key=key, gate=gate, on_input=_on_input, token_now=_token_now)
@@ -340,6 +341,21 @@ def _games_finished(tester: services.Tester, play: Play | None) -> int:
     finished = services.games_finished(runtime.database(), tester)
     st.session_state[FINISHED_GAMES] = (key, finished)
     return finished
+
+
+def _played(tester: services.Tester, play: Play) -> tuple[tuple[Any, str | None], ...]:
+    """The ``(rules, reason)`` of the tester's finished games (:func:`~playtest.session.store.
+    finished_records`: a game of stages shows its progress from them), read again only
+    when they can have changed (as :func:`_games_finished`)."""
+    key = (tester.code, tester.participant.games_completed, play.game_id, play.over)
+    cached = st.session_state.get(PLAYED_GAMES)
+    if isinstance(cached, tuple) and cached[0] == key:
+        return tuple(cached[1])
+    # only a game whose next game follows from the finished ones reads them
+    played = (tuple(finished_records(runtime.database(), tester))
+              if game_plugin(tester.config.game).next_rules is not None else ())
+    st.session_state[PLAYED_GAMES] = (key, played)
+    return played
 
 
 def _log_ui_exposures(tester: services.Tester) -> None:

@@ -72,9 +72,15 @@ def next_rules(engine: Engine, tester: services.Tester) -> Any:
     plugin = game_plugin(tester.config.game)
     if plugin.next_rules is None:
         return tester.effective.rules
-    records = [(r.rules, r.reason) for r in repo.list_games(engine, tester.code)
-               if r.game == plugin.name and r.finished]
-    return plugin.next_rules(tester.effective.rules, records)
+    return plugin.next_rules(tester.effective.rules, finished_records(engine, tester))
+
+
+def finished_records(engine: Engine, tester: services.Tester) -> list[tuple[Any, str | None]]:
+    """The ``(rules, reason)`` of the tester's finished games of the study's game, oldest
+    first: what a game of stages makes its next game and its progress from."""
+    plugin = game_plugin(tester.config.game)
+    return [(r.rules, r.reason) for r in repo.list_games(engine, tester.code)
+            if r.game == plugin.name and r.finished]
 
 
 def open_session(engine: Engine, logger: EventLogger, tester: services.Tester,

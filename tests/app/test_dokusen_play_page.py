@@ -125,6 +125,28 @@ def test_progress_through_a_course_comes_from_the_stored_games(
     assert [p["stage"] for p in starts] == ["S1", "S4", "S4"]
 
 
+def test_a_won_stage_played_again_still_counts_as_won(
+        db: Engine, make_study: Callable[..., repo.Study]) -> None:
+    """**Play this stage again** after a win: while the tester plays S1 again, the board
+    still counts S1 among the stages won (the progress comes from the stored games, not
+    from the stage's place in the course)."""
+    study = make_study(game="dokusen", rules={"stages": ["S1", "S4", "S2"]},
+                       games_per_tester=5, pre_survey=None, post_survey=None)
+    code = playing_tester(db, study)
+    at = open_as(code, timeout=60)
+    first = repo.latest_unfinished_game(db, code)
+    assert first is not None and first.rules == "S1"
+    repo.finish_game(db, first.game_id, None, "abandoned", 0)
+    _store_finished(db, code, "S1", won=True)
+    # the replay the button starts: a new game of S1, as the play step stores it
+    repo.create_game(db, code, None, "S1", ["human"], 6, game="dokusen")
+    at = open_as(code, timeout=60)
+    assert at.exception == []
+    shown = board_shown(at)
+    assert shown["stageOf"] == "Stage 1 of 3"
+    assert shown["progress"] == "Game 3 of 5 · stages won: 1"  # the left game counts too
+
+
 def test_a_stage_parameter_is_ab_tested_through_a_rules_experiment(
         db: Engine, make_study: Callable[..., repo.Study]) -> None:
     """Two courses that differ in S7's meteor schedule: each tester's games play their

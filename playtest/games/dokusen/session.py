@@ -108,15 +108,26 @@ def words(moment: Moment) -> tuple[Say, ...]:
     return (message_say(play.state, refusal=play.refusal, played=_round(moment)),)
 
 
-def stages_won(here: str, order: Sequence[str], won: bool) -> int:
-    """The stages of the course won so far, while stage ``here`` is played: every stage
-    before it (a tester reaches a stage of the course only by winning the one before it:
-    :func:`next_rules`, :func:`next_choices`), and this one once won.
+def stages_won(here: str, order: Sequence[str], won: bool,
+               played: Sequence[tuple[Any, str | None]] | None = None) -> int:
+    """The stages of the course won so far, while stage ``here`` is played: those the
+    tester's finished games ``played`` (``(rules, reason)``, oldest first) won, and this
+    one once won. Without ``played``: every stage before it (a tester reaches a stage of
+    the course only by winning the one before it: :func:`next_rules`,
+    :func:`next_choices`), and this one once won.
 
     >>> stages_won("S2", ["S1", "S2", "S3"], False), stages_won("S3", ["S1", "S2", "S3"], True)
     (1, 3)
+
+    A won stage played again (**Play this stage again**) stays won:
+
+    >>> stages_won("S1", ["S1", "S2"], False, [("S1", "win:majority")])
+    1
     """
-    return order.index(here) + (1 if won else 0)
+    if played is None:
+        return order.index(here) + (1 if won else 0)
+    done = Progress.from_records(played).won | ({here} if won else set())
+    return len(done & set(order))
 
 
 def view(moment: Moment) -> dict[str, Any]:
@@ -132,7 +143,9 @@ def view(moment: Moment) -> dict[str, Any]:
         if here in course.order:
             stage_of = (course.order.index(here) + 1, len(course.order))
             outcome = play.state.outcome
-            won = stages_won(here, course.order, outcome is not None and outcome.won)
+            played = moment.extra.get("played")
+            won = stages_won(here, course.order, outcome is not None and outcome.won,
+                             None if played is None else list(played))
     games = moment.extra.get("games")
     data = board_data(play.state, played=_round(moment),
                       speed_ms=STEP_MS.get(int(moment.setting("speed", 2)), 220),
