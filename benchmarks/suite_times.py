@@ -17,6 +17,13 @@ on several workers. The folder table sums the files of each top-level test folde
 >>> _ = path.write_text(xml)
 >>> sorted(file_times([path]).items())
 [('tests/app/test_a.py', (3.5, 2)), ('tests/browser/test_b.py', (4.0, 1))]
+
+A test that failed and passed on a rerun (pytest-rerunfailures) appears once per run:
+
+>>> _ = path.write_text(xml.replace('name="t" time="4"/>', 'name="t" time="4"/>'
+...     '<testcase classname="tests.browser.test_b" name="t" time="3"/>'))
+>>> rerun_tests([path])
+{'tests.browser.test_b::t': 2}
 """
 
 from __future__ import annotations
@@ -46,6 +53,16 @@ def file_times(reports: Iterable[Path]) -> dict[str, tuple[float, int]]:
     return {name: (round(seconds[name], 2), counts[name]) for name in seconds}
 
 
+def rerun_tests(reports: Iterable[Path]) -> dict[str, int]:
+    """The tests run more than once (a failure, then a rerun: ``--reruns``), with how
+    many times each ran: flaky tests to fix."""
+    runs: dict[str, int] = defaultdict(int)
+    for report in reports:
+        for case in ElementTree.parse(report).getroot().iter("testcase"):
+            runs[f"{case.get('classname')}::{case.get('name')}"] += 1
+    return {name: count for name, count in sorted(runs.items()) if count > 1}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("reports", nargs="+", type=Path, help="pytest --junitxml files")
@@ -70,6 +87,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for folder, (folder_seconds, folder_tests) in sorted(
             folders.items(), key=lambda kv: -kv[1][0])[:args.top]:
         print(f"{folder_seconds:8.1f} {int(folder_tests):5d}  {folder}")
+    again = rerun_tests(args.reports)
+    print(f"\nTests that failed and were run again (flaky: fix them): {len(again)}")
+    for name, count in again.items():
+        print(f"  {name}: {count} runs")
     return 0
 
 
