@@ -40,6 +40,7 @@ import pandas as pd
 from analytics import derive, severity
 from analytics.data import StudyData
 from analytics.game_analytics import GameAnalytics, for_study
+from analytics.metrics import PER_TESTER_FAMILIES
 from analytics.questionnaires import problem_answers
 from analytics.stats import wilson_interval
 
@@ -487,10 +488,6 @@ def _scored_candidates(data: StudyData, min_occasions: int, min_testers: int,
             if isinstance(texts, dict) and isinstance(texts.get(item), str):
                 found_extra["question"] = texts[item]
     return severity.score(tallies, means, min_occasions, min_testers), extra
-
-
-#: The families whose points have occasions per tester (a trouble metric can be made).
-PER_TESTER_FAMILIES = ("rule", "message", "survey")
 
 
 def point_occasions(data: StudyData, point: str, game: GameAnalytics | None = None

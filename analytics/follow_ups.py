@@ -22,10 +22,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from analytics.confusion import PER_TESTER_FAMILIES, ConfusionPoint, confusion_points
+from analytics.confusion import ConfusionPoint, confusion_points
 from analytics.data import StudyData, empty_quiz, empty_scores
 from analytics.game_analytics import GameAnalytics, for_study
-from analytics.metrics import MetricInputs, trouble_metric
+from analytics.metrics import PER_TESTER_FAMILIES, MetricInputs, trouble_metric
 from analytics.remedies import FollowUp, Remedy, RemedyError, follow_up, remedies_for
 from analytics.stats import wilson_interval
 

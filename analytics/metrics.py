@@ -26,7 +26,6 @@ import numpy as np
 import pandas as pd
 
 from analytics import derive
-from analytics.confusion import PER_TESTER_FAMILIES, point_occasions
 from analytics.data import QUIZ_COLUMNS, SCORE_COLUMNS, StudyData, require_columns
 from analytics.targets import ExperimentTarget, TargetError
 
@@ -354,9 +353,17 @@ def quiz_item_metric(item: str) -> Metric:
 
 TROUBLE_PREFIX = "trouble:"
 
+#: The confusion-point families whose points have occasions per tester (a trouble
+#: metric can be made; :func:`analytics.confusion.point_occasions`).
+PER_TESTER_FAMILIES = ("rule", "message", "survey")
+
 
 def _trouble_of(point: str) -> ValuesFunction:
     def values(inputs: MetricInputs) -> pd.Series:
+        # imported here: the confusion analysis brings scipy and statsmodels, which a
+        # study's settings check (check_primary, in every CLI call) never needs
+        from analytics.confusion import point_occasions
+
         rows = point_occasions(inputs.data, point)
         if rows.empty:
             return pd.Series(dtype=float)

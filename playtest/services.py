@@ -35,7 +35,8 @@ from playtest.study_config import (
     parse_study_config,
 )
 from surveys import SurveyDefinition, list_surveys, load_survey
-from surveys.streamlit_renderer import Answer, SavedProgress
+from surveys.model import Answer
+from surveys.progress import SavedProgress
 
 
 def now_ms() -> float:

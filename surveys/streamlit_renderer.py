@@ -44,9 +44,8 @@ import random
 import tempfile
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import streamlit as st
 
@@ -74,6 +73,8 @@ from surveys.model import (
     SurveyDefinition,
     YesMaybeNo,
 )
+from surveys.progress import ResponseStore as ResponseStore  # re-exported
+from surveys.progress import SavedProgress as SavedProgress  # re-exported
 
 # Faces as Material icons (the font ships with Streamlit): emoji drew as empty boxes in a
 # browser without an emoji font (Debian's Chromium drew three of the five faces).
@@ -86,26 +87,6 @@ YMN_LABELS = {"yes": f"{FACE_ICONS[3]} Yes", "maybe": f"{FACE_ICONS[2]} Maybe",
 
 
 # ------------------------------------------------------------------ stores
-@dataclass(frozen=True)
-class SavedProgress:
-    """What a store knows: answers so far, completed page ids, seconds per page."""
-
-    answers: Mapping[str, Answer] = field(default_factory=dict)
-    completed_pages: tuple[str, ...] = ()
-    seconds_per_page: Mapping[str, float] = field(default_factory=dict)
-
-
-class ResponseStore(Protocol):
-    """Where a participant's answers for one survey live. The app implements it on its
-    database; :class:`SessionStateStore` and :class:`JsonFileStore` ship here."""
-
-    def load(self) -> SavedProgress: ...
-
-    def save_page(self, page_id: str, answers: Mapping[str, Answer], seconds_on_page: float) -> None:
-        """Persist one submitted, validated page (answers of its visible items only)."""
-        ...
-
-
 class _DictStore:
     def _data(self) -> dict[str, Any]:
         raise NotImplementedError
