@@ -310,7 +310,9 @@ function render(st, d, shell) {
 function holdShell(st, shell) {
   const turn = st.root.querySelector("[data-role=turn]");
   const end = st.root.querySelector("[data-role=result]");
-  if (turn) turn.textContent = (st.data && st.data.playing_text) || "";
+  // a picture in the Rules overlay shows a position, not a game being played
+  const picture = !!(shell && shell.data && shell.data.picture);
+  if (turn) turn.textContent = picture ? "" : (st.data && st.data.playing_text) || "";
   if (end) end.hidden = true;
   st.root.querySelector(".vb").classList.remove("vb-interactive");
 }
@@ -321,6 +323,7 @@ function releaseShell(st, shell) {
   const turn = st.root.querySelector("[data-role=turn]");
   const end = st.root.querySelector("[data-role=result]");
   if (turn && d.turn !== undefined && d.turn !== null) turn.textContent = d.turn;
+  else if (turn && d.picture) turn.textContent = "";
   if (end) end.hidden = !d.end;
   st.root.querySelector(".vb").classList.toggle("vb-interactive", !!(st.data && st.data.interactive));
 }
