@@ -43,6 +43,7 @@ test reads.
 from __future__ import annotations
 
 import enum
+import functools
 import html
 import json
 import math
@@ -286,9 +287,16 @@ def enough_testers(before: GroupRate) -> int | None:
     >>> enough_testers(GroupRate(Group(1), 40, 0)) is None
     True
     """
-    rate = before.rate
-    if not (math.isfinite(rate) and rate > 0):
+    return _enough(before.troubled, before.met)
+
+
+@functools.lru_cache(maxsize=4096)
+def _enough(troubled: int, met: int) -> int | None:
+    # cached: the sizing solves for a power twice (milliseconds), and a family's page,
+    # plan and calibration ask it of the same few counts again and again
+    if troubled <= 0 or met <= 0:
         return None
+    rate = troubled / met
     try:
         return always_valid_arm_size(rate, rate / 2)
     except RemedyError:
