@@ -126,7 +126,7 @@ DEFINITIONS = {
 }
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Group:
     """Testers of one version, or of one arm of it (``arm``: the variant's name).
 
@@ -460,7 +460,9 @@ def trajectory_figure(reports: Sequence[PointReport], top: int = 5,
     ((50.0, None), 'Version (and arm)')
     """
     shown = list(reports)[:max(top, 0)]
-    order = sorted({rate.group for report in shown for rate in report.rates})
+    # by version, a whole version before its arms, arms in their experiment's order
+    seen = dict.fromkeys(rate.group for report in shown for rate in report.rates)
+    order = sorted(seen, key=lambda group: (group.version, group.arm is not None))
     x = [group.label for group in order]
     fig = go.Figure()
     for number, report in enumerate(shown):
