@@ -139,9 +139,13 @@ def replaced_in_follow_up(config: StudyConfig, experiment: Mapping[str, Any]) ->
 def existing_follow_up(engine: Engine, study: repo.Study, key: str) -> repo.Study | None:
     """The follow-up study already started from ``study``'s family with the experiment
     ``key`` (a later version than ``study`` that runs it), or None."""
-    after = [s for s in study_family(engine, study) if family_version(s) > family_version(study)]
-    return next((s for s in after
-                 if any(e.get("key") == key for e in s.experiment_records)), None)
+    return _running(study_family(engine, study), study, key)
+
+
+def _running(members: list[repo.Study], study: repo.Study, key: str) -> repo.Study | None:
+    """The first of ``members`` later than ``study`` that runs the experiment ``key``."""
+    return next((s for s in members if family_version(s) > family_version(study)
+                 and any(e.get("key") == key for e in s.experiment_records)), None)
 
 
 def _follow_up_title(study: repo.Study, version: int) -> str:
@@ -149,13 +153,16 @@ def _follow_up_title(study: repo.Study, version: int) -> str:
     return f"{_VERSION_SUFFIX.sub('', study.title)} (version {version})"
 
 
-def _free_study_id(engine: Engine, family: str, version: int) -> str:
+def _free_study_id(engine: Engine, family: str, version: int) -> str | None:
     """``<family>-v<version>`` (cut to fit 64 characters), or with ``-2``, ``-3``… when
-    a study of that id exists already (a study made by hand, or of another family)."""
+    a study outside the family holds that id (one made by hand); None when a study of
+    the family holds it (another tab made this version meanwhile: look again)."""
     suffix = f"-v{version}"
     base = f"{family[:64 - len(suffix)]}{suffix}"
     candidate, number = base, 1
-    while repo.get_study(engine, candidate) is not None:
+    while (taken := repo.get_study(engine, candidate)) is not None:
+        if family_id(taken) == family:
+            return None
         number += 1
         tail = f"-{number}"
         candidate = f"{base[:64 - len(tail)]}{tail}"
@@ -165,15 +172,16 @@ def _free_study_id(engine: Engine, family: str, version: int) -> str:
 def start_follow_up_study(engine: Engine, study: repo.Study, experiment: Mapping[str, Any],
                           *, title: str | None = None) -> repo.Study:
     """A new, open version of ``study``'s family that runs ``experiment``: the same
-    settings as ``study`` (game, rules, seats, surveys, consent, panel…) and its
+    settings as ``study`` (game, rules, seats, surveys, audience, panel…) and its
     experiments, but the ones :func:`replaced_in_follow_up` names, plus ``experiment``;
     ``family`` the family's id and ``version`` the highest of the family's + 1; its own
     study id (``<family>-v<version>``) and so its own tester link.
 
     Idempotent on family and experiment key: when a later version than ``study`` runs
-    ``experiment``'s key already (a double press, a second tab), that study is returned
-    and nothing is made. :class:`StudyConfigError` says why the follow-up cannot run
-    (``study``'s settings need correcting, or the experiment does not fit them).
+    ``experiment``'s key already (a double press, a second tab, even at the same
+    moment), that study is returned and nothing is made. :class:`StudyConfigError` says
+    why the follow-up cannot run (``study``'s settings need correcting, or the
+    experiment does not fit them).
     """
     key = str(experiment.get("key"))
     try:
@@ -186,18 +194,21 @@ def start_follow_up_study(engine: Engine, study: repo.Study, experiment: Mapping
     document = config_document(config)
     kept = [e for e in document["experiments"] if e.get("key") not in replaced]
     for _ in range(_TRIES):
-        existing = existing_follow_up(engine, study, key)
+        members = study_family(engine, study)  # one read: what runs, and the next version
+        existing = _running(members, study, key)
         if existing is not None:
             return existing
-        version = max(map(family_version, study_family(engine, study))) + 1
+        version = max(map(family_version, members)) + 1
         follow_up = parse_study_config({**document, "game": config.game,
                                         "experiments": [*kept, dict(experiment)],
                                         "family": family, "version": version})
         check_experiments_change_the_game(follow_up)
+        study_id = _free_study_id(engine, family, version)
+        if study_id is None:
+            continue
         try:
             return create_study(engine, title=title or _follow_up_title(study, version),
-                                config=follow_up,
-                                study_id=_free_study_id(engine, family, version))
+                                config=follow_up, study_id=study_id)
         except ConflictError:
             continue  # another tab made a study of that id first: look again
     raise ConflictError(f"could not start a follow-up study of {study.study_id!r}: other "

@@ -585,6 +585,9 @@ def study_record_problem(record: dict[str, Any]) -> str | None:
     ...     "target": "ui:speed", "variants": ["A", "B"], "payloads": {"A": 98, "B": 99}}]})
     'experiments.0.variants.A: ui:speed must be 1, 2 or 3, not 98'
     """
+    problem = family_problem(record.get("family"), record.get("version"))
+    if problem:
+        return problem
     raw = raw_config(
         game=record.get("game", UNNAMED_GAME),
         rules=record.get("rules"),

@@ -26,6 +26,7 @@ from playtest.people_tables import (
     people_table,
 )
 from playtest.storage import repository as repo
+from playtest.storage.errors import ConflictError
 from playtest.study_config import StudyConfigError
 from playtest.study_form_checks import config_to_correct
 
@@ -186,7 +187,7 @@ def _follow_up(opened: Opened, proposal: ProposedFollowUp) -> None:
         try:
             started = follow_ups.start_follow_up(runtime.database(), study.study_id,
                                                  experiment)
-        except StudyConfigError as err:
+        except (StudyConfigError, ConflictError) as err:
             st.error(markdown_literal(f"No follow-up study started: {err}"))
             return
         st.session_state[f"fu-started-{key}"] = (started.study.study_id, started.message)
