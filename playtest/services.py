@@ -155,13 +155,13 @@ def _follow_up_title(study: repo.Study, version: int) -> str:
 
 def _free_study_id(engine: Engine, family: str, version: int) -> str | None:
     """``<family>-v<version>`` (cut to fit 64 characters), or with ``-2``, ``-3``… when
-    a study outside the family holds that id (one made by hand); None when a study of
-    the family holds it (another tab made this version meanwhile: look again)."""
+    another study holds that id (one made by hand, or imported); None when this version
+    of the family holds it (another tab made it meanwhile: look again)."""
     suffix = f"-v{version}"
     base = f"{family[:64 - len(suffix)]}{suffix}"
     candidate, number = base, 1
     while (taken := repo.get_study(engine, candidate)) is not None:
-        if family_id(taken) == family:
+        if family_id(taken) == family and family_version(taken) == version:
             return None
         number += 1
         tail = f"-{number}"
