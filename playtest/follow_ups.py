@@ -115,8 +115,8 @@ def experiment_of(plugin: GamePlugin, proposal: ProposedFollowUp, config: StudyC
                   listed: Sequence[Any] = ()) -> dict[str, Any]:
     """The follow-up as the Studies page's form would add it (variants ``today``, the
     study's value now, and ``remedy`` as typed; primary metric ``trouble:<point>``;
-    ``min_effect``), checked as saving the study checks it: :class:`StudyConfigError`
-    in the page's words.
+    ``min_effect``; ``targets`` the point), checked as saving the study checks it:
+    :class:`StudyConfigError` in the page's words.
 
     >>> from analytics.remedies import Remedy, follow_up
     >>> from analytics.data import UNNAMED_GAME
@@ -126,12 +126,15 @@ def experiment_of(plugin: GamePlugin, proposal: ProposedFollowUp, config: StudyC
     ...                            StudyConfig(game=UNNAMED_GAME), "on", 0.25)
     >>> experiment["variants"], experiment["primary_metric"], experiment["min_effect"]
     ({'today': False, 'remedy': True}, 'trouble:rule:own_tile', 0.25)
+    >>> experiment["targets"]
+    'rule:own_tile'
     """
     target = ExperimentTarget.parse(proposal.remedy.target)
-    return experiment_from_form(plugin, proposal.plan.key, target,
-                                [(CONTROL, today_text(plugin, proposal, config)),
-                                 (CHALLENGER, challenger)],
-                                proposal.plan.metric, min_effect, listed)
+    experiment = experiment_from_form(plugin, proposal.plan.key, target,
+                                      [(CONTROL, today_text(plugin, proposal, config)),
+                                       (CHALLENGER, challenger)],
+                                      proposal.plan.metric, min_effect, listed)
+    return {**experiment, "targets": proposal.point}
 
 
 @dataclass(frozen=True)
@@ -174,6 +177,53 @@ def add_to_study(engine: Engine, study_id: str, experiment: dict[str, Any]) -> A
         raise StudyConfigError(where_in_words(str(err), raw["experiments"])) from None
     repo.update_study(engine, study_id, **services.study_columns(config))
     return Added(True, f"“{key}” was added to this study's experiments.")
+
+
+#: What each of the follow-up's two buttons does, in one line.
+CHOICES = ("“Add to this study” changes what new testers of this study see. “Start a "
+           "follow-up study” starts fresh testers on a new link, as the next version of "
+           "this study, and keeps this study as it is.")
+
+
+@dataclass(frozen=True)
+class Started:
+    """What :func:`start_follow_up` did: the follow-up ``study`` (``started`` False when
+    it had been started already) and what to tell the designer."""
+
+    study: repo.Study
+    started: bool
+    message: str
+
+
+def start_follow_up(engine: Engine, study_id: str, experiment: dict[str, Any]) -> Started:
+    """Start the follow-up study of ``study_id`` with ``experiment``
+    (:func:`playtest.services.start_follow_up_study`), once: when a later version of the
+    family runs the experiment already, that one. :class:`StudyConfigError` says why not."""
+    study = repo.get_study(engine, study_id)
+    if study is None:
+        raise StudyConfigError(f"no study {study_id!r}")
+    key = str(experiment.get("key"))
+    before = services.existing_follow_up(engine, study, key)
+    made = before or services.start_follow_up_study(engine, study, experiment)
+    where = services.family_words(made).replace("Version", "version", 1)
+    if before is not None:
+        return Started(made, False, f"The follow-up study {made.study_id} with “{key}” "
+                                    f"was started already ({where}): nothing new was made.")
+    return Started(made, True, f"Started the follow-up study {made.study_id} ({where}) "
+                               f"with “{key}”; this study is kept as it is.")
+
+
+def follow_up_replaces(study: repo.Study, experiment: dict[str, Any]) -> str | None:
+    """What the follow-up study leaves out of this study's experiments, in words (None:
+    nothing; it runs them all beside the follow-up)."""
+    config, _ = config_to_correct(study.game, study.config)
+    replaced = services.replaced_in_follow_up(config, experiment)
+    if not replaced:
+        return None
+    names = ", ".join(f"“{k}”" for k in replaced)
+    return (f"The follow-up study leaves out {names} of this study: it varies the same "
+            f"{experiment.get('target')} as “{experiment.get('key')}”, whose arm would "
+            "decide it there.")
 
 
 def effect_on_running(running: Sequence[dict[str, Any]], experiment: dict[str, Any]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import random
+import re
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -30,6 +31,8 @@ from playtest.storage.models import events, game_actions
 from playtest.study_config import (
     EffectiveConfig,
     StudyConfig,
+    StudyConfigError,
+    check_experiments_change_the_game,
     config_document,
     effective_config,
     parse_study_config,
@@ -60,6 +63,156 @@ def create_study(engine: Engine, *, title: str, config: StudyConfig,
                  study_id: str | None = None, open: bool = True) -> repo.Study:
     return repo.create_study(engine, title=title, study_id=study_id, open=open,
                              **study_columns(config))
+
+
+# -- study families ------------------------------------------------------------------------
+# Every version of one study shares a family id (telemetry-format.md's study record): the
+# first version's study id. Both are settings of the study (StudyConfig.family/version),
+# so they travel with its settings, its export and its import.
+
+#: How many times :func:`start_follow_up_study` tries again when another tab took the id.
+_TRIES = 5
+_VERSION_SUFFIX = re.compile(r" \(version \d+\)$")
+
+
+def family_id(study: repo.Study) -> str:
+    """The id of the study's family: its stored ``family``, else its own study id (a
+    study without one is version 1 of its own family)."""
+    family = study.config.get("family") if isinstance(study.config, dict) else None
+    return family if isinstance(family, str) and family else study.study_id
+
+
+def family_version(study: repo.Study) -> int:
+    """The study's version in its family (1 without one)."""
+    version = study.config.get("version") if isinstance(study.config, dict) else None
+    return version if isinstance(version, int) and not isinstance(version, bool) \
+        and version >= 1 else 1
+
+
+def family_words(study: repo.Study) -> str:
+    """The study's place in its family, as the Studies page says it.
+
+    >>> from datetime import UTC, datetime
+    >>> study = repo.Study("demo-v2", "Demo", UNNAMED_GAME, {"family": "demo", "version": 2},
+    ...                    True, datetime.now(UTC))
+    >>> family_words(study)
+    'Version 2 of family demo'
+    """
+    return f"Version {family_version(study)} of family {family_id(study)}"
+
+
+def with_family_of(study: repo.Study, config: StudyConfig) -> StudyConfig:
+    """``config`` (a study's settings as its form saves them, which has no field for the
+    family) with the family and version ``study`` has."""
+    version = family_version(study)
+    family = family_id(study)
+    return config.model_copy(update={
+        "family": None if family == study.study_id and version == 1 else family,
+        "version": version})
+
+
+def study_family(engine: Engine, study: repo.Study) -> list[repo.Study]:
+    """Every version of the study's family (the study among them), ordered by version
+    (then by when each was made)."""
+    family = family_id(study)
+    members = [s for s in repo.list_studies(engine) if family_id(s) == family]
+    return sorted(members, key=lambda s: (family_version(s), s.created_at, s.study_id))
+
+
+def replaced_in_follow_up(config: StudyConfig, experiment: Mapping[str, Any]) -> list[str]:
+    """The keys of ``config``'s experiments a follow-up study with ``experiment`` leaves
+    out: the one of the same key, and any that varies the same target (the follow-up's
+    arm would decide it, so it would compare nothing).
+
+    >>> from playtest.study_config import Experiment
+    >>> config = StudyConfig(experiments=[Experiment(key="pace", target="ui:speed",
+    ...     variants={"slow": 1, "fast": 3})])
+    >>> replaced_in_follow_up(config, {"key": "fix", "target": "ui:speed"})
+    ['pace']
+    >>> replaced_in_follow_up(config, {"key": "fix", "target": "rules"})
+    []
+    """
+    return [e.key for e in config.experiments
+            if e.key == experiment.get("key") or e.target == experiment.get("target")]
+
+
+def existing_follow_up(engine: Engine, study: repo.Study, key: str) -> repo.Study | None:
+    """The follow-up study already started from ``study``'s family with the experiment
+    ``key`` (a later version than ``study`` that runs it), or None."""
+    return _running(study_family(engine, study), study, key)
+
+
+def _running(members: list[repo.Study], study: repo.Study, key: str) -> repo.Study | None:
+    """The first of ``members`` later than ``study`` that runs the experiment ``key``."""
+    return next((s for s in members if family_version(s) > family_version(study)
+                 and any(e.get("key") == key for e in s.experiment_records)), None)
+
+
+def _follow_up_title(study: repo.Study, version: int) -> str:
+    """``"Demo (version 3)"`` from ``"Demo (version 2)"`` or ``"Demo"``."""
+    return f"{_VERSION_SUFFIX.sub('', study.title)} (version {version})"
+
+
+def _free_study_id(engine: Engine, family: str, version: int) -> str | None:
+    """``<family>-v<version>`` (cut to fit 64 characters), or with ``-2``, ``-3``… when
+    another study holds that id (one made by hand, or imported); None when this version
+    of the family holds it (another tab made it meanwhile: look again)."""
+    suffix = f"-v{version}"
+    base = f"{family[:64 - len(suffix)]}{suffix}"
+    candidate, number = base, 1
+    while (taken := repo.get_study(engine, candidate)) is not None:
+        if family_id(taken) == family and family_version(taken) == version:
+            return None
+        number += 1
+        tail = f"-{number}"
+        candidate = f"{base[:64 - len(tail)]}{tail}"
+    return candidate
+
+
+def start_follow_up_study(engine: Engine, study: repo.Study, experiment: Mapping[str, Any],
+                          *, title: str | None = None) -> repo.Study:
+    """A new, open version of ``study``'s family that runs ``experiment``: the same
+    settings as ``study`` (game, rules, seats, surveys, audience, panel…) and its
+    experiments, but the ones :func:`replaced_in_follow_up` names, plus ``experiment``;
+    ``family`` the family's id and ``version`` the highest of the family's + 1; its own
+    study id (``<family>-v<version>``) and so its own tester link.
+
+    Idempotent on family and experiment key: when a later version than ``study`` runs
+    ``experiment``'s key already (a double press, a second tab, even at the same
+    moment), that study is returned and nothing is made. :class:`StudyConfigError` says
+    why the follow-up cannot run (``study``'s settings need correcting, or the
+    experiment does not fit them).
+    """
+    key = str(experiment.get("key"))
+    try:
+        config = study_config(study)
+    except StudyConfigError as err:
+        raise StudyConfigError(f"this study's settings need correcting on the Studies page "
+                               f"first: {err}") from None
+    family = family_id(study)
+    replaced = set(replaced_in_follow_up(config, experiment))
+    document = config_document(config)
+    kept = [e for e in document["experiments"] if e.get("key") not in replaced]
+    for _ in range(_TRIES):
+        members = study_family(engine, study)  # one read: what runs, and the next version
+        existing = _running(members, study, key)
+        if existing is not None:
+            return existing
+        version = max(map(family_version, members)) + 1
+        follow_up = parse_study_config({**document, "game": config.game,
+                                        "experiments": [*kept, dict(experiment)],
+                                        "family": family, "version": version})
+        check_experiments_change_the_game(follow_up)
+        study_id = _free_study_id(engine, family, version)
+        if study_id is None:
+            continue
+        try:
+            return create_study(engine, title=title or _follow_up_title(study, version),
+                                config=follow_up, study_id=study_id)
+        except ConflictError:
+            continue  # another tab made a study of that id first: look again
+    raise ConflictError(f"could not start a follow-up study of {study.study_id!r}: other "
+                        "studies were being made at the same time; try again")
 
 
 # -- participants ------------------------------------------------------------------------

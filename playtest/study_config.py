@@ -56,7 +56,7 @@ from engine.seats import Seat, SeatError
 from playtest.games.registry import UnknownGameError, game_names, game_plugin
 from playtest.panels import PanelConfig, QuotaConfig
 from playtest.storage.settings_document import exchange_fields as exchange_fields
-from playtest.storage.settings_document import raw_config
+from playtest.storage.settings_document import family_problem, raw_config, targets_problem
 
 SeatKind = str  # "human" or "ai:<level>"
 
@@ -262,6 +262,17 @@ class Experiment(BaseModel):
     # experiment, e.g. the quiz question about the rule a message explains.
     quiz_items: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(
         default_factory=list, max_length=20)
+    # The confusion point id this experiment was made to fix (a follow-up experiment of
+    # the Confusion page: ``rule:walled``); None for any other experiment.
+    targets: str | None = None
+
+    @field_validator("targets")
+    @classmethod
+    def _targets_is_a_point(cls, targets: str | None) -> str | None:
+        problem = targets_problem(targets)
+        if problem:
+            raise ValueError(problem)
+        return targets
 
     @field_validator("target")
     @classmethod
@@ -338,6 +349,8 @@ class Experiment(BaseModel):
             record["min_effect"] = self.min_effect
         if self.quiz_items:
             record["quiz_items"] = list(self.quiz_items)
+        if self.targets is not None:
+            record["targets"] = self.targets
         return record
 
 
@@ -368,6 +381,25 @@ class StudyConfig(BaseModel):
     # back to, and the number of complete testers wanted (then "this study is full").
     panel: PanelConfig | None = None
     quota: QuotaConfig | None = None
+    # The study family (telemetry-format.md's study record): the id every version of one
+    # study shares and this study's version in it. None: the study is version 1 of its
+    # own family, whose id is its study id (:func:`playtest.services.family_id`).
+    family: str | None = None
+    version: int = Field(default=1, strict=True)
+
+    @model_validator(mode="after")
+    def _family_is_safe(self) -> StudyConfig:
+        """``family`` a study id, ``version`` from 1 (and 1 without a family).
+
+        >>> parse_study_config({"family": "demo", "version": 0})
+        Traceback (most recent call last):
+        ...
+        playtest.study_config.StudyConfigError: settings: version must be a whole number from 1, not 0
+        """
+        problem = family_problem(self.family, self.version)
+        if problem:
+            raise ValueError(problem)
+        return self
 
     @model_validator(mode="before")
     @classmethod
@@ -538,9 +570,12 @@ def config_document(config: StudyConfig) -> dict[str, Any]:
     True
     """
     document = config.model_dump(mode="json", exclude={"game"})
-    # A study without a panel or a quota stores the document it stored before they were
-    # settings (left out means none).
-    return {k: v for k, v in document.items() if v is not None or k not in ("panel", "quota")}
+    # A study without a panel, a quota or a family stores the document it stored before
+    # they were settings (left out means none; without a family, version 1).
+    if config.family is None:
+        document.pop("version")
+    return {k: v for k, v in document.items()
+            if v is not None or k not in ("panel", "quota", "family")}
 
 
 def study_record_problem(record: dict[str, Any]) -> str | None:
@@ -550,6 +585,9 @@ def study_record_problem(record: dict[str, Any]) -> str | None:
     ...     "target": "ui:speed", "variants": ["A", "B"], "payloads": {"A": 98, "B": 99}}]})
     'experiments.0.variants.A: ui:speed must be 1, 2 or 3, not 98'
     """
+    problem = family_problem(record.get("family"), record.get("version"))
+    if problem:
+        return problem
     raw = raw_config(
         game=record.get("game", UNNAMED_GAME),
         rules=record.get("rules"),
@@ -558,6 +596,8 @@ def study_record_problem(record: dict[str, Any]) -> str | None:
         experiments=record.get("experiments"),
         surveys=record.get("surveys"),
         settings=record.get("settings"),
+        family=record.get("family"),
+        version=record.get("version"),
     )
     try:
         parse_study_config(raw)

@@ -23,6 +23,8 @@ nothing of the file is stored). The file is read line by line, twice, and never 
 - a study record's settings pass the same check as the Studies page: the caller passes
   it (``check_study``; the app's is :func:`playtest.study_config.study_record_problem`,
   which knows the games; storage knows none);
+- a study's optional ``family`` is a study id and its ``version`` a whole number from 1
+  (1 without a family); an experiment's optional ``targets`` is a confusion point id;
 - a tester's events, answers and assignments are not dated before their consent;
 - ids, types and versions fit their columns (64 characters for most ids), and whole
   numbers stored in 32-bit columns (seq, games_completed) fit them;
@@ -75,7 +77,13 @@ from playtest.storage.models import (
     studies,
 )
 from playtest.storage.repository import PHASES, upsert_insert
-from playtest.storage.settings_document import exchange_fields, raw_config
+from playtest.storage.settings_document import (
+    FAMILY_KEYS,
+    exchange_fields,
+    family_problem,
+    raw_config,
+    targets_problem,
+)
 from playtest.storage.timeutil import iso_from_ms, ms_from_iso, now_ms
 
 #: A participant record's recruitment panel ids, written by ``export --with-panel-ids``
@@ -102,6 +110,7 @@ OPTIONAL: dict[str, tuple[str, ...]] = {
         "settings",
         "open",
         "created_at",
+        *FAMILY_KEYS,  # the study's family: stored with its settings
     ),
     "participant": (
         "consent",
@@ -686,6 +695,9 @@ def _check_record(number: int, record: dict[str, Any], problems: _Problems,
             for e in experiments
         ):
             bad.append("experiments must be a list of {key, variants: [names], target}")
+        else:
+            bad.extend(problem for e in experiments
+                       if (problem := targets_problem(e.get("targets"))))
         if "created_at" in record and not _is_time(record["created_at"]):
             bad.append("created_at must be an ISO 8601 time with a zone")
         if not bad and check_study is not None:
@@ -792,6 +804,9 @@ def _check_optional(kind: str, record: dict[str, Any]) -> list[str]:
         expect("open", lambda v: isinstance(v, bool), "true or false")
         expect("surveys", lambda v: isinstance(v, dict), "an object")
         expect("settings", lambda v: isinstance(v, dict), "an object")
+        problem = family_problem(record.get("family"), record.get("version"))
+        if problem:
+            bad.append(problem)
     elif kind == "participant":
         expect("consent", lambda v: isinstance(v, dict), "an object or null")
         expect("attributes", lambda v: isinstance(v, dict), "an object or null")
@@ -1271,7 +1286,8 @@ def import_jsonl(engine: Engine, path: str | Path, *,
                         surveys=rec.get("surveys") or {},
                         games_per_tester=int(rec.get("games_per_tester") or 1),
                         allow_more_games=bool(rec.get("allow_more_games", False)),
-                        settings=rec.get("settings") or {}, game=None),
+                        settings=rec.get("settings") or {}, game=None,
+                        family=rec.get("family"), version=rec.get("version")),
                     "open": bool(rec.get("open", True)),
                     "created_at_ms": ms_from_iso(rec["created_at"])
                     if rec.get("created_at")

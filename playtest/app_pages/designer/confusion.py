@@ -12,9 +12,9 @@ from analytics import game_analytics, severity
 from analytics.follow_ups import ProposedFollowUp, proposed_follow_ups
 from analytics.remedies import RemedyError
 from analytics.text_safety import markdown_literal
-from playtest import follow_ups, page_results, runtime
+from playtest import follow_ups, page_results, runtime, services
 from playtest.app_pages.designer.filters import UNFILTERED, filtered, filters
-from playtest.app_pages.designer.opening import Opened, open_results_page
+from playtest.app_pages.designer.opening import Opened, open_results_page, study_link
 from playtest.app_pages.designer.study_cache import whole_study
 from playtest.app_pages.empty import plot
 from playtest.display_words import reasons_in_words
@@ -25,6 +25,8 @@ from playtest.people_tables import (
     confusion_points_table,
     people_table,
 )
+from playtest.storage import repository as repo
+from playtest.storage.errors import ConflictError
 from playtest.study_config import StudyConfigError
 from playtest.study_form_checks import config_to_correct
 
@@ -104,7 +106,7 @@ def _game_sections(t: dict[str, Any]) -> None:
 
 def _follow_ups(opened: Opened) -> None:
     """Each remedied point's prefilled follow-up experiment, editable, with "Add to this
-    study" (:mod:`playtest.follow_ups` holds the logic)."""
+    study" and "Start a follow-up study" (:mod:`playtest.follow_ups` holds the logic)."""
     found = whole_study(opened.study.study_id, "follow_ups",
                         lambda b: proposed_follow_ups(b.data))
     if not found:
@@ -112,7 +114,8 @@ def _follow_ups(opened: Opened) -> None:
     st.subheader("Follow-up experiments")
     st.caption("Each point a remedy of the game fits, with the experiment that tests it: "
                "control = today, challenger = the remedy, decided by the point's own "
-               "trouble rate. Edit it, then add it to this study.")
+               "trouble rate. Edit it, then add it to this study or start a follow-up "
+               "study with it.")
     for proposal in found:
         with st.expander(markdown_literal(f"{proposal.label}: {proposal.remedy.title}"),
                          expanded=proposal is found[0]):
@@ -167,7 +170,12 @@ def _follow_up(opened: Opened, proposal: ProposedFollowUp) -> None:
     said_then = follow_ups.effect_on_running(running, experiment)
     (st.warning if follow_ups.clashes(running, experiment) else st.caption)(
         markdown_literal(said_then))
-    if st.button("Add to this study", key=f"fu-add-{key}"):
+    replaces = follow_ups.follow_up_replaces(study, experiment)
+    if replaces:
+        st.warning(markdown_literal(replaces))
+    st.caption(follow_ups.CHOICES)
+    add_col, start_col = st.columns(2)
+    if add_col.button("Add to this study", key=f"fu-add-{key}"):
         try:
             added = follow_ups.add_to_study(runtime.database(), study.study_id, experiment)
         except StudyConfigError as err:
@@ -175,6 +183,36 @@ def _follow_up(opened: Opened, proposal: ProposedFollowUp) -> None:
             return
         st.session_state[f"fu-said-{key}"] = added.message
         st.rerun()
+    if start_col.button("Start a follow-up study", key=f"fu-start-{key}"):
+        try:
+            started = follow_ups.start_follow_up(runtime.database(), study.study_id,
+                                                 experiment)
+        except (StudyConfigError, ConflictError) as err:
+            st.error(markdown_literal(f"No follow-up study started: {err}"))
+            return
+        st.session_state[f"fu-started-{key}"] = (started.study.study_id, started.message)
+        st.rerun()
     said = st.session_state.get(f"fu-said-{key}")
     if said:
         st.success(markdown_literal(said))
+    _started(study, key)
+
+
+def _started(study: repo.Study, key: str) -> None:
+    """The follow-up study started from this point (this session, or before): what was
+    done, its place in the family and its tester link (as the Studies page shows links)."""
+    engine = runtime.database()
+    started = st.session_state.get(f"fu-started-{key}")
+    if started:
+        study_id, message = started
+        st.success(markdown_literal(message))
+        made = repo.get_study(engine, study_id)
+    else:
+        made = services.existing_follow_up(engine, study, key)
+        if made is not None:
+            st.info(markdown_literal(f"The follow-up study {made.study_id} runs “{key}” "
+                                     "already."))
+    if made is not None:
+        st.caption(markdown_literal(services.family_words(made) + ". Share this link with "
+                                    "testers (the copy button is at its right):"))
+        st.code(study_link(made.study_id), language=None, wrap_lines=True)

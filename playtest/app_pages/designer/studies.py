@@ -1,5 +1,5 @@
-"""The Studies page: every study with its tester link, its numbers and its settings
-form, then the form of a new study."""
+"""The Studies page: every study with its place in its study family, its tester link, its
+numbers and its settings form, then the form of a new study."""
 
 from __future__ import annotations
 
@@ -24,7 +24,12 @@ def studies_page() -> None:
         # the title is the designer's (or an import's) text: a label takes Markdown,
         # so it is escaped to show as written
         state = "open" if study.open else "closed"
-        with st.expander(f"{markdown_literal(study.title)} · {study.study_id} · {state}"):
+        # a later version of a study family says so in its label; every study inside
+        version = services.family_version(study)
+        later = f" · version {version}" if version > 1 else ""
+        with st.expander(f"{markdown_literal(study.title)} · {study.study_id} · {state}"
+                         f"{later}"):
+            st.caption(markdown_literal(services.family_words(study)))
             st.write("Share this link with testers (the copy button is at its right):")
             st.code(study_link(study.study_id), language=None, wrap_lines=True)
             config = _config(study)

@@ -120,6 +120,8 @@ def _save(study: repo.Study | None, key: str, form: StudyForm, is_open: bool) ->
         return
     engine = runtime.database()
     if study is not None:
+        # the form has no field for the study's family: it keeps the one it has
+        config = services.with_family_of(study, config)
         repo.update_study(engine, study.study_id, title=title, open=is_open,
                           **services.study_columns(config))
         st.success("Saved.")
