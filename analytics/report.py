@@ -36,6 +36,7 @@ from analytics import (
     severity,
 )
 from analytics.data import UNNAMED_GAME, StudyData, validate_study
+from analytics.did_it_work import DEFINITIONS as DID_IT_WORK_DEFINITIONS
 from analytics.figures import FILE_TEMPLATE
 from analytics.follow_ups import DEFINITIONS as FOLLOW_UP_DEFINITIONS
 from analytics.follow_ups import proposed_follow_ups, trouble_rate_text
@@ -229,6 +230,11 @@ _HTML: Final = _environment(markdown=False)
 def _plan_context(report: dict[str, Any]) -> dict[str, Any]:
     """What both templates show, worked out once: evidence sentences, experiment rows."""
     follow = {row["point"]: row for row in report.get("follow_ups") or []}
+    family = report.get("family")
+    if isinstance(family, dict):  # the study's family: what changed, did it work?
+        family = {**family, "definitions": list(DID_IT_WORK_DEFINITIONS.values())}
+    else:
+        family = None
     points = [{"action": "", **point, "evidence_text": confusion.evidence_text(point),
                "follow_up_text": follow_up_text(follow[point["id"]])
                if point.get("id") in follow else ""}
@@ -259,7 +265,8 @@ def _plan_context(report: dict[str, Any]) -> dict[str, Any]:
                                   for row in report["learning"]["rows"]]})
     return {"report": {"severity_definition": "", "what_works": [], **report},
             "points": points, "experiments": shown, "sections": sections,
-            "follow_up_definitions": list(FOLLOW_UP_DEFINITIONS.values()) if follow else []}
+            "follow_up_definitions": list(FOLLOW_UP_DEFINITIONS.values()) if follow else [],
+            "family": family}
 
 
 def _value_text(value: Any) -> str:

@@ -496,15 +496,28 @@ def plan(engine: Engine, study_id: str) -> Plan:
                                      for page in ("report", "funnel", "confusion"))
     if report is not None and table is not None and confusion_page is not None:
         try:
-            return Plan(report, report_figures_of(report, table, confusion_page["charts"]),
-                        kept=True)
+            return Plan(_with_family(engine, study_id, report),
+                        report_figures_of(report, table, confusion_page["charts"]), kept=True)
         except KeyError:
             pass  # a chart the plan shows that the confusion page has not: draw it
     loaded = load_prepared(engine, study_id)
     annotate(loaded.bundle.data)
     store = store_for(engine, study_id, loaded.state, facts_of(loaded))
     report = kept(store, "report", lambda: PAGES["report"](loaded.bundle), background=False)
-    return Plan(report, report_figures(loaded.bundle.data, report), kept=False)
+    return Plan(_with_family(engine, study_id, report),
+                report_figures(loaded.bundle.data, report), kept=False)
+
+
+def _with_family(engine: Engine, study_id: str, report: dict[str, Any]) -> dict[str, Any]:
+    """The plan with its study family's record (``family``: what changed since the
+    previous version, did it work?), when the study has follow-ups to compare. Not kept
+    with the study's results: it reads the other versions' data."""
+    from playtest.family_results import family_results
+    from playtest.storage import repository as repo
+
+    study = repo.get_study(engine, study_id)
+    found = None if study is None else family_results(engine, study)
+    return report if found is None else {**report, "family": found.to_json()}
 
 
 # ------------------------------------------------------------------ updating in the background

@@ -13,7 +13,7 @@ from playtest.storage import repository as repo
 from tests.app.conftest import APP
 
 PAGE_APP = str(Path(__file__).parent / "apps" / "designer_page.py")
-PAGES = ["studies", "overview", "confusion", "questionnaires", "experiments", "learning",
+PAGES = ["studies", "overview", "confusion", "questionnaires", "experiments", "family", "learning",
          "replay", "balance", "report"]
 HOSTILE = "<script>alert(1)</script> [click me](http://evil.example) ‮ 🙂"
 

@@ -1,5 +1,6 @@
 """The designer's pages, one module each: studies, overview, monitor, confusion,
-questionnaires, experiments, learning, replay, balance and the UX design plan. They exist in the navigation only
+questionnaires, experiments, did it work? (a study family's versions), learning, replay,
+balance and the UX design plan. They exist in the navigation only
 after the designer's password was given in this browser session.
 
 Pages stay thin: they open alike (:mod:`.opening`), read the study's data once
@@ -16,6 +17,7 @@ import streamlit as st
 from playtest.app_pages.designer.balance import balance_page
 from playtest.app_pages.designer.confusion import confusion_page
 from playtest.app_pages.designer.experiments import experiments_page
+from playtest.app_pages.designer.family import family_page
 from playtest.app_pages.designer.game_choice import seats_label
 from playtest.app_pages.designer.learning import learning_page
 from playtest.app_pages.designer.monitor import monitor_page
@@ -26,7 +28,7 @@ from playtest.app_pages.designer.questionnaires import questionnaires_page
 from playtest.app_pages.designer.replay import replay_page
 from playtest.app_pages.designer.studies import studies_page
 
-__all__ = ["balance_page", "confusion_page", "experiments_page", "is_signed_in",
+__all__ = ["balance_page", "confusion_page", "experiments_page", "family_page", "is_signed_in",
            "learning_page", "monitor_page", "pages",
            "overview_page", "questionnaires_page", "replay_page", "report_page",
            "seats_label", "sign_in_form", "studies_page", "study_link"]
@@ -48,6 +50,8 @@ def pages() -> list[st.Page]:
                 icon=":material/assignment:"),
         st.Page(experiments_page, title="Experiments", url_path="experiments",
                 icon=":material/balance:"),
+        st.Page(family_page, title="Did it work?", url_path="family",
+                icon=":material/trending_down:"),
         st.Page(learning_page, title="Learning", url_path="learning",
                 icon=":material/school:"),
         st.Page(replay_page, title="Replay", url_path="replay", icon=":material/replay:"),

@@ -4,12 +4,14 @@ its ranked confusion points, what works, the game's sections and the experiments
 from __future__ import annotations
 
 import json
+import zlib
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from analytics import confusion, experiments
+from analytics.did_it_work import DEFINITIONS as DID_IT_WORK_DEFINITIONS
 from analytics.follow_ups import DEFINITIONS as FOLLOW_UP_DEFINITIONS
 from analytics.report import (
     build_report,
@@ -21,9 +23,11 @@ from analytics.report import (
     report_markdown,
 )
 from analytics.verdicts import verdict_text
+from playtest import runtime
 from playtest.app_pages.common import plain
 from playtest.app_pages.designer.opening import open_results_page
 from playtest.app_pages.designer.study_cache import bundle, head_of, whole_study_as_of
+from playtest.family_results import family_results
 
 HTML_OF = "plan_html_of"
 
@@ -35,6 +39,14 @@ def report_page() -> None:
     study_id = opened.study.study_id
     report, of = whole_study_as_of(study_id, "report",
                                    lambda b: build_report(b.data, b.scores, b.quiz))
+    # The study's family (other studies' data): added after the study's own cached
+    # report, and part of the downloads' keys, so a new tester in another version shows.
+    family = family_results(runtime.database(), opened.study,
+                            load=lambda other: bundle(other).bundle.data)
+    if family is not None:
+        report = {**report, "family": family.to_json()}
+        of = f"{of}:{zlib.crc32(json.dumps(report['family'], sort_keys=True).encode())}"
+        _family_lines(report["family"])
     _downloads(study_id, report, of)
     st.subheader("Ranked confusion points")
     st.caption(report.get("severity_definition", ""))
@@ -59,6 +71,20 @@ def report_page() -> None:
         rows = experiments.variant_rows(e)
         if rows:  # what each variant shows, beside its testers and primary value
             st.table(pd.DataFrame(rows).set_index("Variant"))
+
+
+def _family_lines(family: dict[str, Any]) -> None:
+    """The plan's start for a study of a family: what changed, did it work?"""
+    st.subheader(f"Version {family['version']} of study family {family['family']}")
+    if family["changes"]:
+        plain(f"What changed since version {family['version'] - 1}:\n"
+              + "\n".join(f"- {line}" for line in family["changes"]))
+    lines = [f"- {point['point']}: " + ("; ".join(c["said"] for c in point["changes"])
+                                        or "nothing to compare yet")
+             for point in family["did_it_work"]]
+    if lines:
+        plain("Did it work? (the Did it work? page has the chart)\n" + "\n".join(lines))
+        st.caption(" ".join(DID_IT_WORK_DEFINITIONS.values()))
 
 
 def _downloads(study_id: str, report: dict[str, Any], of: str) -> None:
