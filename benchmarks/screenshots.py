@@ -36,7 +36,7 @@ from benchmarks.devserver import CHROMIUM, CHROMIUM_ARGS, StreamlitServer, start
 
 SIZES = {"wide": (1280, 800), "phone": (360, 740)}
 DESIGNER_PAGES = ["Studies", "Overview", "Confusion", "Questionnaires", "Experiments",
-                  "Learning", "Replay", "Balance", "Design plan"]
+                  "Did it work?", "Learning", "Replay", "Balance", "Design plan"]
 PASSWORD = "screenshots only, a throwaway database"
 RUN_OVER = ("[data-testid=stApp][data-test-script-state=notRunning]"
             "[data-test-connection-state=CONNECTED]")
@@ -68,9 +68,13 @@ def shoot(page: Any, path: Path) -> Path:
 
 def fill_database(url: str, testers: int) -> dict[str, str]:
     """Each game's demo study, filled; ``{game: study id}``."""
+    from analytics.confusion import confusion_points
     from playtest import demo
+    from playtest.follow_ups import start_proposed
     from playtest.games.registry import games
     from playtest.storage.db import make_engine, upgrade
+    from playtest.study_config import StudyConfigError
+    from playtest.study_data import load_bundle
     from playtest.study_snapshot import refresh
 
     engine = make_engine(url)
@@ -79,6 +83,16 @@ def fill_database(url: str, testers: int) -> dict[str, str]:
     for study in studies:
         demo.generate(engine, testers, seed=1, study=study, workers=1)
         refresh(engine, study.study_id)
+        # version 2 of the study, following up its top rule confusion as the Confusion
+        # page proposes, played by testers of its own: the Did it work? page has a family
+        point = next((p.id for p in confusion_points(load_bundle(engine, study.study_id).data)
+                      if p.id.startswith("rule:")), None)
+        try:
+            started = None if point is None else start_proposed(engine, study.study_id, point)
+        except StudyConfigError:
+            started = None  # no remedy fits: the page says how to start one
+        if started is not None:
+            demo.generate(engine, testers, seed=2, study=started.study, workers=1)
     engine.dispose()
     by_game = {study.game: study.study_id for study in studies}
     return {plugin.name: by_game[plugin.name] for plugin in games()}
@@ -118,7 +132,7 @@ def designer_pages(page: Any, server: StreamlitServer, study: str, folder: Path)
             page.get_by_role("spinbutton", name="Games").press("Tab")
             page.get_by_role("button", name="Simulate").click()
             page.get_by_role("heading", name="How long games are").wait_for(timeout=TIMEOUT_MS)
-        slug = name.lower().replace(" ", "-")
+        slug = name.lower().replace(" ", "-").rstrip("?")
         yield shoot(page, folder / f"designer-{slug}.png")
 
 

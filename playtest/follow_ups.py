@@ -30,7 +30,7 @@ from sqlalchemy.engine import Engine
 
 from analytics.data import StudyData
 from analytics.follow_ups import DEFINITIONS as DEFINITIONS  # re-exported: the page's
-from analytics.follow_ups import ProposedFollowUp
+from analytics.follow_ups import ProposedFollowUp, proposed_follow_ups
 from analytics.follow_ups import follow_up_key as follow_up_key  # re-exported
 from analytics.game_analytics import for_study
 from analytics.remedies import FollowUp, follow_up
@@ -211,6 +211,26 @@ def start_follow_up(engine: Engine, study_id: str, experiment: dict[str, Any]) -
                                     f"was started already ({where}): nothing new was made.")
     return Started(made, True, f"Started the follow-up study {made.study_id} ({where}) "
                                f"with “{key}”; this study is kept as it is.")
+
+
+def start_proposed(engine: Engine, study_id: str, point: str) -> Started:
+    """Start the follow-up study the Confusion page proposes for ``point``, as proposed
+    (the remedy's challenger, today's rate halved as the smallest effect):
+    :func:`start_follow_up`. :class:`StudyConfigError` when no remedy of the study's
+    game fits the point or the study is unknown."""
+    from playtest.study_data import load_bundle
+
+    study = repo.get_study(engine, study_id)
+    if study is None:
+        raise StudyConfigError(f"no study {study_id!r}")
+    proposal = next((p for p in proposed_follow_ups(load_bundle(engine, study_id).data)
+                     if p.point == point), None)
+    if proposal is None:
+        raise StudyConfigError(f"no follow-up is proposed for {point!r} in {study_id!r}")
+    plugin = game_plugin(study.game)
+    experiment = experiment_of(plugin, proposal, services.study_config(study),
+                               challenger_start(plugin, proposal), proposal.plan.min_effect)
+    return start_follow_up(engine, study_id, experiment)
 
 
 def follow_up_replaces(study: repo.Study, experiment: dict[str, Any]) -> str | None:

@@ -19,13 +19,11 @@ from pathlib import Path
 import pytest
 
 from analytics.did_it_work import Verdict
-from analytics.follow_ups import proposed_follow_ups
 from analytics.report import report_markdown
 from playtest import demo, follow_ups, page_results, services
-from playtest.games.registry import game_names, game_plugin
+from playtest.games.registry import game_names
 from playtest.storage import repository as repo
 from playtest.storage.db import make_engine
-from playtest.study_data import load_bundle
 from tests.app.designer_support import demo_databases, designer_page, use_copy
 from tests.app.test_confusion_follow_up import _study_id, _texts, _top_rule_point
 
@@ -42,15 +40,7 @@ def families(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, 
         point = _top_rule_point(database, study_id)
         engine = make_engine(f"sqlite:///{database}")
         try:
-            study = repo.get_study(engine, study_id)
-            assert study is not None
-            proposal = next(p for p in proposed_follow_ups(load_bundle(engine, study_id).data)
-                            if p.point == point)
-            plugin = game_plugin(game)
-            experiment = follow_ups.experiment_of(
-                plugin, proposal, services.study_config(study),
-                follow_ups.challenger_start(plugin, proposal), proposal.plan.min_effect)
-            started = follow_ups.start_follow_up(engine, study_id, experiment)
+            started = follow_ups.start_proposed(engine, study_id, point)
             demo.generate(engine, 8, seed=4, study=started.study, workers=1)
         finally:
             engine.dispose()
