@@ -58,3 +58,23 @@ def _main_module_restored() -> Iterator[None]:
     main = sys.modules["__main__"]
     yield
     sys.modules["__main__"] = main
+
+
+# Why each test that was run again failed first (``--reruns``: pytest-rerunfailures
+# prints only "RERUN <test>"): the first line of its error, in the summary at the end, so
+# a flaky test's cause is in CI's log for whoever fixes it.
+_RERUN_REASONS: list[tuple[str, str]] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.outcome == "rerun":
+        lines = [line for line in str(report.longrepr or "").splitlines() if line.strip()]
+        errors = [line for line in lines if line.startswith("E ")]
+        _RERUN_REASONS.append((report.nodeid, (errors[:1] or lines[-1:] or ["?"])[0][:300]))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _RERUN_REASONS:
+        terminalreporter.section("why tests were run again")
+        for nodeid, reason in _RERUN_REASONS:
+            terminalreporter.write_line(f"{nodeid}: {reason}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -358,6 +359,11 @@ def test_a_double_click_places_one_brick(harness: ClickLogs, new_page: Any) -> N
     board.page.locator(".pt[data-point=g1]").dblclick()
     d = board.wait(lambda d: d["cells"] == {"g1": "W"}, "one White brick on g1")
     assert d["toMove"] == "B"
-    board.page.locator(LOG).filter(has_text="'stale': 1").wait_for(timeout=20_000)  # the second click, dropped
+    # The second click is dropped: sent with the position it was made on, it is stale;
+    # or the board, already showing the brick, kept it back and the first click's resend
+    # (its answer late on a busy machine) is a duplicate (seen in CI). Either way Python
+    # has judged everything the page sent.
+    board.page.locator(LOG).filter(
+        has_text=re.compile(r"'duplicate': [1-9]|'stale': [1-9]")).wait_for(timeout=20_000)
     assert [c["point"] for c in board.clicks_logged()] == ["g1"]
     assert board.dom()["cells"] == {"g1": "W"} and board.dom()["toMove"] == "B"
