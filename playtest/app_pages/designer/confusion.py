@@ -216,3 +216,5 @@ def _started(study: repo.Study, key: str) -> None:
         st.caption(markdown_literal(services.family_words(made) + ". Share this link with "
                                     "testers (the copy button is at its right):"))
         st.code(study_link(made.study_id), language=None, wrap_lines=True)
+        st.caption("Once its testers have played, the Did it work? page compares the "
+                   "versions: this point's trouble rate before and after, with a verdict.")
