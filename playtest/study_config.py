@@ -568,12 +568,24 @@ def config_document(config: StudyConfig) -> dict[str, Any]:
     >>> fields = exchange_fields(config_document(StudyConfig(speed=3)))
     >>> parse_study_config(raw_config(**fields)) == StudyConfig(speed=3)
     True
+
+    Left out when none: a panel, a quota, a family (and its version), an experiment's
+    ``targets``:
+
+    >>> doc = config_document(StudyConfig(experiments=[{"key": "k", "target": "rules",
+    ...     "variants": {"a": "standard", "b": "standard"}}]))
+    >>> "family" in doc, "version" in doc, "targets" in doc["experiments"][0]
+    (False, False, False)
     """
     document = config.model_dump(mode="json", exclude={"game"})
     # A study without a panel, a quota or a family stores the document it stored before
     # they were settings (left out means none; without a family, version 1).
     if config.family is None:
         document.pop("version")
+    # An experiment that targets no confusion point stores what it stored before too.
+    for experiment in document.get("experiments") or []:
+        if experiment.get("targets") is None:
+            experiment.pop("targets", None)
     return {k: v for k, v in document.items()
             if v is not None or k not in ("panel", "quota", "family")}
 
