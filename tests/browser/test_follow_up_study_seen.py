@@ -93,9 +93,15 @@ def test_a_follow_up_study_in_three_clicks_and_its_link_opens_consent(
 
     clicks = 0
     start = page.locator(f".st-key-fu-start-{top.key} button")
-    if not start.is_visible():  # the first point's is open; another's is opened
-        page.locator("[data-testid=stExpander] summary").filter(
-            has_text=top.label).first.click()
+    # The first point's section is open, another's is opened: read from the section's
+    # own open state once the page is drawn (a visibility check while the page was
+    # still drawing took the open section for a closed one, and the click closed it).
+    section = page.locator("[data-testid=stExpander] details").filter(
+        has=page.locator("summary", has_text=top.label)).first
+    section.wait_for(timeout=60_000)
+    settle(page)
+    if section.get_attribute("open") is None:
+        section.locator("summary").click()
         clicks += 1
     expect(start).to_have_text("Start a follow-up study")
     start.click()
