@@ -10,6 +10,7 @@ tests/reliability/ does with faults_support.py.
 - ``settle``, ``drawn``: wait for the app's run to be over (and, for ``drawn``, for
   nothing on screen to be a grey skeleton still).
 - ``consent``, ``fill_survey``, ``finish_study``: the pages around the game.
+- ``labels_cut``: the buttons of a part of the page whose label is cut or that stick out.
 - ``stored_game``, ``stored_events``, ``wait_stored``, ``wait_for_tester``,
   ``assert_completed``: what the database holds of the tester, read while the test
   clicks (each move is chosen from the game as stored).
@@ -298,3 +299,19 @@ def assert_completed(
     (end,) = [p for t, p in events if t == "game_end"]
     assert end["record"] == [list(a) for a in record.actions]
     return record, state, events
+
+
+def labels_cut(page: Any, scope: str) -> list[str]:
+    """Buttons under ``scope`` whose label is cut (wider than the button shows) or that
+    stick out of their column, dialog or page."""
+    cut: list[str] = page.eval_on_selector_all(
+        f"{scope} button[data-testid^=stBaseButton]",
+        """els => els.filter(b => b.offsetParent !== null).flatMap(b => {
+             const inner = [b, ...b.querySelectorAll('p, span, div')];
+             const cut = inner.some(e => e.scrollWidth > e.clientWidth + 1);
+             const box = b.closest('[data-testid=stColumn], [role=dialog], [data-testid=stMain]');
+             const r = b.getBoundingClientRect(), o = box.getBoundingClientRect();
+             const out = r.left < o.left - 1 || r.right > o.right + 1;
+             return cut || out ? [b.innerText] : [];
+           })""")
+    return cut

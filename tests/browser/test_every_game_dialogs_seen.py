@@ -3,8 +3,9 @@
 teaches the goal with pictures of the game's own board, Speed, Restart, Menu, a pause
 while a dialog is open").
 
-For each registered game, a tester at play opens **Rules**, **Back to menu** and
-**Restart game** in turn: each opens as a dialog in view (its top in the upper half of
+For each registered game (and the first game also at 1000 px wide, where the column
+beside the board is narrowest), a tester at play opens **Rules**, **Back to menu** and
+**Restart game** in turn: no button label is cut; each opens as a dialog in view (its top in the upper half of
 the screen, nothing cut off at the sides); the Rules dialog shows at least one picture of
 the game's own board drawn by the game's renderer (the board shell in picture mode, as
 wide as the dialog at most, with no turn line: it is a position, not a game being played);
@@ -24,8 +25,9 @@ from typing import Any
 
 import pytest
 from sqlalchemy.engine import Engine
-from study_flow import APP, AppDatabase, new_study, settle, stored_events
+from study_flow import APP, AppDatabase, labels_cut, new_study, settle, stored_events
 
+from analytics.data import UNNAMED_GAME
 from playtest import services
 from playtest.games.registry import game_names
 from playtest.storage import repository as repo
@@ -34,7 +36,12 @@ pytestmark = pytest.mark.browser
 
 SHELL = "[data-testid=board-shell]"
 SIZES = {"1280": {"width": 1280, "height": 800},
+         "1000": {"width": 1000, "height": 760},  # the side column at its narrowest
          "360": {"width": 360, "height": 740, "is_mobile": True, "has_touch": True}}
+#: Every game at 1280 and 360; the first game also where the column beside the board is
+#: at its narrowest.
+CASES = [(game, size) for game in sorted(game_names()) for size in ("1280", "360")] + [
+    (UNNAMED_GAME, "1000")]
 
 
 @pytest.fixture(scope="module")
@@ -59,8 +66,7 @@ def _in_view(box: dict[str, float] | None, width: int) -> bool:
     return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5
 
 
-@pytest.mark.parametrize("size", sorted(SIZES))
-@pytest.mark.parametrize("game", sorted(game_names()))
+@pytest.mark.parametrize(("game", "size"), CASES)
 def test_rules_menu_and_restart_open_in_view_and_pause_the_board(
     streamlit_app: Callable[..., Any], new_page: Callable[..., Any], app_db: AppDatabase,
     studies: dict[str, str], screenshot: Callable[[Any, str], Path], game: str, size: str,
@@ -71,6 +77,7 @@ def test_rules_menu_and_restart_open_in_view_and_pause_the_board(
     board = page.locator(f"{SHELL}:not(.sh-picture)")
     board.wait_for(timeout=30_000)
     settle(page)
+    assert labels_cut(page, "[data-testid=stMain]") == []
     for button, title, close in (("Rules", "How to play", "Back to the game"),
                                  ("Back to menu", "Menu", "Back to the game"),
                                  ("Restart game", "Start a new game?", "No, keep playing")):
@@ -82,6 +89,7 @@ def test_rules_menu_and_restart_open_in_view_and_pause_the_board(
         box = dialog.bounding_box()
         assert _in_view(box, view["width"]), (button, box)
         assert box is not None and 0 <= box["y"] < view["height"] / 2, (button, box)
+        assert labels_cut(page, "[role=dialog]") == []
         # the game waits while the tester reads: its board takes no input
         page.locator(f"{SHELL}.sh-idle:not(.sh-picture)").wait_for(timeout=30_000)
         if button == "Rules":

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
+from study_flow import labels_cut
 
 from playtest import services
 from playtest.games.vapoosh.plugin import dice_for
@@ -250,7 +251,7 @@ def test_at_1280_the_board_and_controls_fit_and_the_winner_stays(
     # ... and the way on is in view, without scrolling
     for name in ("Continue to the last questions", "Play another game"):
         assert _in_view(_box(page.get_by_role("button", name=name)), WIDE), name
-    assert _labels_whole(page, "[data-testid=stMain]") == []
+    assert labels_cut(page, "[data-testid=stMain]") == []
     screenshot(page, "play-ux-2-winner-1280")
 
 
@@ -268,7 +269,7 @@ def test_on_smaller_screens_the_result_and_the_way_on_are_in_view(
     assert _in_view(_box(page.locator(".vb-msg")), size)
     for name in ("Continue to the last questions", "Play another game"):
         assert _in_view(_box(page.get_by_role("button", name=name)), size), name
-    assert _labels_whole(page, "[data-testid=stMain]") == []
+    assert labels_cut(page, "[data-testid=stMain]") == []
     screenshot(page, f"play-ux-2-winner-{size['width']}")
 
 
@@ -338,57 +339,6 @@ def test_on_a_phone_every_jittered_tap_lands_on_the_intended_tile(
 
 
 # -- 4. dialogs where people look, labels whole -----------------------------------------------
-
-
-def _labels_whole(page: Any, scope: str) -> list[str]:
-    """Buttons under `scope` whose label is cut (wider than the button shows)."""
-    cut: list[str] = page.eval_on_selector_all(
-        f"{scope} button[data-testid^=stBaseButton]",
-        """els => els.filter(b => b.offsetParent !== null).flatMap(b => {
-             const inner = [b, ...b.querySelectorAll('p, span, div')];
-             // cut inside the button (an ellipsis) ...
-             const cut = inner.some(e => e.scrollWidth > e.clientWidth + 1);
-             // ... or the button itself sticking out of its column or dialog
-             const box = b.closest('[data-testid=stColumn], [role=dialog], [data-testid=stMain]');
-             const r = b.getBoundingClientRect(), o = box.getBoundingClientRect();
-             const out = r.left < o.left - 1 || r.right > o.right + 1;
-             return cut || out ? [b.innerText] : [];
-           })""")
-    return cut
-
-
-# 1280 and 360 for every game: test_every_game_dialogs_seen.py; here the tablet width,
-# where the side column is at its narrowest, and whole labels
-@pytest.mark.parametrize("size", [TABLET], ids=["1000"])
-def test_rules_menu_and_restart_open_as_dialogs_in_view_with_whole_labels(
-    new_page: Callable[..., Any], app: Any, app_db: tuple[str, Engine],
-    screenshot: Callable[[Any, str], Path], size: dict[str, Any],
-) -> None:
-    engine = app_db[1]
-    code = _tester_at_play(engine, "ux-fast")
-    page = _open(new_page, app, code, size)
-    name = str(size["width"])
-    assert _labels_whole(page, "[data-testid=stMain]") == []
-    for button, title, shot in (("Rules", "How to play", "rules"),
-                                ("Back to menu", "Menu", "menu"),
-                                ("Restart game", "Start a new game?", "restart")):
-        page.get_by_role("button", name=button).click()
-        dialog = page.get_by_role("dialog")
-        dialog.wait_for()
-        _settle(page)
-        assert title in dialog.inner_text()
-        box = _box(dialog)
-        assert box["y"] >= 0 and box["y"] < size["height"] / 2  # where people look
-        assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5
-        assert _labels_whole(page, "[role=dialog]") == []
-        screenshot(page, f"play-ux-4-{shot}-dialog-{name}")
-        close = {"Rules": "Back to the game", "Back to menu": "Back to the game",
-                 "Restart game": "No, keep playing"}[button]
-        dialog.get_by_role("button", name=close).click()
-        dialog.wait_for(state="detached")
-        _settle(page)
-    ends = _events(engine, code, "game_end")
-    assert ends == []  # "No, keep playing" kept the game
 
 
 # -- 6. the brown counter on the board, next to its tiles ----------------------------------
