@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import streamlit as st
 
@@ -53,7 +53,6 @@ TESTER = "play_tester"
 RESTORED_MESSAGE = "restored_message"
 SETTINGS_RESTORED = "settings_restored"
 FINISHED_GAMES = "finished_games"
-PLAYED_GAMES = "played_games"
 #: What the column beside the board shows of the game, as the last full run drew it.
 SIDE_SHOWN = "side_shown"
 DIALOGS = ("rules_open", "menu_open", "restart_ask")
@@ -298,11 +297,12 @@ def _board() -> None:
     gate = _gate(key)
     gate.shown(token, interactive=interactive)
     # the tester's way through the study, as the caption beside the board counts it
-    games = (_games_finished(tester, play) + (0 if play.over else 1),
+    finished = _finished(tester, play)
+    games = (finished.counted + (0 if play.over else 1),
              tester.config.games_per_tester)
     moment = session.moment(interactive=interactive, thinking=thinking,
                             extra={"zoom": True, "study_rules": tester.effective.rules,
-                                   "games": games, "played": _played(tester, play)})
+                                   "games": games, "played": finished.records})
     mount(session.plugin, board_data(session, moment, token=token,
                                      muted=bool(st.session_state.get("muted", False))),
           key=key, gate=gate, on_input=_on_input, token_now=_token_now)
@@ -329,33 +329,31 @@ def _computer_clock() -> None:
     st.rerun(scope="app")
 
 
-def _games_finished(tester: services.Tester, play: Play | None) -> int:
-    """:func:`services.games_finished`, counted again only when it can have changed: a
-    finished game (in any tab) raises the tester's ``games_completed``, which the run
-    reloaded, and a game finished during this run is the current game now over."""
+class _Finished(NamedTuple):
+    """The tester's finished games: how many count towards the study, and the ``(rules,
+    reason)`` of each (a game of stages shows its progress from them)."""
+
+    counted: int
+    records: tuple[tuple[Any, str | None], ...]
+
+
+def _finished(tester: services.Tester, play: Play | None) -> _Finished:
+    """:func:`services.games_finished` and :func:`~playtest.session.store.finished_records`,
+    read again only when they can have changed: a finished game (in any tab) raises the
+    tester's ``games_completed``, which the run reloaded, and a game finished during this
+    run is the current game now over."""
     key = (tester.code, tester.participant.games_completed,
            None if play is None else play.game_id, None if play is None else play.over)
     cached = st.session_state.get(FINISHED_GAMES)
-    if isinstance(cached, tuple) and cached[0] == key:
-        return int(cached[1])
-    finished = services.games_finished(runtime.database(), tester)
+    if isinstance(cached, tuple) and cached[0] == key and isinstance(cached[1], _Finished):
+        return cached[1]
+    engine = runtime.database()
+    # only a game whose next game follows from the finished ones reads their records
+    records = (tuple(finished_records(engine, tester))
+               if game_plugin(tester.config.game).next_rules is not None else ())
+    finished = _Finished(services.games_finished(engine, tester), records)
     st.session_state[FINISHED_GAMES] = (key, finished)
     return finished
-
-
-def _played(tester: services.Tester, play: Play) -> tuple[tuple[Any, str | None], ...]:
-    """The ``(rules, reason)`` of the tester's finished games (:func:`~playtest.session.store.
-    finished_records`: a game of stages shows its progress from them), read again only
-    when they can have changed (as :func:`_games_finished`)."""
-    key = (tester.code, tester.participant.games_completed, play.game_id, play.over)
-    cached = st.session_state.get(PLAYED_GAMES)
-    if isinstance(cached, tuple) and cached[0] == key:
-        return tuple(cached[1])
-    # only a game whose next game follows from the finished ones reads them
-    played = (tuple(finished_records(runtime.database(), tester))
-              if game_plugin(tester.config.game).next_rules is not None else ())
-    st.session_state[PLAYED_GAMES] = (key, played)
-    return played
 
 
 def _log_ui_exposures(tester: services.Tester) -> None:
@@ -383,7 +381,7 @@ def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) ->
     st.html(_PLAY_CSS)
     session = _session(tester)
     play = None if session is None else session.play
-    finished = _games_finished(tester, play)
+    finished = _finished(tester, play).counted
     if session is None or play is None:
         _between_games(tester, finished, None, to_post_survey)
         return

@@ -10,6 +10,7 @@ tests/reliability/ does with faults_support.py.
 - ``settle``, ``drawn``: wait for the app's run to be over (and, for ``drawn``, for
   nothing on screen to be a grey skeleton still).
 - ``consent``, ``fill_survey``, ``finish_study``: the pages around the game.
+- ``tester_at_play``: a tester straight at the game, for a page opened at ``?p=<code>``.
 - ``labels_cut``: the buttons of a part of the page whose label is cut or that stick out.
 - ``stored_game``, ``stored_events``, ``wait_stored``, ``wait_for_tester``,
   ``assert_completed``: what the database holds of the tester, read while the test
@@ -315,3 +316,14 @@ def labels_cut(page: Any, scope: str) -> list[str]:
              return cut || out ? [b.innerText] : [];
            })""")
     return cut
+
+
+def tester_at_play(engine: Engine, study_id: str) -> str:
+    """A new adult tester of ``study_id`` who consented and is at play (the surveys
+    before it passed): their code, for a page opened at ``?p=<code>``."""
+    study = repo.get_study(engine, study_id)
+    assert study is not None
+    code = services.consent(engine, study, {"child": False}).participant_id
+    repo.advance_stage(engine, code, "consent", "pre_survey")
+    repo.advance_stage(engine, code, "pre_survey", "play")
+    return code

@@ -24,13 +24,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy.engine import Engine
-from study_flow import APP, AppDatabase, labels_cut, new_study, settle, stored_events
+from study_flow import (
+    APP,
+    AppDatabase,
+    labels_cut,
+    new_study,
+    settle,
+    stored_events,
+    tester_at_play,
+)
 
 from analytics.data import UNNAMED_GAME
-from playtest import services
 from playtest.games.registry import game_names
-from playtest.storage import repository as repo
 
 pytestmark = pytest.mark.browser
 
@@ -53,15 +58,6 @@ def studies(app_db: AppDatabase) -> dict[str, str]:
             for game in sorted(game_names())}
 
 
-def _tester_at_play(engine: Engine, study_id: str) -> str:
-    study = repo.get_study(engine, study_id)
-    assert study is not None
-    code = services.consent(engine, study, {"child": False}).participant_id
-    repo.advance_stage(engine, code, "consent", "pre_survey")
-    repo.advance_stage(engine, code, "pre_survey", "play")
-    return code
-
-
 def _in_view(box: dict[str, float] | None, width: int) -> bool:
     return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5
 
@@ -71,7 +67,7 @@ def test_rules_menu_and_restart_open_in_view_and_pause_the_board(
     streamlit_app: Callable[..., Any], new_page: Callable[..., Any], app_db: AppDatabase,
     studies: dict[str, str], screenshot: Callable[[Any, str], Path], game: str, size: str,
 ) -> None:
-    code = _tester_at_play(app_db.engine, studies[game])
+    code = tester_at_play(app_db.engine, studies[game])
     view = SIZES[size]
     page = new_page(streamlit_app(APP, {"DATABASE_URL": app_db.url}), f"?p={code}", **view)
     board = page.locator(f"{SHELL}:not(.sh-picture)")

@@ -144,8 +144,7 @@ def view(moment: Moment) -> dict[str, Any]:
             stage_of = (course.order.index(here) + 1, len(course.order))
             outcome = play.state.outcome
             played = moment.extra.get("played")
-            won = stages_won(here, course.order, outcome is not None and outcome.won,
-                             None if played is None else list(played))
+            won = stages_won(here, course.order, outcome is not None and outcome.won, played)
     games = moment.extra.get("games")
     data = board_data(play.state, played=_round(moment),
                       speed_ms=STEP_MS.get(int(moment.setting("speed", 2)), 220),
