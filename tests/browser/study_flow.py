@@ -10,7 +10,7 @@ tests/reliability/ does with faults_support.py.
 - ``settle``, ``drawn``: wait for the app's run to be over (and, for ``drawn``, for
   nothing on screen to be a grey skeleton still).
 - ``consent``, ``fill_survey``, ``finish_study``: the pages around the game.
-- ``tester_at_play``: a tester straight at the game, for a page opened at ``?p=<code>``.
+- ``new_player_at_play``: a tester straight at the game, for a page opened at ``?p=<code>``.
 - ``labels_cut``: the buttons of a part of the page whose label is cut or that stick out.
 - ``stored_game``, ``stored_events``, ``wait_stored``, ``wait_for_tester``,
   ``assert_completed``: what the database holds of the tester, read while the test
@@ -318,7 +318,7 @@ def labels_cut(page: Any, scope: str) -> list[str]:
     return cut
 
 
-def tester_at_play(engine: Engine, study_id: str) -> str:
+def new_player_at_play(engine: Engine, study_id: str) -> str:
     """A new adult tester of ``study_id`` who consented and is at play (the surveys
     before it passed): their code, for a page opened at ``?p=<code>``."""
     study = repo.get_study(engine, study_id)

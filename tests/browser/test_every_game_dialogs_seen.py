@@ -28,10 +28,10 @@ from study_flow import (
     APP,
     AppDatabase,
     labels_cut,
+    new_player_at_play,
     new_study,
     settle,
     stored_events,
-    tester_at_play,
 )
 
 from analytics.data import UNNAMED_GAME
@@ -67,7 +67,7 @@ def test_rules_menu_and_restart_open_in_view_and_pause_the_board(
     streamlit_app: Callable[..., Any], new_page: Callable[..., Any], app_db: AppDatabase,
     studies: dict[str, str], screenshot: Callable[[Any, str], Path], game: str, size: str,
 ) -> None:
-    code = tester_at_play(app_db.engine, studies[game])
+    code = new_player_at_play(app_db.engine, studies[game])
     view = SIZES[size]
     page = new_page(streamlit_app(APP, {"DATABASE_URL": app_db.url}), f"?p={code}", **view)
     board = page.locator(f"{SHELL}:not(.sh-picture)")

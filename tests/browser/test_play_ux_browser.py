@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
-from study_flow import labels_cut, tester_at_play
+from study_flow import labels_cut, new_player_at_play
 
 from playtest import services
 from playtest.games.vapoosh.plugin import dice_for
@@ -120,7 +120,7 @@ def test_the_computer_shows_its_roll_then_places_with_a_glow_and_one_line(
     screenshot: Callable[[Any, str], Path],
 ) -> None:
     engine = app_db[1]
-    code = tester_at_play(engine, "ux-think")
+    code = new_player_at_play(engine, "ux-think")
     page = _open(new_page, app, code, WIDE)
     seen = 0
     roll = page.get_by_role("button", name="Roll the dice")
@@ -214,7 +214,7 @@ def test_at_1280_the_board_and_controls_fit_and_the_winner_stays(
     screenshot: Callable[[Any, str], Path],
 ) -> None:
     engine = app_db[1]
-    code = tester_at_play(engine, "ux-fast")
+    code = new_player_at_play(engine, "ux-fast")
     page = _open(new_page, app, code, WIDE)
     screenshot(page, "play-ux-5-board-1280")
     # the whole board and its controls are in the window, the controls beside the board
@@ -252,7 +252,7 @@ def test_on_smaller_screens_the_result_and_the_way_on_are_in_view(
     screenshot: Callable[[Any, str], Path], size: dict[str, Any],
 ) -> None:
     engine = app_db[1]
-    code = tester_at_play(engine, "ux-fast")
+    code = new_player_at_play(engine, "ux-fast")
     page = _open(new_page, app, code, size)
     _play_wide_game(page)  # mouse clicks: no magnifier, a quick game
     assert _vb(page).get_attribute("data-phase") == "over"
@@ -279,7 +279,7 @@ def test_on_a_phone_every_jittered_tap_lands_on_the_intended_tile(
     screenshot: Callable[[Any, str], Path],
 ) -> None:
     engine = app_db[1]
-    code = tester_at_play(engine, "ux-fast")
+    code = new_player_at_play(engine, "ux-fast")
     page = _open(new_page, app, code, PHONE)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     rng = random.Random(20261124)
@@ -363,7 +363,7 @@ def test_the_brown_counter_choice_sits_beside_the_tiles_it_concerns(
     screenshot: Callable[[Any, str], Path], size: dict[str, Any],
 ) -> None:
     engine = app_db[1]
-    code = tester_at_play(engine, "ux-fast")
+    code = new_player_at_play(engine, "ux-fast")
     tester = services.load_tester(engine, code)
     assert tester is not None
     seed = next(s for s in range(100_000) if sorted(dice_for(s, 0)).count(6) == 3)
