@@ -327,3 +327,20 @@ def new_player_at_play(engine: Engine, study_id: str) -> str:
     repo.advance_stage(engine, code, "consent", "pre_survey")
     repo.advance_stage(engine, code, "pre_survey", "play")
     return code
+
+
+def rules_open_and_close(page: Any) -> None:
+    """Open the Rules dialog beside the board, see it teach (its title and a picture of
+    the game's own board), close it and wait until the board takes input again: the
+    whole-game tests do this once mid-game (issue 23: "the Rules overlay opens and
+    closes")."""
+    page.get_by_role("button", name="Rules").click()
+    dialog = page.get_by_role("dialog")
+    dialog.wait_for()
+    assert "How to play" in dialog.inner_text()
+    dialog.locator("[data-testid=board-shell].sh-picture").first.wait_for(timeout=30_000)
+    dialog.get_by_role("button", name="Back to the game").click()
+    dialog.wait_for(state="detached")
+    settle(page)
+    page.locator("[data-testid=board-shell]:not(.sh-idle):not(.sh-picture)").wait_for(
+        timeout=30_000)

@@ -1,5 +1,6 @@
 """The Bricks & Walls board in Chromium: whole games at 1280x800 (pass-and-play, mouse
-and keyboard) and 360x740 (a phone, taps, against the computer).
+and keyboard; against the computer, mouse) and 360x740 (a phone, taps, against the
+computer).
 
 The test keeps its own engine state, chooses each action with the engine, performs it by
 clicking the points, and after every action reads the position back from the board's
@@ -307,15 +308,23 @@ def test_keyboard_places_a_brick(harness: ClickLogs, new_page: Any) -> None:
     assert board.wait_logged(1)["point"] == "d7"
 
 
-def test_phone_taps_a_whole_game_against_the_computer_at_360x740(
-    harness: ClickLogs, new_page: Any, screenshot: Any
+@pytest.mark.parametrize("size", ["1280", "360"])
+def test_a_whole_game_against_the_computer(
+    harness: ClickLogs, new_page: Any, screenshot: Any, size: str
 ) -> None:
+    """A whole game against the computer, with the mouse at 1280x800 and by taps on a
+    360x740 phone: after each of the tester's moves the computer's answer is ringed and
+    said before the tester's next input, and the end card says why the game ended."""
     log = harness.new_log()
-    page = new_page(harness.server, harness.path(log, "?game=morris&seats=human,ai:easy&highlight=1&seed=3"), width=360,
-                    height=740, has_touch=True, is_mobile=True)
-    board = Board(page, log, touch=True)
+    phone = size == "360"
+    view: dict[str, Any] = ({"width": 360, "height": 740, "has_touch": True, "is_mobile": True}
+                            if phone else {"width": 1280, "height": 800})
+    page = new_page(harness.server,
+                    harness.path(log, "?game=morris&seats=human,ai:easy&highlight=1&seed=3"),
+                    **view)
+    board = Board(page, log, touch=phone)
     width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, "the page scrolls sideways on a phone"
+    assert width <= view["width"], "the page scrolls sideways"
     rng = random.Random(11)
     steps = 0
     shot = False
@@ -331,11 +340,11 @@ def test_phone_taps_a_whole_game_against_the_computer_at_360x740(
         computer_shown(board, state, action)
         steps += 1
         if not shot and state.placement_over:
-            screenshot(page, "morris-360-movement")
+            screenshot(page, f"morris-{size}-movement")
             shot = True
         assert steps < 300
     assert board.dom()["background"] == WHITE  # the end board stays light
-    screenshot(page, "morris-360-over")
+    screenshot(page, f"morris-{size}-over")
     d = board.dom()
     assert d["message"] in ("You win!", "The computer wins this time.")
     # the end card says why (a catalog end_<reason> line), not only who won

@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
-from study_flow import labels_cut, new_player_at_play
+from study_flow import labels_cut, new_player_at_play, rules_open_and_close, stored_events
 
 from playtest import services
+from playtest.games.vapoosh.cues import STICKY_KEYS
 from playtest.games.vapoosh.plugin import dice_for
 from playtest.messages import SPEEDS
 from playtest.session.store import open_session
@@ -181,12 +182,45 @@ def test_the_computer_shows_its_roll_then_places_with_a_glow_and_one_line(
 # -- 2 and 5. a whole game: the board fits, messages do not move it, the winner stays -------
 
 
-def _play_wide_game(page: Any) -> list[float]:
-    """Play to the end with the mouse; the board's top after each answer."""
+def _computer_turn_shown(page: Any, engine: Engine, code: str, rolls_before: int) -> int:
+    """When the computer has rolled since ``rolls_before`` (its roll events), its turn is
+    on the board before the tester's next input: the message names the computer (see
+    below) and, in
+    a game that goes on, the tile it placed glows as the computer's (or as a capture, which
+    outranks it). Returns its rolls."""
+    rolls = len([r for r in _events(engine, code, "roll") if r["seat"] == 2])
+    if rolls == rolls_before:
+        return rolls  # the tester's extra go (a square roll): the computer did not play
+    message = page.locator(".vb-msg").inner_text()
+    # The message names the computer's move, unless the tester's own news of this turn
+    # stays (a capture, an extra go: the board does not hide it behind the computer's
+    # moves), and a computer's capture is said even then (cues.cue_to_show).
+    events = stored_events(engine, code)
+    mine = max(i for i, (kind, p) in enumerate(events)
+               if kind in ("click", "roll") and p.get("seat") == 1)
+    took = [kind for kind, p in events[mine:]
+            if kind in ("capture", "surround_capture") and p.get("seat") == 2]
+    shown = [p["key"] for kind, p in events if kind == "message"]
+    assert "computer" in message.lower() or (not took and shown[-1] in STICKY_KEYS), message
+    placed = [p for kind in ("place", "brown") for p in _events(engine, code, kind)
+              if p["seat"] == 2]
+    if placed and _vb(page).get_attribute("data-phase") != "over":
+        glowing = page.locator(".vb-grid button.tile:is(.g-computer, .g-captured)")
+        assert glowing.count() >= 1, message
+    return rolls
+
+
+def _play_wide_game(page: Any, engine: Engine, code: str) -> list[float]:
+    """Play to the end with the mouse, opening the Rules once; the board's top after each
+    answer. After each of the tester's turns the computer's is on the board."""
     tops: list[float] = []
-    for _ in range(200):
+    computer_rolls = 0
+    for turn in range(200):
         if _vb(page).get_attribute("data-phase") == "over":
             break
+        computer_rolls = _computer_turn_shown(page, engine, code, computer_rolls)
+        if turn == 1:
+            rules_open_and_close(page)
         mark = _mark(page)
         page.get_by_role("button", name="Roll the dice").click()
         _wait_change(page, mark)
@@ -206,6 +240,7 @@ def _play_wide_game(page: Any) -> list[float]:
             page.locator(".vb-grid button.vb-brown").first.click()
             _wait_change(page, mark)
             tops.append(_box(page.locator(".vb-grid"))["y"])
+    _computer_turn_shown(page, engine, code, computer_rolls)
     return tops
 
 
@@ -225,7 +260,7 @@ def test_at_1280_the_board_and_controls_fit_and_the_winner_stays(
         assert _in_view(control, WIDE), key
         assert control["x"] >= board["x"] + board["width"], f"{key} is beside the board"
     top = _box(page.locator(".vb-grid"))["y"]
-    tops = _play_wide_game(page)
+    tops = _play_wide_game(page, engine, code)
     # no message moved the board under the pointer
     assert tops and all(abs(t - top) < 0.5 for t in tops)
     assert _vb(page).get_attribute("data-phase") == "over"
@@ -254,7 +289,7 @@ def test_on_smaller_screens_the_result_and_the_way_on_are_in_view(
     engine = app_db[1]
     code = new_player_at_play(engine, "ux-fast")
     page = _open(new_page, app, code, size)
-    _play_wide_game(page)  # mouse clicks: no magnifier, a quick game
+    _play_wide_game(page, engine, code)  # mouse clicks: no magnifier, a quick game
     assert _vb(page).get_attribute("data-phase") == "over"
     page.evaluate("window.scrollTo(0, 0)")
     assert _in_view(_box(page.locator(".vb-msg")), size)

@@ -42,6 +42,8 @@ Cue = Say
 # Messages about the tester's own move that the computers' moves after it must not hide.
 STICKY_KEYS = frozenset({"win_row", "win_square", "vapoosh", "extra_turn", "capture",
                          "surround", "blocked_own"})
+# A computer's moves that take counters: the tester hears of them even after news of their own.
+TAKING_KEYS = frozenset({"capture", "surround"})
 # Messages that end the game: whoever caused them, they are what the board shows last.
 RESULT_KEYS = frozenset({"win_row", "win_square", "vapoosh", "draw", "game_over"})
 
@@ -50,14 +52,18 @@ def cue_to_show(cues: list[Cue]) -> Cue | None:
     """The one message to show for the cues of one input and the computer moves after it.
 
     The game's result first (a computer's winning move after the tester's capture must
-    not leave "Captured!" on a finished board), then the tester's own news, then the
-    latest.
+    not leave "Captured!" on a finished board), then a computer's move that took a
+    counter (the last one: the board changed against the tester, and "Captured! 42 is
+    yours now." beside a counter just taken back misleads), then the tester's own news,
+    then the latest.
 
     >>> capture, win = Cue("capture"), Cue("win_row", computer=True)
     >>> cue_to_show([capture, Cue("computer_moved", computer=True)]).key
     'capture'
     >>> cue_to_show([capture, win]).key
     'win_row'
+    >>> cue_to_show([capture, Cue("capture", computer=True)]).computer
+    True
     >>> cue_to_show([Cue(None)]) is None
     True
     """
@@ -65,8 +71,9 @@ def cue_to_show(cues: list[Cue]) -> Cue | None:
     if not shown:
         return None
     result = [c for c in shown if c.key in RESULT_KEYS]
+    taken = [c for c in shown if c.computer and c.key in TAKING_KEYS]
     own = [c for c in shown if not c.computer and c.key in STICKY_KEYS]
-    return result[-1] if result else own[0] if own else shown[-1]
+    return result[-1] if result else taken[-1] if taken else own[0] if own else shown[-1]
 
 
 # Seat colours as a child names them (the board's Okabe-Ito counters, seat 1 first).
