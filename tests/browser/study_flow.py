@@ -344,3 +344,18 @@ def rules_open_and_close(page: Any) -> None:
     settle(page)
     page.locator("[data-testid=board-shell]:not(.sh-idle):not(.sh-picture)").wait_for(
         timeout=30_000)
+
+
+def vasco_computer_announced(page: Any, record: repo.GameRecord, stored: int) -> None:
+    """Vasco: when the computer answered the tester's tile (the record holds two more
+    actions than ``stored``), the board announced its tile (``data-announced``, set while
+    the board holds input back and shows the computer's words) and marks that tile as the
+    computer's, once the answer has been played out."""
+    if len(record.actions) < stored + 2:
+        return  # the tester's tile ended the game
+    _kind, (r, c), _tiles = record.actions[-1]
+    board = "[data-testid=vasco-board]"
+    page.locator(f'{board}[data-announced="{r},{c}"]:not([data-playing="1"])').wait_for(
+        timeout=30_000)
+    mark = page.locator(f'{board} .vt[data-cell="{r},{c}"][data-origin=computer]')
+    assert mark.count() == 1, f"the computer's tile {r},{c} is not marked as its own"

@@ -25,6 +25,7 @@ from study_flow import (
     fill_survey,
     finish_study,
     participant_code,
+    rules_open_and_close,
     settle,
     stored_game,
     study_db,
@@ -71,6 +72,8 @@ def test_a_dokusen_tester_plays_a_stage_from_link_to_completion_code(
     while not state.is_terminal():
         assert state.current_player() == 0, "the tester is to move after every round"
         page.locator(f'{BOARD}[data-animating="0"][data-to-move="0"]').wait_for(timeout=30_000)
+        if moves == 1:
+            rules_open_and_close(page)
         token = board_token(page)
         action = greedy_action(state)
         r, c = state.game.grid.coord(action)

@@ -28,6 +28,7 @@ from study_flow import (
     finish_study,
     one_game_study_db,
     participant_code,
+    rules_open_and_close,
     settle,
     stored_events,
     wait_for_tester,
@@ -79,7 +80,11 @@ def test_a_bricks_and_walls_tester_goes_from_link_to_completion_code(
     # One wrong click on purpose: a point the computer's brick holds, or any taken one.
     wrong = 0
     steps = 0
+    rules_seen = False
     while not state.is_terminal():
+        if steps == 1 and not rules_seen:
+            rules_open_and_close(page)
+            rules_seen = True
         if wrong == 0 and state.board:
             taken = next(iter(state.board))
             before_clicks = len([t for t, _ in stored_events(engine, code) if t == "click"])
@@ -120,6 +125,10 @@ def test_a_bricks_and_walls_tester_goes_from_link_to_completion_code(
         record, state = wait_for_tester(engine, code)
         steps += 1
         assert steps < 400
+    # the end card says why the game ended (a catalog end_<reason> line), not only who won
+    reason = page.locator("[data-role=end] .sh-end-text")
+    reason.wait_for(timeout=30_000)
+    assert len(reason.inner_text()) > 20, reason.inner_text()
     post_pages, shown = finish_study(page, screenshot, "morris-e2e", first_shot=4,
                                      free_text="walls!")
     assert post_pages >= 2

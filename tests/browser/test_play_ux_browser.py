@@ -293,6 +293,8 @@ def test_on_smaller_screens_the_result_and_the_way_on_are_in_view(
     assert _vb(page).get_attribute("data-phase") == "over"
     page.evaluate("window.scrollTo(0, 0)")
     assert _in_view(_box(page.locator(".vb-msg")), size)
+    message = page.locator(".vb-msg").inner_text()
+    assert re.search(r"\bwins?\b|draw", message), message  # the result and its reason
     for name in ("Continue to the last questions", "Play another game"):
         assert _in_view(_box(page.get_by_role("button", name=name)), size), name
     assert labels_cut(page, "[data-testid=stMain]") == []

@@ -26,9 +26,11 @@ from study_flow import (
     consent,
     fill_survey,
     participant_code,
+    rules_open_and_close,
     settle,
     stored_game,
     study_db,
+    vasco_computer_announced,
     wait_for_tester,
     wait_redrawn,
     wait_stored,
@@ -119,6 +121,8 @@ def test_a_whole_vasco_game_by_taps_on_a_phone(
         page.locator(f"{BOARD} g.vt-hidden").first.wait_for(state="detached")
         # and the computer's move has been played out: the board takes taps again
         page.locator(f"{BOARD}:not([data-playing='1'])").wait_for()
+        if moves == 1:
+            rules_open_and_close(page)
         page.locator(f'{BOARD} polygon.vc[data-cell="{place.r},{place.c}"]').tap()
         preview = page.locator(f'{BOARD} button.vb-preview[data-state="{place.state}"]')
         preview.wait_for(timeout=30_000)
@@ -139,6 +143,7 @@ def test_a_whole_vasco_game_by_taps_on_a_phone(
         wait_redrawn(page, token)
         settle(page)
         record, state = wait_for_tester(engine, code)
+        vasco_computer_announced(page, record, stored)
         moves += 1
         assert moves < 100
     page.get_by_role("button", name="Continue to the last questions").wait_for(timeout=30_000)

@@ -13,6 +13,7 @@ analytics.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,8 +28,10 @@ from study_flow import (
     fill_survey,
     finish_study,
     participant_code,
+    rules_open_and_close,
     settle,
     study_db,
+    vasco_computer_announced,
     wait_for_tester,
     wait_redrawn,
     wait_stored,
@@ -79,6 +82,8 @@ def test_a_vasco_tester_goes_from_link_to_completion_code(
         stored = len(record.actions)
         # the computer's move has been played out: the board takes clicks again
         page.locator(f"{BOARD}:not([data-playing='1'])").wait_for(timeout=30_000)
+        if moves == 1:
+            rules_open_and_close(page)
         page.locator(f'{BOARD} polygon.vc[data-cell="{place.r},{place.c}"]').click()
         preview = page.locator(f'{BOARD} button.vb-preview[data-state="{place.state}"]')
         preview.wait_for(timeout=30_000)
@@ -99,8 +104,14 @@ def test_a_vasco_tester_goes_from_link_to_completion_code(
         settle(page)
         # The computer (Blue) answers in the run the tester's click started.
         record, state = wait_for_tester(engine, code)
+        vasco_computer_announced(page, record, stored)
         moves += 1
         assert moves < 200
+    # the result once the last move has been played out, with its reason
+    page.locator(f"{BOARD}:not([data-playing='1'])").wait_for(timeout=30_000)
+    end = page.locator(f"{BOARD} [data-role=result]")
+    end.wait_for()
+    assert re.search(r"loop|path|draw", end.inner_text()), end.inner_text()
     post_pages, shown = finish_study(page, screenshot, "vasco-e2e", first_shot=5,
                                      free_text="loops!")
     assert post_pages >= 1
