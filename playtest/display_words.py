@@ -16,11 +16,16 @@ from playtest.messages.catalog import MessageCatalog
 
 #: The funnel's page steps (analytics/funnel.py), as a designer reads them.
 STEP_WORDS = {"consent": "Consent", "pre_survey": "Survey before play",
-              "post_survey": "Survey after play", "done": "Done"}
+              "post_survey": "Survey after play", "done": "Done",
+              "play": "Playing"}
 
 
 def step_words(step: str) -> str:
-    """A funnel step for people (``game k`` stays, capitalised; unknown steps as they are)."""
+    """A funnel step for people (``game k`` stays, capitalised; unknown steps as they are).
+
+    >>> step_words("play"), step_words("game 2"), step_words("pre_survey")
+    ('Playing', 'Game 2', 'Survey before play')
+    """
     if step in STEP_WORDS:
         return STEP_WORDS[step]
     return step[:1].upper() + step[1:] if step.startswith("game ") else step
