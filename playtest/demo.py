@@ -274,7 +274,9 @@ def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datet
             out.append({"record": "response", "participant_id": participant_id,
                         "survey": definition.id, "survey_version": definition.version,
                         "phase": phase, "item": item, "value": value,
-                        "at": _iso(datetime.fromtimestamp(clock[0] / 1000, UTC))})
+                        "at": _iso(datetime.fromtimestamp(clock[0] / 1000, UTC)),
+                        # the language it was asked in (absent: English, as before)
+                        **({"language": config.language} if config.language != "en" else {})})
         page_log.log("survey_page", {"survey": definition.id, "phase": phase, "page": "all",
                                      "seconds": round(rng.uniform(40, 150), 1)})
 
