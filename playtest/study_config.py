@@ -537,6 +537,8 @@ class EffectiveConfig(BaseModel):
     variants: dict[str, str]
     # which experiment varies what: "message:extra_turn" -> experiment key
     varied: dict[str, str]
+    # the study's language (every message is read in it)
+    language: str = "en"
 
 
 def effective_config(config: StudyConfig, assigned: dict[str, str]) -> EffectiveConfig:
@@ -573,6 +575,7 @@ def effective_config(config: StudyConfig, assigned: dict[str, str]) -> Effective
         message_variants=messages,
         variants={k: v for k, v in assigned.items()},
         varied=varied,
+        language=config.language,
     )
 
 

@@ -95,6 +95,12 @@ class Language:
 ENGLISH = Language("en")
 
 
+def N_(message: str) -> str:
+    """Marks an English text for the translation catalog where it is written; it is
+    translated where it is shown (Babel's extractor knows the name)."""
+    return message
+
+
 @functools.cache
 def available_languages() -> tuple[Language, ...]:
     """English, then every language the app's words are translated into (a folder of
