@@ -93,9 +93,10 @@ CHECK_WORDS = ("This question needs an answer.", "Enter text.", "Choose from the
                "Each option can be picked once.", "Enter a number.", "Enter a whole number.")
 
 
-def _ymn(words: Callable[[str], str]) -> dict[str, str]:
-    return {"yes": f"{FACE_ICONS[3]} {words('Yes')}", "maybe": f"{FACE_ICONS[2]} {words('Maybe')}",
-            "no": f"{FACE_ICONS[1]} {words('No')}"}
+def _ymn(_: Callable[[str], str]) -> dict[str, str]:
+    """The Again-Again answers' labels, in ``_``'s language."""
+    return {"yes": f"{FACE_ICONS[3]} {_('Yes')}", "maybe": f"{FACE_ICONS[2]} {_('Maybe')}",
+            "no": f"{FACE_ICONS[1]} {_('No')}"}
 
 
 # ------------------------------------------------------------------ stores
@@ -471,8 +472,9 @@ def _probe_page(definition: SurveyDefinition, page: Page, item: FluencyProbe,
     try:
         entries = fluency.entries_from_browser(payload, shown, item.seconds)
     except fluency.ProbeAnswerError as error:
-        st.error(words("Your answers could not be read ({error}). Please reload the page and "
-                       "try the times tables again.").format(error=error))
+        _ = words
+        st.error(_("Your answers could not be read ({error}). Please reload the page and "
+                   "try the times tables again.").format(error=error))
         return False
     seconds = time.monotonic() - float(st.session_state.get(start_key, time.monotonic()))
     store.save_page(page.id, {item.id: list[Any](entries)}, seconds)

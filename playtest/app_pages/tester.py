@@ -23,7 +23,7 @@ from playtest.storage.errors import ConflictError
 from surveys.streamlit_renderer import render_survey
 
 # The English texts are gettext msgids (playtest/i18n/locale/<code>/…/playtest.po).
-CONSENT_TEXT = (
+CONSENT_TEXT = N_(
     "Thank you for helping us test {game}.\n\n"
     "What happens: you answer a few short questions, play one or more games, and answer a "
     "few more questions. It takes about 15 minutes.\n\n"
@@ -38,8 +38,8 @@ def consent_text(game: str, words: Translator | None = None) -> str:
     """The consent text for a study of ``game``: its title and what it is (the plug-in's
     ``title`` and ``about``), in ``words``' language (English without).
 
-    >>> consent_text("morris", study_words("de", "morris")).startswith(
-    ...     "Danke, dass du uns hilfst, Bricks & Walls")
+    >>> from analytics.data import UNNAMED_GAME
+    >>> consent_text(UNNAMED_GAME, study_words("de", UNNAMED_GAME)).startswith("Danke")
     True
     """
     _ = words or study_words("en", game)

@@ -266,21 +266,25 @@ def _end(session: GameSession, _: Callable[[str], str] = _same) -> dict[str, str
 SHELL_LABELS = {"sound_on": N_("Sound on"), "sound_off": N_("Sound off")}
 
 
-def view_in(view: Any, pgettext: Callable[[str, str], str]) -> Any:
-    """A game's view with each text its renderer shows in the tester's language: every
-    string the game's translations have in the context ``view`` ("White", "Bricks
-    left"); numbers, ids and the rest as they are.
+#: The keys of a game's view under which its texts are (every string inside them is
+#: shown): labels, side names, turn lines. Other strings are data ("computer" as a kind).
+VIEW_TEXT_KEYS = frozenset({"labels", "name", "who", "turn_text", "pick_text", "title", "text"})
 
-    >>> view_in({"labels": {"bricks": "Bricks left"}, "cells": {"a7": "W"}},
-    ...         lambda c, t: {"Bricks left": "Steine übrig"}.get(t, t) if c == "view" else t)
-    {'labels': {'bricks': 'Steine übrig'}, 'cells': {'a7': 'W'}}
+
+def view_in(view: Any, gettext: Callable[[str], str], inside: bool = False) -> Any:
+    """A game's view with each text its renderer shows (:data:`VIEW_TEXT_KEYS`) in the
+    tester's language; numbers, ids and data as they are.
+
+    >>> view_in({"labels": {"bricks": "Bricks left"}, "kind": "Bricks left"},
+    ...         lambda t: {"Bricks left": "Steine übrig"}.get(t, t))
+    {'labels': {'bricks': 'Steine übrig'}, 'kind': 'Bricks left'}
     """
     if isinstance(view, str):
-        return pgettext("view", view)
+        return gettext(view) if inside else view
     if isinstance(view, dict):
-        return {k: view_in(v, pgettext) for k, v in view.items()}
+        return {k: view_in(v, gettext, inside or k in VIEW_TEXT_KEYS) for k, v in view.items()}
     if isinstance(view, list):
-        return [view_in(v, pgettext) for v in view]
+        return [view_in(v, gettext, inside) for v in view]
     return view
 
 
@@ -295,7 +299,7 @@ def board_data(session: GameSession, moment: Moment, *, token: str, muted: bool,
     turn = view.get("turn_text")
     _: Callable[[str], str] = _same
     if words is not None and not words.language.is_source:
-        view, turn, _ = view_in(view, words.pgettext), view_in(turn, words.pgettext), words
+        view, turn, _ = view_in(view, words.gettext), view_in(turn, words.gettext, True), words
     return {"token": token, "interactive": moment.interactive, "picture": picture,
             "turn": turn, "message": _message(session),
             "end": _end(session, _), "muted": muted, "mute_control": not picture,

@@ -102,11 +102,11 @@ def N_(message: str) -> str:
 
 
 @functools.cache
-def available_languages() -> tuple[Language, ...]:
+def available_languages(folder: Path = LOCALE_DIR) -> tuple[Language, ...]:
     """English, then every language the app's words are translated into (a folder of
-    :data:`LOCALE_DIR` with ``LC_MESSAGES/playtest.po``), by code."""
+    ``folder``, :data:`LOCALE_DIR`, with ``LC_MESSAGES/playtest.po``), by code."""
     found = sorted(Language(p.parent.parent.name) for p in
-                   LOCALE_DIR.glob(f"*/LC_MESSAGES/{APP_DOMAIN}.po")
+                   folder.glob(f"*/LC_MESSAGES/{APP_DOMAIN}.po")
                    if _CODE.match(p.parent.parent.name) and p.parent.parent.name != "en")
     return (ENGLISH, *found)
 
@@ -165,13 +165,15 @@ def _translator(language: Language, paths: tuple[Path, ...]) -> Translator:
     return Translator(language, merged)
 
 
-def translator(language: Language, folders: Iterable[tuple[Path, str]] = ()) -> Translator:
-    """The app's words in ``language``, with the translations of ``folders`` (each a
-    locale folder and its domain: a game's, a survey folder's) merged in; cached.
+def translator(language: Language, folders: Iterable[tuple[Path, str]] = (),
+               app_folder: Path = LOCALE_DIR) -> Translator:
+    """The app's words in ``language`` (from ``app_folder``), with the translations of
+    ``folders`` (each a locale folder and its domain: a game's, a survey folder's)
+    merged in, the later winning; cached.
 
     >>> translator(ENGLISH).ngettext("{n} game", "{n} games", 2)
     '{n} games'
     """
-    paths = (po_path(LOCALE_DIR, language, APP_DOMAIN),
+    paths = (po_path(app_folder, language, APP_DOMAIN),
              *(po_path(folder, language, domain) for folder, domain in folders))
     return _translator(language, paths)

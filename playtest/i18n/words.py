@@ -2,7 +2,8 @@
 (``playtest/games/<game>/locale/<code>/LC_MESSAGES/game.po``: its title, messages,
 rules and board labels) and a survey's (:mod:`surveys.translate`).
 
->>> words = study_words("de", "morris")
+>>> from playtest.games.registry import game_names
+>>> words = study_words("de", game_names()[-1])
 >>> words.gettext("I agree"), words.language.code
 ('Ich stimme zu', 'de')
 >>> study_words("xx").language.code  # a language no longer available: English
@@ -56,8 +57,8 @@ def shown_survey(definition: SurveyDefinition, code: object) -> SurveyDefinition
     """``definition`` as a tester of a study in ``code``'s language reads it (answers are
     stored against ``definition`` itself).
 
-    >>> from surveys import load_survey
-    >>> english = load_survey("morris_pre")
+    >>> from surveys import list_surveys, load_survey
+    >>> english = load_survey(list_surveys()[0])
     >>> shown_survey(english, "en") is english
     True
     """

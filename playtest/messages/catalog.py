@@ -161,30 +161,32 @@ class MessageCatalog:
                              for voice, voiced in entry.voiced.get(variant, {}).items())
         return found
 
-    def translated(self, pgettext: Callable[[str, str], str]) -> MessageCatalog:
+    def translated(self, in_context: Callable[[str, str], str],
+                   value_words: Callable[[str], str] | None = None) -> MessageCatalog:
         """The catalog in another language: each text as ``pgettext`` gives it in its
-        context (:meth:`texts`), and each text value it is given ("the computer",
-        "White") as ``pgettext("value", value)``. Wording experiments compare variants
+        context (``in_context(context, text)``, :meth:`texts`), and each text value it is given ("the computer",
+        "White") as ``value_words`` gives it. Wording experiments compare variants
         within the one language: each variant is translated on its own.
 
         >>> catalog = MessageCatalog.from_obj({"variants": ["default", "formal"], "messages": {
         ...     "win": {"tone": "good", "values": ["name"], "variants": {
         ...         "default": "{name} won!", "formal": "Victory for {name}."}}}})
-        >>> german = {("win|default", "{name} won!"): "{name} hat gewonnen!",
-        ...           ("value", "the computer"): "der Computer"}
-        >>> de = catalog.translated(lambda c, t: german.get((c, t), t))
+        >>> german = {("win|default", "{name} won!"): "{name} hat gewonnen!"}
+        >>> de = catalog.translated(lambda c, t: german.get((c, t), t),
+        ...                         {"the computer": "der Computer"}.get)
         >>> de.render("win", name="the computer").text, de.render("win", "formal", name="x").text
         ('Der Computer hat gewonnen!', 'Victory for x.')
         """
         entries = {
             key: Entry(key, e.tone, e.sound, e.values,
-                       {v: pgettext(f"{key}|{v}", t) for v, t in e.variants.items()},
-                       {v: {voice: pgettext(f"{key}|{v}|{voice}", t)
+                       {v: in_context(f"{key}|{v}", t) for v, t in e.variants.items()},
+                       {v: {voice: in_context(f"{key}|{v}|{voice}", t)
                             for voice, t in by_voice.items()}
                         for v, by_voice in e.voiced.items()})
             for key, e in self._entries.items()}
         out = MessageCatalog(self.variants, entries, self.shown)
-        out._value_words = lambda value: pgettext("value", value)
+        if value_words is not None:
+            out._value_words = lambda value: value_words(value) or value
         return out
 
     def _values_shown(self, values: dict[str, object]) -> dict[str, object]:

@@ -127,7 +127,8 @@ class SeededPlayers:
 def _translated(catalog: MessageCatalog, game: str, language: str) -> MessageCatalog:
     from playtest.i18n.words import study_words
 
-    return catalog.translated(study_words(language, game).pgettext)
+    words = study_words(language, game)
+    return catalog.translated(words.pgettext, words.gettext)
 
 
 def translated_catalog(catalog: MessageCatalog, game: str, language: str) -> MessageCatalog:
