@@ -87,10 +87,15 @@ def _same(text: str) -> str:
     return text
 
 
+#: Marks a text for the translation catalog (Babel's extractor knows the name).
+N_ = _same
+
+
 #: The answer checks' messages a tester sees most (surveys.logic), marked for the
 #: translation catalog: the renderer gives each through its ``words``.
-CHECK_WORDS = ("This question needs an answer.", "Enter text.", "Choose from the options.",
-               "Each option can be picked once.", "Enter a number.", "Enter a whole number.")
+CHECK_WORDS = (N_("This question needs an answer."), N_("Enter text."),
+               N_("Choose from the options."), N_("Each option can be picked once."),
+               N_("Enter a number."), N_("Enter a whole number."))
 
 
 def _ymn(_: Callable[[str], str]) -> dict[str, str]:

@@ -68,10 +68,6 @@ def app_template() -> Catalog:
         for _line, message, _comments, context in extract_from_file(
                 "python", SURVEYS_DIR / "streamlit_renderer.py", keywords=KEYWORDS):
             yield from _messages(message, context)
-        # the answer checks' messages the renderer shows through its words
-        from surveys.streamlit_renderer import CHECK_WORDS
-
-        yield from ((text, None) for text in CHECK_WORDS)
 
     return _catalog(found())
 
@@ -191,8 +187,11 @@ def update(languages: tuple[Language, ...] | None = None) -> list[Path]:
     written = []
     chosen = languages or tuple(lang for lang in available_languages() if not lang.is_source)
     for pot, template in templates().items():
-        _write(pot, template)
-        written.append(pot)
+        before = read(pot)
+        if before is None or [(m.context, m.id) for m in before] != \
+                [(m.context, m.id) for m in template]:  # else unchanged: left as it is
+            _write(pot, template)
+            written.append(pot)
         for language in chosen:
             po = po_path(pot.parent, language, pot.stem)
             existing = read(po)
