@@ -16,8 +16,12 @@ from playtest.games.registry import game_names
 from playtest.storage import repository as repo
 from playtest.storage.events import EventLogger
 from playtest.storage.exchange import export_jsonl, import_jsonl
-from playtest.study_config import StudyConfig, StudyConfigError, parse_study_config, \
-    study_record_problem
+from playtest.study_config import (
+    StudyConfig,
+    StudyConfigError,
+    parse_study_config,
+    study_record_problem,
+)
 from surveys import load_survey
 from tests.databases import migrated
 
