@@ -84,8 +84,9 @@ def test_a_german_study_speaks_german_and_says_so_in_its_export(
     assert {"Regeln", "Neu starten", "Zum Menü"} <= buttons
     assert not buttons & {"Rules", "Restart game", "Back to menu"}
     english = open_as_english_message(db, make_study, game)
-    if german_files(game):
-        assert board["message"] and board["message"] != english
+    if german_files(game):  # its message line and turn line read in German
+        said = (board["message"], board["turn"])
+        assert any(said) and not set(said) & set(english) - {"", None}, (said, english)
     out = tmp_path / "study.jsonl"
     export_jsonl(db, study.study_id, out)
     records = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
@@ -126,10 +127,10 @@ def untranslated_if_shown(code: str, db: Engine) -> set[str]:
 
 
 def open_as_english_message(db: Engine, make_study: Callable[..., repo.Study],
-                            game: str) -> str:
-    """The first board message of the same study in English."""
+                            game: str) -> tuple[str, str]:
+    """The board's first message and turn line in the same study in English."""
     from tests.app.tester_support import playing_tester
 
     study = make_study(study_id=f"en-{game}", game=game)
     board = board_shown(open_as(playing_tester(db, study)))
-    return str(board["message"])
+    return board["message"], board["turn"]
