@@ -263,7 +263,9 @@ def _end(session: GameSession, _: Callable[[str], str] = _same) -> dict[str, str
 
 
 #: The board's own words (the shell draws them as given).
-SHELL_LABELS = {"sound_on": N_("Sound on"), "sound_off": N_("Sound off")}
+SHELL_LABELS = {"sound_on": N_("Sound on"), "sound_off": N_("Sound off"),
+                "sound_on_aria": N_("Sound is on: turn it off"),
+                "sound_off_aria": N_("Sound is off: turn it on")}
 
 
 #: The keys of a game's view under which its texts are (every string inside them is
