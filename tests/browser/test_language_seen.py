@@ -69,3 +69,12 @@ def test_the_consent_page_and_the_board_are_german(
     assert "Du bist dran" in words or "am Zug" in words, words
     assert not [w for w in ENGLISH_BOARD if w in words], words
     assert labels_cut(board, "[data-testid=stMain]") == []
+
+    board.get_by_role("button", name="Zum Menü").click()
+    dialog = board.locator("[role=dialog]")
+    dialog.get_by_text("Das Spiel ist angehalten.").wait_for(timeout=30_000)
+    settle(board)
+    screenshot(board, f"language-de-menu-{size}")
+    assert "Menü" in dialog.inner_text()
+    assert "Aufhören und die letzten Fragen beantworten" in buttons(board)
+    assert labels_cut(board, "[role=dialog]") == []
