@@ -271,7 +271,8 @@ SHELL_LABELS = {"sound_on": N_("Sound on"), "sound_off": N_("Sound off"),
 #: The keys of a game's view under which its texts are (every string inside them is
 #: shown): labels, side names, turn lines. Other strings are data ("computer" as a kind).
 VIEW_TEXT_KEYS = frozenset({"labels", "name", "who", "turn_text", "pick_text", "title", "text",
-                            "legend", "fit_text", "playing_text", "computer_text"})
+                            "legend", "fit_text", "playing_text", "computer_text", "words",
+                            "note", "dice_by"})
 
 
 def view_in(view: Any, gettext: Callable[[str], str], inside: bool = False) -> Any:

@@ -17,6 +17,8 @@ matter of translation files only: that file, and (optionally) each game's
 'Ich stimme zu'
 >>> translator(ENGLISH).gettext("I agree")
 'I agree'
+>>> words.gettext("")  # not the catalog's header
+''
 >>> Language.parse("xx")
 Traceback (most recent call last):
 ...
@@ -140,13 +142,15 @@ class Translator:
     translations: gettext.NullTranslations
 
     def gettext(self, message: str) -> str:
-        return self.translations.gettext(message)
+        """``message`` in the language; the empty text stays empty (gettext would give
+        the catalog's header for it)."""
+        return self.translations.gettext(message) if message else message
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return self.translations.ngettext(singular, plural, n)
 
     def pgettext(self, context: str, message: str) -> str:
-        return self.translations.pgettext(context, message)
+        return self.translations.pgettext(context, message) if message else message
 
     def __call__(self, message: str) -> str:
         return self.gettext(message)

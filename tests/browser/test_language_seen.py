@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from study_flow import AppDatabase, labels_cut, new_player_at_play, new_study, settle
 
+from playtest.games.registry import game_names
+
 pytestmark = pytest.mark.browser
 
 GAME = "morris"
@@ -78,3 +80,25 @@ def test_the_consent_page_and_the_board_are_german(
     assert "Menü" in dialog.inner_text()
     assert "Aufhören und die letzten Fragen beantworten" in buttons(board)
     assert labels_cut(board, "[role=dialog]") == []
+
+
+@pytest.mark.parametrize("game", [g for g in game_names() if g != GAME])
+def test_every_other_games_board_is_german_on_a_phone(
+        game: str, app_server: Any, app_db: AppDatabase, new_page: Callable[..., Any],
+        screenshot: Callable[[Any, str], Path]) -> None:
+    """The other games' boards at 360×740: the page's buttons and the board shell's
+    message and turn line in German."""
+    study_id = new_study(app_db, title="Sprachtest", game=game, language="de",
+                         audience="adults", ai_think_ms=0)
+    code = new_player_at_play(app_db.engine, study_id)
+    board = new_page(app_server, f"?p={code}", width=360, height=740)
+    board.locator("[data-testid=board-shell]").wait_for(timeout=30_000)
+    settle(board)
+    screenshot(board, f"language-de-board-{game}-phone")
+    shown = buttons(board)
+    assert {"Regeln", "Zum Menü"} <= set(shown), shown
+    assert not [b for b in shown if b in ENGLISH_BUTTONS]
+    words = board.locator("[data-testid=board-shell]").inner_text()
+    assert not [w for w in ("Your turn", "Sound on", "Roll the dice", "Game over",
+                            "Project-Id-Version") if w in words], words
+    assert labels_cut(board, "[data-testid=stMain]") == []
