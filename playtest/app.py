@@ -19,6 +19,8 @@ from playtest import runtime, services, serving
 from playtest.app_pages import access, arrival, cookies, designer, home, identity, tester, trouble
 from playtest.app_pages.common import plain
 from playtest.games.registry import UnknownGameError, game_plugin
+from playtest.i18n import Translator
+from playtest.i18n.words import study_words
 from playtest.storage import repository as repo
 from playtest.storage.errors import DatabaseUnavailable, NotFound
 from playtest.study_config import StudyConfigError
@@ -41,23 +43,32 @@ BEING_FIXED = ("This study is being fixed",
                "link again later: nothing you did so far is lost.")
 
 
+def _words(study: repo.Study) -> Translator:
+    """What a visitor of ``study``'s link reads, in the study's language (English when
+    its settings cannot be read)."""
+    language = study.config.get("language") if isinstance(study.config, dict) else None
+    return study_words(language, study.game)
+
+
 def _welcome_back(study: repo.Study, participant: repo.Participant) -> st.Page:
+    _ = _words(study)
+
     def page() -> None:
-        st.title("Welcome back")
+        st.title(_("Welcome back"))
         plain(study.title)
         if participant.stage == "done":
-            st.write("You have finished this playtest in this browser. Thank you!")
+            st.write(_("You have finished this playtest in this browser. Thank you!"))
         else:
-            st.write("You have already started this playtest in this browser.")
-        if st.button("Carry on where I left off", type="primary", key="welcome_back_resume"):
+            st.write(_("You have already started this playtest in this browser."))
+        if st.button(_("Carry on where I left off"), type="primary", key="welcome_back_resume"):
             st.query_params.clear()
             st.query_params["p"] = participant.participant_id
             st.rerun()
-        if st.button("Not you? Start as a new tester", key="welcome_back_new"):
+        if st.button(_("Not you? Start as a new tester"), key="welcome_back_new"):
             identity.forget(study.study_id)
             st.rerun()
 
-    return st.Page(page, title="Welcome back", url_path=tester.TESTER_PATH, default=True)
+    return st.Page(page, title=_("Welcome back"), url_path=tester.TESTER_PATH, default=True)
 
 
 def _page_title() -> str:
@@ -69,7 +80,8 @@ def _page_title() -> str:
     if not isinstance(study, repo.Study):
         return "Playtest lab"
     try:
-        return f"{game_plugin(study.game).title} playtest"
+        _ = _words(study)
+        return _("{game} playtest").format(game=_(game_plugin(study.game).title))
     except UnknownGameError:
         return "Playtest lab"
 
@@ -108,7 +120,7 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
             who = services.load_tester(engine, code) or who
         identity.remember(who.study.study_id, code)
         st.session_state["tester"] = who
-        return [tester.page_for_stage(who.participant.stage)], False
+        return [tester.page_for_stage(who.participant.stage, tester.tester_words(who))], False
     if study_code:
         identity.bind(None)
         study = repo.get_study(engine, study_code)
@@ -123,15 +135,16 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
         if known is not None:
             return [_welcome_back(study, known)], False
         if not study.open:
-            return [_problem("This study is closed",
-                             "Thank you for your interest: this playtest is not taking new "
-                             "players any more.")], False
+            _ = _words(study)
+            return [_problem(_("This study is closed"),
+                             _("Thank you for your interest: this playtest is not taking new "
+                               "players any more."))], False
         try:
             services.study_config(study)
         except StudyConfigError:
             return [_problem(*BEING_FIXED)], False
         st.session_state["study"] = study
-        return [tester.consent_st_page()], False
+        return [tester.consent_st_page(_words(study))], False
     pages: dict[str, list[st.Page]] = {"Playtest lab": [home.page()]}
     if designer.is_signed_in():
         pages["Designer"] = designer.pages()

@@ -91,6 +91,10 @@ def up(args: argparse.Namespace) -> int:
     arg("--testers", type=int, default=24, help="how many testers (default 24)"),
     arg("--study", default=None, help="study id (default: the demo study)"),
     arg("--seed", type=int, default=1, help="random seed (default 1)"),
+    arg("--language", default=None,
+        help="a demo study whose testers read this language (e.g. de): demo-<language>-<game>"),
+    arg("--game", default=None, help="with --language: the game of that study "
+                                     "(default: the demo study's)"),
 ])
 def demo_command(args: argparse.Namespace) -> int:
     from playtest import demo
@@ -100,7 +104,16 @@ def demo_command(args: argparse.Namespace) -> int:
         raise CommandError("--testers must be at least 1")
     engine = ready_engine()
     study = None
-    if args.study:
+    if args.language:
+        if args.study:
+            raise CommandError("--language makes its own study: leave out --study")
+        try:
+            study = demo.ensure_language_demo_study(engine, args.language,
+                                                    args.game or demo.DEMO_GAME)
+        except (StudyConfigError, ValueError) as err:
+            raise CommandError(str(err).splitlines()[0]) from None
+        print(f"Tester link of {study.title}: /?study={study.study_id}")
+    elif args.study:
         study = repo.get_study(engine, args.study)
         if study is None:
             raise CommandError(f"no study {args.study!r}")

@@ -114,6 +114,21 @@ def game_demo_config(game: str) -> StudyConfig:
                    variants={"off": False, "on": True})])
 
 
+def ensure_language_demo_study(engine: Engine, language: str,
+                               game: str = DEMO_GAME) -> repo.Study:
+    """A demo study of ``game`` whose testers are addressed in ``language`` (``de``):
+    ``demo-<language>-<game>``, the game's demo settings (:func:`game_demo_config`) in
+    that language, created once (``playtest demo --language de --game G``)."""
+    from playtest.i18n import Language
+
+    code = Language.parse(language).code  # LanguageError (a ValueError) saying which exist
+    study_id = f"{DEMO_STUDY_ID}-{code}-{game}"
+    config = game_demo_config(game).model_copy(update={"language": code})
+    return repo.get_study(engine, study_id) or services.create_study(
+        engine, title=f"{game_plugin(game).title} demo study ({language})",
+        study_id=study_id, config=config)
+
+
 def fill_game_demo_studies(engine: Engine, testers: int) -> list[tuple[repo.Study, ImportReport]]:
     """``playtest up``: simulated testers for each game's demo study that has none yet
     (:func:`ensure_game_demo_studies`), so the dashboard of every game has data."""
@@ -274,7 +289,9 @@ def simulate_tester(index: int, study_id: str, config: StudyConfig, start: datet
             out.append({"record": "response", "participant_id": participant_id,
                         "survey": definition.id, "survey_version": definition.version,
                         "phase": phase, "item": item, "value": value,
-                        "at": _iso(datetime.fromtimestamp(clock[0] / 1000, UTC))})
+                        "at": _iso(datetime.fromtimestamp(clock[0] / 1000, UTC)),
+                        # the language it was asked in (absent: English, as before)
+                        **({"language": config.language} if config.language != "en" else {})})
         page_log.log("survey_page", {"survey": definition.id, "phase": phase, "page": "all",
                                      "seconds": round(rng.uniform(40, 150), 1)})
 

@@ -395,7 +395,8 @@ class DbResponseStore:
         d = self.definition
         self.logger.admit(self.tester.code)  # one input: refused before anything is stored
         repo.save_responses(self.engine, self.tester.code, d.id, d.version, d.content_hash,
-                            self.phase, page_id, dict(answers), seconds_on_page)
+                            self.phase, page_id, dict(answers), seconds_on_page,
+                            language=self.tester.config.language)
         self.logger.log(self.session_id, self.tester.code, "survey_page",
                         {"survey": d.id, "phase": self.phase, "page": page_id,
                          "seconds": round(seconds_on_page, 3)},

@@ -54,6 +54,7 @@ from analytics.metrics import MetricError, check_primary
 from analytics.targets import ExperimentTarget, TargetError
 from engine.seats import Seat, SeatError
 from playtest.games.registry import UnknownGameError, game_names, game_plugin
+from playtest.i18n import ENGLISH, Language, LanguageError
 from playtest.panels import PanelConfig, QuotaConfig
 from playtest.storage.settings_document import exchange_fields as exchange_fields
 from playtest.storage.settings_document import family_problem, raw_config, targets_problem
@@ -386,6 +387,26 @@ class StudyConfig(BaseModel):
     # own family, whose id is its study id (:func:`playtest.services.family_id`).
     family: str | None = None
     version: int = Field(default=1, strict=True)
+    # The language testers are addressed in (playtest.i18n: a code of
+    # available_languages()); every answer and message is stored in it. Left out: English.
+    language: str = ENGLISH.code
+
+    @field_validator("language")
+    @classmethod
+    def _language_is_available(cls, language: str) -> str:
+        """A language the app's words are translated into.
+
+        >>> parse_study_config({"language": "de"}).language
+        'de'
+        >>> parse_study_config({"language": "xx"})
+        Traceback (most recent call last):
+        ...
+        playtest.study_config.StudyConfigError: language: unknown language 'xx' (available: en, de)
+        """
+        try:
+            return Language.parse(language).code
+        except LanguageError as err:
+            raise ValueError(str(err)) from None
 
     @model_validator(mode="after")
     def _family_is_safe(self) -> StudyConfig:
@@ -516,6 +537,8 @@ class EffectiveConfig(BaseModel):
     variants: dict[str, str]
     # which experiment varies what: "message:extra_turn" -> experiment key
     varied: dict[str, str]
+    # the study's language (every message is read in it)
+    language: str = "en"
 
 
 def effective_config(config: StudyConfig, assigned: dict[str, str]) -> EffectiveConfig:
@@ -552,6 +575,7 @@ def effective_config(config: StudyConfig, assigned: dict[str, str]) -> Effective
         message_variants=messages,
         variants={k: v for k, v in assigned.items()},
         varied=varied,
+        language=config.language,
     )
 
 
@@ -582,6 +606,9 @@ def config_document(config: StudyConfig) -> dict[str, Any]:
     # they were settings (left out means none; without a family, version 1).
     if config.family is None:
         document.pop("version")
+    # An English study stores what it stored before languages were a setting.
+    if config.language == ENGLISH.code:
+        document.pop("language")
     # An experiment that targets no confusion point stores what it stored before too.
     for experiment in document.get("experiments") or []:
         if experiment.get("targets") is None:
@@ -610,6 +637,7 @@ def study_record_problem(record: dict[str, Any]) -> str | None:
         settings=record.get("settings"),
         family=record.get("family"),
         version=record.get("version"),
+        language=record.get("language"),
     )
     try:
         parse_study_config(raw)

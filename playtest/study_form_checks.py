@@ -93,6 +93,7 @@ class StudyForm:
     ai_think_ms: int | None
     experiments: str
     remote: RemoteForm = RemoteForm()  # the recruitment panel and the quota
+    language: str = "en"  # the language testers read (playtest.i18n)
 
 
 def config_from_form(form: StudyForm) -> tuple[str, StudyConfig]:
@@ -135,6 +136,7 @@ def config_from_form(form: StudyForm) -> tuple[str, StudyConfig]:
             "highlight_options": form.highlight_options,
             "show_computer_dice": form.show_computer_dice, "speed": int(form.speed),
             "ai_think_ms": form.ai_think_ms, "experiments": experiments or [],
+            "language": form.language,
             **dict(zip(("panel", "quota"), form.remote.settings(), strict=True))})
         check_experiments_change_the_game(config)
     except (StudyConfigError, EngineError) as err:

@@ -87,6 +87,15 @@ def _bundled() -> dict[str, Path]:
     return found
 
 
+def survey_file(survey_id: str) -> Path | None:
+    """The file of a bundled survey (None: no bundled survey of that id).
+
+    >>> survey_file("example_post") is None
+    True
+    """
+    return _bundled().get(survey_id)
+
+
 def list_surveys() -> list[str]:
     """Ids of the bundled surveys (``surveys/defaults/``, ``surveys/games/<game>/`` and
     the folders of configured games: :func:`use_game_folders`)."""

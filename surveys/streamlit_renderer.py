@@ -82,8 +82,26 @@ FACE_ICONS: tuple[str, ...] = tuple(f":material/{name}:" for name in (
     "sentiment_very_dissatisfied", "sentiment_dissatisfied", "sentiment_neutral",
     "sentiment_satisfied", "sentiment_very_satisfied"))
 assert len(FACE_ICONS) == len(FACES)
-YMN_LABELS = {"yes": f"{FACE_ICONS[3]} Yes", "maybe": f"{FACE_ICONS[2]} Maybe",
-              "no": f"{FACE_ICONS[1]} No"}
+def _same(text: str) -> str:
+    """No translation: the renderer's own words in English."""
+    return text
+
+
+#: Marks a text for the translation catalog (Babel's extractor knows the name).
+N_ = _same
+
+
+#: The answer checks' messages a tester sees most (surveys.logic), marked for the
+#: translation catalog: the renderer gives each through its ``words``.
+CHECK_WORDS = (N_("This question needs an answer."), N_("Enter text."),
+               N_("Choose from the options."), N_("Each option can be picked once."),
+               N_("Enter a number."), N_("Enter a whole number."))
+
+
+def _ymn(_: Callable[[str], str]) -> dict[str, str]:
+    """The Again-Again answers' labels, in ``_``'s language."""
+    return {"yes": f"{FACE_ICONS[3]} {_('Yes')}", "maybe": f"{FACE_ICONS[2]} {_('Maybe')}",
+            "no": f"{FACE_ICONS[1]} {_('No')}"}
 
 
 # ------------------------------------------------------------------ stores
@@ -206,7 +224,9 @@ def _index(options: list[Any], value: Any) -> int | None:
 
 class _PageRenderer:
     def __init__(self, definition: SurveyDefinition, page: Page, answers: Mapping[str, Any],
-                 context: Mapping[str, str], key: str, rng_seed: int | str) -> None:
+                 context: Mapping[str, str], key: str, rng_seed: int | str,
+                 words: Callable[[str], str] = _same) -> None:
+        self.words = words
         self.d = definition
         self.page = page
         self.answers = answers
@@ -255,7 +275,7 @@ class _PageRenderer:
         elif isinstance(item, YesMaybeNo):
             vals = ["yes", "maybe", "no"]
             value = st.radio(label, vals, index=_index(vals, prev), key=k, horizontal=True,
-                             format_func=YMN_LABELS.__getitem__)
+                             format_func=_ymn(self.words).__getitem__)
         elif isinstance(item, SingleChoice):
             opts = self.options(item)
             vals = [o.value for o in opts]
@@ -268,9 +288,10 @@ class _PageRenderer:
             labels = {o.value: pipe(o.label, self.d, self.answers, self.context, markdown=False) for o in opts}
             default = [v for v in prev if v in vals] if isinstance(prev, list) else None
             if isinstance(item, Ranking):
-                st.caption("Pick every option in order, best first.")
+                _ = self.words
+                st.caption(_("Pick every option in order, best first."))
                 value = st.multiselect(label, vals, default=default, key=k, format_func=labels.__getitem__,
-                                       placeholder="Tap the options in order")
+                                       placeholder=_("Tap the options in order"))
             else:
                 value = st.multiselect(label, vals, default=default, key=k, format_func=labels.__getitem__,
                                        max_selections=item.max_picks)
@@ -278,11 +299,11 @@ class _PageRenderer:
         elif isinstance(item, ShortText):
             value = st.text_input(label, value=prev if isinstance(prev, str) else "", key=k,
                                   max_chars=item.max_length)
-            st.caption(_length_note(item.max_length))
+            st.caption(_length_note(item.max_length, self.words))
         elif isinstance(item, LongText):
             value = st.text_area(label, value=prev if isinstance(prev, str) else "", key=k,
                                  max_chars=item.max_length)
-            st.caption(_length_note(item.max_length))
+            st.caption(_length_note(item.max_length, self.words))
         elif isinstance(item, NumberItem):
             initial = prev if isinstance(prev, int | float) and not isinstance(prev, bool) else None
             if item.integer:
@@ -321,14 +342,15 @@ class _PageRenderer:
             self.collected[row.id] = (value, matrix_row_item(item, row.id), st.empty())
 
 
-def _length_note(limit: int) -> str:
+def _length_note(limit: int, _: Callable[[str], str] = _same) -> str:
     """The caption under a text box: how much it keeps (longer text is cut, issue 11)."""
-    return f"Up to {limit:,} characters."
+    return _("Up to {limit} characters.").format(limit=f"{limit:,}")
 
 
-def _at_limit_warning(limit: int, submit_label: str) -> str:
-    return (f"This answer reached the limit of {limit:,} characters, so anything longer was "
-            f"cut off. Check its end, then press “{submit_label}” again to keep it.")
+def _at_limit_warning(limit: int, submit_label: str, _: Callable[[str], str] = _same) -> str:
+    return _("This answer reached the limit of {limit} characters, so anything longer was "
+             "cut off. Check its end, then press “{label}” again to keep it.").format(
+        limit=f"{limit:,}", label=submit_label)
 
 
 def _normalise(value: Any) -> Answer:
@@ -341,14 +363,18 @@ def _normalise(value: Any) -> Answer:
 
 def render_survey(definition: SurveyDefinition, store: ResponseStore, *,
                   context: Mapping[str, str] | None = None, key: str = "survey",
-                  rng_seed: int | str = 0, submit_label: str = "Continue") -> bool:
+                  rng_seed: int | str = 0, submit_label: str | None = None,
+                  words: Callable[[str], str] = _same) -> bool:
     """Show the current page of ``definition``; ``True`` once every visible page is
     completed in ``store`` (then nothing is drawn).
 
     ``context`` feeds ``{study:KEY}`` piping; ``key`` namespaces widget and timer keys
     (use one per survey on a page); ``rng_seed`` fixes option/row shuffling per
-    participant.
+    participant. ``words`` translates the renderer's own words (a gettext; the
+    definition comes translated already: :func:`surveys.translate.translated`).
     """
+    _ = words
+    submit_label = submit_label or _("Continue")
     progress = store.load()
     page = current_page(definition, progress)
     if page is None:
@@ -363,13 +389,16 @@ def render_survey(definition: SurveyDefinition, store: ResponseStore, *,
                   and evaluate(it.show_if, progress.answers)), None)
     if probe is not None:
         return _probe_page(definition, page, probe, store, progress.answers, context or {},
-                           key, rng_seed, f"Page {number} of {len(visible_pages)}", start_key)
-    renderer = _PageRenderer(definition, page, progress.answers, context or {}, key, rng_seed)
+                           key, rng_seed, _("Page {number} of {total}").format(
+                               number=number, total=len(visible_pages)), start_key, words)
+    renderer = _PageRenderer(definition, page, progress.answers, context or {}, key, rng_seed,
+                             words)
     # Enter in a text box must not submit the page (phones show "Go" on every field)
     with st.form(f"{key}::form::{page.id}", enter_to_submit=False):
         if page.title:
             st.subheader(pipe(page.title, definition, progress.answers, context or {}))
-        st.caption(f"Page {number} of {len(visible_pages)}")
+        st.caption(_("Page {number} of {total}").format(number=number,
+                                                        total=len(visible_pages)))
         for item in page.items:
             if evaluate(item.show_if, progress.answers):
                 renderer.item(item)
@@ -388,15 +417,16 @@ def render_survey(definition: SurveyDefinition, store: ResponseStore, *,
         value = _normalise(raw)
         message = validate_answer(item_like, value)
         if message is not None:
-            slot.error(message)
+            slot.error(words(message))
             problems += 1
         elif (isinstance(item_like, ShortText | LongText) and isinstance(value, str)
               and len(value) >= item_like.max_length and confirmed.get(answer_id) != value):
-            slot.warning(_at_limit_warning(item_like.max_length, submit_label))
+            slot.warning(_at_limit_warning(item_like.max_length, submit_label, words))
             at_limit[answer_id] = value
         page_answers[answer_id] = value
     if problems:
-        st.error(f"Please check {problems} marked question{'s' if problems > 1 else ''} above.")
+        st.error(_("Please check {n} marked question above.").format(n=1) if problems == 1 else
+                 _("Please check {n} marked questions above.").format(n=problems))
         return False
     if at_limit:
         st.session_state[limit_key] = at_limit
@@ -418,7 +448,8 @@ def probe_questions(definition: SurveyDefinition, item: FluencyProbe,
 
 def _probe_page(definition: SurveyDefinition, page: Page, item: FluencyProbe,
                 store: ResponseStore, answers: Mapping[str, Any], context: Mapping[str, str],
-                key: str, rng_seed: int | str, caption: str, start_key: str) -> bool:
+                key: str, rng_seed: int | str, caption: str, start_key: str,
+                words: Callable[[str], str] = _same) -> bool:
     """A page holding a fluency probe: its info blocks, then the number pad; saved once
     the pad sends its answers (module docstring)."""
     if page.title:
@@ -446,8 +477,9 @@ def _probe_page(definition: SurveyDefinition, page: Page, item: FluencyProbe,
     try:
         entries = fluency.entries_from_browser(payload, shown, item.seconds)
     except fluency.ProbeAnswerError as error:
-        st.error(f"Your answers could not be read ({error}). Please reload the page and "
-                 "try the times tables again.")
+        _ = words
+        st.error(_("Your answers could not be read ({error}). Please reload the page and "
+                   "try the times tables again.").format(error=error))
         return False
     seconds = time.monotonic() - float(st.session_state.get(start_key, time.monotonic()))
     store.save_page(page.id, {item.id: list[Any](entries)}, seconds)

@@ -22,6 +22,8 @@ import streamlit as st
 from sqlalchemy.engine import Engine
 
 from playtest import arrivals, runtime, services
+from playtest.i18n import N_, Translator
+from playtest.i18n.words import study_words
 from playtest.panels import PanelArrival, PanelIdError
 from playtest.storage import repository as repo
 from playtest.study_config import StudyConfig, StudyConfigError
@@ -30,9 +32,9 @@ ARRIVAL = "panel_arrival"  # the panel ids of the study link this session opened
 CHECKED = "quota_checked"  # study id → full when this session first opened its link
 #: Seconds on the thank-you page before the browser goes back to the panel by itself.
 REDIRECT_AFTER_S = 2
-FULL = ("This study is full",
-        "Thank you for your interest: this playtest has all the testers it needs, so it "
-        "is not taking new players any more.")
+FULL = (N_("This study is full"),
+        N_("Thank you for your interest: this playtest has all the testers it needs, so it "
+           "is not taking new players any more."))
 
 
 def _query() -> Mapping[str, Any]:
@@ -68,6 +70,11 @@ def came_from_panel(study: repo.Study) -> bool:
         return False
 
 
+def _words(config: StudyConfig | None) -> Translator:
+    return study_words(None if config is None else config.language,
+                       None if config is None else config.game)
+
+
 def _page(title: str, draw: Any) -> st.Page:
     def page() -> None:
         st.title(title)
@@ -82,32 +89,37 @@ def refusal(engine: Engine, study: repo.Study, *, returning: bool) -> st.Page | 
     config = _config(study)
     if config is None or not study.open:
         return None
+    _ = _words(config)
     try:
         came = arrivals.arrival(config, _query())
     except PanelIdError:
         st.session_state.pop(ARRIVAL, None)
-        return _page("This link is not complete", lambda: st.write(
+        return _page(_("This link is not complete"), lambda: st.write(_(
             "The link that brought you here is missing part of what the recruitment site "
-            "adds to it. Please open the study again from the recruitment site's page."))
+            "adds to it. Please open the study again from the recruitment site's page.")))
     st.session_state[ARRIVAL] = came
     panel = config.panel
     if panel is not None and came is None and panel.id_required and not returning:
-        return _page(f"Please open this study from {panel.name}", lambda: st.write(
-            f"This playtest takes part through {panel.name}: open it from your study "
-            f"page there, so that your part in it is counted for you."))
+        return _page(_("Please open this study from {panel}").format(panel=panel.name),
+                     lambda: st.write(_(
+                         "This playtest takes part through {panel}: open it from your study "
+                         "page there, so that your part in it is counted for you.").format(
+                         panel=panel.name)))
     checked: dict[str, bool] = st.session_state.setdefault(CHECKED, {})
     if study.study_id not in checked:  # once per session: consent decides for good
         checked[study.study_id] = arrivals.is_full(engine, study, config)
     if checked[study.study_id] and not returning:
-        return _page(FULL[0], lambda: _full_text(config, came))
+        return _page(_(FULL[0]), lambda: _full_text(config, came))
     return None
 
 
 def _full_text(config: StudyConfig, came: PanelArrival | None) -> None:
-    st.write(FULL[1])
+    _ = _words(config)
+    st.write(_(FULL[1]))
     url = arrivals.screenout_url(config, came)
     if url is not None and config.panel is not None:
-        st.link_button(f"Back to {config.panel.name}", url, type="primary")
+        st.link_button(_("Back to {panel}").format(panel=config.panel.name), url,
+                       type="primary")
 
 
 def admit(engine: Engine, study: repo.Study, consent: Mapping[str, Any]) -> repo.Participant:
@@ -119,7 +131,7 @@ def admit(engine: Engine, study: repo.Study, consent: Mapping[str, Any]) -> repo
                                   came if isinstance(came, PanelArrival) else None)
     except arrivals.StudyFull:
         st.session_state.setdefault(CHECKED, {})[study.study_id] = True
-        st.subheader(FULL[0])
+        st.subheader(_words(_config(study))(FULL[0]))
         _full_text(services.study_config(study), came)
         st.stop()
     return admitted.participant
@@ -133,7 +145,9 @@ def decline_button(study: repo.Study) -> None:
     url = None if config is None else arrivals.screenout_url(
         config, came if isinstance(came, PanelArrival) else None)
     if url is not None and config is not None and config.panel is not None:
-        st.link_button(f"I do not want to take part (back to {config.panel.name})", url)
+        _ = _words(config)
+        st.link_button(_("I do not want to take part (back to {panel})").format(
+            panel=config.panel.name), url)
 
 
 def redirect_script(url: str, key: str, after_s: float = REDIRECT_AFTER_S) -> str:
@@ -163,11 +177,13 @@ def back_to_panel(tester: services.Tester) -> None:
     url = arrivals.completion_url(runtime.database(), tester.config, tester.code)
     if url is None or panel is None:
         return
+    _ = _words(tester.config)
     if panel.completion_code:
-        st.write(f"Your {panel.name} completion code is:")
+        st.write(_("Your {panel} completion code is:").format(panel=panel.name))
         st.code(panel.completion_code, language=None)
-    st.write(f"We are taking you back to {panel.name} to record that you finished. If "
-             "nothing happens, press the button.")
-    st.link_button(f"Back to {panel.name}", url, type="primary", key="back_to_panel")
+    st.write(_("We are taking you back to {panel} to record that you finished. If "
+               "nothing happens, press the button.").format(panel=panel.name))
+    st.link_button(_("Back to {panel}").format(panel=panel.name), url, type="primary",
+                   key="back_to_panel")
     st.html(redirect_script(url, tester.code), unsafe_allow_javascript=True)
 

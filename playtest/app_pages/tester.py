@@ -16,11 +16,14 @@ from playtest import runtime, services
 from playtest.app_pages import arrival, identity
 from playtest.app_pages.common import log_page, plain, tester_session
 from playtest.games.registry import game_plugin
+from playtest.i18n import N_, Translator
+from playtest.i18n.words import shown_survey, study_words
 from playtest.storage import repository as repo
 from playtest.storage.errors import ConflictError
 from surveys.streamlit_renderer import render_survey
 
-CONSENT_TEXT = (
+# The English texts are gettext msgids (playtest/i18n/locale/<code>/…/playtest.po).
+CONSENT_TEXT = N_(
     "Thank you for helping us test {game}.\n\n"
     "What happens: you answer a few short questions, play one or more games, and answer a "
     "few more questions. It takes about 15 minutes.\n\n"
@@ -31,12 +34,23 @@ CONSENT_TEXT = (
 )
 
 
-def consent_text(game: str) -> str:
+def consent_text(game: str, words: Translator | None = None) -> str:
     """The consent text for a study of ``game``: its title and what it is (the plug-in's
-    ``title`` and ``about``)."""
+    ``title`` and ``about``), in ``words``' language (English without).
+
+    >>> from analytics.data import UNNAMED_GAME
+    >>> consent_text(UNNAMED_GAME, study_words("de", UNNAMED_GAME)).startswith("Danke")
+    True
+    """
+    _ = words or study_words("en", game)
     plugin = game_plugin(game)
-    return CONSENT_TEXT.replace(
-        "{game}", f"{plugin.title}, {plugin.about}" if plugin.about else plugin.title)
+    title, about = _(plugin.title), _(plugin.about) if plugin.about else ""
+    return _(CONSENT_TEXT).replace("{game}", f"{title}, {about}" if about else title)
+
+
+def tester_words(tester: services.Tester) -> Translator:
+    """What ``tester`` reads, in their study's language."""
+    return study_words(tester.config.language, tester.config.game)
 
 
 def current_tester() -> services.Tester:
@@ -58,39 +72,40 @@ def _advance(tester: services.Tester, current: str, new: str) -> None:
 def consent_page() -> None:
     study: repo.Study = st.session_state["study"]
     config = services.study_config(study)
-    st.title(f"{game_plugin(study.game).title} playtest")
+    _ = study_words(config.language, study.game)
+    st.title(_("{game} playtest").format(game=_(game_plugin(study.game).title)))
     plain(study.title)
-    plain(consent_text(study.game))
+    plain(consent_text(study.game, _))
     with st.form("consent"):
         who = "adult"
         if config.audience == "children":
             who = "child"
-            st.write("This study is for children playing with a parent or guardian.")
+            st.write(_("This study is for children playing with a parent or guardian."))
         elif config.audience == "mixed":
-            who_label = st.radio(
-                "Who is playing?",
-                ["An adult (18 or over)", "A child, with a parent or guardian here"],
-                index=None, key="consent_who",
-            )
-            who = "child" if who_label and who_label.startswith("A child") else (
-                "adult" if who_label else "")
+            adult, child = (_("An adult (18 or over)"),
+                            _("A child, with a parent or guardian here"))
+            who_label = st.radio(_("Who is playing?"), [adult, child], index=None,
+                                 key="consent_who")
+            who = "child" if who_label == child else ("adult" if who_label else "")
         parent_ok = st.checkbox(
-            "I am the child's parent or guardian and I agree to my child taking part.",
+            _("I am the child's parent or guardian and I agree to my child taking part."),
             key="consent_parent",
         ) if config.audience in ("children", "mixed") else False
-        agree = st.checkbox("I have read the above and I agree to take part.", key="consent_agree")
-        submitted = st.form_submit_button("I agree", type="primary")
+        agree = st.checkbox(_("I have read the above and I agree to take part."),
+                            key="consent_agree")
+        submitted = st.form_submit_button(_("I agree"), type="primary")
     arrival.decline_button(study)
     if not submitted:
         return
     if not who:
-        st.error("Please say who is playing.")
+        st.error(_("Please say who is playing."))
         return
     if who == "child" and not parent_ok:
-        st.error("A parent or guardian must agree for a child to take part.")
+        st.error(_("A parent or guardian must agree for a child to take part."))
         return
     if not agree:
-        st.error("Please tick the box to agree, or close this page if you do not want to take part.")
+        st.error(_("Please tick the box to agree, or close this page if you do not want to "
+                   "take part."))
         return
     engine = runtime.database()
     participant = arrival.admit(  # within the quota, with the panel's ids (if any)
@@ -124,12 +139,15 @@ def _survey_page(phase: str) -> None:
     if definition is None:
         _advance(tester, page_name, nxt)
         return
-    st.title("Before you play" if phase == "pre" else "After playing")
+    _ = tester_words(tester)
+    st.title(_("Before you play") if phase == "pre" else _("After playing"))
     _resume_link(tester)
     store = services.DbResponseStore(engine, tester, definition, phase, runtime.event_logger(),
                                      tester_session(tester))
-    done = render_survey(definition, store, context={"title": tester.study.title},
-                         key=f"{phase}-{tester.code}", rng_seed=tester.code)
+    # shown in the study's language; the answers are stored against the definition itself
+    done = render_survey(shown_survey(definition, tester.config.language), store,
+                         context={"title": tester.study.title},
+                         key=f"{phase}-{tester.code}", rng_seed=tester.code, words=_)
     if done:
         if phase == "post":
             repo.set_completion_code(engine, tester.code)
@@ -145,8 +163,10 @@ def post_survey_page() -> None:
 
 
 def _resume_link(tester: services.Tester) -> None:
-    with st.expander("Need a break? Keep your link"):
-        st.write("Open this page's address later (or on another device) to carry on where you left off. Your code:")
+    _ = tester_words(tester)
+    with st.expander(_("Need a break? Keep your link")):
+        st.write(_("Open this page's address later (or on another device) to carry on where "
+                   "you left off. Your code:"))
         st.code(tester.code, language=None)
 
 
@@ -186,18 +206,19 @@ def done_page() -> None:
     log_page(tester, "done")
     code = tester.participant.completion_code or repo.set_completion_code(
         runtime.database(), tester.code)
-    st.title("Thank you!")
-    st.write("You have finished. Your completion code is:")
+    _ = tester_words(tester)
+    st.title(_("Thank you!"))
+    st.write(_("You have finished. Your completion code is:"))
     st.code(code, language=None)
-    st.write("Keep it if the study team asks for it. You can close this page now.")
+    st.write(_("Keep it if the study team asks for it. You can close this page now."))
     arrival.back_to_panel(tester)
 
 
 PAGES = {
-    "pre_survey": (pre_survey_page, "Before you play"),
-    "play": (play_page, "Play"),
-    "post_survey": (post_survey_page, "After playing"),
-    "done": (done_page, "Thank you"),
+    "pre_survey": (pre_survey_page, N_("Before you play")),
+    "play": (play_page, N_("Play")),
+    "post_survey": (post_survey_page, N_("After playing")),
+    "done": (done_page, N_("Thank you")),
 }
 
 # Every tester page has the same address: Streamlit identifies a page by its url_path,
@@ -206,10 +227,13 @@ PAGES = {
 TESTER_PATH = "playtest"
 
 
-def page_for_stage(stage: str) -> st.Page:
+def page_for_stage(stage: str, words: Translator | None = None) -> st.Page:
+    """The page of a tester's ``stage``, titled in ``words``' language."""
     func, title = PAGES.get(stage, PAGES["pre_survey"])
-    return st.Page(func, title=title, url_path=TESTER_PATH, default=True)
+    return st.Page(func, title=words(title) if words else title, url_path=TESTER_PATH,
+                   default=True)
 
 
-def consent_st_page() -> st.Page:
-    return st.Page(consent_page, title="Welcome", url_path=TESTER_PATH, default=True)
+def consent_st_page(words: Translator | None = None) -> st.Page:
+    return st.Page(consent_page, title=(words or N_)(N_("Welcome")),
+                   url_path=TESTER_PATH, default=True)

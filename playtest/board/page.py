@@ -40,6 +40,8 @@ from playtest.board.protocol import BoardInput, EventGate, position_token
 from playtest.board.sounds import cue_notes
 from playtest.games.plugin import GamePlugin
 from playtest.games.registry import game_plugin
+from playtest.i18n import N_, Translator
+from playtest.i18n.words import study_words
 from playtest.messages import speed
 from playtest.session import MAIN, GameSession, Moment, Next, Pace, Play
 from playtest.session.store import finished_records, open_session, session_of, settings_of
@@ -211,32 +213,44 @@ def _restored(play: Play) -> tuple[str, str] | None:
     return None
 
 
-def game_count(number: int, needed: int) -> str:
+def _same(text: str) -> str:
+    return text
+
+
+def _words(tester: services.Tester) -> Translator:
+    """What the play page says, in the tester's study's language (its game's words too)."""
+    return study_words(tester.config.language, tester.config.game)
+
+
+def game_count(number: int, needed: int, _: Callable[[str], str] = _same) -> str:
     """Which game this is of the games the study asks for.
 
     >>> game_count(2, 4), game_count(5, 4)
     ('Game 2 of 4', 'Game 5 (an extra one)')
     """
-    return f"Game {number} of {needed}" if number <= needed else f"Game {number} (an extra one)"
+    if number <= needed:
+        return _("Game {number} of {needed}").format(number=number, needed=needed)
+    return _("Game {number} (an extra one)").format(number=number)
 
 
-def end_title(plugin: GamePlugin, play: Play) -> str:
+def end_title(plugin: GamePlugin, play: Play, _: Callable[[str], str] = _same) -> str:
     """The result in a few words: who won (the tester "you" against the computer), or a
     draw, or a solo game lost."""
     result = plugin.result(play.state, len(play.actions))
     if result.title:
-        return result.title
+        return _(result.title)
     humans = sum(1 for s in play.seats if s.is_human)
     if result.winner is None:
-        return "It's a draw" if len(play.seats) > 1 else "Not this time!"
+        return _("It's a draw") if len(play.seats) > 1 else _("Not this time!")
     seat = play.seat_of(result.winner - 1)
+    name = _(plugin.seat_name(result.winner))
     if seat is not None and seat.is_human:
-        return "You won!" if humans == 1 else f"{plugin.seat_name(result.winner)} won!"
+        return _("You won!") if humans == 1 else _("{name} won!").format(name=name)
     computers = sum(1 for s in play.seats if s.is_computer)
-    return "The computer won" if computers == 1 else f"{plugin.seat_name(result.winner)} won"
+    return _("The computer won") if computers == 1 else _("{name} won").format(name=name)
 
 
-def _end(session: GameSession) -> dict[str, str] | None:
+def _end(session: GameSession, _: Callable[[str], str] = _same) -> dict[str, str] | None:
     """The end screen: the result and its reason (the board's words at the end)."""
     play = session.play
     if not play.over:
@@ -244,21 +258,56 @@ def _end(session: GameSession) -> dict[str, str] | None:
     # A game that says why in its message line (no "end" words of its own) shows the
     # title alone: the banner does not repeat the line above it.
     reason = next((s for s in play.shown if s.slot == "end"), None)
-    return {"title": end_title(session.plugin, play),
+    return {"title": end_title(session.plugin, play, _),
             "text": "" if reason is None else reason.text}
 
 
+#: The board's own words (the shell draws them as given).
+SHELL_LABELS = {"sound_on": N_("Sound on"), "sound_off": N_("Sound off"),
+                "sound_on_aria": N_("Sound is on: turn it off"),
+                "sound_off_aria": N_("Sound is off: turn it on")}
+
+
+#: The keys of a game's view under which its texts are (every string inside them is
+#: shown): labels, side names, turn lines. Other strings are data ("computer" as a kind).
+VIEW_TEXT_KEYS = frozenset({"labels", "name", "who", "turn_text", "pick_text", "title", "text",
+                            "legend", "fit_text", "playing_text", "computer_text", "words",
+                            "note", "dice_by"})
+
+
+def view_in(view: Any, gettext: Callable[[str], str], inside: bool = False) -> Any:
+    """A game's view with each text its renderer shows (:data:`VIEW_TEXT_KEYS`) in the
+    tester's language; numbers, ids and data as they are.
+
+    >>> view_in({"labels": {"bricks": "Bricks left"}, "kind": "Bricks left"},
+    ...         lambda t: {"Bricks left": "Steine übrig"}.get(t, t))
+    {'labels': {'bricks': 'Steine übrig'}, 'kind': 'Bricks left'}
+    """
+    if isinstance(view, str):
+        return gettext(view) if inside else view
+    if isinstance(view, dict):
+        return {k: view_in(v, gettext, inside or k in VIEW_TEXT_KEYS) for k, v in view.items()}
+    if isinstance(view, list):
+        return [view_in(v, gettext, inside) for v in view]
+    return view
+
+
 def board_data(session: GameSession, moment: Moment, *, token: str, muted: bool,
-               picture: bool = False) -> dict[str, Any]:
+               picture: bool = False, words: Translator | None = None) -> dict[str, Any]:
     """What the shell draws: the game's view, its turn line, message, end and the
-    protocol's token and interactivity."""
+    protocol's token and interactivity, in the language of ``words`` (the tester's:
+    the view's texts too, :func:`view_in`)."""
     plugin = session.plugin
     assert plugin.view is not None, f"{plugin.name} has no board view"
     view = plugin.view(moment)
+    turn = view.get("turn_text")
+    _: Callable[[str], str] = _same
+    if words is not None and not words.language.is_source:
+        view, turn, _ = view_in(view, words.gettext), view_in(turn, words.gettext, True), words
     return {"token": token, "interactive": moment.interactive, "picture": picture,
-            "turn": view.get("turn_text"), "message": _message(session),
-            "end": _end(session), "muted": muted, "mute_control": not picture,
-            "labels": {"sound_on": "Sound on", "sound_off": "Sound off"}, "view": view}
+            "turn": turn, "message": _message(session),
+            "end": _end(session, _), "muted": muted, "mute_control": not picture,
+            "labels": {k: _(v) for k, v in SHELL_LABELS.items()}, "view": view}
 
 
 def _needs_whole_page(tester: services.Tester, paused: bool) -> bool:
@@ -304,7 +353,8 @@ def _board() -> None:
                             extra={"zoom": True, "study_rules": tester.effective.rules,
                                    "games": games, "played": finished.records})
     mount(session.plugin, board_data(session, moment, token=token,
-                                     muted=bool(st.session_state.get("muted", False))),
+                                     muted=bool(st.session_state.get("muted", False)),
+                                     words=_words(tester)),
           key=key, gate=gate, on_input=_on_input, token_now=_token_now)
     if thinking and not paused:
         _computer_clock()  # draws nothing: a timer of the board's, which its run restarts
@@ -394,35 +444,40 @@ def play_page(tester: services.Tester, *, to_post_survey: Callable[[], None]) ->
         st.session_state[SIDE_SHOWN] = _side_key(play)
         if play.over:  # first: on a phone this column is under the board
             _between_games(tester, finished, session, to_post_survey)
-        st.caption(f"{game_count(finished + (0 if play.over else 1), tester.config.games_per_tester)}"
-                   f" · {markdown_literal(tester.study.title)}")  # the designer's text, as text
+        count = game_count(finished + (0 if play.over else 1), tester.config.games_per_tester,
+                           _words(tester))
+        st.caption(f"{count} · {markdown_literal(tester.study.title)}")  # the designer's text, as text
         _game_controls(tester, session, paused=paused)
     # Nothing since `paused` was read opens or closes a dialog (those are callbacks, which
     # run before the script), so a run that is not paused has no dialog to show.
     if not paused:
         return
+    _ = _words(tester)
+    # each dialog's title in the tester's language (a dialog is made where it opens)
     if "rules_open" in st.session_state:
-        _rules_dialog()
+        st.dialog(_("How to play"), width="medium", on_dismiss=_close_rules)(_rules_dialog)()
     elif "menu_open" in st.session_state:
-        _menu_dialog()
+        st.dialog(_("Menu"), on_dismiss=lambda: _close_menu("resume"))(_menu_dialog)()
     elif "restart_ask" in st.session_state:
-        _restart_dialog()
+        st.dialog(_("Start a new game?"),
+                  on_dismiss=lambda: _end_restart_ask(False))(_restart_dialog)()
 
 
 def _game_controls(tester: services.Tester, session: GameSession, *, paused: bool) -> None:
     over = session.play.over
-    st.button("Rules", key="rules_button", on_click=_open_rules, disabled=paused,
+    _ = _words(tester)
+    st.button(_("Rules"), key="rules_button", on_click=_open_rules, disabled=paused,
               width="stretch", wrap=True, icon=":material/menu_book:")
     if session.plugin.ui_setting("speed") is not None:
-        level = st.segmented_control("Speed", [1, 2, 3], key="speed", wrap=True,
-                                     format_func=lambda s: speed(s).name, width="stretch")
+        level = st.segmented_control(_("Speed"), [1, 2, 3], key="speed", wrap=True,
+                                     format_func=lambda s: _(speed(s).name), width="stretch")
         if level is not None and st.session_state.get("speed_logged") != level:
             if "speed_logged" in st.session_state:
                 _log(tester, "setting", {"name": "speed", "value": level})
             st.session_state["speed_logged"] = level
-    st.button("Restart game", key="restart", on_click=_ask_restart, disabled=paused or over,
+    st.button(_("Restart game"), key="restart", on_click=_ask_restart, disabled=paused or over,
               width="stretch", wrap=True, icon=":material/restart_alt:")
-    st.button("Back to menu", key="menu_button", on_click=_open_menu,
+    st.button(_("Back to menu"), key="menu_button", on_click=_open_menu,
               disabled=paused or over, width="stretch", wrap=True, icon=":material/menu:")
 
 
@@ -471,14 +526,15 @@ def _end_restart_ask(restart: bool) -> None:
         _new_game(_tester(), _kept_session())
 
 
-@st.dialog("Start a new game?", on_dismiss=lambda: _end_restart_ask(False))
 def _restart_dialog() -> None:
-    st.write("This game stops here and does not count. The new game starts with an empty board.")
-    if st.button("Yes, start a new game", key="restart_yes", type="primary", width="stretch",
+    _ = _words(_tester())
+    st.write(_("This game stops here and does not count. The new game starts with an empty "
+               "board."))
+    if st.button(_("Yes, start a new game"), key="restart_yes", type="primary", width="stretch",
                  wrap=True):
         _end_restart_ask(True)
         st.rerun()
-    if st.button("No, keep playing", key="restart_no", width="stretch", wrap=True):
+    if st.button(_("No, keep playing"), key="restart_no", width="stretch", wrap=True):
         _end_restart_ask(False)
         st.rerun()
 
@@ -543,16 +599,16 @@ def _close_menu(choice: str) -> None:
         st.session_state["stop_playing"] = True
 
 
-@st.dialog("Menu", on_dismiss=lambda: _close_menu("resume"))
 def _menu_dialog() -> None:
-    st.write("The game is paused.")
+    _ = _words(_tester())
+    st.write(_("The game is paused."))
     choice = None
-    if st.button("Back to the game", key="menu_resume", type="primary", width="stretch",
+    if st.button(_("Back to the game"), key="menu_resume", type="primary", width="stretch",
                  wrap=True):
         choice = "resume"
-    if st.button("New game", key="menu_new_game", width="stretch", wrap=True):
+    if st.button(_("New game"), key="menu_new_game", width="stretch", wrap=True):
         choice = "new_game"
-    if st.button("Stop playing and answer the last questions", key="menu_stop",
+    if st.button(_("Stop playing and answer the last questions"), key="menu_stop",
                  width="stretch", wrap=True):
         choice = "stop"
     if choice is not None:
@@ -560,12 +616,13 @@ def _menu_dialog() -> None:
         st.rerun()
 
 
-@st.dialog("How to play", width="medium", on_dismiss=_close_rules)
 def _rules_dialog() -> None:
     session = _kept_session()
+    tester = _tester()
     if session is not None:
-        rules_overlay.draw(session.plugin, _tester())
-    if st.button("Back to the game", key="rules_close", type="primary", width="stretch",
+        rules_overlay.draw(session.plugin, tester, _words(tester))
+    if st.button(_words(tester)("Back to the game"), key="rules_close", type="primary",
+                 width="stretch",
                  wrap=True):
         _close_rules()
         st.rerun()
@@ -576,25 +633,29 @@ def _between_games(tester: services.Tester, finished: int, session: GameSession 
     """After a game: the result stays, and the way on is right beside the board."""
     needed = tester.config.games_per_tester
     plugin = game_plugin(tester.config.game)
+    _ = _words(tester)
     if finished < needed or tester.config.allow_more_games:
         choices = _next_choices(plugin, session, tester.effective.rules)
     if finished < needed:
         if session is not None and session.play.over:
             for number, (label, rules) in enumerate(choices):
-                st.button(f"{label} ({finished + 1} of {needed})", key=f"next_game_{number}"
+                st.button(_("{label} ({number} of {needed})").format(
+                    label=_(label), number=finished + 1, needed=needed), key=f"next_game_{number}"
                           if number else "next_game", on_click=_next_game, args=(rules,),
                           type="primary" if number == 0 else "secondary", width="stretch",
                           wrap=True)
         return
     # One short line: on a phone the buttons below must still be in view under the board.
-    st.markdown(f"**You have played {finished} game{'s' if finished != 1 else ''}. Thank you!**")
-    if st.button("Continue to the last questions", type="primary", key="to_post",
+    played = (_("You have played {n} game. Thank you!") if finished == 1 else
+              _("You have played {n} games. Thank you!")).format(n=finished)
+    st.markdown(f"**{played}**")
+    if st.button(_("Continue to the last questions"), type="primary", key="to_post",
                  width="stretch", wrap=True):
         st.session_state.pop(PLAY, None)
         to_post_survey()
     if tester.config.allow_more_games:
         label, rules = choices[0]
-        st.button("Play another game", key="play_more", on_click=_next_game, args=(rules,),
+        st.button(_("Play another game"), key="play_more", on_click=_next_game, args=(rules,),
                   width="stretch", wrap=True)
 
 
@@ -606,7 +667,7 @@ def _next_choices(plugin: GamePlugin, session: GameSession | None,
         own = plugin.next_choices(session.play, study_rules)
         if own:
             return list(own)
-    return [("Next game", None)]
+    return [(N_("Next game"), None)]
 
 
 def _next_game(rules: Any = None) -> None:

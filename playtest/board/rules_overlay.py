@@ -136,20 +136,43 @@ def picture_view(plugin: GamePlugin, picture: Picture) -> dict[str, Any]:
     return plugin.view(moment)
 
 
-def draw(plugin: GamePlugin, tester: Any) -> None:
-    """The overlay's content in the open dialog: each section's text and picture."""
+def texts(content: RulesContent) -> list[str]:
+    """Every text of a rules file a translation needs (gettext msgids of the game's
+    domain), in file order."""
+    found = [content.title]
+    for section in content.sections:
+        found += [section.heading, section.text]
+        if section.picture is not None and section.picture.caption:
+            found.append(section.picture.caption)
+    return list(dict.fromkeys(t for t in found if t))
+
+
+def extract(fileobj: Any, keywords: Any, comment_tags: Any, options: Any) -> Any:
+    """A Babel extraction method for a game's ``rules.yaml`` (``babel.cfg``)."""
+    for text in texts(parse_rules(yaml.safe_load(fileobj.read().decode("utf-8")))):
+        yield 0, "gettext", text, []
+
+
+def _same(text: str) -> str:
+    return text
+
+
+def draw(plugin: GamePlugin, tester: Any, words: Any = _same) -> None:
+    """The overlay's content in the open dialog: each section's text and picture, in
+    ``words``' language (the game's translations)."""
     import streamlit as st
 
     from playtest.board.component import mount
     from playtest.board.protocol import EventGate
 
+    _ = words
     if plugin.rules_path is None:
-        st.markdown(f"Play {plugin.title} against the computer: ask the person who gave "
-                    "you the link how to play.")
+        st.markdown(_("Play {game} against the computer: ask the person who gave you the "
+                      "link how to play.").format(game=_(plugin.title)))
         return
     content = load_rules(plugin.rules_path)
     for number, section in enumerate(content.sections):
-        st.markdown(f"**{section.heading}**\n\n{section.text}")
+        st.markdown(f"**{_(section.heading)}**\n\n{_(section.text)}")
         if section.picture is None:
             continue
         data = {"token": "picture", "interactive": False, "picture": True, "turn": None,
@@ -157,4 +180,4 @@ def draw(plugin: GamePlugin, tester: Any) -> None:
                 "labels": {}, "view": picture_view(plugin, section.picture)}
         mount(plugin, data, key=f"rules-picture-{plugin.name}-{number}", gate=EventGate())
         if section.picture.caption:
-            st.caption(section.picture.caption)
+            st.caption(_(section.picture.caption))

@@ -39,7 +39,7 @@ from __future__ import annotations
 import functools
 import re
 import string
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from pathlib import Path
@@ -141,6 +141,59 @@ class MessageCatalog:
         #: The keys the game's board shows to a tester (every key when the file does not
         #: say): the messages a wording experiment may vary.
         self.shown: frozenset[str] = frozenset(self._entries) if shown is None else shown
+        #: A translated catalog's words for the values it is given ("the computer"):
+        #: :meth:`translated`.
+        self._value_words: Callable[[str], str] | None = None
+
+    def texts(self) -> list[tuple[str, str]]:
+        """Every (context, text) a translation of the catalog needs: each message's text
+        per variant (context ``key|variant``) and voice (``key|variant|voice``).
+
+        >>> MessageCatalog.from_obj({"variants": ["default"], "messages": {"wall": {
+        ...     "tone": "good", "variants": {"default": "Wall!"}}}}).texts()
+        [('wall|default', 'Wall!')]
+        """
+        found = []
+        for key, entry in self._entries.items():
+            for variant, text in entry.variants.items():
+                found.append((f"{key}|{variant}", text))
+                found.extend((f"{key}|{variant}|{voice}", voiced)
+                             for voice, voiced in entry.voiced.get(variant, {}).items())
+        return found
+
+    def translated(self, in_context: Callable[[str, str], str],
+                   value_words: Callable[[str], str] | None = None) -> MessageCatalog:
+        """The catalog in another language: each text as ``pgettext`` gives it in its
+        context (``in_context(context, text)``, :meth:`texts`), and each text value it is given ("the computer",
+        "White") as ``value_words`` gives it. Wording experiments compare variants
+        within the one language: each variant is translated on its own.
+
+        >>> catalog = MessageCatalog.from_obj({"variants": ["default", "formal"], "messages": {
+        ...     "win": {"tone": "good", "values": ["name"], "variants": {
+        ...         "default": "{name} won!", "formal": "Victory for {name}."}}}})
+        >>> german = {("win|default", "{name} won!"): "{name} hat gewonnen!"}
+        >>> de = catalog.translated(lambda c, t: german.get((c, t), t),
+        ...                         {"the computer": "der Computer"}.get)
+        >>> de.render("win", name="the computer").text, de.render("win", "formal", name="x").text
+        ('Der Computer hat gewonnen!', 'Victory for x.')
+        """
+        entries = {
+            key: Entry(key, e.tone, e.sound, e.values,
+                       {v: in_context(f"{key}|{v}", t) for v, t in e.variants.items()},
+                       {v: {voice: in_context(f"{key}|{v}|{voice}", t)
+                            for voice, t in by_voice.items()}
+                        for v, by_voice in e.voiced.items()})
+            for key, e in self._entries.items()}
+        out = MessageCatalog(self.variants, entries, self.shown)
+        if value_words is not None:
+            out._value_words = lambda value: value_words(value) or value
+        return out
+
+    def _values_shown(self, values: dict[str, object]) -> dict[str, object]:
+        words = self._value_words
+        if words is None:
+            return values
+        return {k: words(v) if isinstance(v, str) else v for k, v in values.items()}
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -255,7 +308,7 @@ class MessageCatalog:
         if wording in self.variants:
             return self.render(key, wording, **values)
         entry = self.entry(key)
-        filled = {**_derived_names(values), **values}
+        filled = self._values_shown({**_derived_names(values), **values})
         try:
             text = wording.format(**{v: filled[v] for v in entry.values if v in filled})
         except (KeyError, IndexError, ValueError):
@@ -290,6 +343,7 @@ class MessageCatalog:
         voice = str(values.pop("voice", "seat"))
         if voice not in VOICES:
             raise UnknownVariantError(f"no voice {voice!r} (voices are {', '.join(VOICES)})")
+        values = self._values_shown(values)
         text = entry.text(variant, voice).format(**{v: values[v] for v in entry.values})
         text = _SENTENCE_START.sub(lambda m: m.group(0).upper(), text)
         return Message(key, variant, text, entry.tone, entry.sound)
@@ -367,6 +421,16 @@ def _voices(text: Any, where: str) -> dict[str, str]:
     return {str(v): str(t) for v, t in text.items()}
 
 
+
+
+def extract(fileobj: Any, keywords: Any, comment_tags: Any,
+            options: Any) -> Any:
+    """A Babel extraction method for a game's ``messages.yaml`` (``babel.cfg``): each
+    text with its context (:meth:`MessageCatalog.texts`)."""
+    catalog = MessageCatalog.from_obj(yaml.load(fileobj.read().decode("utf-8"), Loader=_LOADER),
+                                      source="<extract>")
+    for context, text in catalog.texts():
+        yield 0, "pgettext", text, [], context
 
 
 def load_catalog(path: str | Path, required: frozenset[str] = frozenset()) -> MessageCatalog:

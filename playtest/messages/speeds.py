@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from playtest.i18n import N_
+
 
 @dataclass(frozen=True)
 class Speed:
@@ -26,9 +28,9 @@ class Speed:
 
 
 SPEEDS: Final[dict[int, Speed]] = {
-    1: Speed(1, "slow", 3.0, 7.0),
-    2: Speed(2, "medium", 3.0, 5.0),
-    3: Speed(3, "fast", 2.0, 3.0),
+    1: Speed(1, N_("slow"), 3.0, 7.0),
+    2: Speed(2, N_("medium"), 3.0, 5.0),
+    3: Speed(3, N_("fast"), 2.0, 3.0),
 }
 
 

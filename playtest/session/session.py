@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import functools
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -95,12 +96,14 @@ class Wording:
     messages: Mapping[str, str] = field(default_factory=dict)
     varied: Mapping[str, str] = field(default_factory=dict)
     variants: Mapping[str, str] = field(default_factory=dict)
+    #: The study's language (playtest.i18n): the catalog's texts are read in it.
+    language: str = "en"
 
     @classmethod
     def of(cls, effective: Any) -> Wording:
         """A tester's wording from their effective study settings."""
         return cls(dict(effective.message_variants), dict(effective.varied),
-                   dict(effective.variants))
+                   dict(effective.variants), getattr(effective, "language", "en"))
 
 
 class ComputerPlayers(Protocol):
@@ -118,6 +121,19 @@ class SeededPlayers:
         player = make_player(level, seed=decision_seed(play.seed, len(play.actions)),
                              game=play.game_name)
         return player.decide(play.state)
+
+
+@functools.cache
+def _translated(catalog: MessageCatalog, game: str, language: str) -> MessageCatalog:
+    from playtest.i18n.words import study_words
+
+    words = study_words(language, game)
+    return catalog.translated(words.pgettext, words.gettext)
+
+
+def translated_catalog(catalog: MessageCatalog, game: str, language: str) -> MessageCatalog:
+    """``catalog`` (``game``'s) in ``language`` (as it is in English); cached."""
+    return catalog if language == "en" else _translated(catalog, game, language)
 
 
 def decision_seed(game_seed: int, action_number: int) -> int:
@@ -435,8 +451,11 @@ class GameSession:
     # -- what the board says -------------------------------------------------------------
 
     def catalog(self) -> MessageCatalog | None:
+        """The game's catalog in the study's language (its game's translations)."""
         path = self.plugin.catalog_path
-        return None if path is None else load_catalog(path)
+        if path is None:
+            return None
+        return translated_catalog(load_catalog(path), self.plugin.name, self.wording.language)
 
     def moment(self, **extra: Any) -> Moment:
         """The play as its words and view see it now (``extra``: see :class:`Moment`)."""

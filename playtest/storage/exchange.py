@@ -79,6 +79,7 @@ from playtest.storage.models import (
 from playtest.storage.repository import PHASES, upsert_insert
 from playtest.storage.settings_document import (
     FAMILY_KEYS,
+    LANGUAGE_KEY,
     exchange_fields,
     family_problem,
     raw_config,
@@ -111,6 +112,7 @@ OPTIONAL: dict[str, tuple[str, ...]] = {
         "open",
         "created_at",
         *FAMILY_KEYS,  # the study's family: stored with its settings
+        LANGUAGE_KEY,  # the language its testers are addressed in: stored with its settings
     ),
     "participant": (
         "consent",
@@ -1287,7 +1289,8 @@ def import_jsonl(engine: Engine, path: str | Path, *,
                         games_per_tester=int(rec.get("games_per_tester") or 1),
                         allow_more_games=bool(rec.get("allow_more_games", False)),
                         settings=rec.get("settings") or {}, game=None,
-                        family=rec.get("family"), version=rec.get("version")),
+                        family=rec.get("family"), version=rec.get("version"),
+                        language=rec.get("language")),
                     "open": bool(rec.get("open", True)),
                     "created_at_ms": ms_from_iso(rec["created_at"])
                     if rec.get("created_at")

@@ -781,11 +781,14 @@ def save_responses(
     answers: Mapping[str, Any],
     seconds_on_page: float | None,
     at: datetime | int | None = None,
+    language: str | None = None,
 ) -> int:
     """Store one survey page's answers (one row per item); returns how many items.
 
     Idempotent per participant + survey + item: a resubmitted page updates its rows.
-    The page's time goes with each of its rows (``seconds_on_page``).
+    The page's time goes with each of its rows (``seconds_on_page``), and the language
+    the questions were asked in when it is not English (the exchange format's response
+    record's ``language``; absent: ``en``).
     """
     if phase not in PHASES:
         raise ValueError(f"phase must be one of {PHASES}, not {phase!r}")
@@ -808,6 +811,7 @@ def save_responses(
             "value": value,
             "seconds_on_page": seconds_on_page,
             "at_ms": moment,
+            "extra": {"language": language} if language and language != "en" else None,
         }
         for item, value in answers.items()
     ]
@@ -824,6 +828,7 @@ def save_responses(
                 "value",
                 "seconds_on_page",
                 "at_ms",
+                "extra",
             )
         },
     )

@@ -30,6 +30,9 @@ SETTING_KEYS = ("seats", "highlight_options", "show_computer_dice", "speed", "ai
 #: A study record's optional keys of its study family (telemetry-format.md): the id every
 #: version of one study shares, and this study's version in it.
 FAMILY_KEYS = ("family", "version")
+#: A study record's optional language testers are addressed in (``de``; absent: ``en``,
+#: and a study's answers and events are in it).
+LANGUAGE_KEY = "language"
 #: An experiment record's optional keys beyond its key, target and variants.
 EXPERIMENT_KEYS = ("primary_metric", "min_effect", "quiz_items", "targets")
 #: A family id: what a study id may be (the first version's study id is its family's).
@@ -100,7 +103,7 @@ def _ordered_payloads(variants: Any, payloads: Any) -> Any:
 def raw_config(*, rules: Any, games_per_tester: Any, allow_more_games: Any,
                experiments: Any, surveys: Any, settings: Any,
                game: Any = UNNAMED_GAME, family: Any = None,
-               version: Any = None) -> dict[str, Any]:
+               version: Any = None, language: Any = None) -> dict[str, Any]:
     """The settings of a study's stored columns (or exchange record) as one raw mapping.
 
     ``experiments`` are exchange-format records (``key``, ``target``, ``variants`` as
@@ -108,7 +111,8 @@ def raw_config(*, rules: Any, games_per_tester: Any, allow_more_games: Any,
     payload. Anything malformed is passed on as it is, for
     :func:`playtest.study_config.parse_study_config` to name. ``game=None`` leaves the
     game out (the settings document a study stores); ``family`` and ``version`` (the
-    study's family, :data:`FAMILY_KEYS`) are left out when None.
+    study's family, :data:`FAMILY_KEYS`) and ``language`` (:data:`LANGUAGE_KEY`) are
+    left out when None.
     """
     surveys = surveys if isinstance(surveys, dict) else {}
     settings = settings if isinstance(settings, dict) else {}
@@ -127,7 +131,8 @@ def raw_config(*, rules: Any, games_per_tester: Any, allow_more_games: Any,
         **{k: v for k, v in surveys.items() if k in ("pre_survey", "post_survey", "audience")},
         **{k: v for k, v in settings.items()
            if k in SETTING_KEYS},
-        **{k: v for k, v in (("family", family), ("version", version)) if v is not None},
+        **{k: v for k, v in (("family", family), ("version", version),
+                             (LANGUAGE_KEY, language)) if v is not None},
     }
     return raw
 
@@ -135,12 +140,14 @@ def raw_config(*, rules: Any, games_per_tester: Any, allow_more_games: Any,
 def exchange_fields(document: Any) -> dict[str, Any]:
     """A stored settings document as the exchange format's ``study`` record fields
     (``rules``, ``experiments`` as records, ``surveys``, ``games_per_tester``,
-    ``allow_more_games``, ``settings``, and ``family`` and ``version`` when the study has
-    a family); inverse of :func:`raw_config` for what it keeps.
+    ``allow_more_games``, ``settings``, ``family`` and ``version`` when the study has
+    a family, ``language`` when it is not English); inverse of :func:`raw_config` for what it keeps.
 
     >>> fields = exchange_fields({"rules": "standard", "speed": 3, "audience": "mixed"})
     >>> fields["rules"], fields["settings"]["speed"], fields["surveys"]["audience"]
     ('standard', 3, 'mixed')
+    >>> exchange_fields({"rules": "standard", "language": "de"})["language"]
+    'de'
     """
     doc = document if isinstance(document, dict) else {}
     experiments = doc.get("experiments")
@@ -161,5 +168,5 @@ def exchange_fields(document: Any) -> dict[str, Any]:
         "games_per_tester": doc.get("games_per_tester", 1),
         "allow_more_games": doc.get("allow_more_games", True),
         "settings": {k: doc[k] for k in SETTING_KEYS if k in doc},
-        **{k: doc[k] for k in FAMILY_KEYS if doc.get(k) is not None},
+        **{k: doc[k] for k in (*FAMILY_KEYS, LANGUAGE_KEY) if doc.get(k) is not None},
     }

@@ -20,6 +20,7 @@ from playtest.app_pages.designer.game_choice import (
 from playtest.app_pages.designer.panel_form import remote_fields, remote_values
 from playtest.experiment_choices import payload_text
 from playtest.games.registry import GamePlugin
+from playtest.i18n import available_languages
 from playtest.storage import repository as repo
 from playtest.study_config import StudyConfig, StudyConfigError
 from playtest.study_form_checks import (
@@ -61,6 +62,11 @@ def study_form(study: repo.Study | None) -> None:
         more = cols[1].checkbox("May play more", key=f"more-{key}")
         is_open = cols[2].checkbox("Open", key=f"open-{key}")
         audience = st.selectbox("Audience", AUDIENCES, key=f"aud-{key}")
+        languages = {lang.code: lang.name for lang in available_languages()}
+        language = st.selectbox(
+            "Testers' language", list(languages), format_func=languages.__getitem__,
+            key=f"lang-{key}", help="Everything a tester reads: consent, surveys, the "
+                                    "board. Every answer is stored with it.")
         pre = st.selectbox("Pre-play survey", surveys, key=f"pre-{key}")
         post = st.selectbox("Post-play survey (short or long form)", surveys,
                             key=f"post-{key}")
@@ -82,7 +88,7 @@ def study_form(study: repo.Study | None) -> None:
             highlight_options=bool(ui["highlight_options"]),
             show_computer_dice=bool(ui["show_computer_dice"]),
             ai_think_ms=config.ai_think_ms, experiments=st.session_state[f"exp-{key}"],
-            remote=remote),
+            remote=remote, language=str(language)),
             is_open)
 
 
@@ -99,7 +105,7 @@ def _start_values(key: str, study: repo.Study | None, plugin: GamePlugin,
         "rules": config.rules if isinstance(config.rules, str) else payload_text(config.rules),
         "seats": ", ".join(config.seats), "games": config.games_per_tester,
         "more": config.allow_more_games, "open": study.open if study else True,
-        "aud": config.audience,
+        "aud": config.audience, "lang": config.language,
         "pre": config.pre_survey if config.pre_survey in surveys else surveys[0],
         "post": config.post_survey if config.post_survey in surveys else surveys[0],
         "exp": experiments_text(config.experiments

@@ -278,7 +278,8 @@ function paintMute(st) {
   b.hidden = !st.data || !st.data.mute_control || st.data.picture;
   b.setAttribute("aria-pressed", String(st.muted));
   b.textContent = st.muted ? (labels.sound_off || "Sound off") : (labels.sound_on || "Sound on");
-  b.setAttribute("aria-label", st.muted ? "Sound is off: turn it on" : "Sound is on: turn it off");
+  b.setAttribute("aria-label", st.muted ? (labels.sound_off_aria || "Sound is off: turn it on")
+    : (labels.sound_on_aria || "Sound is on: turn it off"));
 }
 
 function paintMessage(st, d) {

@@ -232,6 +232,11 @@ def _glow(play: Play, rows: list[str]) -> dict[tuple[int, int], str]:
     return glow
 
 
+#: The words the renderer shows of its own (render.js): its buttons and the dice line.
+WORDS = {"roll": "Roll the dice", "back": "\u2715 Back", "back_aria": "Back to the whole board",
+         "brown": "Brown", "dice": "Dice:", "rolled": "{who} rolled:"}
+
+
 def view(moment: Moment) -> dict[str, Any]:
     """What the renderer draws: the board, the dice of the last roll (the computer's only
     when the study shows them), the tester's options (ringed only with highlighting on),
@@ -258,6 +263,7 @@ def view(moment: Moment) -> dict[str, Any]:
         brown_tiles=legal_tiles(state) if brown == "optional" else (),
     ).to_data()
     data["note"] = "Vapooh! Your counter this time is a brown one." if brown == "forced" else ""
+    data["words"] = WORDS  # the renderer's own words (the tester's language: board_data)
     for shell_owned in ("message", "tone", "message_ms", "sound", "nonce", "muted"):
         del data[shell_owned]  # the board shell's: its message line, sound and token
     return data

@@ -164,8 +164,9 @@ function openZoom(st, i) {
   const close = document.createElement("button");
   close.type = "button";
   close.className = "vb-zclose";
-  close.textContent = "\u2715 Back";
-  close.setAttribute("aria-label", "Back to the whole board");
+  const w = (st.data && st.data.words) || {};
+  close.textContent = w.back || "\u2715 Back";
+  close.setAttribute("aria-label", w.back_aria || "Back to the whole board");
   const parts = [close];
   for (let c = cs; c < cs + ZOOM_N; c++) {
     const h = document.createElement("span");
@@ -193,7 +194,8 @@ function openZoom(st, i) {
       num.textContent = String((c + 1) * (r + 1));
       b.appendChild(num);
       cell.appendChild(b);
-      if (brown.has(j)) cell.appendChild(brownChip(j, r === rs, c === cs, c === cs + ZOOM_N - 1));
+      if (brown.has(j)) cell.appendChild(brownChip(j, r === rs, c === cs, c === cs + ZOOM_N - 1,
+                                                   ((st.data && st.data.words) || {}).brown));
       parts.push(cell);
     }
   }
@@ -215,7 +217,7 @@ function closeZoom(st) {
   delete st.vb.dataset.zoom;
 }
 
-function brownChip(j, below, first, last) {
+function brownChip(j, below, first, last, word) {
   // Beside its tile (above it; below it on the top row), never over the tile itself, so
   // a tap on the tile stays a normal counter.
   const chip = document.createElement("button");
@@ -224,7 +226,7 @@ function brownChip(j, below, first, last) {
   chip.dataset.index = String(j);
   chip.dataset.target = (j % SIZE + 1) + "," + (Math.floor(j / SIZE) + 1);
   chip.dataset.hold = "brown";
-  chip.textContent = "Brown";
+  chip.textContent = word || "Brown";
   chip.setAttribute("aria-label", "Put a brown counter on column " + (j % SIZE + 1) + ", row " + (Math.floor(j / SIZE) + 1));
   return chip;
 }
@@ -237,7 +239,8 @@ function paintBrowns(st, list) {
   for (const chip of st.grid.querySelectorAll("button.vb-brown")) chip.remove();
   for (const j of list || []) {
     const c = j % SIZE;
-    const chip = brownChip(j, Math.floor(j / SIZE) === 0, c === 0, c === SIZE - 1);
+    const chip = brownChip(j, Math.floor(j / SIZE) === 0, c === 0, c === SIZE - 1,
+                           ((st.data && st.data.words) || {}).brown);
     st.tiles[j].parentElement.appendChild(chip);
     placeChip(chip, st.tiles[j], st.tiles);
   }
@@ -300,6 +303,7 @@ function update(st, d) {
   st.swatch.className = "vb-swatch" + (d.to_move ? " o" + d.to_move : "");
   st.swatch.setAttribute("aria-hidden", "true");
 
+  if (d.words && d.words.roll) st.roll.textContent = d.words.roll;
   st.roll.hidden = !d.can_roll;
   st.roll.disabled = !d.can_roll;
   st.note.textContent = d.note || "";
@@ -313,7 +317,10 @@ function update(st, d) {
   if (!prev || diceKey !== JSON.stringify([prev.dice, prev.dice_by, prev.show_sums])) {
     st.pink.replaceChildren(); st.green.replaceChildren();
     if (d.dice) {
-      st.diceBy.textContent = d.dice_by ? d.dice_by[0].toUpperCase() + d.dice_by.slice(1) + " rolled:" : "Dice:";
+      const w = d.words || {};
+      st.diceBy.textContent = d.dice_by
+        ? (w.rolled || "{who} rolled:").replace("{who}", d.dice_by[0].toUpperCase() + d.dice_by.slice(1))
+        : (w.dice || "Dice:");
       st.pink.append(makeDie(d.dice[0], "pink"), makeDie(d.dice[1], "pink"));
       st.green.append(makeDie(d.dice[2], "green"), makeDie(d.dice[3], "green"));
       st.sums.textContent = d.show_sums

@@ -1,0 +1,136 @@
+"""A study in German, of every game, in the app: its tester reads German on the consent
+page, in the pre-play survey and on the board (the app's own words in every game; the
+game's messages, rules and surveys where the game has its German files), and the export
+says ``de`` on every answer. The same study in English reads as it always did."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from sqlalchemy.engine import Engine
+from streamlit.testing.v1 import AppTest
+
+from playtest.games.registry import game_names, game_plugin
+from playtest.i18n import Language, po_path
+from playtest.i18n.words import GAME_DOMAIN
+from playtest.storage import repository as repo
+from playtest.storage.exchange import export_jsonl
+from tests.app.conftest import APP
+from tests.app.tester_support import board_shown, offered_texts, open_as
+
+ENGLISH_LABELS = ("I agree", "Who is playing?", "I have read the above", "Continue",
+                  "Rules", "Restart game", "Back to menu", "Sound on")
+
+
+def german_files(game: str) -> bool:
+    """Whether ``game`` has its own words in German (its catalog, rules, view)."""
+    files = game_plugin(game).files
+    return files is not None and po_path(files.folder / "locale", Language("de"),
+                                         GAME_DOMAIN).is_file()
+
+
+def labels_on(at: AppTest) -> list[str]:
+    """Every label of a button, box, choice and title on the page."""
+    out = [str(t.value) for t in at.title]
+    out += [str(w.label) for w in [*at.button, *at.checkbox, *at.radio]]
+    out += [str(o) for r in at.radio for o in r.options]
+    out += [str(c.value) for c in at.caption]
+    return out
+
+
+def consent_page(study_id: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.query_params["study"] = study_id
+    return at.run()
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_german_study_speaks_german_and_says_so_in_its_export(
+        game: str, db: Engine, make_study: Callable[..., repo.Study], tmp_path: Path) -> None:
+    study = make_study(game=game, language="de", audience="mixed")
+    at = consent_page(study.study_id)
+    assert not at.exception, at.exception
+    seen = labels_on(at)
+    assert "Ich stimme zu" in seen and "Wer spielt?" in seen
+    assert not [label for label in seen for english in ENGLISH_LABELS if english in label]
+    assert any("Danke, dass du uns hilfst" in str(t.value) for t in at.text)
+
+    at.radio(key="consent_who").set_value("Eine erwachsene Person (ab 18)")
+    at.checkbox(key="consent_agree").check()
+    at.button[0].click().run()
+    at = at.run()
+    assert not at.exception, at.exception
+    code = repo.list_participants(db, study.study_id)[0].participant_id
+    assert [t.value for t in at.title] == ["Vor dem Spiel"]
+    assert any(str(c.value).startswith("Seite 1 von") for c in at.caption)
+    assert any(b.label == "Weiter" for b in at.button)
+
+    if survey_in_german(code, db):  # the survey's own texts too: none left in English
+        english = untranslated_if_shown(code, db)
+        assert english and not english & set(offered_texts(at))
+    # the first page answered: stored with its language
+    for radio in at.radio:
+        radio.set_value(radio.options[0])
+    next(b for b in at.button if b.label == "Weiter").click().run()
+    assert repo.load_responses(db, code, str(pre_survey_of(code, db)))
+    repo.advance_stage(db, code, "pre_survey", "play")
+    at = open_as(code)
+    assert not at.exception, at.exception
+    board = board_shown(at)
+    buttons = {b.label for b in at.button}
+    assert {"Regeln", "Neu starten", "Zum Menü"} <= buttons
+    assert not buttons & {"Rules", "Restart game", "Back to menu"}
+    english = open_as_english_message(db, make_study, game)
+    if german_files(game):  # its message line and turn line read in German
+        said = (board["message"], board["turn"])
+        assert any(said) and not set(said) & set(english) - {"", None}, (said, english)
+    out = tmp_path / "study.jsonl"
+    export_jsonl(db, study.study_id, out)
+    records = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    answers = [r for r in records if r["record"] == "response"]
+    assert next(r for r in records if r["record"] == "study")["language"] == "de"
+    assert answers and all(r["language"] == "de" for r in answers)
+
+
+def pre_survey_of(code: str, db: Engine) -> str | None:
+    """The pre-play survey the tester ``code`` is given."""
+    from playtest import services
+
+    tester = services.load_tester(db, code)
+    assert tester is not None
+    definition = services.survey_for(tester, "pre", db)
+    return None if definition is None else definition.id
+
+
+def survey_in_german(code: str, db: Engine) -> bool:
+    from surveys.loader import survey_file
+
+    survey = pre_survey_of(code, db)
+    path = survey_file(survey) if survey else None
+    return path is not None and po_path(path.parent / "locale", Language("de"),
+                                        "surveys").is_file()
+
+
+def untranslated_if_shown(code: str, db: Engine) -> set[str]:
+    """The English texts of the tester's pre-play survey that German words differently."""
+    from playtest.i18n.words import survey_words
+    from surveys import load_survey
+    from surveys.translate import texts
+
+    survey = str(pre_survey_of(code, db))
+    words = survey_words("de", survey)
+    return {text for context, text in texts(load_survey(survey))
+            if words.pgettext(context, text) != text}
+
+
+def open_as_english_message(db: Engine, make_study: Callable[..., repo.Study],
+                            game: str) -> tuple[str, str]:
+    """The board's first message and turn line in the same study in English."""
+    from tests.app.tester_support import playing_tester
+
+    study = make_study(study_id=f"en-{game}", game=game)
+    board = board_shown(open_as(playing_tester(db, study)))
+    return board["message"], board["turn"]
