@@ -39,6 +39,7 @@ __all__ = [
     "Event",
     "Game",
     "GameBase",
+    "ActionCodec",
     "State",
     "Refusal",
     "ClickResult",
@@ -184,6 +185,16 @@ class ClickResult:
     def ok(self) -> bool:
         """True unless the rules refused the click."""
         return self.refusal is None
+
+    @classmethod
+    def refused(cls, reason: str, message: str, fields: Mapping[str, Any]) -> ClickResult:
+        """A click the rules refuse (:class:`Refusal` ``reason`` and ``message``), nothing
+        held selected after it.
+
+        >>> ClickResult.refused("taken", "That square is taken.", {"square": "a1"}).refusal
+        Refusal(reason='taken', message='That square is taken.')
+        """
+        return cls(None, Refusal(reason, message), (), fields)
 
 
 @runtime_checkable
@@ -355,43 +366,71 @@ G = TypeVar("G")
 T = TypeVar("T", bound="StateLog[Any]")
 
 
+@dataclass(frozen=True)
+class ActionCodec(Generic[A]):
+    """How a game's actions are written, where it is the same for every game of its
+    class: ``encode`` (the action's value object to its int), ``decode`` (the inverse)
+    and ``parse`` (the action's JSON list form to its value object; :class:`RulesError`
+    when malformed). A game's class names its codec (``codec = ActionCodec(...)``);
+    :class:`GameBase` reads it.
+
+    >>> codec = ActionCodec(int, str, lambda obj: str(obj[1]))
+    >>> codec.encode("7"), codec.decode(7), codec.parse(["step", 7])
+    (7, '7', '7')
+    """
+
+    encode: Callable[[A], int]
+    decode: Callable[[int], A]
+    parse: Callable[[Any], A]
+
+
 class GameBase(Generic[S, A, R]):
     """What every game's :class:`Game` class does alike, so that each game writes only
     its own rules: ``rules`` is its ``_rules`` (of type ``R``; ``rules_obj()`` their
     record form, ``to_obj()``); a game is equal to another of its class with the same
     rules and seats (:meth:`_key`); ``players`` and ``num_players`` are its ``_players``
-    (a class attribute where the seats are fixed); the actions' JSON forms go through
-    the game's ``encode``/``decode`` and its ``parse_action`` (the action's JSON list to
-    its value object); :meth:`start_state` begins a record at a snapshot.
+    (a class attribute where the seats are fixed); its ``repr`` is the call that makes
+    it; the actions go through its ``codec`` (:class:`ActionCodec`: ``encode``,
+    ``decode``, ``parse_action`` and the actions' JSON forms); its states are of its
+    ``state_type`` (``new_initial_state()`` is ``state_type(game)``, ``state_from_json``
+    its ``from_json``); :meth:`start_state` begins a record at a snapshot.
 
-    A game sets ``name``, ``_rules``, ``_players`` and ``parse_action`` and defines
-    ``encode``, ``decode``, ``new_initial_state`` and ``state_from_json`` (``encode``
-    and ``decode`` may be the game's module functions, as ``staticmethod``).
+    A game sets ``name``, ``_rules``, ``_players``, ``codec`` and ``state_type``; a game
+    whose actions' ints depend on the game itself (its board) writes ``encode``,
+    ``decode`` and ``parse_action`` instead of a codec, and one whose states begin
+    otherwise writes ``new_initial_state`` or ``state_from_json``.
     """
 
     __slots__ = ()
     name: str
     _rules: R
     _players: int
+    #: how the game's actions are written (unless the game writes ``encode``, ``decode``
+    #: and ``parse_action`` itself)
+    codec: ActionCodec[A]
+    #: the game's state class (``state_type(game)``: the initial state)
+    state_type: type[S]
     #: the game's start-check noun: ``start: <what> differ from the record's``
     _start_differs = "rules"
 
-    @staticmethod
-    def parse_action(obj: Any) -> A:
+    def parse_action(self, obj: Any) -> A:
         """The action's value object from its JSON list form."""
-        raise NotImplementedError
+        return self.codec.parse(obj)
 
     def encode(self, action_obj: A, /) -> int:
-        raise NotImplementedError
+        return self.codec.encode(action_obj)
 
     def decode(self, action: int, /) -> A:
-        raise NotImplementedError
+        return self.codec.decode(action)
 
     def new_initial_state(self) -> S:
-        raise NotImplementedError
+        return self.state_type(self)
 
     def state_from_json(self, obj: Mapping[str, Any]) -> S:
-        raise NotImplementedError
+        return self.state_type.from_json(obj)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.rules_obj()!r}, players={self.players})"
 
     def _key(self) -> tuple[R, int]:
         """What makes two games of the class equal (and their hash): rules and seats."""
@@ -503,8 +542,8 @@ class StateLog(Generic[G]):
       empty log, an action and its events logged, and a new state with a copy of the log;
     - the ``game``, ``history`` and ``last_events`` properties (the lists are copies);
     - equality of two states of one class with the same ``_key()`` (the game's
-      position; with equal logs too where the class sets ``_equal_logs``), and the
-      key's hash (a mutable state sets ``__hash__ = None``);
+      position; with equal logs too where the class says ``equal_logs=True``, which
+      makes its states unhashable), and the key's hash;
     - :meth:`record`, the :class:`GameRecord` that replays the state;
     - :meth:`_snapshot`, the envelope of every ``to_json``: ``game``, the rules (under
       ``rules_key``), ``players``, then the game's own position fields, then
@@ -574,8 +613,26 @@ class StateLog(Generic[G]):
     _start: dict[str, Any] | None
     _game: G
     #: whether two states are equal only when their logs are equal too (history, last
-    #: events and start), not their positions alone
+    #: events and start), not their positions alone: a class says so with
+    #: ``equal_logs=True`` (``class XState(StateLog[XGame], equal_logs=True)``), which
+    #: also makes its states unhashable (a mutable log is part of what they are)
     _equal_logs: bool = False
+
+    def __init_subclass__(cls, equal_logs: bool = False, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if equal_logs:
+            cls._equal_logs = True
+            cls.__hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, game: G) -> None:
+        """A state at its game's start, before the game's own position is set (a state
+        class that takes more than its game calls :meth:`_begin_log` itself)."""
+        self._begin_log(game)
+
+    @classmethod
+    def from_json(cls: type[T], obj: Mapping[str, Any]) -> T:
+        """The state a snapshot (``to_json``) describes; each game's state class writes it."""
+        raise NotImplementedError
 
     def _begin_log(self, game: G) -> None:
         """Set the state's game and an empty log (a new record at the game's start);
