@@ -26,9 +26,9 @@ import contextlib
 import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from types import TracebackType
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 __all__ = [
     "CHANCE",
@@ -40,6 +40,7 @@ __all__ = [
     "Game",
     "GameBase",
     "ActionCodec",
+    "CellAction",
     "State",
     "Refusal",
     "ClickResult",
@@ -119,6 +120,34 @@ class Event:
             tuple((int(t[0]), int(t[1])) for t in obj.get("tiles", ())),
             dict(obj.get("data", {})),
         )
+
+
+@dataclass(frozen=True)
+class CellAction:
+    """An action on one cell of a board (a counter on a tile, a tile on a square): a
+    frozen dataclass whose fields are the cell's two coordinates, in the order the game
+    writes them, and whose class names its ``kind`` (``class Place(Square,
+    kind="place")``); its JSON form is ``[kind, [first, second]]``.
+
+    >>> @dataclass(frozen=True)
+    ... class Square(CellAction):
+    ...     r: int
+    ...     c: int
+    >>> class Place(Square, kind="place"):
+    ...     pass
+    >>> Place(2, 3).to_json(), Place(2, 3)
+    (['place', [2, 3]], Place(r=2, c=3))
+    """
+
+    kind: ClassVar[str]
+
+    def __init_subclass__(cls, kind: str = "", **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if kind:
+            cls.kind = kind
+
+    def to_json(self) -> list[Any]:
+        return [self.kind, [getattr(self, f.name) for f in fields(self)]]
 
 
 @runtime_checkable
@@ -540,7 +569,8 @@ class StateLog(Generic[G]):
     - :meth:`_begin_log` (for ``__init__``), :meth:`_logged` (the end of
       ``apply_action``) and :meth:`_clone_log` (for ``clone``): a state's game and an
       empty log, an action and its events logged, and a new state with a copy of the log;
-    - the ``game``, ``history`` and ``last_events`` properties (the lists are copies);
+    - the ``game``, ``rules`` (the game's), ``history`` and ``last_events`` properties (the
+      lists are copies);
     - equality of two states of one class with the same ``_key()`` (the game's
       position; with equal logs too where the class says ``equal_logs=True``, which
       makes its states unhashable), and the key's hash;
@@ -668,6 +698,12 @@ class StateLog(Generic[G]):
     def game(self) -> G:
         """The state's game."""
         return self._game
+
+    @property
+    def rules(self) -> Any:
+        """The rules the state is played under: its game's."""
+        game: Any = self._game
+        return game.rules
 
     def _key(self) -> tuple[Any, ...]:
         """What makes two states of the class equal: the game and the position."""

@@ -77,25 +77,19 @@ def colour_name(pid: int) -> str:
 
 
 @dataclass(frozen=True)
-class Place:
+class Square(core.CellAction):
+    """An action on square ``(r, c)``: :class:`Place` or :class:`Strike`."""
+
+    r: int
+    c: int
+
+
+class Place(Square, kind="place"):
     """The player to move puts a tile on square ``(r, c)``."""
 
-    r: int
-    c: int
 
-    def to_json(self) -> list[Any]:
-        return ["place", [self.r, self.c]]
-
-
-@dataclass(frozen=True)
-class Strike:
+class Strike(Square, kind="meteor"):
     """A meteor (a chance outcome) hits square ``(r, c)``."""
-
-    r: int
-    c: int
-
-    def to_json(self) -> list[Any]:
-        return ["meteor", [self.r, self.c]]
 
 
 Action = Place | Strike

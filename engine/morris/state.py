@@ -312,10 +312,6 @@ class MorrisState(core.StateLog["MorrisGame"]):
     # ----- what the app reads ------------------------------------------------------------
 
     @property
-    def rules(self) -> Rules:
-        return self._game.rules
-
-    @property
     def placement_over(self) -> bool:
         """True once both reserves are empty (the movement phase)."""
         return self._reserve[0] == 0 and self._reserve[1] == 0

@@ -313,10 +313,6 @@ class VapooshState(core.StateLog["VapooshGame"], equal_logs=True):
     # ----- UI-facing view ------------------------------------------------------------
 
     @property
-    def rules(self) -> Rules:
-        return self._rules
-
-    @property
     def players(self) -> int:
         return self._n
 

@@ -369,10 +369,6 @@ class VascoState(core.StateLog["VascoGame"], equal_logs=True):
     # ----- what the app shows ----------------------------------------------------------
 
     @property
-    def rules(self) -> Rules:
-        return self._game.rules
-
-    @property
     def phase(self) -> str:
         """``"place"`` while the game runs, ``"over"`` after."""
         return OVER if self._outcome is not None else PLACE
