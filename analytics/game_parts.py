@@ -6,6 +6,8 @@ Also the words every game's definitions end alike: a board game's turns, whose t
 time starts when the board is ready (:func:`board_turns`), and the occasions of its
 points, after which come the core's message and question points (:func:`game_occasions`).
 
+And the interval of a share in a game's tables, NaN without data (:func:`wilson`).
+
 A game's ``analytics/games/<game>/__init__.py`` keeps only its own data (its turns, its
 sections' rows and columns, its captions and fixes) and takes these for the rest.
 
@@ -17,6 +19,7 @@ sections' rows and columns, its captions and fixes) and takes these for the rest
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import plotly.graph_objects as go
@@ -26,10 +29,12 @@ from analytics import figures as core_figures
 from analytics.data import StudyData
 from analytics.game_analytics import Chart
 from analytics.severity import MESSAGE_OCCASIONS
+from analytics.stats import wilson_interval
 from analytics.turns import TurnRule
 
 __all__ = ["REFUSED_BY_REASON", "THINKING_FROM_BOARD", "board_turns", "interval",
-           "game_occasions", "percent", "refused_by_reason", "refused_by_reason_chart"]
+           "game_occasions", "percent", "refused_by_reason", "refused_by_reason_chart",
+           "wilson"]
 
 #: The title of the chart of refused clicks by reason.
 REFUSED_BY_REASON = "Refused clicks by reason"
@@ -59,6 +64,18 @@ def game_occasions(own: str) -> str:
     'a tile the tester placed, a showing of the message, an answer to the question'
     """
     return f"{own}, {MESSAGE_OCCASIONS}"
+
+
+def wilson(successes: int, n: int) -> tuple[float, float]:
+    """95 % Wilson interval of a share in a game's table
+    (:func:`analytics.stats.wilson_interval`), NaNs without data (the table shows none).
+
+    >>> [round(x, 3) for x in wilson(8, 10)], wilson(0, 0)
+    ([0.49, 0.943], (nan, nan))
+    """
+    if n <= 0:
+        return (math.nan, math.nan)
+    return wilson_interval(successes, n)
 
 
 def percent(value: Any) -> str:

@@ -29,7 +29,6 @@ from analytics.game_parts import (
     refused_by_reason_chart,
 )
 from analytics.games.dokusen import decisions
-from analytics.games.dokusen.remedies import REMEDIES
 from analytics.games.dokusen.stages import (
     LOG,
     fresh_flips,
@@ -38,6 +37,7 @@ from analytics.games.dokusen.stages import (
     stage_label,
     stage_summary,
 )
+from analytics.remedies import read_remedies
 
 __all__ = ["ANALYTICS", "fresh_flips", "games", "refused_clicks", "stage_label",
            "stage_summary"]
@@ -170,7 +170,7 @@ TURNS = board_turns(
                "not part of it).")
 
 ANALYTICS = GameAnalytics(
-    remedies=REMEDIES,
+    remedies=read_remedies(__name__),
     name="dokusen",
     title="Dokusen",
     turns=TURNS,

@@ -28,7 +28,7 @@ from analytics.game_parts import (
     refused_by_reason_chart,
 )
 from analytics.games.morris import decisions, figures, hesitation, points, telemetry
-from analytics.games.morris.remedies import REMEDIES
+from analytics.remedies import read_remedies
 
 #: The fix to suggest for each refusal reason of the engine (engine/morris/state.py):
 #: what a designer can change on the board or in the messages.
@@ -96,7 +96,7 @@ TURNS = board_turns(
                "of its own).")
 
 ANALYTICS = GameAnalytics(
-    remedies=REMEDIES,
+    remedies=read_remedies(__name__),
     name="morris",
     title="Bricks & Walls",
     turns=TURNS,

@@ -22,7 +22,7 @@ from analytics.data import StudyData
 from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
 from analytics.game_parts import game_occasions, percent
 from analytics.games.vapoosh import facts, figures, heatmaps, learning, occasions, rolls
-from analytics.games.vapoosh.remedies import REMEDIES
+from analytics.remedies import read_remedies
 from analytics.turns import TurnRule
 
 
@@ -72,7 +72,7 @@ _FACT_COLUMNS = {"fact": "Fact", "attempts": "Attempts", "wrong": "Wrong",
 
 
 ANALYTICS = GameAnalytics(
-    remedies=REMEDIES,
+    remedies=read_remedies(__name__),
     name="vapoosh",
     title="Vapoosh!",
     turns=TURNS,

@@ -27,7 +27,7 @@ from typing import Any
 from analytics.game_analytics import Chart, Column, GameAnalytics, ReportSection
 from analytics.game_parts import board_turns, game_occasions, interval, percent
 from analytics.games.vasco import decisions, report
-from analytics.games.vasco.remedies import REMEDIES
+from analytics.remedies import read_remedies
 
 #: The fix to suggest for each refusal reason of the engine (engine/vasco/board.py
 #: ``REASONS`` and the clicks' own): what a designer can change on the board or in the
@@ -71,7 +71,7 @@ TURNS = board_turns(
                "placed (the forced tiles that follow it are not clicked).")
 
 ANALYTICS = GameAnalytics(
-    remedies=REMEDIES,
+    remedies=read_remedies(__name__),
     name="vasco",
     title="Vasco",
     turns=TURNS,
