@@ -48,6 +48,7 @@ __all__ = [
     "GameRecord",
     "SnapshotReader",
     "StateLog",
+    "WinnerOutcome",
     "register_game",
     "make_game",
     "sample_chance",
@@ -555,6 +556,44 @@ class SnapshotReader:
             raise RulesError(f"state.{self.field}: malformed ({err})") from None
 
 
+class _NamesWinner(Protocol):
+    @property
+    def winner(self) -> int | None: ...
+
+
+OutcomeT = TypeVar("OutcomeT", bound=_NamesWinner)
+
+
+class WinnerOutcome(Generic[OutcomeT]):
+    """What a state whose end is its game's outcome value offers alike: ``outcome`` (the
+    state's ``_outcome``, ``None`` while the game runs) and the ``winner`` it names (a
+    1-based seat; ``None`` while the game runs or after a draw). A game's state class
+    derives from it beside :class:`StateLog` (``WinnerOutcome[Outcome]``).
+
+    >>> @dataclass(frozen=True)
+    ... class Result:
+    ...     winner: int | None
+    >>> class Ended(WinnerOutcome[Result]):
+    ...     def __init__(self, outcome: Result | None) -> None:
+    ...         self._outcome = outcome
+    >>> Ended(Result(2)).winner, Ended(Result(None)).winner, Ended(None).outcome
+    (2, None, None)
+    """
+
+    __slots__ = ()
+    _outcome: OutcomeT | None
+
+    @property
+    def outcome(self) -> OutcomeT | None:
+        """How the game ended (``None`` while it runs)."""
+        return self._outcome
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat, 1-based (``None`` while the game runs or after a draw)."""
+        return None if self._outcome is None else self._outcome.winner
+
+
 class StateLog(Generic[G]):
     """What every game's state keeps alike: the actions applied since its record began
     (``history``), the events of the last one (``last_events``) and the snapshot the
@@ -569,8 +608,8 @@ class StateLog(Generic[G]):
     - :meth:`_begin_log` (for ``__init__``), :meth:`_logged` (the end of
       ``apply_action``) and :meth:`_clone_log` (for ``clone``): a state's game and an
       empty log, an action and its events logged, and a new state with a copy of the log;
-    - the ``game``, ``rules`` (the game's), ``history`` and ``last_events`` properties (the
-      lists are copies);
+    - the ``game``, ``rules`` and ``players`` (the game's), ``history`` and ``last_events``
+      properties (the lists are copies);
     - equality of two states of one class with the same ``_key()`` (the game's
       position; with equal logs too where the class says ``equal_logs=True``, which
       makes its states unhashable), and the key's hash;
@@ -704,6 +743,12 @@ class StateLog(Generic[G]):
         """The rules the state is played under: its game's."""
         game: Any = self._game
         return game.rules
+
+    @property
+    def players(self) -> int:
+        """The seats its game's records store."""
+        game: Any = self._game
+        return int(game.players)
 
     def _key(self) -> tuple[Any, ...]:
         """What makes two states of the class equal: the game and the position."""

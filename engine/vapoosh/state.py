@@ -150,7 +150,9 @@ def _check_players(players: object) -> None:
         raise RulesError(f"players: must be 1 to 4, got {players!r}")
 
 
-class VapooshState(core.StateLog["VapooshGame"], equal_logs=True):
+class VapooshState(
+    core.StateLog["VapooshGame"], core.WinnerOutcome[Outcome], equal_logs=True
+):
     """A Vapoosh! position plus whose turn it is and what was rolled.
 
     OpenSpiel-style methods use 0-based player ids; the UI-facing properties
@@ -313,10 +315,6 @@ class VapooshState(core.StateLog["VapooshGame"], equal_logs=True):
     # ----- UI-facing view ------------------------------------------------------------
 
     @property
-    def players(self) -> int:
-        return self._n
-
-    @property
     def phase(self) -> str:
         """``"setup"``, ``"roll"``, ``"place"`` or ``"over"``."""
         return self._phase
@@ -338,14 +336,6 @@ class VapooshState(core.StateLog["VapooshGame"], equal_logs=True):
     def options(self) -> tuple[tuple[int, int], ...]:
         """The rolled tiles ``(P, G)`` and ``(G, P)`` (one when ``P == G``), in phase ``place``."""
         return tuple(tile(i) for i in self._options)
-
-    @property
-    def winner(self) -> int | None:
-        return None if self._outcome is None else self._outcome.winner
-
-    @property
-    def outcome(self) -> Outcome | None:
-        return self._outcome
 
     @property
     def turns(self) -> int:

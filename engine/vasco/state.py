@@ -169,7 +169,7 @@ def action_from_json(obj: Any) -> Place:
     return Place(obj[1][0], obj[1][1], obj[2])
 
 
-class VascoState(core.StateLog["VascoGame"], equal_logs=True):
+class VascoState(core.StateLog["VascoGame"], core.WinnerOutcome[Outcome], equal_logs=True):
     """A Vasco position, whose turn it is and how many tiles are left.
 
     OpenSpiel-style methods use 0-based players; ``to_move``, ``winner`` and events use
@@ -385,14 +385,6 @@ class VascoState(core.StateLog["VascoGame"], equal_logs=True):
     @property
     def tiles_remaining(self) -> int:
         return self._left
-
-    @property
-    def outcome(self) -> Outcome | None:
-        return self._outcome
-
-    @property
-    def winner(self) -> int | None:
-        return None if self._outcome is None else self._outcome.winner
 
     def paths(self, colour: str) -> list[Path]:
         """Every run of ``colour`` (``"o"`` or ``"x"``) on the board, loops ``closed``."""
