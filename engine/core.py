@@ -610,9 +610,9 @@ class StateLog(Generic[G]):
       empty log, an action and its events logged, and a new state with a copy of the log;
     - the ``game``, ``rules`` and ``players`` (the game's), ``history`` and ``last_events``
       properties (the lists are copies);
-    - equality of two states of one class with the same ``_key()`` (the game's
-      position; with equal logs too where the class says ``equal_logs=True``, which
-      makes its states unhashable), and the key's hash;
+    - equality of two states of one class with the same game and ``_key()`` (the
+      game's position; with equal logs too where the class says ``equal_logs=True``,
+      which makes its states unhashable), and their hash;
     - :meth:`record`, the :class:`GameRecord` that replays the state;
     - :meth:`_snapshot`, the envelope of every ``to_json``: ``game``, the rules (under
       ``rules_key``), ``players``, then the game's own position fields, then
@@ -646,7 +646,7 @@ class StateLog(Generic[G]):
     ...         self._begin_log(game)
     ...         self._at = 0
     ...     def _key(self) -> tuple[Any, ...]:
-    ...         return (self._game, self._at)
+    ...         return (self._at,)
     ...     def apply_action(self, action: int) -> list[Event]:
     ...         self._at += action
     ...         return self._logged(action, [Event("step", 1, (), {"at": self._at})])
@@ -751,18 +751,19 @@ class StateLog(Generic[G]):
         return int(game.players)
 
     def _key(self) -> tuple[Any, ...]:
-        """What makes two states of the class equal: the game and the position."""
+        """What makes two states of the class and of one game equal: the position."""
         raise NotImplementedError
 
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, type(self))
+            and self._game == other._game
             and self._key() == other._key()
             and (not self._equal_logs or self._log() == other._log())
         )
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        return hash((self._game, self._key()))
 
     def _log(self) -> tuple[list[int], list[Event], dict[str, Any] | None]:
         """The log: history, last events and start."""

@@ -223,7 +223,7 @@ class DokusenState(core.StateLog["DokusenGame"]):
         return other
 
     def _key(self) -> tuple[Any, ...]:
-        return (self._game, tuple(self._cells), self._round, self._to_move, self._outcome)
+        return (tuple(self._cells), self._round, self._to_move, self._outcome)
 
     def __repr__(self) -> str:
         return f"<DokusenState round {self._round} {self.phase}: {'/'.join(self.board_rows())}>"

@@ -292,7 +292,6 @@ class MorrisState(core.StateLog["MorrisGame"]):
 
     def _key(self) -> tuple[Any, ...]:
         return (
-            self._game,
             tuple(self._masks),
             tuple(self._reserve),
             self._to_move,

@@ -292,7 +292,6 @@ class VapooshState(
 
     def _key(self) -> tuple[Any, ...]:
         return (
-            self._game,
             self._masks,
             self._brown,
             self._phase,

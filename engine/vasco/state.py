@@ -519,7 +519,6 @@ class VascoState(core.StateLog["VascoGame"], core.WinnerOutcome[Outcome], equal_
 
     def _key(self) -> tuple[Any, ...]:
         return (
-            self._game,
             sorted(self._tiles.items()),
             self._to_move,
             self._left,
