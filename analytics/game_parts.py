@@ -55,10 +55,10 @@ def game_analytics(package: str, title: str, *, rule_definition: str, occasions:
     (:func:`game_occasions`), and the game's other ``parts`` (the fields of
     :class:`analytics.game_analytics.GameAnalytics`).
 
-    >>> made = game_analytics("analytics.games.dokusen", "Dokusen", rule_definition="d",
+    >>> made = game_analytics("analytics.games", "Games", rule_definition="d",
     ...                       occasions="a tile placed")
-    >>> made.name, made.definitions, made.occasions, len(made.remedies)
-    ('dokusen', {'rule': 'd'}, 'a tile placed, a showing of the message, an answer to the question', 1)
+    >>> made.name, made.definitions, made.occasions, made.remedies
+    ('games', {'rule': 'd'}, 'a tile placed, a showing of the message, an answer to the question', ())
     """
     return GameAnalytics(name=package.rpartition(".")[2], title=title,
                          remedies=read_remedies(package),

@@ -90,23 +90,44 @@ REMEDY_FIELDS = ("fits", "target", "control", "challenger", "title", "why")
 
 def read_remedies(package: str) -> tuple[Remedy, ...]:
     """A game's remedies, in the order of ``remedies.yaml`` in its analytics package
-    ``package``: a list of objects with the :data:`REMEDY_FIELDS` (``control`` may be
-    left out). :class:`RemedyError` names the entry that is not one.
+    ``package`` (:func:`parse_remedies`); none when it has no such file.
 
-    >>> [r.target for r in read_remedies("analytics.games.dokusen")]
-    ['message:refused_own_square']
+    >>> read_remedies("analytics")
+    ()
     """
-    text = resources.files(package).joinpath("remedies.yaml").read_text(encoding="utf-8")
+    found = resources.files(package).joinpath("remedies.yaml")
+    if not found.is_file():
+        return ()
+    return parse_remedies(found.read_text(encoding="utf-8"), f"{package} remedies.yaml")
+
+
+def parse_remedies(text: str, where: str) -> tuple[Remedy, ...]:
+    """The remedies of a YAML list of objects with the :data:`REMEDY_FIELDS` (``control``
+    may be left out); :class:`RemedyError` names the entry (in ``where``) that is not one.
+
+    >>> [r.target for r in parse_remedies('''
+    ... - fits: [rule:taken]
+    ...   target: message:refused_taken
+    ...   challenger: formal
+    ...   title: Say the square is taken
+    ...   why: Testers click taken squares.
+    ... ''', "remedies.yaml")]
+    ['message:refused_taken']
+    >>> parse_remedies("- fits: [rule:taken]", "remedies.yaml")
+    Traceback (most recent call last):
+    ...
+    analytics.remedies.RemedyError: remedies.yaml entry 1: Remedy.__init__() missing 4 required positional arguments: 'target', 'challenger', 'title', and 'why'
+    """
     entries = yaml.safe_load(text) or []
     out = []
     for k, entry in enumerate(entries):
-        where = f"{package} remedies.yaml entry {k + 1}"
+        where_k = f"{where} entry {k + 1}"
         if not isinstance(entry, dict) or set(entry) - set(REMEDY_FIELDS):
-            raise RemedyError(f"{where}: an object with only {', '.join(REMEDY_FIELDS)}")
+            raise RemedyError(f"{where_k}: an object with only {', '.join(REMEDY_FIELDS)}")
         try:
             out.append(Remedy(**{**entry, "fits": tuple(entry.get("fits") or ())}))
         except (TypeError, ValueError) as err:
-            raise RemedyError(f"{where}: {err}") from None
+            raise RemedyError(f"{where_k}: {err}") from None
     return tuple(out)
 
 
