@@ -740,15 +740,16 @@ class StateLog(Generic[G]):
 
     @property
     def rules(self) -> Any:
-        """The rules the state is played under: its game's."""
+        """The rules the state is played under: its game's (:class:`GameBase`'s ``_rules``,
+        read directly: players read it on every position they weigh)."""
         game: Any = self._game
-        return game.rules
+        return game._rules
 
     @property
     def players(self) -> int:
-        """The seats its game's records store."""
+        """The seats its game's records store (its :class:`GameBase`'s ``_players``)."""
         game: Any = self._game
-        return int(game.players)
+        return game._players
 
     def _key(self) -> tuple[Any, ...]:
         """What makes two states of the class and of one game equal: the position."""
