@@ -88,8 +88,9 @@ class ReportSection:
     ``rows(data, top, min_attempts)`` gives the JSON rows (JSON-safe dicts);
     ``columns`` the table the plan shows under ``title``; ``empty`` the line shown when
     there is no row (None: the table is shown with its header only). On the designer's
-    pages the section shows under ``heading`` with ``caption``, its charts
-    (:attr:`Chart.section`) and ``frame(data)``'s columns named by ``page_columns``.
+    pages the section shows under ``heading`` (its ``title`` unless it says otherwise) with
+    ``caption``, its charts (:attr:`Chart.section`) and ``frame(data)``'s columns named by
+    ``page_columns``.
     """
 
     key: str

@@ -1,9 +1,9 @@
 """Remedies as data: which follow-up experiment fits which confusion point, and the
 experiment it prefills (issue 26, items 1–2).
 
-A game declares its remedies (:class:`Remedy`) in its own folder,
-``analytics/games/<game>/remedies.py``, and hands them to the core on its
-:class:`analytics.game_analytics.GameAnalytics` (``remedies``). Each names the points it
+A game declares its remedies (:class:`Remedy`) as data in its own folder,
+``analytics/games/<game>/remedies.yaml`` (read by :func:`read_remedies`), and hands them
+to the core on its :class:`analytics.game_analytics.GameAnalytics` (``remedies``). Each names the points it
 fits (a point id such as ``rule:walled``, or a kind such as ``rule:*``), what the
 follow-up varies in terms the Studies page knows (``message:<key>``, ``rules``,
 ``ui:<setting>``, :class:`analytics.targets.ExperimentTarget`), the challenger's value
@@ -27,8 +27,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any
 
+import yaml
 from statsmodels.stats.power import NormalIndPower
 from statsmodels.stats.proportion import proportion_effectsize
 
@@ -80,6 +82,53 @@ class Remedy:
         """
         return any(point == f or (f.endswith("*") and point.startswith(f[:-1]))
                    for f in self.fits)
+
+
+#: The fields of a remedy in a game's ``remedies.yaml``.
+REMEDY_FIELDS = ("fits", "target", "control", "challenger", "title", "why")
+
+
+def read_remedies(package: str) -> tuple[Remedy, ...]:
+    """A game's remedies, in the order of ``remedies.yaml`` in its analytics package
+    ``package`` (:func:`parse_remedies`); none when it has no such file.
+
+    >>> read_remedies("analytics")
+    ()
+    """
+    found = resources.files(package).joinpath("remedies.yaml")
+    if not found.is_file():
+        return ()
+    return parse_remedies(found.read_text(encoding="utf-8"), f"{package} remedies.yaml")
+
+
+def parse_remedies(text: str, where: str) -> tuple[Remedy, ...]:
+    """The remedies of a YAML list of objects with the :data:`REMEDY_FIELDS` (``control``
+    may be left out); :class:`RemedyError` names the entry (in ``where``) that is not one.
+
+    >>> [r.target for r in parse_remedies('''
+    ... - fits: [rule:taken]
+    ...   target: message:refused_taken
+    ...   challenger: formal
+    ...   title: Say the square is taken
+    ...   why: Testers click taken squares.
+    ... ''', "remedies.yaml")]
+    ['message:refused_taken']
+    >>> parse_remedies("- fits: [rule:taken]", "remedies.yaml")
+    Traceback (most recent call last):
+    ...
+    analytics.remedies.RemedyError: remedies.yaml entry 1: Remedy.__init__() missing 4 required positional arguments: 'target', 'challenger', 'title', and 'why'
+    """
+    entries = yaml.safe_load(text) or []
+    out = []
+    for k, entry in enumerate(entries):
+        where_k = f"{where} entry {k + 1}"
+        if not isinstance(entry, dict) or set(entry) - set(REMEDY_FIELDS):
+            raise RemedyError(f"{where_k}: an object with only {', '.join(REMEDY_FIELDS)}")
+        try:
+            out.append(Remedy(**{**entry, "fits": tuple(entry.get("fits") or ())}))
+        except (TypeError, ValueError) as err:
+            raise RemedyError(f"{where_k}: {err}") from None
+    return tuple(out)
 
 
 def remedies_for(point: str, remedies: tuple[Remedy, ...]) -> tuple[Remedy, ...]:

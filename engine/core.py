@@ -26,9 +26,9 @@ import contextlib
 import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from types import TracebackType
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 __all__ = [
     "CHANCE",
@@ -39,6 +39,8 @@ __all__ = [
     "Event",
     "Game",
     "GameBase",
+    "ActionCodec",
+    "CellAction",
     "State",
     "Refusal",
     "ClickResult",
@@ -46,6 +48,7 @@ __all__ = [
     "GameRecord",
     "SnapshotReader",
     "StateLog",
+    "WinnerOutcome",
     "register_game",
     "make_game",
     "sample_chance",
@@ -120,6 +123,34 @@ class Event:
         )
 
 
+@dataclass(frozen=True)
+class CellAction:
+    """An action on one cell of a board (a counter on a tile, a tile on a square): a
+    frozen dataclass whose fields are the cell's two coordinates, in the order the game
+    writes them, and whose class names its ``kind`` (``class Place(Square,
+    kind="place")``); its JSON form is ``[kind, [first, second]]``.
+
+    >>> @dataclass(frozen=True)
+    ... class Square(CellAction):
+    ...     r: int
+    ...     c: int
+    >>> class Place(Square, kind="place"):
+    ...     pass
+    >>> Place(2, 3).to_json(), Place(2, 3)
+    (['place', [2, 3]], Place(r=2, c=3))
+    """
+
+    kind: ClassVar[str]
+
+    def __init_subclass__(cls, kind: str = "", **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if kind:
+            cls.kind = kind
+
+    def to_json(self) -> list[Any]:
+        return [self.kind, [getattr(self, f.name) for f in fields(self)]]
+
+
 @runtime_checkable
 class State(Protocol):
     """What every game state offers (OpenSpiel's State, 0-based player ids)."""
@@ -184,6 +215,16 @@ class ClickResult:
     def ok(self) -> bool:
         """True unless the rules refused the click."""
         return self.refusal is None
+
+    @classmethod
+    def refused(cls, reason: str, message: str, fields: Mapping[str, Any]) -> ClickResult:
+        """A click the rules refuse (:class:`Refusal` ``reason`` and ``message``), nothing
+        held selected after it.
+
+        >>> ClickResult.refused("taken", "That square is taken.", {"square": "a1"}).refusal
+        Refusal(reason='taken', message='That square is taken.')
+        """
+        return cls(None, Refusal(reason, message), (), fields)
 
 
 @runtime_checkable
@@ -355,43 +396,71 @@ G = TypeVar("G")
 T = TypeVar("T", bound="StateLog[Any]")
 
 
+@dataclass(frozen=True)
+class ActionCodec(Generic[A]):
+    """How a game's actions are written, where it is the same for every game of its
+    class: ``encode`` (the action's value object to its int), ``decode`` (the inverse)
+    and ``parse`` (the action's JSON list form to its value object; :class:`RulesError`
+    when malformed). A game's class names its codec (``codec = ActionCodec(...)``);
+    :class:`GameBase` reads it.
+
+    >>> codec = ActionCodec(int, str, lambda obj: str(obj[1]))
+    >>> codec.encode("7"), codec.decode(7), codec.parse(["step", 7])
+    (7, '7', '7')
+    """
+
+    encode: Callable[[A], int]
+    decode: Callable[[int], A]
+    parse: Callable[[Any], A]
+
+
 class GameBase(Generic[S, A, R]):
     """What every game's :class:`Game` class does alike, so that each game writes only
     its own rules: ``rules`` is its ``_rules`` (of type ``R``; ``rules_obj()`` their
     record form, ``to_obj()``); a game is equal to another of its class with the same
     rules and seats (:meth:`_key`); ``players`` and ``num_players`` are its ``_players``
-    (a class attribute where the seats are fixed); the actions' JSON forms go through
-    the game's ``encode``/``decode`` and its ``parse_action`` (the action's JSON list to
-    its value object); :meth:`start_state` begins a record at a snapshot.
+    (a class attribute where the seats are fixed); its ``repr`` is the call that makes
+    it; the actions go through its ``codec`` (:class:`ActionCodec`: ``encode``,
+    ``decode``, ``parse_action`` and the actions' JSON forms); its states are of its
+    ``state_type`` (``new_initial_state()`` is ``state_type(game)``, ``state_from_json``
+    its ``from_json``); :meth:`start_state` begins a record at a snapshot.
 
-    A game sets ``name``, ``_rules``, ``_players`` and ``parse_action`` and defines
-    ``encode``, ``decode``, ``new_initial_state`` and ``state_from_json`` (``encode``
-    and ``decode`` may be the game's module functions, as ``staticmethod``).
+    A game sets ``name``, ``_rules``, ``_players``, ``codec`` and ``state_type``; a game
+    whose actions' ints depend on the game itself (its board) writes ``encode``,
+    ``decode`` and ``parse_action`` instead of a codec, and one whose states begin
+    otherwise writes ``new_initial_state`` or ``state_from_json``.
     """
 
     __slots__ = ()
     name: str
     _rules: R
     _players: int
+    #: how the game's actions are written (unless the game writes ``encode``, ``decode``
+    #: and ``parse_action`` itself)
+    codec: ActionCodec[A]
+    #: the game's state class (``state_type(game)``: the initial state)
+    state_type: type[S]
     #: the game's start-check noun: ``start: <what> differ from the record's``
     _start_differs = "rules"
 
-    @staticmethod
-    def parse_action(obj: Any) -> A:
+    def parse_action(self, obj: Any) -> A:
         """The action's value object from its JSON list form."""
-        raise NotImplementedError
+        return self.codec.parse(obj)
 
     def encode(self, action_obj: A, /) -> int:
-        raise NotImplementedError
+        return self.codec.encode(action_obj)
 
     def decode(self, action: int, /) -> A:
-        raise NotImplementedError
+        return self.codec.decode(action)
 
     def new_initial_state(self) -> S:
-        raise NotImplementedError
+        return self.state_type(self)
 
     def state_from_json(self, obj: Mapping[str, Any]) -> S:
-        raise NotImplementedError
+        return self.state_type.from_json(obj)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.rules_obj()!r}, players={self.players})"
 
     def _key(self) -> tuple[R, int]:
         """What makes two games of the class equal (and their hash): rules and seats."""
@@ -487,6 +556,44 @@ class SnapshotReader:
             raise RulesError(f"state.{self.field}: malformed ({err})") from None
 
 
+class _NamesWinner(Protocol):
+    @property
+    def winner(self) -> int | None: ...
+
+
+OutcomeT = TypeVar("OutcomeT", bound=_NamesWinner)
+
+
+class WinnerOutcome(Generic[OutcomeT]):
+    """What a state whose end is its game's outcome value offers alike: ``outcome`` (the
+    state's ``_outcome``, ``None`` while the game runs) and the ``winner`` it names (a
+    1-based seat; ``None`` while the game runs or after a draw). A game's state class
+    derives from it beside :class:`StateLog` (``WinnerOutcome[Outcome]``).
+
+    >>> @dataclass(frozen=True)
+    ... class Result:
+    ...     winner: int | None
+    >>> class Ended(WinnerOutcome[Result]):
+    ...     def __init__(self, outcome: Result | None) -> None:
+    ...         self._outcome = outcome
+    >>> Ended(Result(2)).winner, Ended(Result(None)).winner, Ended(None).outcome
+    (2, None, None)
+    """
+
+    __slots__ = ()
+    _outcome: OutcomeT | None
+
+    @property
+    def outcome(self) -> OutcomeT | None:
+        """How the game ended (``None`` while it runs)."""
+        return self._outcome
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat, 1-based (``None`` while the game runs or after a draw)."""
+        return None if self._outcome is None else self._outcome.winner
+
+
 class StateLog(Generic[G]):
     """What every game's state keeps alike: the actions applied since its record began
     (``history``), the events of the last one (``last_events``) and the snapshot the
@@ -501,10 +608,11 @@ class StateLog(Generic[G]):
     - :meth:`_begin_log` (for ``__init__``), :meth:`_logged` (the end of
       ``apply_action``) and :meth:`_clone_log` (for ``clone``): a state's game and an
       empty log, an action and its events logged, and a new state with a copy of the log;
-    - the ``game``, ``history`` and ``last_events`` properties (the lists are copies);
-    - equality of two states of one class with the same ``_key()`` (the game's
-      position; with equal logs too where the class sets ``_equal_logs``), and the
-      key's hash (a mutable state sets ``__hash__ = None``);
+    - the ``game``, ``rules`` and ``players`` (the game's), ``history`` and ``last_events``
+      properties (the lists are copies);
+    - equality of two states of one class with the same game and ``_key()`` (the
+      game's position; with equal logs too where the class says ``equal_logs=True``,
+      which makes its states unhashable), and their hash;
     - :meth:`record`, the :class:`GameRecord` that replays the state;
     - :meth:`_snapshot`, the envelope of every ``to_json``: ``game``, the rules (under
       ``rules_key``), ``players``, then the game's own position fields, then
@@ -538,7 +646,7 @@ class StateLog(Generic[G]):
     ...         self._begin_log(game)
     ...         self._at = 0
     ...     def _key(self) -> tuple[Any, ...]:
-    ...         return (self._game, self._at)
+    ...         return (self._at,)
     ...     def apply_action(self, action: int) -> list[Event]:
     ...         self._at += action
     ...         return self._logged(action, [Event("step", 1, (), {"at": self._at})])
@@ -574,8 +682,26 @@ class StateLog(Generic[G]):
     _start: dict[str, Any] | None
     _game: G
     #: whether two states are equal only when their logs are equal too (history, last
-    #: events and start), not their positions alone
+    #: events and start), not their positions alone: a class says so with
+    #: ``equal_logs=True`` (``class XState(StateLog[XGame], equal_logs=True)``), which
+    #: also makes its states unhashable (a mutable log is part of what they are)
     _equal_logs: bool = False
+
+    def __init_subclass__(cls, equal_logs: bool = False, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if equal_logs:
+            cls._equal_logs = True
+            cls.__hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, game: G) -> None:
+        """A state at its game's start, before the game's own position is set (a state
+        class that takes more than its game calls :meth:`_begin_log` itself)."""
+        self._begin_log(game)
+
+    @classmethod
+    def from_json(cls: type[T], obj: Mapping[str, Any]) -> T:
+        """The state a snapshot (``to_json``) describes; each game's state class writes it."""
+        raise NotImplementedError
 
     def _begin_log(self, game: G) -> None:
         """Set the state's game and an empty log (a new record at the game's start);
@@ -612,19 +738,33 @@ class StateLog(Generic[G]):
         """The state's game."""
         return self._game
 
+    @property
+    def rules(self) -> Any:
+        """The rules the state is played under: its game's (:class:`GameBase`'s ``_rules``,
+        read directly: players read it on every position they weigh)."""
+        game: Any = self._game
+        return game._rules
+
+    @property
+    def players(self) -> int:
+        """The seats its game's records store (its :class:`GameBase`'s ``_players``)."""
+        game: Any = self._game
+        return game._players
+
     def _key(self) -> tuple[Any, ...]:
-        """What makes two states of the class equal: the game and the position."""
+        """What makes two states of the class and of one game equal: the position."""
         raise NotImplementedError
 
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, type(self))
+            and self._game == other._game
             and self._key() == other._key()
             and (not self._equal_logs or self._log() == other._log())
         )
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        return hash((self._game, self._key()))
 
     def _log(self) -> tuple[list[int], list[Event], dict[str, Any] | None]:
         """The log: history, last events and start."""

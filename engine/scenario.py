@@ -76,6 +76,23 @@ class ScenarioError(RulesError):
 
 StartT = TypeVar("StartT")
 StepT = TypeVar("StepT")
+PlayerT = TypeVar("PlayerT")
+ActionT = TypeVar("ActionT")
+
+
+@dataclass(frozen=True)
+class PlayerStep(Generic[PlayerT, ActionT]):
+    """One scenario action of a game whose steps are a seat's own actions: the
+    ``player`` that claims to act (in the game's own words: ``"W"``, a seat number) and
+    the ``action`` it makes (the game's value object). A game names its kind
+    (``Step = PlayerStep[str, Action]``).
+
+    >>> PlayerStep("W", "place d7").player
+    'W'
+    """
+
+    player: PlayerT
+    action: ActionT
 
 
 @dataclass(frozen=True)

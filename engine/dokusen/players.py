@@ -37,6 +37,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from statsmodels.stats.proportion import proportion_confint
@@ -46,7 +47,7 @@ from engine.dokusen.ai import computer_action, greedy_action, lookahead_action
 from engine.dokusen.heuristics import HEURISTICS
 from engine.dokusen.stage import Stage, builtin_stages
 from engine.dokusen.state import DokusenGame, DokusenState
-from engine.players import Player, RandomPlayer, SearchPlayer, register_levels
+from engine.players import Player, register_levels, standard_levels
 from engine.players.arena import derive_seed
 from engine.players.base import Decision, capitalised
 
@@ -88,28 +89,15 @@ class LookaheadRulePlayer(_RulePlayer):
         return lookahead_action(state)
 
 
-def random_level(seed: int) -> Player:
-    return RandomPlayer(seed, HEURISTICS)
-
-
-def greedy_level(seed: int) -> Player:
-    return GreedyRulePlayer(seed, HEURISTICS)
-
-
-def lookahead_level(seed: int) -> Player:
-    return LookaheadRulePlayer(seed, HEURISTICS)
-
-
-def search_level(seed: int, budget: int = SEARCH_BUDGET) -> Player:
-    return SearchPlayer(seed, HEURISTICS, budget=budget)
-
+#: The generic levels on Dokusen's heuristics: ``easy`` is ``random``, ``hard`` is ``search``.
+_GENERIC = standard_levels(HEURISTICS, SEARCH_BUDGET)
 
 #: The levels, easiest first.
 LEVELS: dict[str, Any] = {
-    "random": random_level,
-    "greedy": greedy_level,
-    "lookahead": lookahead_level,
-    "search": search_level,
+    "random": _GENERIC["easy"],
+    "greedy": partial(GreedyRulePlayer, heuristics=HEURISTICS),
+    "lookahead": partial(LookaheadRulePlayer, heuristics=HEURISTICS),
+    "search": _GENERIC["hard"],
 }
 register_levels("dokusen", LEVELS, rules="S1")
 

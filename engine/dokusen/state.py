@@ -45,19 +45,8 @@ from itertools import compress
 from operator import ne
 from typing import Any
 
-from engine.core import (
-    CHANCE,
-    TERMINAL,
-    ClickResult,
-    Event,
-    GameBase,
-    IllegalActionError,
-    Refusal,
-    RulesError,
-    SnapshotReader,
-    StateLog,
-    register_game,
-)
+from engine import core
+from engine.core import CHANCE, TERMINAL, ClickResult, Event, IllegalActionError, RulesError
 from engine.dokusen.board import BLACK, VOID, Grid, counts, grow_cells, strike
 from engine.dokusen.course import Course, is_course
 from engine.dokusen.stage import Stage
@@ -88,25 +77,19 @@ def colour_name(pid: int) -> str:
 
 
 @dataclass(frozen=True)
-class Place:
+class Square(core.CellAction):
+    """An action on square ``(r, c)``: :class:`Place` or :class:`Strike`."""
+
+    r: int
+    c: int
+
+
+class Place(Square, kind="place"):
     """The player to move puts a tile on square ``(r, c)``."""
 
-    r: int
-    c: int
 
-    def to_json(self) -> list[Any]:
-        return ["place", [self.r, self.c]]
-
-
-@dataclass(frozen=True)
-class Strike:
+class Strike(Square, kind="meteor"):
     """A meteor (a chance outcome) hits square ``(r, c)``."""
-
-    r: int
-    c: int
-
-    def to_json(self) -> list[Any]:
-        return ["meteor", [self.r, self.c]]
 
 
 Action = Place | Strike
@@ -157,139 +140,7 @@ class Outcome:
         }
 
 
-def _check_players(players: object, stage: Stage) -> int:
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise RulesError(f"players: must be a whole number, got {players!r}")
-    if players not in (1, stage.colours):
-        raise RulesError(
-            f"players: Dokusen has one user and the stage's computer colours: give 1 or "
-            f"{stage.colours}, not {players}"
-        )
-    return players
-
-
-class DokusenGame(GameBase["DokusenState", Action, Stage]):
-    """A stage made playable: an immutable maker of :class:`DokusenState`.
-
-    ``stage`` is a :class:`Stage`, a stage object or a built-in id (``"S1"``..``"S8"``);
-    a course (``"all"`` or ``{"stages": [...]}``, :mod:`engine.dokusen.course`) plays
-    its first stage (a study's play step picks the stage of each game itself);
-    ``players`` is 1 (the user; the computer colours come from the stage) or the
-    stage's colour count. The stage is the game's rules (``rules`` and ``stage``).
-    """
-
-    name = "dokusen"
-    _start_differs = "stage or players"
-    parse_action = staticmethod(action_from_json)
-
-    def __init__(self, stage: Stage | Mapping[str, Any] | str = "S1", players: int = 1) -> None:
-        if is_course(stage):
-            first = Course.from_rules(stage).refs[0]
-            stage = first if isinstance(first, str) else dict(first)
-        self._rules = stage if isinstance(stage, Stage) else Stage.from_obj(stage)
-        self._players = _check_players(players, self._rules)
-        self._grid = Grid.from_rows(self._rules.board)
-        self._builtin_id = stage if isinstance(stage, str) else None
-        # what the rules read on every action, computed once from the (immutable) stage
-        st = self._rules
-        self._colours = st.colours
-        self._max_rounds = st.max_rounds
-        self._squares = self._grid.total
-        active = st.active_ids
-        #: the colour that places after each one in a round (None: the round is over)
-        self._next_colour = {
-            pid: next((p for p in active if p > pid), None) for pid in range(self._colours)
-        }
-        self._coords = tuple(self._grid.coord(i) for i in range(self._grid.size))
-        self._range = range(self._grid.size)
-        self._place_events: dict[tuple[int, int, int], Event] = {}
-
-    @property
-    def stage(self) -> Stage:
-        return self._rules
-
-    @property
-    def grid(self) -> Grid:
-        return self._grid
-
-    @property
-    def num_players(self) -> int:
-        return self._colours
-
-    @property
-    def squares(self) -> int:
-        """The number of squares of the board (its grid's ``total``, counted once)."""
-        return self._squares
-
-    def __repr__(self) -> str:
-        return f"DokusenGame({self._rules.id or 'custom stage'!r}, players={self._players})"
-
-    def rules_obj(self) -> Any:
-        """The stage as records store it: its id when built in, else the object."""
-        return self._builtin_id if self._builtin_id is not None else self._rules.to_obj()
-
-    def new_initial_state(self) -> DokusenState:
-        """The stage's board, round 1, the user to place."""
-        return DokusenState(self, self._grid.parse(self._rules.board))
-
-    def index(self, r: int, c: int) -> int:
-        return self._grid.index(r, c)
-
-    def state_from_position(self, board: Sequence[str]) -> DokusenState:
-        """A state on ``board`` (the stage's mask, other owners), round 1, the user to
-        place. Raises :class:`RulesError` naming the row.
-
-        >>> DokusenGame("S1").state_from_position(["0....", ".....", "..1..", ".....", "...1."]).owner(4, 3)
-        1
-        """
-        mask = self._rules.board
-        if not isinstance(board, list | tuple) or len(board) != len(mask):
-            raise RulesError(f"board: must be a list of {len(mask)} strings, like the stage's")
-        for r, (row, want) in enumerate(zip(board, mask, strict=True)):
-            if not isinstance(row, str) or len(row) != len(want):
-                raise RulesError(f"board[{r}]: must be a string of {len(want)} characters")
-            for c, (ch, m) in enumerate(zip(row, want, strict=True)):
-                if (ch == "#") != (m == "#"):
-                    raise RulesError(
-                        f"board[{r}]: column {c} is {'void' if m == '#' else 'a square'} "
-                        f"on this stage, got {ch!r}"
-                    )
-                if ch not in "#." and not (ch.isdigit() and int(ch) < self.num_players):
-                    raise RulesError(
-                        f"board[{r}]: column {c}: {ch!r} is not '.', '#' or a player "
-                        f"0-{self.num_players - 1} of this stage"
-                    )
-        return DokusenState(self, self._grid.parse(board))
-
-    def encode(self, action_obj: Action) -> int:
-        """``Place(r, c)`` → its square's index; ``Strike(r, c)`` → rows × cols + index."""
-        if not isinstance(action_obj, Place | Strike):
-            raise RulesError(f"action: {action_obj!r} is not a Dokusen action")
-        if not self._grid.on_board(action_obj.r, action_obj.c):
-            raise RulesError(f"action: ({action_obj.r},{action_obj.c}) is off the board")
-        i = self._grid.index(action_obj.r, action_obj.c)
-        return i if isinstance(action_obj, Place) else self._grid.size + i
-
-    def decode(self, action: int) -> Action:
-        size = self._grid.size
-        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < 2 * size:
-            raise RulesError(f"action: {action!r} is not an action of this board")
-        if action < size:
-            return Place(*self._grid.coord(action))
-        return Strike(*self._grid.coord(action - size))
-
-    def state_from_json(self, obj: Mapping[str, Any]) -> DokusenState:
-        return DokusenState.from_json(obj)
-
-
-def _make(rules: Any, players: int) -> DokusenGame:
-    return DokusenGame(rules, players)
-
-
-register_game("dokusen", _make)
-
-
-class DokusenState(StateLog[DokusenGame]):
+class DokusenState(core.StateLog["DokusenGame"]):
     """A Dokusen position, the round, and whose placement (or which draw) is due."""
 
     __slots__ = ("_grid", "_cells", "_round", "_to_move", "_outcome")
@@ -372,7 +223,7 @@ class DokusenState(StateLog[DokusenGame]):
         return other
 
     def _key(self) -> tuple[Any, ...]:
-        return (self._game, tuple(self._cells), self._round, self._to_move, self._outcome)
+        return (tuple(self._cells), self._round, self._to_move, self._outcome)
 
     def __repr__(self) -> str:
         return f"<DokusenState round {self._round} {self.phase}: {'/'.join(self.board_rows())}>"
@@ -438,7 +289,7 @@ class DokusenState(StateLog[DokusenGame]):
         fields: dict[str, Any] = {"at": list(at) if at is not None else str(target)[:20]}
 
         def refuse(reason: str, message: str) -> ClickResult:
-            return ClickResult(None, Refusal(reason, message), (), fields)
+            return ClickResult.refused(reason, message, fields)
 
         if self._to_move == TERMINAL:
             return refuse("game_over", "The stage is over.")
@@ -509,7 +360,7 @@ class DokusenState(StateLog[DokusenGame]):
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> DokusenState:
         """Rebuild a state from :meth:`to_json`; raises :class:`RulesError` naming a bad field."""
-        with SnapshotReader() as at:
+        with core.SnapshotReader() as at:
             at.field = "stage"
             game = DokusenGame(obj["stage"], int(obj.get("players", 1)))
             at.field = "board"
@@ -677,6 +528,129 @@ class DokusenState(StateLog[DokusenGame]):
             return
         self._round += 1
         self._to_move = 0
+
+
+def _check_players(players: object, stage: Stage) -> int:
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise RulesError(f"players: must be a whole number, got {players!r}")
+    if players not in (1, stage.colours):
+        raise RulesError(
+            f"players: Dokusen has one user and the stage's computer colours: give 1 or "
+            f"{stage.colours}, not {players}"
+        )
+    return players
+
+
+class DokusenGame(core.GameBase[DokusenState, Action, Stage]):
+    """A stage made playable: an immutable maker of :class:`DokusenState`.
+
+    ``stage`` is a :class:`Stage`, a stage object or a built-in id (``"S1"``..``"S8"``);
+    a course (``"all"`` or ``{"stages": [...]}``, :mod:`engine.dokusen.course`) plays
+    its first stage (a study's play step picks the stage of each game itself);
+    ``players`` is 1 (the user; the computer colours come from the stage) or the
+    stage's colour count. The stage is the game's rules (``rules`` and ``stage``).
+    """
+
+    name = "dokusen"
+    _start_differs = "stage or players"
+    parse_action = staticmethod(action_from_json)
+    state_type = DokusenState
+
+    def __init__(self, stage: Stage | Mapping[str, Any] | str = "S1", players: int = 1) -> None:
+        if is_course(stage):
+            first = Course.from_rules(stage).refs[0]
+            stage = first if isinstance(first, str) else dict(first)
+        self._rules = stage if isinstance(stage, Stage) else Stage.from_obj(stage)
+        self._players = _check_players(players, self._rules)
+        self._grid = Grid.from_rows(self._rules.board)
+        self._builtin_id = stage if isinstance(stage, str) else None
+        # what the rules read on every action, computed once from the (immutable) stage
+        st = self._rules
+        self._colours = st.colours
+        self._max_rounds = st.max_rounds
+        self._squares = self._grid.total
+        active = st.active_ids
+        #: the colour that places after each one in a round (None: the round is over)
+        self._next_colour = {
+            pid: next((p for p in active if p > pid), None) for pid in range(self._colours)
+        }
+        self._coords = tuple(self._grid.coord(i) for i in range(self._grid.size))
+        self._range = range(self._grid.size)
+        self._place_events: dict[tuple[int, int, int], Event] = {}
+
+    @property
+    def stage(self) -> Stage:
+        return self._rules
+
+    @property
+    def grid(self) -> Grid:
+        return self._grid
+
+    @property
+    def num_players(self) -> int:
+        return self._colours
+
+    @property
+    def squares(self) -> int:
+        """The number of squares of the board (its grid's ``total``, counted once)."""
+        return self._squares
+
+    def rules_obj(self) -> Any:
+        """The stage as records store it: its id when built in, else the object."""
+        return self._builtin_id if self._builtin_id is not None else self._rules.to_obj()
+
+    def new_initial_state(self) -> DokusenState:
+        """The stage's board, round 1, the user to place."""
+        return DokusenState(self, self._grid.parse(self._rules.board))
+
+    def index(self, r: int, c: int) -> int:
+        return self._grid.index(r, c)
+
+    def state_from_position(self, board: Sequence[str]) -> DokusenState:
+        """A state on ``board`` (the stage's mask, other owners), round 1, the user to
+        place. Raises :class:`RulesError` naming the row.
+
+        >>> DokusenGame("S1").state_from_position(["0....", ".....", "..1..", ".....", "...1."]).owner(4, 3)
+        1
+        """
+        mask = self._rules.board
+        if not isinstance(board, list | tuple) or len(board) != len(mask):
+            raise RulesError(f"board: must be a list of {len(mask)} strings, like the stage's")
+        for r, (row, want) in enumerate(zip(board, mask, strict=True)):
+            if not isinstance(row, str) or len(row) != len(want):
+                raise RulesError(f"board[{r}]: must be a string of {len(want)} characters")
+            for c, (ch, m) in enumerate(zip(row, want, strict=True)):
+                if (ch == "#") != (m == "#"):
+                    raise RulesError(
+                        f"board[{r}]: column {c} is {'void' if m == '#' else 'a square'} "
+                        f"on this stage, got {ch!r}"
+                    )
+                if ch not in "#." and not (ch.isdigit() and int(ch) < self.num_players):
+                    raise RulesError(
+                        f"board[{r}]: column {c}: {ch!r} is not '.', '#' or a player "
+                        f"0-{self.num_players - 1} of this stage"
+                    )
+        return DokusenState(self, self._grid.parse(board))
+
+    def encode(self, action_obj: Action) -> int:
+        """``Place(r, c)`` → its square's index; ``Strike(r, c)`` → rows × cols + index."""
+        if not isinstance(action_obj, Place | Strike):
+            raise RulesError(f"action: {action_obj!r} is not a Dokusen action")
+        if not self._grid.on_board(action_obj.r, action_obj.c):
+            raise RulesError(f"action: ({action_obj.r},{action_obj.c}) is off the board")
+        i = self._grid.index(action_obj.r, action_obj.c)
+        return i if isinstance(action_obj, Place) else self._grid.size + i
+
+    def decode(self, action: int) -> Action:
+        size = self._grid.size
+        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < 2 * size:
+            raise RulesError(f"action: {action!r} is not an action of this board")
+        if action < size:
+            return Place(*self._grid.coord(action))
+        return Strike(*self._grid.coord(action - size))
+
+
+core.register_game("dokusen", DokusenGame)
 
 
 def _parse_target(target: object) -> tuple[int, int] | None:

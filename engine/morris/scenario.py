@@ -44,14 +44,13 @@ state as it was and the scenario goes on.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from engine.core import Event, IllegalActionError, RulesError
 from engine.morris.actions import Action, Move, Place, Remove
 from engine.morris.board import is_point
 from engine.morris.state import COLOUR_NAMES, COLOURS, MorrisGame, MorrisState
-from engine.scenario import Parsed, ScenarioError, Section4
+from engine.scenario import Parsed, PlayerStep, ScenarioError, Section4
 
 INITIAL_FIELDS = ("board", "reserve", "toMove", "pendingRemoval")
 #: Each action type's point fields (section 4.1).
@@ -62,12 +61,8 @@ EXTENSIONS = ("rules",)
 __all__ = ["Scenario", "ScenarioError", "Step", "contract_events", "parse_scenario", "run_parsed"]
 
 
-@dataclass(frozen=True)
-class Step:
-    """One scenario action: the colour that claims to act, and what it does."""
-
-    player: str
-    action: Action
+#: One scenario action: the colour that claims to act, and what it does.
+Step = PlayerStep[str, Action]
 
 
 class Scenario(Parsed[MorrisState, Step]):

@@ -39,18 +39,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core import (
-    TERMINAL,
-    ClickResult,
-    Event,
-    GameBase,
-    IllegalActionError,
-    Refusal,
-    RulesError,
-    SnapshotReader,
-    StateLog,
-    register_game,
-)
+from engine import core
+from engine.core import TERMINAL, ClickResult, Event, IllegalActionError, Refusal, RulesError
 from engine.morris.actions import (
     MOVE_BASE,
     REMOVE_BASE,
@@ -167,107 +157,7 @@ def _seat_of(colour: object, field: str) -> int:
     return COLOURS.index(colour)
 
 
-class MorrisGame(GameBase["MorrisState", Action, Rules]):
-    """Immutable Bricks & Walls game (two seats); makes states.
-
-    >>> MorrisGame("classic").rules.blocked
-    'lose'
-    >>> MorrisGame(players=3)
-    Traceback (most recent call last):
-    ...
-    engine.core.RulesError: players: Bricks & Walls is for 2 players, got 3
-    """
-
-    name = "morris"
-    __slots__ = ("_rules",)
-    _players = 2  # the seats a record stores (always 2)
-    encode = staticmethod(encode)
-    decode = staticmethod(decode)
-    parse_action = staticmethod(action_from_json)
-
-    def __init__(
-        self, rules: Rules | str | Mapping[str, Any] = "standard", players: int = 2
-    ) -> None:
-        if players != 2 or isinstance(players, bool):
-            raise RulesError(f"players: Bricks & Walls is for 2 players, got {players!r}")
-        self._rules = Rules.from_obj(rules)
-
-    def __repr__(self) -> str:
-        return f"MorrisGame({self._rules.name!r})"
-
-    def new_initial_state(self) -> MorrisState:
-        """Empty board, both reserves full, White to place."""
-        return MorrisState(self)
-
-    def state_from_position(
-        self,
-        board: Mapping[str, str] | None = None,
-        reserve: Mapping[str, int] | None = None,
-        to_move: str = "W",
-        pending_removal: bool = False,
-    ) -> MorrisState:
-        """A state from a position in the scenario's terms.
-
-        Raises :class:`RulesError` naming the field (``board``, ``reserve``,
-        ``toMove``, ``pendingRemoval``).
-
-        >>> s = MorrisGame().state_from_position({"a7": "W", "d7": "W"}, {"W": 7, "B": 9})
-        >>> s.phase, s.reserve
-        ('place', {'W': 7, 'B': 9})
-        """
-        state = MorrisState(self)
-        n = self._rules.bricks
-        cells = [0] * SIZE
-        if board is not None:
-            if not isinstance(board, Mapping):
-                raise RulesError('board: must be an object {"a7": "W", ...}')
-            for point, colour in board.items():
-                if not is_point(point):
-                    raise RulesError(f"board: {point!r} is not a point of the board")
-                cells[index(point)] = _seat_of(colour, f"board.{point}") + 1
-        res = [max(0, n - cells.count(1)), max(0, n - cells.count(2))]  # default: the rest
-        if reserve is not None:
-            if not isinstance(reserve, Mapping):
-                raise RulesError('reserve: must be an object {"W": 9, "B": 9}')
-            for key in reserve:
-                _seat_of(key, "reserve")
-            for seat, colour in enumerate(COLOURS):
-                v = reserve.get(colour, res[seat])
-                if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= n:
-                    raise RulesError(f"reserve.{colour}: must be a whole number 0..{n}, got {v!r}")
-                res[seat] = v
-        for seat, colour in enumerate(COLOURS):
-            if cells.count(seat + 1) + res[seat] > n:
-                raise RulesError(
-                    f"board: {colour} has more than {n} bricks on the board and in reserve"
-                )
-        seat = _seat_of(to_move, "toMove")
-        if not isinstance(pending_removal, bool):
-            raise RulesError(f"pendingRemoval: must be true or false, got {pending_removal!r}")
-        if res[seat] == 0 and res[1 - seat] > 0 and not pending_removal:
-            # (a wall made with one's last brick: the removal comes first)
-            raise RulesError(
-                f"reserve.{COLOURS[seat]}: {COLOURS[seat]} is to place but has no brick left"
-            )
-        if pending_removal and cells.count(2 - seat) == 0:
-            raise RulesError("pendingRemoval: the opponent has no brick on the board to take")
-        state._masks = [
-            sum(1 << i for i, v in enumerate(cells) if v == 1),
-            sum(1 << i for i, v in enumerate(cells) if v == 2),
-        ]
-        state._reserve = res
-        state._to_move = seat
-        state._pending = pending_removal
-        return state
-
-    def state_from_json(self, obj: Mapping[str, Any]) -> MorrisState:
-        return MorrisState.from_json(obj)
-
-
-register_game("morris", lambda rules, players: MorrisGame(rules, players))
-
-
-class MorrisState(StateLog[MorrisGame]):
+class MorrisState(core.StateLog["MorrisGame"]):
     """A Bricks & Walls position and whose turn it is (OpenSpiel shape, plus clicks).
 
     The board is two 24-bit masks, one per seat (bit ``i``: a brick on point ``i``);
@@ -402,7 +292,6 @@ class MorrisState(StateLog[MorrisGame]):
 
     def _key(self) -> tuple[Any, ...]:
         return (
-            self._game,
             tuple(self._masks),
             tuple(self._reserve),
             self._to_move,
@@ -420,10 +309,6 @@ class MorrisState(StateLog[MorrisGame]):
         return self.to_text()
 
     # ----- what the app reads ------------------------------------------------------------
-
-    @property
-    def rules(self) -> Rules:
-        return self._game.rules
 
     @property
     def placement_over(self) -> bool:
@@ -738,7 +623,7 @@ class MorrisState(StateLog[MorrisGame]):
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> MorrisState:
         """Rebuild a state from :meth:`to_json`; raises :class:`RulesError` naming a bad field."""
-        with SnapshotReader(malformed=(KeyError, TypeError, ValueError, AttributeError)) as at:
+        with core.SnapshotReader(malformed=(KeyError, TypeError, ValueError, AttributeError)) as at:
             if obj.get("game", "morris") != "morris":
                 raise RulesError(f"game: not a Bricks & Walls state: {obj.get('game')!r}")
             at.field = "rules"
@@ -843,6 +728,96 @@ class MorrisState(StateLog[MorrisGame]):
         self._winner = winner
         self._pending = False
         events.append(Event("win", winner + 1, (), {"reason": reason}))
+
+
+class MorrisGame(core.GameBase[MorrisState, Action, Rules]):
+    """Immutable Bricks & Walls game (two seats); makes states (the initial one: an empty
+    board, both reserves full, White to place).
+
+    >>> MorrisGame("classic").rules.blocked
+    'lose'
+    >>> MorrisGame(players=3)
+    Traceback (most recent call last):
+    ...
+    engine.core.RulesError: players: Bricks & Walls is for 2 players, got 3
+    """
+
+    name = "morris"
+    __slots__ = ("_rules",)
+    _players = 2  # the seats a record stores (always 2)
+    codec = core.ActionCodec(encode, decode, action_from_json)
+    state_type = MorrisState
+
+    def __init__(
+        self, rules: Rules | str | Mapping[str, Any] = "standard", players: int = 2
+    ) -> None:
+        if players != 2 or isinstance(players, bool):
+            raise RulesError(f"players: Bricks & Walls is for 2 players, got {players!r}")
+        self._rules = Rules.from_obj(rules)
+
+    def state_from_position(
+        self,
+        board: Mapping[str, str] | None = None,
+        reserve: Mapping[str, int] | None = None,
+        to_move: str = "W",
+        pending_removal: bool = False,
+    ) -> MorrisState:
+        """A state from a position in the scenario's terms.
+
+        Raises :class:`RulesError` naming the field (``board``, ``reserve``,
+        ``toMove``, ``pendingRemoval``).
+
+        >>> s = MorrisGame().state_from_position({"a7": "W", "d7": "W"}, {"W": 7, "B": 9})
+        >>> s.phase, s.reserve
+        ('place', {'W': 7, 'B': 9})
+        """
+        state = MorrisState(self)
+        n = self._rules.bricks
+        cells = [0] * SIZE
+        if board is not None:
+            if not isinstance(board, Mapping):
+                raise RulesError('board: must be an object {"a7": "W", ...}')
+            for point, colour in board.items():
+                if not is_point(point):
+                    raise RulesError(f"board: {point!r} is not a point of the board")
+                cells[index(point)] = _seat_of(colour, f"board.{point}") + 1
+        res = [max(0, n - cells.count(1)), max(0, n - cells.count(2))]  # default: the rest
+        if reserve is not None:
+            if not isinstance(reserve, Mapping):
+                raise RulesError('reserve: must be an object {"W": 9, "B": 9}')
+            for key in reserve:
+                _seat_of(key, "reserve")
+            for seat, colour in enumerate(COLOURS):
+                v = reserve.get(colour, res[seat])
+                if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= n:
+                    raise RulesError(f"reserve.{colour}: must be a whole number 0..{n}, got {v!r}")
+                res[seat] = v
+        for seat, colour in enumerate(COLOURS):
+            if cells.count(seat + 1) + res[seat] > n:
+                raise RulesError(
+                    f"board: {colour} has more than {n} bricks on the board and in reserve"
+                )
+        seat = _seat_of(to_move, "toMove")
+        if not isinstance(pending_removal, bool):
+            raise RulesError(f"pendingRemoval: must be true or false, got {pending_removal!r}")
+        if res[seat] == 0 and res[1 - seat] > 0 and not pending_removal:
+            # (a wall made with one's last brick: the removal comes first)
+            raise RulesError(
+                f"reserve.{COLOURS[seat]}: {COLOURS[seat]} is to place but has no brick left"
+            )
+        if pending_removal and cells.count(2 - seat) == 0:
+            raise RulesError("pendingRemoval: the opponent has no brick on the board to take")
+        state._masks = [
+            sum(1 << i for i, v in enumerate(cells) if v == 1),
+            sum(1 << i for i, v in enumerate(cells) if v == 2),
+        ]
+        state._reserve = res
+        state._to_move = seat
+        state._pending = pending_removal
+        return state
+
+
+core.register_game("morris", MorrisGame)
 
 
 def new_state(rules: Rules | str | Mapping[str, Any] = "standard") -> MorrisState:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import RulesError
+from engine.core import CellAction, RulesError
 from engine.vapoosh.board import SIZE, TILES, index, tile
 
 ROLL_COUNT = 1296
@@ -61,31 +61,22 @@ class Roll:
 
 
 @dataclass(frozen=True)
-class Place:
+class Tile(CellAction):
+    """A counter on tile ``(c, r)``: :class:`Place` or :class:`Brown`."""
+
+    c: int
+    r: int
+
+    def __post_init__(self) -> None:
+        _check_tile(self.kind, self.c, self.r)
+
+
+class Place(Tile, kind="place"):
     """A normal counter on tile ``(c, r)``."""
 
-    c: int
-    r: int
 
-    def __post_init__(self) -> None:
-        _check_tile("place", self.c, self.r)
-
-    def to_json(self) -> list[Any]:
-        return ["place", [self.c, self.r]]
-
-
-@dataclass(frozen=True)
-class Brown:
+class Brown(Tile, kind="brown"):
     """A brown counter (after a Vapooh roll) on tile ``(c, r)``."""
-
-    c: int
-    r: int
-
-    def __post_init__(self) -> None:
-        _check_tile("brown", self.c, self.r)
-
-    def to_json(self) -> list[Any]:
-        return ["brown", [self.c, self.r]]
 
 
 @dataclass(frozen=True)

@@ -33,18 +33,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import (
-    CHANCE,
-    TERMINAL,
-    ClickResult,
-    Event,
-    GameBase,
-    IllegalActionError,
-    RulesError,
-    SnapshotReader,
-    StateLog,
-    register_game,
-)
+from engine import core
+from engine.core import CHANCE, TERMINAL, ClickResult, Event, IllegalActionError, RulesError
 from engine.vapoosh.actions import (
     BROWN_BASE,
     BROWNS,
@@ -160,127 +150,9 @@ def _check_players(players: object) -> None:
         raise RulesError(f"players: must be 1 to 4, got {players!r}")
 
 
-class VapooshGame(GameBase["VapooshState", Action, Rules]):
-    """Immutable Vapoosh! game: rules and seat count; makes states.
-
-    >>> g = VapooshGame("house", players=3)
-    >>> g.rules.name, g.num_players, g.new_initial_state().phase
-    ('house', 3, 'setup')
-    >>> VapooshGame("standard", players=5)
-    Traceback (most recent call last):
-    ...
-    engine.core.RulesError: players: must be 1 to 4, got 5
-    """
-
-    name = "vapoosh"
-    __slots__ = ("_rules", "_players", "_deal_outcomes")
-    _start_differs = "rules or players"
-    encode = staticmethod(encode)
-    decode = staticmethod(decode)
-    parse_action = staticmethod(action_from_json)
-
-    def __init__(
-        self, rules: Rules | str | Mapping[str, Any] = "standard", players: int = 2
-    ) -> None:
-        _check_players(players)
-        rules = Rules.from_obj(rules)
-        if rules.preplaced % players:
-            raise RulesError(
-                f"rules.preplaced: {rules.preplaced} counters cannot be dealt equally "
-                f"to {players} players"
-            )
-        self._rules = rules
-        self._players = players
-        self._deal_outcomes: tuple[tuple[int, float], ...] | None = None
-
-    def __repr__(self) -> str:
-        return f"VapooshGame({self._rules.name!r}, players={self._players})"
-
-    def new_initial_state(self) -> VapooshState:
-        """Empty board, seat 1 to roll (or phase ``setup`` when counters are preplaced)."""
-        return VapooshState(self)
-
-    def state_from_position(
-        self,
-        board: list[str] | tuple[str, ...] | None = None,
-        to_move: int = 1,
-        skips: Mapping[int | str, int] | None = None,
-    ) -> VapooshState:
-        """A state in phase ``roll`` on a given board (rows as in ``board_rows()``).
-
-        Used by scenarios and tests; no counters are dealt. Raises
-        :class:`RulesError` naming the field (``board``, ``to_move``, ``skips``).
-
-        >>> g = VapooshGame("standard", 2)
-        >>> s = g.state_from_position(["." * 12] * 4 + ["......2....."] + ["." * 12] * 7)
-        >>> s.owner(7, 5)
-        2
-        """
-        state = VapooshState(self)
-        state._phase = ROLL
-        masks = [0] * self._players
-        brown = 0
-        if board is not None:
-            if not isinstance(board, list | tuple) or len(board) != SIZE:
-                raise RulesError("board: must be a list of 12 strings, row 1 first")
-            for r, row in enumerate(board, start=1):
-                if not isinstance(row, str) or len(row) != SIZE:
-                    raise RulesError(f"board: row {r} must be a string of 12 characters")
-                for c, ch in enumerate(row, start=1):
-                    bit = 1 << index(c, r)
-                    if ch == ".":
-                        continue
-                    if ch == "B":
-                        brown |= bit
-                    elif ch in "1234" and int(ch) <= self._players:
-                        masks[int(ch) - 1] |= bit
-                    else:
-                        raise RulesError(
-                            f"board: row {r}, column {c}: {ch!r} is not '.', 'B' "
-                            f"or a seat 1..{self._players}"
-                        )
-        state._masks = masks
-        state._brown = brown
-        if (
-            isinstance(to_move, bool)
-            or not isinstance(to_move, int)
-            or not 1 <= to_move <= self._players
-        ):
-            raise RulesError(f"to_move: must be a seat from 1 to {self._players}, got {to_move!r}")
-        state._to_move = to_move - 1
-        owed = [0] * self._players
-        for key, value in (skips or {}).items():
-            try:
-                seat = int(key)
-            except (TypeError, ValueError):
-                raise RulesError(f"skips: seat {key!r} is not a number") from None
-            if not 1 <= seat <= self._players:
-                raise RulesError(f"skips: seat {seat} is not a seat from 1 to {self._players}")
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise RulesError(f"skips: seat {seat} owes {value!r}; must be a whole number >= 0")
-            owed[seat - 1] = value
-        state._skips = owed
-        state._start = state.to_json()
-        return state
-
-    def state_from_json(self, obj: Mapping[str, Any]) -> VapooshState:
-        return VapooshState.from_json(obj)
-
-    def deal_outcomes(self) -> tuple[tuple[int, float], ...]:
-        """The setup chance node: deals of seeds ``0..DEAL_OUTCOMES-1``, equally likely."""
-        if self._deal_outcomes is None:
-            probs: dict[int, float] = {}
-            for seed in range(DEAL_OUTCOMES):
-                a = encode(deal_preplaced(self._rules, self._players, seed))
-                probs[a] = probs.get(a, 0.0) + 1.0 / DEAL_OUTCOMES
-            self._deal_outcomes = tuple(sorted(probs.items()))
-        return self._deal_outcomes
-
-
-register_game("vapoosh", lambda rules, players: VapooshGame(Rules.from_obj(rules), players))
-
-
-class VapooshState(StateLog[VapooshGame]):
+class VapooshState(
+    core.StateLog["VapooshGame"], core.WinnerOutcome[Outcome], equal_logs=True
+):
     """A Vapoosh! position plus whose turn it is and what was rolled.
 
     OpenSpiel-style methods use 0-based player ids; the UI-facing properties
@@ -420,7 +292,6 @@ class VapooshState(StateLog[VapooshGame]):
 
     def _key(self) -> tuple[Any, ...]:
         return (
-            self._game,
             self._masks,
             self._brown,
             self._phase,
@@ -434,9 +305,6 @@ class VapooshState(StateLog[VapooshGame]):
             self._outcome,
         )
 
-    _equal_logs = True
-    __hash__ = None  # type: ignore[assignment]  # mutable
-
     def __repr__(self) -> str:
         return f"<VapooshState {self._phase} to_move={self.to_move} turns={self._turns}>"
 
@@ -444,14 +312,6 @@ class VapooshState(StateLog[VapooshGame]):
         return "\n".join(self.board_rows())
 
     # ----- UI-facing view ------------------------------------------------------------
-
-    @property
-    def rules(self) -> Rules:
-        return self._rules
-
-    @property
-    def players(self) -> int:
-        return self._n
 
     @property
     def phase(self) -> str:
@@ -475,14 +335,6 @@ class VapooshState(StateLog[VapooshGame]):
     def options(self) -> tuple[tuple[int, int], ...]:
         """The rolled tiles ``(P, G)`` and ``(G, P)`` (one when ``P == G``), in phase ``place``."""
         return tuple(tile(i) for i in self._options)
-
-    @property
-    def winner(self) -> int | None:
-        return None if self._outcome is None else self._outcome.winner
-
-    @property
-    def outcome(self) -> Outcome | None:
-        return self._outcome
 
     @property
     def turns(self) -> int:
@@ -569,7 +421,7 @@ class VapooshState(StateLog[VapooshGame]):
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> VapooshState:
         """Rebuild a state from :meth:`to_json`; raises :class:`RulesError` naming a bad field."""
-        with SnapshotReader() as at:
+        with core.SnapshotReader() as at:
             at.field = "rules"
             game = VapooshGame(Rules.from_obj(obj["rules"]), int(obj["players"]))
             at.field = "board"
@@ -923,6 +775,116 @@ class VapooshState(StateLog[VapooshGame]):
             "empty_priority",
             f"{name} is taken and {other} is empty: the counter must go on the empty tile",
         )
+
+
+class VapooshGame(core.GameBase[VapooshState, Action, Rules]):
+    """Immutable Vapoosh! game: rules and seat count; makes states (the initial one: an
+    empty board, seat 1 to roll, or phase ``setup`` when counters are preplaced).
+
+    >>> g = VapooshGame("house", players=3)
+    >>> g.rules.name, g.num_players, g.new_initial_state().phase
+    ('house', 3, 'setup')
+    >>> VapooshGame("standard", players=5)
+    Traceback (most recent call last):
+    ...
+    engine.core.RulesError: players: must be 1 to 4, got 5
+    """
+
+    name = "vapoosh"
+    __slots__ = ("_rules", "_players", "_deal_outcomes")
+    _start_differs = "rules or players"
+    codec = core.ActionCodec(encode, decode, action_from_json)
+    state_type = VapooshState
+
+    def __init__(
+        self, rules: Rules | str | Mapping[str, Any] = "standard", players: int = 2
+    ) -> None:
+        _check_players(players)
+        rules = Rules.from_obj(rules)
+        if rules.preplaced % players:
+            raise RulesError(
+                f"rules.preplaced: {rules.preplaced} counters cannot be dealt equally "
+                f"to {players} players"
+            )
+        self._rules = rules
+        self._players = players
+        self._deal_outcomes: tuple[tuple[int, float], ...] | None = None
+
+    def state_from_position(
+        self,
+        board: list[str] | tuple[str, ...] | None = None,
+        to_move: int = 1,
+        skips: Mapping[int | str, int] | None = None,
+    ) -> VapooshState:
+        """A state in phase ``roll`` on a given board (rows as in ``board_rows()``).
+
+        Used by scenarios and tests; no counters are dealt. Raises
+        :class:`RulesError` naming the field (``board``, ``to_move``, ``skips``).
+
+        >>> g = VapooshGame("standard", 2)
+        >>> s = g.state_from_position(["." * 12] * 4 + ["......2....."] + ["." * 12] * 7)
+        >>> s.owner(7, 5)
+        2
+        """
+        state = VapooshState(self)
+        state._phase = ROLL
+        masks = [0] * self._players
+        brown = 0
+        if board is not None:
+            if not isinstance(board, list | tuple) or len(board) != SIZE:
+                raise RulesError("board: must be a list of 12 strings, row 1 first")
+            for r, row in enumerate(board, start=1):
+                if not isinstance(row, str) or len(row) != SIZE:
+                    raise RulesError(f"board: row {r} must be a string of 12 characters")
+                for c, ch in enumerate(row, start=1):
+                    bit = 1 << index(c, r)
+                    if ch == ".":
+                        continue
+                    if ch == "B":
+                        brown |= bit
+                    elif ch in "1234" and int(ch) <= self._players:
+                        masks[int(ch) - 1] |= bit
+                    else:
+                        raise RulesError(
+                            f"board: row {r}, column {c}: {ch!r} is not '.', 'B' "
+                            f"or a seat 1..{self._players}"
+                        )
+        state._masks = masks
+        state._brown = brown
+        if (
+            isinstance(to_move, bool)
+            or not isinstance(to_move, int)
+            or not 1 <= to_move <= self._players
+        ):
+            raise RulesError(f"to_move: must be a seat from 1 to {self._players}, got {to_move!r}")
+        state._to_move = to_move - 1
+        owed = [0] * self._players
+        for key, value in (skips or {}).items():
+            try:
+                seat = int(key)
+            except (TypeError, ValueError):
+                raise RulesError(f"skips: seat {key!r} is not a number") from None
+            if not 1 <= seat <= self._players:
+                raise RulesError(f"skips: seat {seat} is not a seat from 1 to {self._players}")
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise RulesError(f"skips: seat {seat} owes {value!r}; must be a whole number >= 0")
+            owed[seat - 1] = value
+        state._skips = owed
+        state._start = state.to_json()
+        return state
+
+    def deal_outcomes(self) -> tuple[tuple[int, float], ...]:
+        """The setup chance node: deals of seeds ``0..DEAL_OUTCOMES-1``, equally likely."""
+        if self._deal_outcomes is None:
+            probs: dict[int, float] = {}
+            for seed in range(DEAL_OUTCOMES):
+                a = encode(deal_preplaced(self._rules, self._players, seed))
+                probs[a] = probs.get(a, 0.0) + 1.0 / DEAL_OUTCOMES
+            self._deal_outcomes = tuple(sorted(probs.items()))
+        return self._deal_outcomes
+
+
+core.register_game("vapoosh", VapooshGame)
 
 
 def _mark(cells: list[str], mask: int, char: str) -> None:

@@ -40,11 +40,10 @@ was and the scenario goes on.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from engine.core import IllegalActionError, RulesError
-from engine.scenario import Parsed, ScenarioError, Section4, is_int, is_pair
+from engine.scenario import Parsed, PlayerStep, ScenarioError, Section4, is_int, is_pair
 from engine.vasco.geometry import STATES, Cell
 from engine.vasco.state import MARK, MAX_POOL, Place, VascoGame, VascoState
 
@@ -55,12 +54,8 @@ SEATS = {"O": 1, "X": 2}
 __all__ = ["Scenario", "ScenarioError", "Step", "parse_scenario", "run_parsed", "tile_list"]
 
 
-@dataclass(frozen=True)
-class Step:
-    """One scenario action: the seat that claims to move, and the placement."""
-
-    player: int
-    place: Place
+#: One scenario action: the seat that claims to move, and the placement.
+Step = PlayerStep[int, Place]
 
 
 class Scenario(Parsed[VascoState, Step]):
@@ -159,7 +154,7 @@ def run_parsed(scenario: Scenario) -> dict[str, Any]:
                     "not_your_turn",
                     f"It is {MARK[state.to_move]}'s turn, not {MARK[step.player]}'s.",
                 )
-            events = state.apply(step.place)
+            events = state.apply(step.action)
         except IllegalActionError as err:
             autos.append(None)
             refused.append(err.reason)

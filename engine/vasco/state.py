@@ -25,18 +25,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import (
-    TERMINAL,
-    ClickResult,
-    Event,
-    GameBase,
-    IllegalActionError,
-    Refusal,
-    RulesError,
-    SnapshotReader,
-    StateLog,
-    register_game,
-)
+from engine import core
+from engine.core import TERMINAL, ClickResult, Event, IllegalActionError, Refusal, RulesError
 from engine.vasco.board import (
     ID_OFF,
     ID_WIDTH,
@@ -179,75 +169,7 @@ def action_from_json(obj: Any) -> Place:
     return Place(obj[1][0], obj[1][1], obj[2])
 
 
-def _check_players(players: object) -> None:
-    if players != 2 or isinstance(players, bool):
-        raise RulesError(f"players: Vasco is for exactly 2 players, got {players!r}")
-
-
-class VascoGame(GameBase["VascoState", Place, Rules]):
-    """Immutable Vasco game: rules (the pool) for two seats; makes states.
-
-    >>> VascoGame({"pool": 12}).new_initial_state().tiles_remaining
-    12
-    """
-
-    name = "vasco"
-    _players = 2  # the seats a record stores (always 2)
-    encode = staticmethod(encode)
-    decode = staticmethod(decode)
-    parse_action = staticmethod(action_from_json)
-
-    def __init__(self, rules: Any = "standard", players: int = 2) -> None:
-        _check_players(players)
-        self._rules = Rules.from_obj(rules)
-
-    def __repr__(self) -> str:
-        return f"VascoGame(pool={self._rules.pool})"
-
-    def new_initial_state(self) -> VascoState:
-        return VascoState(self, {}, 0, self._rules.pool)
-
-    def state_from_position(
-        self,
-        tiles: Mapping[Cell, str] | None = None,
-        to_move: int = 1,
-        tiles_remaining: int | None = None,
-    ) -> VascoState:
-        """A state from a position; :class:`RulesError` names the bad field.
-
-        Every tile must be a state, every shared edge must match and the tiles must be
-        edge-connected. ``tiles_remaining`` defaults to the pool minus the tiles.
-        """
-        tiles = dict(tiles or {})
-        for cell, st in tiles.items():
-            if st not in STATE_INDEX:
-                raise RulesError(f"tiles: {cell_name(cell)} holds {st!r}, not a tile state")
-            for e, n in enumerate(neighbours(cell)):
-                other = tiles.get(n)
-                if other is not None and other[OPPOSITE[e]] != st[e]:
-                    raise RulesError(
-                        f"tiles: {cell_name(cell)} and {cell_name(n)} do not match on their "
-                        "shared edge"
-                    )
-        if not is_connected(tiles):
-            raise RulesError("tiles: the tiles are not one edge-connected group")
-        if isinstance(to_move, bool) or to_move not in (1, 2):
-            raise RulesError(f"to_move: must be 1 (O) or 2 (X), got {to_move!r}")
-        left = self._rules.pool - len(tiles) if tiles_remaining is None else tiles_remaining
-        if isinstance(left, bool) or not isinstance(left, int) or left < 0:
-            raise RulesError(f"tiles_remaining: must be a whole number >= 0, got {left!r}")
-        state = VascoState(self, tiles, to_move - 1, left)
-        state._start = state.to_json()
-        return state
-
-    def state_from_json(self, obj: Mapping[str, Any]) -> VascoState:
-        return VascoState.from_json(obj)
-
-
-register_game("vasco", lambda rules, players: VascoGame(rules, players))
-
-
-class VascoState(StateLog[VascoGame]):
+class VascoState(core.StateLog["VascoGame"], core.WinnerOutcome[Outcome], equal_logs=True):
     """A Vasco position, whose turn it is and how many tiles are left.
 
     OpenSpiel-style methods use 0-based players; ``to_move``, ``winner`` and events use
@@ -447,10 +369,6 @@ class VascoState(StateLog[VascoGame]):
     # ----- what the app shows ----------------------------------------------------------
 
     @property
-    def rules(self) -> Rules:
-        return self._game.rules
-
-    @property
     def phase(self) -> str:
         """``"place"`` while the game runs, ``"over"`` after."""
         return OVER if self._outcome is not None else PLACE
@@ -467,14 +385,6 @@ class VascoState(StateLog[VascoGame]):
     @property
     def tiles_remaining(self) -> int:
         return self._left
-
-    @property
-    def outcome(self) -> Outcome | None:
-        return self._outcome
-
-    @property
-    def winner(self) -> int | None:
-        return None if self._outcome is None else self._outcome.winner
 
     def paths(self, colour: str) -> list[Path]:
         """Every run of ``colour`` (``"o"`` or ``"x"``) on the board, loops ``closed``."""
@@ -609,15 +519,11 @@ class VascoState(StateLog[VascoGame]):
 
     def _key(self) -> tuple[Any, ...]:
         return (
-            self._game,
             sorted(self._tiles.items()),
             self._to_move,
             self._left,
             self._outcome,
         )
-
-    _equal_logs = True
-    __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
         return f"<VascoState {self.phase} to_move={self.to_move} tiles={len(self._tiles)}>"
@@ -642,7 +548,7 @@ class VascoState(StateLog[VascoGame]):
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> VascoState:
         """Rebuild a state from :meth:`to_json`; raises :class:`RulesError` naming a bad field."""
-        with SnapshotReader() as at:
+        with core.SnapshotReader() as at:
             at.field = "rules"
             game = VascoGame(obj["rules"], obj.get("players", 2))
             at.field = "tiles"
@@ -663,6 +569,67 @@ class VascoState(StateLog[VascoGame]):
                 )
             state._history, state._last_events, state._start = state._read_log(obj, at)
         return state
+
+
+def _check_players(players: object) -> None:
+    if players != 2 or isinstance(players, bool):
+        raise RulesError(f"players: Vasco is for exactly 2 players, got {players!r}")
+
+
+class VascoGame(core.GameBase[VascoState, Place, Rules]):
+    """Immutable Vasco game: rules (the pool) for two seats; makes states.
+
+    >>> VascoGame({"pool": 12}).new_initial_state().tiles_remaining
+    12
+    """
+
+    name = "vasco"
+    _players = 2  # the seats a record stores (always 2)
+    codec = core.ActionCodec(encode, decode, action_from_json)
+    state_type = VascoState
+
+    def __init__(self, rules: Any = "standard", players: int = 2) -> None:
+        _check_players(players)
+        self._rules = Rules.from_obj(rules)
+
+    def new_initial_state(self) -> VascoState:
+        return VascoState(self, {}, 0, self._rules.pool)
+
+    def state_from_position(
+        self,
+        tiles: Mapping[Cell, str] | None = None,
+        to_move: int = 1,
+        tiles_remaining: int | None = None,
+    ) -> VascoState:
+        """A state from a position; :class:`RulesError` names the bad field.
+
+        Every tile must be a state, every shared edge must match and the tiles must be
+        edge-connected. ``tiles_remaining`` defaults to the pool minus the tiles.
+        """
+        tiles = dict(tiles or {})
+        for cell, st in tiles.items():
+            if st not in STATE_INDEX:
+                raise RulesError(f"tiles: {cell_name(cell)} holds {st!r}, not a tile state")
+            for e, n in enumerate(neighbours(cell)):
+                other = tiles.get(n)
+                if other is not None and other[OPPOSITE[e]] != st[e]:
+                    raise RulesError(
+                        f"tiles: {cell_name(cell)} and {cell_name(n)} do not match on their "
+                        "shared edge"
+                    )
+        if not is_connected(tiles):
+            raise RulesError("tiles: the tiles are not one edge-connected group")
+        if isinstance(to_move, bool) or to_move not in (1, 2):
+            raise RulesError(f"to_move: must be 1 (O) or 2 (X), got {to_move!r}")
+        left = self._rules.pool - len(tiles) if tiles_remaining is None else tiles_remaining
+        if isinstance(left, bool) or not isinstance(left, int) or left < 0:
+            raise RulesError(f"tiles_remaining: must be a whole number >= 0, got {left!r}")
+        state = VascoState(self, tiles, to_move - 1, left)
+        state._start = state.to_json()
+        return state
+
+
+core.register_game("vasco", VascoGame)
 
 
 def _seat_words(seat: int) -> str:

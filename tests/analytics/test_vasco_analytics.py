@@ -7,8 +7,9 @@ import math
 import pytest
 from vasco_planted import planted_study
 
+from analytics.game_parts import wilson
 from analytics.games.vasco.cascades import surprise
-from analytics.games.vasco.decisions import decisions, reason_table, wilson
+from analytics.games.vasco.decisions import decisions, reason_table
 
 
 @pytest.fixture(scope="module")

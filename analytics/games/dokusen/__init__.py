@@ -20,16 +20,15 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from analytics.data import StudyData
-from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
+from analytics.game_analytics import Chart, Column, Family, ReportSection
 from analytics.game_parts import (
     board_turns,
-    game_occasions,
+    game_analytics,
     interval,
     percent,
     refused_by_reason_chart,
 )
 from analytics.games.dokusen import decisions
-from analytics.games.dokusen.remedies import REMEDIES
 from analytics.games.dokusen.stages import (
     LOG,
     fresh_flips,
@@ -169,22 +168,17 @@ TURNS = board_turns(
                "tile placed (the computer colours' tiles and the growth that follow are "
                "not part of it).")
 
-ANALYTICS = GameAnalytics(
-    remedies=REMEDIES,
-    name="dokusen",
-    title="Dokusen",
-    turns=TURNS,
-    click_keys=("at",),
-    reason_words=decisions.REASON_WORDS,
-    definitions={"rule": decisions.RULE_DEFINITION},
+ANALYTICS = game_analytics(
+    __name__, "Dokusen", rule_definition=decisions.RULE_DEFINITION,
+    occasions="a tile the tester placed (for a refusal reason), a placement followed by a "
+              "growth (for a fresh flip)",
+    turns=TURNS, click_keys=("at",), reason_words=decisions.REASON_WORDS,
     families=(
         # a surprise, not a wrong click: the impact of a pause (analytics.severity)
         Family("flip", decisions.FLIP_DEFINITION, 0.5, decisions.flip_tallies,
                decisions.flip_label, decisions.flip_action),
     ),
     actions=decisions.ACTIONS,
-    occasions=game_occasions("a tile the tester placed (for a refusal reason), a placement "
-                        "followed by a growth (for a fresh flip)"),
     sections=(
         ReportSection(
             "stages", "Per stage: win rate, rounds, fresh flips", _stage_rows, (
@@ -196,7 +190,6 @@ ANALYTICS = GameAnalytics(
                 Column("fresh-flip rate", "flip_rate", percent),
                 Column("fresh-flip rate: 95 % interval", "flip_interval", interval)),
             empty="No Dokusen game yet.",
-            heading="Per stage: win rate, rounds, fresh flips",
             caption=STAGES_CAPTION,
             frame=_stages_for_people,
             # the rates first: on a phone the table scrolls sideways
@@ -212,7 +205,6 @@ ANALYTICS = GameAnalytics(
                 Column("95 % interval", "interval", interval),
                 Column("testers", "testers")),
             empty="No click was refused.",
-            heading="Refused clicks by reason",
             caption=REFUSALS_CAPTION,
             frame=_refusals_for_people,
             page_columns={"reason": "Refused because the tester", "rate": "Rate (95 %)",

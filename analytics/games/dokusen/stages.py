@@ -33,10 +33,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from scipy.stats import binom
-from statsmodels.stats.proportion import proportion_confint
 
 from analytics import derive
 from analytics.data import StudyData
+from analytics.game_parts import wilson
 
 GAME_COLUMNS = ["participant_id", "session_id", "game_id", "stage", "result", "rounds", "attempt"]
 FLIP_COLUMNS = [
@@ -198,18 +198,6 @@ def fresh_flips(data: StudyData) -> pd.DataFrame:
     return derive.remember(
         data, "dokusen:flips", lambda: pd.DataFrame(_walk(data)[1], columns=FLIP_COLUMNS)
     ).copy()
-
-
-def wilson(successes: int, n: int) -> tuple[float, float]:
-    """Wilson's 95 % interval of a proportion (NaN, NaN without data).
-
-    >>> [round(x, 3) for x in wilson(8, 10)]
-    [0.49, 0.943]
-    """
-    if n <= 0:
-        return (float("nan"), float("nan"))
-    low, high = proportion_confint(successes, n, alpha=0.05, method="wilson")
-    return (float(low), float(high))
 
 
 def median_interval(values: np.ndarray) -> tuple[float, float, float]:

@@ -19,16 +19,15 @@ from typing import Any
 import plotly.graph_objects as go
 
 from analytics.data import StudyData
-from analytics.game_analytics import Chart, Column, GameAnalytics, ReportSection
+from analytics.game_analytics import Chart, Column, ReportSection
 from analytics.game_parts import (
     board_turns,
-    game_occasions,
+    game_analytics,
     interval,
     percent,
     refused_by_reason_chart,
 )
 from analytics.games.morris import decisions, figures, hesitation, points, telemetry
-from analytics.games.morris.remedies import REMEDIES
 
 #: The fix to suggest for each refusal reason of the engine (engine/morris/state.py):
 #: what a designer can change on the board or in the messages.
@@ -95,17 +94,12 @@ TURNS = board_turns(
                "made: a placement, a move, or the removal of a brick after a wall (a turn "
                "of its own).")
 
-ANALYTICS = GameAnalytics(
-    remedies=REMEDIES,
-    name="morris",
-    title="Bricks & Walls",
-    turns=TURNS,
-    click_keys=telemetry.CLICK_KEYS,
-    reason_occasions=decisions.reason_occasions,
-    definitions={"rule": decisions.DEFINITION},
+ANALYTICS = game_analytics(
+    __name__, "Bricks & Walls", rule_definition=decisions.DEFINITION,
+    occasions="a decision of the tester's in a phase where the rules can refuse a click for "
+              "the reason",
+    turns=TURNS, click_keys=telemetry.CLICK_KEYS, reason_occasions=decisions.reason_occasions,
     actions=ACTIONS,
-    occasions=game_occasions("a decision of the tester's in a phase where the rules can refuse "
-                        "a click for the reason"),
     sections=(
         ReportSection(
             "points", "Clicks per point", points.points_rows, (
@@ -114,7 +108,6 @@ ANALYTICS = GameAnalytics(
                 Column("95 % interval", "interval", interval),
                 Column("most frequent refusal", "top_reason")),
             empty="No tester clicked a point yet.",
-            heading="Clicks per point",
             caption="Every click of a tester on a point (select, place, move, remove); "
                     "wrong: refused by the rules. 95 % Wilson interval of the wrong rate.",
             frame=points.points_for_people,
@@ -129,7 +122,6 @@ ANALYTICS = GameAnalytics(
                 Column("share", "share", percent),
                 Column("95 % interval", "interval", interval),
                 Column("definition", "definition")),
-            heading="Wall and removal hesitation",
             caption="Removal: from the wall's forming to the tester's removal click. Wall "
                     "forming: the tester's time on the click that formed the wall. "
                     "Medians with a distribution-free 95 % interval; wrong first: share of "

@@ -19,10 +19,9 @@ import plotly.graph_objects as go
 from analytics import confusion
 from analytics import figures as core_figures
 from analytics.data import StudyData
-from analytics.game_analytics import Chart, Column, Family, GameAnalytics, ReportSection
-from analytics.game_parts import game_occasions, percent
+from analytics.game_analytics import Chart, Column, Family, ReportSection
+from analytics.game_parts import game_analytics, percent
 from analytics.games.vapoosh import facts, figures, heatmaps, learning, occasions, rolls
-from analytics.games.vapoosh.remedies import REMEDIES
 from analytics.turns import TurnRule
 
 
@@ -71,13 +70,10 @@ _FACT_COLUMNS = {"fact": "Fact", "attempts": "Attempts", "wrong": "Wrong",
                  "median_ms": "Median first click (ms)"}
 
 
-ANALYTICS = GameAnalytics(
-    remedies=REMEDIES,
-    name="vapoosh",
-    title="Vapoosh!",
-    turns=TURNS,
-    click_keys=rolls.CLICK_KEYS,
-    read_clicks=rolls.read_clicks,
+ANALYTICS = game_analytics(
+    __name__, "Vapoosh!", rule_definition=occasions.RULE_DEFINITION,
+    occasions="a turn whose roll the rule could refuse, a turn that rolled the fact",
+    turns=TURNS, click_keys=rolls.CLICK_KEYS, read_clicks=rolls.read_clicks,
     reason_occasions=rolls.reason_occasions,
     families=(
         Family("fact", facts.FACT_DEFINITION, 1.0, facts.fact_tallies, facts.fact_label,
@@ -86,9 +82,6 @@ ANALYTICS = GameAnalytics(
                occasions.wrong_label, occasions.wrong_action),
     ),
     actions=occasions.ACTIONS,
-    occasions=game_occasions("a turn whose roll the rule could refuse, a turn that rolled the "
-                        "fact"),
-    definitions={"rule": occasions.RULE_DEFINITION},
     sections=(
         ReportSection("hardest_facts", "Hardest facts", facts.hardest_facts_rows, (
             Column("fact", "fact"), Column("attempts", "attempts"),

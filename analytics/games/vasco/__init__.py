@@ -24,10 +24,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from analytics.game_analytics import Chart, Column, GameAnalytics, ReportSection
-from analytics.game_parts import board_turns, game_occasions, interval, percent
+from analytics.game_analytics import Chart, Column, ReportSection
+from analytics.game_parts import board_turns, game_analytics, interval, percent
 from analytics.games.vasco import decisions, report
-from analytics.games.vasco.remedies import REMEDIES
 
 #: The fix to suggest for each refusal reason of the engine (engine/vasco/board.py
 #: ``REASONS`` and the clicks' own): what a designer can change on the board or in the
@@ -70,15 +69,10 @@ TURNS = board_turns(
     definition="A turn is the tester's clicks for one tile of theirs, up to the tile "
                "placed (the forced tiles that follow it are not clicked).")
 
-ANALYTICS = GameAnalytics(
-    remedies=REMEDIES,
-    name="vasco",
-    title="Vasco",
-    turns=TURNS,
-    click_keys=decisions.CLICK_KEYS,
-    definitions={"rule": decisions.DEFINITION},
-    actions=ACTIONS,
-    occasions=game_occasions("a tile the tester placed (for the rules' refusals)"),
+ANALYTICS = game_analytics(
+    __name__, "Vasco", rule_definition=decisions.DEFINITION,
+    occasions="a tile the tester placed (for the rules' refusals)",
+    turns=TURNS, click_keys=decisions.CLICK_KEYS, actions=ACTIONS,
     sections=(
         ReportSection(
             "refusal_reasons", "Refused clicks by reason", report.reason_rows, (
@@ -88,7 +82,6 @@ ANALYTICS = GameAnalytics(
                 Column("95 % interval", "interval", _interval),
                 Column("refusals", "refusals"), Column("testers", "testers")),
             empty="No click of a tester was refused yet.",
-            heading="Refused clicks by reason",
             caption=report.REASONS_CAPTION,
             frame=report.reasons_for_people,
             page_columns={"reason": "Reason", "occasions": "Occasions (tiles placed)",
@@ -105,7 +98,6 @@ ANALYTICS = GameAnalytics(
                 Column("decisions after none", "after_none"),
                 Column("slow after none", "rate_after_none", percent),
                 Column("definition", "definition")),
-            heading="Forced-cascade surprise",
             caption=report.SURPRISE_DEFINITION,
             frame=report.surprise_for_people,
             page_columns={"excess": "Surprise excess", "ci_low": "95 % low",

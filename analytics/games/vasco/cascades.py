@@ -26,7 +26,8 @@ import numpy as np
 import pandas as pd
 
 from analytics.data import StudyData
-from analytics.games.vasco.decisions import decisions, wilson
+from analytics.game_parts import wilson
+from analytics.games.vasco.decisions import decisions
 
 
 @dataclass(frozen=True)

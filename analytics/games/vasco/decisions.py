@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from statsmodels.stats.proportion import proportion_confint
 
 from analytics import derive
 from analytics.confusion import reason_table, turns_with_later
@@ -130,18 +129,6 @@ def _cascade_tiles(data: StudyData, placed: pd.DataFrame, click_table: pd.DataFr
             ).astype("int64")
 
 
-def wilson(k: int, n: int) -> tuple[float, float]:
-    """95 % Wilson interval of ``k`` successes in ``n`` (NaNs when ``n`` is 0).
-
-    >>> [round(v, 3) for v in wilson(3, 10)]
-    [0.108, 0.603]
-    """
-    if n <= 0:
-        return (float("nan"), float("nan"))
-    low, high = proportion_confint(k, n, alpha=0.05, method="wilson")
-    return (float(low), float(high))
-
-
 #: The ``rule:<reason>`` confusion points' definition on the designer's pages.
 DEFINITION = ("Occasions: every tile the tester placed (any tile on any space could have "
               "been refused for any reason). Trouble: a click of theirs refused for this "
@@ -150,4 +137,4 @@ DEFINITION = ("Occasions: every tile the tester placed (any tile on any space co
 
 
 __all__ = ["CLICK_KEYS", "DECISION_COLUMNS", "DEFINITION", "PREPARED", "decisions",
-           "reason_table", "wilson"]
+           "reason_table"]

@@ -102,7 +102,7 @@ def reasons_figure(data: StudyData) -> go.Figure:
 
 def surprise_figure(data: StudyData) -> go.Figure:
     """Share of slow decisions after a cascade and after none, with Wilson intervals."""
-    from analytics.games.vasco.decisions import wilson
+    from analytics.game_parts import wilson
 
     s = surprise(data)
     names, shares, lows, highs, counts = [], [], [], [], []

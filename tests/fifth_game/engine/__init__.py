@@ -25,18 +25,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from engine.core import (
-    TERMINAL,
-    ClickResult,
-    Event,
-    GameBase,
-    IllegalActionError,
-    Refusal,
-    RulesError,
-    SnapshotReader,
-    StateLog,
-    register_game,
-)
+from engine import core
+from engine.core import TERMINAL, ClickResult, Event, IllegalActionError, RulesError
 from engine.players import PlainHeuristics, register_levels, standard_levels
 
 NAME: Final = "tictactoe"
@@ -60,64 +50,7 @@ def tile(square: int) -> tuple[int, int]:
     return square % 3, square // 3
 
 
-class TicTacToeGame(GameBase["TicTacToeState", str, str]):
-    """The game: one rule set (``"standard"``), two seats. An action's value object is
-    its square's name; seats, equality, ``start_state`` and the JSON forms of actions are
-    :class:`engine.core.GameBase`'s.
-
-    >>> game = TicTacToeGame()
-    >>> game.rules_obj(), game.num_players, game.action_to_json(game.encode("b2"))
-    ('standard', 2, ['place', 'b2'])
-    >>> game.action_from_json(["place", "c3"])
-    8
-    """
-
-    name = NAME
-    _rules = "standard"
-    _players = 2
-
-    def __init__(self, rules: Any = "standard", players: int = 2) -> None:
-        if rules != "standard":
-            raise RulesError(f"rules: unknown preset {str(rules)[:40]!r} (known: standard)")
-        if players != 2:
-            raise RulesError(f"players: tic-tac-toe has 2 seats, not {players!r}")
-
-    @staticmethod
-    def parse_action(obj: Any) -> str:
-        if not isinstance(obj, Sequence) or len(obj) != 2 or obj[0] != "place":
-            raise RulesError(f"action: expected ['place', square], got {obj!r}")
-        return str(obj[1])
-
-    def encode(self, square: str, /) -> int:
-        if square not in SQUARES:
-            raise RulesError(f"action: no square {str(square)[:10]!r}")
-        return SQUARES.index(square)
-
-    def decode(self, action: int, /) -> str:
-        return SQUARES[action]
-
-    def rules_obj(self) -> str:
-        return self._rules  # the rules are a plain name, not a value object
-
-    def action_to_json(self, action: int) -> list[Any]:
-        return ["place", self.decode(action)]
-
-    def new_initial_state(self) -> TicTacToeState:
-        return TicTacToeState(self)
-
-    def state_from_json(self, obj: Mapping[str, Any]) -> TicTacToeState:
-        state = TicTacToeState(self)
-        with SnapshotReader() as at:
-            at.field = "board"
-            cells = [None if c == "." else MARKS.index(c) for c in str(obj["board"])]
-            if len(cells) != 9:
-                raise RulesError("board: 9 squares")
-            state._cells = cells
-            state._history, state._last_events, state._start = state._read_log(obj, at)
-        return state
-
-
-class TicTacToeState(StateLog[TicTacToeGame]):
+class TicTacToeState(core.StateLog["TicTacToeGame"]):
     """A position: the nine squares (``None`` or a seat); the game and the log are
     :class:`engine.core.StateLog`'s."""
 
@@ -199,12 +132,12 @@ class TicTacToeState(StateLog[TicTacToeGame]):
     def click(self, target: str, selection: Sequence[str] = ()) -> ClickResult:
         fields = {"square": target}
         if self.is_terminal():
-            return ClickResult(None, Refusal("game_over", "The game is over."), (), fields)
+            return ClickResult.refused("game_over", "The game is over.", fields)
         if target not in SQUARES:
-            return ClickResult(None, Refusal("no_square", "Click a square."), (), fields)
+            return ClickResult.refused("no_square", "Click a square.", fields)
         square = SQUARES.index(target)
         if self._cells[square] is not None:
-            return ClickResult(None, Refusal("taken", "That square is taken."), (), fields)
+            return ClickResult.refused("taken", "That square is taken.", fields)
         return ClickResult(square, None, (), fields)
 
     def to_text(self) -> str:
@@ -221,11 +154,66 @@ class TicTacToeState(StateLog[TicTacToeGame]):
         return "\n".join("".join(marks[3 * r: 3 * r + 3]) for r in (2, 1, 0))
 
 
+class TicTacToeGame(core.GameBase[TicTacToeState, str, str]):
+    """The game: one rule set (``"standard"``), two seats. An action's value object is
+    its square's name; seats, equality, ``start_state`` and the JSON forms of actions are
+    :class:`engine.core.GameBase`'s.
+
+    >>> game = TicTacToeGame()
+    >>> game.rules_obj(), game.num_players, game.action_to_json(game.encode("b2"))
+    ('standard', 2, ['place', 'b2'])
+    >>> game.action_from_json(["place", "c3"])
+    8
+    """
+
+    name = NAME
+    _rules = "standard"
+    _players = 2
+    state_type = TicTacToeState
+
+    def __init__(self, rules: Any = "standard", players: int = 2) -> None:
+        if rules != "standard":
+            raise RulesError(f"rules: unknown preset {str(rules)[:40]!r} (known: standard)")
+        if players != 2:
+            raise RulesError(f"players: tic-tac-toe has 2 seats, not {players!r}")
+
+    @staticmethod
+    def parse_action(obj: Any) -> str:
+        if not isinstance(obj, Sequence) or len(obj) != 2 or obj[0] != "place":
+            raise RulesError(f"action: expected ['place', square], got {obj!r}")
+        return str(obj[1])
+
+    def encode(self, square: str, /) -> int:
+        if square not in SQUARES:
+            raise RulesError(f"action: no square {str(square)[:10]!r}")
+        return SQUARES.index(square)
+
+    def decode(self, action: int, /) -> str:
+        return SQUARES[action]
+
+    def rules_obj(self) -> str:
+        return self._rules  # the rules are a plain name, not a value object
+
+    def action_to_json(self, action: int) -> list[Any]:
+        return ["place", self.decode(action)]
+
+    def state_from_json(self, obj: Mapping[str, Any]) -> TicTacToeState:
+        state = TicTacToeState(self)
+        with core.SnapshotReader() as at:
+            at.field = "board"
+            cells = [None if c == "." else MARKS.index(c) for c in str(obj["board"])]
+            if len(cells) != 9:
+                raise RulesError("board: 9 squares")
+            state._cells = cells
+            state._history, state._last_events, state._start = state._read_log(obj, at)
+        return state
+
+
 #: The computer levels, easiest first: a random square, the best square one move ahead,
 #: and a search (the generic players on the returns alone).
 LEVELS: Final = standard_levels(PlainHeuristics(), HARD_BUDGET)
 
 # Known to the engine by name in any process, as engine/<game>/ is (engine.configured):
 # replays, a balance simulation's worker processes, the engine's command line.
-register_game(NAME, TicTacToeGame)
+core.register_game(NAME, TicTacToeGame)
 register_levels(NAME, LEVELS, "standard")
