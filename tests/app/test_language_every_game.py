@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy.engine import Engine
@@ -16,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 from playtest.games.registry import game_names, game_plugin
 from playtest.i18n import Language, po_path
 from playtest.i18n.words import GAME_DOMAIN
+from playtest.session import GameSession, Play, Wording
 from playtest.storage import repository as repo
 from playtest.storage.exchange import export_jsonl
 from tests.app.conftest import APP
@@ -134,3 +136,56 @@ def open_as_english_message(db: Engine, make_study: Callable[..., repo.Study],
     study = make_study(study_id=f"en-{game}", game=game)
     board = board_shown(open_as(playing_tester(db, study)))
     return board["message"], board["turn"]
+
+
+def german_session(game: str, seats: tuple[str, ...], rules: object) -> GameSession:
+    """A play of ``game`` by a tester of a German study (no database: its recorder)."""
+    from playtest.demo import EventRecorder
+
+    plugin = game_plugin(game)
+    play = Play.new(plugin, game_id="g", participant_id="p", seats=seats, seed=5, rules=rules)
+    session = GameSession(plugin, play, EventRecorder([], "p", "s", [0.0], [0], "g"),
+                          wording=Wording(language="de"))
+    session.start()
+    return session
+
+
+def board_in_german(session: GameSession, **extra: Any) -> str:
+    """Everything the board shell is given for the session's play now, as JSON."""
+    from playtest.board.page import board_data
+    from playtest.i18n.words import study_words
+
+    data = board_data(session, session.moment(extra=extra), token="t", muted=False,
+                      words=study_words("de", session.plugin.name))
+    return json.dumps(data, ensure_ascii=False)
+
+
+def test_dokusens_progress_stage_line_and_stage_name_are_german() -> None:
+    """The lines the view composes itself (the game of the study, the stages won, the
+    stage of the course, the stage's name) read in German, the count agreeing."""
+    session = german_session("dokusen", ("human",), "S2")
+    board = board_in_german(session, study_rules="all", games=(2, 4))
+    for english in ("Game 2 of 4", "stages won", "Stage 2 of 8", "Two Seeds", "\"Round\""):
+        assert english not in board
+    view = json.loads(board)["view"]
+    assert (view["progress"], view["stageOf"], view["stageName"]) == (
+        "Spiel 2 von 4 · 1 Stufe gewonnen", "Stufe 2 von 8", "Zwei Samen")
+    extra = json.loads(board_in_german(session, study_rules="all", games=(5, 4)))["view"]
+    assert extra["progress"] == "Spiel 5 (ein zusätzliches) · 1 Stufe gewonnen"
+
+
+def test_vascos_counter_forced_tiles_and_tile_labels_are_german() -> None:
+    """The tile counter, each forced tile's number and reason and each tile's words for a
+    screen reader read in German."""
+    session = german_session("vasco", ("human", "human"), "standard")
+    for cell, tile in (("0,0", "ox*"), ("0,1", "xo*"), ("1,2", "ox*")):  # 3 slide in
+        session.click(cell)
+        session.click(tile)
+    board = board_in_german(session)
+    for english in ("tiles left", "Forced tile", "slid in", "Tile at", "left red", "purple"):
+        assert english not in board
+    view = json.loads(board)["view"]
+    assert view["counter"] == "48 von 54 Plättchen übrig"
+    assert [a["count_text"] for a in view["autos"]] == [
+        f"Erzwungenes Plättchen {n} von 3." for n in (1, 2, 3)]
+    assert view["labels"]["0,0"] == "Plättchen auf 0,0: links rot, rechts blau, flache Seite lila"
