@@ -5,6 +5,7 @@ says ``de`` on every answer. The same study in English reads as it always did.""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -182,10 +183,60 @@ def test_vascos_counter_forced_tiles_and_tile_labels_are_german() -> None:
         session.click(cell)
         session.click(tile)
     board = board_in_german(session)
-    for english in ("tiles left", "Forced tile", "slid in", "Tile at", "left red", "purple"):
+    for english in ("tiles left", "Forced tile", "slid in", "Tile at", "left red", "flat purple"):
         assert english not in board
     view = json.loads(board)["view"]
     assert view["counter"] == "48 von 54 Plättchen übrig"
     assert [a["count_text"] for a in view["autos"]] == [
         f"Erzwungenes Plättchen {n} von 3." for n in (1, 2, 3)]
     assert view["labels"]["0,0"] == "Plättchen auf 0,0: links rot, rechts blau, flache Seite lila"
+
+
+#: What each game's renderer says of its own (a screen reader's words for the board,
+#: its spaces, dice and buttons), in English: none of it on a German study's board.
+RENDERER_ENGLISH = {
+    "dokusen": ("Dokusen board", "row {row}, column {col}: {what}", "yours", "{colour}'s"),
+    "morris": ("white brick", "black brick", "walled", "brick just taken"),
+    "vasco": ("Vasco board", "Zoom in", "Fit the board", "Green space", "placed by you",
+              "slid in by itself", "Tile: left"),
+    "vapoosh": ("{colour} die {value}", "column {n}", "row {n}", "Put a brown counter",
+                "pink {pink}, green {green}", "empty"),
+}
+GAME_SEATS = {"dokusen": ("human",), "vasco": ("human", "human")}
+GAME_RULES = {"dokusen": "S1"}
+
+
+@pytest.mark.parametrize("game", sorted(RENDERER_ENGLISH))
+def test_the_renderers_own_words_are_german(game: str) -> None:
+    """The words each game's renderer says of its own (from the view: the renderer has
+    English only as a fallback) are German; the English study's stay as they were."""
+    session = german_session(game, GAME_SEATS.get(game, ("human", "ai:easy")),
+                             GAME_RULES.get(game, "standard"))
+    board = texts_in(json.loads(board_in_german(session)))
+    assert [english for english in RENDERER_ENGLISH[game] if english in board] == []
+    view = session.plugin.view
+    assert view is not None
+    english = texts_in(view(dataclasses.replace(session.moment(), language="en")))
+    assert [text for text in RENDERER_ENGLISH[game] if text not in english] == []
+
+
+def texts_in(data: Any) -> str:
+    """Every text inside ``data`` (not the keys), one a line."""
+    if isinstance(data, dict):
+        return "\n".join(texts_in(v) for v in data.values())
+    if isinstance(data, list):
+        return "\n".join(texts_in(v) for v in data)
+    return data if isinstance(data, str) else ""
+
+
+def test_vapooshs_tiles_are_read_out_in_german() -> None:
+    """A Vapoosh! tile's words (made by its view in English) read in German."""
+    from playtest.games.vapoosh.session import tile_words
+    from playtest.i18n.words import study_words
+
+    gettext = study_words("de", "vapoosh").gettext
+    label = "column 3, row 4, 12, computer (player 2), orange square, just placed"
+    assert tile_words(label, gettext) == (
+        "Spalte 3, Zeile 4, 12, Computer (Spieler 2), oranges Quadrat, eben gesetzt")
+    assert tile_words("column 1, row 1, 1, yours, blue circle, a rolled option", gettext) == (
+        "Spalte 1, Zeile 1, 1, deiner, blauer Kreis, gewürfelte Möglichkeit")

@@ -63,6 +63,10 @@ LABELS: Final = {
     "game": "Game",
     "extra_game": "(an extra one)",
     "stages_won": "stages won",
+    # a square as a screen reader says it: "row 2, column 3: yours" (or "orange's", "Black")
+    "cell": "row {row}, column {col}: {what}",
+    "yours": "yours",
+    "owned": "{colour}'s",
 }
 
 
@@ -267,6 +271,8 @@ def board_data(state: DokusenState, *, events: Sequence[Event] = (), speed_ms: i
             "id": p,
             "name": LABELS["you"] if p == 0 else colour_name(p).capitalize(),
             "colour": colour_name(p),
+            # the colour in the tester's language, as a screen reader says a square's owner
+            "word": (words or translator(ENGLISH)).gettext(colour_name(p)),
             "kind": state.kind_of(p),
             "symbol": SYMBOLS.get(p, str(p)),
             "pattern": PATTERNS.get(p, "plain"),

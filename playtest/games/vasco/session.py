@@ -24,7 +24,7 @@ from playtest.games.vasco.messages import (
     auto_message_key,
     end_say,
 )
-from playtest.games.vasco.view import SEAT_COLOURS, board_view, tile_origins
+from playtest.games.vasco.view import SEAT_COLOURS, WORDS, board_view, tile_origins
 from playtest.messages.speeds import speed
 from playtest.session.play import Play, Step
 from playtest.session.session import translated_catalog
@@ -165,6 +165,7 @@ def view(moment: Moment) -> dict[str, Any]:
                   and cell_name(e.tiles[0]) == computer_placed)
         data["autos_before_computer"] = sum(e.kind == "auto" for e in events[:at])
     data.pop("message", None)
+    data["words"] = WORDS  # the renderer's own words (the tester's language: board_data)
     return data
 
 

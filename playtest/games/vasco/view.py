@@ -41,6 +41,18 @@ from playtest.games.vasco.messages import (
 from playtest.i18n import ENGLISH, Translator, translator
 from playtest.messages.catalog import MessageCatalog
 
+#: The words the renderer says of its own (render.js: a screen reader's words for the
+#: board, the zoom, the spaces, each tile's origin and a preview), in the tester's
+#: language once on the board (its key ``words``).
+WORDS = {"board": "Vasco board: triangular tiles", "zoom": "Zoom", "zoom_in": "Zoom in",
+         "zoom_out": "Zoom out", "zoom_fit": "Fit the board",
+         "picker": "Choose a tile for the glowing space",
+         "blocked": "Space where no tile fits now", "chosen": "The glowing space (chosen)",
+         "open": "Green space: a tile fits here", "tester": "placed by you",
+         "computer": "placed by the computer", "forced": "slid in by itself",
+         "preview": "Tile: left {left}, right {right}, flat side {flat}",
+         "red": "red", "blue": "blue", "purple": "purple"}
+
 # The colour of a seat's lines, in a child's words (not the rules' O and X).
 SEAT_COLOURS = {1: "red", 2: "blue"}
 
