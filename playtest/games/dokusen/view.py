@@ -59,10 +59,6 @@ LABELS: Final = {
     "sound_on": "Sound on",
     "sound_off": "Sound off",
     "watching": "Watch the colours grow…",
-    "stage": "Stage",
-    "game": "Game",
-    "extra_game": "(an extra one)",
-    "stages_won": "stages won",
     # a square as a screen reader says it: "row 2, column 3: yours" (or "orange's", "Black")
     "cell": "row {row}, column {col}: {what}",
     "yours": "yours",
@@ -246,10 +242,12 @@ def board_data(state: DokusenState, *, events: Sequence[Event] = (), speed_ms: i
                stages_won: int | None = None, words: Translator | None = None
                ) -> dict[str, Any]:
     """The JSON for the renderer (see the module docstring; the board's words are the
-    shell's; what it words itself, in the language of ``words``). ``stage_of``: this stage's place in the tester's course (``(2, 8)``: "Stage
-    2 of 8"); ``played``: the round's steps (:func:`round_steps` of ``events``) when
-    already worked out; ``games`` (this game's number, the games the study asks for) and
-    ``stages_won``: the tester's progress through the study (:func:`progress_text`)."""
+    shell's, and what it words itself is in the language of ``words``). ``stage_of``:
+    this stage's place in the tester's course (``(2, 8)``: "Stage 2 of 8"); ``played``:
+    the round's steps (:func:`round_steps` of ``events``) when already worked out;
+    ``games`` (this game's number, the games the study asks for) and ``stages_won``: the
+    tester's progress through the study (:func:`progress_text`)."""
+    words = words or translator(ENGLISH)
     game = state.game
     grid = game.grid
     n = game.num_players
@@ -272,7 +270,7 @@ def board_data(state: DokusenState, *, events: Sequence[Event] = (), speed_ms: i
             "name": LABELS["you"] if p == 0 else colour_name(p).capitalize(),
             "colour": colour_name(p),
             # the colour in the tester's language, as a screen reader says a square's owner
-            "word": (words or translator(ENGLISH)).gettext(colour_name(p)),
+            "word": words.gettext(colour_name(p)),
             "kind": state.kind_of(p),
             "symbol": SYMBOLS.get(p, str(p)),
             "pattern": PATTERNS.get(p, "plain"),
@@ -298,7 +296,7 @@ def board_data(state: DokusenState, *, events: Sequence[Event] = (), speed_ms: i
         "round": state.round,
         "maxRounds": state.stage.max_rounds,
         "stage": state.stage.id or "custom",
-        "stageName": (words or translator(ENGLISH)).gettext(state.stage.name),
+        "stageName": words.gettext(state.stage.name),
         "stageOf": stage_line(stage_of, words),
         "progress": progress_text(games, stages_won, words),
         "phase": state.phase,
