@@ -240,3 +240,17 @@ def test_vapooshs_tiles_are_read_out_in_german() -> None:
         "Spalte 3, Zeile 4, 12, Computer (Spieler 2), oranges Quadrat, eben gesetzt")
     assert tile_words("column 1, row 1, 1, yours, blue circle, a rolled option", gettext) == (
         "Spalte 1, Zeile 1, 1, deiner, blauer Kreis, gewürfelte Möglichkeit")
+
+
+def test_the_rules_pictures_word_the_board_in_the_studys_language() -> None:
+    """The boards drawn in a game's rules overlay say what the view words itself in the
+    study's language (Vasco's tile counter here)."""
+    from playtest.board.rules_overlay import load_rules, picture_view
+
+    plugin = game_plugin("vasco")
+    assert plugin.rules_path is not None
+    pictures = [s.picture for s in load_rules(plugin.rules_path).sections if s.picture]
+    assert pictures
+    counters = {picture_view(plugin, p, "de")["counter"] for p in pictures}
+    assert all("Plättchen übrig" in c for c in counters), counters
+    assert all("tiles left" in picture_view(plugin, p)["counter"] for p in pictures)
