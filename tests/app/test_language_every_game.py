@@ -200,7 +200,7 @@ RENDERER_ENGLISH = {
     "vasco": ("Vasco board", "Zoom in", "Fit the board", "Green space", "placed by you",
               "slid in by itself", "Tile: left"),
     "vapoosh": ("{colour} die {value}", "column {n}", "row {n}", "Put a brown counter",
-                "pink {pink}, green {green}", "empty"),
+                "pink {pink}, green {green}", "empty", "pink dice", "Multiplication board"),
 }
 GAME_SEATS = {"dokusen": ("human",), "vasco": ("human", "human")}
 GAME_RULES = {"dokusen": "S1"}

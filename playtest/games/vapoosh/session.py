@@ -240,7 +240,9 @@ WORDS = {"roll": "Roll the dice", "back": "\u2715 Back", "back_aria": "Back to t
          "sums": "pink {pink}, green {green}", "die": "{colour} die {value}",
          "pink": "pink", "green": "green", "column": "column {n}", "row": "row {n}",
          "brown_aria": "Put a brown counter on column {col}, row {row}",
-         "tile": "column {c}, row {r}, {n}, empty"}
+         "tile": "column {c}, row {r}, {n}, empty", "pink_dice": "pink dice",
+         "green_dice": "green dice", "grid": "Multiplication board, 12 columns by 12 rows",
+         "zoom": "Magnified part of the board: tap your tile"}
 
 #: A part of a tile's words that holds a number: "column 3", "player 2"...
 _NUMBERED = re.compile(r"(column|row|player|computer \(player) (\d+)(\)?)")

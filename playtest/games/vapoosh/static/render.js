@@ -311,8 +311,12 @@ function update(st, d) {
   st.swatch.setAttribute("aria-hidden", "true");
 
   if (d.words && d.words.roll) st.roll.textContent = d.words.roll;
-  if (d.words && d.words.column && d.words.column !== st.headerWords) {  // the headers' words
+  if (d.words && d.words.column && d.words.column !== st.headerWords) {  // the board's own words
     st.headerWords = d.words.column;
+    st.pink.setAttribute("aria-label", d.words.pink_dice || "pink dice");
+    st.green.setAttribute("aria-label", d.words.green_dice || "green dice");
+    st.grid.setAttribute("aria-label", d.words.grid || "Multiplication board, 12 columns by 12 rows");
+    st.zoom.setAttribute("aria-label", d.words.zoom || "Magnified part of the board: tap your tile");
     st.root.querySelectorAll("[role=columnheader]").forEach((h, k) =>
       h.setAttribute("aria-label", fill(d.words.column, { n: k + 1 })));
     st.root.querySelectorAll("[role=rowheader]").forEach((h, k) =>
