@@ -14,19 +14,26 @@ a calm line and tries again (``trouble``); its details go to the server log only
 from __future__ import annotations
 
 import streamlit as st
+from sqlalchemy.engine import Engine
 
 from playtest import runtime, services, serving
 from playtest.app_pages import access, arrival, cookies, designer, home, identity, tester, trouble
 from playtest.app_pages.common import plain
 from playtest.games.registry import UnknownGameError, game_plugin
-from playtest.i18n import Translator
+from playtest.i18n import N_, Translator
 from playtest.i18n.words import study_words
 from playtest.storage import repository as repo
 from playtest.storage.errors import DatabaseUnavailable, NotFound
 from playtest.study_config import StudyConfigError
 
 
-def _problem(title: str, text: str, *, retry: bool = False) -> st.Page:
+def _problem(title: str, text: str, *, retry: bool = False,
+             words: Translator | None = None) -> st.Page:
+    """A page that says why the visitor cannot go on, in ``words``' language (the
+    visitor's: :func:`trouble.visitor_words`, when not given)."""
+    _ = words or trouble.visitor_words()
+    title, text = _(title), _(text)
+
     def page() -> None:
         st.title(title)
         st.write(text)
@@ -38,9 +45,11 @@ def _problem(title: str, text: str, *, retry: bool = False) -> st.Page:
 
 # A study stored before its settings were validated (or edited in the database) that no
 # longer validates: testers wait calmly; the Studies page tells the designer why.
-BEING_FIXED = ("This study is being fixed",
-               "The study team is correcting a setting of this playtest. Please try this "
-               "link again later: nothing you did so far is lost.")
+BEING_FIXED = (N_("This study is being fixed"),
+               N_("The study team is correcting a setting of this playtest. Please try this "
+                  "link again later: nothing you did so far is lost."))
+NO_STUDY = (N_("We can't find that study"),
+            N_("Please check the link, or ask the study team for a new one."))
 
 
 def _words(study: repo.Study) -> Translator:
@@ -48,6 +57,12 @@ def _words(study: repo.Study) -> Translator:
     its settings cannot be read)."""
     language = study.config.get("language") if isinstance(study.config, dict) else None
     return study_words(language, study.game)
+
+
+def _tester_study_words(engine: Engine, code: str) -> Translator | None:
+    """What the tester ``code`` reads, in their study's language (None: no such tester)."""
+    found = repo.get_participant_with_study(engine, code)
+    return None if found is None or found[1] is None else _words(found[1])
 
 
 def _welcome_back(study: repo.Study, participant: repo.Participant) -> st.Page:
@@ -92,7 +107,7 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
         engine = runtime.database()
     except DatabaseUnavailable as err:
         trouble.note_failure(trouble.START, err)
-        return [_problem("Please wait a moment", trouble.UNREACHABLE, retry=True)], False
+        return [_problem(trouble.WAIT_TITLE, trouble.UNREACHABLE, retry=True)], False
     code = st.query_params.get("p")
     study_code = st.query_params.get("study")
     if study_code and not code:  # a panel id already stored: its tester's own link
@@ -106,17 +121,19 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
             who = services.load_tester(
                 engine, code, previous if isinstance(previous, services.Tester) else None)
         except StudyConfigError:
-            return [_problem(*BEING_FIXED)], False
+            return [_problem(*BEING_FIXED, words=_tester_study_words(engine, code))], False
         if who is None:  # an unknown code, or a tester deleted while their tab was open
             st.session_state.pop(trouble.GONE, None)
+            words = None
             if isinstance(previous, services.Tester) and previous.code == code:
+                words = tester.tester_words(previous)  # their study's, read before it goes
                 trouble.note_failure("page", NotFound("the tester is gone"))
-            return [_problem(trouble.GONE_TITLE, trouble.GONE_TEXT)], False
+            return [_problem(trouble.GONE_TITLE, trouble.GONE_TEXT, words=words)], False
         if who.participant.stage == "consent":  # a consent a fault stopped half-way
             try:
                 services.finish_consent(engine, who.study, code)
             except StudyConfigError:
-                return [_problem(*BEING_FIXED)], False
+                return [_problem(*BEING_FIXED, words=_words(who.study))], False
             who = services.load_tester(engine, code) or who
         identity.remember(who.study.study_id, code)
         st.session_state["tester"] = who
@@ -125,8 +142,7 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
         identity.bind(None)
         study = repo.get_study(engine, study_code)
         if study is None:
-            return [_problem("We can't find that study",
-                             "Please check the link, or ask the study team for a new one.")], False
+            return [_problem(*NO_STUDY)], False
         known = None if arrival.came_from_panel(study) else identity.returning(
             engine, study.study_id)
         refused = arrival.refusal(engine, study, returning=known is not None)
@@ -135,14 +151,13 @@ def _pages() -> tuple[list[st.Page] | dict[str, list[st.Page]], bool]:
         if known is not None:
             return [_welcome_back(study, known)], False
         if not study.open:
-            _ = _words(study)
-            return [_problem(_("This study is closed"),
-                             _("Thank you for your interest: this playtest is not taking new "
-                               "players any more."))], False
+            return [_problem(N_("This study is closed"),
+                             N_("Thank you for your interest: this playtest is not taking "
+                                "new players any more."), words=_words(study))], False
         try:
             services.study_config(study)
         except StudyConfigError:
-            return [_problem(*BEING_FIXED)], False
+            return [_problem(*BEING_FIXED, words=_words(study))], False
         st.session_state["study"] = study
         return [tester.consent_st_page(_words(study))], False
     pages: dict[str, list[st.Page]] = {"Playtest lab": [home.page()]}
@@ -164,7 +179,7 @@ def main() -> None:
         pages, show_nav = _pages()
     except trouble.DB_ERRORS as err:
         trouble.note_failure(trouble.START, err)
-        pages, show_nav = [_problem("Please wait a moment", trouble.UNREACHABLE,
+        pages, show_nav = [_problem(trouble.WAIT_TITLE, trouble.UNREACHABLE,
                                     retry=True)], False
     # Set once per run, after the page is known: a second call with another layout would
     # make the page jump between the two layouts on every rerun (the play page is wide).

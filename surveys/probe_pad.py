@@ -18,16 +18,26 @@ out on it), ``ms`` runs from the question appearing to OK. The Python side
 A reload in the middle of a probe starts it again from its first question (nothing is
 sent before the end).
 
+The pad's own words (:data:`WORDS`) are English; a page in another language gives its
+translation of each (``pad_data(words=...)``).
+
 >>> sorted(pad_data([(6, 7)], 60, "t", "Start"))
-['questions', 'seconds', 'start_label', 'token']
+['questions', 'seconds', 'start_label', 'token', 'words']
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 COMPONENT_NAME: Final = "playtest-lab-surveys.fluency_pad"
+
+#: The pad's own words (the page gives their translation: :func:`pad_data`): what a
+#: screen reader says of the pad, its bar and keys, the line above each question and the
+#: end's words.
+WORDS: Final = {"pad": "Times tables", "time_left": "Time left", "delete": "Delete",
+                "ok": "OK: enter the answer", "question": "Question {n}",
+                "done": "Well done! Saving your answers…", "resend": "Send my answers again"}
 
 HTML: Final = """
 <div class="fp" tabindex="0" aria-label="Times tables">
@@ -85,6 +95,24 @@ CSS: Final = """
 JS: Final = """
 const STATE = new WeakMap();
 
+// The pad's words in the page's language (the probe's words), else the English here.
+const ENGLISH = { pad: "Times tables", time_left: "Time left", delete: "Delete",
+  ok: "OK: enter the answer", question: "Question {n}",
+  done: "Well done! Saving your answers\u2026", resend: "Send my answers again" };
+
+function word(s, key) {
+  return ((s.probe && s.probe.words) || {})[key] || ENGLISH[key];
+}
+
+function relabel(s) {
+  s.box.setAttribute("aria-label", word(s, "pad"));
+  s.bar.parentElement.setAttribute("aria-label", word(s, "time_left"));
+  s.root.querySelector(".fp-del").setAttribute("aria-label", word(s, "delete"));
+  s.root.querySelector(".fp-ok").setAttribute("aria-label", word(s, "ok"));
+  s.root.querySelector(".fp-done-text").textContent = word(s, "done");
+  s.resend.textContent = word(s, "resend");
+}
+
 function nonce() {
   if (globalThis.crypto && crypto.randomUUID) return crypto.randomUUID();
   return Date.now().toString(36) + Math.random().toString(36).slice(2);
@@ -126,7 +154,7 @@ function ask(s) {
   s.q.textContent = a + " \\u00d7 " + b + " =";
   s.typed = "";
   s.answer.textContent = "";
-  s.status.textContent = "Question " + (s.index + 1);
+  s.status.textContent = word(s, "question").replace("{n}", String(s.index + 1));
   s.shownAt = performance.now();
 }
 
@@ -187,6 +215,7 @@ export default function (component) {
     s.token = probe.token;
     s.probe = probe;
     s.start.textContent = probe.start_label;
+    relabel(s);
     show(s, "ready");
   }
 }
@@ -194,11 +223,16 @@ export default function (component) {
 
 
 def pad_data(questions: Sequence[tuple[int, int]], seconds: int | None, token: str,
-             start_label: str) -> dict[str, Any]:
+             start_label: str, words: Mapping[str, str] | None = None) -> dict[str, Any]:
     """What the page sends the pad: the questions in order, the time limit, a token
-    naming this probe (its survey, item and form) and the start button's label."""
+    naming this probe (its survey, item and form), the start button's label and the
+    pad's own words (:data:`WORDS`) in the page's language (English without).
+
+    >>> pad_data([], None, "t", "Los", {"delete": "Löschen"})["words"]["delete"]
+    'Löschen'
+    """
     return {"questions": [list(q) for q in questions], "seconds": seconds, "token": token,
-            "start_label": start_label}
+            "start_label": start_label, "words": {**WORDS, **(words or {})}}
 
 
 _renderer: list[Any] = []

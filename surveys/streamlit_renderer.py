@@ -91,6 +91,15 @@ def _same(text: str) -> str:
 N_ = _same
 
 
+#: The fluency probe's pad's own words (:data:`surveys.probe_pad.WORDS`), marked for the
+#: translation catalog: the renderer gives the pad each through its ``words``.
+PAD_WORDS = {"pad": N_("Times tables"), "time_left": N_("Time left"), "delete": N_("Delete"),
+             "ok": N_("OK: enter the answer"), "question": N_("Question {n}"),
+             "done": N_("Well done! Saving your answers…"),
+             "resend": N_("Send my answers again")}
+assert PAD_WORDS == probe_pad.WORDS
+
+
 #: The answer checks' messages a tester sees most (surveys.logic), marked for the
 #: translation catalog: the renderer gives each through its ``words``.
 CHECK_WORDS = (N_("This question needs an answer."), N_("Enter text."),
@@ -467,7 +476,8 @@ def _probe_page(definition: SurveyDefinition, page: Page, item: FluencyProbe,
     widget_key = f"{key}::{page.id}::{item.id}"
     data = probe_pad.pad_data(shown, item.seconds, token,
                               pipe(item.start_label, definition, answers, context,
-                                   markdown=False))
+                                   markdown=False),
+                              {key: words(text) for key, text in PAD_WORDS.items()})
     result = probe_pad.pad()(key=widget_key, data={"probe": data}, on_done_change=_ignore)
     payload = result.get("done") if isinstance(result, Mapping) else getattr(result, "done", None)
     if payload is None:

@@ -21,6 +21,9 @@ their tab was open, or a link with an unknown code) gets the calm page
 callback, the page, a play fragment): :class:`~playtest.storage.errors.NotFound` is
 handled like a fault, then the app finds no tester behind the link and shows that page.
 Nothing of the tester's code or answers is logged (:mod:`playtest.server_log`).
+
+Each of these texts is shown in the visitor's language (:func:`visitor_words`): their
+study's when the page knows it, else their browser's if the app speaks it, else English.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
 from playtest import runtime
+from playtest.i18n import N_, Translator, preferred_language, translator
 from playtest.storage.errors import DatabaseUnavailable, NotFound, TooFast, WriteFailed
 
 P = ParamSpec("P")
@@ -49,19 +53,20 @@ GONE = "tester_gone"  # a NotFound was met in this session (see the module docst
 #: The session's key of the tester's game in memory (:mod:`playtest.board.page`): after a
 #: fault it may be ahead of what was stored, so it is dropped and rebuilt from the record.
 GAME_KEY = "play"
-CALM = ("We could not save that just now, so it was not saved. This page tries again by "
-        "itself: please wait a moment, then do it again. Everything you did before it is "
-        "kept.")
-TOO_FAST = ("That was faster than we can keep up with, so it was not saved. Please wait a "
-            "moment, then carry on a little more slowly. Everything you did before it is "
-            "kept.")
-GONE_TITLE = "This link no longer works"
-GONE_TEXT = ("This playtest link is not one we know, or what was saved with it has been "
-             "deleted. Nothing more is saved from this page. If you would like to take "
-             "part, please ask the study team for a new link.")
-UNREACHABLE = ("The playtest is having a short break: we cannot reach our storage just now, "
-               "so nothing was saved. This page tries again by itself; please keep it open, "
-               "then do again what you were doing.")
+CALM = N_("We could not save that just now, so it was not saved. This page tries again by "
+          "itself: please wait a moment, then do it again. Everything you did before it is "
+          "kept.")
+TOO_FAST = N_("That was faster than we can keep up with, so it was not saved. Please wait a "
+              "moment, then carry on a little more slowly. Everything you did before it is "
+              "kept.")
+GONE_TITLE = N_("This link no longer works")
+GONE_TEXT = N_("This playtest link is not one we know, or what was saved with it has been "
+               "deleted. Nothing more is saved from this page. If you would like to take "
+               "part, please ask the study team for a new link.")
+WAIT_TITLE = N_("Please wait a moment")
+UNREACHABLE = N_("The playtest is having a short break: we cannot reach our storage just "
+                 "now, so nothing was saved. This page tries again by itself; please keep it "
+                 "open, then do again what you were doing.")
 
 #: What counts as a database fault (rather than a bug to show the developer), and a
 #: tester's records that are gone (``NotFound``: handled as the module docstring says).
@@ -75,6 +80,23 @@ except ImportError:  # pragma: no cover - psycopg is a dependency
     pass
 
 log = logging.getLogger("playtest.app")
+
+
+def visitor_words() -> Translator:
+    """What the visitor of this page reads: their study's language when the page knows
+    their study (a tester's), else the first of their browser's preferred languages
+    that the app speaks, else English."""
+    from playtest import services
+    from playtest.i18n.words import study_words
+
+    tester = st.session_state.get("tester")
+    if isinstance(tester, services.Tester):
+        return study_words(tester.config.language, tester.config.game)
+    try:
+        browser = (st.context.locale, st.context.headers.get("Accept-Language"))
+    except Exception:  # noqa: BLE001 - no browser behind this run (a bare script)
+        browser = (None, None)
+    return translator(preferred_language(*browser))
 
 
 def note_failure(where: str, err: BaseException) -> None:
@@ -164,7 +186,7 @@ def show_notice(where: Any) -> None:
         return
     with where.container():
         if cause != START:  # at start the page itself says what is happening
-            st.warning(st.session_state.get(NOTICE, CALM))
+            st.warning(visitor_words()(st.session_state.get(NOTICE, CALM)))
         _retry_clock()
 
 
@@ -185,7 +207,7 @@ def run_page(run: Callable[[], Any]) -> None:
             # tester who is gone, the app shows the page that says so)
             st.rerun()
         if gone:
-            st.info(GONE_TEXT)
+            st.info(visitor_words()(GONE_TEXT))
             return
     else:
         st.session_state.pop(GONE, None)

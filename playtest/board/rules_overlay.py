@@ -127,12 +127,13 @@ def picture_play(plugin: GamePlugin, picture: Picture) -> Play:
                          actions=picture.actions, finished=False)
 
 
-def picture_view(plugin: GamePlugin, picture: Picture) -> dict[str, Any]:
+def picture_view(plugin: GamePlugin, picture: Picture, language: str = "en") -> dict[str, Any]:
     """The game's view data of a picture (non-interactive, with its last move marked and
-    the options ringed)."""
+    the options ringed), the view's own words in ``language``."""
     play = picture_play(plugin, picture)
     assert plugin.view is not None, f"{plugin.name} has no board view"
-    moment = Moment(play, tuple(play.steps[-1:]), {"highlight_options": True})
+    moment = Moment(play, tuple(play.steps[-1:]), {"highlight_options": True},
+                    language=language)
     return plugin.view(moment)
 
 
@@ -163,6 +164,7 @@ def draw(plugin: GamePlugin, tester: Any, words: Any = _same) -> None:
     import streamlit as st
 
     from playtest.board.component import mount
+    from playtest.board.page import view_in
     from playtest.board.protocol import EventGate
 
     _ = words
@@ -175,9 +177,11 @@ def draw(plugin: GamePlugin, tester: Any, words: Any = _same) -> None:
         st.markdown(f"**{_(section.heading)}**\n\n{_(section.text)}")
         if section.picture is None:
             continue
+        language = getattr(getattr(words, "language", None), "code", "en")
+        view = picture_view(plugin, section.picture, language)
         data = {"token": "picture", "interactive": False, "picture": True, "turn": None,
                 "message": None, "end": None, "muted": True, "mute_control": False,
-                "labels": {}, "view": picture_view(plugin, section.picture)}
+                "labels": {}, "view": view if language == "en" else view_in(view, _)}
         mount(plugin, data, key=f"rules-picture-{plugin.name}-{number}", gate=EventGate())
         if section.picture.caption:
             st.caption(_(section.picture.caption))

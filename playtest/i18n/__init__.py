@@ -97,6 +97,26 @@ class Language:
 ENGLISH = Language("en")
 
 
+def preferred_language(*tags: str | None) -> Language:
+    """The first of a browser's preferred languages (``navigator.language`` such as
+    ``de-DE``, or an ``Accept-Language`` header) that the app speaks; English otherwise.
+
+    >>> preferred_language("de-AT").code, preferred_language(None, "fr-CH,de;q=0.8").code
+    ('de', 'de')
+    >>> preferred_language("fr-FR", None).code
+    'en'
+    """
+    for tag in tags:
+        for part in (tag or "").split(","):
+            code = part.split(";")[0].strip().replace("-", "_")
+            for candidate in (code, code.split("_")[0].lower()):
+                try:
+                    return Language.parse(candidate)
+                except LanguageError:
+                    continue
+    return ENGLISH
+
+
 def N_(message: str) -> str:
     """Marks an English text for the translation catalog where it is written; it is
     translated where it is shown (Babel's extractor knows the name)."""

@@ -460,7 +460,7 @@ class GameSession:
     def moment(self, **extra: Any) -> Moment:
         """The play as its words and view see it now (``extra``: see :class:`Moment`)."""
         return Moment(self.play, self.play.fresh, self.settings, self.play.shown,
-                      wording=self.wording.messages, **extra)
+                      wording=self.wording.messages, language=self.wording.language, **extra)
 
     def _say(self, *, changed: bool) -> None:
         """Work out what the board says now (:attr:`Play.shown`); when an input changed

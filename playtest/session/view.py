@@ -27,6 +27,7 @@ class Moment:
       for what a view words itself (one line per forced tile…);
     - ``interactive``: whether the board takes the tester's input now (their turn, no
       computer step due, no dialog open); ``thinking``: a computer's step is due;
+    - ``language``: the study's language (its code: the view words itself in it);
     - ``extra``: what the page knows beyond the game (``study_rules``; ``games``: this
       game's number and the games the study asks for…).
     """
@@ -38,6 +39,7 @@ class Moment:
     wording: Mapping[str, str] = field(default_factory=dict)
     interactive: bool = False
     thinking: bool = False
+    language: str = "en"
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def setting(self, name: str, default: Any = None) -> Any:

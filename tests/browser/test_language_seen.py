@@ -31,6 +31,17 @@ def german_study(app_db: AppDatabase) -> str:
                      audience="adults", ai_think_ms=0)
 
 
+#: English that a board's renderer once said to a screen reader (its own words).
+ENGLISH_READ_OUT = re.compile(r"\b(row|column|board|empty|yours|brick|Zoom in|dice?|placed)\b")
+
+
+def aria_labels(page: Any) -> list[str]:
+    """Every screen-reader label inside the board."""
+    labels: list[str] = page.locator("[data-testid=board-shell] [aria-label]").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))")
+    return labels
+
+
 def buttons(page: Any) -> list[str]:
     """The label of every visible button of the page (its last line: a button with an
     icon says the icon's name first)."""
@@ -64,6 +75,7 @@ def test_the_consent_page_and_the_board_are_german(
     board.locator("[data-testid=morris-board]").wait_for(timeout=30_000)
     settle(board)
     screenshot(board, f"language-de-board-{size}")
+    assert not [label for label in aria_labels(board) if ENGLISH_READ_OUT.search(label)]
     shown = buttons(board)
     assert {"Regeln", "Neu starten", "Zum Menü"} <= set(shown), shown
     assert not [b for b in shown if b in ENGLISH_BUTTONS]
@@ -102,3 +114,6 @@ def test_every_other_games_board_is_german_on_a_phone(
     assert not [w for w in ("Your turn", "Sound on", "Roll the dice", "Game over",
                             "Project-Id-Version") if w in words], words
     assert labels_cut(board, "[data-testid=stMain]") == []
+    read_out = aria_labels(board)  # what a screen reader says of the board: German too
+    assert read_out and not [label for label in read_out if ENGLISH_READ_OUT.search(label)], \
+        read_out

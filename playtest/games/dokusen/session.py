@@ -134,6 +134,8 @@ def view(moment: Moment) -> dict[str, Any]:
     """What the renderer draws (:func:`~playtest.games.dokusen.view.board_data`): the last
     round replayed square by square at the tester's speed, the stage's place in the
     study's course."""
+    from playtest.i18n.words import study_words  # it reads the registry of the games
+
     play = moment.play
     rules = moment.extra.get("study_rules")
     stage_of = won = None
@@ -149,6 +151,7 @@ def view(moment: Moment) -> dict[str, Any]:
     data = board_data(play.state, played=_round(moment),
                       speed_ms=STEP_MS.get(int(moment.setting("speed", 2)), 220),
                       stage_of=stage_of, stages_won=won,
-                      games=None if games is None else (int(games[0]), int(games[1])))
+                      games=None if games is None else (int(games[0]), int(games[1])),
+                      words=study_words(moment.language, "dokusen"))
     data["interactive"] = moment.interactive
     return data

@@ -36,6 +36,7 @@ from engine.core import CHANCE, TERMINAL, Event, Refusal
 from engine.dokusen.board import neighbour_counts
 from engine.dokusen.state import DokusenState, colour_name
 from playtest.games.dokusen.catalog import refusal_key
+from playtest.i18n import ENGLISH, Translator, translator
 from playtest.session.words import Say
 
 #: A second cue per colour (symbol and CSS pattern), so colour is never the only signal.
@@ -58,10 +59,10 @@ LABELS: Final = {
     "sound_on": "Sound on",
     "sound_off": "Sound off",
     "watching": "Watch the colours grow…",
-    "stage": "Stage",
-    "game": "Game",
-    "extra_game": "(an extra one)",
-    "stages_won": "stages won",
+    # a square as a screen reader says it: "row 2, column 3: yours" (or "orange's", "Black")
+    "cell": "row {row}, column {col}: {what}",
+    "yours": "yours",
+    "owned": "{colour}'s",
 }
 
 
@@ -197,35 +198,56 @@ def message_say(state: DokusenState, events: Sequence[Event] = (),
     return Say("your_turn", {"need": need, "total": total})
 
 
-def progress_text(games: tuple[int, int] | None, stages_won: int | None) -> str:
+def progress_text(games: tuple[int, int] | None, stages_won: int | None,
+                  words: Translator | None = None) -> str:
     """The tester's way through the study: which game of the games it asks for, and the
-    stages of its course won so far (either may be unknown: None).
+    stages of its course won so far (either may be unknown: None), in the language of
+    ``words`` (English without).
 
     >>> progress_text((2, 4), 1), progress_text((5, 4), 3), progress_text(None, 0)
     ('Game 2 of 4 · stages won: 1', 'Game 5 (an extra one) · stages won: 3', 'Stages won: 0')
     >>> progress_text((1, 1), None)
     'Game 1 of 1'
     """
+    words = words or translator(ENGLISH)
     parts = []
     if games is not None:
         number, needed = games
-        parts.append(f"{LABELS['game']} {number} {LABELS['of']} {needed}" if number <= needed
-                     else f"{LABELS['game']} {number} {LABELS['extra_game']}")
+        parts.append(words.gettext("Game {number} of {total}") if number <= needed
+                     else words.gettext("Game {number} (an extra one)"))
+        parts[-1] = parts[-1].format(number=number, total=needed)
     if stages_won is not None:
-        parts.append(f"{LABELS['stages_won']}: {stages_won}")
+        parts.append(words.ngettext("stages won: {count}", "stages won: {count}",
+                                    stages_won).format(count=stages_won))
     text = " · ".join(parts)
     return text[:1].upper() + text[1:]
+
+
+def stage_line(stage_of: tuple[int, int] | None, words: Translator | None = None) -> str:
+    """This stage's place in the tester's course ("Stage 2 of 8"; nothing for a course
+    of one stage), in the language of ``words`` (English without).
+
+    >>> stage_line((2, 8)), stage_line((1, 1)), stage_line(None)
+    ('Stage 2 of 8', '', '')
+    """
+    if stage_of is None or stage_of[1] <= 1:
+        return ""
+    text = (words or translator(ENGLISH)).gettext("Stage {number} of {total}")
+    return text.format(number=stage_of[0], total=stage_of[1])
 
 
 def board_data(state: DokusenState, *, events: Sequence[Event] = (), speed_ms: int = 220,
                stage_of: tuple[int, int] | None = None, played: RoundSteps | None = None,
                games: tuple[int, int] | None = None,
-               stages_won: int | None = None) -> dict[str, Any]:
+               stages_won: int | None = None, words: Translator | None = None
+               ) -> dict[str, Any]:
     """The JSON for the renderer (see the module docstring; the board's words are the
-    shell's). ``stage_of``: this stage's place in the tester's course (``(2, 8)``: "Stage
-    2 of 8"); ``played``: the round's steps (:func:`round_steps` of ``events``) when
-    already worked out; ``games`` (this game's number, the games the study asks for) and
-    ``stages_won``: the tester's progress through the study (:func:`progress_text`)."""
+    shell's, and what it words itself is in the language of ``words``). ``stage_of``:
+    this stage's place in the tester's course (``(2, 8)``: "Stage 2 of 8"); ``played``:
+    the round's steps (:func:`round_steps` of ``events``) when already worked out;
+    ``games`` (this game's number, the games the study asks for) and ``stages_won``: the
+    tester's progress through the study (:func:`progress_text`)."""
+    words = words or translator(ENGLISH)
     game = state.game
     grid = game.grid
     n = game.num_players
@@ -247,6 +269,8 @@ def board_data(state: DokusenState, *, events: Sequence[Event] = (), speed_ms: i
             "id": p,
             "name": LABELS["you"] if p == 0 else colour_name(p).capitalize(),
             "colour": colour_name(p),
+            # the colour in the tester's language, as a screen reader says a square's owner
+            "word": words.gettext(colour_name(p)),
             "kind": state.kind_of(p),
             "symbol": SYMBOLS.get(p, str(p)),
             "pattern": PATTERNS.get(p, "plain"),
@@ -272,10 +296,9 @@ def board_data(state: DokusenState, *, events: Sequence[Event] = (), speed_ms: i
         "round": state.round,
         "maxRounds": state.stage.max_rounds,
         "stage": state.stage.id or "custom",
-        "stageName": state.stage.name,
-        "stageOf": (f"{LABELS['stage']} {stage_of[0]} {LABELS['of']} {stage_of[1]}"
-                    if stage_of is not None and stage_of[1] > 1 else ""),
-        "progress": progress_text(games, stages_won),
+        "stageName": words.gettext(state.stage.name),
+        "stageOf": stage_line(stage_of, words),
+        "progress": progress_text(games, stages_won, words),
         "phase": state.phase,
         "toMove": cur if cur >= 0 else None,
         "interactive": cur == 0,

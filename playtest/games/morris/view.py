@@ -257,5 +257,12 @@ def board_data(state: MorrisState, *, selection: Sequence[str] = (),
             "computer": "computer",
             "sound_on": "Sound on",
             "sound_off": "Sound off",
+            # a point as a screen reader says it: "a1, white brick, selected"
+            "W": "white brick",
+            "B": "black brick",
+            "empty": "empty",
+            "walled": "walled",
+            "selected": "selected",
+            "taken": "brick just taken",
         },
     }

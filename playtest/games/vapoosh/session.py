@@ -14,7 +14,8 @@ when the tester presses Roll or the computer rolls (:func:`~playtest.games.vapoo
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.core import ClickResult
@@ -232,9 +233,36 @@ def _glow(play: Play, rows: list[str]) -> dict[tuple[int, int], str]:
     return glow
 
 
-#: The words the renderer shows of its own (render.js): its buttons and the dice line.
+#: The words the renderer shows of its own (render.js): its buttons, the dice line, and
+#: what a screen reader says of a die, a row's and a column's header and a Brown button.
 WORDS = {"roll": "Roll the dice", "back": "\u2715 Back", "back_aria": "Back to the whole board",
-         "brown": "Brown", "dice": "Dice:", "rolled": "{who} rolled:"}
+         "brown": "Brown", "dice": "Dice:", "rolled": "{who} rolled:",
+         "sums": "pink {pink}, green {green}", "die": "{colour} die {value}",
+         "pink": "pink", "green": "green", "column": "column {n}", "row": "row {n}",
+         "brown_aria": "Put a brown counter on column {col}, row {row}",
+         "tile": "column {c}, row {r}, {n}, empty", "pink_dice": "pink dice",
+         "green_dice": "green dice", "grid": "Multiplication board, 12 columns by 12 rows",
+         "zoom": "Magnified part of the board: tap your tile"}
+
+#: A part of a tile's words that holds a number: "column 3", "player 2"...
+_NUMBERED = re.compile(r"(column|row|player|computer \(player) (\d+)(\)?)")
+
+
+def tile_words(label: str, gettext: Callable[[str], str]) -> str:
+    """A tile's words for a screen reader (the view's ``labels``: "column 3, row 4, 12,
+    yours, blue circle, just placed") in the language of ``gettext``, part by part.
+
+    >>> german = {"column {n}": "Spalte {n}", "row {n}": "Zeile {n}", "yours": "deiner"}
+    >>> tile_words("column 3, row 4, 12, yours, blue circle", lambda t: german.get(t, t))
+    'Spalte 3, Zeile 4, 12, deiner, blue circle'
+    """
+    def part(text: str) -> str:
+        found = _NUMBERED.fullmatch(text)
+        if found is None:
+            return text if text.isdigit() else gettext(text)
+        return gettext(f"{found[1]} {{n}}{found[3]}").replace("{n}", found[2])
+
+    return ", ".join(part(text) for text in label.split(", "))
 
 
 def view(moment: Moment) -> dict[str, Any]:
@@ -264,6 +292,11 @@ def view(moment: Moment) -> dict[str, Any]:
     ).to_data()
     data["note"] = "Vapooh! Your counter this time is a brown one." if brown == "forced" else ""
     data["words"] = WORDS  # the renderer's own words (the tester's language: board_data)
+    if moment.language != "en":  # the tiles' words, made by the view in English
+        from playtest.i18n.words import study_words  # it reads the registry of the games
+
+        gettext = study_words(moment.language, "vapoosh").gettext
+        data["labels"] = {i: tile_words(label, gettext) for i, label in data["labels"].items()}
     for shell_owned in ("message", "tone", "message_ms", "sound", "nonce", "muted"):
         del data[shell_owned]  # the board shell's: its message line, sound and token
     return data

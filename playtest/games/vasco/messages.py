@@ -103,7 +103,8 @@ def refusal_text(reason: str, *, cell: str = "", tiles_left: int = 0,
     return load_vasco_catalog().render(key, variant, cell=cell, count=tiles_left).text
 
 
-def auto_text(constrained: int, cell: str, variant: str = "default") -> str:
+def auto_text(constrained: int, cell: str, variant: str = "default",
+              catalog: MessageCatalog | None = None) -> str:
     """Why a forced tile appeared, in the catalog's words (``variant``: a wording of the
     catalog, or a text of the study's own, as a ``message:`` experiment may set).
 
@@ -114,13 +115,15 @@ def auto_text(constrained: int, cell: str, variant: str = "default") -> str:
     >>> auto_text(2, "1,1", "Squeezed in at {cell}!")
     'Squeezed in at 1,1!'
     """
-    return message_text(auto_message_key(constrained), variant, cell=cell)
+    return message_text(auto_message_key(constrained), variant, catalog=catalog, cell=cell)
 
 
-def message_text(key: str, variant: str = "default", **values: Any) -> str:
+def message_text(key: str, variant: str = "default", *, catalog: MessageCatalog | None = None,
+                 **values: Any) -> str:
     """The catalog's message ``key`` in ``variant``; a variant that is not a wording of
-    the catalog is a study's own text (checked when the study was saved), filled in."""
-    return load_vasco_catalog().say(key, variant, **values).text
+    the catalog is a study's own text (checked when the study was saved), filled in.
+    ``catalog``: the catalog in the tester's language (the English one without)."""
+    return (catalog or load_vasco_catalog()).say(key, variant, **values).text
 
 
 def forced_messages(events: Sequence[Any],
@@ -150,13 +153,15 @@ def forced_messages(events: Sequence[Any],
     return list(out.values())
 
 
-def pick_text(variant: str = "default", *, cell: str = "", count: int = 0) -> str:
+def pick_text(variant: str = "default", *, cell: str = "", count: int = 0,
+              catalog: MessageCatalog | None = None) -> str:
     """The caption over the tile previews (the cell glows on the board).
 
     >>> pick_text()
     'Choose a tile for the glowing space:'
     """
-    return load_vasco_catalog().render("pick_tile", variant, cell=cell, count=count).text
+    return (catalog or load_vasco_catalog()).render("pick_tile", variant, cell=cell,
+                                                    count=count).text
 
 
 def end_say(reason: str, lengths: tuple[int, int], *, winner: int | None, mover: int,
@@ -174,7 +179,8 @@ def end_say(reason: str, lengths: tuple[int, int], *, winner: int | None, mover:
 
 
 def end_text(reason: str, lengths: tuple[int, int], *, winner: int | None, mover: int,
-             seats: tuple[str, ...] = ("human", "computer"), variant: str = "default") -> str:
+             seats: tuple[str, ...] = ("human", "computer"), variant: str = "default",
+             catalog: MessageCatalog | None = None) -> str:
     """The sentence announcing the end, said to the tester ("you win") where the winner's
     seat is a person and ``seats`` has one person, else by colour.
 
@@ -185,7 +191,8 @@ def end_text(reason: str, lengths: tuple[int, int], *, winner: int | None, mover
     """
     say = end_say(reason, lengths, winner=winner, mover=mover, seats=seats)
     assert say.key is not None
-    return load_vasco_catalog().render(say.key, variant, voice=say.voice, **say.values).text
+    return (catalog or load_vasco_catalog()).render(say.key, variant, voice=say.voice,
+                                                    **say.values).text
 
 
 def auto_message_key(constrained: int) -> str:

@@ -17,15 +17,17 @@ from typing import Any
 from engine.vasco import cell_name, parse_cell
 from playtest.games.plugin import GameResult
 from playtest.games.vasco.messages import (
+    CATALOG,
     LEGEND,
     REFUSAL_KEYS,
     TURN_LINES,
     auto_message_key,
     end_say,
 )
-from playtest.games.vasco.view import SEAT_COLOURS, board_view, tile_origins
+from playtest.games.vasco.view import SEAT_COLOURS, WORDS, board_view, tile_origins
 from playtest.messages.speeds import speed
 from playtest.session.play import Play, Step
+from playtest.session.session import translated_catalog
 from playtest.session.view import Moment
 from playtest.session.words import Say
 
@@ -137,6 +139,8 @@ def words(moment: Moment) -> tuple[Say, ...]:
 def view(moment: Moment) -> dict[str, Any]:
     """What the renderer draws (:func:`~playtest.games.vasco.view.board_view`): the last
     input's forced tiles animated in order, in the tester's wording."""
+    from playtest.i18n.words import study_words  # it reads the registry of the games
+
     play = moment.play
     pick = moment.text("pick")
     computer_placed = _computer_placed(moment)
@@ -147,7 +151,9 @@ def view(moment: Moment) -> dict[str, Any]:
                       refused=play.refused_fields.get("cell") if play.refusal else None,
                       variants=moment.wording,
                       origins=play.memo.get(ORIGINS, {}),
-                      computer_placed=computer_placed, pace_ms=pace).to_data()
+                      computer_placed=computer_placed, pace_ms=pace,
+                      catalog=translated_catalog(CATALOG.load(), "vasco", moment.language),
+                      words=study_words(moment.language, "vasco")).to_data()
     if pick is not None:
         data["pick_text"] = pick.text
     data["interactive"] = moment.interactive
@@ -159,6 +165,7 @@ def view(moment: Moment) -> dict[str, Any]:
                   and cell_name(e.tiles[0]) == computer_placed)
         data["autos_before_computer"] = sum(e.kind == "auto" for e in events[:at])
     data.pop("message", None)
+    data["words"] = WORDS  # the renderer's own words (the tester's language: board_data)
     return data
 
 

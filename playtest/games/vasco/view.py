@@ -38,6 +38,20 @@ from playtest.games.vasco.messages import (
     message_text,
     pick_text,
 )
+from playtest.i18n import ENGLISH, Translator, translator
+from playtest.messages.catalog import MessageCatalog
+
+#: The words the renderer says of its own (render.js: a screen reader's words for the
+#: board, the zoom, the spaces, each tile's origin and a preview), in the tester's
+#: language once on the board (its key ``words``).
+WORDS = {"board": "Vasco board: triangular tiles", "zoom": "Zoom", "zoom_in": "Zoom in",
+         "zoom_out": "Zoom out", "zoom_fit": "Fit the board",
+         "picker": "Choose a tile for the glowing space",
+         "blocked": "Space where no tile fits now", "chosen": "The glowing space (chosen)",
+         "open": "Green space: a tile fits here", "tester": "placed by you",
+         "computer": "placed by the computer", "forced": "slid in by itself",
+         "preview": "Tile: left {left}, right {right}, flat side {flat}",
+         "red": "red", "blue": "blue", "purple": "purple"}
 
 # The colour of a seat's lines, in a child's words (not the rules' O and X).
 SEAT_COLOURS = {1: "red", 2: "blue"}
@@ -113,6 +127,8 @@ def board_view(
     origins: Mapping[str, str] | None = None,
     computer_placed: str | None = None,
     pace_ms: int = 1000,
+    catalog: MessageCatalog | None = None,
+    words: Translator | None = None,
 ) -> BoardView:
     """The view of ``state`` for a person playing the ``"human"`` seats.
 
@@ -123,12 +139,14 @@ def board_view(
     ``origins`` who put each tile there (see :func:`tile_origins`); ``computer_placed``
     the computer's tile just placed; ``pace_ms`` each step of its move on screen. The
     board's own lines (the computer's tile named, the turn line while a move plays out,
-    the legend) are the catalog's messages in the tester's wording too.
+    the legend) are the catalog's messages in the tester's wording too. ``catalog``: the
+    catalog in the tester's language, ``words`` the game's other words in it (the tiles'
+    labels read aloud); English without.
     """
     wording = dict(variants or {})
 
     def worded(key: str, **values: Any) -> str:
-        return message_text(key, wording.get(key, "default"), **values)
+        return message_text(key, wording.get(key, "default"), catalog=catalog, **values)
 
     tiles = tuple(
         {
@@ -165,7 +183,7 @@ def board_view(
             "state": e.data.get("tile", ""),
             "why": auto_text(
                 constrained, cell_name(e.tiles[0]),
-                wording.get(auto_message_key(constrained), "default"),
+                wording.get(auto_message_key(constrained), "default"), catalog,
             ),
             # said before its reason while several play out ("Forced tile 2 of 5.")
             "count_text": worded("forced_count", number=i + 1, total=len(forced))
@@ -187,7 +205,7 @@ def board_view(
         # the seat that made the last move (to_move is the one that would be next)
         mover = 3 - state.to_move
         result_text = end_text(outcome.reason, outcome.lengths, winner=outcome.winner,
-                               mover=mover, seats=tuple(seats))
+                               mover=mover, seats=tuple(seats), catalog=catalog)
         highlight = tuple(dict.fromkeys(cell_name(c) for c in outcome.highlight))
     return BoardView(
         tiles=tiles,
@@ -206,8 +224,9 @@ def board_view(
         result_text=result_text,
         highlight=highlight,
         message=message,
-        labels={cell_name(c): _cell_label(c, st) for c, st in state.tiles.items()},
-        pick_text=pick_text(cell=selected or "", count=len(previews)) if selected else "",
+        labels={cell_name(c): _cell_label(c, st, words) for c, st in state.tiles.items()},
+        pick_text=pick_text(cell=selected or "", count=len(previews), catalog=catalog)
+        if selected else "",
         blocked=blocked,
         refused=refused if human_turn else None,
         origins=dict(origins or {}),
@@ -242,8 +261,13 @@ def tile_origins(moves: Sequence[tuple[bool, Sequence[Event]]]) -> dict[str, str
 _COLOUR = {"o": "red", "x": "blue", "*": "purple"}
 
 
-def _cell_label(cell: tuple[int, int], st: str) -> str:
-    edges = ", ".join(
-        f"{n} {_COLOUR[k]}" for n, k in zip(("left", "right", "flat"), st, strict=True)
-    )
-    return f"Tile at {cell_name(cell)}: {edges}"
+def _cell_label(cell: tuple[int, int], st: str, words: Translator | None = None) -> str:
+    """A tile as a screen reader says it (in the language of ``words``; English without).
+
+    >>> _cell_label((0, 1), "ox*")
+    'Tile at 0,1: left red, right blue, flat purple'
+    """
+    _ = (words or translator(ENGLISH)).gettext
+    left, right, flat = (_(_COLOUR[k]) for k in st)
+    return _("Tile at {cell}: left {left}, right {right}, flat {flat}").format(
+        cell=cell_name(cell), left=left, right=right, flat=flat)

@@ -83,6 +83,11 @@ function colourOf(d, owner) {
   return owner >= 0 ? d.colours[owner] : null;
 }
 
+// A text of the view's words with its {placeholders} filled in.
+function fill(text, values) {
+  return text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
+}
+
 function paint(st, i, owner) {
   const b = st.squares[i];
   if (!b || !b.classList.contains("sq")) return;
@@ -94,8 +99,11 @@ function paint(st, i, owner) {
   st.shown[i] = owner;
   b.querySelector(".sym").textContent = info ? info.symbol : "";
   const r = Math.floor(i / d.cols) + 1, c = (i % d.cols) + 1;
-  const what = info ? (owner === 0 ? "yours" : `${info.colour}'s`) : d.labels.black;
-  b.setAttribute("aria-label", `row ${r}, column ${c}: ${what}`);
+  const L = d.labels;
+  const what = info ? (owner === 0 ? L.yours || "yours"
+    : fill(L.owned || "{colour}'s", { colour: info.word || info.colour })) : L.black;
+  b.setAttribute("aria-label", fill(L.cell || "row {row}, column {col}: {what}",
+                                    { row: r, col: c, what }));
 }
 
 function whyText(d, pairs) {
@@ -127,6 +135,7 @@ function draw(st) {
   if (watching) st.msg.textContent = d.labels.watching;
   else if (st.msg.textContent !== (st.msg.dataset.text || "")) st.msg.textContent = st.msg.dataset.text || "";
   st.why.textContent = st.showWhy ? d.labels.why_hide : d.labels.why;
+  st.grid.setAttribute("aria-label", d.labels.board || "Dokusen board");
   st.why.setAttribute("aria-pressed", st.showWhy ? "true" : "false");
   const targets = new Set(d.targets);
   // a computer colour's square of this round keeps a ring once the round is replayed:

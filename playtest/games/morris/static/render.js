@@ -139,10 +139,12 @@ function draw(st) {
     g.classList.toggle("wall", walls.has(id));
     g.classList.toggle("taken", taken.has(id) && !owner);
     g.classList.toggle("target", d.interactive && d.highlight && targets.has(id));
-    const what = owner ? (owner === "W" ? "white brick" : "black brick") : "empty";
-    const extra = grey.has(id) ? ", walled" : (id === sel ? ", selected"
-      : (taken.has(id) && !owner ? ", brick just taken" : ""));
-    g.setAttribute("aria-label", `${id}, ${what}${extra}`);
+    const L = d.labels;
+    const what = owner ? (owner === "W" ? L.W || "white brick" : L.B || "black brick")
+      : L.empty || "empty";
+    const extra = grey.has(id) ? L.walled || "walled" : (id === sel ? L.selected || "selected"
+      : (taken.has(id) && !owner ? L.taken || "brick just taken" : ""));
+    g.setAttribute("aria-label", [id, what, extra].filter(Boolean).join(", "));
   }
 }
 

@@ -13,11 +13,17 @@ const SIZE = 12;
 const PIPS = {1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8]};
 const BOARDS = new WeakMap();
 
-function makeDie(value, colour) {
+// A text of the view's words (its {placeholders} filled in), else the English given.
+function fill(text, values) {
+  return text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
+}
+
+function makeDie(value, colour, w) {
   const d = document.createElement("span");
   d.className = "die";
   d.setAttribute("role", "img");
-  d.setAttribute("aria-label", colour + " die " + value);
+  d.setAttribute("aria-label", fill((w || {}).die || "{colour} die {value}",
+                                    { colour: (w || {})[colour] || colour, value }));
   d.dataset.value = String(value);
   const on = PIPS[value] || [];
   for (let i = 0; i < 9; i++) {
@@ -194,8 +200,7 @@ function openZoom(st, i) {
       num.textContent = String((c + 1) * (r + 1));
       b.appendChild(num);
       cell.appendChild(b);
-      if (brown.has(j)) cell.appendChild(brownChip(j, r === rs, c === cs, c === cs + ZOOM_N - 1,
-                                                   ((st.data && st.data.words) || {}).brown));
+      if (brown.has(j)) cell.appendChild(brownChip(j, r === rs, c === cs, c === cs + ZOOM_N - 1, w));
       parts.push(cell);
     }
   }
@@ -217,7 +222,7 @@ function closeZoom(st) {
   delete st.vb.dataset.zoom;
 }
 
-function brownChip(j, below, first, last, word) {
+function brownChip(j, below, first, last, w) {
   // Beside its tile (above it; below it on the top row), never over the tile itself, so
   // a tap on the tile stays a normal counter.
   const chip = document.createElement("button");
@@ -226,8 +231,9 @@ function brownChip(j, below, first, last, word) {
   chip.dataset.index = String(j);
   chip.dataset.target = (j % SIZE + 1) + "," + (Math.floor(j / SIZE) + 1);
   chip.dataset.hold = "brown";
-  chip.textContent = word || "Brown";
-  chip.setAttribute("aria-label", "Put a brown counter on column " + (j % SIZE + 1) + ", row " + (Math.floor(j / SIZE) + 1));
+  chip.textContent = (w || {}).brown || "Brown";
+  chip.setAttribute("aria-label", fill((w || {}).brown_aria || "Put a brown counter on column {col}, row {row}",
+                                       { col: j % SIZE + 1, row: Math.floor(j / SIZE) + 1 }));
   return chip;
 }
 
@@ -240,7 +246,7 @@ function paintBrowns(st, list) {
   for (const j of list || []) {
     const c = j % SIZE;
     const chip = brownChip(j, Math.floor(j / SIZE) === 0, c === 0, c === SIZE - 1,
-                           ((st.data && st.data.words) || {}).brown);
+                           (st.data && st.data.words) || {});
     st.tiles[j].parentElement.appendChild(chip);
     placeChip(chip, st.tiles[j], st.tiles);
   }
@@ -291,7 +297,8 @@ function update(st, d) {
     if (d.glow[i]) cls += " g-" + d.glow[i];
     if (hl.has(i)) cls += " hl";
     if (b.className !== cls) b.className = cls;
-    const label = d.labels[i] || ("column " + c + ", row " + r + ", " + n + ", empty");
+    const label = d.labels[i] || fill((d.words || {}).tile || "column {c}, row {r}, {n}, empty",
+                                      { c, r, n });
     if (b.getAttribute("aria-label") !== label) b.setAttribute("aria-label", label);
     if (!prev || prev.interactive !== d.interactive) b.setAttribute("aria-disabled", String(!d.interactive));
   }
@@ -304,6 +311,17 @@ function update(st, d) {
   st.swatch.setAttribute("aria-hidden", "true");
 
   if (d.words && d.words.roll) st.roll.textContent = d.words.roll;
+  if (d.words && d.words.column && d.words.column !== st.headerWords) {  // the board's own words
+    st.headerWords = d.words.column;
+    st.pink.setAttribute("aria-label", d.words.pink_dice || "pink dice");
+    st.green.setAttribute("aria-label", d.words.green_dice || "green dice");
+    st.grid.setAttribute("aria-label", d.words.grid || "Multiplication board, 12 columns by 12 rows");
+    st.zoom.setAttribute("aria-label", d.words.zoom || "Magnified part of the board: tap your tile");
+    st.root.querySelectorAll("[role=columnheader]").forEach((h, k) =>
+      h.setAttribute("aria-label", fill(d.words.column, { n: k + 1 })));
+    st.root.querySelectorAll("[role=rowheader]").forEach((h, k) =>
+      h.setAttribute("aria-label", fill(d.words.row || "row {n}", { n: k + 1 })));
+  }
   st.roll.hidden = !d.can_roll;
   st.roll.disabled = !d.can_roll;
   st.note.textContent = d.note || "";
@@ -321,10 +339,11 @@ function update(st, d) {
       st.diceBy.textContent = d.dice_by
         ? (w.rolled || "{who} rolled:").replace("{who}", d.dice_by[0].toUpperCase() + d.dice_by.slice(1))
         : (w.dice || "Dice:");
-      st.pink.append(makeDie(d.dice[0], "pink"), makeDie(d.dice[1], "pink"));
-      st.green.append(makeDie(d.dice[2], "green"), makeDie(d.dice[3], "green"));
+      st.pink.append(makeDie(d.dice[0], "pink", w), makeDie(d.dice[1], "pink", w));
+      st.green.append(makeDie(d.dice[2], "green", w), makeDie(d.dice[3], "green", w));
       st.sums.textContent = d.show_sums
-        ? "pink " + (d.dice[0] + d.dice[1]) + ", green " + (d.dice[2] + d.dice[3]) : "";
+        ? fill(w.sums || "pink {pink}, green {green}",
+               { pink: d.dice[0] + d.dice[1], green: d.dice[2] + d.dice[3] }) : "";
     } else {
       st.diceBy.textContent = ""; st.sums.textContent = "";
     }

@@ -88,6 +88,19 @@ const ORIGIN_WORDS = {
   tester: "placed by you", computer: "placed by the computer", forced: "slid in by itself",
 };
 
+// The view's words (d.words: the tester's language) for `key`, else the English here.
+function word(d, key, english) {
+  return ((d && d.words) || {})[key] || english;
+}
+
+// The words a screen reader says of the board's own parts, in the view's language.
+const ARIA = [
+  [".vb-svg", "board", "Vasco board: triangular tiles"], [".vb-zoom", "zoom", "Zoom"],
+  ["[data-zoom=in]", "zoom_in", "Zoom in"], ["[data-zoom=out]", "zoom_out", "Zoom out"],
+  ["[data-zoom=fit]", "zoom_fit", "Fit the board"],
+  [".vb-picker", "picker", "Choose a tile for the glowing space"],
+];
+
 function drawTile(g, t, cls, origin) {
   const pts = corners(t.r, t.c).map((p) => p.join(",")).join(" ");
   const oc = origin ? " " + ORIGINS[origin] : "";
@@ -249,6 +262,9 @@ function render(st, d, shell) {
   vb.classList.toggle("vb-over", !!d.over);
   vb.classList.toggle("vb-interactive", !!d.interactive);
   st.root.querySelector("[data-role=counter]").textContent = d.counter || "";
+  for (const [sel, key, english] of ARIA) {
+    st.root.querySelector(sel).setAttribute("aria-label", word(d, key, english));
+  }
   st.root.querySelector("[data-zoom=fit]").textContent = d.fit_text || "";
   // the legend's words are the catalog's (a wording experiment may vary them)
   for (const span of st.root.querySelectorAll("[data-legend]")) {
@@ -266,7 +282,7 @@ function render(st, d, shell) {
     const pts = corners(r, cc).map((p) => p.join(",")).join(" ");
     el("polygon", {
       points: pts, class: "vc-blocked" + (c === d.refused ? " vc-refused" : ""), "data-cell": c,
-      "data-target": c, role: "button", "aria-label": "Space where no tile fits now",
+      "data-target": c, role: "button", "aria-label": word(d, "blocked", "Space where no tile fits now"),
     }, layer);
   }
   for (const c of d.candidates || []) {
@@ -277,7 +293,8 @@ function render(st, d, shell) {
     if (c === d.refused) cls += " vc-refused";
     el("polygon", {
       points: pts, class: cls, "data-cell": c, "data-target": c, tabindex: "0", role: "button",
-      "aria-label": c === d.selected ? "The glowing space (chosen)" : "Green space: a tile fits here",
+      "aria-label": c === d.selected ? word(d, "chosen", "The glowing space (chosen)")
+        : word(d, "open", "Green space: a tile fits here"),
     }, layer);
   }
   const tilesLayer = el("g", { class: "vb-tiles" }, layer);
@@ -290,7 +307,7 @@ function render(st, d, shell) {
     const origin = (d.origins || {})[t.cell];
     const g = drawTile(tilesLayer, t, cls, origin);
     const label = (d.labels || {})[t.cell] || t.cell;
-    g.setAttribute("aria-label", origin ? label + ", " + ORIGIN_WORDS[origin] : label);
+    g.setAttribute("aria-label", origin ? label + ", " + word(d, origin, ORIGIN_WORDS[origin]) : label);
     g.setAttribute("role", "img");
   }
   // the selected cell's preview stays drawn in place, faintly
@@ -352,7 +369,9 @@ function renderPicker(st, d) {
     b.className = "vb-preview";
     b.dataset.state = s;
     b.dataset.target = s;
-    b.setAttribute("aria-label", "Tile: left " + COLOUR[s[0]] + ", right " + COLOUR[s[1]] + ", flat side " + COLOUR[s[2]]);
+    const [left, right, flat] = [...s].map((k) => word(d, COLOUR[k], COLOUR[k]));
+    b.setAttribute("aria-label", word(d, "preview", "Tile: left {left}, right {right}, flat side {flat}")
+      .replace("{left}", left).replace("{right}", right).replace("{flat}", flat));
     const svg = el("svg", { class: "vb-preview-svg", "aria-hidden": "true" });
     // just the one triangle, with a small margin: the tile fills its button
     const pts = corners(r, c), pad = S * 0.1;
