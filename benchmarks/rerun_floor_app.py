@@ -35,6 +35,7 @@ from playtest.board.component import mount
 from playtest.board.protocol import EventGate
 from playtest.board.sounds import cue_notes
 from playtest.games.registry import game_plugin
+from playtest.games.vapoosh.session import WORDS
 from playtest.games.vapoosh.view import board_view
 
 MODE_ENV = "RERUN_FLOOR_MODE"
@@ -66,6 +67,7 @@ def sample_payload(rerun: int) -> dict[str, Any]:
         to_move=1, phase="place", turn=14, names=("you", "the computer"), zoom=True,
     ).to_data()
     view["note"] = ""
+    view["words"] = WORDS  # the renderer's own words, as the play screen sends them
     for shell_owned in ("message", "tone", "message_ms", "sound", "nonce", "muted"):
         del view[shell_owned]
     return {"token": f"t{rerun}", "interactive": True, "picture": False,
