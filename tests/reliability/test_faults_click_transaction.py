@@ -286,10 +286,11 @@ def _game_child(url: str, code: str, session_id: str, parent: Connection) -> Non
                      lambda conn, _record: conn.set_trace_callback(die_at_the_counter))
         engine.dispose()  # the connection the migration opened has no trace callback
     tester = services.load_tester(engine, code)
+    assert tester is not None
     session = open_session(engine, runtime.event_logger(), tester, session_id, new=False)
     drawing = session.next() is Next.TESTER_DRAW
-    path = [] if drawing else click_path(session.play.state,
-                                         session.play.state.legal_actions()[0])
+    path: tuple[str, ...] | None = () if drawing else click_path(
+        session.play.state, session.play.state.legal_actions()[0])
     assert path is not None
     for target in path[:-1]:
         session.click(target)
