@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 from collections.abc import Callable, Iterator
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +33,6 @@ from playtest.storage.models import EventRow, GameActionRow
 from tests.databases import empty_database
 
 __all__ = ["fault_postgres_server"]
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
@@ -259,98 +258,98 @@ def _tester_of(engine: Engine, play: Play) -> Any:
 # between two statements of the input's transaction (SQLite: it kills itself when its
 # counter UPDATE starts; PostgreSQL: it blocks there on the session row the parent holds).
 # The clicks that only select (Vasco's piece before its tile) are sent and stored first;
-# then it says "ready" and waits for a line on stdin before the input, so the parent
-# locks the session row for the input's own transaction, not a selecting click's.
-_GAME_CHILD = """
-import os, signal, sys
-from sqlalchemy import event
-from playtest import runtime, services
-from playtest.demo_play import click_path
-from playtest.session import Next
-from playtest.session.store import open_session
+# then it says "ready" and waits for "go" before the input, so the parent locks the
+# session row for the input's own transaction, not a selecting click's. It is forked
+# from this process (the modules already imported, instead of a new interpreter
+# importing the app again); it opens the database as the app does, through
+# ``DATABASE_URL`` and :mod:`playtest.runtime`, with engines of its own.
+def _game_child(url: str, code: str, session_id: str, parent: Connection) -> None:
+    import os
+    import signal
 
-code, session_id = sys.argv[1], sys.argv[2]
-engine = runtime.database()
-if engine.dialect.name == "sqlite":
-    seen = []
+    from playtest import runtime, services
+    from playtest.settings import DATABASE_URL_ENV
 
-    def die_at_the_counter(statement):
-        seen.append(statement.split(" (")[0])
-        # the input's claim and its actions ran in this transaction, not yet committed
-        if statement.startswith("UPDATE sessions") and "INSERT INTO game_actions" in seen \
-                and "COMMIT" not in seen[seen.index("INSERT INTO game_actions"):]:
-            os.kill(os.getpid(), signal.SIGKILL)
+    os.environ[DATABASE_URL_ENV] = url
+    engine = runtime.database()
+    if engine.dialect.name == "sqlite":
+        seen: list[str] = []
 
-    event.listen(engine, "connect",
-                 lambda conn, _record: conn.set_trace_callback(die_at_the_counter))
-    engine.dispose()  # the connection the migration opened has no trace callback
-tester = services.load_tester(engine, code)
-session = open_session(engine, runtime.event_logger(), tester, session_id, new=False)
-drawing = session.next() is Next.TESTER_DRAW
-path = [] if drawing else click_path(session.play.state, session.play.state.legal_actions()[0])
-for target in path[:-1]:
-    session.click(target)
-print("ready", flush=True)
-sys.stdin.readline()
-if drawing:
-    session.draw(nonce="the-input")
-else:
-    session.click(path[-1], nonce="the-input")
-print("committed", flush=True)
-"""
+        def die_at_the_counter(statement: str) -> None:
+            seen.append(statement.split(" (")[0])
+            # the input's claim and its actions ran in this transaction, not yet committed
+            if statement.startswith("UPDATE sessions") and "INSERT INTO game_actions" in seen \
+                    and "COMMIT" not in seen[seen.index("INSERT INTO game_actions"):]:
+                os.kill(os.getpid(), signal.SIGKILL)
+
+        event.listen(engine, "connect",
+                     lambda conn, _record: conn.set_trace_callback(die_at_the_counter))
+        engine.dispose()  # the connection the migration opened has no trace callback
+    tester = services.load_tester(engine, code)
+    assert tester is not None
+    session = open_session(engine, runtime.event_logger(), tester, session_id, new=False)
+    drawing = session.next() is Next.TESTER_DRAW
+    path: tuple[str, ...] | None = () if drawing else click_path(
+        session.play.state, session.play.state.legal_actions()[0])
+    assert path is not None
+    for target in path[:-1]:
+        session.click(target)
+    parent.send("ready")
+    assert parent.recv() == "go"
+    if drawing:
+        session.draw(nonce="the-input")
+    else:
+        session.click(path[-1], nonce="the-input")
+    parent.send("committed")
 
 
 @pytest.mark.parametrize("game", game_names())
 def test_an_input_killed_between_statements_leaves_nothing(
     quick_engine: Engine, game: str,
 ) -> None:
-    import os
+    import multiprocessing
     import signal
-    import subprocess
-    import sys
     import time
-
-    from playtest.settings import DATABASE_URL_ENV
 
     engine = quick_engine
     session, session_id = _playing(engine, game)
     play = session.play
     before = _game_rows(engine, play.game_id)
     url = engine.url.render_as_string(hide_password=False)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), DATABASE_URL_ENV: url}
-    args = [sys.executable, "-c", _GAME_CHILD, play.participant_id, session_id]
-    if engine.dialect.name == "sqlite":
-        child = subprocess.run(args, env=env, capture_output=True, text=True, input="go\n",
-                               timeout=180, cwd=ROOT)
-        assert child.returncode == -signal.SIGKILL, child.stderr[-2000:]
-    else:
-        proc = subprocess.Popen(args, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                text=True, cwd=ROOT)
-        with engine.connect() as holder:
-            try:
-                assert proc.stdout is not None and proc.stdin is not None
-                assert proc.stdout.readline() == "ready\n", "the child ended before its input"
+    ours, theirs = multiprocessing.Pipe()
+    child = multiprocessing.get_context("fork").Process(
+        target=_game_child, args=(url, play.participant_id, session_id, theirs))
+    child.start()
+    try:
+        assert ours.poll(180) and ours.recv() == "ready", "the child ended before its input"
+        if engine.dialect.name == "sqlite":
+            ours.send("go")
+            child.join(timeout=180)
+            assert child.exitcode == -signal.SIGKILL, "the child was not killed mid-input"
+        else:
+            with engine.connect() as holder:
                 holder.execute(text("SELECT 1 FROM sessions WHERE session_id = :s "
                                     "FOR UPDATE"), {"s": session_id})
-                proc.stdin.write("go\n")
-                proc.stdin.flush()
+                ours.send("go")
                 deadline = time.monotonic() + 120
                 while (waiting := _waiting_at_the_counter(engine)) is None:
-                    assert proc.poll() is None, "the child ended before the counter"
+                    assert child.is_alive(), "the child ended before the counter"
                     assert time.monotonic() < deadline, "the child never got there"
                     time.sleep(0.05)
                 # Its claim and its actions ran in the same, open transaction.
                 assert _holds_lock_on(engine, waiting, "game_actions")
-                proc.send_signal(signal.SIGKILL)
-                assert proc.wait(timeout=60) == -signal.SIGKILL
-            finally:
-                if proc.poll() is None:
-                    proc.kill()
-            holder.rollback()
-        deadline = time.monotonic() + 60
-        while _busy(engine):
-            assert time.monotonic() < deadline, "the killed client's transaction lives on"
-            time.sleep(0.05)
+                child.kill()
+                child.join(timeout=60)
+                assert child.exitcode == -signal.SIGKILL
+                holder.rollback()
+            deadline = time.monotonic() + 60
+            while _busy(engine):
+                assert time.monotonic() < deadline, "the killed client's transaction lives on"
+                time.sleep(0.05)
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join(timeout=60)
     # Nothing of the input: no action, no engine event, no computer move, no message.
     after = _game_rows(engine, play.game_id)
     assert after[:2] == before[:2] and after[2][:len(before[2])] == before[2]

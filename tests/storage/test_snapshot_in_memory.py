@@ -70,12 +70,17 @@ def _rounded(value: Any) -> str:
     return _FLOAT.sub(lambda found: f"{float(found.group()):.9g}", repr(value))
 
 
-def _assert_pages_equal_direct(loaded: study_snapshot.SnapshotLoad, engine: Engine) -> None:
-    annotate(loaded.bundle.data)
+def _assert_pages_equal_direct(engine: Engine, *loads: study_snapshot.SnapshotLoad) -> None:
+    """Every page of each load equals the page computed from the database from scratch
+    (computed once for them all: the loads are of the database as it is now)."""
     direct = _direct(engine)
+    for loaded in loads:
+        annotate(loaded.bundle.data)
     for page, compute in page_results.PAGES.items():
-        assert _rounded(_unordered(page, compute(loaded.bundle))) == \
-            _rounded(_unordered(page, compute(direct))), page
+        expected = _rounded(_unordered(page, compute(direct)))
+        for loaded in loads:
+            assert _rounded(_unordered(page, compute(loaded.bundle))) == expected, \
+                (page, loaded.how)
 
 
 def _touch(engine: Engine, participant_id: str) -> None:
@@ -99,13 +104,13 @@ def test_after_a_changed_tester_the_copy_is_used_and_equals_the_database(
     second = study_snapshot.load_prepared(engine, demo.DEMO_STUDY_ID, save=True)
     assert (second.how, second.changed, second.dropped) == ("refreshed", 1, 0)
     assert second.marks[changed] != first.marks[changed]
-    _assert_pages_equal_direct(second, engine)
+    _assert_pages_equal_direct(engine, second)
     # and again from the copy of the refreshed snapshot (written, so current)
     _touch(engine, sorted(first.marks)[5])
     third = study_snapshot.load_prepared(engine, demo.DEMO_STUDY_ID, save="background")
     study_snapshot.wait_for_writes()
     assert (third.how, third.changed) == ("refreshed", 1)
-    _assert_pages_equal_direct(third, engine)
+    _assert_pages_equal_direct(engine, third)
 
 
 def test_a_deleted_tester_is_not_in_pages_computed_from_the_copy(
@@ -121,7 +126,7 @@ def test_a_deleted_tester_is_not_in_pages_computed_from_the_copy(
                   second.bundle.scores, second.bundle.quiz):
         if hasattr(table, "columns") and "participant_id" in table.columns:
             assert gone not in set(table["participant_id"])
-    _assert_pages_equal_direct(second, engine)
+    _assert_pages_equal_direct(engine, second)
 
 
 def test_an_edited_study_is_read_fresh_beside_the_copy(engine: Engine, cache_dir: Path) -> None:
@@ -135,7 +140,7 @@ def test_an_edited_study_is_read_fresh_beside_the_copy(engine: Engine, cache_dir
     second = study_snapshot.load_prepared(engine, demo.DEMO_STUDY_ID, save=True)
     assert second.how == "read" and second.state != first.state
     assert second.bundle.data.study["title"] == "Edited while testers played"
-    _assert_pages_equal_direct(second, engine)
+    _assert_pages_equal_direct(engine, second)
 
 
 def test_the_copy_is_not_used_once_its_files_are_not_current(
@@ -158,7 +163,7 @@ def test_the_copy_is_not_used_once_its_files_are_not_current(
     _break_files(engine)
     again = study_snapshot.load_prepared(engine, demo.DEMO_STUDY_ID, save=False)
     assert again.how == "built"
-    _assert_pages_equal_direct(again, engine)
+    _assert_pages_equal_direct(engine, again)
 
 
 def test_a_refresh_soon_after_a_write_stays_in_memory_and_others_read_the_files(
@@ -174,12 +179,11 @@ def test_a_refresh_soon_after_a_write_stays_in_memory_and_others_read_the_files(
     _touch(engine, ids[4])  # the copy holds ids[2]'s change: only ids[4] is re-derived
     again = study_snapshot.load_prepared(engine, demo.DEMO_STUDY_ID, save="background")
     assert (again.how, again.changed, again.written) == ("refreshed", 1, False)
-    _assert_pages_equal_direct(again, engine)
     # another process (no copy) refreshes from the files: both testers, same pages
     study_snapshot.forget()
     other = study_snapshot.load_prepared(engine, demo.DEMO_STUDY_ID, save=False)
     assert (other.how, other.changed) == ("refreshed", 2)
-    _assert_pages_equal_direct(other, engine)
+    _assert_pages_equal_direct(engine, again, other)  # the database unchanged since `again`
     # a removed tester is written out at once, even soon after a write
     delete_participant(engine, ids[0])
     study_snapshot.load_prepared(engine, demo.DEMO_STUDY_ID, save=True)
