@@ -8,6 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.streamlit_scan import scan_installed_components_once
+
+scan_installed_components_once()  # every AppTest, every folder: one component scan per process
+
 collect_ignore = ["playtest/app.py", "playtest/storage/migrations"]
 # the tests folders' conftest.py files share one module name: collected as doctest modules
 # they clash ("import file mismatch"); pytest still loads them for their fixtures. The

@@ -6,7 +6,7 @@ components (``streamlit.components.v2.manifest_scanner.scan_component_manifests`
 runtime starts; the installed packages do not change while the tests run, so the tests'
 process scans once too and every ``AppTest`` registers the same manifests.
 
-Call :func:`scan_installed_components_once` from a test folder's ``conftest.py``.
+The root ``conftest.py`` calls :func:`scan_installed_components_once`.
 """
 
 from __future__ import annotations

@@ -13,11 +13,9 @@ from playtest import services
 from playtest.storage import repository as repo
 from playtest.study_config import Experiment, StudyConfig
 from tests.databases import app_sqlite
-from tests.streamlit_scan import scan_installed_components_once
 
 APP = str(Path(__file__).resolve().parents[2] / "playtest" / "app.py")
 
-scan_installed_components_once()  # as a served app: once per process
 
 
 @pytest.fixture

@@ -10,9 +10,6 @@ import pytest
 from sqlalchemy.engine import Engine
 
 from tests.databases import app_sqlite
-from tests.streamlit_scan import scan_installed_components_once
-
-scan_installed_components_once()  # as a served app: once per process
 
 
 @pytest.fixture
