@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from study_flow import AppDatabase, labels_cut, new_player_at_play, new_study, settle
+from study_flow import AppDatabase, drawn, labels_cut, new_player_at_play, new_study, settle
 
 from playtest.games.registry import game_names
 
@@ -57,6 +57,8 @@ def test_the_consent_page_and_the_board_are_german(
     width, height = SIZES[size]
     page = new_page(app_server, f"?study={german_study}", width=width, height=height)
     page.get_by_text("Spieltest: Steine & Mauern").first.wait_for(timeout=30_000)
+    page.get_by_role("button", name="Ich stimme zu").wait_for(timeout=30_000)
+    drawn(page)  # every element of the run on screen before its buttons are listed
     screenshot(page, f"language-de-consent-{size}")
     shown = buttons(page)
     assert "Ich stimme zu" in shown
@@ -67,6 +69,10 @@ def test_the_consent_page_and_the_board_are_german(
     page.wait_for_url(re.compile(r".*\?p=.*"), timeout=30_000)
     settle(page)
     page.get_by_text("Vor dem Spiel").first.wait_for(timeout=30_000)
+    # the survey's page is drawn in one run, its button last: CI once listed the buttons
+    # while only the consent's was still there
+    page.get_by_role("button", name="Weiter").wait_for(timeout=30_000)
+    drawn(page)
     screenshot(page, f"language-de-survey-{size}")
     assert "Weiter" in buttons(page)
 

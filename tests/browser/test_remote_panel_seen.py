@@ -46,7 +46,8 @@ def _board(page: Any) -> Any:
 
 
 def _move(page: Any) -> None:
-    """One turn: roll, then the first option the board highlights (if any)."""
+    """One turn: roll, then the options the board highlights until one is placed (the
+    rules may refuse one: a tile of the tester's own, whose product the dice also make)."""
     board = _board(page)
     if board.get_attribute("data-phase") == "over":
         return  # four sixes won the game on an earlier roll
@@ -54,11 +55,22 @@ def _move(page: Any) -> None:
     page.get_by_role("button", name="Roll the dice").click()
     expect(board).not_to_have_attribute("data-token", token or "", timeout=30_000)
     settle(page)
-    if board.get_attribute("data-phase") == "place":
-        token = board.get_attribute("data-token")
-        board.locator("button.tile.hl").first.click()
-        expect(board).not_to_have_attribute("data-token", token or "", timeout=30_000)
+    shell = page.locator("[class*='st-key-board-'] [data-testid=board-shell]")
+    for option in range(board.locator("button.tile.hl").count()):
+        if board.get_attribute("data-phase") != "place":
+            break
+        token = board.get_attribute("data-token") or ""
+        sound = shell.get_attribute("data-last-sound") or ""
+        board.locator("button.tile.hl").nth(option).click()
+        # answered: a new position, or the refusal's sound and message
+        page.wait_for_function(
+            "([el, sh, t, s]) => (el.dataset.token ?? '') !== t"
+            " || (sh.dataset.lastSound ?? '') !== s",
+            arg=[board.element_handle(), shell.element_handle(), token, sound],
+            timeout=30_000)
         settle(page)
+        if (board.get_attribute("data-token") or "") != token:
+            break
 
 
 def test_a_prolific_participant_plays_resumes_and_goes_back_with_the_code(
