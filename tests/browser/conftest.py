@@ -55,6 +55,7 @@ from typing import Any
 
 import pytest
 from designer_flow import PASSWORD, SIZES
+from playwright.sync_api import expect
 from study_flow import APP, AppDatabase, app_database
 
 from benchmarks.devserver import (
@@ -65,6 +66,12 @@ from benchmarks.devserver import (
     start_streamlit,
 )
 from playtest import auth
+
+# Playwright's assertions wait 5 s by default. With the browser tests on two processes
+# beside the other tests, the machine's load is 6-9, and a Streamlit run that draws a
+# page took longer than that (CI runs 28 and 29). An assertion that holds returns as soon
+# as it does, so only a failing one waits the longer time.
+expect.set_options(timeout=20_000)
 
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 APP_RENDER_TIMEOUT_MS = 30_000

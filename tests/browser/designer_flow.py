@@ -88,7 +88,14 @@ def close_sidebar(page: Any) -> None:
 def go(page: Any, name: str, study: str | None = None) -> None:
     """Open the page ``name`` from the sidebar, of study ``study`` (its id) if given."""
     bar = sidebar(page)
-    bar.locator("[data-testid=stSidebarNav]").get_by_text(name, exact=True).click()
+    entry = bar.locator("[data-testid=stSidebarNav]").get_by_text(name, exact=True)
+    href = entry.locator("xpath=ancestor-or-self::a[1]").get_attribute("href") or ""
+    entry.click()
+    # The page's own address first: a run that is still drawing the page before reads as
+    # settled, and CI once found the old page's content there (under load, the new page's
+    # run had not begun).
+    page.wait_for_function("h => location.pathname === new URL(h, location.href).pathname",
+                           arg=href, timeout=30_000)
     settle(page)
     if study is not None:
         chosen = sidebar(page).locator("[data-testid=stSelectbox]").first.get_by_role(
