@@ -16,24 +16,12 @@ from sqlalchemy import Engine, select
 from analytics.data import UNNAMED_GAME
 from engine.core import GameRecord
 from playtest import demo, services
-from playtest.cli import main
 from playtest.games.registry import game_names, game_plugin
 from playtest.storage import repository as repo
-from playtest.storage.db import dispose_engines
 from playtest.storage.models import assignments, events, participants, responses
 from playtest.storage.privacy import delete_participant
 from playtest.study_config import StudyConfig
-
-
-def _cli(engine: Engine, monkeypatch: pytest.MonkeyPatch,
-         capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    monkeypatch.setenv("DATABASE_URL", engine.url.render_as_string(hide_password=False))
-    try:
-        status = main(list(args))
-    finally:
-        dispose_engines()
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
+from tests.cli_runs import run_cli
 
 
 def _participants(engine: Engine, study_id: str) -> list[str]:
@@ -57,14 +45,14 @@ def test_a_second_demo_run_adds_testers_to_the_same_study(
     tmp_path: object,
 ) -> None:
     monkeypatch.chdir(str(tmp_path))
-    status, out, err = _cli(engine, monkeypatch, capsys, "demo", "--testers", "5")
+    status, out, err = run_cli(engine, monkeypatch, capsys, "demo", "--testers", "5")
     assert status == 0, err
     # The same seed again, on the same study: new testers, not a refused import.
-    status, out, err = _cli(engine, monkeypatch, capsys,
+    status, out, err = run_cli(engine, monkeypatch, capsys,
                             "demo", "--testers", "3", "--study", "demo")
     assert status == 0, err
     assert "added 0 studies, 3 participants" in out
-    status, out, err = _cli(engine, monkeypatch, capsys,
+    status, out, err = run_cli(engine, monkeypatch, capsys,
                             "demo", "--testers", "3", "--study", "demo", "--seed", "1")
     assert status == 0, err
     codes = _participants(engine, "demo")
@@ -114,7 +102,7 @@ def test_a_demo_run_fills_another_game_s_study_with_whole_clicked_games(
     end, and the surveys and the experiment's arms are there."""
     monkeypatch.chdir(str(tmp_path))
     study = {s.game: s for s in demo.ensure_game_demo_studies(engine)}[game]
-    status, out, err = _cli(engine, monkeypatch, capsys,
+    status, out, err = run_cli(engine, monkeypatch, capsys,
                             "demo", "--testers", "8", "--study", study.study_id)
     assert status == 0, err
     assert "8 participants" in out
@@ -172,7 +160,7 @@ def test_playtest_up_fills_every_game_s_demo_study(
     monkeypatch.setattr(os, "execvp", no_exec)
     # (serving sets uvicorn's FORWARDED_ALLOW_IPS before its exec: undone after)
     monkeypatch.setenv("FORWARDED_ALLOW_IPS", "127.0.0.1")
-    status, out, err = _cli(engine, monkeypatch, capsys, "up", "--testers", "3")
+    status, out, err = run_cli(engine, monkeypatch, capsys, "up", "--testers", "3")
     assert status == 0, err
     assert started and "streamlit" in started[0]
     assert len(_participants(engine, demo.DEMO_STUDY_ID)) == 3
@@ -180,6 +168,6 @@ def test_playtest_up_fills_every_game_s_demo_study(
         assert len(_participants(engine, study.study_id)) == 3, study.study_id
         assert f"{study.title}: imported 3 simulated testers" in out
     # A second start adds no testers to studies that have some.
-    status, out, err = _cli(engine, monkeypatch, capsys, "up", "--testers", "3")
+    status, out, err = run_cli(engine, monkeypatch, capsys, "up", "--testers", "3")
     assert status == 0, err
     assert "simulated testers" not in out

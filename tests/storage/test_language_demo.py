@@ -10,35 +10,25 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine
 
-from playtest.cli import main
 from playtest.games.registry import game_names
 from playtest.storage import repository as repo
-from playtest.storage.db import dispose_engines
+from tests.cli_runs import run_cli
 
 GAME = game_names()[1]
 
 
-def run(engine: Engine, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    monkeypatch.setenv("DATABASE_URL", engine.url.render_as_string(hide_password=False))
-    try:
-        status = main(list(args))
-    finally:
-        dispose_engines()
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 def test_a_german_demo_study_exports_de_on_every_answer(
         engine: Engine, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         tmp_path: Path) -> None:
-    status, out, _ = run(engine, monkeypatch, capsys, "demo", "--language", "de",
+    status, out, _ = run_cli(engine, monkeypatch, capsys, "demo", "--language", "de",
                          "--game", GAME, "--testers", "3")
     assert status == 0, out
     study_id = f"demo-de-{GAME}"
     assert f"/?study={study_id}" in out
     path = tmp_path / "de.jsonl"
-    assert run(engine, monkeypatch, capsys, "export", "--study", study_id,
+    assert run_cli(engine, monkeypatch, capsys, "export", "--study", study_id,
                "--out", str(path))[0] == 0
     records = [json.loads(line) for line in path.read_text("utf-8").splitlines()]
     answers = [r for r in records if r["record"] == "response"]
@@ -49,7 +39,7 @@ def test_a_german_demo_study_exports_de_on_every_answer(
 def test_an_unknown_language_is_refused_in_one_line(
         engine: Engine, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    status, _, err = run(engine, monkeypatch, capsys, "demo", "--language", "xx",
+    status, _, err = run_cli(engine, monkeypatch, capsys, "demo", "--language", "xx",
                          "--game", GAME)
     assert status != 0
     assert err.strip().splitlines() == ["playtest: error: unknown language 'xx' (available: en, de)"]

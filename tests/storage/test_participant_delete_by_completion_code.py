@@ -15,26 +15,12 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine
 
-from playtest.cli import main
 from playtest.storage import repository as repo
-from playtest.storage.db import dispose_engines
 from playtest.storage.privacy import AmbiguousCode, resolve_code
+from tests.cli_runs import run_cli
 from tests.storage.helpers import populate
 
 
-def _url(engine: Engine) -> str:
-    return engine.url.render_as_string(hide_password=False)
-
-
-def _run(engine: Engine, monkeypatch: pytest.MonkeyPatch,
-         capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    monkeypatch.setenv("DATABASE_URL", _url(engine))
-    try:
-        status = main(list(args))
-    finally:
-        dispose_engines()
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 def test_delete_by_the_completion_code_removes_that_tester_only(
@@ -44,7 +30,7 @@ def test_delete_by_the_completion_code_removes_that_tester_only(
     shown = repo.set_completion_code(engine, gone)
     repo.set_completion_code(engine, kept)
     # As a person types it from a note: lower case, a space around it.
-    status, out, err = _run(engine, monkeypatch, capsys, "participant", "delete",
+    status, out, err = run_cli(engine, monkeypatch, capsys, "participant", "delete",
                             f" {shown.lower()} ")
     assert status == 0, err
     assert f"deleted participant {gone} (completion code {shown.lower()})" in out
@@ -52,7 +38,7 @@ def test_delete_by_the_completion_code_removes_that_tester_only(
     assert repo.get_participant(engine, kept) is not None
     assert repo.get_participant(engine, other) is not None
     # The tester's own code still works as before.
-    status, out, _ = _run(engine, monkeypatch, capsys, "participant", "delete", kept)
+    status, out, _ = run_cli(engine, monkeypatch, capsys, "participant", "delete", kept)
     assert status == 0 and f"deleted participant {kept}:" in out
 
 
@@ -64,7 +50,7 @@ def test_a_completion_code_two_testers_share_deletes_nobody(
     repo.set_completion_code(engine, second, "ABCD1234")
     with pytest.raises(AmbiguousCode):
         resolve_code(engine, "abcd1234")
-    status, out, err = _run(engine, monkeypatch, capsys, "participant", "delete", "ABCD1234")
+    status, out, err = run_cli(engine, monkeypatch, capsys, "participant", "delete", "ABCD1234")
     assert status == 2 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "belongs to 2 testers" in lines[0] and "Traceback" not in err
@@ -77,7 +63,7 @@ def test_an_unknown_code_is_one_line_and_deletes_nothing(
 ) -> None:
     codes = populate(engine)
     for code in ("NOPE0000", "", "   "):
-        status, _, err = _run(engine, monkeypatch, capsys, "participant", "delete", code)
+        status, _, err = run_cli(engine, monkeypatch, capsys, "participant", "delete", code)
         assert status == 2 and "no participant" in err and len(err.strip().splitlines()) == 1
     assert all(repo.get_participant(engine, code) is not None for code in codes)
 
@@ -119,7 +105,7 @@ def test_a_code_that_begins_with_a_dash_is_deleted_after_a_double_dash(
             participant_id=dashed, study_id="s1", created_at_ms=0, consented_at_ms=0,
             consent={}, stage="consent", games_completed=0))
     assert repo.get_participant(engine, dashed) is not None
-    status, out, err = _run(engine, monkeypatch, capsys, "participant", "delete", "--", dashed)
+    status, out, err = run_cli(engine, monkeypatch, capsys, "participant", "delete", "--", dashed)
     assert status == 0, err
     assert f"deleted participant {dashed}:" in out
     assert repo.get_participant(engine, dashed) is None
