@@ -21,8 +21,6 @@ from tests.cli_runs import run_cli
 from tests.storage.helpers import populate
 
 
-
-
 def test_delete_by_the_completion_code_removes_that_tester_only(
     engine: Engine, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
