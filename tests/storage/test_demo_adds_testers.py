@@ -21,7 +21,7 @@ from playtest.storage import repository as repo
 from playtest.storage.models import assignments, events, participants, responses
 from playtest.storage.privacy import delete_participant
 from playtest.study_config import StudyConfig
-from tests.cli_runs import run_cli
+from tests.cli_command import run_cli
 
 
 def _participants(engine: Engine, study_id: str) -> list[str]:

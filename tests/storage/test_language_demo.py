@@ -12,7 +12,7 @@ from sqlalchemy import Engine
 
 from playtest.games.registry import game_names
 from playtest.storage import repository as repo
-from tests.cli_runs import run_cli
+from tests.cli_command import run_cli
 
 GAME = game_names()[1]
 

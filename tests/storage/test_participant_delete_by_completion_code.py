@@ -17,7 +17,7 @@ from sqlalchemy import Engine
 
 from playtest.storage import repository as repo
 from playtest.storage.privacy import AmbiguousCode, resolve_code
-from tests.cli_runs import run_cli
+from tests.cli_command import run_cli
 from tests.storage.helpers import populate
 
 
