@@ -241,40 +241,52 @@ def human_seats(data: StudyData, frame: pd.DataFrame) -> tuple[np.ndarray, np.nd
     games = frame["game_id"].to_numpy(dtype=object)
     if starts.empty:
         return np.ones(len(frame), dtype=bool), games
-    starts = starts.assign(game=starts["prop_game_id"].where(starts["prop_game_id"].notna(),
-                                                            starts["game_id"]))
-    latest = pd.merge_asof(
-        frame[["row", "session_code"]].reset_index(drop=True).reset_index()
-        .sort_values("row"),
-        starts[["row", "session_code", "game"]].sort_values("row"),
-        on="row", by="session_code", direction="backward").set_index("index")["game"]
-    game = pd.Series(games, dtype=object).where(pd.notna(games),
-                                                latest.sort_index().to_numpy())
-    lists = starts["seats"].map(_seat_list)
-    listed = starts.assign(seats=lists)[lists.notna().to_numpy()]
-    # a game_start names its game in props and in its event's column (both, when they
-    # differ, as an import may give them): an event of either game id finds it
-    seats = pd.concat([listed[["participant_id", "game", "seats", "row"]],
-                       listed.loc[listed["game_id"].notna() & (listed["game_id"]
-                                                                != listed["game"]),
-                                  ["participant_id", "game_id", "seats", "row"]]
-                       .rename(columns={"game_id": "game"})], ignore_index=True)
-    seats = seats.sort_values("row", kind="stable").drop(columns="row") \
-        .drop_duplicates(["participant_id", "game"], keep="last")
-    exploded = seats.explode("seats")
-    exploded["seat_no"] = exploded.groupby(level=0).cumcount() + 1
-    exploded["kind_human"] = exploded["seats"].map(seat_is_human).astype(bool)
-    rows = pd.DataFrame({"participant_id": frame["participant_id"].to_numpy(),
-                         "game": game.to_numpy(),
-                         "seat_no": pd.to_numeric(frame["seat"], errors="coerce")
-                         .to_numpy(dtype=float)})
-    merged = rows.merge(exploded[["participant_id", "game", "seat_no", "kind_human"]]
-                        .astype({"seat_no": float}),
-                        on=["participant_id", "game", "seat_no"], how="left")
-    known = seats[["participant_id", "game"]].assign(known=True)
-    merged = merged.merge(known, on=["participant_id", "game"], how="left")
-    human = np.where(merged["known"].eq(True), merged["kind_human"].eq(True), True)
-    return np.asarray(human, dtype=bool), merged["game"].to_numpy(dtype=object)
+    start_game = starts["prop_game_id"].where(starts["prop_game_id"].notna(),
+                                              starts["game_id"]).to_numpy(dtype=object)
+    # the latest game_start at or before each row in its session (an as-of join on
+    # session and row, with integer keys and one binary search)
+    start_rows = starts["row"].to_numpy(dtype="int64")
+    start_sessions = starts["session_code"].to_numpy(dtype="int64")
+    rows = frame["row"].to_numpy(dtype="int64")
+    sessions = frame["session_code"].to_numpy(dtype="int64")
+    span = int(max(start_rows.max(), rows.max())) + 1
+    start_keys = start_sessions * span + start_rows
+    order = np.argsort(start_keys, kind="stable")
+    before = np.searchsorted(start_keys[order], sessions * span + rows, side="right") - 1
+    found = order[np.maximum(before, 0)]
+    found_ok = (before >= 0) & (start_sessions[found] == sessions)
+    latest = np.where(found_ok, start_game[found], np.nan)
+    game = pd.Series(games, dtype=object).where(pd.notna(games), latest).to_numpy()
+    # each (participant, game)'s seats: its last game_start with a seat list; a game_start
+    # names its game in props and in its event's column (both, when they differ, as an
+    # import may give them): an event of either game id finds it
+    participants = starts["participant_id"].to_numpy(dtype=object)
+    column_game = starts["game_id"].to_numpy(dtype=object)
+    seat_lists: dict[tuple[Any, Any], list[Any]] = {}
+    for at in np.argsort(start_rows, kind="stable"):
+        listed = _seat_list(starts["seats"].iat[at])
+        if listed is None:
+            continue
+        names = [start_game[at]]
+        if pd.notna(column_game[at]) and column_game[at] != start_game[at]:
+            names.append(column_game[at])
+        for name in names:
+            seat_lists[(_key(participants[at]), _key(name))] = listed
+    numbers = pd.to_numeric(frame["seat"], errors="coerce").to_numpy(dtype=float)
+    human = np.ones(len(frame), dtype=bool)
+    for index, (participant, name, number) in enumerate(
+            zip(frame["participant_id"].to_numpy(dtype=object), game, numbers, strict=True)):
+        seats = seat_lists.get((_key(participant), _key(name)))
+        if seats is not None:  # known: a person's seat only when listed as one
+            human[index] = (number.is_integer() and 1 <= number <= len(seats)
+                            and seat_is_human(seats[int(number) - 1]))
+    return human, game
+
+
+def _key(value: Any) -> Any:
+    """A join key as pandas' merges match it: every missing value is the same one."""
+    return None if value is None or (isinstance(value, float) and value != value) \
+        or value is pd.NA else value
 
 
 # --- clicks and turns --------------------------------------------------------------------
