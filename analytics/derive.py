@@ -135,10 +135,10 @@ def props_of(data: StudyData, event_type: str, keys: list[str]) -> pd.DataFrame:
     if cached is not None:
         return cached
     ordered = ordered_events(data)
-    subset = ordered[ordered["type"] == event_type]
-    base = subset[["participant_id", "session_id", "seq", "at", "game_id", "row",
-                   "session_code", "turn_no"]].reset_index(drop=True)
-    records = subset["props"].tolist()
+    rows = _rows_of_type(data, ordered).get(event_type, _NO_ROWS)
+    base = ordered[["participant_id", "session_id", "seq", "at", "game_id", "row",
+                    "session_code", "turn_no"]].take(rows).reset_index(drop=True)
+    records = ordered["props"].take(rows).tolist()
     try:
         expanded = pd.DataFrame.from_records(records, columns=keys) if records else \
             pd.DataFrame(columns=keys)
@@ -155,6 +155,24 @@ def props_of(data: StudyData, event_type: str, keys: list[str]) -> pd.DataFrame:
     result = pd.concat([base, expanded], axis=1)
     data._derived[memo_key] = result
     return result
+
+
+_NO_ROWS = np.zeros(0, dtype="int64")
+
+
+def _rows_of_type(data: StudyData, ordered: pd.DataFrame) -> dict[Any, np.ndarray]:
+    """The positions in ``ordered`` of each event type's events (found once per study,
+    not once per :func:`props_of` table: a comparison of the whole ``type`` column and a
+    copy of every column each time)."""
+    cached = _memo(data, "rows_by_type")
+    if cached is not None and cached[0] is ordered:
+        return cast(dict[Any, np.ndarray], cached[1])
+    codes, kinds = pd.factorize(ordered["type"])
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(len(kinds) + 1), side="left")
+    found = {kind: order[bounds[code]:bounds[code + 1]] for code, kind in enumerate(kinds)}
+    data._derived["rows_by_type"] = (ordered, found)
+    return found
 
 
 def log_of(data: StudyData, kinds: dict[str, list[str]]) -> pd.DataFrame:
