@@ -412,14 +412,20 @@ def turns(data: StudyData) -> pd.DataFrame:
     })
     table = clicks(data)
     in_turn = table[table["turn_id"] >= 0]
-    per_turn = pd.DataFrame({"turn_id": in_turn["turn_id"], "wrong": ~in_turn["ok"]}) \
-        .groupby("turn_id").agg(n_clicks=("wrong", "size"), n_wrong=("wrong", "sum"))
+    # clicks and refused clicks per turn (counted with numpy: a groupby costs more here)
+    counted, inverse = np.unique(in_turn["turn_id"].to_numpy(dtype="int64"),
+                                 return_inverse=True)
+    n_clicks = np.bincount(inverse, minlength=len(counted))
+    n_wrong = np.bincount(inverse, weights=(~in_turn["ok"]).to_numpy().astype("float64"),
+                          minlength=len(counted))
+    turn_ids = result["turn_id"].to_numpy(dtype="int64")
+    at = np.minimum(np.searchsorted(counted, turn_ids), max(len(counted) - 1, 0))
+    has = counted[at] == turn_ids if len(counted) else np.zeros(len(turn_ids), dtype=bool)
+    result["n_clicks"] = np.where(has, n_clicks[at] if len(counted) else 0, 0).astype("int64")
+    result["n_wrong"] = np.where(has, n_wrong[at] if len(counted) else 0, 0).astype("int64")
     first = in_turn[in_turn["first"]].set_index("turn_id")
-    result = result.join(per_turn, on="turn_id")
     result["first_ms"] = result["turn_id"].map(first["ms"])
     result["first_ok"] = result["turn_id"].map(first["ok"])
-    for column in ("n_clicks", "n_wrong"):
-        result[column] = result[column].fillna(0).astype("int64")
     result = result[TURN_COLUMNS]
     data._derived["turns"] = result
     return result
