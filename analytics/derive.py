@@ -135,10 +135,10 @@ def props_of(data: StudyData, event_type: str, keys: list[str]) -> pd.DataFrame:
     if cached is not None:
         return cached
     ordered = ordered_events(data)
-    subset = ordered[ordered["type"] == event_type]
-    base = subset[["participant_id", "session_id", "seq", "at", "game_id", "row",
-                   "session_code", "turn_no"]].reset_index(drop=True)
-    records = subset["props"].tolist()
+    rows = _rows_of_type(data, ordered).get(event_type, _NO_ROWS)
+    base = ordered[["participant_id", "session_id", "seq", "at", "game_id", "row",
+                    "session_code", "turn_no"]].take(rows).reset_index(drop=True)
+    records = ordered["props"].take(rows).tolist()
     try:
         expanded = pd.DataFrame.from_records(records, columns=keys) if records else \
             pd.DataFrame(columns=keys)
@@ -155,6 +155,24 @@ def props_of(data: StudyData, event_type: str, keys: list[str]) -> pd.DataFrame:
     result = pd.concat([base, expanded], axis=1)
     data._derived[memo_key] = result
     return result
+
+
+_NO_ROWS = np.zeros(0, dtype="int64")
+
+
+def _rows_of_type(data: StudyData, ordered: pd.DataFrame) -> dict[Any, np.ndarray]:
+    """The positions in ``ordered`` of each event type's events (found once per study,
+    not once per :func:`props_of` table: a comparison of the whole ``type`` column and a
+    copy of every column each time)."""
+    cached = _memo(data, "rows_by_type")
+    if cached is not None and cached[0] is ordered:
+        return cast(dict[Any, np.ndarray], cached[1])
+    codes, kinds = pd.factorize(ordered["type"])
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(len(kinds) + 1), side="left")
+    found = {kind: order[bounds[code]:bounds[code + 1]] for code, kind in enumerate(kinds)}
+    data._derived["rows_by_type"] = (ordered, found)
+    return found
 
 
 def log_of(data: StudyData, kinds: dict[str, list[str]]) -> pd.DataFrame:
@@ -241,40 +259,52 @@ def human_seats(data: StudyData, frame: pd.DataFrame) -> tuple[np.ndarray, np.nd
     games = frame["game_id"].to_numpy(dtype=object)
     if starts.empty:
         return np.ones(len(frame), dtype=bool), games
-    starts = starts.assign(game=starts["prop_game_id"].where(starts["prop_game_id"].notna(),
-                                                            starts["game_id"]))
-    latest = pd.merge_asof(
-        frame[["row", "session_code"]].reset_index(drop=True).reset_index()
-        .sort_values("row"),
-        starts[["row", "session_code", "game"]].sort_values("row"),
-        on="row", by="session_code", direction="backward").set_index("index")["game"]
-    game = pd.Series(games, dtype=object).where(pd.notna(games),
-                                                latest.sort_index().to_numpy())
-    lists = starts["seats"].map(_seat_list)
-    listed = starts.assign(seats=lists)[lists.notna().to_numpy()]
-    # a game_start names its game in props and in its event's column (both, when they
-    # differ, as an import may give them): an event of either game id finds it
-    seats = pd.concat([listed[["participant_id", "game", "seats", "row"]],
-                       listed.loc[listed["game_id"].notna() & (listed["game_id"]
-                                                                != listed["game"]),
-                                  ["participant_id", "game_id", "seats", "row"]]
-                       .rename(columns={"game_id": "game"})], ignore_index=True)
-    seats = seats.sort_values("row", kind="stable").drop(columns="row") \
-        .drop_duplicates(["participant_id", "game"], keep="last")
-    exploded = seats.explode("seats")
-    exploded["seat_no"] = exploded.groupby(level=0).cumcount() + 1
-    exploded["kind_human"] = exploded["seats"].map(seat_is_human).astype(bool)
-    rows = pd.DataFrame({"participant_id": frame["participant_id"].to_numpy(),
-                         "game": game.to_numpy(),
-                         "seat_no": pd.to_numeric(frame["seat"], errors="coerce")
-                         .to_numpy(dtype=float)})
-    merged = rows.merge(exploded[["participant_id", "game", "seat_no", "kind_human"]]
-                        .astype({"seat_no": float}),
-                        on=["participant_id", "game", "seat_no"], how="left")
-    known = seats[["participant_id", "game"]].assign(known=True)
-    merged = merged.merge(known, on=["participant_id", "game"], how="left")
-    human = np.where(merged["known"].eq(True), merged["kind_human"].eq(True), True)
-    return np.asarray(human, dtype=bool), merged["game"].to_numpy(dtype=object)
+    start_game = starts["prop_game_id"].where(starts["prop_game_id"].notna(),
+                                              starts["game_id"]).to_numpy(dtype=object)
+    # the latest game_start at or before each row in its session (an as-of join on
+    # session and row, with integer keys and one binary search)
+    start_rows = starts["row"].to_numpy(dtype="int64")
+    start_sessions = starts["session_code"].to_numpy(dtype="int64")
+    rows = frame["row"].to_numpy(dtype="int64")
+    sessions = frame["session_code"].to_numpy(dtype="int64")
+    span = int(max(start_rows.max(), rows.max())) + 1
+    start_keys = start_sessions * span + start_rows
+    order = np.argsort(start_keys, kind="stable")
+    before = np.searchsorted(start_keys[order], sessions * span + rows, side="right") - 1
+    found = order[np.maximum(before, 0)]
+    found_ok = (before >= 0) & (start_sessions[found] == sessions)
+    latest = np.where(found_ok, start_game[found], np.nan)
+    game = pd.Series(games, dtype=object).where(pd.notna(games), latest).to_numpy()
+    # each (participant, game)'s seats: its last game_start with a seat list; a game_start
+    # names its game in props and in its event's column (both, when they differ, as an
+    # import may give them): an event of either game id finds it
+    participants = starts["participant_id"].to_numpy(dtype=object)
+    column_game = starts["game_id"].to_numpy(dtype=object)
+    seat_lists: dict[tuple[Any, Any], list[Any]] = {}
+    for at in np.argsort(start_rows, kind="stable"):
+        listed = _seat_list(starts["seats"].iat[at])
+        if listed is None:
+            continue
+        names = [start_game[at]]
+        if pd.notna(column_game[at]) and column_game[at] != start_game[at]:
+            names.append(column_game[at])
+        for name in names:
+            seat_lists[(_key(participants[at]), _key(name))] = listed
+    numbers = pd.to_numeric(frame["seat"], errors="coerce").to_numpy(dtype=float)
+    human = np.ones(len(frame), dtype=bool)
+    for index, (participant, name, number) in enumerate(
+            zip(frame["participant_id"].to_numpy(dtype=object), game, numbers, strict=True)):
+        seats = seat_lists.get((_key(participant), _key(name)))
+        if seats is not None:  # known: a person's seat only when listed as one
+            human[index] = (number.is_integer() and 1 <= number <= len(seats)
+                            and seat_is_human(seats[int(number) - 1]))
+    return human, game
+
+
+def _key(value: Any) -> Any:
+    """A join key as pandas' merges match it: every missing value is the same one."""
+    return None if value is None or (isinstance(value, float) and value != value) \
+        or value is pd.NA else value
 
 
 # --- clicks and turns --------------------------------------------------------------------
@@ -382,14 +412,20 @@ def turns(data: StudyData) -> pd.DataFrame:
     })
     table = clicks(data)
     in_turn = table[table["turn_id"] >= 0]
-    per_turn = pd.DataFrame({"turn_id": in_turn["turn_id"], "wrong": ~in_turn["ok"]}) \
-        .groupby("turn_id").agg(n_clicks=("wrong", "size"), n_wrong=("wrong", "sum"))
+    # clicks and refused clicks per turn (counted with numpy: a groupby costs more here)
+    counted, inverse = np.unique(in_turn["turn_id"].to_numpy(dtype="int64"),
+                                 return_inverse=True)
+    n_clicks = np.bincount(inverse, minlength=len(counted))
+    n_wrong = np.bincount(inverse, weights=(~in_turn["ok"]).to_numpy().astype("float64"),
+                          minlength=len(counted))
+    turn_ids = result["turn_id"].to_numpy(dtype="int64")
+    at = np.minimum(np.searchsorted(counted, turn_ids), max(len(counted) - 1, 0))
+    has = counted[at] == turn_ids if len(counted) else np.zeros(len(turn_ids), dtype=bool)
+    result["n_clicks"] = np.where(has, n_clicks[at] if len(counted) else 0, 0).astype("int64")
+    result["n_wrong"] = np.where(has, n_wrong[at] if len(counted) else 0, 0).astype("int64")
     first = in_turn[in_turn["first"]].set_index("turn_id")
-    result = result.join(per_turn, on="turn_id")
     result["first_ms"] = result["turn_id"].map(first["ms"])
     result["first_ok"] = result["turn_id"].map(first["ok"])
-    for column in ("n_clicks", "n_wrong"):
-        result[column] = result[column].fillna(0).astype("int64")
     result = result[TURN_COLUMNS]
     data._derived["turns"] = result
     return result

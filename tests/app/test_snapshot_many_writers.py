@@ -72,14 +72,25 @@ def _result_of(results: Any, senders: list[Any]) -> Any:
             assert not died, f"a process died without a result (exit codes {died})"
 
 
-@pytest.mark.timeout(HANG_GUARD_S)
-def test_writers_in_three_processes_never_spoil_a_generation(tmp_path: Path) -> None:
-    engine = make_engine(f"sqlite:///{tmp_path / 'study.sqlite'}")
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any]:
+    """The demo study's tester marks and its snapshot (not written anywhere yet), built
+    once for both tests: each writes it into a folder of its own."""
+    path = tmp_path_factory.mktemp("study") / "study.sqlite"
+    engine = make_engine(f"sqlite:///{path}")
     upgrade(engine)
     demo.generate(engine, 12, seed=5, workers=1, now=NOW)
     marks = study_snapshot.participant_marks(engine, demo.DEMO_STUDY_ID)
     _bundle, snapshot = study_snapshot._build(engine, demo.DEMO_STUDY_ID, marks)
     engine.dispose()
+    return marks, snapshot
+
+
+@pytest.mark.timeout(HANG_GUARD_S)
+def test_writers_in_three_processes_never_spoil_a_generation(
+    tmp_path: Path, built: tuple[Any, Any]
+) -> None:
+    marks, snapshot = built
     folder = tmp_path / "shared-cache" / "study"
     folder.mkdir(parents=True)
 
@@ -118,13 +129,9 @@ def test_writers_in_three_processes_never_spoil_a_generation(tmp_path: Path) -> 
 
 
 def test_old_generations_go_after_their_grace_time_work_in_progress_stays(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, built: tuple[Any, Any]
 ) -> None:
-    engine = make_engine(f"sqlite:///{tmp_path / 'study.sqlite'}")
-    upgrade(engine)
-    demo.generate(engine, 6, seed=2, workers=1, now=NOW)
-    marks = study_snapshot.participant_marks(engine, demo.DEMO_STUDY_ID)
-    _bundle, snapshot = study_snapshot._build(engine, demo.DEMO_STUDY_ID, marks)
+    _marks, snapshot = built
     folder = tmp_path / "cache"
     assert study_snapshot._write(folder, snapshot)
     first = (folder / "CURRENT").read_text(encoding="utf-8")

@@ -4,6 +4,7 @@ and always the same analytics as deriving the study from its raw records."""
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,11 +30,25 @@ from playtest.survey_items import annotate
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
-@pytest.fixture()
-def db(tmp_path: Path) -> Iterator[Engine]:
-    engine = make_engine(f"sqlite:///{tmp_path / 'study.sqlite'}")
+@pytest.fixture(scope="module")
+def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file holding the demo study of 16 testers, made once per module (playing
+    the demo's games is most of this module's time); no snapshot of it exists."""
+    path = tmp_path_factory.mktemp("demo") / "study.sqlite"
+    engine = make_engine(f"sqlite:///{path}")
     upgrade(engine)
     demo.generate(engine, 16, seed=3, workers=1, now=NOW)
+    engine.dispose()  # the file is complete (no journal left beside it)
+    return path
+
+
+@pytest.fixture()
+def db(demo_file: Path, tmp_path: Path) -> Iterator[Engine]:
+    """A test's own copy of the demo study's database file (and so its own snapshot
+    folder): what a test writes is seen by no other test."""
+    path = tmp_path / "study.sqlite"
+    shutil.copyfile(demo_file, path)
+    engine = make_engine(f"sqlite:///{path}")
     yield engine
     engine.dispose()
 

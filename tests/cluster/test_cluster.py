@@ -40,7 +40,8 @@ from pathlib import Path
 
 import pytest
 import websockets
-from sqlalchemy import select
+from sqlalchemy import delete, select
+from sqlalchemy.engine import Engine
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
@@ -195,25 +196,40 @@ async def _wrong_password_from(url: str, source: str, forged: str | None) -> Non
                              WidgetState(id=submit, trigger_value=True)])
 
 
-def test_the_sign_in_limit_counts_each_visitor_behind_nginx(
-    postgres_server: str, tmp_path: Path
-) -> None:
+PASSWORD = "the right passphrase"
+
+
+@pytest.fixture(scope="module")
+def signing_cluster(postgres_server: str, tmp_path_factory: pytest.TempPathFactory
+                    ) -> Iterator[tuple[cluster.Cluster, Engine]]:
+    """Two app processes on a new database, with a designer password, behind nginx: the
+    two sign-in tests' (one through nginx, one to each process directly), started once."""
     url = create_database(postgres_server)
     engine = make_engine(url)
     upgrade(engine)
-    env = {"DATABASE_URL": url,
-           "PLAYTEST_DESIGNER_PASSWORD_HASH": auth.hash_password("the right passphrase")}
-    running = cluster.start_cluster(2, env, tmp_path)
+    env = {"DATABASE_URL": url, "PLAYTEST_DESIGNER_PASSWORD_HASH": auth.hash_password(PASSWORD)}
     try:
-        for source, forged in (("127.0.0.2", None), ("127.0.0.3", None),
-                               ("127.0.0.2", "6.6.6.6")):
-            loadtest.run_coroutine(_wrong_password_from(running.url, source, forged))
-        with engine.connect() as conn:
-            clients = sorted(conn.execute(select(sign_in.attempts.c.client)).scalars())
+        running = cluster.start_cluster(2, env, tmp_path_factory.mktemp("signing"))
+        try:
+            yield running, engine
+        finally:
+            running.stop()
     finally:
-        running.stop()
         engine.dispose()
         drop_database(postgres_server, url)
+
+
+def test_the_sign_in_limit_counts_each_visitor_behind_nginx(
+    signing_cluster: tuple[cluster.Cluster, Engine]
+) -> None:
+    running, engine = signing_cluster
+    with engine.begin() as conn:  # none of the other sign-in test's attempts
+        conn.execute(delete(sign_in.attempts))
+    for source, forged in (("127.0.0.2", None), ("127.0.0.3", None),
+                           ("127.0.0.2", "6.6.6.6")):
+        loadtest.run_coroutine(_wrong_password_from(running.url, source, forged))
+    with engine.connect() as conn:
+        clients = sorted(conn.execute(select(sign_in.attempts.c.client)).scalars())
     # Each visitor by their own address (not one "local" for all, the proxy's), and a
     # forged header does not make a visitor someone else.
     assert clients == ["ip:127.0.0.2", "ip:127.0.0.2", "ip:127.0.0.3"]
@@ -321,26 +337,18 @@ async def _run_collecting_html(url: str, states: list[WidgetState] | None = None
 
 
 def test_a_sign_in_made_on_one_process_is_good_on_another(
-    postgres_server: str, tmp_path: Path
+    signing_cluster: tuple[cluster.Cluster, Engine]
 ) -> None:
     """The designer's cookie is signed with a key kept in the database, not one per
     process: signed in through process A, the browser is signed in on process B."""
-    url = create_database(postgres_server)
-    password = "the right passphrase"
-    env = {"DATABASE_URL": url, "PLAYTEST_DESIGNER_PASSWORD_HASH": auth.hash_password(password)}
-    apps = cluster.start_app_processes(2, env, tmp_path)
-    try:
-        _widgets, bodies = loadtest.run_coroutine(_run_collecting_html(
-            apps[0].url, [WidgetState(string_value=password)]))
-        tokens = [part.split("=", 1)[1].split(";", 1)[0] for body in bodies
-                  for part in body.split('"') if part.startswith(f"{auth.COOKIE_NAME}=")]
-        assert tokens, "process A set the sign-in cookie"
-        cookie = f"{auth.COOKIE_NAME}={tokens[0]}"
-        on_b, _ = loadtest.run_coroutine(_run_collecting_html(apps[1].url, cookie=cookie))
-        stranger, _ = loadtest.run_coroutine(_run_collecting_html(apps[1].url))
-    finally:
-        for app in apps:
-            app.stop()
-        drop_database(postgres_server, url)
+    apps = signing_cluster[0].apps
+    _widgets, bodies = loadtest.run_coroutine(_run_collecting_html(
+        apps[0].url, [WidgetState(string_value=PASSWORD)]))
+    tokens = [part.split("=", 1)[1].split(";", 1)[0] for body in bodies
+              for part in body.split('"') if part.startswith(f"{auth.COOKIE_NAME}=")]
+    assert tokens, "process A set the sign-in cookie"
+    cookie = f"{auth.COOKIE_NAME}={tokens[0]}"
+    on_b, _ = loadtest.run_coroutine(_run_collecting_html(apps[1].url, cookie=cookie))
+    stranger, _ = loadtest.run_coroutine(_run_collecting_html(apps[1].url))
     assert "sign_out" in on_b  # "Signed in as the designer." with its Sign out button
     assert "sign_out" not in stranger and "designer_password" in stranger
