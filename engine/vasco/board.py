@@ -36,6 +36,7 @@ from engine.vasco.geometry import (
     cell_name,
     neighbours,
     touching,
+    within_four,
 )
 
 Board = Mapping[Cell, str]
@@ -263,6 +264,31 @@ def _touch_steps(up: bool) -> tuple[int, ...]:
 
 _TOUCH_STEPS = (_touch_steps(True), _touch_steps(False))
 
+
+def _ball_steps(up: bool) -> tuple[int, ...]:
+    base = (0, 0) if up else (0, 1)
+    return tuple(cell_id(t) - cell_id(base) for t in within_four(base))
+
+
+#: Per parity, the id steps to the cells at most four edge-steps away (the cell itself
+#: included): a tile placed on one of them can change what a cascade from here reads.
+_BALL4_STEPS = (_ball_steps(True), _ball_steps(False))
+
+
+def near_cells(placed: Iterable[int]) -> set[int]:
+    """The ids of the cells at most four edge-steps from a cell id of ``placed``: the
+    cells whose cascade may read a cell key the tiles placed there changed (a tile
+    changes the keys at most two steps away; a cascade reads the keys at most two
+    steps from the tiles it places).
+
+    >>> len(near_cells([cell_id((0, 0))])), len(near_cells([cell_id((0, 0)), cell_id((0, 1))]))
+    (31, 38)
+    """
+    out: set[int] = set()
+    for p in placed:
+        out.update([p + step for step in _BALL4_STEPS[p & 1]])
+    return out
+
 # Cell keys are interned: each distinct key gets an int id, with its legal states (as
 # strings and as indices into STATES), how many edges are fixed, its class for the
 # cascade, and the ids it turns into when a neighbour's tile fixes an edge or a colour
@@ -327,22 +353,24 @@ def _added_id(kid: int, edge: int, ci: int) -> int:
     return found
 
 
-#: What a cascade undoes: (cell id, the key id it had), in the order written.
-Log = list[tuple[int, int]]
+#: ``_OTHERS[parity][edge]``: the id steps across the two other edges of a cell of that
+#: parity, each with the edge of the cell there that faces back (its L is my R, its R my L).
+_OTHERS = tuple(
+    tuple(tuple((steps[g], 1 - g if g < 2 else 2) for g in (0, 1, 2) if g != e) for e in (0, 1, 2))
+    for steps in _STEPS
+)
 
 
 def _put(
-    kids: dict[int, int], p: int, st: int, log: Log | None,
+    kids: dict[int, int], p: int, st: int,
     forced: set[int] | None = None, zero: set[int] | None = None,
 ) -> None:
     """Place state index ``st`` on cell id ``p``: ``kids[p]`` becomes -1 (a tile), the
     key of each empty neighbour gets the tile's colour on the edge towards it, and the
     key of each empty cell next to such a neighbour gets that colour around it (only
-    these cells' legal states can change). ``log`` records what was there before;
-    ``forced``/``zero`` collect the frontier cells now left with one / no legal state."""
+    these cells' legal states can change). ``forced``/``zero`` collect the frontier
+    cells now left with one / no legal state."""
     get = kids.get
-    if log is not None:
-        log.append((p, get(p, _EMPTY)))
     kids[p] = -1
     cols = _COLS[st]
     fix, add, cls_of = _FIX, _ADD, _ID_CLASS
@@ -357,8 +385,6 @@ def _put(
         nid = fix.get((kid * 3 + f) * 3 + ci)
         if nid is None:
             nid = _fixed_id(kid, f, ci)
-        if log is not None:
-            log.append((n, kid))
         kids[n] = nid
         if forced is not None:
             cls = cls_of[nid]
@@ -367,18 +393,14 @@ def _put(
             elif cls == 1:
                 forced.discard(n)
                 zero.add(n)  # type: ignore[union-attr]
-        nsteps = _STEPS[n & 1]
-        for g in (0, 1, 2):
-            m = n + nsteps[g]
+        for step, h in _OTHERS[n & 1][f]:  # n's other two neighbours (p is a tile now)
+            m = n + step
             mk = get(m, _EMPTY)
             if mk < 0:
                 continue
-            h = 1 - g if g < 2 else 2  # m's edge facing n
             mid = add.get((mk * 3 + h) * 3 + ci)
             if mid is None:
                 mid = _added_id(mk, h, ci)
-            if log is not None:
-                log.append((m, mk))
             kids[m] = mid
             if forced is not None:
                 cls = cls_of[mid]
@@ -389,9 +411,10 @@ def _put(
                     zero.add(m)  # type: ignore[union-attr]
 
 
-def undo(kids: dict[int, int], log: Log) -> None:
-    for i, kid in reversed(log):
-        kids[i] = kid
+#: A cascade's result: the refusal reason (None: legal), the unplayable cell's id (or
+#: None), the forced tiles as ``(id, state index, edges fixed)`` in placing order, and the
+#: cell keys with every tile written (the frontier's own are left as they were).
+Cascade = tuple["str | None", "int | None", list[tuple[int, int, int]], dict[int, int]]
 
 
 class Frontier:
@@ -399,7 +422,8 @@ class Frontier:
     maps a cell id to -1 (a tile) or to the interned key of an empty cell within two
     edge-steps of a tile (any other cell's key is the empty one), and ``cands`` holds
     the candidate cells (empty, sharing a corner with a tile; the centre on an empty
-    board).
+    board). A cascade writes into a copy of ``kids``, which :meth:`commit` keeps: a
+    ``kids`` dict is never changed once built, so copies of the frontier share it.
 
     >>> f = Frontier({(0, 0): "ox*"})
     >>> [id_cell(i) for i in sorted(f.cands)][:3], _ID_STATES[f.kids[cell_id((0, 1))]]
@@ -414,12 +438,12 @@ class Frontier:
         self.tiles = 0
         if board:
             for cell, st in board.items():
-                _put(self.kids, cell_id(cell), _STATE_INDEX[st], None)
+                _put(self.kids, cell_id(cell), _STATE_INDEX[st])
             self._touch([cell_id(c) for c in board])
 
     def copy(self) -> Frontier:
         other = Frontier.__new__(Frontier)
-        other.kids = self.kids.copy()
+        other.kids = self.kids  # never changed in place
         other.cands = self.cands.copy()
         other.tiles = self.tiles
         return other
@@ -437,29 +461,27 @@ class Frontier:
                 if kids.get(t, _EMPTY) >= 0:
                     cands.add(t)
 
-    def commit(self, placed: Sequence[tuple[int, int]], log: Log) -> None:
-        """Keep what :meth:`cascade` wrote for ``placed`` (``(id, state index)`` pairs),
-        whose ``log`` is dropped: the tiles are now the board's."""
-        log.clear()
-        self._touch([p for p, _ in placed])
+    def commit(self, placed: Sequence[int], kids: dict[int, int]) -> None:
+        """Keep what :meth:`cascade` wrote (its ``kids``) for the tiles on cell ids
+        ``placed``: they are now the board's."""
+        self.kids = kids
+        self._touch(placed)
 
     def cascade(
-        self, i: int, st: int, remaining: int, log: Log,
+        self, i: int, st: int, remaining: int,
         blocked: Sequence[int] = (), connected: bool = True,
         board: Board | None = None,
-    ) -> tuple[str | None, int | None, list[tuple[int, int, int]]]:
+    ) -> Cascade:
         """§2.5 steps 3–6 for state index ``st`` on candidate cell id ``i`` (one that fits
-        and leaves no dead cell next to it): ``(refusal reason or None, the unplayable
-        cell's id or None, the forced tiles as (id, state index, edges fixed))``. The
-        tiles are written into :attr:`kids` with ``log`` to undo them (:func:`_undo`) or
-        keep them (:meth:`commit`). ``blocked`` are the ids of the position's forced or
-        unplayable cells, ``connected`` whether its tiles are one group (``board``, the
-        tiles, is read only when they are not)."""
-        kids = self.kids
+        and leaves no dead cell next to it), as a :data:`Cascade`; :attr:`kids` is left
+        as it was. ``blocked`` are the ids of the position's forced or unplayable cells,
+        ``connected`` whether its tiles are one group (``board``, the tiles, is read only
+        when they are not)."""
+        kids = self.kids.copy()
         kid0 = kids.get(i, _EMPTY)
         forced: set[int] = set()
         zero: set[int] = set()
-        _put(kids, i, st, log, forced, zero)
+        _put(kids, i, st, forced, zero)
         for w in blocked:
             kid = kids.get(w, _EMPTY)
             if kid >= 0:
@@ -476,12 +498,12 @@ class Frontier:
             s = _ID_SIDX[kid][0]
             autos.append((f, s, _ID_FIXED[kid]))
             if len(autos) >= remaining:
-                return "not_enough_tiles", None, autos
-            _put(kids, f, s, log, forced, zero)
+                return "not_enough_tiles", None, autos, kids
+            _put(kids, f, s, forced, zero)
         if zero:
-            return "unplayable", min(zero), autos
+            return "unplayable", min(zero), autos, kids
         if connected and _ID_FIXED[kid0]:
-            return None, None, autos  # joined across an edge to a connected group
+            return None, None, autos, kids  # joined across an edge to a connected group
         if connected:
             joined = self._joined(i, autos)
         else:
@@ -489,46 +511,42 @@ class Frontier:
             new[id_cell(i)] = STATES[st]
             new.update((id_cell(a), STATES[s]) for a, s, _ in autos)
             joined = is_connected(new)
-        return (None if joined else "not_connected"), None, autos
+        return (None if joined else "not_connected"), None, autos, kids
 
     def _joined(self, i: int, autos: list[tuple[int, int, int]]) -> bool:
         """Whether every edge-connected group of the move's tiles (``i`` and the forced
-        ones, written already) has a tile of the board before across an edge (the
-        first tiles: whether they are one group)."""
+        ones) has a tile of the board before across an edge (the first tiles: whether
+        they are one group)."""
         placed = {i, *(a for a, _, _ in autos)}
-        kids = self.kids
-        seen: set[int] = set()
-        for start in sorted(placed):
-            if start in seen:
-                continue
-            if not self.tiles and seen:
-                return False  # the first tiles form more than one group
-            seen.add(start)
-            todo = [start]
-            joined = not self.tiles
-            while todo:
-                here = todo.pop()
-                for step in _STEPS[here & 1]:
-                    n = here + step
-                    if n in placed:
-                        if n not in seen:
-                            seen.add(n)
-                            todo.append(n)
-                    elif kids.get(n, _EMPTY) < 0:
-                        joined = True
-            if not joined:
-                return False
-        return True
+        before = self.kids  # the board before the move: its tiles are -1
+        if not self.tiles:
+            todo = [i]
+            seen = {i}
+        else:
+            todo = []
+            for p in placed:
+                for step in _STEPS[p & 1]:
+                    if before.get(p + step, _EMPTY) < 0:
+                        todo.append(p)
+                        break
+            if len(todo) == len(placed):
+                return True
+            seen = set(todo)
+        while todo:
+            here = todo.pop()
+            for step in _STEPS[here & 1]:
+                n = here + step
+                if n in placed and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        return len(seen) == len(placed)
 
     def judge(
         self, i: int, st: int, remaining: int, blocked: Sequence[int] = (),
         connected: bool = True, board: Board | None = None,
     ) -> bool:
-        """Whether the cascade of ``st`` on ``i`` refuses nothing (the board unchanged)."""
-        log: Log = []
-        reason = self.cascade(i, st, remaining, log, blocked, connected, board)[0]
-        undo(self.kids, log)
-        return reason is None
+        """Whether the cascade of ``st`` on ``i`` refuses nothing."""
+        return self.cascade(i, st, remaining, blocked, connected, board)[0] is None
 
     def cell_states(self, i: int) -> tuple[int, ...]:
         """The state indices that fit cell id ``i`` and leave no dead cell next to it."""
@@ -656,11 +674,9 @@ def play(
     """
     check_placement(board, remaining, cell, state)
     front = Frontier(board) if frontier is None else frontier
-    log: Log = []
-    reason, stuck, forced = front.cascade(
-        cell_id(cell), _STATE_INDEX[state], remaining, log,
+    reason, stuck, forced, _ = front.cascade(
+        cell_id(cell), _STATE_INDEX[state], remaining,
         tuple(cell_id(c) for c in blocked), connected, board)
-    undo(front.kids, log)
     if reason is not None:
         raise cascade_refusal(reason, stuck, cell, remaining)
     autos = autos_of(forced)
@@ -693,9 +709,7 @@ def legal_moves(
     for i in sorted(front.cands):
         cell = id_cell(i)
         for st in front.cell_states(i):
-            log: Log = []
-            reason, _, forced = front.cascade(i, st, remaining, log, ids, connected, board)
-            undo(front.kids, log)
+            reason, _, forced, _ = front.cascade(i, st, remaining, ids, connected, board)
             if reason is None:
                 autos = autos_of(forced)
                 new = dict(board)
