@@ -242,6 +242,11 @@ ID_WIDTH = 2 * ID_OFF + 1
 _STEPS = ((-1, 1, ID_WIDTH), (-1, 1, -ID_WIDTH))
 
 
+def _face(edge: int) -> int:
+    """The edge of the neighbour across ``edge`` that faces back (L and R swap)."""
+    return 1 - edge if edge < 2 else 2
+
+
 def cell_id(cell: Cell) -> int:
     """The id of ``cell`` (see above).
 
@@ -301,8 +306,11 @@ _ID_FIXED: list[int] = []
 #: 0: no tile across an edge (not a frontier cell); 1: a frontier cell no tile can fill
 #: (unplayable); 2: one legal state (forced); 3: two or more.
 _ID_CLASS: list[int] = []
-_FIX: dict[int, int] = {}  # (id * 3 + edge) * 3 + colour -> id: a tile now across the edge
-_ADD: dict[int, int] = {}  # (id * 3 + edge) * 3 + colour -> id: the colour fixed around it
+#: ``_FIX[id][edge * 3 + colour]``: the id once a tile across the edge shows the colour there;
+#: ``_ADD[id][edge * 3 + colour]``: once the colour is fixed around the empty neighbour there
+#: (None until first needed).
+_FIX: list[list[int | None]] = []
+_ADD: list[list[int | None]] = []
 _COLOUR_INDEX = {"o": 0, "x": 1, "*": 2}
 #: ``_COLS[s][e]``: the colour index of state ``STATES[s]`` on edge ``e``.
 _COLS = tuple(tuple(_COLOUR_INDEX[k] for k in st) for st in STATES)
@@ -321,6 +329,8 @@ def key_id(key: CellKey) -> int:
         fixed = sum(isinstance(k, str) for k in key)
         _ID_FIXED.append(fixed)
         _ID_CLASS.append(0 if not fixed else min(len(states), 2) + 1)
+        _FIX.append([None] * 9)
+        _ADD.append([None] * 9)
     return found
 
 
@@ -330,41 +340,42 @@ _EMPTY = key_id(((), (), ()))
 
 def _fixed_id(kid: int, edge: int, ci: int) -> int:
     """The id of key ``kid`` once a tile across ``edge`` shows colour ``ci`` there."""
-    slot = (kid * 3 + edge) * 3 + ci
-    found = _FIX.get(slot)
+    found = _FIX[kid][edge * 3 + ci]
     if found is None:
         key = list(_KEY_LIST[kid])
         key[edge] = COLOURS[ci]
-        found = _FIX[slot] = key_id((key[0], key[1], key[2]))
+        found = _FIX[kid][edge * 3 + ci] = key_id((key[0], key[1], key[2]))
     return found
 
 
 def _added_id(kid: int, edge: int, ci: int) -> int:
     """The id of key ``kid`` once colour ``ci`` is fixed around the empty neighbour
     across ``edge`` (a tile came next to that neighbour)."""
-    slot = (kid * 3 + edge) * 3 + ci
-    found = _ADD.get(slot)
+    found = _ADD[kid][edge * 3 + ci]
     if found is None:
         key = list(_KEY_LIST[kid])
         around = key[edge]
         assert isinstance(around, tuple)
         key[edge] = tuple(sorted((*around, COLOURS[ci])))
-        found = _ADD[slot] = key_id((key[0], key[1], key[2]))
+        found = _ADD[kid][edge * 3 + ci] = key_id((key[0], key[1], key[2]))
     return found
 
 
-#: ``_OTHERS[parity][edge]``: the id steps across the two other edges of a cell of that
-#: parity, each with the edge of the cell there that faces back (its L is my R, its R my L).
-_OTHERS = tuple(
-    tuple(tuple((steps[g], 1 - g if g < 2 else 2) for g in (0, 1, 2) if g != e) for e in (0, 1, 2))
-    for steps in _STEPS
+#: ``_PLAN[parity]``: what a tile on a cell of that parity writes, per edge ``e``: ``(e,
+#: the id step to the neighbour n across it, 3 * n's edge facing back, and n's two other
+#: edges as (id step, 3 * the edge facing n of the cell there))``. Every neighbour has
+#: the other parity; my L is its R, my R its L, my H its H.
+_PLAN = tuple(
+    tuple(
+        (e, steps[e], 3 * _face(e),
+         tuple((_STEPS[1 - parity][g], 3 * _face(g)) for g in (0, 1, 2) if g != _face(e)))
+        for e in (0, 1, 2)
+    )
+    for parity, steps in enumerate(_STEPS)
 )
 
 
-def _put(
-    kids: dict[int, int], p: int, st: int,
-    forced: set[int] | None = None, zero: set[int] | None = None,
-) -> None:
+def _put(kids: dict[int, int], p: int, st: int, forced: set[int], zero: set[int]) -> None:
     """Place state index ``st`` on cell id ``p``: ``kids[p]`` becomes -1 (a tile), the
     key of each empty neighbour gets the tile's colour on the edge towards it, and the
     key of each empty cell next to such a neighbour gets that colour around it (only
@@ -374,41 +385,37 @@ def _put(
     kids[p] = -1
     cols = _COLS[st]
     fix, add, cls_of = _FIX, _ADD, _ID_CLASS
-    steps = _STEPS[p & 1]
-    for e in (0, 1, 2):
-        n = p + steps[e]
+    for e, step, f3, others in _PLAN[p & 1]:
+        n = p + step
         kid = get(n, _EMPTY)
         if kid < 0:
             continue
         ci = cols[e]
-        f = 1 - e if e < 2 else 2  # the neighbour's edge facing p
-        nid = fix.get((kid * 3 + f) * 3 + ci)
+        nid = fix[kid][f3 + ci]
         if nid is None:
-            nid = _fixed_id(kid, f, ci)
+            nid = _fixed_id(kid, f3 // 3, ci)
         kids[n] = nid
-        if forced is not None:
-            cls = cls_of[nid]
-            if cls == 2:
-                forced.add(n)
-            elif cls == 1:
-                forced.discard(n)
-                zero.add(n)  # type: ignore[union-attr]
-        for step, h in _OTHERS[n & 1][f]:  # n's other two neighbours (p is a tile now)
-            m = n + step
+        cls = cls_of[nid]
+        if cls == 2:
+            forced.add(n)
+        elif cls == 1:
+            forced.discard(n)
+            zero.add(n)
+        for mstep, h3 in others:  # n's other two neighbours (p is a tile now)
+            m = n + mstep
             mk = get(m, _EMPTY)
             if mk < 0:
                 continue
-            mid = add.get((mk * 3 + h) * 3 + ci)
+            mid = add[mk][h3 + ci]
             if mid is None:
-                mid = _added_id(mk, h, ci)
+                mid = _added_id(mk, h3 // 3, ci)
             kids[m] = mid
-            if forced is not None:
-                cls = cls_of[mid]
-                if cls == 2:
-                    forced.add(m)
-                elif cls == 1:
-                    forced.discard(m)
-                    zero.add(m)  # type: ignore[union-attr]
+            cls = cls_of[mid]
+            if cls == 2:
+                forced.add(m)
+            elif cls == 1:
+                forced.discard(m)
+                zero.add(m)
 
 
 #: A cascade's result: the refusal reason (None: legal), the unplayable cell's id (or
@@ -437,8 +444,9 @@ class Frontier:
         self.cands: set[int] = {cell_id((0, 0))}
         self.tiles = 0
         if board:
+            ignored: set[int] = set()
             for cell, st in board.items():
-                _put(self.kids, cell_id(cell), _STATE_INDEX[st])
+                _put(self.kids, cell_id(cell), _STATE_INDEX[st], ignored, ignored)
             self._touch([cell_id(c) for c in board])
 
     def copy(self) -> Frontier:
@@ -514,32 +522,26 @@ class Frontier:
         return (None if joined else "not_connected"), None, autos, kids
 
     def _joined(self, i: int, autos: list[tuple[int, int, int]]) -> bool:
-        """Whether every edge-connected group of the move's tiles (``i`` and the forced
-        ones) has a tile of the board before across an edge (the first tiles: whether
-        they are one group)."""
+        """Whether the move's tiles (``i`` and the forced ones) join the board before (the
+        first tiles: whether they are one group). A forced tile lies across an edge from
+        a tile placed before it, so every forced tile hangs together with the board or
+        with ``i``: they join iff the group of ``i`` among them meets a tile of the board."""
         placed = {i, *(a for a, _, _ in autos)}
         before = self.kids  # the board before the move: its tiles are -1
-        if not self.tiles:
-            todo = [i]
-            seen = {i}
-        else:
-            todo = []
-            for p in placed:
-                for step in _STEPS[p & 1]:
-                    if before.get(p + step, _EMPTY) < 0:
-                        todo.append(p)
-                        break
-            if len(todo) == len(placed):
-                return True
-            seen = set(todo)
+        first = not self.tiles
+        seen = {i}
+        todo = [i]
         while todo:
             here = todo.pop()
             for step in _STEPS[here & 1]:
                 n = here + step
-                if n in placed and n not in seen:
-                    seen.add(n)
-                    todo.append(n)
-        return len(seen) == len(placed)
+                if n in placed:
+                    if n not in seen:
+                        seen.add(n)
+                        todo.append(n)
+                elif not first and before.get(n, _EMPTY) < 0:
+                    return True
+        return first and len(seen) == len(placed)
 
     def judge(
         self, i: int, st: int, remaining: int, blocked: Sequence[int] = (),
