@@ -291,7 +291,7 @@ def near_cells(placed: Iterable[int]) -> set[int]:
     """
     out: set[int] = set()
     for p in placed:
-        out.update([p + step for step in _BALL4_STEPS[p & 1]])
+        out.update(map(p.__add__, _BALL4_STEPS[p & 1]))
     return out
 
 # Cell keys are interned: each distinct key gets an int id, with its legal states (as
@@ -437,31 +437,38 @@ class Frontier:
     ([(-1, -1), (-1, 0), (-1, 1)], ('xo*', 'x*o'))
     """
 
-    __slots__ = ("kids", "cands", "tiles")
+    __slots__ = ("kids", "_cands", "_pending", "tiles")
 
     def __init__(self, board: Board | None = None) -> None:
         self.kids: dict[int, int] = {}
-        self.cands: set[int] = {cell_id((0, 0))}
+        self._cands: set[int] = {cell_id((0, 0))}
+        self._pending: list[int] = []  # tiles placed whose candidates are not yet added
         self.tiles = 0
         if board:
             ignored: set[int] = set()
             for cell, st in board.items():
                 _put(self.kids, cell_id(cell), _STATE_INDEX[st], ignored, ignored)
-            self._touch([cell_id(c) for c in board])
+            self.commit([cell_id(c) for c in board], self.kids)
 
     def copy(self) -> Frontier:
         other = Frontier.__new__(Frontier)
         other.kids = self.kids  # never changed in place
-        other.cands = self.cands.copy()
+        other._cands = self._cands  # copied before it is changed (:attr:`cands`)
+        other._pending = self._pending
         other.tiles = self.tiles
         return other
 
-    def _touch(self, placed: Iterable[int]) -> None:
-        kids, cands = self.kids, self.cands
-        if not self.tiles:
-            cands.clear()  # the first tiles: the centre was the one candidate
-        placed = list(placed)
-        self.tiles += len(placed)
+    @property
+    def cands(self) -> set[int]:
+        """The candidate cells' ids (found when first asked after tiles were placed)."""
+        if self._pending:
+            placed, self._pending = self._pending, []
+            self._cands = self._cands.copy()
+            self._touch(placed)
+        return self._cands
+
+    def _touch(self, placed: Sequence[int]) -> None:
+        kids, cands = self.kids, self._cands
         for p in placed:
             cands.discard(p)
             for step in _TOUCH_STEPS[p & 1]:
@@ -473,7 +480,10 @@ class Frontier:
         """Keep what :meth:`cascade` wrote (its ``kids``) for the tiles on cell ids
         ``placed``: they are now the board's."""
         self.kids = kids
-        self._touch(placed)
+        if not self.tiles:
+            self._cands = set()  # the first tiles: the centre was the one candidate
+        self.tiles += len(placed)
+        self._pending = [*self._pending, *placed]
 
     def cascade(
         self, i: int, st: int, remaining: int,
@@ -783,18 +793,26 @@ def _walk(board: Board, start: Cell, edge: int, colour: str) -> tuple[list[Cell]
     """Follow ``colour`` from ``start`` out through ``edge``: the tiles met, and
     whether the walk came back to ``start`` (a loop)."""
     cells: list[Cell] = []
-    cell = start
+    r, c = start
     leave = _LEAVE[colour]
+    get = board.get
     for _ in range(len(board)):  # a matched board always ends; the bound guards a bad one
-        nxt = neighbours(cell)[edge]
+        if edge == 0:  # the neighbour across the edge (geometry.neighbour, inlined)
+            c -= 1
+        elif edge == 1:
+            c += 1
+        elif (r + c) % 2 == 0:
+            r += 1
+        else:
+            r -= 1
+        nxt = (r, c)
         if nxt == start:
             return cells, True
-        tile = board.get(nxt)
+        tile = get(nxt)
         if tile is None:
             return cells, False
         cells.append(nxt)
         edge = leave[tile][edge]
-        cell = nxt
     return cells, False
 
 

@@ -370,7 +370,7 @@ class VascoState(core.StateLog["VascoGame"], core.WinnerOutcome[Outcome], equal_
         """An earlier position's :data:`Entry` by candidate, and the cells near the tiles
         placed since (whose entries must be found again); nothing for a hand-made
         position with forced or unplayable cells."""
-        if self._prior is None or self._position()[0] or not self._position()[1]:
+        if self._prior is None or self._position() != ((), True):
             return {}, set()
         if self._near is None:
             self._near = near_cells(self._prior[1])
