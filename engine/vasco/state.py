@@ -391,11 +391,6 @@ class VascoState(core.StateLog["VascoGame"], core.WinnerOutcome[Outcome], equal_
         """Whether the side to move can place anywhere (stops at the first legal move)."""
         if self._legal is not None:
             return bool(self._legal)
-        old, near = self._reusable()
-        left = self._left
-        for autos, placed in old.values():
-            if 0 <= autos < left and near.isdisjoint(placed):
-                return True  # its cascade reads nothing changed since: still legal
         blocked, connected = self._position()
         return has_legal_move(self._tiles, self._left, blocked=map(id_cell, blocked),
                               connected=connected, frontier=self._frontier())
