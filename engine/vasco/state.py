@@ -44,9 +44,9 @@ from engine.vasco.board import (
     has_legal_move,
     id_cell,
     is_connected,
-    near_cells,
     judge,
     legal_states,
+    near_cells,
     paths,
     refuse,
 )
