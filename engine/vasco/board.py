@@ -36,6 +36,7 @@ from engine.vasco.geometry import (
     cell_name,
     neighbours,
     touching,
+    within_four,
 )
 
 Board = Mapping[Cell, str]
@@ -241,6 +242,11 @@ ID_WIDTH = 2 * ID_OFF + 1
 _STEPS = ((-1, 1, ID_WIDTH), (-1, 1, -ID_WIDTH))
 
 
+def _face(edge: int) -> int:
+    """The edge of the neighbour across ``edge`` that faces back (L and R swap)."""
+    return 1 - edge if edge < 2 else 2
+
+
 def cell_id(cell: Cell) -> int:
     """The id of ``cell`` (see above).
 
@@ -263,6 +269,31 @@ def _touch_steps(up: bool) -> tuple[int, ...]:
 
 _TOUCH_STEPS = (_touch_steps(True), _touch_steps(False))
 
+
+def _ball_steps(up: bool) -> tuple[int, ...]:
+    base = (0, 0) if up else (0, 1)
+    return tuple(cell_id(t) - cell_id(base) for t in within_four(base))
+
+
+#: Per parity, the id steps to the cells at most four edge-steps away (the cell itself
+#: included): a tile placed on one of them can change what a cascade from here reads.
+_BALL4_STEPS = (_ball_steps(True), _ball_steps(False))
+
+
+def near_cells(placed: Iterable[int]) -> set[int]:
+    """The ids of the cells at most four edge-steps from a cell id of ``placed``: the
+    cells whose cascade may read a cell key the tiles placed there changed (a tile
+    changes the keys at most two steps away; a cascade reads the keys at most two
+    steps from the tiles it places).
+
+    >>> len(near_cells([cell_id((0, 0))])), len(near_cells([cell_id((0, 0)), cell_id((0, 1))]))
+    (31, 38)
+    """
+    out: set[int] = set()
+    for p in placed:
+        out.update(map(p.__add__, _BALL4_STEPS[p & 1]))
+    return out
+
 # Cell keys are interned: each distinct key gets an int id, with its legal states (as
 # strings and as indices into STATES), how many edges are fixed, its class for the
 # cascade, and the ids it turns into when a neighbour's tile fixes an edge or a colour
@@ -275,8 +306,11 @@ _ID_FIXED: list[int] = []
 #: 0: no tile across an edge (not a frontier cell); 1: a frontier cell no tile can fill
 #: (unplayable); 2: one legal state (forced); 3: two or more.
 _ID_CLASS: list[int] = []
-_FIX: dict[int, int] = {}  # (id * 3 + edge) * 3 + colour -> id: a tile now across the edge
-_ADD: dict[int, int] = {}  # (id * 3 + edge) * 3 + colour -> id: the colour fixed around it
+#: ``_FIX[id][edge * 3 + colour]``: the id once a tile across the edge shows the colour there;
+#: ``_ADD[id][edge * 3 + colour]``: once the colour is fixed around the empty neighbour there
+#: (None until first needed).
+_FIX: list[list[int | None]] = []
+_ADD: list[list[int | None]] = []
 _COLOUR_INDEX = {"o": 0, "x": 1, "*": 2}
 #: ``_COLS[s][e]``: the colour index of state ``STATES[s]`` on edge ``e``.
 _COLS = tuple(tuple(_COLOUR_INDEX[k] for k in st) for st in STATES)
@@ -295,6 +329,8 @@ def key_id(key: CellKey) -> int:
         fixed = sum(isinstance(k, str) for k in key)
         _ID_FIXED.append(fixed)
         _ID_CLASS.append(0 if not fixed else min(len(states), 2) + 1)
+        _FIX.append([None] * 9)
+        _ADD.append([None] * 9)
     return found
 
 
@@ -304,94 +340,88 @@ _EMPTY = key_id(((), (), ()))
 
 def _fixed_id(kid: int, edge: int, ci: int) -> int:
     """The id of key ``kid`` once a tile across ``edge`` shows colour ``ci`` there."""
-    slot = (kid * 3 + edge) * 3 + ci
-    found = _FIX.get(slot)
+    found = _FIX[kid][edge * 3 + ci]
     if found is None:
         key = list(_KEY_LIST[kid])
         key[edge] = COLOURS[ci]
-        found = _FIX[slot] = key_id((key[0], key[1], key[2]))
+        found = _FIX[kid][edge * 3 + ci] = key_id((key[0], key[1], key[2]))
     return found
 
 
 def _added_id(kid: int, edge: int, ci: int) -> int:
     """The id of key ``kid`` once colour ``ci`` is fixed around the empty neighbour
     across ``edge`` (a tile came next to that neighbour)."""
-    slot = (kid * 3 + edge) * 3 + ci
-    found = _ADD.get(slot)
+    found = _ADD[kid][edge * 3 + ci]
     if found is None:
         key = list(_KEY_LIST[kid])
         around = key[edge]
         assert isinstance(around, tuple)
         key[edge] = tuple(sorted((*around, COLOURS[ci])))
-        found = _ADD[slot] = key_id((key[0], key[1], key[2]))
+        found = _ADD[kid][edge * 3 + ci] = key_id((key[0], key[1], key[2]))
     return found
 
 
-#: What a cascade undoes: (cell id, the key id it had), in the order written.
-Log = list[tuple[int, int]]
+#: ``_PLAN[parity]``: what a tile on a cell of that parity writes, per edge ``e``: ``(e,
+#: the id step to the neighbour n across it, 3 * n's edge facing back, and n's two other
+#: edges as (id step, 3 * the edge facing n of the cell there))``. Every neighbour has
+#: the other parity; my L is its R, my R its L, my H its H.
+_PLAN = tuple(
+    tuple(
+        (e, steps[e], 3 * _face(e),
+         tuple((_STEPS[1 - parity][g], 3 * _face(g)) for g in (0, 1, 2) if g != _face(e)))
+        for e in (0, 1, 2)
+    )
+    for parity, steps in enumerate(_STEPS)
+)
 
 
-def _put(
-    kids: dict[int, int], p: int, st: int, log: Log | None,
-    forced: set[int] | None = None, zero: set[int] | None = None,
-) -> None:
+def _put(kids: dict[int, int], p: int, st: int, forced: set[int], zero: set[int]) -> None:
     """Place state index ``st`` on cell id ``p``: ``kids[p]`` becomes -1 (a tile), the
     key of each empty neighbour gets the tile's colour on the edge towards it, and the
     key of each empty cell next to such a neighbour gets that colour around it (only
-    these cells' legal states can change). ``log`` records what was there before;
-    ``forced``/``zero`` collect the frontier cells now left with one / no legal state."""
+    these cells' legal states can change). ``forced``/``zero`` collect the frontier
+    cells now left with one / no legal state."""
     get = kids.get
-    if log is not None:
-        log.append((p, get(p, _EMPTY)))
     kids[p] = -1
     cols = _COLS[st]
     fix, add, cls_of = _FIX, _ADD, _ID_CLASS
-    steps = _STEPS[p & 1]
-    for e in (0, 1, 2):
-        n = p + steps[e]
+    for e, step, f3, others in _PLAN[p & 1]:
+        n = p + step
         kid = get(n, _EMPTY)
         if kid < 0:
             continue
         ci = cols[e]
-        f = 1 - e if e < 2 else 2  # the neighbour's edge facing p
-        nid = fix.get((kid * 3 + f) * 3 + ci)
+        nid = fix[kid][f3 + ci]
         if nid is None:
-            nid = _fixed_id(kid, f, ci)
-        if log is not None:
-            log.append((n, kid))
+            nid = _fixed_id(kid, f3 // 3, ci)
         kids[n] = nid
-        if forced is not None:
-            cls = cls_of[nid]
-            if cls == 2:
-                forced.add(n)
-            elif cls == 1:
-                forced.discard(n)
-                zero.add(n)  # type: ignore[union-attr]
-        nsteps = _STEPS[n & 1]
-        for g in (0, 1, 2):
-            m = n + nsteps[g]
+        cls = cls_of[nid]
+        if cls == 2:
+            forced.add(n)
+        elif cls == 1:
+            forced.discard(n)
+            zero.add(n)
+        for mstep, h3 in others:  # n's other two neighbours (p is a tile now)
+            m = n + mstep
             mk = get(m, _EMPTY)
             if mk < 0:
                 continue
-            h = 1 - g if g < 2 else 2  # m's edge facing n
-            mid = add.get((mk * 3 + h) * 3 + ci)
+            mid = add[mk][h3 + ci]
             if mid is None:
-                mid = _added_id(mk, h, ci)
-            if log is not None:
-                log.append((m, mk))
+                mid = _added_id(mk, h3 // 3, ci)
             kids[m] = mid
-            if forced is not None:
-                cls = cls_of[mid]
-                if cls == 2:
-                    forced.add(m)
-                elif cls == 1:
-                    forced.discard(m)
-                    zero.add(m)  # type: ignore[union-attr]
+            cls = cls_of[mid]
+            if cls == 2:
+                forced.add(m)
+            elif cls == 1:
+                forced.discard(m)
+                zero.add(m)
 
 
-def undo(kids: dict[int, int], log: Log) -> None:
-    for i, kid in reversed(log):
-        kids[i] = kid
+#: A cascade's result: the refusal reason (None: legal), the unplayable cell's id (or
+#: None), the forced tiles as ``(id, state index, edges fixed)`` in placing order, and the
+#: cell keys with every tile written (the frontier's own are left as they were).
+Cascade = tuple["str | None", "int | None", list[tuple[int, int, int]], dict[int, int]]
 
 
 class Frontier:
@@ -399,37 +429,46 @@ class Frontier:
     maps a cell id to -1 (a tile) or to the interned key of an empty cell within two
     edge-steps of a tile (any other cell's key is the empty one), and ``cands`` holds
     the candidate cells (empty, sharing a corner with a tile; the centre on an empty
-    board).
+    board). A cascade writes into a copy of ``kids``, which :meth:`commit` keeps: a
+    ``kids`` dict is never changed once built, so copies of the frontier share it.
 
     >>> f = Frontier({(0, 0): "ox*"})
     >>> [id_cell(i) for i in sorted(f.cands)][:3], _ID_STATES[f.kids[cell_id((0, 1))]]
     ([(-1, -1), (-1, 0), (-1, 1)], ('xo*', 'x*o'))
     """
 
-    __slots__ = ("kids", "cands", "tiles")
+    __slots__ = ("kids", "_cands", "_pending", "tiles")
 
     def __init__(self, board: Board | None = None) -> None:
         self.kids: dict[int, int] = {}
-        self.cands: set[int] = {cell_id((0, 0))}
+        self._cands: set[int] = {cell_id((0, 0))}
+        self._pending: list[int] = []  # tiles placed whose candidates are not yet added
         self.tiles = 0
         if board:
+            ignored: set[int] = set()
             for cell, st in board.items():
-                _put(self.kids, cell_id(cell), _STATE_INDEX[st], None)
-            self._touch([cell_id(c) for c in board])
+                _put(self.kids, cell_id(cell), _STATE_INDEX[st], ignored, ignored)
+            self.commit([cell_id(c) for c in board], self.kids)
 
     def copy(self) -> Frontier:
         other = Frontier.__new__(Frontier)
-        other.kids = self.kids.copy()
-        other.cands = self.cands.copy()
+        other.kids = self.kids  # never changed in place
+        other._cands = self._cands  # copied before it is changed (:attr:`cands`)
+        other._pending = self._pending
         other.tiles = self.tiles
         return other
 
-    def _touch(self, placed: Iterable[int]) -> None:
-        kids, cands = self.kids, self.cands
-        if not self.tiles:
-            cands.clear()  # the first tiles: the centre was the one candidate
-        placed = list(placed)
-        self.tiles += len(placed)
+    @property
+    def cands(self) -> set[int]:
+        """The candidate cells' ids (found when first asked after tiles were placed)."""
+        if self._pending:
+            placed, self._pending = self._pending, []
+            self._cands = self._cands.copy()
+            self._touch(placed)
+        return self._cands
+
+    def _touch(self, placed: Sequence[int]) -> None:
+        kids, cands = self.kids, self._cands
         for p in placed:
             cands.discard(p)
             for step in _TOUCH_STEPS[p & 1]:
@@ -437,29 +476,30 @@ class Frontier:
                 if kids.get(t, _EMPTY) >= 0:
                     cands.add(t)
 
-    def commit(self, placed: Sequence[tuple[int, int]], log: Log) -> None:
-        """Keep what :meth:`cascade` wrote for ``placed`` (``(id, state index)`` pairs),
-        whose ``log`` is dropped: the tiles are now the board's."""
-        log.clear()
-        self._touch([p for p, _ in placed])
+    def commit(self, placed: Sequence[int], kids: dict[int, int]) -> None:
+        """Keep what :meth:`cascade` wrote (its ``kids``) for the tiles on cell ids
+        ``placed``: they are now the board's."""
+        self.kids = kids
+        if not self.tiles:
+            self._cands = set()  # the first tiles: the centre was the one candidate
+        self.tiles += len(placed)
+        self._pending = [*self._pending, *placed]
 
     def cascade(
-        self, i: int, st: int, remaining: int, log: Log,
+        self, i: int, st: int, remaining: int,
         blocked: Sequence[int] = (), connected: bool = True,
         board: Board | None = None,
-    ) -> tuple[str | None, int | None, list[tuple[int, int, int]]]:
+    ) -> Cascade:
         """§2.5 steps 3–6 for state index ``st`` on candidate cell id ``i`` (one that fits
-        and leaves no dead cell next to it): ``(refusal reason or None, the unplayable
-        cell's id or None, the forced tiles as (id, state index, edges fixed))``. The
-        tiles are written into :attr:`kids` with ``log`` to undo them (:func:`_undo`) or
-        keep them (:meth:`commit`). ``blocked`` are the ids of the position's forced or
-        unplayable cells, ``connected`` whether its tiles are one group (``board``, the
-        tiles, is read only when they are not)."""
-        kids = self.kids
+        and leaves no dead cell next to it), as a :data:`Cascade`; :attr:`kids` is left
+        as it was. ``blocked`` are the ids of the position's forced or unplayable cells,
+        ``connected`` whether its tiles are one group (``board``, the tiles, is read only
+        when they are not)."""
+        kids = self.kids.copy()
         kid0 = kids.get(i, _EMPTY)
         forced: set[int] = set()
         zero: set[int] = set()
-        _put(kids, i, st, log, forced, zero)
+        _put(kids, i, st, forced, zero)
         for w in blocked:
             kid = kids.get(w, _EMPTY)
             if kid >= 0:
@@ -476,12 +516,12 @@ class Frontier:
             s = _ID_SIDX[kid][0]
             autos.append((f, s, _ID_FIXED[kid]))
             if len(autos) >= remaining:
-                return "not_enough_tiles", None, autos
-            _put(kids, f, s, log, forced, zero)
+                return "not_enough_tiles", None, autos, kids
+            _put(kids, f, s, forced, zero)
         if zero:
-            return "unplayable", min(zero), autos
+            return "unplayable", min(zero), autos, kids
         if connected and _ID_FIXED[kid0]:
-            return None, None, autos  # joined across an edge to a connected group
+            return None, None, autos, kids  # joined across an edge to a connected group
         if connected:
             joined = self._joined(i, autos)
         else:
@@ -489,46 +529,36 @@ class Frontier:
             new[id_cell(i)] = STATES[st]
             new.update((id_cell(a), STATES[s]) for a, s, _ in autos)
             joined = is_connected(new)
-        return (None if joined else "not_connected"), None, autos
+        return (None if joined else "not_connected"), None, autos, kids
 
     def _joined(self, i: int, autos: list[tuple[int, int, int]]) -> bool:
-        """Whether every edge-connected group of the move's tiles (``i`` and the forced
-        ones, written already) has a tile of the board before across an edge (the
-        first tiles: whether they are one group)."""
+        """Whether the move's tiles (``i`` and the forced ones) join the board before (the
+        first tiles: whether they are one group). A forced tile lies across an edge from
+        a tile placed before it, so every forced tile hangs together with the board or
+        with ``i``: they join iff the group of ``i`` among them meets a tile of the board."""
         placed = {i, *(a for a, _, _ in autos)}
-        kids = self.kids
-        seen: set[int] = set()
-        for start in sorted(placed):
-            if start in seen:
-                continue
-            if not self.tiles and seen:
-                return False  # the first tiles form more than one group
-            seen.add(start)
-            todo = [start]
-            joined = not self.tiles
-            while todo:
-                here = todo.pop()
-                for step in _STEPS[here & 1]:
-                    n = here + step
-                    if n in placed:
-                        if n not in seen:
-                            seen.add(n)
-                            todo.append(n)
-                    elif kids.get(n, _EMPTY) < 0:
-                        joined = True
-            if not joined:
-                return False
-        return True
+        before = self.kids  # the board before the move: its tiles are -1
+        first = not self.tiles
+        seen = {i}
+        todo = [i]
+        while todo:
+            here = todo.pop()
+            for step in _STEPS[here & 1]:
+                n = here + step
+                if n in placed:
+                    if n not in seen:
+                        seen.add(n)
+                        todo.append(n)
+                elif not first and before.get(n, _EMPTY) < 0:
+                    return True
+        return first and len(seen) == len(placed)
 
     def judge(
         self, i: int, st: int, remaining: int, blocked: Sequence[int] = (),
         connected: bool = True, board: Board | None = None,
     ) -> bool:
-        """Whether the cascade of ``st`` on ``i`` refuses nothing (the board unchanged)."""
-        log: Log = []
-        reason = self.cascade(i, st, remaining, log, blocked, connected, board)[0]
-        undo(self.kids, log)
-        return reason is None
+        """Whether the cascade of ``st`` on ``i`` refuses nothing."""
+        return self.cascade(i, st, remaining, blocked, connected, board)[0] is None
 
     def cell_states(self, i: int) -> tuple[int, ...]:
         """The state indices that fit cell id ``i`` and leave no dead cell next to it."""
@@ -656,11 +686,9 @@ def play(
     """
     check_placement(board, remaining, cell, state)
     front = Frontier(board) if frontier is None else frontier
-    log: Log = []
-    reason, stuck, forced = front.cascade(
-        cell_id(cell), _STATE_INDEX[state], remaining, log,
+    reason, stuck, forced, _ = front.cascade(
+        cell_id(cell), _STATE_INDEX[state], remaining,
         tuple(cell_id(c) for c in blocked), connected, board)
-    undo(front.kids, log)
     if reason is not None:
         raise cascade_refusal(reason, stuck, cell, remaining)
     autos = autos_of(forced)
@@ -693,9 +721,7 @@ def legal_moves(
     for i in sorted(front.cands):
         cell = id_cell(i)
         for st in front.cell_states(i):
-            log: Log = []
-            reason, _, forced = front.cascade(i, st, remaining, log, ids, connected, board)
-            undo(front.kids, log)
+            reason, _, forced, _ = front.cascade(i, st, remaining, ids, connected, board)
             if reason is None:
                 autos = autos_of(forced)
                 new = dict(board)
@@ -767,18 +793,26 @@ def _walk(board: Board, start: Cell, edge: int, colour: str) -> tuple[list[Cell]
     """Follow ``colour`` from ``start`` out through ``edge``: the tiles met, and
     whether the walk came back to ``start`` (a loop)."""
     cells: list[Cell] = []
-    cell = start
+    r, c = start
     leave = _LEAVE[colour]
+    get = board.get
     for _ in range(len(board)):  # a matched board always ends; the bound guards a bad one
-        nxt = neighbours(cell)[edge]
+        if edge == 0:  # the neighbour across the edge (geometry.neighbour, inlined)
+            c -= 1
+        elif edge == 1:
+            c += 1
+        elif (r + c) % 2 == 0:
+            r += 1
+        else:
+            r -= 1
+        nxt = (r, c)
         if nxt == start:
             return cells, True
-        tile = board.get(nxt)
+        tile = get(nxt)
         if tile is None:
             return cells, False
         cells.append(nxt)
         edge = leave[tile][edge]
-        cell = nxt
     return cells, False
 
 

@@ -33,7 +33,6 @@ from engine.vasco.board import (
     REASONS,
     Auto,
     Frontier,
-    Log,
     Move,
     Outcome,
     Path,
@@ -47,9 +46,9 @@ from engine.vasco.board import (
     is_connected,
     judge,
     legal_states,
+    near_cells,
     paths,
     refuse,
-    undo,
 )
 from engine.vasco.geometry import (
     OPPOSITE,
@@ -68,6 +67,12 @@ MARK = {1: "O", 2: "X"}
 MAX_POOL = 600
 _SPAN = 4096
 _OFF = _SPAN // 2
+#: A candidate's cascade: its forced tiles' count (-1: refused) and the cell ids of the
+#: tiles it placed (the candidate first). The refusal stands for any smaller pool; the
+#: move is legal while the pool holds more tiles than it forces.
+Entry = tuple[int, tuple[int, ...]]
+#: Tiles placed since the position whose entries are kept, at most (then found afresh).
+_PRIOR_TILES = 24
 
 
 @dataclass(frozen=True)
@@ -190,6 +195,12 @@ class VascoState(core.StateLog["VascoGame"], core.WinnerOutcome[Outcome], equal_
         self._legal: list[int] | None = None  # every legal action, once asked
         self._legal_set: frozenset[int] = frozenset()
         self._by_cell: dict[Cell, list[str]] | None = None  # the legal actions by cell
+        # what each candidate's cascade gave, once the legal actions were found (never
+        # changed in place: clones share it), and an earlier position's with the cell ids
+        # of the tiles placed since (the cascades that read nothing near them still hold)
+        self._entries: dict[int, Entry] | None = None
+        self._prior: tuple[dict[int, Entry], tuple[int, ...]] | None = None
+        self._near: set[int] | None = None
         self._runs: dict[str, list[Path]] | None = None  # each colour's paths, once found
 
     # ----- OpenSpiel-style interface ---------------------------------------------------
@@ -248,6 +259,14 @@ class VascoState(core.StateLog["VascoGame"], core.WinnerOutcome[Outcome], equal_
         self._runs = None
         self._left -= 1 + len(autos)
         self._to_move = 1 - self._to_move
+        placed = (cell_id(place.cell), *(cell_id(a.cell) for a in autos))
+        if self._entries is not None and not self._blocked and self._connected:
+            self._prior = (self._entries, placed)
+        elif self._prior is not None and len(self._prior[1]) < _PRIOR_TILES:
+            self._prior = (self._prior[0], self._prior[1] + placed)
+        else:
+            self._prior = None
+        self._entries, self._near = None, None
         self._blocked = ()
         self._connected = True
         self._legal, self._legal_set, self._by_cell = None, frozenset(), None
@@ -289,16 +308,12 @@ class VascoState(core.StateLog["VascoGame"], core.WinnerOutcome[Outcome], equal_
         front = self._frontier()
         blocked, connected = self._position()
         i = cell_id(place.cell)
-        log: Log = []
-        reason, stuck, forced = front.cascade(
-            i, STATE_INDEX[place.state], self._left, log, blocked, connected, self._tiles)
+        reason, stuck, forced, kids = front.cascade(
+            i, STATE_INDEX[place.state], self._left, blocked, connected, self._tiles)
         if reason is not None:
-            undo(front.kids, log)
             raise cascade_refusal(reason, stuck, place.cell, self._left)
         if keep:
-            front.commit([(i, STATE_INDEX[place.state]), *((a, s) for a, s, _ in forced)], log)
-        else:
-            undo(front.kids, log)
+            front.commit([i, *(a for a, _, _ in forced)], kids)
         return autos_of(forced)
 
     def _position(self) -> tuple[tuple[int, ...], bool]:
@@ -317,14 +332,19 @@ class VascoState(core.StateLog["VascoGame"], core.WinnerOutcome[Outcome], equal_
     def _legal_list(self) -> list[int]:
         """Every legal action, sorted: each candidate cell (row-major) with each state
         that fits and leaves no dead cell next to it (in :data:`STATES` order), kept when
-        its forced cascade refuses nothing."""
+        its forced cascade refuses nothing.
+
+        Each candidate's cascade is remembered (:data:`Entry`); the next position reruns
+        only those that read a cell near the tiles placed since (:meth:`_reusable`)."""
         if self._legal is None:
             out: list[int] = []
             left = self._left
+            entries: dict[int, Entry] = {}
             if left >= 1:
                 front = self._frontier()
                 blocked, connected = self._position()
-                tiles, kids, cascade = self._tiles, front.kids, front.cascade
+                tiles, cascade = self._tiles, front.cascade
+                old, near = self._reusable()
                 for i in sorted(front.cands):
                     states = front.cell_states(i)
                     if not states:
@@ -332,12 +352,29 @@ class VascoState(core.StateLog["VascoGame"], core.WinnerOutcome[Outcome], equal_
                     r, c = divmod(i, ID_WIDTH)
                     base = ((r - ID_OFF + _OFF) * _SPAN + c - ID_OFF + _OFF) * 6
                     for s in states:
-                        log: Log = []
-                        if cascade(i, s, left, log, blocked, connected, tiles)[0] is None:
+                        key = i * 6 + s
+                        entry = old.get(key)
+                        if entry is None or not near.isdisjoint(entry[1]):
+                            reason, _, forced, _ = cascade(i, s, left, blocked, connected, tiles)
+                            entry = (len(forced) if reason is None else -1,
+                                     (i, *[f for f, _, _ in forced]))
+                        entries[key] = entry
+                        if 0 <= entry[0] < left:
                             out.append(base + s)
-                        undo(kids, log)
+                if not blocked and connected:
+                    self._entries = entries
             self._legal, self._legal_set = out, frozenset(out)
         return self._legal
+
+    def _reusable(self) -> tuple[dict[int, Entry], set[int]]:
+        """An earlier position's :data:`Entry` by candidate, and the cells near the tiles
+        placed since (whose entries must be found again); nothing for a hand-made
+        position with forced or unplayable cells."""
+        if self._prior is None or self._position() != ((), True):
+            return {}, set()
+        if self._near is None:
+            self._near = near_cells(self._prior[1])
+        return self._prior[0], self._near
 
     def _moves_by_cell(self) -> dict[Cell, list[str]]:
         """The legal actions as ``{cell: [states]}``, cells row-major."""

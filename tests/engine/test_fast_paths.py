@@ -159,6 +159,38 @@ def test_vasco_fast_path_plays_every_game_as_the_plain_path(pool: int) -> None:
         play_side_by_side(fast, plain, seed, vasco_targets, vasco_illegal)
 
 
+@pytest.mark.parametrize("pool", [54, 12])
+def test_vasco_clones_and_their_moves_play_as_the_plain_path(pool: int) -> None:
+    """A state keeps what each candidate's cascade gave and lends it to the positions after
+    it (and clones share it, as a search's children do): clones that play other moves, with
+    or without their own legal actions asked first, and their clones' replies, give the
+    plain path's events, states and legal actions."""
+    rules = {"base": "standard", "pool": pool}
+    for seed in range(GAMES_PER_CASE // 2):
+        rng = random.Random(seed)
+        fast = VascoGame(rules).new_initial_state()
+        plain = plain_vasco.VascoGame(rules).new_initial_state()
+        while not fast.is_terminal():
+            legal = fast.legal_actions()
+            assert legal == plain.legal_actions()
+            for action in rng.sample(legal, min(3, len(legal))):
+                child, plain_child = fast.clone(), plain.clone()
+                assert child.apply_action(action) == plain_child.apply_action(action)
+                assert child.to_json() == plain_child.to_json()
+                if plain_child.is_terminal():
+                    continue
+                if rng.random() < 0.5:  # else the reply's position reuses the parent's cascades
+                    assert child.legal_actions() == plain_child.legal_actions()
+                reply = rng.choice(plain_child.legal_actions())
+                grand, plain_grand = child.clone(), plain_child.clone()
+                assert grand.apply_action(reply) == plain_grand.apply_action(reply)
+                assert grand.to_json() == plain_grand.to_json()
+                assert grand.legal_actions() == plain_grand.legal_actions()
+                assert child.legal_actions() == plain_child.legal_actions()
+            action = rng.choice(legal)
+            assert fast.apply_action(action) == plain.apply_action(action)
+
+
 # ----- Vapoosh ---------------------------------------------------------------------------
 
 

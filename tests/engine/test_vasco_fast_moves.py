@@ -2,7 +2,7 @@
 
 The state finds its legal moves with the cell keys of :class:`engine.vasco.board.Frontier`
 (kept move by move: each empty cell's key says its legal states; a candidate's forced
-cascade writes keys and undoes them) and whether a side can move with
+cascade writes a copy of the keys) and whether a side can move with
 :func:`engine.vasco.board.has_legal_move` (the group's edge cells first). The reference
 is ``legal_moves_exhaustive`` of the test-only plain copy
 (``tests/engine/plain/vasco_board.py``): its ``play`` with the plain ``legal_states`` on

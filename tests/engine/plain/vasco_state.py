@@ -372,10 +372,9 @@ class VascoState(StateLog):
         return events
 
     def clone(self) -> VascoState:
-        other = VascoState.__new__(VascoState)
+        other = self._clone_log()  # the game and the log (slots of engine.core's StateLog)
         other.__dict__.update(self.__dict__)
         other._tiles = dict(self._tiles)
-        other._history = self._history[:]
         other._moves = None if self._moves is None else dict(self._moves)
         other._cell_moves = dict(self._cell_moves)
         other._open = dict(self._open)
