@@ -74,6 +74,75 @@ class Grid:
         """The number of squares."""
         return sum(self.is_square)
 
+    @cached_property
+    def square_mask(self) -> int:
+        """The squares as a bit mask (bit ``i``: cell ``i``, row-major)."""
+        return sum(1 << i for i, sq in enumerate(self.is_square) if sq)
+
+    @cached_property
+    def _edges(self) -> tuple[int, int]:
+        """The masks of the cells not in the first column and not in the last one."""
+        cols, size = self.cols, self.size
+        return (
+            sum(1 << i for i in range(size) if i % cols),
+            sum(1 << i for i in range(size) if i % cols != cols - 1),
+        )
+
+    def masks_of(self, cells: Sequence[int], colours: int) -> list[int]:
+        """Per colour ``0..colours-1``, the bit mask of the squares it owns in ``cells``.
+
+        >>> Grid.from_rows(["...", "..."]).masks_of((0, -1, 1, 1, -1, 0), 2)
+        [33, 12]
+        """
+        out = [0] * colours
+        for i, o in enumerate(cells):
+            if o >= 0:
+                out[o] |= 1 << i
+        return out
+
+    def grown_masks(self, masks: Sequence[int]) -> list[int]:
+        """Per colour, the squares that colour strictly dominates (owns more of their
+        square neighbours than any other colour does): the squares it owns after one
+        growth step, besides its squares that no colour dominates. The same rule as
+        :func:`top_colour`, on bit masks: per colour, bit-parallel "at least k of my four
+        neighbours" for k = 1, 2, 3; a colour dominates a square where it has at least k
+        and no other colour has k (with four neighbours, 3 always wins).
+
+        >>> g = Grid.from_rows(["...", "...", "..."])
+        >>> cells = g.parse([".1.", "021", ".0."])    # the centre: a 2-2 tie
+        >>> [[i for i in range(9) if m >> i & 1] for m in g.grown_masks(g.masks_of(cells, 3))]
+        [[6], [2], [1, 3, 5, 7]]
+        """
+        cols = self.cols
+        not_first, not_last = self._edges
+        any1 = two1 = any2 = two2 = 0
+        levels = []
+        for m in masks:
+            if not m:
+                levels.append(None)
+                continue
+            up = m << cols  # bit i: the square above i is this colour's
+            down = m >> cols
+            left = (m << 1) & not_first
+            right = (m >> 1) & not_last
+            vert = up | down
+            horiz = left | right
+            both_v = up & down
+            both_h = left & right
+            ge1 = vert | horiz
+            ge2 = both_v | both_h | (vert & horiz)
+            ge3 = (both_v & horiz) | (both_h & vert)
+            two1 |= any1 & ge1
+            any1 |= ge1
+            two2 |= any2 & ge2
+            any2 |= ge2
+            levels.append((ge1, ge2, ge3))
+        squares = self.square_mask
+        return [
+            0 if lv is None else ((lv[0] & ~two1) | (lv[1] & ~two2) | lv[2]) & squares
+            for lv in levels
+        ]
+
     def index(self, r: int, c: int) -> int:
         return r * self.cols + c
 
