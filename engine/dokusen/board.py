@@ -74,46 +74,60 @@ class Grid:
         """The number of squares."""
         return sum(self.is_square)
 
+    # ----- byte masks: the position as one int per colour, a byte per cell ------------
+    # Cell ``i`` is byte ``i`` (bit ``8 * i``) of a mask, 1 where the colour owns it: bit
+    # operations judge every square at once (growth), and ``mask.to_bytes(size,
+    # "little")`` is the cells' 0/1 flags in board order (for :func:`itertools.compress`).
+
+    @cached_property
+    def cell_bits(self) -> tuple[int, ...]:
+        """Per cell ``i``, its bit in a byte mask: ``1 << 8 * i``."""
+        return tuple(1 << 8 * i for i in range(self.size))
+
     @cached_property
     def square_mask(self) -> int:
-        """The squares as a bit mask (bit ``i``: cell ``i``, row-major)."""
-        return sum(1 << i for i, sq in enumerate(self.is_square) if sq)
+        """The squares as a byte mask."""
+        return sum(b for b, sq in zip(self.cell_bits, self.is_square, strict=True) if sq)
 
     @cached_property
     def _edges(self) -> tuple[int, int]:
-        """The masks of the cells not in the first column and not in the last one."""
-        cols, size = self.cols, self.size
+        """The byte masks of the cells not in the first column and not in the last one."""
+        cols = self.cols
+        bits = self.cell_bits
         return (
-            sum(1 << i for i in range(size) if i % cols),
-            sum(1 << i for i in range(size) if i % cols != cols - 1),
+            sum(b for i, b in enumerate(bits) if i % cols),
+            sum(b for i, b in enumerate(bits) if i % cols != cols - 1),
         )
 
     def masks_of(self, cells: Sequence[int], colours: int) -> list[int]:
-        """Per colour ``0..colours-1``, the bit mask of the squares it owns in ``cells``.
+        """Per colour ``0..colours-1``, the byte mask of the squares it owns in ``cells``.
 
-        >>> Grid.from_rows(["...", "..."]).masks_of((0, -1, 1, 1, -1, 0), 2)
-        [33, 12]
+        >>> g = Grid.from_rows(["...", "..."])
+        >>> [list(m.to_bytes(g.size, "little")) for m in g.masks_of((0, -1, 1, 1, -1, 0), 2)]
+        [[1, 0, 0, 0, 0, 1], [0, 0, 1, 1, 0, 0]]
         """
         out = [0] * colours
-        for i, o in enumerate(cells):
+        for b, o in zip(self.cell_bits, cells, strict=True):
             if o >= 0:
-                out[o] |= 1 << i
+                out[o] |= b
         return out
 
     def grown_masks(self, masks: Sequence[int]) -> list[int]:
-        """Per colour, the squares that colour strictly dominates (owns more of their
-        square neighbours than any other colour does): the squares it owns after one
-        growth step, besides its squares that no colour dominates. The same rule as
-        :func:`top_colour`, on bit masks: per colour, bit-parallel "at least k of my four
-        neighbours" for k = 1, 2, 3; a colour dominates a square where it has at least k
-        and no other colour has k (with four neighbours, 3 always wins).
+        """Per colour (byte masks, as :meth:`masks_of`), the squares that colour strictly
+        dominates (owns more of their square neighbours than any other colour does):
+        after one growth step a colour owns these and those of its squares that no colour
+        dominates. The rule of :func:`top_colour`, bit-parallel: per colour, "at least k
+        of my (up to four) neighbours" for k = 1, 2, 3; a colour dominates a square where
+        it has at least k and no other colour has k (3 of 4 always wins).
 
+        >>> from itertools import compress
         >>> g = Grid.from_rows(["...", "...", "..."])
         >>> cells = g.parse([".1.", "021", ".0."])    # the centre: a 2-2 tie
-        >>> [[i for i in range(9) if m >> i & 1] for m in g.grown_masks(g.masks_of(cells, 3))]
+        >>> [list(compress(range(9), m.to_bytes(9, "little")))
+        ...  for m in g.grown_masks(g.masks_of(cells, 3))]
         [[6], [2], [1, 3, 5, 7]]
         """
-        cols = self.cols
+        row = 8 * self.cols
         not_first, not_last = self._edges
         any1 = two1 = any2 = two2 = 0
         levels = []
@@ -121,10 +135,10 @@ class Grid:
             if not m:
                 levels.append(None)
                 continue
-            up = m << cols  # bit i: the square above i is this colour's
-            down = m >> cols
-            left = (m << 1) & not_first
-            right = (m >> 1) & not_last
+            up = m << row  # cell i's byte: whether the square above i is this colour's
+            down = m >> row
+            left = (m << 8) & not_first
+            right = (m >> 8) & not_last
             vert = up | down
             horiz = left | right
             both_v = up & down

@@ -41,8 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import compress, repeat
-from operator import and_, ne
+from itertools import compress
 from typing import Any
 
 from engine import core
@@ -153,8 +152,8 @@ class DokusenState(core.StateLog["DokusenGame"]):
         self._begin_log(game)
         self._grid = game.grid
         self._cells = list(cells)
-        #: per colour, the bit mask of its squares: the same position as ``_cells``, kept
-        #: alongside it for growth and the end check
+        #: per colour, the byte mask of its squares (:meth:`Grid.masks_of`): the same
+        #: position as ``_cells``, kept alongside it for growth, the legal squares and the end
         self._masks = game.grid.masks_of(cells, game.num_players) if masks is None else [*masks]
         self._round = 1
         self._to_move = 0
@@ -174,19 +173,19 @@ class DokusenState(core.StateLog["DokusenGame"]):
         me = self._to_move
         if me < 0:
             return [a for a, _ in self.chance_outcomes()] if me == CHANCE else []
-        game = self._game
-        open_ = map(ne, self._cells, repeat(me))
-        if game._squares < len(self._cells):  # void cells are not squares
-            open_ = map(and_, self._grid.is_square, open_)
-        return list(compress(game._range, open_))
+        open_ = self._grid.square_mask & ~self._masks[me]
+        return list(compress(self._game._range, open_.to_bytes(self._grid.size, "little")))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """A due meteor strikes an owned square, each equally likely; else empty."""
         if self._to_move != CHANCE:
             return []
-        size = self._grid.size
-        owned = [size + i for i, o in enumerate(self._cells) if o >= 0]
-        return [(a, 1.0 / len(owned)) for a in owned]
+        owned = self._owned()
+        if not owned:
+            return []
+        p = 1.0 / owned.bit_count()
+        flags = owned.to_bytes(self._grid.size, "little")
+        return [(a, p) for a in compress(self._game._meteor_range, flags)]
 
     def is_terminal(self) -> bool:
         return self._to_move == TERMINAL
@@ -452,13 +451,14 @@ class DokusenState(core.StateLog["DokusenGame"]):
         if pid is not None:
             data = {"player": pid, **data}
         coords = self._game._coords
-        return Event(kind, None if pid is None else pid + 1, tuple(coords[i] for i in tiles), data)
+        seat = None if pid is None else pid + 1
+        return Event(kind, seat, tuple(map(coords.__getitem__, tiles)), data)
 
     def _place(self, i: int, before: int) -> list[Event]:
         """The colour to move takes square ``i`` (owned by ``before`` until now)."""
         me = self._to_move
         self._cells[i] = me
-        bit = 1 << i
+        bit = self._grid.cell_bits[i]
         masks = self._masks
         masks[me] |= bit
         if before >= 0:
@@ -487,33 +487,27 @@ class DokusenState(core.StateLog["DokusenGame"]):
         squares after it are the squares it dominates and those it held that nobody
         dominates; the cells change where a colour dominates a square it did not own."""
         cells = self._cells
+        grid = self._grid
         old = self._masks
-        tops = self._grid.grown_masks(old)
-        taken = 0
-        for top in tops:
+        tops = grid.grown_masks(old)
+        taken = gained = 0
+        for mask, top in zip(old, tops, strict=True):
             taken |= top
-        masks = []
-        was: dict[int, int] = {}  # flipped square -> its owner before
-        for colour, (mask, top) in enumerate(zip(old, tops, strict=True)):
-            masks.append((mask & ~taken) | top)
-            gained = top & ~mask
-            while gained:
-                low = gained & -gained
-                gained ^= low
-                i = low.bit_length() - 1
-                was[i] = cells[i]
-                cells[i] = colour
-        self._masks = masks
-        flipped = sorted(was)
+            gained |= top & ~mask
+        masks = self._masks = [(mask & ~taken) | top for mask, top in zip(old, tops, strict=True)]
+        # the flipped squares, in board order, and their owners before and after
+        flipped = list(compress(self._game._range, gained.to_bytes(grid.size, "little")))
+        before = [cells[i] for i in flipped]
+        codes = 0  # per cell, its new owner + 1 (flipped cells are owned)
+        for colour, mask in enumerate(masks, 1):
+            if mask:
+                codes += colour * mask
+        code = codes.to_bytes(grid.size, "little")
+        after = [code[i] - 1 for i in flipped]
+        for i, o in zip(flipped, after, strict=True):
+            cells[i] = o
         events.append(
-            self._event(
-                "grow",
-                None,
-                flipped,
-                round=self._round,
-                before=[was[i] for i in flipped],
-                after=[cells[i] for i in flipped],
-            )
+            self._event("grow", None, flipped, round=self._round, before=before, after=after)
         )
         stage = self._game.stage
         for meteor in stage.meteors:
@@ -528,7 +522,7 @@ class DokusenState(core.StateLog["DokusenGame"]):
         hit = self._grid.within(at, radius)
         lost = [self._cells[j] for j in hit]
         self._cells = list(strike(self._grid, self._cells, at, radius))
-        keep = ~sum(1 << j for j in hit)
+        keep = ~sum(self._grid.cell_bits[j] for j in hit)
         self._masks = [m & keep for m in self._masks]
         return [
             self._event(
@@ -542,14 +536,17 @@ class DokusenState(core.StateLog["DokusenGame"]):
             )
         ]
 
-    def _finish_round(self, events: list[Event]) -> None:
-        masks = self._masks
+    def _owned(self) -> int:
+        """The owned squares, as a byte mask."""
         owned = 0
-        for m in masks:
+        for m in self._masks:
             owned |= m
-        full = owned == self._grid.square_mask
+        return owned
+
+    def _finish_round(self, events: list[Event]) -> None:
+        full = self._owned() == self._grid.square_mask
         if full or self._round >= self._game._max_rounds:
-            user, total = masks[0].bit_count(), self._game._squares
+            user, total = self._masks[0].bit_count(), self._game._squares
             result = "win" if 2 * user > total else "loss"
             self._outcome = Outcome(
                 result, "full" if full else "max_rounds", self._round, user, total
@@ -617,6 +614,7 @@ class DokusenGame(core.GameBase[DokusenState, Action, Stage]):
         }
         self._coords = tuple(self._grid.coord(i) for i in range(self._grid.size))
         self._range = range(self._grid.size)
+        self._meteor_range = range(self._grid.size, 2 * self._grid.size)
         self._place_events: dict[tuple[int, int, int], Event] = {}
         self._start_cells = self._grid.parse(self._rules.board)
         self._start_masks = tuple(self._grid.masks_of(self._start_cells, self._colours))
