@@ -112,20 +112,19 @@ class Grid:
                 out[o] |= b
         return out
 
-    def grown_masks(self, masks: Sequence[int]) -> list[int]:
-        """Per colour (byte masks, as :meth:`masks_of`), the squares that colour strictly
-        dominates (owns more of their square neighbours than any other colour does):
-        after one growth step a colour owns these and those of its squares that no colour
-        dominates. The rule of :func:`top_colour`, bit-parallel: per colour, "at least k
-        of my (up to four) neighbours" for k = 1, 2, 3; a colour dominates a square where
-        it has at least k and no other colour has k (3 of 4 always wins).
+    def grow_masks(self, masks: Sequence[int]) -> tuple[list[int], int]:
+        """One growth step on byte masks (:meth:`masks_of`): the masks after it, and the
+        byte mask of the squares whose owner changed.
 
-        >>> from itertools import compress
+        The rule of :func:`grown_owner`, bit-parallel: a colour takes the squares it
+        dominates, those where it owns at least k of the (up to four) square neighbours
+        and no other colour owns k, for k = 1 or 2 (a colour with 3 or 4 has them at 2
+        alone); the other squares keep their owner.
+
         >>> g = Grid.from_rows(["...", "...", "..."])
-        >>> cells = g.parse([".1.", "021", ".0."])    # the centre: a 2-2 tie
-        >>> [list(compress(range(9), m.to_bytes(9, "little")))
-        ...  for m in g.grown_masks(g.masks_of(cells, 3))]
-        [[6], [2], [1, 3, 5, 7]]
+        >>> after, changed = g.grow_masks(g.masks_of(g.parse([".1.", "021", ".0."]), 3))
+        >>> g.rows_of(g.cells_of(after)), list(changed.to_bytes(9, "little"))
+        (['.21', '222', '02.'], [0, 1, 1, 1, 0, 1, 1, 1, 0])
         """
         row = 8 * self.cols
         not_first, not_last = self._edges
@@ -141,21 +140,33 @@ class Grid:
             right = (m >> 8) & not_last
             vert = up | down
             horiz = left | right
-            both_v = up & down
-            both_h = left & right
-            ge1 = vert | horiz
-            ge2 = both_v | both_h | (vert & horiz)
-            ge3 = (both_v & horiz) | (both_h & vert)
+            ge1 = vert | horiz  # at least one neighbour of this colour
+            ge2 = (up & down) | (left & right) | (vert & horiz)  # at least two
             two1 |= any1 & ge1
             any1 |= ge1
             two2 |= any2 & ge2
             any2 |= ge2
-            levels.append((ge1, ge2, ge3))
+            levels.append((ge1, ge2))
         squares = self.square_mask
-        return [
-            0 if lv is None else ((lv[0] & ~two1) | (lv[1] & ~two2) | lv[2]) & squares
-            for lv in levels
-        ]
+        alone1 = squares ^ (squares & two1)  # squares where at most one colour has one
+        alone2 = squares ^ (squares & two2)
+        taken = kept = 0
+        tops = []
+        for m, lv in zip(masks, levels, strict=True):
+            if lv is None:
+                tops.append(0)
+                continue
+            top = (lv[0] & alone1) | (lv[1] & alone2)
+            tops.append(top)
+            taken |= top
+            kept |= top & m
+        rest = squares ^ taken
+        return [(m & rest) | top for m, top in zip(masks, tops, strict=True)], taken ^ kept
+
+    def cells_of(self, masks: Sequence[int]) -> list[int]:
+        """The inverse of :meth:`masks_of`: the owners, row-major."""
+        code = sum(k * m for k, m in enumerate(masks, 1)) + self.square_mask
+        return [o - 2 for o in code.to_bytes(self.size, "little")]
 
     def index(self, r: int, c: int) -> int:
         return r * self.cols + c

@@ -483,29 +483,23 @@ class DokusenState(core.StateLog["DokusenGame"]):
     def _end_round(self, events: list[Event]) -> None:
         """Growth, then the meteors of this round, then (unless a draw is due) the end check.
 
-        Growth on the masks (:meth:`~engine.dokusen.board.Grid.grown_masks`): a colour's
-        squares after it are the squares it dominates and those it held that nobody
-        dominates; the cells change where a colour dominates a square it did not own."""
+        Growth on the masks (:meth:`~engine.dokusen.board.Grid.grow_masks`), then on the
+        cells that changed."""
         cells = self._cells
         grid = self._grid
-        old = self._masks
-        tops = grid.grown_masks(old)
-        taken = gained = 0
-        for mask, top in zip(old, tops, strict=True):
-            taken |= top
-            gained |= top & ~mask
-        masks = self._masks = [(mask & ~taken) | top for mask, top in zip(old, tops, strict=True)]
+        masks, changed = grid.grow_masks(self._masks)
+        self._masks = masks
         # the flipped squares, in board order, and their owners before and after
-        flipped = list(compress(self._game._range, gained.to_bytes(grid.size, "little")))
+        flipped = list(compress(self._game._range, changed.to_bytes(grid.size, "little")))
         before = [cells[i] for i in flipped]
-        codes = 0  # per cell, its new owner + 1 (flipped cells are owned)
+        codes = 0  # per cell, its owner + 1 (0: black or void)
         for colour, mask in enumerate(masks, 1):
             if mask:
                 codes += colour * mask
         code = codes.to_bytes(grid.size, "little")
         after = [code[i] - 1 for i in flipped]
-        for i, o in zip(flipped, after, strict=True):
-            cells[i] = o
+        for i in flipped:
+            cells[i] = code[i] - 1
         events.append(
             self._event("grow", None, flipped, round=self._round, before=before, after=after)
         )
