@@ -129,10 +129,10 @@ class Grid:
         row = 8 * self.cols
         not_first, not_last = self._edges
         any1 = two1 = any2 = two2 = 0
-        levels = []
+        levels: list[tuple[int, int]] = []  # per colour: at least 1, at least 2 neighbours
         for m in masks:
             if not m:
-                levels.append(None)
+                levels.append((0, 0))
                 continue
             up = m << row  # cell i's byte: whether the square above i is this colour's
             down = m >> row
@@ -152,11 +152,8 @@ class Grid:
         alone2 = squares ^ (squares & two2)
         taken = kept = 0
         tops = []
-        for m, lv in zip(masks, levels, strict=True):
-            if lv is None:
-                tops.append(0)
-                continue
-            top = (lv[0] & alone1) | (lv[1] & alone2)
+        for m, (ge1, ge2) in zip(masks, levels, strict=True):
+            top = (ge1 & alone1) | (ge2 & alone2)
             tops.append(top)
             taken |= top
             kept |= top & m

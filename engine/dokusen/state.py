@@ -174,7 +174,7 @@ class DokusenState(core.StateLog["DokusenGame"]):
         if me < 0:
             return [a for a, _ in self.chance_outcomes()] if me == CHANCE else []
         open_ = self._grid.square_mask & ~self._masks[me]
-        return list(compress(self._game._range, open_.to_bytes(self._grid.size, "little")))
+        return list(compress(self._game._range, open_.to_bytes(len(self._cells), "little")))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """A due meteor strikes an owned square, each equally likely; else empty."""
@@ -490,13 +490,14 @@ class DokusenState(core.StateLog["DokusenGame"]):
         masks, changed = grid.grow_masks(self._masks)
         self._masks = masks
         # the flipped squares, in board order, and their owners before and after
-        flipped = list(compress(self._game._range, changed.to_bytes(grid.size, "little")))
+        size = len(cells)
+        flipped = list(compress(self._game._range, changed.to_bytes(size, "little")))
         before = [cells[i] for i in flipped]
         codes = 0  # per cell, its owner + 1 (0: black or void)
         for colour, mask in enumerate(masks, 1):
             if mask:
                 codes += colour * mask
-        code = codes.to_bytes(grid.size, "little")
+        code = codes.to_bytes(size, "little")
         after = [code[i] - 1 for i in flipped]
         for i in flipped:
             cells[i] = code[i] - 1
