@@ -242,7 +242,7 @@ def place_counter(
         if not mine & NB8[i]:
             return (victim, (), None) if victim >= 0 else _NOTHING
         return victim, (), win_reason(mine, bit)
-    found = _surrounded_by(masks, seat, candidates, surround)
+    found = surround_captures(masks, seat, candidates, surround)
     gained = bit
     for group, loser in found:
         masks[loser] &= ~group
@@ -256,31 +256,12 @@ _NOTHING: tuple[int, tuple[tuple[int, int], ...], None] = (-1, (), None)
 
 
 def surround_captures(
-    masks: Sequence[int], seat: int, i: int, mode: str
-) -> list[tuple[int, int]]:
-    """Opponent counters (``mode="tile"``) or groups (``"group"``) next to ``seat``'s new
-    counter on ``i`` that only ``seat``'s counters and the edges touch, judged on one
-    board: ``[(captured mask, victim seat), ...]`` in board order. Does not change
-    ``masks``."""
-    if mode == "off":
-        return []
-    mine = masks[seat]
-    if len(masks) == 2:
-        held = masks[0] | masks[1]
-    else:
-        held = 0
-        for m in masks:
-            held |= m
-    candidates = NB4[i] & (held ^ mine)  # the other seats' counters (masks are disjoint)
-    if not candidates:
-        return []
-    return _surrounded_by(masks, seat, candidates, mode)
-
-
-def _surrounded_by(
     masks: Sequence[int], seat: int, candidates: int, mode: str
 ) -> list[tuple[int, int]]:
-    """:func:`surround_captures` of the other seats' counters ``candidates`` (not empty)."""
+    """Of ``candidates`` (the other seats' counters next to ``seat``'s new counter, on
+    ``masks`` with that counter placed), the counters (``mode="tile"``) or their groups
+    (``"group"``) that only ``seat``'s counters and the edges touch, judged on one board:
+    ``[(captured mask, victim seat), ...]`` in board order. Does not change ``masks``."""
     mine = masks[seat]
     captured = 0
     found: list[tuple[int, int]] = []
