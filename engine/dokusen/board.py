@@ -74,6 +74,97 @@ class Grid:
         """The number of squares."""
         return sum(self.is_square)
 
+    # ----- byte masks: the position as one int per colour, a byte per cell ------------
+    # Cell ``i`` is byte ``i`` (bit ``8 * i``) of a mask, 1 where the colour owns it: bit
+    # operations judge every square at once (growth), and ``mask.to_bytes(size,
+    # "little")`` is the cells' 0/1 flags in board order (for :func:`itertools.compress`).
+
+    @cached_property
+    def cell_bits(self) -> tuple[int, ...]:
+        """Per cell ``i``, its bit in a byte mask: ``1 << 8 * i``."""
+        return tuple(1 << 8 * i for i in range(self.size))
+
+    @cached_property
+    def square_mask(self) -> int:
+        """The squares as a byte mask."""
+        return sum(b for b, sq in zip(self.cell_bits, self.is_square, strict=True) if sq)
+
+    @cached_property
+    def _edges(self) -> tuple[int, int]:
+        """The byte masks of the cells not in the first column and not in the last one."""
+        cols = self.cols
+        bits = self.cell_bits
+        return (
+            sum(b for i, b in enumerate(bits) if i % cols),
+            sum(b for i, b in enumerate(bits) if i % cols != cols - 1),
+        )
+
+    def masks_of(self, cells: Sequence[int], colours: int) -> list[int]:
+        """Per colour ``0..colours-1``, the byte mask of the squares it owns in ``cells``.
+
+        >>> g = Grid.from_rows(["...", "..."])
+        >>> [list(m.to_bytes(g.size, "little")) for m in g.masks_of((0, -1, 1, 1, -1, 0), 2)]
+        [[1, 0, 0, 0, 0, 1], [0, 0, 1, 1, 0, 0]]
+        """
+        out = [0] * colours
+        for b, o in zip(self.cell_bits, cells, strict=True):
+            if o >= 0:
+                out[o] |= b
+        return out
+
+    def grow_masks(self, masks: Sequence[int]) -> tuple[list[int], int]:
+        """One growth step on byte masks (:meth:`masks_of`): the masks after it, and the
+        byte mask of the squares whose owner changed.
+
+        The rule of :func:`grown_owner`, bit-parallel: a colour takes the squares it
+        dominates, those where it owns at least k of the (up to four) square neighbours
+        and no other colour owns k, for k = 1 or 2 (a colour with 3 or 4 has them at 2
+        alone); the other squares keep their owner.
+
+        >>> g = Grid.from_rows(["...", "...", "..."])
+        >>> after, changed = g.grow_masks(g.masks_of(g.parse([".1.", "021", ".0."]), 3))
+        >>> g.rows_of(g.cells_of(after)), list(changed.to_bytes(9, "little"))
+        (['.21', '222', '02.'], [0, 1, 1, 1, 0, 1, 1, 1, 0])
+        """
+        row = 8 * self.cols
+        not_first, not_last = self._edges
+        any1 = two1 = any2 = two2 = 0
+        levels: list[tuple[int, int]] = []  # per colour: at least 1, at least 2 neighbours
+        for m in masks:
+            if not m:
+                levels.append((0, 0))
+                continue
+            up = m << row  # cell i's byte: whether the square above i is this colour's
+            down = m >> row
+            left = (m << 8) & not_first
+            right = (m >> 8) & not_last
+            vert = up | down
+            horiz = left | right
+            ge1 = vert | horiz  # at least one neighbour of this colour
+            ge2 = (up & down) | (left & right) | (vert & horiz)  # at least two
+            two1 |= any1 & ge1
+            any1 |= ge1
+            two2 |= any2 & ge2
+            any2 |= ge2
+            levels.append((ge1, ge2))
+        squares = self.square_mask
+        alone1 = squares ^ (squares & two1)  # squares where at most one colour has one
+        alone2 = squares ^ (squares & two2)
+        taken = kept = 0
+        tops = []
+        for m, (ge1, ge2) in zip(masks, levels, strict=True):
+            top = (ge1 & alone1) | (ge2 & alone2)
+            tops.append(top)
+            taken |= top
+            kept |= top & m
+        rest = squares ^ taken
+        return [(m & rest) | top for m, top in zip(masks, tops, strict=True)], taken ^ kept
+
+    def cells_of(self, masks: Sequence[int]) -> list[int]:
+        """The inverse of :meth:`masks_of`: the owners, row-major."""
+        code = sum(k * m for k, m in enumerate(masks, 1)) + self.square_mask
+        return [o - 2 for o in code.to_bytes(self.size, "little")]
+
     def index(self, r: int, c: int) -> int:
         return r * self.cols + c
 

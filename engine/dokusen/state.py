@@ -42,12 +42,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress
-from operator import ne
 from typing import Any
 
 from engine import core
 from engine.core import CHANCE, TERMINAL, ClickResult, Event, IllegalActionError, RulesError
-from engine.dokusen.board import BLACK, VOID, Grid, counts, grow_cells, strike
+from engine.dokusen.board import BLACK, VOID, Grid, counts, strike
 from engine.dokusen.course import Course, is_course
 from engine.dokusen.stage import Stage
 
@@ -143,12 +142,19 @@ class Outcome:
 class DokusenState(core.StateLog["DokusenGame"]):
     """A Dokusen position, the round, and whose placement (or which draw) is due."""
 
-    __slots__ = ("_grid", "_cells", "_round", "_to_move", "_outcome")
+    __slots__ = ("_grid", "_cells", "_masks", "_round", "_to_move", "_outcome")
 
-    def __init__(self, game: DokusenGame, cells: Sequence[int]) -> None:
+    def __init__(
+        self, game: DokusenGame, cells: Sequence[int], masks: Sequence[int] | None = None
+    ) -> None:
+        """A state on ``cells`` (``masks``, when given, must be the grid's
+        :meth:`~engine.dokusen.board.Grid.masks_of` them: the game's start passes its own)."""
         self._begin_log(game)
         self._grid = game.grid
         self._cells = list(cells)
+        #: per colour, the byte mask of its squares (:meth:`Grid.masks_of`): the same
+        #: position as ``_cells``, kept alongside it for growth, the legal squares and the end
+        self._masks = game.grid.masks_of(cells, game.num_players) if masks is None else [*masks]
         self._round = 1
         self._to_move = 0
         self._outcome: Outcome | None = None
@@ -164,20 +170,22 @@ class DokusenState(core.StateLog["DokusenGame"]):
 
     def legal_actions(self) -> list[int]:
         """Sorted: the squares the mover does not own, or the meteor impacts at a chance node."""
-        if self._to_move == TERMINAL:
-            return []
-        if self._to_move == CHANCE:
-            return [a for a, _ in self.chance_outcomes()]
         me = self._to_move
-        return [i for i, o in enumerate(self._cells) if o != VOID and o != me]
+        if me < 0:
+            return [a for a, _ in self.chance_outcomes()] if me == CHANCE else []
+        open_ = self._grid.square_mask & ~self._masks[me]
+        return list(compress(self._game._range, open_.to_bytes(len(self._cells), "little")))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """A due meteor strikes an owned square, each equally likely; else empty."""
         if self._to_move != CHANCE:
             return []
-        size = self._grid.size
-        owned = [size + i for i, o in enumerate(self._cells) if o >= 0]
-        return [(a, 1.0 / len(owned)) for a in owned]
+        owned = self._owned()
+        if not owned:
+            return []
+        p = 1.0 / owned.bit_count()
+        flags = owned.to_bytes(self._grid.size, "little")
+        return [(a, p) for a in compress(self._game._meteor_range, flags)]
 
     def is_terminal(self) -> bool:
         return self._to_move == TERMINAL
@@ -204,19 +212,26 @@ class DokusenState(core.StateLog["DokusenGame"]):
     def apply_action(self, action: int) -> list[Event]:
         """Apply an action id; returns its events. Raises :class:`IllegalActionError` and
         leaves the state untouched when the rules forbid it."""
+        me = self._to_move
+        cells = self._cells
+        if me >= 0 and type(action) is int and 0 <= action < len(cells):
+            before = cells[action]
+            if before != me and before != VOID:  # a legal placement: _check's cases, at once
+                return self._logged(action, self._place(action, before))
         self._check(action)
         size = self._grid.size
         if self._to_move == CHANCE:
             events = self._strike(action - size, self._game.stage.schedule_radius())
             self._finish_round(events)
         else:
-            events = self._place(action)
+            events = self._place(action, self._cells[action])
         return self._logged(action, events)
 
     def clone(self) -> DokusenState:
         other = self._clone_log()
         other._grid = self._grid
         other._cells = self._cells[:]
+        other._masks = self._masks[:]
         other._round = self._round
         other._to_move = self._to_move
         other._outcome = self._outcome
@@ -436,12 +451,18 @@ class DokusenState(core.StateLog["DokusenGame"]):
         if pid is not None:
             data = {"player": pid, **data}
         coords = self._game._coords
-        return Event(kind, None if pid is None else pid + 1, tuple(coords[i] for i in tiles), data)
+        seat = None if pid is None else pid + 1
+        return Event(kind, seat, tuple(map(coords.__getitem__, tiles)), data)
 
-    def _place(self, i: int) -> list[Event]:
+    def _place(self, i: int, before: int) -> list[Event]:
+        """The colour to move takes square ``i`` (owned by ``before`` until now)."""
         me = self._to_move
-        before = self._cells[i]
         self._cells[i] = me
+        bit = self._grid.cell_bits[i]
+        masks = self._masks
+        masks[me] |= bit
+        if before >= 0:
+            masks[before] ^= bit
         # a placement's event depends on (colour, square, owner before) only: made once per
         # game and handed out again (events are immutable values)
         made = self._game._place_events
@@ -460,30 +481,34 @@ class DokusenState(core.StateLog["DokusenGame"]):
         return events
 
     def _end_round(self, events: list[Event]) -> None:
-        """Growth, then the meteors of this round, then (unless a draw is due) the end check."""
-        before = self._cells
-        after = grow_cells(self._grid, before)
-        flipped = list(compress(self._game._range, map(ne, before, after)))
+        """Growth, then the meteors of this round, then (unless a draw is due) the end check.
+
+        Growth on the masks (:meth:`~engine.dokusen.board.Grid.grow_masks`), then on the
+        cells that changed."""
+        cells = self._cells
+        grid = self._grid
+        masks, changed = grid.grow_masks(self._masks)
+        self._masks = masks
+        # the flipped squares, in board order, and their owners before and after
+        size = len(cells)
+        flipped = list(compress(self._game._range, changed.to_bytes(size, "little")))
+        before = [cells[i] for i in flipped]
+        codes = 0  # per cell, its owner + 1 (0: black or void)
+        for colour, mask in enumerate(masks, 1):
+            if mask:
+                codes += colour * mask
+        code = codes.to_bytes(size, "little")
+        after = [code[i] - 1 for i in flipped]
+        for i in flipped:
+            cells[i] = code[i] - 1
         events.append(
-            self._event(
-                "grow",
-                None,
-                flipped,
-                round=self._round,
-                before=[before[i] for i in flipped],
-                after=[after[i] for i in flipped],
-            )
+            self._event("grow", None, flipped, round=self._round, before=before, after=after)
         )
-        self._cells = after
         stage = self._game.stage
         for meteor in stage.meteors:
             if meteor.round == self._round:
                 events.extend(self._strike(self._grid.index(*meteor.at), meteor.radius))
-        if (
-            stage.schedule is not None
-            and stage.schedule.due(self._round)
-            and max(self._cells) >= 0
-        ):
+        if stage.schedule is not None and stage.schedule.due(self._round) and any(self._masks):
             self._to_move = CHANCE
             return
         self._finish_round(events)
@@ -492,6 +517,8 @@ class DokusenState(core.StateLog["DokusenGame"]):
         hit = self._grid.within(at, radius)
         lost = [self._cells[j] for j in hit]
         self._cells = list(strike(self._grid, self._cells, at, radius))
+        keep = ~sum(self._grid.cell_bits[j] for j in hit)
+        self._masks = [m & keep for m in self._masks]
         return [
             self._event(
                 "meteor",
@@ -504,11 +531,17 @@ class DokusenState(core.StateLog["DokusenGame"]):
             )
         ]
 
+    def _owned(self) -> int:
+        """The owned squares, as a byte mask."""
+        owned = 0
+        for m in self._masks:
+            owned |= m
+        return owned
+
     def _finish_round(self, events: list[Event]) -> None:
-        cells = self._cells
-        full = BLACK not in cells
+        full = self._owned() == self._grid.square_mask
         if full or self._round >= self._game._max_rounds:
-            user, total = cells.count(0), self._game._squares
+            user, total = self._masks[0].bit_count(), self._game._squares
             result = "win" if 2 * user > total else "loss"
             self._outcome = Outcome(
                 result, "full" if full else "max_rounds", self._round, user, total
@@ -576,7 +609,10 @@ class DokusenGame(core.GameBase[DokusenState, Action, Stage]):
         }
         self._coords = tuple(self._grid.coord(i) for i in range(self._grid.size))
         self._range = range(self._grid.size)
+        self._meteor_range = range(self._grid.size, 2 * self._grid.size)
         self._place_events: dict[tuple[int, int, int], Event] = {}
+        self._start_cells = self._grid.parse(self._rules.board)
+        self._start_masks = tuple(self._grid.masks_of(self._start_cells, self._colours))
 
     @property
     def stage(self) -> Stage:
@@ -601,7 +637,7 @@ class DokusenGame(core.GameBase[DokusenState, Action, Stage]):
 
     def new_initial_state(self) -> DokusenState:
         """The stage's board, round 1, the user to place."""
-        return DokusenState(self, self._grid.parse(self._rules.board))
+        return DokusenState(self, self._start_cells, self._start_masks)
 
     def index(self, r: int, c: int) -> int:
         return self._grid.index(r, c)

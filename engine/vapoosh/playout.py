@@ -25,7 +25,7 @@ import random
 from functools import lru_cache
 
 from engine.vapoosh.actions import BROWN_BASE, PLACE_BASE, ROLL_COUNT, Deal, decode
-from engine.vapoosh.board import index, win_reason
+from engine.vapoosh.board import index
 from engine.vapoosh.primitives import (
     BROWN_ONLY,
     BROWN_OPTIONAL,
@@ -36,8 +36,8 @@ from engine.vapoosh.primitives import (
     blocked_outcome,
     next_to_roll,
     option_status,
+    place_counter,
     roll_targets,
-    surround_captures,
 )
 from engine.vapoosh.state import VapooshGame, VapooshState
 
@@ -159,24 +159,12 @@ def random_playout(
                 if vapooh_browns == BROWN_ONLY:
                     skips[seat] += 1
             else:
-                t = move - PLACE_BASE
-                b = 1 << t
-                for s in seats:
-                    if masks[s] & b:
-                        counts["capture"] += 1
-                        masks[s] ^= b
-                        break
-                mine = masks[seat] = masks[seat] | b
-                gained = b
-                found = surround_captures(masks, seat, t, surround)
+                victim, found, won = place_counter(masks, seat, move - PLACE_BASE, surround)
+                if victim >= 0:
+                    counts["capture"] += 1
                 if found:
-                    for group, victim in found:
-                        counts["surround_capture"] += 1
-                        masks[victim] &= ~group
-                        mine |= group
-                        gained |= group
-                    masks[seat] = mine
-                if win_reason(mine, gained) is not None:
+                    counts["surround_capture"] += len(found)
+                if won is not None:
                     return seat + 1, turns, counts
                 if extra:
                     counts["extra_turn"] += 1

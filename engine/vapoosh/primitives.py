@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.vapoosh.actions import BROWN_BASE, DICE, PLACE_BASE
-from engine.vapoosh.board import FULL, NB4, SIZE, bits, index
+from engine.vapoosh.board import FULL, NB4, NB8, SIZE, bits, index, win_reason
 
 #: Status of a rolled option for the mover (codes, and their names in events).
 EMPTY, SUICIDE, OWN, OPPONENT, BROWN = range(5)
@@ -201,25 +201,68 @@ def blocked_outcome(statuses: Sequence[int], rerolls: int, reroll_limit: int) ->
     return "miss_turn"
 
 
-def surround_captures(
-    masks: Sequence[int], seat: int, i: int, mode: str
-) -> list[tuple[int, int]]:
-    """Opponent counters (``mode="tile"``) or groups (``"group"``) next to ``seat``'s new
-    counter on ``i`` that only ``seat``'s counters and the edges touch, judged on one
-    board: ``[(captured mask, victim seat), ...]`` in board order. Does not change
-    ``masks``."""
-    if mode == "off":
-        return []
-    mine = masks[seat]
+def place_counter(
+    masks: list[int], seat: int, i: int, surround: str
+) -> tuple[int, Sequence[tuple[int, int]], str | None]:
+    """``seat`` puts a counter on tile ``i`` (empty or an opponent's, as
+    :func:`roll_targets` allows): the counter there is captured, then the opponents'
+    counters or groups the new one surrounds (:func:`surround_captures`, ``surround`` its
+    mode), then the win check through every tile gained
+    (:func:`~engine.vapoosh.board.win_reason`). Changes ``masks``; returns ``(the
+    captured counter's seat or -1, [(surround-captured mask, victim seat), ...], the win
+    reason or None)``.
+
+    >>> from engine.vapoosh.board import tile
+    >>> masks = [1 << index(2, 1), 1 << index(1, 1)]   # orange in the corner, blue beside
+    >>> place_counter(masks, 0, index(1, 2), "tile")   # blue closes it in: surrounded
+    (-1, [(1, 1)], None)
+    >>> [sorted(tile(k) for k in bits(m)) for m in masks]
+    [[(1, 1), (1, 2), (2, 1)], []]
+    >>> place_counter(masks, 1, index(5, 5), "tile")   # far from everything: nothing else
+    (-1, (), None)
+    """
+    bit = 1 << i
     if len(masks) == 2:
         held = masks[0] | masks[1]
     else:
         held = 0
         for m in masks:
             held |= m
-    candidates = NB4[i] & (held ^ mine)  # the other seats' counters (masks are disjoint)
+    mine = masks[seat]
+    victim = -1
+    if held & bit:
+        victim = next(s for s, m in enumerate(masks) if m & bit)
+        masks[victim] ^= bit
+    # the other seats' counters next to the new one (masks are disjoint)
+    candidates = NB4[i] & (held ^ mine) if surround != "off" else 0
+    mine |= bit
+    masks[seat] = mine
     if not candidates:
-        return []
+        # one tile gained: a pattern through it has a tile of mine next to it
+        if not mine & NB8[i]:
+            return (victim, (), None) if victim >= 0 else _NOTHING
+        return victim, (), win_reason(mine, bit)
+    found = surround_captures(masks, seat, candidates, surround)
+    gained = bit
+    for group, loser in found:
+        masks[loser] &= ~group
+        gained |= group
+    masks[seat] = mine = mine | gained
+    return victim, found, win_reason(mine, gained)
+
+
+#: What :func:`place_counter` returns for a placement that changes nothing else.
+_NOTHING: tuple[int, tuple[tuple[int, int], ...], None] = (-1, (), None)
+
+
+def surround_captures(
+    masks: Sequence[int], seat: int, candidates: int, mode: str
+) -> list[tuple[int, int]]:
+    """Of ``candidates`` (the other seats' counters next to ``seat``'s new counter, on
+    ``masks`` with that counter placed), the counters (``mode="tile"``) or their groups
+    (``"group"``) that only ``seat``'s counters and the edges touch, judged on one board:
+    ``[(captured mask, victim seat), ...]`` in board order. Does not change ``masks``."""
+    mine = masks[seat]
     captured = 0
     found: list[tuple[int, int]] = []
     while candidates:

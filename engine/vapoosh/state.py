@@ -72,9 +72,9 @@ from engine.vapoosh.primitives import (
     is_suicide,
     next_to_roll,
     option_status,
+    place_counter,
     roll_kind,
     roll_targets,
-    surround_captures,
 )
 from engine.vapoosh.rules import Rules
 
@@ -566,16 +566,20 @@ class VapooshState(
             self._pass_turn(seat, events)
             return events
         i = action - PLACE_BASE
-        bit = 1 << i
         square = self._dice is not None and is_square(self._dice)
-        victim = self._owner_at(i)
-        if victim:
-            self._masks[victim - 1] &= ~bit
-            events.append(Event("capture", seat + 1, (tile(i),), {"from_seat": victim}))
-        self._masks[seat] |= bit
+        victim, found, reason = place_counter(self._masks, seat, i, self._rules.surround)
+        if victim >= 0:
+            events.append(Event("capture", seat + 1, (tile(i),), {"from_seat": victim + 1}))
         events.append(Event("place", seat + 1, (tile(i),)))
-        gained = bit | self._surround(seat, i, events)
-        reason = win_reason(self._masks[seat], gained)
+        for group, loser in found:
+            events.append(
+                Event(
+                    "surround_capture",
+                    seat + 1,
+                    tuple(tile(k) for k in bits(group)),
+                    {"from_seat": loser + 1},
+                )
+            )
         if reason is not None:
             self._finish(seat, reason, events)
         elif square and self._rules.square_extra_turn:
@@ -584,25 +588,6 @@ class VapooshState(
         else:
             self._pass_turn(seat, events)
         return events
-
-    def _surround(self, seat: int, i: int, events: list[Event]) -> int:
-        """Surround captures after a counter on ``i``; returns the captured bits."""
-        masks = self._masks
-        found = surround_captures(masks, seat, i, self._rules.surround)
-        captured = 0
-        for group, victim in found:
-            captured |= group
-            masks[victim] &= ~group
-            masks[seat] |= group
-            events.append(
-                Event(
-                    "surround_capture",
-                    seat + 1,
-                    tuple(tile(k) for k in bits(group)),
-                    {"from_seat": victim + 1},
-                )
-            )
-        return captured
 
     def _finish(self, seat: int, reason: str, events: list[Event]) -> None:
         self._phase = OVER

@@ -65,6 +65,25 @@ def test_growth_equals_the_literal_reading_on_random_boards() -> None:
         assert got == oracle.render(oracle.grow(oracle.parse(board)), board), board
 
 
+def test_growth_on_byte_masks_equals_the_literal_reading_on_random_boards() -> None:
+    """The state's growth (Grid.grow_masks on one mask per colour) against the oracle, with
+    up to ten colours, voids and every neighbour count; the changed squares exactly those
+    whose owner differs."""
+    rng = random.Random(15)
+    for _ in range(600):
+        colours = rng.randint(1, 10)
+        board = random_board(rng, colours=colours)
+        grid = Grid.from_rows(board)
+        cells = list(grid.parse(board))
+        masks = grid.masks_of(cells, colours)
+        assert grid.cells_of(masks) == cells
+        after, changed = grid.grow_masks(masks)
+        grown = grid.cells_of(after)
+        assert grid.rows_of(grown) == oracle.render(oracle.grow(oracle.parse(board)), board), board
+        flags = list(changed.to_bytes(grid.size, "little"))
+        assert flags == [int(a != b) for a, b in zip(cells, grown, strict=True)], board
+
+
 def test_growth_is_simultaneous_not_a_sweep() -> None:
     grid = Grid.from_rows(["...."])
     # row-major sweep would carry orange along the row; simultaneity moves it one step
