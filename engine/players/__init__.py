@@ -44,15 +44,19 @@ def register_levels(
     _RULES[game] = rules
 
 
-def standard_levels(heuristics: Heuristics, hard_budget: int) -> dict[str, PlayerFactory]:
+def standard_levels(heuristics: Heuristics, hard_budget: int,
+                    hard_width: int | None = None) -> dict[str, PlayerFactory]:
     """The three levels most games offer, easiest first, on the game's ``heuristics``:
     ``easy`` (:class:`RandomPlayer`), ``medium`` (:class:`GreedyPlayer`) and ``hard``
-    (:class:`SearchPlayer` creating up to ``hard_budget`` positions per decision; a
-    ``budget=`` argument overrides it).
+    (:class:`SearchPlayer` creating up to ``hard_budget`` positions per decision, and
+    looking deeper only at its ``hard_width`` best moves when given; a ``budget=``
+    argument overrides the budget).
 
     >>> made = standard_levels(PlainHeuristics(), 300)
     >>> list(made), made["hard"](5).budget, made["hard"](5, budget=40).budget
     (['easy', 'medium', 'hard'], 300, 40)
+    >>> standard_levels(PlainHeuristics(), 300, hard_width=8)["hard"](5).width
+    8
     """
 
     def easy(seed: int) -> Player:
@@ -62,7 +66,7 @@ def standard_levels(heuristics: Heuristics, hard_budget: int) -> dict[str, Playe
         return GreedyPlayer(seed, heuristics)
 
     def hard(seed: int, budget: int = hard_budget) -> Player:
-        return SearchPlayer(seed, heuristics, budget=budget)
+        return SearchPlayer(seed, heuristics, budget=budget, width=hard_width)
 
     return {"easy": easy, "medium": medium, "hard": hard}
 

@@ -15,6 +15,7 @@ and on every registered game.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -92,6 +93,15 @@ class SearchPlayer(Player):
     weighted by probability) or a seat's turn into its legal actions (that seat takes
     the best for itself). A level that would create more than ``budget`` positions in
     all is abandoned and the last complete level decides.
+
+    With ``width``, each level after the first looks further only at the ``width`` moves
+    the level before valued best (a beam; ties kept in the order of the legal moves), so
+    a game with many moves a turn still sees its opponent's replies to its likely moves
+    within the budget; the others are never chosen once a deeper level is complete.
+
+    >>> from engine.players.base import PlainHeuristics
+    >>> SearchPlayer(3, PlainHeuristics(), budget=500, width=4)
+    SearchPlayer(seed=3, budget=500, width=4)
     """
 
     level = "search"
@@ -102,11 +112,15 @@ class SearchPlayer(Player):
         heuristics: Heuristics | None = None,
         rng: random.Random | None = None,
         budget: int = 2000,
+        width: int | None = None,
     ) -> None:
         super().__init__(seed, heuristics, rng)
         if budget < 1:
             raise ValueError("budget: must be at least 1 position")
+        if width is not None and width < 1:
+            raise ValueError("width: must be at least 1 move")
         self.budget = budget
+        self.width = width
         self._nodes = 0
         self._frontier: list[Any] = []
 
@@ -118,27 +132,42 @@ class SearchPlayer(Player):
         seat = state.current_player()
         self._nodes = len(children)
         values: list[float] = []
+        looked = list(range(len(children)))  # the moves this level looks at
         depth = 0
         while True:
             self._frontier = []
-            start = self._nodes
+            # per move looked at: its cut lines (a slice of the frontier) and positions made
+            spans: list[tuple[int, int, int]] = []
+            trees = []
             try:
-                trees = [self._expand(child, depth) for child in children]
+                for i in looked:
+                    cuts, nodes = len(self._frontier), self._nodes
+                    trees.append(self._expand(children[i], depth))
+                    spans.append((cuts, len(self._frontier), self._nodes - nodes))
             except _OutOfBudget:
                 break
             leaves: list[Any] = []
             for tree in trees:
                 _leaves(tree, leaves)
             scored = self.heuristics.values(leaves)
-            values = [float(_backup(tree, scored)[seat]) for tree in trees]
+            values = [-math.inf] * len(children)
+            for i, tree in zip(looked, trees, strict=True):
+                values[i] = float(_backup(tree, scored)[seat])
             depth += 1
             if not self._frontier:  # every line reached the end of the game
                 break
+            if self.width is not None and len(looked) > self.width:
+                best = sorted(range(len(looked)), key=lambda j: -values[looked[j]])
+                kept = sorted(best[: self.width])
+                looked = [looked[j] for j in kept]
+                self._frontier = [cut for j in kept for cut in
+                                  self._frontier[spans[j][0]:spans[j][1]]]
+                spans = [spans[j] for j in kept]
             # The next level re-creates this one and expands every cut line once more:
             # stop now if that cannot fit in what is left of the budget.
             # (Summed lazily: a game whose legal moves are dear to list stops at the first
             # cut line that overflows instead of listing every one.)
-            deeper = self._nodes - start
+            deeper = sum(span[2] for span in spans)
             for cut in self._frontier:
                 deeper += self._branching(cut)
                 if self._nodes + deeper > self.budget:
@@ -180,7 +209,8 @@ class SearchPlayer(Player):
             raise _OutOfBudget
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(seed={self.seed}, budget={self.budget})"
+        width = "" if self.width is None else f", width={self.width}"
+        return f"{type(self).__name__}(seed={self.seed}, budget={self.budget}{width})"
 
 
 def _leaves(node: list[Any], out: list[Any]) -> None:

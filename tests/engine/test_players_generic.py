@@ -192,3 +192,59 @@ def test_the_generic_players_name_no_game() -> None:
         text = source.read_text().lower()
         for game in games:
             assert game not in text, f"{source.name} names {game}"
+
+
+def _vasco_positions(count: int, seed: int) -> list[Any]:
+    """Seeded random-play positions of Vasco with a seat to move (many moves a turn)."""
+    from engine.vasco import VascoGame
+
+    rng = random.Random(seed)
+    found: list[Any] = []
+    while len(found) < count:
+        state = VascoGame().new_initial_state()
+        for _ in range(rng.randrange(0, 6)):
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            found.append(state)
+    return found
+
+
+def test_a_beam_as_wide_as_the_moves_searches_exactly_as_no_beam() -> None:
+    from engine.vasco.players import HEURISTICS
+
+    for state in _vasco_positions(4, seed=11):
+        moves = len(state.legal_actions())
+        plain = SearchPlayer(7, HEURISTICS, budget=5000).decide(state.clone())
+        wide = SearchPlayer(7, HEURISTICS, budget=5000, width=moves).decide(state.clone())
+        assert (wide.action, wide.reason) == (plain.action, plain.reason)
+
+
+def test_a_beam_looks_deeper_only_at_its_best_moves_at_one_ply() -> None:
+    from engine.vasco.players import HEURISTICS
+
+    width = 3
+    for state in _vasco_positions(4, seed=12):
+        legal = state.legal_actions()
+        seat = state.current_player()
+        one_ply = [float(v[seat]) for v in HEURISTICS.values([after_move(state, a)
+                                                                for a in legal])]
+        decision = SearchPlayer(7, HEURISTICS, budget=5000, width=width).decide(state.clone())
+        if decision.reason.startswith("Wins"):
+            continue
+        assert "looked 2 steps ahead" in decision.reason, decision.reason
+        # the chosen move is among the `width` best at one ply (ties at the edge count)
+        edge = sorted(one_ply, reverse=True)[width - 1]
+        assert one_ply[legal.index(decision.action)] >= edge
+
+
+def after_move(state: Any, action: int) -> Any:
+    child = state.clone()
+    child.apply_action(action)
+    return child
+
+
+def test_a_beam_narrower_than_one_move_is_refused() -> None:
+    with pytest.raises(ValueError, match="width"):
+        SearchPlayer(1, PlainHeuristics(), width=0)
