@@ -138,7 +138,7 @@ def app_server(
 @pytest.fixture(scope="session")
 def chromium_path() -> Path:
     if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
-        reason = f"Chromium not found at {CHROMIUM} (apt-get install -y chromium)"
+        reason = f"Chromium not found at {CHROMIUM} (apt-get install -y chromium chromium-headless-shell)"
         if os.environ.get("CI") == "true":
             pytest.fail(reason + "; browser tests are required under CI=true")
         pytest.skip(reason)
