@@ -25,10 +25,8 @@ from __future__ import annotations
 import contextlib
 import importlib
 import random
-from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from itertools import accumulate
 from types import TracebackType
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
@@ -327,11 +325,12 @@ def sample_chance(state: State, rng: random.Random) -> int:
     """
     outcomes = state.chance_outcomes()
     x = rng.random()
-    # The first outcome whose running total passes x. accumulate() adds in the same order
-    # as a loop would (the very same floats), in C: four dice have 1,296 outcomes.
-    totals = list(accumulate(p for _, p in outcomes))
-    k = bisect_right(totals, x)
-    return outcomes[k if k < len(outcomes) else -1][0]
+    acc = 0.0
+    for action, p in outcomes:
+        acc += p
+        if x < acc:
+            return action
+    return outcomes[-1][0]
 
 
 @dataclass(frozen=True)
