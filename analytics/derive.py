@@ -412,17 +412,11 @@ def turns(data: StudyData) -> pd.DataFrame:
     })
     table = clicks(data)
     in_turn = table[table["turn_id"] >= 0]
-    # clicks and refused clicks per turn (counted with numpy: a groupby costs more here)
-    counted, inverse = np.unique(in_turn["turn_id"].to_numpy(dtype="int64"),
-                                 return_inverse=True)
-    n_clicks = np.bincount(inverse, minlength=len(counted))
-    n_wrong = np.bincount(inverse, weights=(~in_turn["ok"]).to_numpy().astype("float64"),
-                          minlength=len(counted))
-    turn_ids = result["turn_id"].to_numpy(dtype="int64")
-    at = np.minimum(np.searchsorted(counted, turn_ids), max(len(counted) - 1, 0))
-    has = counted[at] == turn_ids if len(counted) else np.zeros(len(turn_ids), dtype=bool)
-    result["n_clicks"] = np.where(has, n_clicks[at] if len(counted) else 0, 0).astype("int64")
-    result["n_wrong"] = np.where(has, n_wrong[at] if len(counted) else 0, 0).astype("int64")
+    # clicks and refused clicks per turn (counted by value: a groupby and a join cost more)
+    n_clicks = in_turn["turn_id"].value_counts()
+    n_wrong = in_turn.loc[~in_turn["ok"], "turn_id"].value_counts()
+    result["n_clicks"] = result["turn_id"].map(n_clicks).fillna(0).astype("int64")
+    result["n_wrong"] = result["turn_id"].map(n_wrong).fillna(0).astype("int64")
     first = in_turn[in_turn["first"]].set_index("turn_id")
     result["first_ms"] = result["turn_id"].map(first["ms"])
     result["first_ok"] = result["turn_id"].map(first["ok"])

@@ -239,9 +239,7 @@ def place_counter(
     masks[seat] = mine
     if not candidates:
         # one tile gained: a pattern through it has a tile of mine next to it
-        if not mine & NB8[i]:
-            return (victim, (), None) if victim >= 0 else _NOTHING
-        return victim, (), win_reason(mine, bit)
+        return victim, (), win_reason(mine, bit) if mine & NB8[i] else None
     found = surround_captures(masks, seat, candidates, surround)
     gained = bit
     for group, loser in found:
@@ -249,10 +247,6 @@ def place_counter(
         gained |= group
     masks[seat] = mine = mine | gained
     return victim, found, win_reason(mine, gained)
-
-
-#: What :func:`place_counter` returns for a placement that changes nothing else.
-_NOTHING: tuple[int, tuple[tuple[int, int], ...], None] = (-1, (), None)
 
 
 def surround_captures(

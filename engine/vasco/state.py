@@ -200,7 +200,6 @@ class VascoState(core.StateLog["VascoGame"], core.WinnerOutcome[Outcome], equal_
         # of the tiles placed since (the cascades that read nothing near them still hold)
         self._entries: dict[int, Entry] | None = None
         self._prior: tuple[dict[int, Entry], tuple[int, ...]] | None = None
-        self._near: set[int] | None = None
         self._runs: dict[str, list[Path]] | None = None  # each colour's paths, once found
 
     # ----- OpenSpiel-style interface ---------------------------------------------------
@@ -266,7 +265,7 @@ class VascoState(core.StateLog["VascoGame"], core.WinnerOutcome[Outcome], equal_
             self._prior = (self._prior[0], self._prior[1] + placed)
         else:
             self._prior = None
-        self._entries, self._near = None, None
+        self._entries = None
         self._blocked = ()
         self._connected = True
         self._legal, self._legal_set, self._by_cell = None, frozenset(), None
@@ -372,9 +371,7 @@ class VascoState(core.StateLog["VascoGame"], core.WinnerOutcome[Outcome], equal_
         position with forced or unplayable cells."""
         if self._prior is None or self._position() != ((), True):
             return {}, set()
-        if self._near is None:
-            self._near = near_cells(self._prior[1])
-        return self._prior[0], self._near
+        return self._prior[0], near_cells(self._prior[1])
 
     def _moves_by_cell(self) -> dict[Cell, list[str]]:
         """The legal actions as ``{cell: [states]}``, cells row-major."""

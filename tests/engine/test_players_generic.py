@@ -29,6 +29,7 @@ from engine.players import (
     levels,
 )
 from engine.players.arena import play_match
+from engine.players.base import after as after_action
 
 GOLDEN = Path(__file__).parent / "golden" / "strength_small.json"
 SMALL = ["--games", "4", "--search-games", "1", "--agreement", "4"]
@@ -195,20 +196,10 @@ def test_the_generic_players_name_no_game() -> None:
 
 
 def _vasco_positions(count: int, seed: int) -> list[Any]:
-    """Seeded random-play positions of Vasco with a seat to move (many moves a turn)."""
-    from engine.vasco import VascoGame
+    """Seeded random-play positions of Vasco with a seat to choose (many moves a turn)."""
+    from benchmarks.bench_engines import positions
 
-    rng = random.Random(seed)
-    found: list[Any] = []
-    while len(found) < count:
-        state = VascoGame().new_initial_state()
-        for _ in range(rng.randrange(0, 6)):
-            if state.is_terminal():
-                break
-            state.apply_action(rng.choice(state.legal_actions()))
-        if not state.is_terminal():
-            found.append(state)
-    return found
+    return positions("vasco", default_rules("vasco"), count, seed)
 
 
 def test_a_beam_as_wide_as_the_moves_searches_exactly_as_no_beam() -> None:
@@ -228,7 +219,7 @@ def test_a_beam_looks_deeper_only_at_its_best_moves_at_one_ply() -> None:
     for state in _vasco_positions(4, seed=12):
         legal = state.legal_actions()
         seat = state.current_player()
-        one_ply = [float(v[seat]) for v in HEURISTICS.values([after_move(state, a)
+        one_ply = [float(v[seat]) for v in HEURISTICS.values([after_action(state, a)
                                                                 for a in legal])]
         decision = SearchPlayer(7, HEURISTICS, budget=5000, width=width).decide(state.clone())
         if decision.reason.startswith("Wins"):
@@ -237,12 +228,6 @@ def test_a_beam_looks_deeper_only_at_its_best_moves_at_one_ply() -> None:
         # the chosen move is among the `width` best at one ply (ties at the edge count)
         edge = sorted(one_ply, reverse=True)[width - 1]
         assert one_ply[legal.index(decision.action)] >= edge
-
-
-def after_move(state: Any, action: int) -> Any:
-    child = state.clone()
-    child.apply_action(action)
-    return child
 
 
 def test_a_beam_narrower_than_one_move_is_refused() -> None:

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import json
-import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from engine.core import sample_chance
 from engine.simulate import SimulationError, main, play_game, simulate, wilson
 from engine.vapoosh import Rules
 
@@ -147,40 +143,3 @@ def test_module_command_line_exit_status() -> None:
         check=False,
     )
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
-
-
-class _Outcomes:
-    """A chance node with the given outcome probabilities (sample_chance's only question)."""
-
-    def __init__(self, probabilities: list[float]) -> None:
-        self.probabilities = probabilities
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        return list(enumerate(self.probabilities))
-
-
-def _walked(probabilities: list[float], x: float) -> int:
-    """The outcome the step-by-step reading draws for x: the first whose running total
-    passes x, else the last."""
-    acc = 0.0
-    for action, p in enumerate(probabilities):
-        acc += p
-        if x < acc:
-            return action
-    return len(probabilities) - 1
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.floats(0, 1), min_size=1, max_size=40), st.integers(0, 2**32))
-def test_sample_chance_draws_what_the_step_by_step_reading_draws(
-    weights: list[float], seed: int
-) -> None:
-    total = sum(weights)
-    probabilities = [w / total for w in weights] if total > 0 else weights
-    draws = random.Random(seed)
-    for _ in range(5):
-        x = random.Random(seed).random()
-        expected = _walked(probabilities, x)
-        # sample_chance takes one rng.random() draw: the same x from the same seed
-        assert sample_chance(_Outcomes(probabilities), random.Random(seed)) == expected  # type: ignore[arg-type]
-        seed = draws.randrange(2**32)
