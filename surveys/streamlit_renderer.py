@@ -473,7 +473,7 @@ def _probe_page(definition: SurveyDefinition, page: Page, item: FluencyProbe,
         st.caption(pipe(item.help, definition, answers, context))
     form, shown = probe_questions(definition, item, rng_seed)
     token = f"{definition.id}:{item.id}:{form}"
-    widget_key = f"{key}::{page.id}::{item.id}"
+    widget_key = probe_pad.widget_key(f"{key}::{page.id}::{item.id}")
     data = probe_pad.pad_data(shown, item.seconds, token,
                               pipe(item.start_label, definition, answers, context,
                                    markdown=False),

@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from playtest.storage import repository as repo
 from playtest.storage.models import ResponseRow
-from surveys import fluency
+from surveys import fluency, probe_pad
 from tests.app.conftest import APP
 
 
@@ -68,7 +68,8 @@ def test_a_child_answers_the_probe_before_and_after_play_on_the_other_form(
         at = _answer_page(at)
         assert not at.exception, at.exception
     assert any("two minutes" in str(m.value) for m in at.markdown)
-    before, stored_before = _send(at, f"pre-{code}::times_tables::fluency", wrong=1)
+    before, stored_before = _send(at, probe_pad.widget_key(f"pre-{code}::times_tables::fluency"),
+                                  wrong=1)
     assert repo.get_participant(db, code).stage == "play"  # type: ignore[union-attr]
     assert _stored(db, code) == {("vapoosh_pre_probe_child", "pre"): stored_before}
     assert stored_before[1].split(";")[1] == "wrong" and stored_before[-1].endswith(";none;700")
@@ -78,7 +79,8 @@ def test_a_child_answers_the_probe_before_and_after_play_on_the_other_form(
     at.query_params["p"] = code
     at.run()
     assert at.get("bidi_component"), "the post-play form starts with the probe"
-    after, stored_after = _send(at, f"post-{code}::times_tables::fluency", wrong=3)
+    after, stored_after = _send(at, probe_pad.widget_key(f"post-{code}::times_tables::fluency"),
+                                  wrong=3)
     assert before["token"].rsplit(":", 1)[1] != after["token"].rsplit(":", 1)[1]  # A then B
     assert not {fluency.fact_key(*q) for q in before["questions"]} & {
         fluency.fact_key(*q) for q in after["questions"]}

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from surveys import fluency, load_survey, parse_survey
+from surveys import fluency, load_survey, parse_survey, probe_pad
 from surveys.loader import SurveyDefinitionError, list_surveys
 from surveys.logic import validate_answer, validate_answers
 from surveys.model import FluencyProbe
@@ -192,20 +192,21 @@ def test_a_probe_leaves_the_other_simulated_answers_as_they_were() -> None:
 
 
 # ---------------------------------------------------------------- the page (AppTest)
-def probe_app(definition_text: str, store_path: str) -> None:
+def probe_app(definition_text: str, store_path: str, key: str = "t") -> None:
     import streamlit as st
 
     from surveys import parse_survey
     from surveys.streamlit_renderer import JsonFileStore, render_survey
 
-    if render_survey(parse_survey(definition_text), JsonFileStore(store_path), key="t",
+    if render_survey(parse_survey(definition_text), JsonFileStore(store_path), key=key,
                      rng_seed="child-7"):
         st.success("Survey complete")
 
 
-def _on_probe_page(tmp_path: Path, phase: str = "pre") -> tuple[AppTest, dict[str, Any]]:
+def _on_probe_page(tmp_path: Path, phase: str = "pre",
+                   key: str = "t") -> tuple[AppTest, dict[str, Any]]:
     at = AppTest.from_function(probe_app, args=(PROBE_SURVEY.format(phase=phase),
-                                                str(tmp_path / "store.json")),
+                                                str(tmp_path / "store.json"), key),
                                default_timeout=30)
     at.run()
     at.radio[0].set_value("yes")
@@ -240,6 +241,19 @@ def test_the_probe_page_shows_the_testers_form_and_stores_every_answer(tmp_path:
                                            f"{pad['questions'][2][0]}x{pad['questions'][2][1]}=;none;800"]
     assert stored["completed_pages"] == ["first", "tt"]
     assert [r.label for r in at.radio] == ["How was it? :red[\\*]"]  # on to the next page
+
+
+def test_a_tester_whose_code_holds_two_underscores_answers_the_probe(tmp_path: Path) -> None:
+    # A tester's code is a URL-safe token, and Streamlit refused a custom component whose
+    # key held "__" (CI run 38: the page of such a tester raised instead of the pad).
+    key = "pre-Ab__c_"
+    at, pad = _on_probe_page(tmp_path, key=key)
+    (a, b) = pad["questions"][0]
+    at.session_state[probe_pad.widget_key(f"{key}::tt::fluency")] = {"done": {
+        "nonce": "n1", "token": pad["token"], "answers": [{"i": 0, "given": a * b, "ms": 900}]}}
+    at.run()
+    assert not at.exception
+    assert _stored(tmp_path)["answers"]["fluency"] == [f"{a}x{b}={a * b};ok;900"]
 
 
 def test_the_other_form_after_play(tmp_path: Path) -> None:
