@@ -40,7 +40,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
-from scipy import stats as sps
 
 from analytics import derive
 from analytics.data import UNNAMED_GAME, StudyData, empty_quiz
@@ -101,10 +100,12 @@ def reads_clean(result: ExperimentResult) -> bool:
 
 def _within_five_percent(hits: int, studies: int) -> bool:
     """True unless a one-sided binomial test rejects "rate ≤ 5 %" at the 5 % level."""
+    from scipy import stats as sps
     return bool(sps.binomtest(hits, studies, 0.05, alternative="greater").pvalue >= 0.05)
 
 
 def _interval(hits: int, studies: int) -> str:
+    from scipy import stats as sps
     ci = sps.binomtest(hits, studies).proportion_ci(0.95, method="exact")
     return f"{hits}/{studies}, 95% CI [{ci.low:.1%}, {ci.high:.1%}]"
 

@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
-from scipy import stats as sps
 
 from analytics import severity
 from analytics.calibrate import DRAWS, CheckResult, format_result, reads_clean
@@ -93,6 +92,7 @@ def read_study(data: StudyData, scores: pd.DataFrame, quiz: pd.DataFrame
 
 
 def _counted(hits: int, n: int) -> str:
+    from scipy import stats as sps
     if n == 0:
         return "no studies"
     ci = sps.binomtest(hits, n).proportion_ci(0.95, method="exact")

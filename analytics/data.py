@@ -12,9 +12,10 @@ The columns are exactly the required keys of the JSON Lines records in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported where a frame is made: a tester's page needs none
+    import pandas as pd
 
 #: The game of a study, game record or ``game_start`` that names none: telemetry-format.md
 #: says an absent ``game`` means this one (every record from before the lab had more than
@@ -56,7 +57,7 @@ class StudyData:
     # Per-participant extra attributes the storage layer knows (e.g. ``age_band`` from the
     # pre-play survey) keyed by participant_id; optional, used for filters.
     attributes: pd.DataFrame = field(
-        default_factory=lambda: pd.DataFrame(columns=["participant_id"])
+        default_factory=lambda: _frame(["participant_id"])
     )
     # Derived tables (expanded click props, turns …) computed once per StudyData by
     # ``analytics.derive``: the frames above are never mutated, so the memo stays valid.
@@ -71,10 +72,10 @@ class StudyData:
         return cls(
             study={"study_id": study_id, "title": "", **named, "rules": "standard",
                    "experiments": []},
-            participants=pd.DataFrame(columns=PARTICIPANT_COLUMNS),
-            assignments=pd.DataFrame(columns=ASSIGNMENT_COLUMNS),
-            events=pd.DataFrame(columns=EVENT_COLUMNS),
-            responses=pd.DataFrame(columns=RESPONSE_COLUMNS),
+            participants=_frame(PARTICIPANT_COLUMNS),
+            assignments=_frame(ASSIGNMENT_COLUMNS),
+            events=_frame(EVENT_COLUMNS),
+            responses=_frame(RESPONSE_COLUMNS),
         )
 
 
@@ -88,9 +89,16 @@ SCORE_COLUMNS = ["participant_id", "phase", "instrument", "scale", "value", "gra
 QUIZ_COLUMNS = ["participant_id", "item", "correct"]
 
 
+def _frame(columns: list[str]) -> pd.DataFrame:
+    import pandas as pd
+
+    return pd.DataFrame(columns=columns)
+
+
 class AnalyticsInputError(ValueError):
     """An input frame lacks required columns or has unusable values.
 
+    >>> import pandas as pd
     >>> try:
     ...     require_columns(pd.DataFrame({"a": [1]}), ["a", "b"], "scores")
     ... except AnalyticsInputError as error:
@@ -108,12 +116,12 @@ def require_columns(frame: pd.DataFrame, columns: list[str], name: str) -> None:
 
 def empty_scores() -> pd.DataFrame:
     """A ``scores`` frame with no rows (for studies without questionnaires)."""
-    return pd.DataFrame(columns=SCORE_COLUMNS)
+    return _frame(SCORE_COLUMNS)
 
 
 def empty_quiz() -> pd.DataFrame:
     """A ``quiz`` frame with no rows."""
-    return pd.DataFrame(columns=QUIZ_COLUMNS)
+    return _frame(QUIZ_COLUMNS)
 
 
 def validate_study(data: StudyData) -> None:

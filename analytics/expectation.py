@@ -30,7 +30,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import scipy.stats as sps
 
 from analytics.data import RESPONSE_COLUMNS, SCORE_COLUMNS, require_columns
 from analytics.questionnaires import pre_post
@@ -71,6 +70,7 @@ def paired_change(pre: pd.Series, post: pd.Series) -> dict[str, float]:
     >>> out["n_pairs"], out["change"], round(out["ci95_low"], 2), round(out["ci95_high"], 2)
     (3.0, 1.0, -1.48, 3.48)
     """
+    import scipy.stats as sps
     pairs = pd.concat([pre.rename("pre"), post.rename("post")], axis=1).dropna()
     diff = (pairs["post"] - pairs["pre"]).to_numpy(float)
     n = len(diff)

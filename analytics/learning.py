@@ -65,7 +65,6 @@ from typing import Any, Final
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from analytics.data import StudyData
 
@@ -310,6 +309,7 @@ def mean_estimate(values: Iterable[float]) -> Estimate:
     >>> e.value, round(e.low, 3), round(e.high, 3), e.n
     (2.0, -0.484, 4.484, 3)
     """
+    from scipy import stats as sps
     array = np.asarray([v for v in values if v is not None and math.isfinite(v)], dtype=float)
     if len(array) == 0:
         return Estimate(math.nan, math.nan, math.nan, 0)

@@ -31,7 +31,6 @@ from typing import Final
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 #: The page events the monitor reads: the last this many hours.
 WINDOW_HOURS: Final = 6
@@ -91,6 +90,7 @@ def median_interval(values: np.ndarray, level: float = 0.95) -> tuple[float | No
     >>> median_interval(np.arange(1.0, 21.0))
     (6.0, 15.0)
     """
+    from scipy import stats
     n = len(values)
     if n < 6:
         return None, None

@@ -17,7 +17,6 @@ from typing import Any, cast
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from analytics.data import QUIZ_COLUMNS, RESPONSE_COLUMNS, SCORE_COLUMNS, require_columns
 
@@ -67,6 +66,7 @@ def sus_grade(score: float) -> str:
 
 
 def _mean_ci(values: np.ndarray) -> tuple[float, float]:
+    from scipy import stats as sps
     if len(values) < 2 or np.ptp(values) == 0:
         mean = float(values.mean()) if len(values) else math.nan
         return (mean, mean) if len(values) >= 2 else (math.nan, math.nan)
@@ -141,6 +141,7 @@ def pre_post(scores: pd.DataFrame) -> pd.DataFrame:
     signed-rank test (``scipy.stats.wilcoxon``) on the paired differences.
     Columns: ``instrument, scale, n_pairs, pre_mean, post_mean, change, p_value``.
     """
+    from scipy import stats as sps
     require_columns(scores, SCORE_COLUMNS, "scores")
     table = scores.assign(value=pd.to_numeric(scores["value"], errors="coerce"))
     wide = table.pivot_table(index=["instrument", "scale", "participant_id"],

@@ -31,8 +31,6 @@ from importlib import resources
 from typing import Any
 
 import yaml
-from statsmodels.stats.power import NormalIndPower
-from statsmodels.stats.proportion import proportion_effectsize
 
 from analytics.stats import sequential_needed_n
 from analytics.targets import ExperimentTarget
@@ -151,6 +149,8 @@ def arm_size(rate: float, min_effect: float, *, power: float = POWER,
     ...
     analytics.remedies.RemedyError: a fall of 0.2 from a rate of 0.1 is below zero: choose a smaller effect
     """
+    from statsmodels.stats.power import NormalIndPower
+    from statsmodels.stats.proportion import proportion_effectsize
     if not 0.0 < rate <= 1.0:
         raise RemedyError(f"a trouble rate is between 0 and 1, got {rate}")
     if not min_effect > 0.0:

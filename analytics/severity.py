@@ -39,7 +39,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats as sps
 
 #: A point needs at least this many occasions to be listed.
 MIN_OCCASIONS = 10
@@ -127,6 +126,7 @@ class Prior:
         >>> round(rate, 2), bool(low < rate < high)
         (0.2, True)
         """
+        from scipy import stats as sps
         alpha = self.alpha + troubles
         beta = self.beta + occasions - troubles
         return (alpha / (alpha + beta), sps.beta.ppf(0.025, alpha, beta),

@@ -22,9 +22,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-from scipy import optimize
-from scipy import stats as sps
-from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
 
 MetricKind = Literal["mean", "rate"]
 
@@ -74,6 +71,7 @@ def welch_test(control: Sequence[float] | np.ndarray,
     >>> welch_test([1.0], [2.0]).test
     'welch'
     """
+    from scipy import stats as sps
     a, b = _clean(control), _clean(treatment)
     if len(a) < 2 or len(b) < 2:
         return _nan_comparison("welch", float(b.mean() - a.mean()) if len(a) and len(b)
@@ -98,6 +96,7 @@ def mann_whitney_test(control: Sequence[float] | np.ndarray,
     is a seeded percentile bootstrap (``scipy.stats.bootstrap``), which does not assume
     normality either.
     """
+    from scipy import stats as sps
     a, b = _clean(control), _clean(treatment)
     if len(a) < 1 or len(b) < 1:
         return _nan_comparison("mann_whitney")
@@ -120,6 +119,7 @@ def mann_whitney_test(control: Sequence[float] | np.ndarray,
 
 def looks_normal(values: np.ndarray) -> bool:
     """True when a t-test is safe: n ≥ 30, or 3 ≤ n and Shapiro–Wilk does not reject at 5 %."""
+    from scipy import stats as sps
     if len(values) >= 30:
         return True
     if len(values) < 3 or np.ptp(values) == 0:
@@ -157,6 +157,8 @@ def rate_test(control_successes: int, control_n: int,
 @functools.lru_cache(maxsize=65_536)
 def _rate_test(control_successes: int, control_n: int,
                treatment_successes: int, treatment_n: int) -> Comparison:
+    from scipy import stats as sps
+    from statsmodels.stats.proportion import confint_proportions_2indep
     if control_n < 1 or treatment_n < 1:
         return _nan_comparison("boschloo")
     effect = treatment_successes / treatment_n - control_successes / control_n
@@ -205,6 +207,7 @@ def srm_check(counts: Mapping[str, int], weights: Mapping[str, float] | None = N
     >>> round(srm_check({"A": 12, "B": 12}).p_value, 3)
     1.0
     """
+    from scipy import stats as sps
     names = list(counts)
     if len(names) < 2:
         raise StatsInputError("the sample-ratio check needs at least two variants")
@@ -388,6 +391,8 @@ def sequential_needed_n(sd: float, min_effect: float, alpha: float = ALPHA,
     >>> sequential_needed_n(1.0, 1.0)  # a fixed-n t-test would need 17
     31
     """
+    from scipy import optimize
+    from scipy import stats as sps
     if not (math.isfinite(sd) and sd > 0 and math.isfinite(min_effect) and min_effect > 0):
         return None
     z_power = float(sps.norm.ppf(power))
@@ -412,6 +417,7 @@ def wilson_interval(successes: int, trials: int) -> tuple[float, float]:
     >>> [round(x, 4) for x in wilson_interval(60, 100)]
     [0.502, 0.6906]
     """
+    from statsmodels.stats.proportion import proportion_confint
     if trials <= 0:
         return 0.0, 1.0
     low, high = proportion_confint(successes, trials, alpha=ALPHA, method="wilson")
@@ -426,6 +432,7 @@ def median_interval(values: Sequence[float] | np.ndarray) -> tuple[float, float,
     >>> median_interval([5.0, 1.0, 3.0, 2.0, 4.0, 6.0, 7.0, 8.0, 9.0, 10.0])
     (5.5, 2.0, 9.0)
     """
+    from scipy import stats as sps
     data = np.sort(_clean(values))
     n = len(data)
     if n == 0:

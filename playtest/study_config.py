@@ -50,7 +50,6 @@ from pydantic import (
 )
 
 from analytics.data import UNNAMED_GAME
-from analytics.metrics import MetricError, check_primary
 from analytics.targets import ExperimentTarget, TargetError
 from engine.seats import Seat, SeatError
 from playtest.games.registry import UnknownGameError, game_names, game_plugin
@@ -330,6 +329,9 @@ class Experiment(BaseModel):
     def _primary_fits_target(self) -> Experiment:
         """A named primary metric must be one the analysis can compute for this target."""
         if self.primary_metric is not None:
+            # the metrics module brings pandas: imported when a study names a primary metric
+            from analytics.metrics import MetricError, check_primary
+
             try:
                 check_primary(self.target, self.primary_metric)
             except MetricError as err:

@@ -40,8 +40,6 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
-from statsmodels.stats.proportion import proportion_confint
-
 from engine.core import CHANCE, State, sample_chance
 from engine.dokusen.ai import computer_action, greedy_action, lookahead_action
 from engine.dokusen.heuristics import HEURISTICS
@@ -129,6 +127,7 @@ def stage_win_rates(
     """Per stage and user level: stages won out of ``games`` (``games_for[level]``
     overrides it, e.g. fewer for the slow search), with a 95% Wilson interval; rows in the
     shape of ``benchmarks.bench_engine``'s strength rows (``pair`` = "level on stage")."""
+    from statsmodels.stats.proportion import proportion_confint
     chosen = list(stages) if stages is not None else list(builtin_stages())
     out = []
     for stage_ref in chosen:

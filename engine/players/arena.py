@@ -20,8 +20,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from statsmodels.stats.proportion import proportion_confint
-
 from engine.core import make_game, sample_chance
 from engine.players.base import Player
 
@@ -68,6 +66,7 @@ class MatchResult:
 
     @property
     def interval(self) -> tuple[float, float]:
+        from statsmodels.stats.proportion import proportion_confint
         if not self.decided:
             return (0.0, 1.0)
         low, high = proportion_confint(self.wins, self.decided, alpha=0.05, method="wilson")

@@ -41,10 +41,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from analytics.calibrate import CheckResult
-from analytics.calibrate_games import GameTruth, StudyReading, game_checks, read_study
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the analytics (pandas, plotly) are imported when a calibration runs:
+    # ``playtest`` loads this package's commands for every command it runs
+    from analytics.calibrate import CheckResult
+    from analytics.calibrate_games import GameTruth, StudyReading
     from playtest.games.plugin import DemoBehaviour
 
 #: Testers less sure of the rules than this misread the planted rule (about half of
@@ -106,6 +106,8 @@ class GamePlant:
     two_clicks: bool = False
 
     def truth(self) -> GameTruth:
+        from analytics.calibrate_games import GameTruth
+
         return GameTruth(f"rule:{self.rule}", WORDING_EXPERIMENT, self.wording.right,
                          self.wording.wrong, AA_EXPERIMENT)
 
@@ -221,6 +223,7 @@ def simulate_study(game: str, testers: int, seed: int, planted: bool,
     ``folder`` and read (:func:`analytics.calibrate_games.read_study`)."""
     import json
 
+    from analytics.calibrate_games import read_study
     from playtest import demo, services
     from playtest.storage.db import make_engine, upgrade
     from playtest.storage.exchange import import_jsonl
@@ -259,6 +262,8 @@ def calibrate_game(game: str, seeds: int = 10, testers: int = 40, seed: int = 1,
                    progress: Callable[[str], None] | None = None) -> list[CheckResult]:
     """The checks of :func:`analytics.calibrate_games.game_checks` over ``seeds`` planted
     and ``seeds`` null studies of ``testers`` testers each."""
+    from analytics.calibrate_games import game_checks
+
     plant = plant_of(game)
     planted: list[StudyReading] = []
     null: list[StudyReading] = []

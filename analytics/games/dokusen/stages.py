@@ -32,7 +32,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.stats import binom
 
 from analytics import derive
 from analytics.data import StudyData
@@ -206,6 +205,7 @@ def median_interval(values: np.ndarray) -> tuple[float, float, float]:
     >>> median_interval(np.arange(1.0, 21.0))
     (10.5, 6.0, 15.0)
     """
+    from scipy.stats import binom
     x = np.sort(np.asarray(values, dtype=float))
     n = len(x)
     if n == 0:

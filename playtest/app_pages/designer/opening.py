@@ -15,20 +15,10 @@ from analytics import experiments
 from analytics.text_safety import without_direction_controls
 from playtest import page_results, runtime
 from playtest.app_pages import access
+from playtest.app_pages.designer.links import study_link as study_link
 from playtest.app_pages.designer.study_cache import head
 from playtest.app_pages.empty import no_testers_yet
 from playtest.storage import repository as repo
-
-
-def study_link(study_id: str) -> str:
-    """The full tester link of a study, on the address this app is being viewed at."""
-    base = ""
-    try:
-        url = st.context.url or ""
-        base = url.split("?", 1)[0].rsplit("/", 1)[0] if url.count("/") > 2 else url
-    except Exception:  # noqa: BLE001 - no browser context (AppTest, bare mode)
-        base = ""
-    return f"{base}/?study={study_id}"
 
 
 def is_signed_in() -> bool:
