@@ -153,7 +153,7 @@ def test_a_rolling_restart_under_load_loses_nothing(
     log: list[str] = []
     setup = loadtest.Deployment(processes=PROCESSES, postgres=postgres_server,
                                 rolling_restart_after_clicks=ROLLING_TESTERS)
-    report = loadtest.run_benchmark(ROLLING_TESTERS, ROLLING_TURNS, think_ms=(300, 900),
+    report = loadtest.run_benchmark(ROLLING_TESTERS, ROLLING_TURNS, think_ms=(500, 1500),
                                     seed=7, time_limit_s=300, work_dir=tmp_path,
                                     server_log=log, deployment=setup,
                                     on=_for_study(app_cluster, "load-rolling"))
