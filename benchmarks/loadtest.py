@@ -36,7 +36,8 @@ finished; the database check then asks: every acknowledged roll and click stored
 an unacknowledged one at most once. ``--rolling-restart`` does what the README's rolling
 update does instead: from a third of the clicks, each process in turn gets SIGTERM and is
 started again on its port, and the next one only once it answers ``/_stcore/health``;
-the report gives the round trips while the restart went on and before/after it.
+testers play on past their turns until they have an answer from after the restart; the
+report gives the round trips while the restart went on and before/after it.
 ``--processes 1,3`` runs both and prints throughput
 and round-trip percentiles side by side.
 
@@ -107,6 +108,7 @@ from benchmarks.cluster import (
     CONNECTION_HEADER,
     WORDING_EXPERIMENT,
     AssignmentCheck,
+    Cluster,
     Moves,
     check_assignments,
     create_postgres_database,
@@ -413,6 +415,8 @@ class StartLine:
         await asyncio.wait_for(self._go.wait(), START_LINE_TIMEOUT_S)
 
 
+# After their turns, does a tester play on? (the time.monotonic() of their last answer)
+PlayOn = Callable[[float], bool]
 # (tester code, the game they were in when the connection dropped, the first run after)
 ResumeChecker = Callable[[str, str, "RunResult"], Awaitable["ResumeCheck | None"]]
 _CONNECTION_LOST = (OSError, websockets.ConnectionClosed, websockets.InvalidHandshake)
@@ -434,6 +438,7 @@ async def simulate_tester(
     number: int, start: StartLine, quickack: bool = False,
     resume: ResumeChecker | None = None, on_click: Callable[[], None] | None = None,
     hop_after: Sequence[int] = (), mute: bool = False, max_reconnects: int = MAX_RECONNECTS,
+    play_on: PlayOn | None = None,
 ) -> SimulatedTester:
     """Consent, wait at the start line, then play `turns` turns (a roll and a click
     each); never raises: what went wrong is in the result's `errors`.
@@ -444,7 +449,8 @@ async def simulate_tester(
     `hop_after` (with `resume`): after that many acknowledged clicks the tester closes the
     connection and does the same (a reload, a phone that changed networks), so testers of
     processes that live on move too. `mute`: the tester turns the sound off before playing
-    (a setting every later board must keep, whichever process draws it).
+    (a setting every later board must keep, whichever process draws it). `play_on`: after
+    `turns` turns the tester plays on while it is true of their last answer's time.
     """
     out = SimulatedTester(number)
     arrived = False
@@ -459,7 +465,8 @@ async def simulate_tester(
         while True:
             query = f"p={out.participant_id}" if out.participant_id else f"study={study_id}"
             try:
-                name = f"{number}.{len(out.connections)}"
+                # unique in nginx's log, also when runs of several studies share it
+                name = f"{study_id}/{number}.{len(out.connections)}"
                 async with _connect(url, name) as ws:
                     out.connections.append(name)
                     session = StreamlitSession(ws, query, quickack=quickack)
@@ -479,7 +486,7 @@ async def simulate_tester(
                         check = await resume(out.participant_id, out.game_id, run)
                         if check is not None:
                             out.resumes.append(check)
-                    await _play(session, run, turns, think_ms, rng, out, clicked)
+                    await _play(session, run, turns, think_ms, rng, out, clicked, play_on)
                     return out
             except _Hop:
                 out.hops += 1
@@ -513,10 +520,12 @@ async def _consent(session: StreamlitSession, run: RunResult) -> RunResult:
 
 async def _play(session: StreamlitSession, run: RunResult, turns: int,
                 think_ms: tuple[int, int], rng: random.Random, out: SimulatedTester,
-                on_click: Callable[[], None] | None = None) -> None:
+                on_click: Callable[[], None] | None = None,
+                play_on: PlayOn | None = None) -> None:
     budget = turns * MESSAGES_PER_TURN + 10
     tried: dict[str, set[int]] = {}  # view token -> tiles already clicked on that view
-    while len(out.clicks) < turns:
+    while len(out.clicks) < turns or (
+            play_on is not None and play_on(out.answered_at[-1] if out.answered_at else 0.0)):
         budget -= 1
         if budget < 0:
             raise LoadTestError(f"no progress after {turns * MESSAGES_PER_TURN + 10} reruns")
@@ -546,6 +555,8 @@ async def _play(session: StreamlitSession, run: RunResult, turns: int,
             run = await session.rerun([_trigger(board_id, "click", value)], source=board_id)
             out.unacked.remove(nonce)
             out.clicks.append(nonce)
+            if len(out.clicks) > turns:  # a turn played on (play_on): its reruns on top
+                budget += MESSAGES_PER_TURN
             out.timings.append(("click", run.ms))
             out.answered_at.append(time.monotonic())
             out.bytes_received.append(run.bytes)
@@ -600,7 +611,8 @@ async def run_testers(url: str, study_id: str, testers: int, turns: int,
                       quickack: bool = False, resume: ResumeChecker | None = None,
                       on_clicks: Callable[[int], None] | None = None,
                       hop_after: Sequence[int] = (),
-                      max_reconnects: int = MAX_RECONNECTS) -> PlayPhase:
+                      max_reconnects: int = MAX_RECONNECTS,
+                      play_on: PlayOn | None = None) -> PlayPhase:
     """All testers at once; a tester still running at the time limit is cancelled.
     `server_cpu` reads the server's CPU seconds so far (for the play phase's share);
     `on_clicks` hears the number of clicks acknowledged so far, after each one; `resume`
@@ -621,7 +633,8 @@ async def run_testers(url: str, study_id: str, testers: int, turns: int,
                                                  random.Random(seed * 1000 + n), n, start,
                                                  quickack, resume, on_click, hop_after,
                                                  mute=bool(hop_after) and n % 2 == 1,
-                                                 max_reconnects=max_reconnects))
+                                                 max_reconnects=max_reconnects,
+                                                 play_on=play_on))
              for n in range(testers)]
     done, pending = await asyncio.wait(tasks, timeout=time_limit_s)
     for task in pending:
@@ -1127,26 +1140,44 @@ class ServerCpu:
         return None if any(v is None for v in values) else sum(v or 0.0 for v in values)
 
 
+@dataclass(frozen=True)
+class RunningCluster:
+    """App processes already running behind nginx on a migrated database (a test module's,
+    shared by several runs): a run adds its own study ``study_id`` to the database, plays
+    it on these processes and leaves them running (its rolling restart or kill included)."""
+
+    cluster: Cluster
+    database_url: str
+    study_id: str
+
+
 def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500, 1500),
                   seed: int = 1, time_limit_s: float = 600.0, work_dir: Path | None = None,
                   server_log: list[str] | None = None, quickack: bool = False,
-                  deployment: Deployment | None = None, profile: Path | None = None) -> Report:
+                  deployment: Deployment | None = None, profile: Path | None = None,
+                  on: RunningCluster | None = None) -> Report:
     """Start the app on a scratch database, run the testers, check the database.
 
     `deployment` says how (default: one process on a SQLite file, as a classroom runs
     it). Behind the proxy (``deploy/``'s nginx, :mod:`benchmarks.cluster`), testers whose
     connection drops reconnect and their resumed board is checked against its replay.
     `work_dir` keeps the database (SQLite) and the server logs (default: a temporary
-    folder, removed afterwards). The servers' last log lines go to `server_log`.
+    folder, removed afterwards). The servers' last log lines go to `server_log`. `on`:
+    play on a cluster already running (`deployment` then describes it) instead.
     """
     from benchmarks import cluster, profiled_app
 
     setup = deployment or Deployment()
+    study_id = on.study_id if on is not None else STUDY_ID
     with tempfile.TemporaryDirectory(prefix="playtest-load-") as tmp:
         folder = work_dir or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
         experiments = [WORDING_EXPERIMENT] if setup.experiment else []
-        if setup.postgres:
+        if on is not None:
+            url, engine = on.database_url, make_engine(on.database_url)
+            services.create_study(engine, title="Load test",
+                                  config=load_study_config(experiments), study_id=study_id)
+        elif setup.postgres:
             url, engine = _prepare(create_postgres_database(setup.postgres), experiments)
         else:
             db_path = folder / "loadtest.sqlite"
@@ -1160,7 +1191,10 @@ def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500,
             env[profiled_app.SKIP_ENV] = str(4 * testers)  # first pages and consents
             script = profiled_app.__file__
         running: cluster.Cluster | StreamlitServer
-        if setup.behind_proxy:
+        if on is not None:
+            running = on.cluster
+            pids = [app.proc.pid for app in running.apps]
+        elif setup.behind_proxy:
             running = cluster.start_cluster(setup.processes, env, folder)
             pids = [app.proc.pid for app in running.apps]
         else:
@@ -1184,6 +1218,14 @@ def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500,
             except (cluster.ClusterError, OSError) as err:
                 restarts.error = f"{type(err).__name__}: {err}"
 
+        def restarted_before(last_answer: float) -> bool:
+            """Under a rolling restart, a tester plays on after their turns until one of
+            their answers came after the last process was healthy again (however long the
+            restart takes on a busy machine), or the restart failed."""
+            done = restarts.processes
+            return not restarts.error and (len(done) < setup.processes
+                                           or last_answer <= done[-1][1])
+
         def on_clicks(total: int) -> None:
             if (isinstance(running, cluster.Cluster) and setup.kill_after_clicks is not None
                     and total >= setup.kill_after_clicks and not killed):
@@ -1201,29 +1243,32 @@ def run_benchmark(testers: int, turns: int, *, think_ms: tuple[int, int] = (500,
         try:
             load_avg = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
             play = run_coroutine(run_testers(
-                running.url, STUDY_ID, testers, turns, think_ms, seed, time_limit_s,
+                running.url, study_id, testers, turns, think_ms, seed, time_limit_s,
                 server_cpu=cpu.total, quickack=quickack,
                 resume=replay_checker(engine) if setup.behind_proxy else None,
                 on_clicks=on_clicks, hop_after=setup.hop_after_clicks,
                 # A rolling restart may cut a tester once per process (they can land on
                 # the next one to restart each time), as a browser, who retries for good.
                 max_reconnects=MAX_RECONNECTS + (setup.processes if
-                                                 setup.rolling_restart_after_clicks else 0)))
+                                                 setup.rolling_restart_after_clicks else 0),
+                play_on=(restarted_before if setup.rolling_restart_after_clicks is not None
+                         and setup.behind_proxy else None)))
         finally:
             for thread in restarter:
                 thread.join(timeout=cluster.START_TIMEOUT_S * (setup.processes + 1))
             if server_log is not None:
                 apps = running.apps if isinstance(running, cluster.Cluster) else [running]
                 server_log.extend(app.log_tail() for app in apps)
-            running.stop()
+            if on is None:
+                running.stop()
             if isinstance(running, cluster.Cluster):
                 upstreams = running.nginx.upstreams()
-        storage = check_storage(engine, STUDY_ID, play.results)
+        storage = check_storage(engine, study_id, play.results)
         assignments = (check_assignments(engine, [r.participant_id for r in play.results
                                                   if r.participant_id])
                        if setup.experiment else None)
         engine.dispose()
-        if setup.postgres and work_dir is None:
+        if setup.postgres and work_dir is None and on is None:
             drop_postgres_database(setup.postgres, url)
     return Report(testers, turns, play, storage, load_avg, quickack, setup,
                   killed[0] if killed else None, upstreams, assignments,

@@ -3,13 +3,15 @@
     python -m benchmarks.rerun_floor [--testers 50] [--reruns 20] [--think-ms 500:1500]
                                      [--modes bare,component,page] [--seed 1]
 
-For each mode of :mod:`benchmarks.rerun_floor_app` it starts that app (``streamlit run``,
-the project's ``.streamlit/config.toml`` applies), connects ``--testers`` simulated
-browsers at once over Streamlit's websocket protocol (the load test's client,
-:class:`benchmarks.loadtest.StreamlitSession`), and lets each send ``--reruns`` reruns
-with think time between them: in the modes with the board, each rerun carries a board
-click (the component's trigger, as the board's JavaScript sends it), so Streamlit
-dispatches a trigger callback before the script, as in the play screen.
+It starts :mod:`benchmarks.rerun_floor_app` once (``streamlit run``, the project's
+``.streamlit/config.toml`` applies) and, for each mode in turn (the page's ``?mode=``),
+connects ``--testers`` simulated browsers at once over Streamlit's websocket protocol
+(the load test's client, :class:`benchmarks.loadtest.StreamlitSession`), and lets each
+send ``--reruns`` reruns with think time between them: in the modes with the board, each
+rerun carries a board click (the component's trigger, as the board's JavaScript sends
+it), so Streamlit dispatches a trigger callback before the script, as in the play screen.
+A mode's figures start once each of its testers has drawn the first page (the imports of
+the mode's first rerun are not counted), so the modes before it do not change them.
 
 Printed per mode: the server's CPU per rerun (user + system CPU of the server process
 over the measured phase, divided by the reruns, as the load test prints it), round trip
@@ -43,6 +45,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -59,7 +62,7 @@ from benchmarks.loadtest import (
     process_cpu_seconds,
     run_coroutine,
 )
-from benchmarks.rerun_floor_app import MODE_ENV, MODES
+from benchmarks.rerun_floor_app import MODE_PARAM, MODES
 
 APP: Final = "benchmarks/rerun_floor_app.py"
 
@@ -101,7 +104,7 @@ async def _tester(url: str, mode: str, reruns: int, think_ms: tuple[int, int],
                   rng: random.Random, ready: asyncio.Event, arrived: list[int],
                   testers: int, trips: list[float], board_bytes: list[int]) -> None:
     async with _connect(url) as ws:
-        session = StreamlitSession(ws, "")
+        session = StreamlitSession(ws, f"{MODE_PARAM}={mode}")
         run = await session.rerun()
         arrived[0] += 1
         if arrived[0] == testers:
@@ -152,14 +155,16 @@ async def _measure(url: str, mode: str, testers: int, reruns: int, think_ms: tup
                        int(percentile(board_bytes, 50)) if board_bytes else 0, errors)
 
 
-def run_mode(mode: str, testers: int, reruns: int, think_ms: tuple[int, int],
-             seed: int) -> FloorResult:
-    """Start the floor app in `mode`, measure, stop it."""
+def run_modes(modes: Sequence[str], testers: int, reruns: int, think_ms: tuple[int, int],
+              seed: int) -> Iterator[FloorResult]:
+    """Start the floor app once, measure each mode in turn (yielded as it is measured),
+    stop it (when the iteration ends or is closed)."""
     with tempfile.TemporaryDirectory(prefix="playtest-floor-") as tmp:
-        server = start_streamlit(APP, {MODE_ENV: mode}, Path(tmp))
+        server = start_streamlit(APP, {}, Path(tmp))
         try:
-            return run_coroutine(_measure(server.url, mode, testers, reruns, think_ms, seed,
-                                          server.proc.pid))
+            for mode in modes:
+                yield run_coroutine(_measure(server.url, mode, testers, reruns, think_ms,
+                                             seed, server.proc.pid))
         finally:
             server.stop()
 
@@ -187,8 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'mode':<14} {'CPU/rerun':>9} {'p50 ms':>8} {'p95 ms':>8} {'reruns/s':>9} "
           f"{'board bytes':>11} {'errors':>6}")
     failed = False
-    for mode in modes:
-        result = run_mode(mode, args.testers, args.reruns, think, args.seed)
+    for result in run_modes(modes, args.testers, args.reruns, think, args.seed):
         print(result.line(), flush=True)
         for error in result.errors[:3]:
             print(f"  {error}")

@@ -3,7 +3,8 @@ board, for :mod:`benchmarks.rerun_floor`.
 
     RERUN_FLOOR_MODE=component streamlit run benchmarks/rerun_floor_app.py
 
-``RERUN_FLOOR_MODE`` picks what a rerun draws:
+The page's ``?mode=`` (else ``RERUN_FLOOR_MODE``, else ``component``) picks what a rerun
+draws, so one server serves every mode:
 
 - ``bare``: one line of text (what any Streamlit rerun costs);
 - ``component``: the board shell with Vapoosh!'s renderer (the same component, the same
@@ -39,6 +40,7 @@ from playtest.games.vapoosh.session import WORDS
 from playtest.games.vapoosh.view import board_view
 
 MODE_ENV = "RERUN_FLOOR_MODE"
+MODE_PARAM = "mode"
 MODES = ("bare", "component", "page", "fragment", "board-fragment")
 # Counters on the sample board: its JSON then has the median size of the board data the
 # load test's reruns carry (``python -m benchmarks.loadtest``, 10 turns: 1.0-2.0 KB, median
@@ -108,7 +110,7 @@ def _page() -> None:
 
 
 def main() -> None:
-    mode = os.environ.get(MODE_ENV, "component")
+    mode = st.query_params.get(MODE_PARAM) or os.environ.get(MODE_ENV, "component")
     if mode == "bare":
         st.text(f"rerun {st.session_state.setdefault('reruns', 0)}")
         st.session_state["reruns"] += 1

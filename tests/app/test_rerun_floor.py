@@ -34,8 +34,11 @@ def test_the_floor_payload_has_the_play_screens_shape() -> None:
 
 
 def test_each_mode_reruns_for_every_tester_without_errors() -> None:
-    for mode in rerun_floor.Mode.parse("bare,component,page,fragment,board-fragment"):
-        result = rerun_floor.run_mode(mode, testers=2, reruns=3, think_ms=(0, 0), seed=1)
+    # One server for every mode (the page's ?mode= picks it), as the benchmark runs them.
+    modes = rerun_floor.Mode.parse("bare,component,page,fragment,board-fragment")
+    results = list(rerun_floor.run_modes(modes, testers=2, reruns=3, think_ms=(0, 0), seed=1))
+    assert [result.mode for result in results] == list(modes)
+    for mode, result in zip(modes, results, strict=True):
         assert result.errors == ()
         assert result.reruns == 6 and len(result.round_trips_ms) == 6
         assert result.server_cpu_s > 0

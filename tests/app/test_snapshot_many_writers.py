@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,8 +20,8 @@ from playtest.storage.db import make_engine, upgrade
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 WRITES = 6
-# How long the spawned processes wait for the start (they are left behind when the test
-# fails) and the test's own time limit (pytest-timeout): starting four spawned
+# How long the writers and the reader wait for the start (they are left behind when the
+# test fails) and the test's own time limit (pytest-timeout): starting four spawned
 # interpreters that import the app took over a minute on the shared 2-core CI machine,
 # and a 60 s limit on the start made this test fail there now and then.
 HANG_GUARD_S = 900
@@ -94,9 +95,15 @@ def test_writers_in_three_processes_never_spoil_a_generation(
     folder = tmp_path / "shared-cache" / "study"
     folder.mkdir(parents=True)
 
-    context = multiprocessing.get_context("spawn")
+    # Forked from this process when nothing else runs in it (a pytest-xdist worker, as
+    # under CI; engine.balance does the same): the four then need no interpreter and
+    # imports of their own (spawned, each takes ~3 CPU s of imports). With other threads
+    # about (pytest-rerunfailures' server in a run without -n), a fork could inherit a
+    # lock one of them held: spawned then.
+    context = multiprocessing.get_context(
+        "fork" if threading.active_count() == 1 else "spawn")
     # The test process is the barrier's fifth party: the writers and the reader start
-    # together once all four are up, however long spawning them takes.
+    # together once all four are up, however long starting them takes.
     start, stop, results = context.Barrier(5), context.Event(), context.Queue()
     writers = [context.Process(target=_writer, args=(str(folder), snapshot, start, n, results))
                for n in range(3)]

@@ -84,7 +84,9 @@ async def _act(session: loadtest.StreamlitSession, run: loadtest.RunResult, test
 
 
 async def _before_kill(url: str, study_id: str, tester: SimTester, total: list[int],
-                       enough: asyncio.Event) -> None:
+                       enough: asyncio.Event, everyone: list[SimTester]) -> None:
+    """Consent, then play until the server dies; ``enough`` is set once every tester has
+    consented and all together have ``KILL_AFTER`` actions acknowledged."""
     rng = random.Random(tester.number)
     tried: dict[str, set[int]] = {}
     try:
@@ -96,7 +98,7 @@ async def _before_kill(url: str, study_id: str, tester: SimTester, total: list[i
                 before = len(tester.acked)
                 run = await _act(session, run, tester, rng, tried)
                 total[0] += len(tester.acked) - before
-                if total[0] >= KILL_AFTER:
+                if total[0] >= KILL_AFTER and all(t.code for t in everyone):
                     enough.set()
     except (OSError, TimeoutError, websockets.WebSocketException):
         return  # the kill
@@ -133,7 +135,7 @@ def test_kill_9_during_play_loses_and_doubles_nothing(tmp_path: Path) -> None:
         async def first_run() -> None:
             total, enough = [0], asyncio.Event()
             tasks = [asyncio.create_task(_before_kill(server.url, loadtest.STUDY_ID, t, total,
-                                                      enough)) for t in testers]
+                                                      enough, testers)) for t in testers]
             await asyncio.wait_for(enough.wait(), 120)
             os.kill(server.proc.pid, signal.SIGKILL)  # mid-flight: some actions unanswered
             await asyncio.wait_for(asyncio.gather(*tasks), 60)
