@@ -46,22 +46,38 @@ def pool_of(data: StudyData, point: str) -> Pool:
 
 
 def _copies(frame: pd.DataFrame, chosen: list[tuple[str, str]]) -> pd.DataFrame:
-    """``frame``'s rows of each original tester, once per copy, under the copy's id."""
-    by_tester = {pid: rows for pid, rows in frame.groupby("participant_id", sort=False)}
-    parts = []
-    for original, copy in chosen:
-        rows = by_tester.get(original)
-        if rows is None:
-            continue
-        rows = rows.assign(participant_id=copy)
-        for column in ("session_id", "game_id"):
-            if column in rows:
-                rows[column] = rows[column].map(
-                    lambda v, c=copy: v if v is None or v != v else f"{v}~{c}")
-        if "props" in rows:
-            rows["props"] = [_own_game(p, copy) for p in rows["props"]]
-        parts.append(rows)
-    return pd.concat(parts, ignore_index=True) if parts else frame.iloc[0:0]
+    """``frame``'s rows of each original tester, once per copy, under the copy's id (one
+    take of all the rows, copies in the order chosen, each original's rows in order)."""
+    positions = _rows_by_tester(frame)
+    found = [(positions[original], copy) for original, copy in chosen if original in positions]
+    if not found:
+        return frame.iloc[0:0]
+    rows = frame.take(np.concatenate([p for p, _ in found])).reset_index(drop=True)
+    copies = np.repeat(np.array([c for _, c in found], dtype=object), [len(p) for p, _ in found])
+    rows["participant_id"] = pd.Series(copies, dtype="str")  # as assigning one id gives
+    for column in ("session_id", "game_id"):
+        if column in rows:
+            rows[column] = [v if v is None or v != v else f"{v}~{c}"
+                            for v, c in zip(rows[column], copies, strict=True)]
+    if "props" in rows:
+        rows["props"] = [_own_game(p, c) for p, c in zip(rows["props"], copies, strict=True)]
+    return rows
+
+
+#: Each frame's row positions per tester (a pool's frames are read for every planted
+#: study; the frames of a StudyData never change).
+_POSITIONS: dict[int, tuple[pd.DataFrame, dict[str, np.ndarray]]] = {}
+
+
+def _rows_by_tester(frame: pd.DataFrame) -> dict[str, np.ndarray]:
+    kept = _POSITIONS.get(id(frame))
+    if kept is None or kept[0] is not frame:
+        if len(_POSITIONS) > 32:
+            _POSITIONS.clear()  # a few pools a process: kept small
+        grouped = frame.groupby("participant_id", sort=False).indices if len(frame) else {}
+        kept = _POSITIONS[id(frame)] = (frame, {str(k): np.asarray(v)
+                                                for k, v in grouped.items()})
+    return kept[1]
 
 
 def _own_game(props: Any, copy: str) -> Any:
