@@ -11,7 +11,10 @@ A copy keeps every event, answer and game of its original (ids made its own).
 
 from __future__ import annotations
 
+import functools
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,6 +22,7 @@ import pandas as pd
 
 from analytics.data import StudyData
 from analytics.metrics import MetricInputs, trouble_metric
+from tests.demo_studies import demo_study_data
 
 ARMS = ("today", "remedy")
 
@@ -36,6 +40,17 @@ class Pool:
     def rate(self) -> float:
         """The share of the testers who met the point who had trouble on it."""
         return len(self.troubled) / (len(self.troubled) + len(self.untroubled))
+
+
+@functools.cache
+def demo_data(game: str) -> StudyData:
+    """``game``'s demo study with 10 simulated testers (:func:`tests.demo_studies.
+    demo_study_data`, read back from its SQLite file), made once per process: the
+    trouble metric's and Did it work's planted tests start from the same studies, which
+    nothing changes (a planted study copies their rows; their derived tables are kept
+    on them and serve both)."""
+    with tempfile.TemporaryDirectory() as folder:
+        return demo_study_data(Path(folder) / "playtest.sqlite", game)
 
 
 def pool_of(data: StudyData, point: str) -> Pool:
