@@ -524,11 +524,15 @@ def primary_of(experiment: dict[str, Any]) -> tuple[Metric, float, tuple[str, ..
 
 
 def experiment_metric_values(data: StudyData, experiment: dict[str, Any],
-                             scores: pd.DataFrame, quiz: pd.DataFrame) -> list[MetricValues]:
-    """Every metric of one experiment as per-tester values by variant, primary first."""
+                             scores: pd.DataFrame, quiz: pd.DataFrame,
+                             assigned: pd.Series | None = None) -> list[MetricValues]:
+    """Every metric of one experiment as per-tester values by variant, primary first
+    (``assigned``: the experiment's :func:`participant_variants`, when the caller has
+    them already)."""
     key = str(experiment["key"])
     target = str(experiment.get("target") or "")
-    assigned = participant_variants(data, key)
+    if assigned is None:
+        assigned = participant_variants(data, key)
     names = [str(v) for v in experiment.get("variants") or []] or sorted(assigned.unique())
     primary, _, _ = primary_of(experiment)
     message_key = target.split(":", 1)[1] if target_kind(target) == "message" else None
@@ -590,8 +594,8 @@ def analyze_experiment(data: StudyData, experiment: dict[str, Any],
     if len(names) < 2:
         return ExperimentResult(key, names, counts, srm_p, target, primary.key, min_effect,
                                 notes=notes, shows=shows)
-    metrics = analyze_metrics(experiment_metric_values(data, experiment, scores, quiz),
-                              seed=seed, draws=draws)
+    metrics = analyze_metrics(experiment_metric_values(data, experiment, scores, quiz,
+                                                       assigned), seed=seed, draws=draws)
     text, needed = decide(metrics[0], min_effect) if metrics else (VERDICT_TOO_FEW, None)
     return ExperimentResult(key, names, counts, srm_p, target, primary.key, min_effect,
                             metrics, text, needed, notes, shows)
