@@ -136,8 +136,9 @@ def props_of(data: StudyData, event_type: str, keys: list[str]) -> pd.DataFrame:
         return cached
     ordered = ordered_events(data)
     rows = _rows_of_type(data, ordered).get(event_type, _NO_ROWS)
-    base = ordered[["participant_id", "session_id", "seq", "at", "game_id", "row",
-                    "session_code", "turn_no"]].take(rows).reset_index(drop=True)
+    # one positional take of the envelope columns (a column selection, then a take,
+    # copied the whole frame's columns first)
+    base = ordered.iloc[rows, _envelope_positions(ordered)].reset_index(drop=True)
     records = ordered["props"].take(rows).tolist()
     try:
         expanded = pd.DataFrame.from_records(records, columns=keys) if records else \
@@ -149,7 +150,9 @@ def props_of(data: StudyData, event_type: str, keys: list[str]) -> pd.DataFrame:
     for key in keys:
         if key not in expanded.columns:
             expanded[key] = np.nan
-    expanded = expanded[keys].reset_index(drop=True)
+    if list(expanded.columns) != list(keys) or not isinstance(expanded.index, pd.RangeIndex) \
+            or expanded.index.start != 0:
+        expanded = expanded[keys].reset_index(drop=True)
     # A prop named like an envelope column (``game_id``) is kept as ``prop_<key>``.
     expanded.columns = [f"prop_{k}" if k in base.columns else k for k in keys]
     result = pd.concat([base, expanded], axis=1)
@@ -158,6 +161,14 @@ def props_of(data: StudyData, event_type: str, keys: list[str]) -> pd.DataFrame:
 
 
 _NO_ROWS = np.zeros(0, dtype="int64")
+#: The columns of :func:`ordered_events` every :func:`props_of` table keeps.
+_ENVELOPE = ["participant_id", "session_id", "seq", "at", "game_id", "row", "session_code",
+             "turn_no"]
+
+
+def _envelope_positions(ordered: pd.DataFrame) -> list[int]:
+    # get_loc: a missing column raises KeyError, as selecting it by name did
+    return [cast(int, ordered.columns.get_loc(column)) for column in _ENVELOPE]
 
 
 def _rows_of_type(data: StudyData, ordered: pd.DataFrame) -> dict[Any, np.ndarray]:

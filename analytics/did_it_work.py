@@ -334,10 +334,22 @@ def compare(before: GroupRate, after: GroupRate, alpha: float = ALPHA) -> Change
     >>> compare(GroupRate(Group(1), 1, 1), GroupRate(Group(2), 5, 0)).verdict.value
     'too few testers yet'
     """
-    comparison = sequential_test(before.values(), after.values(), "rate", alpha=alpha)
+    comparison = _rate_comparison(before.troubled, before.met, after.troubled, after.met,
+                                  alpha)
     enough = enough_testers(before)
     return Change(before, after, comparison, enough,
                   decide_change(comparison, before, after, enough))
+
+
+@functools.lru_cache(maxsize=65_536)
+def _rate_comparison(troubled_before: int, met_before: int, troubled_after: int,
+                     met_after: int, alpha: float) -> SequentialComparison:
+    """:func:`analytics.stats.sequential_test` of two groups' 0/1 values, which their
+    counts fix: computed once per four counts (a family's looks, and a calibration's
+    thousands of families, meet the same counts again and again)."""
+    return sequential_test(GroupRate(Group(1), met_before, troubled_before).values(),
+                           GroupRate(Group(2), met_after, troubled_after).values(), "rate",
+                           alpha=alpha)
 
 
 def trouble_values(data: StudyData, point: str) -> pd.Series:

@@ -96,8 +96,10 @@ class MetricValues:
 class MetricResult:
     """A metric compared across variants: ``compared`` is (control, treatment).
 
-    ``comparison`` is the fixed-sample test; ``sequential`` the always-valid one (the
-    primary metric only). ``worse``: the variant clearly worse on a guardrail, if any.
+    ``comparison`` is the fixed-sample test (Welch, Mann–Whitney or an exact test);
+    ``sequential`` the always-valid one (the primary metric only, whose ``comparison``
+    repeats it: the primary is tested by it alone). ``worse``: the variant clearly worse
+    on a guardrail, if any.
     """
 
     metric: Metric
@@ -269,7 +271,16 @@ def compare_metric(values: MetricValues, role: str = "secondary", alpha: float =
                    seed: int = 0, draws: int = DRAWS) -> MetricResult:
     """Compare one metric: control (first variant) against the variant most likely best.
 
-    ``role="primary"`` adds the always-valid comparison (at ``alpha`` / (variants − 1)).
+    ``role="primary"`` compares with the always-valid interval alone (at ``alpha`` /
+    (variants − 1)): the result's ``comparison`` is that one, not a fixed-sample test.
+
+    >>> from analytics.metrics import metric_by_key
+    >>> shares = {"A": np.array([1.0, 0.0] * 10), "B": np.array([1.0] * 18 + [0.0] * 2)}
+    >>> primary = compare_metric(MetricValues(metric_by_key("completion"), shares), "primary")
+    >>> primary.comparison.test, primary.comparison.ci95 == primary.sequential.ci95
+    ('always-valid', True)
+    >>> compare_metric(MetricValues(metric_by_key("completion"), shares)).comparison.test
+    'boschloo'
     """
     metric = values.metric
     names = list(values.values)
@@ -286,18 +297,23 @@ def compare_metric(values: MetricValues, role: str = "secondary", alpha: float =
     treatment = max(others, key=lambda n: prob.get(n, 0.0)) if others else control
     a, b = values.values[control], values.values[treatment]
     flat = _no_variance(values.values)
-    if flat:
-        prob = {}  # nothing to rank
-        effect = float(b.mean() - a.mean()) if len(a) and len(b) else math.nan
-        comparison = Comparison("none", effect, (math.nan, math.nan), math.nan)
-    elif metric.kind == "rate":
-        comparison = rate_test(int(a.sum()), len(a), int(b.sum()), len(b))
-    else:
-        comparison = mean_test(a, b, seed=seed)
     sequential = None
     if role == "primary":
         sequential = sequential_test(a, b, metric.kind,
                                      alpha=alpha / max(len(names) - 1, 1))
+    if flat:
+        prob = {}  # nothing to rank
+        effect = float(b.mean() - a.mean()) if len(a) and len(b) else math.nan
+        comparison = Comparison("none", effect, (math.nan, math.nan), math.nan)
+    elif sequential is not None:
+        # The primary is tested once, by its always-valid interval: a fixed-sample test
+        # (Boschloo's maximisation, a bootstrap) would be computed for nothing.
+        comparison = Comparison(sequential.test, sequential.effect, sequential.ci95,
+                                sequential.p_value)
+    elif metric.kind == "rate":
+        comparison = rate_test(int(a.sum()), len(a), int(b.sum()), len(b))
+    else:
+        comparison = mean_test(a, b, seed=seed)
     return MetricResult(metric, role, _summary(values.values), (control, treatment),
                         comparison, prob, flat, sequential)
 
@@ -508,11 +524,15 @@ def primary_of(experiment: dict[str, Any]) -> tuple[Metric, float, tuple[str, ..
 
 
 def experiment_metric_values(data: StudyData, experiment: dict[str, Any],
-                             scores: pd.DataFrame, quiz: pd.DataFrame) -> list[MetricValues]:
-    """Every metric of one experiment as per-tester values by variant, primary first."""
+                             scores: pd.DataFrame, quiz: pd.DataFrame,
+                             assigned: pd.Series | None = None) -> list[MetricValues]:
+    """Every metric of one experiment as per-tester values by variant, primary first
+    (``assigned``: the experiment's :func:`participant_variants`, when the caller has
+    them already)."""
     key = str(experiment["key"])
     target = str(experiment.get("target") or "")
-    assigned = participant_variants(data, key)
+    if assigned is None:
+        assigned = participant_variants(data, key)
     names = [str(v) for v in experiment.get("variants") or []] or sorted(assigned.unique())
     primary, _, _ = primary_of(experiment)
     message_key = target.split(":", 1)[1] if target_kind(target) == "message" else None
@@ -574,8 +594,8 @@ def analyze_experiment(data: StudyData, experiment: dict[str, Any],
     if len(names) < 2:
         return ExperimentResult(key, names, counts, srm_p, target, primary.key, min_effect,
                                 notes=notes, shows=shows)
-    metrics = analyze_metrics(experiment_metric_values(data, experiment, scores, quiz),
-                              seed=seed, draws=draws)
+    metrics = analyze_metrics(experiment_metric_values(data, experiment, scores, quiz,
+                                                       assigned), seed=seed, draws=draws)
     text, needed = decide(metrics[0], min_effect) if metrics else (VERDICT_TOO_FEW, None)
     return ExperimentResult(key, names, counts, srm_p, target, primary.key, min_effect,
                             metrics, text, needed, notes, shows)

@@ -65,7 +65,7 @@ from analytics.data import (
     RESPONSE_COLUMNS,
     StudyData,
 )
-from analytics.learning import compare_arms, gains_per_tester, summarise, variants
+from analytics.learning import compare_arms, gains_per_tester, mean_estimate, variants
 from analytics.learning_facts import UNCLEAR, probe_fact_changes
 
 EXPERIMENT = "wording"
@@ -170,7 +170,7 @@ def _verdicts(seeds: Sequence[int], testers: int, extra_gain: float, seconds: in
         tally.right += named == winner
         tally.wrong += named is not None and named != winner
         mean_gain = BASE_GAIN + extra_gain / 2  # arms of equal size
-        overall = summarise(gains).gain_cpm
+        overall = mean_estimate(gains["gain_cpm"])  # summarise(gains).gain_cpm alone
         tally.covered += overall.low <= mean_gain <= overall.high
         if facts:
             verdicts = probe_fact_changes(data)["verdict"]

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.core import CHANCE, TERMINAL, EngineError, sample_chance
-from engine.dokusen.board import VOID, Grid, grow, grown_owner
+from engine.dokusen.board import GROWN, VOID, Grid, grow, grown_owner
 from engine.dokusen.stage import AI_LEVELS
 from engine.dokusen.state import DokusenState, colour_name
 
@@ -61,8 +61,7 @@ class Decision:
 
 
 def _margin(tally: Sequence[int], me: int) -> int:
-    others = [n for p, n in enumerate(tally) if p != me]
-    return tally[me] - max(others, default=0)
+    return tally[me] - max((*tally[:me], *tally[me + 1:]), default=0)
 
 
 def _tally(cells: Sequence[int], colours: int) -> list[int]:
@@ -85,8 +84,12 @@ def _after_tile(
     was = cells[i]
     cells[i] = me
     changed = {}
+    growers = grid.growers
     for j in (i, *grid.neighbours[i]):
-        o = grown_owner(grid, cells, j)
+        # grown_owner's own lookup, inlined (the search's innermost step)
+        o = GROWN.get(growers[j](cells)) if cells[j] != VOID else None
+        if o is None:
+            o = grown_owner(grid, cells, j)
         if o != grown[j]:
             changed[j] = o
     cells[i] = was

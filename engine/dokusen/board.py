@@ -235,9 +235,23 @@ def top_colour(owners: Sequence[int]) -> int | None:
 
 def grown_owner(grid: Grid, cells: Sequence[int], i: int) -> int:
     """What square ``i`` becomes in one growth step: the colour with strictly the most
-    neighbours, else (none, or a tie for the top count) what it is now."""
-    top = top_colour([cells[j] for j in grid.neighbours[i]])
-    return cells[i] if top is None else top
+    neighbours, else (none, or a tie for the top count) what it is now (looked up by
+    what it reads, as :func:`grow_cells` does: a search asks it of every square near
+    every placement it tries).
+
+    >>> g = Grid.from_rows(["...", "...", "..."])
+    >>> cells = g.parse(["01.", "1.2", ".1."])
+    >>> grown_owner(g, cells, 4), grown_owner(g, cells, 0), grown_owner(g, cells, 8)
+    (1, 1, -1)
+    """
+    if cells[i] == VOID:  # read as it is, whatever its grid says
+        top = top_colour([cells[j] for j in grid.neighbours[i]])
+        return cells[i] if top is None else top
+    key = grid.growers[i](cells)
+    found = GROWN.get(key)
+    if found is None:
+        found = GROWN[key] = _grown(key)
+    return found
 
 
 def _grown(key: Any) -> int:
@@ -249,18 +263,19 @@ def _grown(key: Any) -> int:
     return key[0] if top is None or key[0] == VOID else top
 
 
-#: :func:`_grown` by its key, learnt as met (the keys are few: the owners of five cells).
-_GROWN: dict[Any, int] = {}
+#: :func:`_grown` by its key, learnt as met (the keys are few: the owners of five cells;
+#: :func:`grown_owner` and the computer colours' search read it too).
+GROWN: dict[Any, int] = {}
 
 
 def grow_cells(grid: Grid, cells: Sequence[int]) -> list[int]:
     """:func:`grow` as a list: every cell's key read by its getter, looked up in one pass."""
     keys = list(map(call, grid.growers, repeat(cells)))
-    out = list(map(_GROWN.get, keys))
+    out = list(map(GROWN.get, keys))
     if None in out:
         for k, key in enumerate(keys):
             if out[k] is None:
-                out[k] = _GROWN[key] = _grown(key)
+                out[k] = GROWN[key] = _grown(key)
     return out  # type: ignore[return-value]
 
 

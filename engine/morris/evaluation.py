@@ -40,36 +40,44 @@ class Weights:
 DEFAULT = Weights()
 
 
+#: Each line's points as a mask (bit ``i``: point ``i``), and each point's neighbours.
+_LINE_MASKS = tuple(sum(1 << j for j in line) for line in LINES)
+_ADJACENT_MASKS = tuple(sum(1 << j for j in ADJACENT[i]) for i in range(SIZE))
+_BOARD = (1 << SIZE) - 1
+
+
 def features(state: MorrisState, seat: int) -> dict[str, float]:
-    """Own-minus-opponent features of ``state`` from ``seat``'s side.
+    """Own-minus-opponent features of ``state`` from ``seat``'s side (counted on the
+    state's bit masks: an evaluation is asked of every position a search looks at).
 
     >>> from engine.morris import MorrisGame
     >>> features(MorrisGame().new_initial_state(), 0)
     {'bricks': 0.0, 'open_walls': 0.0, 'mobility': 0.0}
     """
-    cells = state.cells()
+    white, black = state.masks()
+    mine, theirs = (white, black) if seat == 0 else (black, white)
     reserve = [state.reserve["W"], state.reserve["B"]]
-    me, them = seat + 1, 2 - seat
-    bricks = (cells.count(me) + reserve[seat]) - (cells.count(them) + reserve[1 - seat])
+    bricks = (mine.bit_count() + reserve[seat]) - (theirs.bit_count() + reserve[1 - seat])
     if state.pending_removal:
         bricks += 1 if state.current_player() == seat else -1
+    empty = _BOARD & ~(white | black)
 
-    def open_walls(v: int) -> int:
-        return sum(
-            1
-            for line in LINES
-            if sum(cells[j] == v for j in line) == 2 and any(cells[j] == 0 for j in line)
-        )
+    def open_walls(own: int) -> int:
+        # two of the line's points own, its third empty
+        return sum(1 for line in _LINE_MASKS
+                   if (line & own).bit_count() == 2 and line & empty)
 
-    def mobility(v: int) -> int:
-        return sum(1 for i in range(SIZE) if cells[i] == v for j in ADJACENT[i] if cells[j] == 0)
+    def mobility(own: int) -> int:
+        # steps to an empty neighbour, over every own brick
+        return sum((_ADJACENT_MASKS[i] & empty).bit_count()
+                   for i in range(SIZE) if own >> i & 1)
 
     mob = 0.0
     if state.placement_over:
-        mob = float(mobility(me) - mobility(them))
+        mob = float(mobility(mine) - mobility(theirs))
     return {
         "bricks": float(bricks),
-        "open_walls": float(open_walls(me) - open_walls(them)),
+        "open_walls": float(open_walls(mine) - open_walls(theirs)),
         "mobility": mob,
     }
 

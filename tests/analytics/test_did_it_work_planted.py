@@ -23,8 +23,7 @@ from benchmarks.calibrate_did_it_work import (
     table,
 )
 from playtest.games.registry import game_names
-from tests.analytics.trouble_planted import ARMS, Pool, planted
-from tests.demo_studies import demo_study_data
+from tests.analytics.trouble_planted import ARMS, Pool, demo_data, planted
 
 GAMES = sorted(game_names())
 #: Families per game and direction: a share near 80 % is measured to ±1.3 points (SE).
@@ -45,12 +44,12 @@ class GamePool:
 
 
 @pytest.fixture(scope="module")
-def pools(tmp_path_factory: pytest.TempPathFactory) -> dict[str, GamePool]:
+def pools() -> dict[str, GamePool]:
     """Per game its demo study with 10 simulated testers, split on its top rule point,
     and the testers per arm the Confusion page recommends for its follow-up."""
     made = {}
     for game in GAMES:
-        data = demo_study_data(tmp_path_factory.mktemp(game) / "playtest.sqlite", game)
+        data = demo_data(game)
         pool = game_pool(data)
         assert pool.troubled and pool.untroubled, (game, pool.point)
         made[game] = GamePool(data, pool, recommended_per_arm(data, pool))

@@ -16,19 +16,18 @@ from analytics.metrics import MetricInputs, trouble_metric
 from analytics.remedies import always_valid_arm_size
 from analytics.stats import wilson_interval
 from playtest.games.registry import game_names
-from tests.analytics.trouble_planted import Pool, calibrate, planted, pool_of
-from tests.demo_studies import demo_study_data
+from tests.analytics.trouble_planted import Pool, calibrate, demo_data, planted, pool_of
 
 GAMES = sorted(game_names())
 STUDIES = 200
 
 
 @pytest.fixture(scope="module")
-def pools(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Pool]:
+def pools() -> dict[str, Pool]:
     """Per game its demo study with 10 simulated testers, split on its top rule point."""
     made = {}
     for game in GAMES:
-        data = demo_study_data(tmp_path_factory.mktemp(game) / "playtest.sqlite", game)
+        data = demo_data(game)
         point = next(p.id for p in confusion_points(data) if p.id.startswith("rule:"))
         made[game] = pool_of(data, point)
         assert made[game].troubled and made[game].untroubled, (game, point)

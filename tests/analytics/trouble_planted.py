@@ -11,7 +11,10 @@ A copy keeps every event, answer and game of its original (ids made its own).
 
 from __future__ import annotations
 
+import functools
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,6 +22,7 @@ import pandas as pd
 
 from analytics.data import StudyData
 from analytics.metrics import MetricInputs, trouble_metric
+from tests.demo_studies import demo_study_data
 
 ARMS = ("today", "remedy")
 
@@ -38,6 +42,17 @@ class Pool:
         return len(self.troubled) / (len(self.troubled) + len(self.untroubled))
 
 
+@functools.cache
+def demo_data(game: str) -> StudyData:
+    """``game``'s demo study with 10 simulated testers (:func:`tests.demo_studies.
+    demo_study_data`, read back from its SQLite file), made once per process: the
+    trouble metric's and Did it work's planted tests start from the same studies, which
+    nothing changes (a planted study copies their rows; their derived tables are kept
+    on them and serve both)."""
+    with tempfile.TemporaryDirectory() as folder:
+        return demo_study_data(Path(folder) / "playtest.sqlite", game)
+
+
 def pool_of(data: StudyData, point: str) -> Pool:
     values = trouble_metric(point).values(MetricInputs(data, None, pd.DataFrame(),
                                                        pd.DataFrame()))
@@ -46,22 +61,38 @@ def pool_of(data: StudyData, point: str) -> Pool:
 
 
 def _copies(frame: pd.DataFrame, chosen: list[tuple[str, str]]) -> pd.DataFrame:
-    """``frame``'s rows of each original tester, once per copy, under the copy's id."""
-    by_tester = {pid: rows for pid, rows in frame.groupby("participant_id", sort=False)}
-    parts = []
-    for original, copy in chosen:
-        rows = by_tester.get(original)
-        if rows is None:
-            continue
-        rows = rows.assign(participant_id=copy)
-        for column in ("session_id", "game_id"):
-            if column in rows:
-                rows[column] = rows[column].map(
-                    lambda v, c=copy: v if v is None or v != v else f"{v}~{c}")
-        if "props" in rows:
-            rows["props"] = [_own_game(p, copy) for p in rows["props"]]
-        parts.append(rows)
-    return pd.concat(parts, ignore_index=True) if parts else frame.iloc[0:0]
+    """``frame``'s rows of each original tester, once per copy, under the copy's id (one
+    take of all the rows, copies in the order chosen, each original's rows in order)."""
+    positions = _rows_by_tester(frame)
+    found = [(positions[original], copy) for original, copy in chosen if original in positions]
+    if not found:
+        return frame.iloc[0:0]
+    rows = frame.take(np.concatenate([p for p, _ in found])).reset_index(drop=True)
+    copies = np.repeat(np.array([c for _, c in found], dtype=object), [len(p) for p, _ in found])
+    rows["participant_id"] = pd.Series(copies, dtype="str")  # as assigning one id gives
+    for column in ("session_id", "game_id"):
+        if column in rows:
+            rows[column] = [v if v is None or v != v else f"{v}~{c}"
+                            for v, c in zip(rows[column], copies, strict=True)]
+    if "props" in rows:
+        rows["props"] = [_own_game(p, c) for p, c in zip(rows["props"], copies, strict=True)]
+    return rows
+
+
+#: Each frame's row positions per tester (a pool's frames are read for every planted
+#: study; the frames of a StudyData never change).
+_POSITIONS: dict[int, tuple[pd.DataFrame, dict[str, np.ndarray]]] = {}
+
+
+def _rows_by_tester(frame: pd.DataFrame) -> dict[str, np.ndarray]:
+    kept = _POSITIONS.get(id(frame))
+    if kept is None or kept[0] is not frame:
+        if len(_POSITIONS) > 32:
+            _POSITIONS.clear()  # a few pools a process: kept small
+        grouped = frame.groupby("participant_id", sort=False).indices if len(frame) else {}
+        kept = _POSITIONS[id(frame)] = (frame, {str(k): np.asarray(v)
+                                                for k, v in grouped.items()})
+    return kept[1]
 
 
 def _own_game(props: Any, copy: str) -> Any:
