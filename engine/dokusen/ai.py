@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.core import CHANCE, TERMINAL, EngineError, sample_chance
-from engine.dokusen.board import GROWN, VOID, Grid, grow, grown_owner
+from engine.dokusen.board import VOID, Grid, grow, grown_owner
 from engine.dokusen.stage import AI_LEVELS
 from engine.dokusen.state import DokusenState, colour_name
 
@@ -84,12 +84,8 @@ def _after_tile(
     was = cells[i]
     cells[i] = me
     changed = {}
-    growers = grid.growers
     for j in (i, *grid.neighbours[i]):
-        # grown_owner's own lookup, inlined (the search's innermost step)
-        o = GROWN.get(growers[j](cells)) if cells[j] != VOID else None
-        if o is None:
-            o = grown_owner(grid, cells, j)
+        o = grown_owner(grid, cells, j)  # looked up in the growth table it learns
         if o != grown[j]:
             changed[j] = o
     cells[i] = was

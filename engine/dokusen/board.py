@@ -248,9 +248,9 @@ def grown_owner(grid: Grid, cells: Sequence[int], i: int) -> int:
         top = top_colour([cells[j] for j in grid.neighbours[i]])
         return cells[i] if top is None else top
     key = grid.growers[i](cells)
-    found = GROWN.get(key)
+    found = _GROWN.get(key)
     if found is None:
-        found = GROWN[key] = _grown(key)
+        found = _GROWN[key] = _grown(key)
     return found
 
 
@@ -264,18 +264,18 @@ def _grown(key: Any) -> int:
 
 
 #: :func:`_grown` by its key, learnt as met (the keys are few: the owners of five cells;
-#: :func:`grown_owner` and the computer colours' search read it too).
-GROWN: dict[Any, int] = {}
+#: :func:`grown_owner` reads it too).
+_GROWN: dict[Any, int] = {}
 
 
 def grow_cells(grid: Grid, cells: Sequence[int]) -> list[int]:
     """:func:`grow` as a list: every cell's key read by its getter, looked up in one pass."""
     keys = list(map(call, grid.growers, repeat(cells)))
-    out = list(map(GROWN.get, keys))
+    out = list(map(_GROWN.get, keys))
     if None in out:
         for k, key in enumerate(keys):
             if out[k] is None:
-                out[k] = GROWN[key] = _grown(key)
+                out[k] = _GROWN[key] = _grown(key)
     return out  # type: ignore[return-value]
 
 
