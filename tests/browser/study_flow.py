@@ -124,9 +124,16 @@ DRAWN = (
 )
 
 
+# How often a wait that runs in the page looks again, in ms. Playwright's default looks
+# on every animation frame, which keeps the renderer drawing frames 60 times a second
+# for the whole wait; ten looks a second cost a small part of that CPU.
+POLL_MS = 100
+
+
 def drawn(page: Any) -> None:
     """Wait until the run is over and no element is a skeleton any more."""
-    page.wait_for_function(f"() => {{ {DRAWN} return drawn; }}", timeout=30_000)
+    page.wait_for_function(f"() => {{ {DRAWN} return drawn; }}", timeout=30_000,
+                           polling=POLL_MS)
 
 
 def consent(page: Any) -> None:
@@ -182,7 +189,7 @@ def submit(page: Any, caption: str, answer: Callable[[], None]) -> None:
         " if (form.querySelector('[data-testid=stAlert]')) return true;"
         " const c = form.querySelector('[data-testid=stCaptionContainer]');"
         " return !c || c.innerText !== caption; }",
-        arg=caption, timeout=30_000)
+        arg=caption, timeout=30_000, polling=POLL_MS)
 
 
 def fill_survey(page: Any, shoot: Shoot, name: str, free_text: str | None = None) -> int:
@@ -244,13 +251,20 @@ def stored_events(engine: Engine, code: str) -> list[tuple[str, dict[str, Any]]]
     return [(r.type, r.props) for r in rows]
 
 
+def stored_count(engine: Engine, code: str) -> int:
+    """How many actions the tester's one game holds (read without replaying it)."""
+    (record,) = repo.list_games(engine, code)
+    return len(record.actions)
+
+
 def wait_stored(engine: Engine, code: str, more_than: int, what: str = "action") -> None:
-    """Poll the database until the tester's game holds more than ``more_than`` actions."""
+    """Poll the database (ten times a second) until the tester's game holds more than
+    ``more_than`` actions."""
     deadline = time.monotonic() + 30
-    while len(stored_game(engine, code)[0].actions) <= more_than:
+    while stored_count(engine, code) <= more_than:
         if time.monotonic() > deadline:
             raise AssertionError(f"the click's {what} was not stored")
-        time.sleep(0.05)
+        time.sleep(0.1)
 
 
 SHELL = "[data-testid=board-shell]"
@@ -273,13 +287,15 @@ def wait_redrawn(page: Any, token: str) -> None:
 
 def wait_for_tester(engine: Engine, code: str) -> tuple[repo.GameRecord, Any]:
     """Poll the stored game until the tester (seat 0) is to move or the game is over:
-    the computer answers in the run the tester's click started."""
+    the computer answers in the run the tester's click started. The database is read ten
+    times a second; the game is replayed only when it holds another number of actions."""
     record, state = stored_game(engine, code)
     deadline = time.monotonic() + 30
     while state.current_player() != 0 and not state.is_terminal():
         assert time.monotonic() < deadline, "the computer did not answer"
-        time.sleep(0.05)
-        record, state = stored_game(engine, code)
+        time.sleep(0.1)
+        if stored_count(engine, code) != len(record.actions):
+            record, state = stored_game(engine, code)
     return record, state
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness_flow import ClickLogs
+from harness_flow import ClickLogs, wait_read
 
 from engine.dokusen import DokusenState
 from engine.dokusen.ai import greedy_action
@@ -82,14 +82,8 @@ class Board:
         return [json.loads(line)["props"] for line in self.log.read_text().splitlines()]
 
     def wait(self, until: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
-        deadline = time.monotonic() + 30
-        while True:
-            d = self.dom()
-            if until(d):
-                return d
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what}; board: {d}")
-            self.page.wait_for_timeout(20)
+        """The board as read, once ``until`` holds (the page looks for changes itself)."""
+        return wait_read(self.root, READ_DOM, until, what)
 
     def wait_logged(self, n: int) -> None:
         deadline = time.monotonic() + 30

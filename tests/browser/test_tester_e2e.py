@@ -91,7 +91,7 @@ def _wait_change(page: Any, before: tuple[str, str]) -> None:
         "([el, sh, t, s]) => (el.dataset.token ?? '') !== t"
         " || (sh.dataset.lastSound ?? '') !== s",
         arg=[_board(page).element_handle(), _shell(page).element_handle(), before[0],
-             before[1]], timeout=30_000)
+             before[1]], timeout=30_000, polling=100)
     settle(page)
 
 
