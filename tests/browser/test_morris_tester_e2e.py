@@ -92,7 +92,7 @@ def test_a_bricks_and_walls_tester_goes_from_link_to_completion_code(
             deadline = time.monotonic() + 30
             while len([t for t, _ in stored_events(engine, code) if t == "click"]) == before_clicks:
                 assert time.monotonic() < deadline, "the wrong click never reached Python"
-                time.sleep(0.05)
+                time.sleep(0.1)
             settle(page)
             wrong = 1
             record, state = wait_for_tester(engine, code)
