@@ -37,7 +37,7 @@ from engine.core import GameRecord
 from playtest import services
 from playtest.storage import repository as repo
 from playtest.storage.db import make_engine, upgrade
-from playtest.storage.models import EventRow
+from playtest.storage.models import EventRow, SessionRow
 from playtest.study_config import StudyConfig
 
 APP = "playtest/app.py"
@@ -242,12 +242,17 @@ def stored_game(engine: Engine, code: str) -> tuple[repo.GameRecord, Any]:
 
 
 def stored_events(engine: Engine, code: str) -> list[tuple[str, dict[str, Any]]]:
-    """The tester's events as (type, props), in the order they were logged."""
+    """The tester's events as (type, props), in the order they were logged: session by
+    session in the order the sessions started (a game stored before the page opened it
+    comes first), each session's in its order."""
     table = EventRow.__table__  # type: ignore[attr-defined]
+    sessions = SessionRow.__table__  # type: ignore[attr-defined]
     with engine.connect() as conn:
         rows = conn.execute(select(table.c.type, table.c.props)
+                            .join(sessions, sessions.c.session_id == table.c.session_id)
                             .where(table.c.participant_id == code)
-                            .order_by(table.c.session_id, table.c.seq)).all()
+                            .order_by(sessions.c.started_at_ms, table.c.session_id,
+                                      table.c.seq)).all()
     return [(r.type, r.props) for r in rows]
 
 
