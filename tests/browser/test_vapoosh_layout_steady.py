@@ -86,7 +86,7 @@ def test_the_board_and_its_buttons_keep_their_place_between_turns(
         # The highlight marks both rolled tiles, even one the tester already owns (class
         # o1), which the rules refuse: a CI run clicked that one and waited for a new
         # position in vain. An empty tile first, then the computer's.
-        classes = [(tiles.nth(i).get_attribute("class") or "").split() for i in range(144)]
+        classes = [c.split() for c in tiles.evaluate_all("els => els.map(e => e.className)")]
         options = [i for i, cls in enumerate(classes) if "hl" in cls and "o1" not in cls]
         option = min(options, key=lambda i: "o0" not in classes[i])
         before = board_token(page)
