@@ -354,12 +354,31 @@ def rules_open_and_close(page: Any) -> None:
     """Open the Rules dialog beside the board, see it teach (its title and a picture of
     the game's own board), close it and wait until the board takes input again: the
     whole-game tests do this once mid-game (issue 23: "the Rules overlay opens and
-    closes")."""
+    closes"). On the way, what a browser shows at the page's size: no button label of
+    the page or the dialog is cut, the dialog opens in view (nothing off the sides, its
+    top in the upper half), the board is idle while it is open, and the picture is in
+    view with no turn line (a position, not a game being played). Every game's dialogs
+    at the sizes no whole game is played at: test_every_game_dialogs_seen.py."""
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    assert labels_cut(page, "[data-testid=stMain]") == []
     page.get_by_role("button", name="Rules").click()
     dialog = page.get_by_role("dialog")
     dialog.wait_for()
     assert "How to play" in dialog.inner_text()
-    dialog.locator("[data-testid=board-shell].sh-picture").first.wait_for(timeout=30_000)
+    picture = dialog.locator("[data-testid=board-shell].sh-picture").first
+    picture.wait_for(timeout=30_000)
+    # the game waits while the tester reads: its board takes no input
+    page.locator("[data-testid=board-shell].sh-idle:not(.sh-picture)").wait_for(
+        timeout=30_000)
+    settle(page)
+    box = dialog.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, box
+    assert 0 <= box["y"] < height / 2, box
+    assert labels_cut(page, "[role=dialog]") == []
+    shown = picture.bounding_box()
+    assert shown is not None and shown["x"] >= 0 and shown["x"] + shown["width"] <= width + 0.5
+    turns = dialog.locator("[data-testid=board-shell].sh-picture [data-role=turn]")
+    assert [t for t in turns.all_inner_texts() if t.strip()] == []
     dialog.get_by_role("button", name="Back to the game").click()
     dialog.wait_for(state="detached")
     settle(page)

@@ -29,6 +29,7 @@ from study_flow import (
     board_token,
     consent,
     participant_code,
+    rules_open_and_close,
     settle,
     study_db,
     wait_redrawn,
@@ -127,6 +128,7 @@ def test_win_then_next_stage_lose_then_retry_at_1280(
     assert page.locator("[data-testid=dokusen-title]").inner_text().startswith("S1")
     assert page.locator("[data-testid=dokusen-stage-of]").inner_text() == "Stage 1 of 3"
     screenshot(page, "dokusen-stages-01-s1-start-1280")
+    rules_open_and_close(page)  # Dokusen's Rules and the page's labels at 1280x800
 
     won = _play_stage(page, engine, code, greedy_action)
     assert won.outcome is not None and won.outcome.won
