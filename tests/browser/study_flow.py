@@ -11,6 +11,7 @@ tests/reliability/ does with faults_support.py.
   nothing on screen to be a grey skeleton still).
 - ``consent``, ``fill_survey``, ``finish_study``: the pages around the game.
 - ``new_player_at_play``: a tester straight at the game, for a page opened at ``?p=<code>``.
+- ``morris_board_on_screen``: the Bricks & Walls board whole on the screen.
 - ``labels_cut``: the buttons of a part of the page whose label is cut or that stick out.
 - ``stored_game``, ``stored_events``, ``wait_stored``, ``wait_for_tester``,
   ``assert_completed``: what the database holds of the tester, read while the test
@@ -384,6 +385,25 @@ def rules_open_and_close(page: Any) -> None:
     settle(page)
     page.locator("[data-testid=board-shell]:not(.sh-idle):not(.sh-picture)").wait_for(
         timeout=30_000)
+
+
+def morris_board_on_screen(page: Any) -> None:
+    """Bricks & Walls: every point of the board and the message above it are on the
+    page's screen, as the page is scrolled now (the board once stuck out at the bottom of
+    1280x800 as a game started)."""
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    points = page.locator("[data-testid=morris-board] .pt")
+    expect(points).to_have_count(24)
+    drawn(page)
+    message = page.locator("[data-testid=morris-board] .mb-msg")
+    expect(message).to_be_visible()
+    boxes = [point.bounding_box() for point in points.all()]
+    assert all(box is not None for box in boxes)
+    below = [b for b in boxes if b and b["y"] + b["height"] > height]
+    beside = [b for b in boxes if b and (b["x"] < 0 or b["x"] + b["width"] > width)]
+    assert below == [] and beside == [], (below, beside)
+    top = message.bounding_box()
+    assert top is not None and top["y"] >= 0  # the message above it is on screen too
 
 
 def vasco_computer_announced(page: Any, record: repo.GameRecord, stored: int) -> None:
