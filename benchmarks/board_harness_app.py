@@ -8,7 +8,9 @@ benchmark and the board shell's browser tests.
     #   taken) &muted=1 (start with sound off) &log=0 (no input log below the board)
     #   &log=<name> (also every stored click's props, one JSON line each, appended to
     #   <name>.jsonl in the folder BOARD_HARNESS_LOG_DIR: a test's own log on a server
-    #   its module shares)
+    #   its module shares) &actions=[["place","a7"],...] (a later start: these actions,
+    #   the game's JSON forms, already played, as a stored game is replayed; then the
+    #   game goes on as a new one would, a computer to move moving at once)
 
 It is the real board: the board shell with the game's renderer, its view and words, on
 the one game session (the computer moving at once), whose records go to a recorder in
@@ -48,9 +50,10 @@ ss = st.session_state
 if "h_play" not in ss:
     ss.h_records = []
     RULES = q.get("rules", PLUGIN.default_rules)  # a preset, or a rules object as JSON
-    ss.h_play = Play.new(PLUGIN, game_id="harness", participant_id="harness", seats=SEATS,
-                         seed=int(q.get("seed", "7")),
-                         rules=json.loads(RULES) if RULES.startswith("{") else RULES)
+    ss.h_play = Play.replayed(PLUGIN, game_id="harness", participant_id="harness",
+                              seats=SEATS, seed=int(q.get("seed", "7")),
+                              rules=json.loads(RULES) if RULES.startswith("{") else RULES,
+                              actions=json.loads(q.get("actions", "[]")), finished=False)
     ss.h_log = []
     ss.h_muted = q.get("muted") == "1"
     ss.h_gate = EventGate()

@@ -95,7 +95,7 @@ def go(page: Any, name: str, study: str | None = None) -> None:
     # settled, and CI once found the old page's content there (under load, the new page's
     # run had not begun).
     page.wait_for_function("h => location.pathname === new URL(h, location.href).pathname",
-                           arg=href, timeout=30_000)
+                           arg=href, timeout=30_000, polling=100)
     settle(page)
     if study is not None:
         chosen = sidebar(page).locator("[data-testid=stSelectbox]").first.get_by_role(

@@ -11,6 +11,7 @@ tests/reliability/ does with faults_support.py.
   nothing on screen to be a grey skeleton still).
 - ``consent``, ``fill_survey``, ``finish_study``: the pages around the game.
 - ``new_player_at_play``: a tester straight at the game, for a page opened at ``?p=<code>``.
+- ``morris_board_on_screen``: the Bricks & Walls board whole on the screen.
 - ``labels_cut``: the buttons of a part of the page whose label is cut or that stick out.
 - ``stored_game``, ``stored_events``, ``wait_stored``, ``wait_for_tester``,
   ``assert_completed``: what the database holds of the tester, read while the test
@@ -37,7 +38,7 @@ from engine.core import GameRecord
 from playtest import services
 from playtest.storage import repository as repo
 from playtest.storage.db import make_engine, upgrade
-from playtest.storage.models import EventRow
+from playtest.storage.models import EventRow, SessionRow
 from playtest.study_config import StudyConfig
 
 APP = "playtest/app.py"
@@ -124,9 +125,16 @@ DRAWN = (
 )
 
 
+# How often a wait that runs in the page looks again, in ms. Playwright's default looks
+# on every animation frame, which keeps the renderer drawing frames 60 times a second
+# for the whole wait; ten looks a second cost a small part of that CPU.
+POLL_MS = 100
+
+
 def drawn(page: Any) -> None:
     """Wait until the run is over and no element is a skeleton any more."""
-    page.wait_for_function(f"() => {{ {DRAWN} return drawn; }}", timeout=30_000)
+    page.wait_for_function(f"() => {{ {DRAWN} return drawn; }}", timeout=30_000,
+                           polling=POLL_MS)
 
 
 def consent(page: Any) -> None:
@@ -182,7 +190,7 @@ def submit(page: Any, caption: str, answer: Callable[[], None]) -> None:
         " if (form.querySelector('[data-testid=stAlert]')) return true;"
         " const c = form.querySelector('[data-testid=stCaptionContainer]');"
         " return !c || c.innerText !== caption; }",
-        arg=caption, timeout=30_000)
+        arg=caption, timeout=30_000, polling=POLL_MS)
 
 
 def fill_survey(page: Any, shoot: Shoot, name: str, free_text: str | None = None) -> int:
@@ -235,22 +243,34 @@ def stored_game(engine: Engine, code: str) -> tuple[repo.GameRecord, Any]:
 
 
 def stored_events(engine: Engine, code: str) -> list[tuple[str, dict[str, Any]]]:
-    """The tester's events as (type, props), in the order they were logged."""
+    """The tester's events as (type, props), in the order they were logged: session by
+    session in the order the sessions started (a game stored before the page opened it
+    comes first), each session's in its order."""
     table = EventRow.__table__  # type: ignore[attr-defined]
+    sessions = SessionRow.__table__  # type: ignore[attr-defined]
     with engine.connect() as conn:
         rows = conn.execute(select(table.c.type, table.c.props)
+                            .join(sessions, sessions.c.session_id == table.c.session_id)
                             .where(table.c.participant_id == code)
-                            .order_by(table.c.session_id, table.c.seq)).all()
+                            .order_by(sessions.c.started_at_ms, table.c.session_id,
+                                      table.c.seq)).all()
     return [(r.type, r.props) for r in rows]
 
 
+def stored_count(engine: Engine, code: str) -> int:
+    """How many actions the tester's one game holds (read without replaying it)."""
+    (record,) = repo.list_games(engine, code)
+    return len(record.actions)
+
+
 def wait_stored(engine: Engine, code: str, more_than: int, what: str = "action") -> None:
-    """Poll the database until the tester's game holds more than ``more_than`` actions."""
+    """Poll the database (ten times a second) until the tester's game holds more than
+    ``more_than`` actions."""
     deadline = time.monotonic() + 30
-    while len(stored_game(engine, code)[0].actions) <= more_than:
+    while stored_count(engine, code) <= more_than:
         if time.monotonic() > deadline:
             raise AssertionError(f"the click's {what} was not stored")
-        time.sleep(0.05)
+        time.sleep(0.1)
 
 
 SHELL = "[data-testid=board-shell]"
@@ -273,13 +293,15 @@ def wait_redrawn(page: Any, token: str) -> None:
 
 def wait_for_tester(engine: Engine, code: str) -> tuple[repo.GameRecord, Any]:
     """Poll the stored game until the tester (seat 0) is to move or the game is over:
-    the computer answers in the run the tester's click started."""
+    the computer answers in the run the tester's click started. The database is read ten
+    times a second; the game is replayed only when it holds another number of actions."""
     record, state = stored_game(engine, code)
     deadline = time.monotonic() + 30
     while state.current_player() != 0 and not state.is_terminal():
         assert time.monotonic() < deadline, "the computer did not answer"
-        time.sleep(0.05)
-        record, state = stored_game(engine, code)
+        time.sleep(0.1)
+        if stored_count(engine, code) != len(record.actions):
+            record, state = stored_game(engine, code)
     return record, state
 
 
@@ -333,17 +355,55 @@ def rules_open_and_close(page: Any) -> None:
     """Open the Rules dialog beside the board, see it teach (its title and a picture of
     the game's own board), close it and wait until the board takes input again: the
     whole-game tests do this once mid-game (issue 23: "the Rules overlay opens and
-    closes")."""
+    closes"). On the way, what a browser shows at the page's size: no button label of
+    the page or the dialog is cut, the dialog opens in view (nothing off the sides, its
+    top in the upper half), the board is idle while it is open, and the picture is in
+    view with no turn line (a position, not a game being played). Every game's dialogs
+    at the sizes no whole game is played at: test_every_game_dialogs_seen.py."""
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    assert labels_cut(page, "[data-testid=stMain]") == []
     page.get_by_role("button", name="Rules").click()
     dialog = page.get_by_role("dialog")
     dialog.wait_for()
     assert "How to play" in dialog.inner_text()
-    dialog.locator("[data-testid=board-shell].sh-picture").first.wait_for(timeout=30_000)
+    picture = dialog.locator("[data-testid=board-shell].sh-picture").first
+    picture.wait_for(timeout=30_000)
+    # the game waits while the tester reads: its board takes no input
+    page.locator("[data-testid=board-shell].sh-idle:not(.sh-picture)").wait_for(
+        timeout=30_000)
+    settle(page)
+    box = dialog.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, box
+    assert 0 <= box["y"] < height / 2, box
+    assert labels_cut(page, "[role=dialog]") == []
+    shown = picture.bounding_box()
+    assert shown is not None and shown["x"] >= 0 and shown["x"] + shown["width"] <= width + 0.5
+    turns = dialog.locator("[data-testid=board-shell].sh-picture [data-role=turn]")
+    assert [t for t in turns.all_inner_texts() if t.strip()] == []
     dialog.get_by_role("button", name="Back to the game").click()
     dialog.wait_for(state="detached")
     settle(page)
     page.locator("[data-testid=board-shell]:not(.sh-idle):not(.sh-picture)").wait_for(
         timeout=30_000)
+
+
+def morris_board_on_screen(page: Any) -> None:
+    """Bricks & Walls: every point of the board and the message above it are on the
+    page's screen, as the page is scrolled now (the board once stuck out at the bottom of
+    1280x800 as a game started)."""
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    points = page.locator("[data-testid=morris-board] .pt")
+    expect(points).to_have_count(24)
+    drawn(page)
+    message = page.locator("[data-testid=morris-board] .mb-msg")
+    expect(message).to_be_visible()
+    boxes = [point.bounding_box() for point in points.all()]
+    assert all(box is not None for box in boxes)
+    below = [b for b in boxes if b and b["y"] + b["height"] > height]
+    beside = [b for b in boxes if b and (b["x"] < 0 or b["x"] + b["width"] > width)]
+    assert below == [] and beside == [], (below, beside)
+    top = message.bounding_box()
+    assert top is not None and top["y"] >= 0  # the message above it is on screen too
 
 
 def vasco_computer_announced(page: Any, record: repo.GameRecord, stored: int) -> None:

@@ -1,6 +1,8 @@
 """The Dokusen board in Chromium: whole stages at 1280x800 (mouse, and the keyboard) and
-360x740 (a phone, taps), through the board harness (benchmarks/board_harness_app.py: the
-board shell with Dokusen's renderer on the one game session).
+360x740 (a phone, taps: a whole stage, then the next stage's last two placements, the
+harness starting from the actions before them), through the board harness
+(benchmarks/board_harness_app.py: the board shell with Dokusen's renderer on the one game
+session).
 
 The test keeps its own game (a game session of the same seed, recording instead of
 storing: the computer colours and meteors are the harness's), chooses each placement,
@@ -19,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness_flow import ClickLogs
+from harness_flow import ClickLogs, wait_read
 
 from engine.dokusen import DokusenState
 from engine.dokusen.ai import greedy_action
@@ -82,14 +84,8 @@ class Board:
         return [json.loads(line)["props"] for line in self.log.read_text().splitlines()]
 
     def wait(self, until: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
-        deadline = time.monotonic() + 30
-        while True:
-            d = self.dom()
-            if until(d):
-                return d
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what}; board: {d}")
-            self.page.wait_for_timeout(20)
+        """The board as read, once ``until`` holds (the page looks for changes itself)."""
+        return wait_read(self.root, READ_DOM, until, what)
 
     def wait_logged(self, n: int) -> None:
         deadline = time.monotonic() + 30
@@ -117,10 +113,11 @@ class Mine:
     """The test's own game of ``stage``: what the harness plays (the same plug-in, seats,
     seed and session), its records kept in a list."""
 
-    def __init__(self, stage: str) -> None:
+    def __init__(self, stage: str, actions: list[list[Any]] | None = None) -> None:
         plugin = game_plugin("dokusen")
-        self.play = Play.new(plugin, game_id="harness", participant_id="harness",
-                             seats=("human",), seed=SEED, rules=stage)
+        self.play = Play.replayed(plugin, game_id="harness", participant_id="harness",
+                                  seats=("human",), seed=SEED, rules=stage,
+                                  actions=actions or [], finished=False)
         records: list[dict[str, Any]] = []
         self.session = GameSession(plugin, self.play, EventRecorder(
             records, "harness", "harness", [0.0], [0], "harness"), settings={"speed": FAST})
@@ -140,13 +137,30 @@ class Mine:
         self.events = [e for step in self.session.fresh for e in step.events]
 
 
-def page_of(harness: ClickLogs, log: Path, stage: str, speed: int = FAST) -> str:
-    return harness.path(log, f"?game=dokusen&seats=human&rules={stage}&speed={speed}")
+def page_of(harness: ClickLogs, log: Path, stage: str, speed: int = FAST,
+            actions: list[list[Any]] | None = None) -> str:
+    """The harness's page of ``stage``; with ``actions``, from the position they lead to."""
+    later = f"&actions={json.dumps(actions, separators=(',', ':'))}" if actions else ""
+    return harness.path(log, f"?game=dokusen&seats=human&rules={stage}&speed={speed}{later}")
 
 
-def play_stage(board: Board, stage: str, choose: Callable[[DokusenState], int]
-               ) -> DokusenState:
+def last_placements(stage: str, choose: Callable[[DokusenState], int], left: int
+                    ) -> list[list[Any]]:
+    """The actions of ``stage`` played by ``choose`` up to ``left`` of the tester's
+    placements before its end (a dry run of the harness's game)."""
     mine = Mine(stage)
+    before: list[list[Any]] = []  # the actions before each placement
+    while not mine.state.is_terminal():
+        before.append(list(mine.play.actions))
+        mine.place(choose(mine.state))
+    return before[-left] if len(before) >= left else []
+
+
+def play_stage(board: Board, stage: str, choose: Callable[[DokusenState], int],
+               actions: list[list[Any]] | None = None) -> DokusenState:
+    """Play ``stage`` to its end (from the position ``actions`` lead to), the board read
+    back after every placement."""
+    mine = Mine(stage, actions)
     board.shows(mine.state)
     while not mine.state.is_terminal():
         action = choose(mine.state)
@@ -226,11 +240,13 @@ def test_phone_taps_a_stage_with_void_squares_and_an_active_rival(
     screenshot(page, "dokusen_s3_end_360")
     assert state.outcome is not None
     # the next stage (won) or the same again, on a page of its own (the way on between
-    # games is the play page's, tests/browser/test_dokusen_stages_e2e.py)
-    page.goto(f"{harness.server.url}/" + page_of(harness, log, "S4" if state.outcome.won
-                                                   else "S3"))
+    # games is the play page's, tests/browser/test_dokusen_stages_e2e.py): its last two
+    # placements (the whole stage with the mouse is the test above's)
+    stage = "S4" if state.outcome.won else "S3"
+    later = last_placements(stage, greedy_action, 2)
+    page.goto(f"{harness.server.url}/" + page_of(harness, log, stage, actions=later))
     board = Board(page, log, touch=True)
-    rival = play_stage(board, "S4" if state.outcome.won else "S3", greedy_action)
+    rival = play_stage(board, stage, greedy_action, later)
     assert rival.is_terminal()
     assert all(p["ok"] for p in board.clicks_logged())
 

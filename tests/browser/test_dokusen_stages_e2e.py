@@ -29,6 +29,7 @@ from study_flow import (
     board_token,
     consent,
     participant_code,
+    rules_open_and_close,
     settle,
     study_db,
     wait_redrawn,
@@ -95,10 +96,10 @@ def _play_stage(page: Any, engine: Engine, code: str, choose: Callable[[DokusenS
             square.click()
         stored = len(record.actions)
         deadline = time.monotonic() + 30
-        while len(record.actions) <= stored:
+        while len(record.actions) <= stored:  # the stored record, not replayed
             assert time.monotonic() < deadline, "the square was not stored"
-            time.sleep(0.05)
-            record, state = _latest(engine, code)
+            time.sleep(0.1)
+            record = repo.list_games(engine, code)[-1]
         wait_redrawn(page, token)  # a click on the old position would be refused as stale
         settle(page)
         record, state = _latest(engine, code)
@@ -127,6 +128,7 @@ def test_win_then_next_stage_lose_then_retry_at_1280(
     assert page.locator("[data-testid=dokusen-title]").inner_text().startswith("S1")
     assert page.locator("[data-testid=dokusen-stage-of]").inner_text() == "Stage 1 of 3"
     screenshot(page, "dokusen-stages-01-s1-start-1280")
+    rules_open_and_close(page)  # Dokusen's Rules and the page's labels at 1280x800
 
     won = _play_stage(page, engine, code, greedy_action)
     assert won.outcome is not None and won.outcome.won
@@ -139,6 +141,13 @@ def test_win_then_next_stage_lose_then_retry_at_1280(
     assert again.is_visible()
     # the final board stays in view with the way on
     assert page.locator(f"{BOARD} .db-grid").is_visible()
+    # the result and why, in a message line above it, on the 800-high screen unscrolled
+    scrolled = page.evaluate("window.scrollY")
+    for shown in (over, page.locator(f"{BOARD} [data-testid=dokusen-message]")):
+        box = shown.bounding_box()
+        assert box is not None
+        top = box["y"] + scrolled
+        assert top >= 0 and top + box["height"] <= 800, (box, 800)
     screenshot(page, "dokusen-stages-02-s1-won-1280")
     nxt.click()
     page.locator(f"{BOARD}[data-phase=place]").wait_for(timeout=30_000)

@@ -49,7 +49,8 @@ def test_designer_sign_in_survives_a_reload_and_opens_direct_links(
     _settle(page)
     expect(page.locator("h1").filter(has_text="Overview")).to_be_visible()
     assert "/overview" in page.url
-    page.wait_for_function(f"document.cookie.includes('{auth.COOKIE_NAME}=')")
+    page.wait_for_function(f"document.cookie.includes('{auth.COOKIE_NAME}=')",
+                           polling=100)
     cookie = [c for c in page.context.cookies() if c["name"] == auth.COOKIE_NAME]
     assert cookie and cookie[0]["sameSite"] == "Strict"
     page.reload()
@@ -83,7 +84,7 @@ def test_a_tester_opening_the_study_link_again_comes_back(
     _settle(page)
     page.wait_for_url("**/?p=*")
     code = page.url.split("p=", 1)[1]
-    page.wait_for_function("document.cookie.includes('playtest_tester_')")
+    page.wait_for_function("document.cookie.includes('playtest_tester_')", polling=100)
     # The study link again, later, in a new tab of the same browser (a new connection).
     again = page.context.new_page()
     again.goto(f"{app.url}/?study={loadtest.STUDY_ID}")

@@ -93,7 +93,7 @@ def test_a_tester_plays_a_whole_game_by_clicks(
                 deadline = time.monotonic() + 30
                 while len(_clicks(engine, code)) == before:
                     assert time.monotonic() < deadline, "the wrong click never reached Python"
-                    time.sleep(0.05)
+                    time.sleep(0.1)
                 settle(page)
                 wrong = 1
                 message = page.locator("[data-testid=board-shell] [data-role=message]")

@@ -1,6 +1,6 @@
-"""The Bricks & Walls board in Chromium: whole games at 1280x800 (pass-and-play, mouse
-and keyboard; against the computer, mouse) and 360x740 (a phone, taps, against the
-computer).
+"""The Bricks & Walls board in Chromium, through the board harness
+(benchmarks/board_harness_app.py): pass-and-play at 1280x800 (mouse and keyboard), and
+against the computer with the mouse at 1280x800 and by taps on a 360x740 phone.
 
 The test keeps its own engine state, chooses each action with the engine, performs it by
 clicking the points, and after every action reads the position back from the board's
@@ -8,6 +8,13 @@ DOM: it must equal the engine's. Wrong clicks are made on purpose (an occupied p
 walled brick, a brick with no move, a point too far) and must show the catalog's message
 and reach Python with the engine's refusal reason (the harness logs every click's
 telemetry props to a file).
+
+The whole game is played once, by a tester of a study (test_morris_tester_e2e.py). Here
+each test plays the moves that show what it checks from the start (the opening, the
+first moves of the movement phase) and its game's last moves from a late position: the
+harness starts from actions already played (``&actions=``), the rest of a game the test
+worked out with the engine (against the computer: the harness's own seeded computer,
+which decides exactly as it does on the page).
 """
 
 from __future__ import annotations
@@ -21,11 +28,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness_flow import ClickLogs
+from harness_flow import ClickLogs, wait_read
 
 from engine.morris import POINTS, MorrisGame, MorrisState, Move, Place, Remove, decode
 from engine.morris.heuristics import greedy_action
+from playtest.demo import EventRecorder
+from playtest.demo_play import click_path
 from playtest.games.morris.catalog import load_catalog
+from playtest.games.registry import game_plugin
+from playtest.session import GameSession, Play
 
 pytestmark = pytest.mark.browser
 
@@ -95,21 +106,15 @@ class Board:
         return [json.loads(line)["props"] for line in self.log.read_text().splitlines()]
 
     def wait(self, until: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
-        deadline = time.monotonic() + 30
-        while True:
-            d = self.dom()
-            if until(d):
-                return d
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what}; board: {d}")
-            self.page.wait_for_timeout(40)
+        """The board as read, once ``until`` holds (the page looks for changes itself)."""
+        return wait_read(self.root, READ_DOM, until, what)
 
     def wait_logged(self, n: int) -> dict[str, Any]:
         deadline = time.monotonic() + 30
         while len(self.clicks_logged()) < n:
             if time.monotonic() > deadline:
                 raise AssertionError(f"Python did not receive click {n}")
-            self.page.wait_for_timeout(40)
+            time.sleep(0.04)  # a look at the log file; the page is not asked
         return self.clicks_logged()[n - 1]
 
     def wrong_click(self, point: str, reason: str, selection: str | None = None) -> None:
@@ -243,8 +248,11 @@ def test_pass_and_play_whole_game_at_1280x800(
     rng = random.Random(5)
     checked_move_refusals = False
     shot_black = False
+    played = [mine.game.encode(action) for action in OPENING]
     steps = 0
-    while not mine.is_terminal():
+    # on to the movement phase: its refusals, then one move made by clicks (select, go)
+    while not (checked_move_refusals and isinstance(decode(played[-1]), Move)):
+        assert not mine.is_terminal() and steps < 200
         if mine.phase == "move" and not checked_move_refusals:
             stuck = [
                 p for p, c in mine.board.items() if c == mine.to_move and not mine.destinations(p)
@@ -266,35 +274,64 @@ def test_pass_and_play_whole_game_at_1280x800(
             board.wait(lambda d: d["selection"] == "", "the selection dropped")
             checked_move_refusals = True
             screenshot(board.page, "morris-1280-movement")
-        if mine.current_player() == 0:
-            action = greedy_action(mine, rng)
-        else:
-            action = rng.choice(mine.legal_actions())
+        action = _pass_and_play_action(mine, rng)
         board.act(mine, action)
         mine.apply_action(action)
+        played.append(action)
         same_position(mine, board)
         steps += 1
-        assert steps < 400
         if mine.placement_over and mine.to_move == "B" and not shot_black:
             screenshot(board.page, "morris-1280-black-turn")
             shot_black = True
-    assert checked_move_refusals
+    clicks = board.clicks_logged()
+    assert all({"seat", "point", "ok", "ms"} <= set(c) for c in clicks)
+    assert all(("reason" in c) == (not c["ok"]) for c in clicks)
+    assert any("from" in c for c in clicks)
+    # The same game's end: the engine plays it on, the board starts two actions before
+    # the end (``&actions=``) and the last two are clicked.
+    while not mine.is_terminal():
+        action = _pass_and_play_action(mine, rng)
+        mine.apply_action(action)
+        played.append(action)
+        assert len(played) < 400
+    start = MorrisGame().new_initial_state()
+    for action in played[:-2]:
+        start.apply_action(action)
+    mine = start
+    log = harness.new_log()
+    board = Board(new_page(harness.server, harness.path(log, GAME + "&actions=" + _as_json(
+        played[:-2])), width=1280, height=800), log)
+    same_position(mine, board)
+    for action in played[-2:]:
+        board.act(mine, action)
+        mine.apply_action(action)
+        same_position(mine, board)
+    assert mine.is_terminal()
     d = board.dom()
     assert (
         d["key"] == "win" and d["message"] == f"{'White' if mine.winner == 'W' else 'Black'} wins!"
     )
     assert board.dom()["background"] == WHITE
     screenshot(board.page, "morris-1280-over")
-    clicks = board.clicks_logged()
-    assert all({"seat", "point", "ok", "ms"} <= set(c) for c in clicks)
-    assert all(("reason" in c) == (not c["ok"]) for c in clicks)
-    assert any("from" in c for c in clicks)
     # a finished game takes no clicks: they are dropped before Python judges them
-    n = len(clicks)
+    n = len(board.clicks_logged())
     board.press("a7")
     board.wait(lambda d: d["key"] == "win", "the rerun after the click")
     board.page.locator(LOG).filter(has_text="'not_interactive': 1").wait_for(timeout=20_000)
     assert len(board.clicks_logged()) == n
+
+
+def _pass_and_play_action(state: MorrisState, rng: random.Random) -> int:
+    """White plays the greedy heuristic's move, Black a random legal one."""
+    if state.current_player() == 0:
+        return greedy_action(state, rng)
+    return int(rng.choice(state.legal_actions()))
+
+
+def _as_json(actions: list[int]) -> str:
+    """Actions (the engine's numbers) as the harness's ``&actions=`` takes them."""
+    game = MorrisGame()
+    return json.dumps([list(game.action_to_json(a)) for a in actions], separators=(",", ":"))
 
 
 def test_keyboard_places_a_brick(harness: ClickLogs, new_page: Any) -> None:
@@ -308,41 +345,98 @@ def test_keyboard_places_a_brick(harness: ClickLogs, new_page: Any) -> None:
     assert board.wait_logged(1)["point"] == "d7"
 
 
+#: The harness's game against the computer (Black, easy), and its seed.
+VERSUS = "?game=morris&seats=human,ai:easy&highlight=1&seed=3"
+
+
+def _game_against_the_computer(rng: random.Random) -> list[list[Any]]:
+    """A whole game as the harness plays it at ``VERSUS`` (the same plug-in, seats, seed
+    and session: its computer decides each move from the seed and the move's number),
+    the tester's moves chosen as the test chooses them; its actions' JSON forms."""
+    plugin = game_plugin("morris")
+    play = Play.new(plugin, game_id="harness", participant_id="harness",
+                    seats=("human", "ai:easy"), seed=3, rules=plugin.default_rules)
+    session = GameSession(plugin, play, EventRecorder([], "harness", "harness", [0.0], [0],
+                                                      "harness"))
+    session.start()
+    while not play.over:
+        assert len(play.actions) < 400
+        path = click_path(play.state, _tester_action(play.state, rng))
+        assert path is not None
+        for target in path:
+            session.click(target)
+    return [list(a) for a in play.actions]
+
+
+def _tester_action(state: MorrisState, rng: random.Random) -> int:
+    """The tester's move: mostly the greedy heuristic's, now and then a random one."""
+    if rng.random() < 0.3:
+        return int(rng.choice(state.legal_actions()))
+    return greedy_action(state, rng)
+
+
+def _play_against_the_computer(board: Board, rng: random.Random, moves: int) -> None:
+    """The tester's next ``moves`` moves (fewer when the game ends): after each, the
+    computer's answer is shown before the tester's next input."""
+    for _ in range(moves):
+        state = board.read_state()
+        if state.is_terminal() or board.dom()["key"] == "win":
+            return
+        assert state.to_move == "W", "the computer (Black) has played before the board is drawn"
+        action = _tester_action(state, rng)
+        board.act(state, action)
+        computer_shown(board, state, action)
+
+
 @pytest.mark.parametrize("size", ["1280", "360"])
-def test_a_whole_game_against_the_computer(
+def test_against_the_computer_its_answers_are_shown_and_the_end_says_why(
     harness: ClickLogs, new_page: Any, screenshot: Any, size: str
 ) -> None:
-    """A whole game against the computer, with the mouse at 1280x800 and by taps on a
-    360x740 phone: after each of the tester's moves the computer's answer is ringed and
-    said before the tester's next input, and the end card says why the game ended."""
-    log = harness.new_log()
+    """Against the computer, with the mouse at 1280x800 and by taps on a 360x740 phone:
+    after each of the tester's moves the computer's answer is ringed and said before the
+    tester's next input (the first moves of a game, and its last ones from a late
+    start), and the end card says why the game ended."""
     phone = size == "360"
     view: dict[str, Any] = ({"width": 360, "height": 740, "has_touch": True, "is_mobile": True}
                             if phone else {"width": 1280, "height": 800})
-    page = new_page(harness.server,
-                    harness.path(log, "?game=morris&seats=human,ai:easy&highlight=1&seed=3"),
-                    **view)
+    log = harness.new_log()
+    page = new_page(harness.server, harness.path(log, VERSUS), **view)
     board = Board(page, log, touch=phone)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= view["width"], "the page scrolls sideways"
-    rng = random.Random(11)
-    steps = 0
+    _play_against_the_computer(board, random.Random(11), 3)
+    assert all(c["seat"] == 1 for c in board.clicks_logged())
+    # The last moves of a game: the board starts at the tester's third action before the
+    # end of a game worked out here, and the tester plays the engine's actions; the
+    # computer's answers on the page are the ones it made there.
+    game = [MorrisGame().action_from_json(a) for a in
+            _game_against_the_computer(random.Random(11))]
+    mine = MorrisGame().new_initial_state()
+    testers = []
+    for n, action in enumerate(game):
+        if mine.current_player() == 0:
+            testers.append(n)
+        mine.apply_action(action)
+    start = testers[-3]
+    mine = MorrisGame().new_initial_state()
+    for action in game[:start]:
+        mine.apply_action(action)
+    log = harness.new_log()
+    page = new_page(harness.server, harness.path(log, VERSUS + "&actions=" + _as_json(
+        game[:start])), **view)
+    board = Board(page, log, touch=phone)
     shot = False
-    while True:
-        state = board.read_state()
-        if board.dom()["key"] == "win":
-            break
-        assert state.to_move == "W", "the computer (Black) has played before the board is drawn"
-        action = (
-            rng.choice(state.legal_actions()) if rng.random() < 0.3 else greedy_action(state, rng)
-        )
-        board.act(state, action)
-        computer_shown(board, state, action)
-        steps += 1
-        if not shot and state.placement_over:
-            screenshot(page, f"morris-{size}-movement")
-            shot = True
-        assert steps < 300
+    for action in game[start:]:
+        if mine.current_player() == 0:
+            assert board.read_state().board == mine.board, "the computer played otherwise"
+            board.act(mine, action)
+            computer_shown(board, mine, action)
+            if not shot:
+                screenshot(page, f"morris-{size}-movement")
+                shot = True
+        mine.apply_action(action)
+    assert mine.is_terminal()
+    board.wait(lambda d: d["key"] == "win", "the end")
     assert board.dom()["background"] == WHITE  # the end board stays light
     screenshot(page, f"morris-{size}-over")
     d = board.dom()

@@ -1,7 +1,8 @@
 """Bricks & Walls in a study, end to end in Debian's Chromium (issue 15, item 7).
 
-A tester opens the link of a Bricks & Walls study, consents, answers the game's
-pre-play survey, plays a whole game against the computer with real clicks on the game's
+A tester opens the link of a Bricks & Walls study at 1280x800, consents, answers the
+game's pre-play survey, sees the whole board on the screen as the game starts, plays a
+whole game against the computer with real clicks on the game's
 own board (one wrong click on purpose), answers the post-play survey and gets a
 completion code. The test chooses each move with the engine from the game as the
 database holds it, then checks the database: the game is stored as a ``morris`` game
@@ -26,6 +27,7 @@ from study_flow import (
     consent,
     fill_survey,
     finish_study,
+    morris_board_on_screen,
     one_game_study_db,
     participant_code,
     rules_open_and_close,
@@ -73,6 +75,7 @@ def test_a_bricks_and_walls_tester_goes_from_link_to_completion_code(
     code = participant_code(page)
     assert fill_survey(page, screenshot, "morris-e2e-02-pre-survey") >= 1
     page.locator("[data-testid=morris-board]").wait_for(timeout=30_000)
+    morris_board_on_screen(page)  # the whole board at 1280x800 as the game starts
     screenshot(page, "morris-e2e-03-board")
     rng = random.Random(5)
     record, state = wait_for_tester(engine, code)
@@ -92,7 +95,7 @@ def test_a_bricks_and_walls_tester_goes_from_link_to_completion_code(
             deadline = time.monotonic() + 30
             while len([t for t, _ in stored_events(engine, code) if t == "click"]) == before_clicks:
                 assert time.monotonic() < deadline, "the wrong click never reached Python"
-                time.sleep(0.05)
+                time.sleep(0.1)
             settle(page)
             wrong = 1
             record, state = wait_for_tester(engine, code)

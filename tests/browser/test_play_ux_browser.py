@@ -1,5 +1,10 @@
 """The game as a child plays it (issue 10, items 1-6), in Debian's Chromium at 1280×800
 and on a 360×740 touch phone. Screenshots go to artifacts/screenshots/play-ux-*.png.
+
+The tests that look at a game's end play its last turns only: the tester's game is
+started as the app starts one and played by the engine, stored as the app stores it, to
+a few of the tester's turns before its end; the page resumes it. A whole game in the
+browser is test_tester_e2e.py's.
 """
 
 from __future__ import annotations
@@ -16,9 +21,13 @@ from sqlalchemy.engine import Engine
 from study_flow import labels_cut, new_player_at_play, rules_open_and_close, stored_events
 
 from playtest import services
+from playtest.demo import EventRecorder
+from playtest.demo_play import click_paths
+from playtest.games.registry import game_plugin
 from playtest.games.vapoosh.cues import STICKY_KEYS
 from playtest.games.vapoosh.plugin import dice_for
 from playtest.messages import SPEEDS
+from playtest.session import GameSession, Next, Play
 from playtest.session.store import open_session
 from playtest.storage import repository as repo
 from playtest.storage.db import make_engine, upgrade
@@ -93,7 +102,7 @@ def _wait_change(page: Any, before: tuple[str, str]) -> None:
         "([el, sh, t, s]) => (el.dataset.token ?? '') !== t || "
         "(sh.dataset.lastSound ?? '') !== s",
         arg=[_vb(page).element_handle(), _shell(page).element_handle(), before[0], before[1]],
-        timeout=30_000)
+        timeout=30_000, polling=100)
     _settle(page)
 
 
@@ -179,7 +188,7 @@ def test_the_computer_shows_its_roll_then_places_with_a_glow_and_one_line(
     assert seen >= 1
 
 
-# -- 2 and 5. a whole game: the board fits, messages do not move it, the winner stays -------
+# -- 2 and 5. a game's last turns: the board fits, messages do not move it, the winner stays
 
 
 def _computer_turn_shown(page: Any, engine: Engine, code: str, rolls_before: int) -> int:
@@ -188,7 +197,7 @@ def _computer_turn_shown(page: Any, engine: Engine, code: str, rolls_before: int
     below) and, in
     a game that goes on, the tile it placed glows as the computer's (or as a capture, which
     outranks it). Returns its rolls."""
-    rolls = len([r for r in _events(engine, code, "roll") if r["seat"] == 2])
+    rolls = _computer_rolls(engine, code)
     if rolls == rolls_before:
         return rolls  # the tester's extra go (a square roll): the computer did not play
     message = page.locator(".vb-msg").inner_text()
@@ -210,11 +219,56 @@ def _computer_turn_shown(page: Any, engine: Engine, code: str, rolls_before: int
     return rolls
 
 
+#: The seed of a game started near its end (a game of 14 of the tester's turns).
+SEED = 2
+
+
+def _tester_turn(session: GameSession) -> None:
+    """The engine plays one of the tester's turns as the test's clicks would: a roll, then
+    the highlighted tile of the lowest number while the roll places more."""
+    assert session.draw()
+    while session.next() is Next.TESTER:
+        paths = click_paths(session.play.state)
+        action = min(paths, key=lambda a: [int(t) if t.isdigit() else 1_000
+                                           for t in paths[a]])
+        for target in paths[action]:
+            session.click(target)
+
+
+def _near_the_end(engine: Engine, code: str, turns_left: int) -> None:
+    """The tester's game (seed :data:`SEED`), stored as the app stores it and played by
+    the engine to ``turns_left`` of the tester's turns before the end a dry run of the
+    same game reaches; the page then resumes it."""
+    tester = services.load_tester(engine, code)
+    assert tester is not None
+    plugin = game_plugin(tester.config.game)
+    seats = list(tester.effective.seats)
+    dry = GameSession(plugin, Play.new(plugin, game_id="dry", participant_id=code,
+                                       seats=seats, seed=SEED, rules=tester.effective.rules),
+                      EventRecorder([], code, "dry", [0.0], [0], "dry"))
+    dry.start()
+    turns = 0
+    while not dry.play.over:
+        _tester_turn(dry)
+        turns += 1
+        assert turns < 200
+    session = open_session(engine, EventLogger(engine), tester,
+                           repo.start_session(engine, code), seed=SEED)
+    assert session.play.rules == dry.play.rules
+    for _ in range(turns - turns_left):
+        _tester_turn(session)
+    assert not session.play.over
+
+
+def _computer_rolls(engine: Engine, code: str) -> int:
+    return len([r for r in _events(engine, code, "roll") if r["seat"] == 2])
+
+
 def _play_wide_game(page: Any, engine: Engine, code: str) -> list[float]:
     """Play to the end with the mouse, opening the Rules once; the board's top after each
     answer. After each of the tester's turns the computer's is on the board."""
     tops: list[float] = []
-    computer_rolls = 0
+    computer_rolls = _computer_rolls(engine, code)  # before the page: none of its news
     for turn in range(200):
         if _vb(page).get_attribute("data-phase") == "over":
             break
@@ -250,6 +304,7 @@ def test_at_1280_the_board_and_controls_fit_and_the_winner_stays(
 ) -> None:
     engine = app_db[1]
     code = new_player_at_play(engine, "ux-fast")
+    _near_the_end(engine, code, 3)
     page = _open(new_page, app, code, WIDE)
     screenshot(page, "play-ux-5-board-1280")
     # the whole board and its controls are in the window, the controls beside the board
@@ -288,6 +343,7 @@ def test_on_smaller_screens_the_result_and_the_way_on_are_in_view(
 ) -> None:
     engine = app_db[1]
     code = new_player_at_play(engine, "ux-fast")
+    _near_the_end(engine, code, 2)
     page = _open(new_page, app, code, size)
     _play_wide_game(page, engine, code)  # mouse clicks: no magnifier, a quick game
     assert _vb(page).get_attribute("data-phase") == "over"

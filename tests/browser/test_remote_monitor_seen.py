@@ -71,7 +71,8 @@ def test_the_monitor_follows_fifty_testers_by_itself(
         crowd.start()
         try:
             while seen[-1] < total:
-                page.wait_for_function(CHANGED, arg=[seen[-1]], timeout=300_000)
+                page.wait_for_function(CHANGED, arg=[seen[-1]], timeout=300_000,
+                                       polling=100)
                 seen.append(_metric(page, "In the study now"))
                 assert seen[-2] <= seen[-1] <= total, seen  # nobody leaves, none too many
         finally:

@@ -67,7 +67,7 @@ def _move(page: Any) -> None:
             "([el, sh, t, s]) => (el.dataset.token ?? '') !== t"
             " || (sh.dataset.lastSound ?? '') !== s",
             arg=[board.element_handle(), shell.element_handle(), token, sound],
-            timeout=30_000)
+            timeout=30_000, polling=100)
         settle(page)
         if (board.get_attribute("data-token") or "") != token:
             break

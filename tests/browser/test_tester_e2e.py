@@ -2,7 +2,8 @@
 
 The tester opens a study link, consents, answers the pre-play survey, plays a whole game
 against Easy with real clicks on the board (wrong clicks included), answers the post-play
-survey and gets a completion code. A second test reloads mid-game and carries on.
+survey and gets a completion code. A second test, a tester already at the game, reloads
+mid-game and carries on.
 Screenshots of each step go to artifacts/screenshots/.
 """
 
@@ -22,6 +23,7 @@ from study_flow import (
     consent,
     fill_survey,
     finish_study,
+    new_player_at_play,
     participant_code,
     settle,
     study_db,
@@ -91,12 +93,19 @@ def _wait_change(page: Any, before: tuple[str, str]) -> None:
         "([el, sh, t, s]) => (el.dataset.token ?? '') !== t"
         " || (sh.dataset.lastSound ?? '') !== s",
         arg=[_board(page).element_handle(), _shell(page).element_handle(), before[0],
-             before[1]], timeout=30_000)
+             before[1]], timeout=30_000, polling=100)
     settle(page)
 
 
 def _tiles(page: Any) -> Any:
     return _board(page).locator("button.tile")
+
+
+def _classes(page: Any) -> list[str]:
+    """Every tile's classes, in the board's order: read in one call, not one per tile."""
+    classes: list[str] = _tiles(page).evaluate_all("els => els.map(e => e.className)")
+    assert len(classes) == 144
+    return classes
 
 
 def _play_turn(page: Any, wrong_clicks: list[int]) -> None:
@@ -107,7 +116,7 @@ def _play_turn(page: Any, wrong_clicks: list[int]) -> None:
     if _phase(page) != "place":
         return
     tiles = _tiles(page)
-    options = [i for i in range(144) if "hl" in (tiles.nth(i).get_attribute("class") or "")]
+    options = [i for i, cls in enumerate(_classes(page)) if "hl" in cls]
     assert options, "the study highlights options, so a rolled option must be marked"
     if len(wrong_clicks) < 3:
         far = next(
@@ -123,9 +132,8 @@ def _play_turn(page: Any, wrong_clicks: list[int]) -> None:
         token = _marks(page)
         tiles.nth(index).click()
         _wait_change(page, token)
-        if _phase(page) != "place" or not any(
-            "hl" in (tiles.nth(i).get_attribute("class") or "") for i in options
-        ):
+        classes = _classes(page)
+        if _phase(page) != "place" or not any("hl" in classes[i] for i in options):
             return
         # The other option: the one clicked was forbidden by the rules (a wrong click too).
         wrong_clicks.append(index)
@@ -194,25 +202,23 @@ def test_a_reload_mid_game_carries_on_where_it_was(
     screenshot: Callable[[Any, str], Path],
 ) -> None:
     _url, engine = app_db
-    page = new_page(app, "?study=e2e", width=1000, height=1300)
-    consent(page)
-    code = participant_code(page)
-    fill_survey(page, screenshot, "e2e-resume-pre")
+    code = new_player_at_play(engine, "e2e")  # at the game: the way there is the test above's
+    page = new_page(app, f"?p={code}", width=1000, height=1300)
     _wait_board(page)
     wrong: list[int] = [0, 0, 0]  # no wrong clicks in this test
     for _ in range(3):
         if _phase(page) == "over":
             break
         _play_turn(page, wrong)
-    before = [_tiles(page).nth(i).get_attribute("class") for i in range(144)]
+    before = _classes(page)
     record = repo.latest_unfinished_game(engine, code)
     page.reload()
     settle(page)
     _wait_board(page)
     screenshot(page, "e2e-resume-after-reload")
-    after = [_tiles(page).nth(i).get_attribute("class") for i in range(144)]
+    after = _classes(page)
     strip = re.compile(r" g-\w+")  # the glow of the last move is not part of the position
-    assert [strip.sub("", c or "") for c in after] == [strip.sub("", c or "") for c in before]
+    assert [strip.sub("", c) for c in after] == [strip.sub("", c) for c in before]
     if record is not None:
         again = repo.latest_unfinished_game(engine, code)
         assert again is not None and again.game_id == record.game_id

@@ -2,8 +2,8 @@
 
 A child aims at a tile: the board must not change size, nor the "Sound on" button jump
 between rows, when the side panel changes from "You rolled" to "The computer rolled", the
-Roll button appears or goes, or a message comes. The test plays turns against Easy at
-1280x800 and at 360x740 and compares the board's and the buttons' boxes after every step;
+Roll button appears or goes, or a message comes. The test, a tester already at the game,
+plays turns against Easy at 1280x800 and at 360x740 and compares the board's and the buttons' boxes after every step;
 on the phone it also checks that the tiles are big enough for a finger and on screen.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy.engine import Engine
-from study_flow import APP, board_token, consent, fill_survey, settle, study_db, wait_redrawn
+from study_flow import APP, board_token, new_player_at_play, settle, study_db, wait_redrawn
 
 from playtest.study_config import StudyConfig
 
@@ -60,12 +60,12 @@ def _boxes(page: Any) -> dict[str, tuple[int, int, int, int]]:
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (360, 740)])
 def test_the_board_and_its_buttons_keep_their_place_between_turns(
-    new_page: Callable[..., Any], app: Any, screenshot: Callable[[Any, str], Path],
-    width: int, height: int,
+    new_page: Callable[..., Any], app: Any, app_db: tuple[str, Engine],
+    screenshot: Callable[[Any, str], Path], width: int, height: int,
 ) -> None:
-    page = new_page(app, "?study=steady", width=width, height=height)
-    consent(page)
-    fill_survey(page, screenshot, f"steady-{width}-pre")
+    # a tester at the game (consent and surveys are test_tester_e2e.py's)
+    code = new_player_at_play(app_db[1], "steady")
+    page = new_page(app, f"?p={code}", width=width, height=height)
     page.locator(f"{BOARD}[data-token][data-phase]").wait_for(timeout=30_000)
     settle(page)
     first = _boxes(page)
@@ -86,7 +86,7 @@ def test_the_board_and_its_buttons_keep_their_place_between_turns(
         # The highlight marks both rolled tiles, even one the tester already owns (class
         # o1), which the rules refuse: a CI run clicked that one and waited for a new
         # position in vain. An empty tile first, then the computer's.
-        classes = [(tiles.nth(i).get_attribute("class") or "").split() for i in range(144)]
+        classes = [c.split() for c in tiles.evaluate_all("els => els.map(e => e.className)")]
         options = [i for i, cls in enumerate(classes) if "hl" in cls and "o1" not in cls]
         option = min(options, key=lambda i: "o0" not in classes[i])
         before = board_token(page)

@@ -98,7 +98,7 @@ def _pick_first_tile(page: Any, touch: bool = False) -> None:
     preview.tap() if touch else preview.click()
     page.wait_for_function(
         "([sel, old]) => { const e = document.querySelector(sel); return e && e.innerText !== old; }",
-        arg=[LOG_CSS, before],
+        arg=[LOG_CSS, before], polling=100,
     )
     _autos_shown(page)
 
