@@ -129,8 +129,24 @@ def looks_normal(values: np.ndarray) -> bool:
 
 def mean_test(control: Sequence[float] | np.ndarray,
               treatment: Sequence[float] | np.ndarray, seed: int = 0) -> Comparison:
-    """Welch when both groups look normal (see :func:`looks_normal`), else Mann–Whitney."""
+    """Welch when both groups look normal (see :func:`looks_normal`), else Mann–Whitney.
+
+    The comparison depends on the two groups' values alone (and the bootstrap's seed):
+    it is kept (the result is frozen), so a page that compares the same values again
+    (the plan and the experiments page, a page computed again on the same testers)
+    computes it once.
+
+    >>> r = mean_test([1.0, 2.0, 3.0, 4.0], [2.0, 3.0, 5.0, 7.0])
+    >>> r.test, mean_test(np.array([1.0, 2.0, 3.0, 4.0]), [2.0, 3.0, 5.0, 7.0]) is r
+    ('welch', True)
+    """
     a, b = _clean(control), _clean(treatment)
+    return _mean_test(a.tobytes(), b.tobytes(), seed)
+
+
+@functools.lru_cache(maxsize=16_384)
+def _mean_test(control: bytes, treatment: bytes, seed: int) -> Comparison:
+    a, b = np.frombuffer(control).copy(), np.frombuffer(treatment).copy()
     if looks_normal(a) and looks_normal(b):
         return welch_test(a, b)
     return mann_whitney_test(a, b, seed=seed)
@@ -246,13 +262,27 @@ def prob_best_means(values: Mapping[str, Sequence[float] | np.ndarray],
     Under the reference prior the posterior of a mean is ``x̄ + s/√n · t(n−1)``. A
     variant with fewer than two values gets no posterior and probability 0 unless no
     variant has one (then all are equal).
+
+    The answer depends on the values alone (and the seed and draws): it is kept, so the
+    same values asked again (another page of the same testers) are not drawn again.
+
+    >>> p = prob_best_means({"A": [1.0, 2.0, 3.0], "B": [4.0, 5.0, 6.0]})
+    >>> p["B"] > 0.9, prob_best_means({"A": [1.0, 2.0, 3.0], "B": [4.0, 5.0, 6.0]}) == p
+    (True, True)
     """
+    cleaned = tuple((name, _clean(values[name]).tobytes()) for name in values)
+    return dict(_prob_best_means(cleaned, lower_is_better, seed, draws))
+
+
+@functools.lru_cache(maxsize=16_384)
+def _prob_best_means(values: tuple[tuple[str, bytes], ...], lower_is_better: bool,
+                     seed: int, draws: int) -> dict[str, float]:
     rng = np.random.default_rng(seed)
-    names = list(values)
+    names = [name for name, _ in values]
     columns = []
     usable = []
-    for name in names:
-        data = _clean(values[name])
+    for name, raw in values:
+        data = np.frombuffer(raw).copy()
         if len(data) >= 2:
             scale = float(data.std(ddof=1)) / math.sqrt(len(data))
             columns.append(data.mean() + scale * rng.standard_t(len(data) - 1, size=draws))
