@@ -117,6 +117,48 @@ def mann_whitney_test(control: Sequence[float] | np.ndarray,
                       p_value)
 
 
+#: scipy's ``wilcoxon`` (method "auto") takes, for at most this many differences with a
+#: zero or a tie, the permutation test over all 2**n sign flips.
+_WILCOXON_ALL_FLIPS_MAX_N = 13
+
+
+def wilcoxon_p(differences: Sequence[float] | np.ndarray) -> float:
+    """``scipy.stats.wilcoxon(differences).pvalue``: two-sided, zeros dropped; the same
+    number, computed faster for small samples with ties.
+
+    For at most 13 differences with a zero or a tie scipy runs a permutation test over
+    every sign flip of the differences (2**n of them), computing the statistic once
+    per flip in Python: about a second for 13 testers, on every questionnaires page.
+    The flips change the signs, never the ranks of the absolute values, so the null
+    distribution is the sum of the ranks over every subset of the nonzero differences
+    (each counted once per sign of the zeros): one matrix product, exact (ranks are
+    halves). The p-value is then counted as scipy's test counts it (the same tolerance
+    around the observed statistic). Other samples are scipy's own call.
+
+    >>> d = [1.0, 2.0, 0.0, 3.0, -1.0, 2.0, 2.0, 1.0, 0.0, 1.0]
+    >>> from scipy import stats as sps
+    >>> wilcoxon_p(d) == float(sps.wilcoxon(d).pvalue)
+    True
+    """
+    from scipy import stats as sps
+    d = np.asarray(differences, dtype=float)
+    nonzero = d[d != 0]
+    magnitudes = np.abs(nonzero)
+    tied = len(np.unique(magnitudes)) < len(magnitudes)
+    if (d.ndim != 1 or len(d) > _WILCOXON_ALL_FLIPS_MAX_N or not len(nonzero)
+            or not np.isfinite(d).all() or not (tied or len(nonzero) < len(d))):
+        return float(sps.wilcoxon(d).pvalue)
+    ranks = sps.rankdata(magnitudes)  # average ranks, as scipy's statistic
+    observed = float(ranks[nonzero > 0].sum())
+    flips = (np.arange(2 ** len(ranks))[:, None] >> np.arange(len(ranks))) & 1
+    null = flips @ ranks  # the positive ranks' sum under every sign flip
+    per_flip = 2 ** (len(d) - len(ranks))  # a zero's sign changes nothing
+    gamma = abs(np.finfo(float).eps * 100 * observed)
+    less = np.count_nonzero(null <= observed + gamma) * per_flip / 2 ** len(d)
+    greater = np.count_nonzero(null >= observed - gamma) * per_flip / 2 ** len(d)
+    return float(min(max(min(less, greater) * 2, 0.0), 1.0))
+
+
 def looks_normal(values: np.ndarray) -> bool:
     """True when a t-test is safe: n ≥ 30, or 3 ≤ n and Shapiro–Wilk does not reject at 5 %."""
     from scipy import stats as sps
