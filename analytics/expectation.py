@@ -33,6 +33,7 @@ import pandas as pd
 
 from analytics.data import RESPONSE_COLUMNS, SCORE_COLUMNS, require_columns
 from analytics.questionnaires import pre_post
+from analytics.stats import wilcoxon_p
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,7 @@ def paired_change(pre: pd.Series, post: pd.Series) -> dict[str, float]:
         half = float(sps.t.ppf(0.975, n - 1)) * spread / math.sqrt(n)
         low, high = float(diff.mean()) - half, float(diff.mean()) + half
         if np.any(diff != 0):
-            p_value = float(sps.wilcoxon(diff).pvalue)
+            p_value = wilcoxon_p(diff)
     return {"n_pairs": float(n),
             "pre_mean": float(pairs["pre"].mean()) if n else math.nan,
             "post_mean": float(pairs["post"].mean()) if n else math.nan,

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from analytics.data import QUIZ_COLUMNS, RESPONSE_COLUMNS, SCORE_COLUMNS, require_columns
+from analytics.stats import wilcoxon_p
 
 # Sauro–Lewis curved grading scale, as lower bounds (questionnaires.md §2, §13.6).
 SUS_GRADES: list[tuple[float, str]] = [
@@ -138,10 +139,10 @@ def pre_post(scores: pd.DataFrame) -> pd.DataFrame:
     """Expectation vs experience: instruments × scales scored both pre and post play.
 
     Pairs each participant's pre and post value; the p-value is the Wilcoxon
-    signed-rank test (``scipy.stats.wilcoxon``) on the paired differences.
+    signed-rank test (``scipy.stats.wilcoxon``'s p-value: :func:`analytics.stats.
+    wilcoxon_p`) on the paired differences.
     Columns: ``instrument, scale, n_pairs, pre_mean, post_mean, change, p_value``.
     """
-    from scipy import stats as sps
     require_columns(scores, SCORE_COLUMNS, "scores")
     table = scores.assign(value=pd.to_numeric(scores["value"], errors="coerce"))
     wide = table.pivot_table(index=["instrument", "scale", "participant_id"],
@@ -153,7 +154,7 @@ def pre_post(scores: pd.DataFrame) -> pd.DataFrame:
             diff = (group["post"] - group["pre"]).to_numpy(float)
             p_value = math.nan
             if len(diff) >= 2 and np.any(diff != 0):
-                p_value = float(sps.wilcoxon(diff).pvalue)
+                p_value = wilcoxon_p(diff)
             rows.append({"instrument": instrument, "scale": scale, "n_pairs": len(diff),
                          "pre_mean": float(group["pre"].mean()),
                          "post_mean": float(group["post"].mean()),

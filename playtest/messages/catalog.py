@@ -37,6 +37,7 @@ list of keys; all of them when it does not say): a wording experiment may vary o
 from __future__ import annotations
 
 import functools
+import os
 import re
 import string
 from collections.abc import Callable, Mapping
@@ -437,9 +438,18 @@ def load_catalog(path: str | Path, required: frozenset[str] = frozenset()) -> Me
     """Load and check a game's catalog file (``required``: the keys its screen needs).
 
     A catalog is parsed once per process and then shared: it is immutable, and parsing
-    it on every Streamlit rerun would cost tens of milliseconds.
+    it on every Streamlit rerun would cost tens of milliseconds. (An absolute path's
+    resolved form is kept too: a simulated tester asks for its game's catalog at every
+    move, and resolving stats each folder of the path.)
     """
-    return _load(str(Path(path).resolve()), required)
+    path = str(path)
+    return _load(_resolved(path) if os.path.isabs(path) else str(Path(path).resolve()),
+                 required)
+
+
+@functools.lru_cache(maxsize=256)
+def _resolved(path: str) -> str:
+    return str(Path(path).resolve())
 
 
 @functools.cache

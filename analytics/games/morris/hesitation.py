@@ -93,8 +93,50 @@ def _removals(data: StudyData) -> pd.DataFrame:
 
 
 def _add_clicks(data: StudyData, table: pd.DataFrame) -> None:
-    """Add ``wrong_clicks``, ``reasons`` and ``forming_ms`` to the removals (in place)."""
+    """Add ``wrong_clicks``, ``reasons`` and ``forming_ms`` to the removals (in place).
+
+    Each session's clicks are taken once as arrays (a removal's clicks are then picked
+    by masks on them, not by filtering frames: a study has hundreds of removals)."""
     clicks = human_clicks(data)
+    if clicks["ok"].dtype != bool:
+        _add_clicks_frames(clicks, table)
+        return
+    by_session = {
+        code: (pd.to_numeric(part["seat"], errors="coerce").to_numpy(dtype=float),
+               part["row"].to_numpy(), part["ok"].to_numpy(),
+               part["point"].to_numpy(dtype=object), part["reason"].to_numpy(dtype=object),
+               part["ms"].to_numpy())
+        for code, part in clicks.groupby("session_code", sort=False)}
+    wrong_counts: list[int] = []
+    reasons: list[list[str]] = []
+    forming: list[float] = []
+    for removal in table.to_dict("records"):
+        arrays = by_session.get(removal["session_code"])
+        if arrays is None:
+            wrong_counts.append(0)
+            reasons.append([])
+            forming.append(np.nan)
+            continue
+        seat, row, ok, point, reason, ms = arrays
+        own = seat == pd.to_numeric(removal["seat"])
+        before_end = own & (row < removal["end_row"])
+        during = before_end & (row > removal["wall_row"]) & ~ok
+        wrong_counts.append(int(during.sum()))
+        reasons.append([str(r) for r in reason[during] if isinstance(r, str)])
+        formed = np.flatnonzero(before_end & ok & (point == removal["point"])
+                                & (row > removal["from_row"]))
+        if not len(formed):
+            forming.append(np.nan)
+        else:
+            nearest = formed[np.argmin(np.abs(row[formed] - removal["wall_row"]))]
+            forming.append(float(ms[nearest]))
+    table["wrong_clicks"] = wrong_counts
+    table["reasons"] = reasons
+    table["forming_ms"] = forming
+
+
+def _add_clicks_frames(clicks: pd.DataFrame, table: pd.DataFrame) -> None:
+    """:func:`_add_clicks` on frames, for clicks whose ``ok`` is not all booleans."""
     seat = pd.to_numeric(clicks["seat"], errors="coerce")
     wrong_counts: list[int] = []
     reasons: list[list[str]] = []
