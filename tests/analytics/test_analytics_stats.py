@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import confint_proportions_2indep
@@ -210,3 +212,33 @@ def test_two_groups_without_spread_get_no_interval_not_a_zero_width_one() -> Non
     assert all(math.isnan(x) for x in result.ci95)
     spread = mean_test([1.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 0.0])
     assert spread.ci95[0] < spread.effect < spread.ci95[1]
+
+
+# Small paired samples with zeros and ties, as 0-10 answers before and after give: where
+# stats.wilcoxon_p counts the sign flips itself instead of scipy's permutation test.
+_ANSWER_CHANGES = st.lists(
+    st.one_of(st.integers(-10, 10).map(float), st.sampled_from([-1.5, -0.5, 0.5, 2.5])),
+    min_size=1, max_size=10)  # scipy's own answer, the reference, takes ~1 s at 13
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(_ANSWER_CHANGES)
+@example([2.0, -1.0, 0.0, 3.0, 1.0, 2.0, -2.0, 4.0, 1.0, 0.5, 2.5, 3.0, 1.0])  # 13: flips
+@example([2.0, -1.0, 0.0, 3.0, 1.0, 2.0, -2.0, 4.0, 1.0, 0.5, 2.5, 3.0, 1.0, 5.0])  # scipy's
+@example([1.0, -2.0, 3.5, 4.0, -5.0, 6.0])  # no zero, no tie: scipy's exact test
+def test_wilcoxon_p_is_scipy_s_p_value(differences: list[float]) -> None:
+    """The same number as ``scipy.stats.wilcoxon(d).pvalue`` for any small sample, with or
+    without zeros and ties (the counted flips, and scipy's own call past 13 or untied);
+    a scipy whose "auto" method or counting changes makes this fail, not the pages drift."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scipy's notes on zeros and small samples
+        try:
+            expected = float(sps.wilcoxon(differences).pvalue)
+        except ValueError:  # every difference zero: scipy refuses, so does wilcoxon_p
+            with pytest.raises(ValueError):
+                stats.wilcoxon_p(differences)
+            return
+        got = stats.wilcoxon_p(differences)
+    assert got == expected or (math.isnan(got) and math.isnan(expected)), (got, expected)
