@@ -96,11 +96,9 @@ def _add_clicks(data: StudyData, table: pd.DataFrame) -> None:
     """Add ``wrong_clicks``, ``reasons`` and ``forming_ms`` to the removals (in place).
 
     Each session's clicks are taken once as arrays (a removal's clicks are then picked
-    by masks on them, not by filtering frames: a study has hundreds of removals)."""
+    by masks on them, not by filtering frames: a study has hundreds of removals). The
+    clicks' ``ok`` is a bool column (:func:`analytics.derive.clicks`)."""
     clicks = human_clicks(data)
-    if clicks["ok"].dtype != bool:
-        _add_clicks_frames(clicks, table)
-        return
     by_session = {
         code: (pd.to_numeric(part["seat"], errors="coerce").to_numpy(dtype=float),
                part["row"].to_numpy(), part["ok"].to_numpy(),
@@ -130,38 +128,6 @@ def _add_clicks(data: StudyData, table: pd.DataFrame) -> None:
         else:
             nearest = formed[np.argmin(np.abs(row[formed] - removal["wall_row"]))]
             forming.append(float(ms[nearest]))
-    table["wrong_clicks"] = wrong_counts
-    table["reasons"] = reasons
-    table["forming_ms"] = forming
-
-
-def _add_clicks_frames(clicks: pd.DataFrame, table: pd.DataFrame) -> None:
-    """:func:`_add_clicks` on frames, for clicks whose ``ok`` is not all booleans."""
-    seat = pd.to_numeric(clicks["seat"], errors="coerce")
-    wrong_counts: list[int] = []
-    reasons: list[list[str]] = []
-    forming: list[float] = []
-    by_session = {code: part for code, part in clicks.assign(seat_no=seat)
-                  .groupby("session_code", sort=False)}
-    for removal in table.to_dict("records"):
-        part = by_session.get(removal["session_code"])
-        if part is None:
-            wrong_counts.append(0)
-            reasons.append([])
-            forming.append(np.nan)
-            continue
-        own = part[part["seat_no"] == pd.to_numeric(removal["seat"])]
-        during = own[(own["row"] > removal["wall_row"]) & (own["row"] < removal["end_row"])
-                     & ~own["ok"]]
-        wrong_counts.append(len(during))
-        reasons.append([str(r) for r in during["reason"] if isinstance(r, str)])
-        formed = own[own["ok"] & (own["point"] == removal["point"])
-                     & (own["row"] > removal["from_row"]) & (own["row"] < removal["end_row"])]
-        if formed.empty:
-            forming.append(np.nan)
-        else:
-            nearest = (formed["row"] - removal["wall_row"]).abs().idxmin()
-            forming.append(float(formed.loc[nearest, "ms"]))
     table["wrong_clicks"] = wrong_counts
     table["reasons"] = reasons
     table["forming_ms"] = forming
